@@ -1,0 +1,5 @@
+"""``python -m kabucli``."""
+
+from kabucli.cli import main
+
+main()

@@ -1,0 +1,45 @@
+"""Bots: built-in players, and the registry that names them for ``--bot SEAT=KIND``.
+
+A bot is an object with ``choose(match, seat) -> Event``. Built-in bots read the engine state
+directly (and only what their seat may know); each gets its own seeded generator, so a seeded
+game between bots is the same game every time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any, Protocol
+
+from kabucli.engine import Game
+from kabucli.errors import ParseError
+from kabucli.events import Event
+from kabucli.shuffle import Rng
+
+
+class Bot(Protocol):
+    def choose(self, game: Game, state: Any, seat: int) -> Event: ...
+
+
+BotFactory = Callable[[Rng], Bot]
+
+# game -> module holding a BOTS dict of kind -> factory
+MODULES: dict[str, str] = {
+    "dare": "kabucli.bots.dare",
+}
+
+
+def kinds(game: str) -> dict[str, BotFactory]:
+    mod = MODULES.get(game)
+    if mod is None:
+        return {}
+    bots: dict[str, BotFactory] = import_module(mod).BOTS
+    return bots
+
+
+def make(game: str, kind: str, rng: Rng) -> Bot:
+    table = kinds(game)
+    if kind not in table:
+        known = ", ".join(table) or "none"
+        raise ParseError(f"unknown bot '{kind}' for {game} (bots: {known})")
+    return table[kind](rng)

@@ -1,0 +1,305 @@
+"""What every game provides, and the one loop that drives them: check, apply, derive, record.
+
+A game (``kabucli.games.*``) is a :class:`Game` object: it makes a fresh state, says what the
+state is waiting for (:class:`Pending`), checks an event with a reason, applies it, derives its
+automatic events, deals seeded chance events, and renders actions as notation and back.
+
+:class:`Match` wraps one state with its log. It is shared by play, replay, audit and resume,
+so the question "is this event legal here?" has one answer everywhere (:meth:`Match.why_not`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+import msgspec
+
+from kabucli import __version__
+from kabucli.cards import Deck
+from kabucli.errors import IllegalMove, KabuError, ParseError, RuleError
+from kabucli.events import Event, Pay, Undo
+from kabucli.log import FORMAT_VERSION, Header, LogWriter, SeatInfo, now_iso
+from kabucli.rules import as_dict, validate
+from kabucli.shuffle import ALGORITHM, Rng, chance_rng
+
+PendingKind = Literal["chance", "action", "auto", "over"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """What a state waits for: a chance event, an action by one of ``seats``, an automatic
+    event, or nothing (the match is over). ``what`` says it in words."""
+
+    kind: PendingKind
+    what: str
+    seats: tuple[int, ...] = ()
+
+
+class Game(ABC):
+    """The interface every game module implements (one instance per game, no state)."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str]
+    deck: ClassVar[Deck]
+    Rules: ClassVar[type[msgspec.Struct]]
+    events: ClassVar[tuple[type[Event], ...]]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+
+    # -- the state machine -------------------------------------------------------------
+    @abstractmethod
+    def new_state(self, rules: Any, seats: int, physical: bool) -> Any: ...
+
+    @abstractmethod
+    def pending(self, state: Any) -> Pending: ...
+
+    @abstractmethod
+    def check(self, state: Any, event: Event) -> str | None:
+        """Why ``event`` (an action, or a chance event typed by a referee) breaks a rule here,
+        or None when it is allowed. Never changes the state."""
+
+    @abstractmethod
+    def apply(self, state: Any, event: Event) -> None:
+        """Apply an event already known to be allowed."""
+
+    @abstractmethod
+    def auto(self, state: Any) -> Event:
+        """The automatic event the state waits for (when pending kind is ``auto``)."""
+
+    @abstractmethod
+    def chance(self, state: Any, rng: Rng) -> Event:
+        """The chance event of a seeded game (when pending kind is ``chance``)."""
+
+    @abstractmethod
+    def legal(self, state: Any, seat: int) -> list[Event]:
+        """Every legal action of ``seat`` now (empty when unknown cards make it unlistable)."""
+
+    # -- what people see and type -------------------------------------------------------
+    @abstractmethod
+    def parse(self, state: Any, text: str) -> Event:
+        """An event from notation typed at this state; raises ParseError."""
+
+    @abstractmethod
+    def notate(self, event: Event) -> str:
+        """The notation of an event (what people type, what replays print)."""
+
+    @abstractmethod
+    def view(self, state: Any, seat: int | None = None) -> dict[str, Any]:
+        """The state as plain data, as ``seat`` may see it (None: everything the log knows)."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> dict[str, Any] | None:
+        """The match result once it is over, else None."""
+
+    @abstractmethod
+    def hint(self, state: Any, seat: int) -> str:
+        """A one-line description of what ``seat`` may do now, for the prompt."""
+
+    rules_doc: ClassVar[str] = ""
+    notation_doc: ClassVar[str] = ""
+
+    def actor(self, event: Event) -> str:
+        """Who an event belongs to: ``pN`` for a seat, ``table`` or ``engine`` otherwise."""
+        seat = getattr(event, "seat", None)
+        if event.KIND == "action" and isinstance(seat, int):
+            return f"p{seat}"
+        return {"chance": "table", "auto": "engine", "meta": "referee"}.get(event.KIND, "?")
+
+
+def make_header(game: Game, rules: msgspec.Struct, seats: Sequence[SeatInfo],
+                seed: int | None) -> Header:
+    return Header(
+        format=FORMAT_VERSION,
+        game=game.name,
+        rules=as_dict(rules),
+        seats=list(seats),
+        mode="physical" if seed is None else "seeded",
+        kabucli=__version__,
+        started=now_iso(),
+        seed=seed,
+        shuffle=ALGORITHM if seed is not None else None,
+    )
+
+
+def check_header(game: Game, header: Header) -> msgspec.Struct:
+    """The rules a header asks for; KabuError when the header itself cannot be played."""
+    if header.game != game.name:
+        raise KabuError(f"header: the log is a {header.game} game, not {game.name}")
+    try:
+        rules = validate(game.Rules, dict(header.rules), game.name)
+    except RuleError as exc:
+        raise KabuError(f"header: {exc}") from None
+    n = len(header.seats)
+    if not game.min_players <= n <= game.max_players:
+        raise KabuError(f"header: {game.title} takes {game.min_players}-{game.max_players} "
+                        f"players, the log has {n}")
+    if header.mode == "seeded":
+        if header.seed is None:
+            raise KabuError("header: a seeded log must record its seed")
+        if header.shuffle != ALGORITHM:
+            raise KabuError(f"header: shuffle algorithm {header.shuffle!r} is unknown "
+                            f"(this kabucli has {ALGORITHM})")
+    return rules
+
+
+class Match:
+    """One game in progress: its state, the events in effect, and the log being written."""
+
+    def __init__(self, game: Game, header: Header, writer: LogWriter | None = None) -> None:
+        self.game = game
+        self.header = header
+        self.rules = check_header(game, header)
+        self.seed = header.seed if header.mode == "seeded" else None
+        self.physical = header.mode == "physical"
+        self.nseats = len(header.seats)
+        self.writer = writer
+        self.events: list[Event] = []  # in effect (undo removes from here, never from the log)
+        self.logged = 0  # everything written or read, undos included
+        self.state = game.new_state(self.rules, self.nseats, self.physical)
+        self._chances = 0
+
+    # -- queries --------------------------------------------------------------------------
+    @property
+    def pending(self) -> Pending:
+        return self.game.pending(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.pending.kind == "over"
+
+    def seat_name(self, seat: int) -> str:
+        return self.header.seats[seat - 1].name
+
+    def expected(self) -> Event | None:
+        """The event the engine itself would record next (auto, or seeded chance), if any."""
+        p = self.pending
+        if p.kind == "auto":
+            return self.game.auto(self.state)
+        if p.kind == "chance" and self.seed is not None:
+            return self.game.chance(self.state, chance_rng(self.seed, self._chances))
+        return None
+
+    def why_not(self, event: Event) -> str | None:
+        """Why ``event`` cannot come next, or None. Never changes anything."""
+        if isinstance(event, Undo):
+            if not any(e.KIND == "action" for e in self.events):
+                return "there is no player action to take back"
+            return None
+        p = self.pending
+        if p.kind == "over":
+            return "the match is already over"
+        if event.KIND != p.kind:
+            return f"waiting for {p.what}, not for {self.game.notate(event)!r}"
+        if event.KIND == "action":
+            seat = getattr(event, "seat", None)
+            if seat not in p.seats:
+                who = ", ".join(f"p{s}" for s in p.seats)
+                return f"it is not p{seat}'s turn (waiting for {who}: {p.what})"
+        if event.KIND == "auto" or (event.KIND == "chance" and self.seed is not None):
+            expected = self.expected()
+            if event != expected:
+                source = "the engine computes" if event.KIND == "auto" else "the seed deals"
+                assert expected is not None
+                return f"{source} {self.game.notate(expected)!r} here"
+            return None
+        return self.game.check(self.state, event)
+
+    # -- changes --------------------------------------------------------------------------
+    def submit(self, event: Event) -> None:
+        """Record and apply one event, or raise IllegalMove leaving everything untouched."""
+        reason = self.why_not(event)
+        if reason is not None:
+            raise IllegalMove(reason)
+        self._record(event)
+        if isinstance(event, Undo):
+            self._undo()
+        else:
+            self._apply(event)
+
+    def _record(self, event: Event) -> None:
+        if self.writer is not None:
+            self.writer.append(event)
+        self.logged += 1
+
+    def _apply(self, event: Event) -> None:
+        self.game.apply(self.state, event)
+        self.events.append(event)
+        if event.KIND == "chance":
+            self._chances += 1
+
+    def _undo(self) -> None:
+        last = max(i for i, e in enumerate(self.events) if e.KIND == "action")
+        self.rebuild(self.events[:last])
+
+    def rebuild(self, events: Sequence[Event]) -> None:
+        """Reset the state to the start and apply ``events`` (already known to be valid)."""
+        self.state = self.game.new_state(self.rules, self.nseats, self.physical)
+        self.events = []
+        self._chances = 0
+        for ev in events:
+            self._apply(ev)
+
+    def advance(self) -> Pending:
+        """Record automatic and seeded chance events until a person (or bot) must act."""
+        while True:
+            ev = self.expected()
+            if ev is None:
+                return self.pending
+            self._record(ev)
+            self._apply(ev)
+
+    def outcome(self) -> dict[str, Any] | None:
+        return self.game.outcome(self.state)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """The first event of a log that breaks a rule."""
+
+    index: int
+    actor: str
+    action: str
+    reason: str
+
+    def line(self, path: str) -> str:
+        return f"{path}: event {self.index}: {self.actor} {self.action!r}: {self.reason}"
+
+
+def walk(game: Game, header: Header, events: Sequence[Event],
+         on_step: Callable[[int, Event, Match], None] | None = None) -> tuple[Match, Violation | None]:
+    """Replay ``events`` through a fresh match, checking each; stop at the first violation."""
+    match = Match(game, header)
+    for index, ev in enumerate(events, start=1):
+        reason = match.why_not(ev)
+        if reason is not None:
+            return match, Violation(index, game.actor(ev), game.notate(ev), reason)
+        match.submit(ev)
+        if on_step is not None:
+            on_step(index, ev, match)
+    return match, None
+
+
+def chips_total(match: Match) -> int | None:
+    ledger = getattr(match.state, "ledger", None)
+    return None if ledger is None else int(ledger.total())
+
+
+def iter_payments(events: Sequence[Event]) -> Iterator[Pay]:
+    return (e for e in events if isinstance(e, Pay))
+
+
+def parse_seat_prefix(text: str, nseats: int) -> tuple[int | None, str]:
+    """Split an optional leading ``pN`` (or ``N:``) seat off typed notation."""
+    head, _, rest = text.strip().partition(" ")
+    low = head.lower()
+    if len(low) >= 2 and low[0] == "p" and low[1:].isdigit():
+        seat = int(low[1:])
+        if not 1 <= seat <= nseats:
+            raise ParseError(f"there is no seat {head} (seats are p1-p{nseats})")
+        return seat, rest.strip()
+    return None, text.strip()

@@ -1,0 +1,49 @@
+"""Events: the records a log is made of, shared by every game.
+
+Every event is a small frozen msgspec struct tagged by the field ``e``. Its class variable
+``KIND`` says where it comes from:
+
+* ``chance``: the table (a deal, a reveal). Seeded games compute these from the seed; at a real
+  table the referee types them in.
+* ``action``: a player's decision, checked for legality.
+* ``auto``: what the engine derives by itself (payments, round and match results). A log
+  records them so it can be read without the engine, and an audit recomputes them.
+* ``meta``: a correction (``undo``), which takes back the last player action.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import msgspec
+
+
+class Event(msgspec.Struct, tag_field="e", omit_defaults=True, frozen=True, forbid_unknown_fields=True):
+    """Base of all events."""
+
+    KIND: ClassVar[str] = "action"
+
+
+class Pay(Event, tag="pay"):
+    """Chips move from ``src`` to ``dst`` (party 0 is the pot, 1..N the seats)."""
+
+    KIND: ClassVar[str] = "auto"
+    src: int
+    dst: int
+    amount: int
+    why: str = ""
+
+
+class Undo(Event, tag="undo"):
+    """A correction: the last player action and everything after it are taken back."""
+
+    KIND: ClassVar[str] = "meta"
+
+
+class End(Event, tag="end"):
+    """The match is over; final balances by seat (index 0 is seat 1) and the pot left."""
+
+    KIND: ClassVar[str] = "auto"
+    reason: str
+    balances: list[int]
+    pot: int = 0

@@ -1,0 +1,581 @@
+"""Dare (誰, "who?"): lay down three-card sets that match the field's ones digit.
+
+Rules: ../shared/seeds/000 (Dare) and the Dare section of RULINGS.md. Each round every player
+is dealt 9 cards and 3 go face up to the field; the field's ones digit is the *reference*.
+In turn, starting at the dealer's right (the next seat) and ending with the dealer, each player
+lays down 0-3 sets of three cards whose ones digit equals the reference. Three sets: the player
+is Dare and takes the pot at once. Two sets: the player goes to the showdown with the three
+cards left. Fewer: out of the round. The best showdown hand takes the pot; the winner deals next.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations
+from typing import Annotated, Any, ClassVar, Literal
+
+import msgspec
+from msgspec import Meta
+
+from kabucli.cards import KABUFUDA_39, UNKNOWN
+from kabucli.engine import Game, Pending, parse_seat_prefix
+from kabucli.errors import ParseError
+from kabucli.events import End, Event, Pay
+from kabucli.ledger import POT, Ledger, party_name
+from kabucli.shuffle import Rng
+
+HAND = 9
+FIELD = 3
+
+
+class DareRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Dare's house rules (RULINGS.md, Dare)."""
+
+    ante: Annotated[int, Meta(ge=0, description="chips each player puts in the pot every round")] = 1
+    yaku: Annotated[
+        Literal["none", "arashi", "extended"],
+        Meta(description="showdown hands: none = ones digit only; arashi = three of a kind "
+                         "beats all; extended = the named 3-card hands of Hiki-Kabu first"),
+    ] = "none"
+    tie: Annotated[
+        Literal["carry", "split", "order"],
+        Meta(description="equal best hands: carry = pot stays, same dealer; split = equal "
+                         "shares, odd chips stay; order = first tied player in turn order wins"),
+    ] = "carry"
+    rounds: Annotated[int, Meta(ge=1, description="rounds in a match")] = 10
+    chips: Annotated[int, Meta(ge=0, description="chips every player starts with")] = 50
+
+
+# -- events ------------------------------------------------------------------------------
+
+class Deal(Event, tag="deal"):
+    """Round ``round`` is dealt by ``dealer``: the field, and each seat's hand when known."""
+
+    KIND: ClassVar[str] = "chance"
+    round: int
+    dealer: int
+    field: list[int]
+    hands: list[list[int]] | None = None
+
+
+class Lay(Event, tag="lay"):
+    """``seat`` lays down ``sets`` (0-3 sets of three cards) on their turn."""
+
+    seat: int
+    sets: list[list[int]]
+
+
+class Show(Event, tag="show"):
+    """A qualified player shows the three cards left in hand at the showdown."""
+
+    KIND: ClassVar[str] = "chance"
+    seat: int
+    cards: list[int]
+
+
+class Result(Event, tag="result"):
+    """How round ``round`` ended, who wins the pot, and who deals next."""
+
+    KIND: ClassVar[str] = "auto"
+    round: int
+    reason: Literal["dare", "showdown", "tie", "split", "order", "nobody"]
+    winners: list[int]
+    dealer: int
+
+
+# -- showdown strength ---------------------------------------------------------------------
+
+DIGIT_NAMES = ("Buta", "Pin", "Nizou", "Santa", "Yotsuya", "Goke", "Roppou", "Shichiken",
+               "Oicho", "Kabu")
+
+# The named hands of the extended ranking (reference/hiki-kabu.md), strongest first.
+_NAMED = {
+    (1, 10, 10): (10, "Doshippin"),
+    (3, 3, 3): (9, "Arashi-kabu"),
+    (3, 5, 7): (7, "Nana-Go-San"),
+    (1, 2, 3): (6, "Ichi-Ni-San"),
+    (4, 7, 9): (5, "Raijin"),
+    (3, 7, 10): (4, "Fujin"),
+}
+ARASHI = 8
+NOBORI = 3
+
+
+def strength(cards: list[int] | tuple[int, ...], yaku: str) -> tuple[int, int]:
+    """Comparable strength of a showdown hand: (named-hand rank, ones digit); higher wins.
+
+    Equal named hands tie whatever their digits (the digit is zeroed), except Nobori, whose
+    ties are broken by the digit. A held hand has no laid order, so three consecutive values
+    in any order count as Nobori and Kudari never occurs (see docs/rules/dare.md).
+    """
+    digit = sum(cards) % 10
+    if yaku == "none":
+        return (0, digit)
+    a, b, c = sorted(cards)
+    triple = a == b == c
+    if yaku == "arashi":
+        return (1, 0) if triple else (0, digit)
+    named = _NAMED.get((a, b, c))
+    if named is not None:
+        return (named[0], 0)
+    if triple:
+        return (ARASHI, 0)
+    if b == a + 1 and c == b + 1:
+        return (NOBORI, digit)
+    return (0, digit)
+
+
+def hand_name(cards: list[int] | tuple[int, ...], yaku: str) -> str:
+    """The name of a showdown hand, e.g. ``Kabu (9)`` or ``Arashi``."""
+    digit = sum(cards) % 10
+    plain = f"{DIGIT_NAMES[digit]} ({digit})"
+    rank, _ = strength(cards, yaku)
+    if rank == 0:
+        return plain
+    if yaku == "arashi" or rank == ARASHI:
+        return "Arashi (three of a kind)"
+    if rank == NOBORI:
+        return f"Nobori, {plain}"
+    return _NAMED[tuple(sorted(cards))][1]  # type: ignore[index]
+
+
+# -- legal sets -----------------------------------------------------------------------------
+
+Move = tuple[tuple[int, int, int], ...]
+
+
+@lru_cache(maxsize=1 << 16)
+def legal_lays(hand: tuple[int, ...], ref: int) -> tuple[Move, ...]:
+    """Every distinct way to lay 0-3 sets from a sorted hand, as sorted tuples of sorted sets."""
+    triples = [t for t in combinations(range(len(hand)), 3)
+               if (hand[t[0]] + hand[t[1]] + hand[t[2]]) % 10 == ref]
+    moves: set[Move] = {()}
+
+    def vals(t: tuple[int, int, int]) -> tuple[int, int, int]:
+        return (hand[t[0]], hand[t[1]], hand[t[2]])
+
+    for i, t1 in enumerate(triples):
+        s1 = set(t1)
+        moves.add((vals(t1),))
+        for j in range(i + 1, len(triples)):
+            t2 = triples[j]
+            if s1.isdisjoint(t2):
+                moves.add(tuple(sorted((vals(t1), vals(t2)))))
+                s12 = s1.union(t2)
+                for t3 in triples[j + 1:]:
+                    if s12.isdisjoint(t3):
+                        moves.add(tuple(sorted((vals(t1), vals(t2), vals(t3)))))
+    return tuple(sorted(moves, key=lambda m: (len(m), m)))
+
+
+def remove_cards(hand: list[int], cards: list[int]) -> list[int] | None:
+    """``hand`` without ``cards`` (as multisets), or None when the hand lacks one of them."""
+    left = list(hand)
+    for c in cards:
+        try:
+            left.remove(c)
+        except ValueError:
+            return None
+    return left
+
+
+# -- state ----------------------------------------------------------------------------------
+
+class DareState:
+    """Everything about a Dare match at one moment. Seats are 1..n; lists are indexed by seat."""
+
+    __slots__ = ("ante_left", "dealer", "field", "hands", "laid", "ledger", "n", "order",
+                 "payouts", "phase", "physical", "qualified", "ref", "round", "rules", "seen",
+                 "shown", "turn", "history")
+
+    def __init__(self, rules: DareRules, n: int, physical: bool) -> None:
+        self.rules = rules
+        self.n = n
+        self.physical = physical
+        self.round = 1
+        self.dealer = 1
+        self.ledger = Ledger(n, rules.chips)
+        self.phase = "deal"
+        self.history: list[Result] = []
+        self._reset_round()
+
+    def _reset_round(self) -> None:
+        n = self.n
+        self.order = [(self.dealer + i - 1) % n + 1 for i in range(1, n + 1)]
+        self.field: list[int] = []
+        self.ref = 0
+        self.hands: list[list[int]] = [[] for _ in range(n + 1)]
+        self.laid: list[list[list[int]] | None] = [None] * (n + 1)
+        self.shown: list[list[int] | None] = [None] * (n + 1)
+        self.qualified: list[int] = []
+        self.turn = 0
+        self.ante_left: list[int] = []
+        self.payouts: list[Pay] = []
+        self.seen: Counter[int] = Counter()
+
+    @property
+    def actor(self) -> int:
+        return self.order[self.turn]
+
+
+# -- the game -------------------------------------------------------------------------------
+
+class Dare(Game):
+    name = "dare"
+    title = "Dare"
+    summary = "kabufuda, 2-4 players: lay three sets matching the field's ones digit"
+    deck = KABUFUDA_39
+    Rules = DareRules
+    events = (Deal, Lay, Show, Pay, Result, End)
+    min_players = 2
+    max_players = 4
+    default_players = 3
+
+    def new_state(self, rules: DareRules, seats: int, physical: bool) -> DareState:
+        return DareState(rules, seats, physical)
+
+    # -- what the state waits for ----------------------------------------------------------
+    def pending(self, s: DareState) -> Pending:
+        phase = s.phase
+        if phase == "turns":
+            return Pending("action", f"p{s.actor} to lay sets matching {s.ref}", (s.actor,))
+        if phase == "deal":
+            return Pending("chance", f"the deal of round {s.round} (field cards)")
+        if phase == "show":
+            return Pending("chance", f"p{self._next_show(s)} to show the three cards left")
+        if phase == "over":
+            return Pending("over", "nothing: the match is over")
+        return Pending("auto", phase)
+
+    @staticmethod
+    def _next_show(s: DareState) -> int:
+        return next(q for q in s.qualified if s.shown[q] is None)
+
+    # -- checks ------------------------------------------------------------------------------
+    def check(self, s: DareState, ev: Event) -> str | None:
+        if isinstance(ev, Lay):
+            return self._check_lay(s, ev)
+        if isinstance(ev, Deal):
+            return self._check_deal(s, ev)
+        if isinstance(ev, Show):
+            return self._check_show(s, ev)
+        return f"{type(ev).__name__} is not a Dare event"
+
+    def _check_deal(self, s: DareState, ev: Deal) -> str | None:
+        if ev.round != s.round or ev.dealer != s.dealer:
+            return f"this is round {s.round} dealt by p{s.dealer}"
+        if len(ev.field) != FIELD:
+            return f"the field has {FIELD} cards, not {len(ev.field)}"
+        cards = list(ev.field)
+        if ev.hands is not None:
+            if len(ev.hands) != s.n or any(len(h) != HAND for h in ev.hands):
+                return f"each of the {s.n} players is dealt {HAND} cards"
+            cards += [c for h in ev.hands for c in h]
+        if UNKNOWN in ev.field:
+            return "the field cards are face up: each must be named"
+        return self.deck.check_available(Counter(), cards)
+
+    def _check_lay(self, s: DareState, ev: Lay) -> str | None:
+        if len(ev.sets) > 3:
+            return f"a hand of {HAND} cards holds at most 3 sets, not {len(ev.sets)}"
+        for st in ev.sets:
+            if len(st) != 3:
+                return f"a set is three cards, not {len(st)} ({self._set(st)})"
+            if UNKNOWN in st:
+                return "laid cards are face up: each must be named"
+            if sum(st) % 10 != s.ref:
+                return (f"set {self._set(st)} adds up to {sum(st)}, ones digit "
+                        f"{sum(st) % 10}, not the reference {s.ref}")
+        cards = [c for st in ev.sets for c in st]
+        if s.physical:
+            return self.deck.check_available(s.seen, cards)
+        if remove_cards(s.hands[ev.seat], cards) is None:
+            hand = "-".join(self.deck.token(c) for c in sorted(s.hands[ev.seat]))
+            return f"p{ev.seat}'s hand {hand} does not hold {self._sets(ev.sets)}"
+        return None
+
+    def _check_show(self, s: DareState, ev: Show) -> str | None:
+        want = self._next_show(s)
+        if ev.seat != want:
+            return f"p{want} shows next, not p{ev.seat}"
+        if len(ev.cards) != 3 or UNKNOWN in ev.cards:
+            return "a showdown hand is three named cards"
+        return self.deck.check_available(s.seen, ev.cards)
+
+    # -- changes -----------------------------------------------------------------------------
+    def apply(self, s: DareState, ev: Event) -> None:
+        if isinstance(ev, Lay):
+            self._apply_lay(s, ev)
+        elif isinstance(ev, Pay):
+            s.ledger.apply(ev)
+            if s.phase == "ante":
+                s.ante_left.pop(0)
+                if not s.ante_left:
+                    s.phase = "turns"
+            else:
+                s.payouts.pop(0)
+                if not s.payouts:
+                    self._next_round(s)
+        elif isinstance(ev, Deal):
+            s.field = list(ev.field)
+            s.ref = sum(ev.field) % 10
+            s.seen.update(ev.field)
+            if ev.hands is not None:
+                for seat, hand in enumerate(ev.hands, start=1):
+                    s.hands[seat] = sorted(hand)
+            else:
+                for seat in range(1, s.n + 1):
+                    s.hands[seat] = [UNKNOWN] * HAND
+            s.ante_left = list(s.order) if s.rules.ante > 0 else []
+            s.phase = "ante" if s.ante_left else "turns"
+        elif isinstance(ev, Show):
+            s.shown[ev.seat] = sorted(ev.cards)
+            s.seen.update(ev.cards)
+            if s.physical:
+                s.hands[ev.seat] = sorted(ev.cards)
+            if all(s.shown[q] is not None for q in s.qualified):
+                s.phase = "result"
+        elif isinstance(ev, Result):
+            s.history.append(ev)
+            s.payouts = self._payouts(s, ev)
+            s.dealer = ev.dealer
+            if s.payouts:
+                s.phase = "payout"
+            else:
+                self._next_round(s)
+        elif isinstance(ev, End):
+            s.phase = "over"
+
+    def _apply_lay(self, s: DareState, ev: Lay) -> None:
+        cards = [c for st in ev.sets for c in st]
+        s.laid[ev.seat] = [list(st) for st in ev.sets]
+        if s.physical:
+            s.seen.update(cards)
+            s.hands[ev.seat] = [UNKNOWN] * (HAND - len(cards))
+        else:
+            left = remove_cards(s.hands[ev.seat], cards)
+            assert left is not None
+            s.hands[ev.seat] = left
+        if len(ev.sets) == 3:
+            s.phase = "result"
+            return
+        s.turn += 1
+        if s.turn == s.n:
+            s.qualified = [p for p in s.order if len(s.laid[p] or ()) == 2]
+            s.phase = "show" if s.qualified else "result"
+
+    def _next_round(self, s: DareState) -> None:
+        s.round += 1
+        if s.round > s.rules.rounds:
+            s.round = s.rules.rounds
+            s.phase = "end"
+            return
+        s._reset_round()
+        s.phase = "deal"
+
+    # -- what the engine derives -------------------------------------------------------------
+    def auto(self, s: DareState) -> Event:
+        if s.phase == "ante":
+            return Pay(s.ante_left[0], POT, s.rules.ante, "ante")
+        if s.phase == "payout":
+            return s.payouts[0]
+        if s.phase == "result":
+            return self._result(s)
+        if s.phase == "end":
+            return End("rounds", s.ledger.balances[1:], s.ledger.pot)
+        raise AssertionError(f"no automatic event in phase {s.phase}")
+
+    def _result(self, s: DareState) -> Result:
+        dare = [p for p in s.order if len(s.laid[p] or ()) == 3]
+        if dare:
+            return Result(s.round, "dare", [dare[0]], dare[0])
+        if not s.qualified:
+            return Result(s.round, "nobody", [], s.dealer)
+        yaku = s.rules.yaku
+        keys = {q: strength(s.shown[q] or [], yaku) for q in s.qualified}
+        best = max(keys.values())
+        tied = [q for q in s.qualified if keys[q] == best]
+        if len(tied) == 1:
+            return Result(s.round, "showdown", tied, tied[0])
+        tie = s.rules.tie
+        if tie == "carry":
+            return Result(s.round, "tie", [], s.dealer)
+        if tie == "split":
+            return Result(s.round, "split", tied, tied[0])
+        return Result(s.round, "order", [tied[0]], tied[0])
+
+    @staticmethod
+    def _payouts(s: DareState, ev: Result) -> list[Pay]:
+        if not ev.winners:
+            return []
+        share = s.ledger.pot // len(ev.winners)
+        if share == 0:
+            return []
+        why = "split" if len(ev.winners) > 1 else "win"
+        return [Pay(POT, w, share, why) for w in ev.winners]
+
+    def chance(self, s: DareState, rng: Rng) -> Event:
+        if s.phase == "deal":
+            deck = rng.shuffled(self.deck.cards())
+            hands = [sorted(deck[i * HAND:(i + 1) * HAND]) for i in range(s.n)]
+            field = deck[s.n * HAND:s.n * HAND + FIELD]
+            return Deal(s.round, s.dealer, field, hands)
+        seat = self._next_show(s)
+        return Show(seat, sorted(s.hands[seat]))
+
+    def legal(self, s: DareState, seat: int) -> list[Event]:
+        if s.phase != "turns" or seat != s.actor or s.physical:
+            return []
+        moves = legal_lays(tuple(s.hands[seat]), s.ref)
+        return [Lay(seat, [list(st) for st in m]) for m in moves]
+
+    # -- notation ------------------------------------------------------------------------------
+    def _set(self, cards: list[int] | tuple[int, ...]) -> str:
+        return "-".join(self.deck.token(c) for c in cards)
+
+    def _sets(self, sets: list[list[int]]) -> str:
+        return " ".join(self._set(st) for st in sets)
+
+    def notate(self, ev: Event) -> str:
+        if isinstance(ev, Lay):
+            return f"p{ev.seat} sets {self._sets(ev.sets)}" if ev.sets else f"p{ev.seat} pass"
+        if isinstance(ev, Show):
+            return f"p{ev.seat} shows {self._set(ev.cards)}"
+        if isinstance(ev, Deal):
+            text = f"deal {self._set(ev.field)}"
+            if ev.hands is not None:
+                text += "".join(f" | p{i} {self._set(h)}" for i, h in enumerate(ev.hands, 1))
+            return text
+        if isinstance(ev, Pay):
+            return f"pay {party_name(ev.src)} {party_name(ev.dst)} {ev.amount} {ev.why}".rstrip()
+        if isinstance(ev, Result):
+            winners = ",".join(f"p{w}" for w in ev.winners) or "-"
+            return f"result round {ev.round} {ev.reason} {winners} deals p{ev.dealer}"
+        if isinstance(ev, End):
+            return "end " + " ".join(f"p{i}={b}" for i, b in enumerate(ev.balances, 1))
+        return repr(ev)
+
+    def _cards(self, text: str) -> list[int]:
+        toks = [t for t in text.replace(",", " ").replace("-", " ").split() if t]
+        return self.deck.parse_many(toks)
+
+    def _parse_sets(self, words: list[str]) -> list[list[int]]:
+        sets = []
+        for w in words:
+            cards = self._cards(w)
+            if len(cards) != 3:
+                raise ParseError(f"'{w}' is not a set of three cards joined by '-' (e.g. 1-3-9)")
+            sets.append(sorted(cards))
+        return sorted(sets)
+
+    def parse(self, s: DareState, text: str) -> Event:
+        seat, rest = parse_seat_prefix(text, s.n)
+        words = rest.split()
+        if not words:
+            raise ParseError("empty move: type sets like '1-3-9 3-5-5', or 'pass'")
+        verb = words[0].lower()
+        if verb in ("deal", "field"):
+            parts = " ".join(words[1:]).split("|")
+            field = self._cards(parts[0])
+            hands = None
+            if len(parts) > 1:
+                hands = [sorted(self._cards(parse_seat_prefix(p, s.n)[1])) for p in parts[1:]]
+            return Deal(s.round, s.dealer, field, hands)
+        if verb in ("show", "shows"):
+            who = seat if seat is not None else (self._next_show(s) if s.phase == "show" else 0)
+            return Show(who, sorted(self._cards(" ".join(words[1:]))))
+        who = seat if seat is not None else (s.actor if s.phase == "turns" else 0)
+        if verb in ("pass", "none", "-"):
+            if len(words) > 1:
+                raise ParseError(f"'pass' takes nothing after it, got '{' '.join(words[1:])}'")
+            return Lay(who, [])
+        if verb in ("sets", "set", "lay", "lays"):
+            words = words[1:]
+        elif not any(ch.isdigit() for ch in verb):
+            raise ParseError(f"'{words[0]}' is not a Dare move: use sets like '1-3-9', "
+                             "'pass', 'show 2-3-4' or 'deal 1-7-5'")
+        return Lay(who, self._parse_sets(words))
+
+    # -- views ---------------------------------------------------------------------------------
+    def view(self, s: DareState, seat: int | None = None) -> dict[str, Any]:
+        tok = self.deck.token
+
+        def hand(p: int) -> list[str] | int:
+            if seat is None or seat == p or s.shown[p] is not None:
+                return [tok(c) for c in s.hands[p]]
+            return len(s.hands[p])
+
+        return {
+            "game": self.name,
+            "round": s.round,
+            "rounds": s.rules.rounds,
+            "dealer": s.dealer,
+            "phase": s.phase,
+            "field": [tok(c) for c in s.field],
+            "reference": s.ref if s.field else None,
+            "turn": s.actor if s.phase == "turns" else None,
+            "pot": s.ledger.pot,
+            "chips": {f"p{p}": s.ledger.seat(p) for p in range(1, s.n + 1)},
+            "hands": {f"p{p}": hand(p) for p in range(1, s.n + 1)},
+            "laid": {f"p{p}": [[tok(c) for c in st] for st in (s.laid[p] or [])]
+                     for p in range(1, s.n + 1) if s.laid[p] is not None},
+            "shown": {f"p{p}": [tok(c) for c in s.shown[p] or []]
+                      for p in range(1, s.n + 1) if s.shown[p] is not None},
+        }
+
+    def outcome(self, s: DareState) -> dict[str, Any] | None:
+        if s.phase != "over":
+            return None
+        bal = {p: s.ledger.seat(p) for p in range(1, s.n + 1)}
+        top = max(bal.values())
+        return {
+            "balances": {f"p{p}": b for p, b in bal.items()},
+            "pot": s.ledger.pot,
+            "leaders": [f"p{p}" for p, b in bal.items() if b == top],
+            "rounds": [{"round": r.round, "reason": r.reason,
+                        "winners": [f"p{w}" for w in r.winners]} for r in s.history],
+        }
+
+    def hint(self, s: DareState, seat: int) -> str:
+        if s.phase == "turns":
+            return (f"lay 0-3 sets of three cards whose ones digit is {s.ref} "
+                    "(e.g. '1-3-9 3-5-5'), or 'pass'")
+        if s.phase == "show":
+            return f"type the three cards p{self._next_show(s)} shows (e.g. 'show 2-3-4')"
+        if s.phase == "deal":
+            return "type the three field cards as they are turned up (e.g. 'deal 1-7-5')"
+        return ""
+
+    rules_doc = """\
+Dare is played with the 39-card kabufuda deck (values 1-10, four of each, three 1s). Every
+round each player antes into the pot and is dealt 9 cards; 3 cards go face up to the field.
+The *reference* is the ones digit of the field's sum (1+7+5 = 13, reference 3).
+
+Starting with the player after the dealer and ending with the dealer, each player lays down
+sets of three of their own cards whose sum has the reference as its ones digit:
+
+- three sets: the player is **Dare**, takes the pot at once, and the round ends;
+- two sets: the player goes to the showdown with the three cards left in hand;
+- fewer: the player is out of this round.
+
+Nobody is forced to lay a set they could make. At the showdown the ones digit of the three
+cards decides (9 best, 0 worst), unless the `yaku` house rule adds named hands. The winner
+takes the pot and deals the next round. With no qualified player, or a tie under the default
+`tie=carry`, the pot stays for the next round and the same dealer deals again. The first
+round is dealt by p1.
+"""
+
+    notation_doc = """\
+Cards are typed as their values 1-10. A set is three cards joined by '-'.
+
+  p2 sets 1-3-9 3-5-5   p2 lays two sets (the 'p2' and 'sets' are optional on p2's turn)
+  1-3-9 3-5-5           the same, typed by the player whose turn it is
+  pass                  lay no set
+  deal 1-7-5            referee mode: the three field cards as they are turned up
+  show 2-3-4            referee mode: the three cards the next qualified player shows
+  p3 shows 2-3-4        the same, naming the player
+"""
+
+
+GAME = Dare()

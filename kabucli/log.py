@@ -1,0 +1,263 @@
+"""The event log: a header and events, written as they happen and read back strictly.
+
+Two encodings of the same records (docs/log-format.md):
+
+* **msgpack** (default, compact): the 8 bytes ``KBCLOG1\\n``, then one frame per record:
+  payload length (4 bytes, big-endian), CRC-32 of the payload (4 bytes, big-endian), payload
+  (one msgpack map).
+* **JSON Lines** (readable, ``.jsonl``): one JSON object per line, each line ending in ``\\n``.
+
+Record 0 is the header; records 1, 2, ... are the events, and an event's number is its index.
+Each record is written with one ``write`` call, flushed and (by default) synced to disk, so a
+killed process leaves a log that is whole up to its last event. The reader names the first bad
+record (truncated, failed checksum, not decodable) and how many were good before it.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import typing
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import msgspec
+
+from kabucli.errors import LogError
+from kabucli.events import Event
+
+FORMAT_VERSION = 1
+MAGIC = b"KBCLOG1\n"
+_FRAME = struct.Struct(">II")
+
+Fmt = Literal["msgpack", "jsonl"]
+
+
+class SeatInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One seat: the name shown, and who controls it (``human``, ``bot:KIND``, ``ext:CMD``)."""
+
+    name: str
+    control: str = "human"
+
+
+class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a log needs to be read without outside settings."""
+
+    format: int
+    game: str
+    rules: dict[str, Any]
+    seats: list[SeatInfo]
+    mode: Literal["seeded", "physical"]
+    kabucli: str
+    started: str
+    seed: int | None = None
+    shuffle: str | None = None
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+def format_for(path: Path | str) -> Fmt:
+    """The encoding a path's name asks for: ``.jsonl``/``.json`` is JSON Lines, else msgpack."""
+    return "jsonl" if str(path).endswith((".jsonl", ".json", ".ndjson")) else "msgpack"
+
+
+_enc_mp = msgspec.msgpack.Encoder()
+_enc_js = msgspec.json.Encoder()
+
+
+def encode_record(obj: msgspec.Struct, fmt: Fmt) -> bytes:
+    if fmt == "jsonl":
+        return _enc_js.encode(obj) + b"\n"
+    payload = _enc_mp.encode(obj)
+    return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
+
+
+class LogWriter:
+    """Appends records to a log file, flushing (and syncing) after each one."""
+
+    def __init__(self, fh: IO[bytes], fmt: Fmt, durable: bool = True) -> None:
+        self._fh = fh
+        self.fmt = fmt
+        self.durable = durable
+        self.count = 0  # events written so far (the header is not counted)
+
+    @classmethod
+    def create(cls, path: Path, header: Header, fmt: Fmt | None = None,
+               durable: bool = True, overwrite: bool = False) -> LogWriter:
+        fmt = fmt or format_for(path)
+        try:
+            fh = open(path, "wb" if overwrite else "xb")  # noqa: SIM115 - held open for appends
+        except FileExistsError:
+            raise LogError(f"{path} already exists; choose another --log name") from None
+        except OSError as exc:
+            raise LogError(f"cannot create {path}: {exc.strerror}") from None
+        writer = cls(fh, fmt, durable)
+        if fmt == "msgpack":
+            fh.write(MAGIC)
+        writer._write(encode_record(header, fmt))
+        return writer
+
+    @classmethod
+    def reopen(cls, path: Path, good_bytes: int, events: int, durable: bool = True) -> LogWriter:
+        """Open an existing log to append, cutting off anything after its last good record."""
+        fh = open(path, "r+b")  # noqa: SIM115
+        fh.truncate(good_bytes)
+        fh.seek(good_bytes)
+        writer = cls(fh, format_for_bytes(path), durable)
+        writer.count = events
+        return writer
+
+    def _write(self, data: bytes) -> None:
+        self._fh.write(data)
+        self._fh.flush()
+        if self.durable:
+            os.fsync(self._fh.fileno())
+
+    def append(self, event: Event) -> None:
+        self._write(encode_record(event, self.fmt))
+        self.count += 1
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+def format_for_bytes(path: Path) -> Fmt:
+    with open(path, "rb") as fh:
+        head = fh.read(len(MAGIC))
+    return "msgpack" if head == MAGIC else "jsonl"
+
+
+class LogData(msgspec.Struct):
+    """A log as read: its header, its events, and where reading stopped if it stopped early."""
+
+    path: str
+    header: Header
+    events: list[Event]
+    fmt: Fmt
+    good_bytes: int
+    error: LogError | None = None
+
+
+EventTypes = Callable[[str], Sequence[type[Event]]]
+
+
+def _raw_records(data: bytes, fmt: Fmt) -> Iterator[tuple[int, bytes | LogError, int]]:
+    """Yield (index, payload or error, end offset) for each record; stop after an error."""
+    index = 0
+    if fmt == "msgpack":
+        pos = len(MAGIC)
+        while pos < len(data):
+            if len(data) - pos < _FRAME.size:
+                yield index, LogError("truncated: the record's frame is cut short", index), pos
+                return
+            size, crc = _FRAME.unpack_from(data, pos)
+            start = pos + _FRAME.size
+            payload = data[start:start + size]
+            if len(payload) < size:
+                yield index, LogError(
+                    f"truncated: {len(payload)} of {size} bytes present", index), pos
+                return
+            if zlib.crc32(payload) != crc:
+                yield index, LogError("corrupted: checksum does not match", index), pos
+                return
+            pos = start + size
+            yield index, payload, pos
+            index += 1
+    else:
+        pos = 0
+        while pos < len(data):
+            nl = data.find(b"\n", pos)
+            if nl < 0:
+                yield index, LogError("truncated: the last line has no end", index), pos
+                return
+            line = data[pos:nl]
+            end = nl + 1
+            if line.strip():
+                yield index, line, end
+                index += 1
+            pos = end
+
+
+def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> LogData:
+    """Read a whole log. With ``strict`` a bad record raises LogError; otherwise the events
+    before it are returned with ``error`` set (for replaying or resuming a damaged log)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise LogError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise LogError(f"{path}: is a directory, not a log") from None
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read ({exc.strerror})") from None
+    if data.startswith(MAGIC):
+        fmt: Fmt = "msgpack"
+    elif data[:1] == b"{":
+        fmt = "jsonl"
+    elif not data:
+        raise LogError(f"{path}: empty file, not a kabucli log")
+    else:
+        raise LogError(f"{path}: not a kabucli log (unknown format)")
+
+    decode: Callable[[bytes], Any]
+    header: Header | None = None
+    events: list[Event] = []
+    good = len(MAGIC) if fmt == "msgpack" else 0
+    error: LogError | None = None
+    ev_decoder: Any = None
+    for index, payload, end in _raw_records(data, fmt):
+        if isinstance(payload, LogError):
+            error = payload
+            break
+        try:
+            if index == 0:
+                decode = (msgspec.msgpack.Decoder(Header) if fmt == "msgpack"
+                          else msgspec.json.Decoder(Header)).decode
+                header = decode(payload)
+                if header.format != FORMAT_VERSION:
+                    raise LogError(
+                        f"log format version {header.format} is not supported (this kabucli "
+                        f"reads version {FORMAT_VERSION})", 0)
+                types = tuple(event_types(header.game))
+                union = typing.Union[types] if len(types) > 1 else types[0]  # noqa: UP007
+                ev_decoder = (msgspec.msgpack.Decoder(union) if fmt == "msgpack"
+                              else msgspec.json.Decoder(union))
+            else:
+                events.append(ev_decoder.decode(payload))
+        except LogError as exc:
+            if exc.index is None:
+                exc = LogError(str(exc), index)
+            error = exc
+            break
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            what = "corrupted" if fmt == "msgpack" else "not a valid record"
+            error = LogError(f"{what}: {exc}", index)
+            break
+        good = end
+    if header is None:
+        err = error or LogError("no header record", 0)
+        raise LogError(f"{path}: {err}") from None
+    if error is not None:
+        error.good = len(events)
+        if strict:
+            raise LogError(f"{path}: {error}", error.index, len(events))
+    return LogData(str(path), header, events, fmt, good, error)
+
+
+def write_log(path: Path, header: Header, events: Sequence[Event], fmt: Fmt,
+              overwrite: bool = False) -> None:
+    writer = LogWriter.create(path, header, fmt, durable=False, overwrite=overwrite)
+    try:
+        for ev in events:
+            writer.append(ev)
+    finally:
+        writer.close()
+
+
+def to_builtins(obj: msgspec.Struct) -> Any:
+    return msgspec.to_builtins(obj)

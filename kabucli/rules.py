@@ -1,0 +1,123 @@
+"""House rules as data: each game's rules are one frozen msgspec struct with defaults and help.
+
+A field's help text and choices come from its type annotation (``Literal`` for choices,
+``msgspec.Meta`` for bounds and the description), so listing, parsing and validating the
+rules all read the same definition.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import msgspec
+
+from kabucli.errors import RuleError
+
+R = TypeVar("R", bound=msgspec.Struct)
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+
+
+def describe(rules_type: type[msgspec.Struct]) -> list[RuleInfo]:
+    """Name, type, default, help and choices of every house rule of a game."""
+    info = msgspec.inspect.type_info(rules_type)
+    assert isinstance(info, msgspec.inspect.StructType)
+    out = []
+    for f in info.fields:
+        t = f.type
+        help_text = ""
+        if isinstance(t, msgspec.inspect.Metadata):
+            help_text = (t.extra_json_schema or {}).get("description", "") or ""
+            bounds = []
+            if isinstance(t.type, msgspec.inspect.IntType):
+                if t.type.ge is not None:
+                    bounds.append(f">= {t.type.ge}")
+                if t.type.le is not None:
+                    bounds.append(f"<= {t.type.le}")
+            t = t.type
+        choices: tuple[Any, ...] = ()
+        if isinstance(t, msgspec.inspect.LiteralType):
+            choices = tuple(t.values)
+            kind = " | ".join(str(v) for v in choices)
+        elif isinstance(t, msgspec.inspect.IntType):
+            kind = "integer"
+            lo, hi = t.ge, t.le
+            if lo is not None and hi is not None:
+                kind = f"integer {lo}-{hi}"
+            elif lo is not None:
+                kind = f"integer >= {lo}"
+        elif isinstance(t, msgspec.inspect.BoolType):
+            kind = "true | false"
+        else:
+            kind = type(t).__name__.removesuffix("Type").lower()
+        out.append(RuleInfo(f.name, kind, f.default, help_text, choices))
+    return out
+
+
+def _coerce(text: str) -> Any:
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(low)
+    except ValueError:
+        return text.strip()
+
+
+def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = None,
+          game: str = "") -> R:
+    """Rules from defaults, then a TOML file, then ``NAME=VALUE`` pairs; RuleError if bad."""
+    known = {r.name: r for r in describe(rules_type)}
+    values: dict[str, Any] = {}
+    if file is not None:
+        try:
+            loaded = msgspec.toml.decode(file.read_bytes())
+        except OSError as exc:
+            raise RuleError(f"cannot read rules file {file}: {exc.strerror}") from None
+        except msgspec.DecodeError as exc:
+            raise RuleError(f"rules file {file} is not valid TOML: {exc}") from None
+        if isinstance(loaded.get(game), dict):
+            loaded = loaded[game]
+        values.update(loaded)
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise RuleError(f"house rule '{pair}' should look like NAME=VALUE")
+        values[name.strip()] = _coerce(value)
+    return validate(rules_type, values, game)
+
+
+def validate(rules_type: type[R], values: dict[str, Any], game: str = "") -> R:
+    known = {r.name: r for r in describe(rules_type)}
+    for name in values:
+        if name not in known:
+            names = ", ".join(known)
+            raise RuleError(f"unknown house rule '{name}' for {game or 'this game'} (known: {names})")
+    try:
+        return msgspec.convert(values, rules_type)
+    except msgspec.ValidationError as exc:
+        msg = str(exc)
+        field = msg.rsplit("$.", 1)[-1].rstrip("`") if "$." in msg else ""
+        info = known.get(field)
+        if info is not None:
+            raise RuleError(
+                f"house rule {field}={values.get(field)!r} is not allowed: expected {info.kind}"
+            ) from None
+        raise RuleError(f"bad house rules: {msg}") from None
+
+
+def as_dict(rules: msgspec.Struct) -> dict[str, Any]:
+    return typing.cast(dict[str, Any], msgspec.to_builtins(rules))
