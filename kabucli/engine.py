@@ -103,6 +103,19 @@ class Game(ABC):
     rules_doc: ClassVar[str] = ""
     notation_doc: ClassVar[str] = ""
 
+    def bot_event(self, match: Match, bots: dict[int, Any]) -> Event | None:
+        """The event bot seats produce now, or None when a person (or the table) must act.
+
+        The default asks the one seat the state waits for, if that seat is a bot. A game
+        with races (several seats may act at once) overrides this to decide who acts first.
+        """
+        p = match.pending
+        if p.kind != "action" or len(p.seats) != 1 or p.seats[0] not in bots:
+            return None
+        seat = p.seats[0]
+        ev: Event = bots[seat].choose(self, match.state, seat)
+        return ev
+
     def actor(self, event: Event) -> str:
         """Who an event belongs to: ``pN`` for a seat, ``table`` or ``engine`` otherwise."""
         seat = getattr(event, "seat", None)
