@@ -1,2 +1,615 @@
-"""Placeholder; replaced below."""
-def main() -> None: ...
+"""The command line: thin Typer commands over the library.
+
+Each command tidies its arguments, calls the library, and draws the result. Library errors
+become one line on stderr and a non-zero exit code, never a traceback. Heavy imports happen
+inside the commands so that ``kabucli --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from kabucli.engine import Game, Match
+    from kabucli.events import Event
+    from kabucli.session import Session
+
+app = typer.Typer(
+    name="kabucli",
+    help="Referee, play, replay and audit traditional Japanese card games.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+log_app = typer.Typer(help="Work with event log files.", no_args_is_help=True)
+app.add_typer(log_app, name="log")
+
+EXIT_RULE = 1
+EXIT_UNREADABLE = 2
+
+
+def _console(stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print one error line on stderr and exit with ``code``."""
+    _console(stderr=True).print(f"[bold red]error:[/] {_escape(message)}")
+    raise typer.Exit(code)
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+def _game(name: str) -> Game:
+    from kabucli import games
+    from kabucli.errors import KabuError
+
+    try:
+        return games.get(name)
+    except KabuError as exc:
+        fail(str(exc))
+
+
+def _complete_game(incomplete: str) -> list[str]:
+    from kabucli import games
+
+    return [g for g in games.names() if g.startswith(incomplete)]
+
+
+def _rules(game: Game, pairs: list[str], file: Path | None) -> Any:
+    from kabucli.errors import KabuError
+    from kabucli.rules import build
+
+    try:
+        return build(game.Rules, pairs, file, game.name)
+    except KabuError as exc:
+        fail(str(exc))
+
+
+def _seed(text: str | None) -> int | None:
+    from kabucli.errors import KabuError
+    from kabucli.shuffle import parse_seed
+
+    if text is None:
+        return None
+    try:
+        return parse_seed(text)
+    except KabuError as exc:
+        fail(str(exc))
+
+
+GameArg = Annotated[str, typer.Argument(help="The game: dare, ...",
+                                        autocompletion=_complete_game)]
+SeedOpt = Annotated[str | None, typer.Option("--seed", "-s", help="Seed of the shuffle "
+                                              "(0 to 2**64-1); random when left out.")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")]
+RuleOpt = Annotated[list[str] | None, typer.Option("--rule", "-r", metavar="NAME=VALUE",
+                                                   help="Set a house rule (repeatable).")]
+RulesFileOpt = Annotated[Path | None, typer.Option("--rules-file", help="House rules from a "
+                                                   "TOML file (top level or a [GAME] table).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
+
+
+# -- rules -------------------------------------------------------------------------------
+
+@app.command()
+def rules(
+    game: Annotated[str | None, typer.Argument(help="A game to explain; all games if left "
+                                                     "out.", autocompletion=_complete_game)] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the games, or explain one: its rules, move notation and house rules."""
+    from rich.markdown import Markdown
+    from rich.table import Table
+    from rich.text import Text
+
+    from kabucli import games
+    from kabucli.rules import describe
+
+    out = _console()
+    if game is None:
+        if as_json:
+            data = [{"name": g.name, "title": g.title, "players": [g.min_players, g.max_players],
+                     "deck": g.deck.name, "summary": g.summary}
+                    for g in (games.get(n) for n in games.names())]
+            print(json.dumps(data, indent=2))
+            return
+        t = Table(title="kabucli games", title_justify="left")
+        for col in ("game", "players", "deck", "what it is"):
+            t.add_column(col)
+        for name in games.names():
+            g = games.get(name)
+            t.add_row(g.name, f"{g.min_players}-{g.max_players}", g.deck.title, g.summary)
+        out.print(t)
+        out.print("Explain one with [bold]kabucli rules GAME[/].")
+        return
+    g = _game(game)
+    infos = describe(g.Rules)
+    if as_json:
+        print(json.dumps({
+            "name": g.name, "title": g.title, "players": [g.min_players, g.max_players],
+            "rules": g.rules_doc, "notation": g.notation_doc,
+            "house_rules": [{"name": i.name, "type": i.kind, "default": i.default,
+                             "help": i.help} for i in infos]}, indent=2))
+        return
+    out.print(Markdown(f"# {g.title}\n\n" + g.rules_doc))
+    out.print()
+    out.print(Text("Move notation", style="bold underline"))
+    out.print(Text(g.notation_doc))
+    t = Table(title="House rules (--rule NAME=VALUE)", title_justify="left")
+    t.add_column("name", style="bold")
+    t.add_column("values")
+    t.add_column("default")
+    t.add_column("what it does")
+    for i in infos:
+        t.add_row(i.name, i.kind, str(i.default), i.help)
+    out.print(t)
+
+
+# -- deal --------------------------------------------------------------------------------
+
+@app.command()
+def deal(
+    game: GameArg,
+    seed: SeedOpt = None,
+    players: PlayersOpt = None,
+    rule: RuleOpt = None,
+    rules_file: RulesFileOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show the first deal of a seeded game."""
+    from kabucli import render
+    from kabucli.errors import KabuError
+    from kabucli.session import build_seats, random_seed, start
+
+    g = _game(game)
+    r = _rules(g, rule or [], rules_file)
+    s = _seed(seed)
+    try:
+        seats = build_seats(g, players, [], [])
+        sess = start(g, r, seats, s if s is not None else random_seed(), None, None)
+        sess.match.advance()
+    except KabuError as exc:
+        fail(str(exc))
+    m = sess.match
+    if as_json:
+        print(json.dumps({"seed": m.seed, "state": g.view(m.state)}, indent=2))
+        return
+    out = _console()
+    out.print(f"[dim]seed {m.seed}[/]")
+    out.print(render.table(g, m))
+
+
+# -- play --------------------------------------------------------------------------------
+
+@app.command()
+def play(
+    game: GameArg,
+    seed: SeedOpt = None,
+    players: PlayersOpt = None,
+    player: Annotated[list[str] | None, typer.Option(
+        "--player", "-p", metavar="NAME", help="A player's name, seat by seat (repeatable).")] = None,
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", "-b", metavar="SEAT=KIND",
+        help="Make a seat a bot, e.g. 2=random, or all=best (repeatable).")] = None,
+    rule: RuleOpt = None,
+    rules_file: RulesFileOpt = None,
+    log: Annotated[Path | None, typer.Option(
+        "--log", "-l", help="Write the event log here (.jsonl for JSON Lines, else msgpack). "
+                            "Default: GAME-DATE-TIME.kbl in the current folder.")] = None,
+    no_log: Annotated[bool, typer.Option("--no-log", help="Write no log.")] = False,
+    script: Annotated[str | None, typer.Option(
+        "--script", metavar="FILE", help="Read the moves from FILE ('-' for standard "
+                                         "input) instead of asking.")] = None,
+    physical: Annotated[bool, typer.Option(
+        "--physical", help="Referee a real table: deal nothing, learn cards as they are "
+                           "shown.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the result.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a game: interactive by default, or from a script; bots fill any seats."""
+    from kabucli.errors import KabuError
+    from kabucli.log import format_for
+    from kabucli.session import build_seats, default_log_path, random_seed, start
+
+    g = _game(game)
+    r = _rules(g, rule or [], rules_file)
+    s = _seed(seed)
+    if physical and s is not None:
+        fail("--physical deals nothing, so it takes no --seed")
+    if physical and bot:
+        fail("bots need cards the program dealt: --bot cannot be used with --physical")
+    try:
+        seats = build_seats(g, players, player or [], bot or [])
+        if not physical and s is None:
+            s = random_seed()
+        path = None if no_log else (log or default_log_path(g, "msgpack"))
+        humans = any(x.control == "human" for x in seats)
+        sess = start(g, r, seats, None if physical else s, path,
+                     format_for(path) if path else None, durable=humans or physical)
+    except KabuError as exc:
+        fail(str(exc))
+    _drive(sess, script, quiet, as_json)
+
+
+@app.command()
+def resume(
+    log: Annotated[Path, typer.Argument(help="The log of an unfinished game.")],
+    script: Annotated[str | None, typer.Option("--script", metavar="FILE",
+                                               help="Read the moves from FILE or '-'.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the result.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Go on with a game from its log (after a crash or a quit); appends to the same log."""
+    from kabucli.errors import KabuError, LogError
+    from kabucli.session import resume as do_resume
+
+    try:
+        sess, damage = do_resume(log)
+    except LogError as exc:
+        fail(str(exc), EXIT_UNREADABLE)
+    except KabuError as exc:
+        fail(str(exc))
+    err = _console(stderr=True)
+    if damage is not None:
+        err.print(f"[yellow]warning:[/] {_escape(str(damage))}; the damaged tail was cut off "
+                  f"and play goes on after event {sess.match.logged}")
+    if sess.match.over:
+        fail(f"{log}: the game in this log is already over")
+    _drive(sess, script, quiet, as_json)
+
+
+def _drive(sess: Session, script: str | None, quiet: bool, as_json: bool) -> None:
+    """Run a session to the end: bots move, people type, every step is drawn and logged."""
+    from kabucli import render
+    from kabucli.errors import KabuError
+    from kabucli.session import script_lines
+
+    g = sess.game
+    m = sess.match
+    out = _console()
+    show = not (quiet or as_json)
+    lines = None
+    source = "stdin"
+    if script is not None:
+        source = "standard input" if script == "-" else script
+        try:
+            text = sys.stdin.read() if script == "-" else Path(script).read_text()
+        except OSError as exc:
+            fail(f"cannot read script {script}: {exc.strerror}")
+        except UnicodeDecodeError:
+            fail(f"script {script} is not text")
+        lines = script_lines(text)
+    if show:
+        where = f"log: {sess.log_path}" if sess.log_path else "no log"
+        seed = f"seed {m.seed} · " if m.seed is not None else "referee mode · "
+        out.print(f"[dim]{g.title} · {seed}{where}[/]")
+    last_table = -1
+    try:
+        while True:
+            try:
+                new = sess.run_bots()
+            except KabuError as exc:
+                _stop(sess, str(exc), 1)
+            if show:
+                for index, ev in new:
+                    out.print(render.event_line(g, index, ev, m))
+            if m.over:
+                break
+            if show and (lines is None or m.physical) and last_table != m.logged:
+                out.print(render.table(g, m))
+                last_table = m.logged
+            p = m.pending
+            who = ", ".join(f"p{x}" for x in p.seats) if p.seats else "referee"
+            if lines is None:
+                prompt = f"[bold]{who}[/] [dim]({_escape(p.what)})[/] > "
+                try:
+                    line = out.input(prompt).strip()
+                except (EOFError, KeyboardInterrupt):
+                    out.print()
+                    _stop(sess, "input ended", 0)
+                number = 0
+            else:
+                try:
+                    number, line = next(lines)
+                except StopIteration:
+                    _stop(sess, f"the script {source} ended; the game waits for {p.what}", 0)
+            reply = _command(sess, line, out)
+            if reply == "quit":
+                _stop(sess, "left the game", 0)
+            if reply is not None:
+                continue
+            try:
+                ev = sess.submit_line(line)
+            except KabuError as exc:
+                if lines is None:
+                    out.print(f"[red]refused:[/] {_escape(str(exc))}")
+                    continue
+                _stop(sess, f"{source}:{number}: {line!r}: {exc}", 1)
+            if show:
+                out.print(render.event_line(g, m.logged, ev, m))
+    finally:
+        if m.writer is not None:
+            m.writer.close()
+    if as_json:
+        print(json.dumps({"seed": m.seed, "log": str(sess.log_path) if sess.log_path else None,
+                          "events": m.logged, "outcome": m.outcome()}, indent=2))
+        return
+    out.print(render.outcome_panel(g, m))
+    if sess.log_path is not None:
+        out.print(f"[dim]log: {sess.log_path} ({m.logged} events)[/]")
+
+
+def _command(sess: Session, line: str, out: Console) -> str | None:
+    """Handle the table commands (?, undo, table, help, quit); None when ``line`` is a move."""
+    from rich.text import Text
+
+    from kabucli import render
+    from kabucli.session import COMMANDS
+
+    word = line.strip().lower()
+    g = sess.game
+    m = sess.match
+    if word in ("quit", "q", "exit"):
+        return "quit"
+    if word in ("?", "moves", "legal"):
+        texts = sess.legal_texts()
+        if texts:
+            out.print(f"{len(texts)} legal move(s):")
+            for t in texts:
+                out.print(f"  {_escape(t)}")
+        else:
+            seat = m.pending.seats[0] if m.pending.seats else 0
+            out.print(f"{_escape(m.pending.what)}: {_escape(g.hint(m.state, seat))}")
+        return "handled"
+    if word == "undo":
+        n = sess.undo()
+        out.print("nothing to take back" if n == 0 else f"took back {n} move(s)")
+        out.print(render.table(g, m))
+        return "handled"
+    if word in ("table", "t"):
+        out.print(render.table(g, m))
+        return "handled"
+    if word in ("help", "h"):
+        out.print(Text(g.notation_doc))
+        for name, what in COMMANDS.items():
+            out.print(f"  [bold]{name:<6}[/] {what}")
+        return "handled"
+    return None
+
+
+def _stop(sess: Session, why: str, code: int) -> NoReturn:
+    m = sess.match
+    if m.writer is not None:
+        m.writer.close()
+    kept = f"; log kept: {sess.log_path} ({m.logged} events)" if sess.log_path else ""
+    if code:
+        fail(f"{why}{kept}", code)
+    _console(stderr=True).print(f"{_escape(why)}{_escape(kept)}")
+    raise typer.Exit(0)
+
+
+# -- replay and audit --------------------------------------------------------------------
+
+def _read(path: Path, strict: bool = True) -> Any:
+    from kabucli import games
+    from kabucli.errors import KabuError, LogError
+    from kabucli.log import read_log
+
+    try:
+        data = read_log(path, _event_types_or_fail, strict=strict)
+        games.get(data.header.game)
+        return data
+    except LogError as exc:
+        fail(str(exc), EXIT_UNREADABLE)
+    except KabuError as exc:
+        fail(f"{path}: {exc}", EXIT_UNREADABLE)
+
+
+def _event_types_or_fail(name: str) -> Any:
+    from kabucli import games
+    from kabucli.errors import LogError, ParseError
+
+    try:
+        return games.event_types(name)
+    except ParseError as exc:
+        raise LogError(str(exc), 0) from None
+
+
+@app.command()
+def replay(
+    log: Annotated[Path, typer.Argument(help="A log file (msgpack or JSON Lines).")],
+    at: Annotated[int | None, typer.Option("--at", help="Show the state after event N "
+                                                        "(0: before the first).")] = None,
+    step: Annotated[bool, typer.Option("--step", help="Page through the game one event at "
+                                                      "a time (Enter: next, q: stop).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per step: event, "
+                                                         "notation and state.")] = False,
+) -> None:
+    """Show a recorded game step by step, as a person would read it."""
+    from kabucli import games, render
+    from kabucli.engine import Match, check_header, walk
+    from kabucli.errors import KabuError
+
+    data = _read(log, strict=False)
+    g = games.get(data.header.game)
+    try:
+        check_header(g, data.header)
+    except KabuError as exc:
+        fail(f"{log}: {exc}", EXIT_UNREADABLE)
+    events: list[Event] = data.events
+    out = _console()
+    if at is not None:
+        if not 0 <= at <= len(events):
+            fail(f"--at {at} is out of range: the log has events 1-{len(events)}")
+        events = events[:at]
+
+    def on_json(index: int, ev: Event, m: Match) -> None:
+        from kabucli.log import to_builtins
+
+        print(json.dumps({"index": index, "actor": g.actor(ev), "kind": ev.KIND,
+                          "notation": g.notate(ev), "event": to_builtins(ev),
+                          "state": g.view(m.state)}))
+
+    def on_text(index: int, ev: Event, m: Match) -> None:
+        out.print(render.event_line(g, index, ev, m))
+        if step:
+            out.print(render.table(g, m))
+            try:
+                answer = input("-- Enter: next, q: quit -- ")
+            except EOFError:
+                answer = "q"
+            if answer.strip().lower().startswith("q"):
+                raise typer.Exit(0)
+        elif _is_milestone(g, ev):
+            out.print(render.table(g, m))
+
+    if as_json:
+        match, violation = walk(g, data.header, events, on_json)
+    elif at is not None:
+        match, violation = walk(g, data.header, events)
+        out.print(render.header_panel(g, match))
+        out.print(f"state after event {at} of {len(data.events)}:")
+        out.print(render.table(g, match))
+    else:
+        out.print(render.header_panel(g, Match(g, data.header)))
+        match, violation = walk(g, data.header, events, on_text)
+        if match.over:
+            out.print(render.outcome_panel(g, match))
+    if violation is not None:
+        fail(violation.line(str(log)), EXIT_RULE)
+    if data.error is not None and at is None:
+        fail(f"{log}: {data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
+
+
+def _is_milestone(g: Game, ev: Event) -> bool:
+    """Events after which a replay draws the whole table (a new deal, a round's result)."""
+    return type(ev).__name__ in ("Deal", "Result")
+
+
+@app.command()
+def audit(
+    logs: Annotated[list[Path], typer.Argument(help="Log files to check.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Check logs against the rules: exit 0 if all are valid, 1 if one breaks a rule,
+    2 if one cannot be read."""
+    from kabucli import games
+    from kabucli.engine import check_header, walk
+    from kabucli.errors import KabuError
+    from kabucli.log import read_log
+
+    out = _console()
+    err = _console(stderr=True)
+    worst = 0
+    results = []
+    progress = None
+    if len(logs) > 20 and out.is_terminal and not as_json:
+        from rich.progress import track
+
+        progress = track(logs, description="auditing", console=err, transient=True)
+    for path in progress or logs:
+        res: dict[str, Any] = {"log": str(path)}
+        try:
+            data = read_log(path, _event_types_or_fail)
+            g = games.get(data.header.game)
+            check_header(g, data.header)
+        except KabuError as exc:
+            msg = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
+            res.update(status="unreadable", error=msg)
+            worst = max(worst, EXIT_UNREADABLE)
+            results.append(res)
+            if not as_json:
+                err.print(f"[bold red]unreadable:[/] {_escape(msg)}")
+            continue
+        match, violation = walk(g, data.header, data.events)
+        if violation is not None:
+            worst = max(worst, EXIT_RULE)
+            res.update(status="invalid", index=violation.index, actor=violation.actor,
+                       action=violation.action, reason=violation.reason)
+            if not as_json:
+                err.print(f"[bold red]invalid:[/] {_escape(violation.line(str(path)))}")
+        else:
+            state = "finished" if match.over else "unfinished"
+            res.update(status="valid", events=len(data.events), finished=match.over)
+            if not as_json:
+                out.print(f"[green]valid:[/] {_escape(str(path))} ({len(data.events)} events, "
+                          f"{state})")
+        results.append(res)
+    if as_json:
+        print(json.dumps(results, indent=2))
+    raise typer.Exit(worst)
+
+
+# -- logs --------------------------------------------------------------------------------
+
+@log_app.command("convert")
+def log_convert(
+    src: Annotated[Path, typer.Argument(help="The log to read.")],
+    dst: Annotated[Path, typer.Argument(help="Where to write (.jsonl: JSON Lines, else "
+                                             "msgpack, unless --to says).")],
+    to: Annotated[str | None, typer.Option("--to", help="msgpack or jsonl.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
+) -> None:
+    """Convert a log between msgpack (compact) and JSON Lines (readable)."""
+    from kabucli.errors import LogError
+    from kabucli.log import convert_log
+
+    if to not in (None, "msgpack", "jsonl"):
+        fail(f"--to {to}: choose msgpack or jsonl")
+    try:
+        n = convert_log(src, dst, to, overwrite=force)  # type: ignore[arg-type]
+    except LogError as exc:
+        fail(str(exc), EXIT_UNREADABLE)
+    _console().print(f"wrote {dst} ({n} events)")
+
+
+# -- completion --------------------------------------------------------------------------
+
+SHELLS = ("bash", "zsh", "fish")
+
+
+@app.command()
+def completion(
+    shell: Annotated[str, typer.Argument(help="bash, zsh or fish.")],
+) -> None:
+    """Print the shell completion script (the files in completions/ are these)."""
+    if shell not in SHELLS:
+        fail(f"no completion for shell '{shell}' (shells: {', '.join(SHELLS)})")
+    print(completion_script(shell), end="")
+
+
+def completion_script(shell: str) -> str:
+    from typer._completion_shared import get_completion_script
+
+    script: str = get_completion_script(prog_name="kabucli", complete_var="_KABUCLI_COMPLETE",
+                                        shell=shell)
+    return script.rstrip("\n") + "\n"
+
+
+def main() -> None:
+    """Entry point: run the app; an unexpected error is one line, not a traceback."""
+    try:
+        app()
+    except SystemExit:
+        raise
+    except Exception as exc:  # an internal error: one line unless debugging
+        if os.environ.get("KABUCLI_DEBUG"):
+            raise
+        _console(stderr=True).print(f"[bold red]internal error:[/] {type(exc).__name__}: "
+                                    f"{_escape(str(exc))} (set KABUCLI_DEBUG=1 for details)")
+        sys.exit(3)

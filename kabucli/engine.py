@@ -200,8 +200,8 @@ class Match:
     def why_not(self, event: Event) -> str | None:
         """Why ``event`` cannot come next, or None. Never changes anything."""
         if isinstance(event, Undo):
-            if not any(e.KIND == "action" for e in self.events):
-                return "there is no player action to take back"
+            if not any(self.is_input(e) for e in self.events):
+                return "there is nothing to take back"
             return None
         p = self.pending
         if p.kind == "over":
@@ -245,8 +245,13 @@ class Match:
         if event.KIND == "chance":
             self._chances += 1
 
+    def is_input(self, event: Event) -> bool:
+        """Whether an event was typed by a person or chosen by a bot (what undo takes back):
+        a player action, or at a real table a chance event the referee entered."""
+        return event.KIND == "action" or (event.KIND == "chance" and self.physical)
+
     def _undo(self) -> None:
-        last = max(i for i, e in enumerate(self.events) if e.KIND == "action")
+        last = max(i for i, e in enumerate(self.events) if self.is_input(e))
         self.rebuild(self.events[:last])
 
     def rebuild(self, events: Sequence[Event]) -> None:

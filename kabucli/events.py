@@ -35,7 +35,8 @@ class Pay(Event, tag="pay"):
 
 
 class Undo(Event, tag="undo"):
-    """A correction: the last player action and everything after it are taken back."""
+    """A correction: the last input (a player action, or at a real table a chance event the
+    referee entered) and everything after it are taken back. The log keeps all of it."""
 
     KIND: ClassVar[str] = "meta"
 

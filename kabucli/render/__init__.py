@@ -1,0 +1,135 @@
+"""Rich renderables for states, steps and outcomes. Functions here return, they never print.
+
+Cards are drawn as small boxes; each game has a module here (``render/NAME.py``) with a
+``table(game, match)`` function that draws its table. Games without one fall back to a plain
+view of their state.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.pretty import Pretty
+from rich.table import Table
+from rich.text import Text
+
+from kabucli.engine import Game, Match
+from kabucli.events import Event
+
+MODULES: dict[str, str] = {
+    "dare": "kabucli.render.dare",
+}
+
+KIND_STYLE = {"chance": "cyan", "action": "bold", "auto": "green", "meta": "magenta"}
+
+
+def card_style(token: str) -> str:
+    if token == "??":
+        return "dim"
+    return "bold black on white"
+
+
+def cards_inline(tokens: list[str], style: str | None = None) -> Text:
+    """Cards in a line, each as a small framed face: ``[ 1][ 7][ 5]``."""
+    out = Text()
+    for i, tok in enumerate(tokens):
+        if i:
+            out.append(" ")
+        out.append(f"{tok:>2}", style=style or card_style(tok))
+    return out
+
+
+def cards_box(tokens: list[str], style: str | None = None) -> Text:
+    """Cards drawn as three-line boxes side by side."""
+    if not tokens:
+        return Text("(none)", style="dim")
+    width = max(2, *(len(t) for t in tokens))
+    top = Text()
+    mid = Text()
+    bot = Text()
+    for tok in tokens:
+        st = style or ("dim" if tok == "??" else "bold")
+        top.append("╭" + "─" * width + "╮", style="dim" if tok == "??" else "")
+        mid.append("│", style="dim" if tok == "??" else "")
+        mid.append(f"{tok:>{width}}", style=st)
+        mid.append("│", style="dim" if tok == "??" else "")
+        bot.append("╰" + "─" * width + "╯", style="dim" if tok == "??" else "")
+    return Text("\n").join([top, mid, bot])
+
+
+def seat_label(match: Match, seat: int) -> str:
+    name = match.seat_name(seat)
+    return f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}"
+
+
+def table(game: Game, match: Match) -> RenderableType:
+    """The table as a person wants to see it now."""
+    mod = MODULES.get(game.name)
+    if mod is None:
+        return Panel(Pretty(game.view(match.state)), title=game.title)
+    rendered: RenderableType = import_module(mod).table(game, match)
+    return rendered
+
+
+def event_line(game: Game, index: int, event: Event, match: Match | None = None) -> Text:
+    """One numbered line for an event: index, actor, notation."""
+    line = Text()
+    line.append(f"{index:>4} ", style="dim")
+    actor = game.actor(event)
+    if match is not None and actor.startswith("p") and actor[1:].isdigit():
+        actor = seat_label(match, int(actor[1:]))
+    line.append(f"{actor:<12} ", style=KIND_STYLE.get(event.KIND, ""))
+    line.append(game.notate(event), style=KIND_STYLE.get(event.KIND, ""))
+    return line
+
+
+def header_panel(game: Game, match: Match) -> Panel:
+    h = match.header
+    t = Table.grid(padding=(0, 2))
+    t.add_column(style="dim")
+    t.add_column()
+    t.add_row("game", f"{game.title} ({h.mode})")
+    if h.seed is not None:
+        t.add_row("seed", f"{h.seed} ({h.shuffle})")
+    seats = ", ".join(f"p{i} {s.name} [{s.control}]" for i, s in enumerate(h.seats, 1))
+    t.add_row("seats", seats)
+    t.add_row("rules", ", ".join(f"{k}={v}" for k, v in h.rules.items()))
+    t.add_row("started", f"{h.started} (kabucli {h.kabucli})")
+    return Panel(t, title="kabucli log", expand=False)
+
+
+def outcome_panel(game: Game, match: Match) -> RenderableType:
+    out = match.outcome()
+    if out is None:
+        return Text("The match is not over.", style="yellow")
+    mod = MODULES.get(game.name)
+    if mod is not None and hasattr(import_module(mod), "outcome"):
+        rendered: RenderableType = import_module(mod).outcome(game, match, out)
+        return rendered
+    return Panel(Pretty(out), title="result")
+
+
+def balances_table(match: Match, balances: dict[str, Any], title: str = "chips") -> Table:
+    t = Table(title=title, title_justify="left")
+    t.add_column("seat")
+    t.add_column("chips", justify="right")
+    start = match.header.rules.get("chips")
+    if isinstance(start, int):
+        t.add_column("+/-", justify="right")
+    top = max(balances.values()) if balances else 0
+    for key, bal in balances.items():
+        seat = int(key[1:])
+        style = "bold green" if bal == top else ""
+        row = [seat_label(match, seat), str(bal)]
+        if isinstance(start, int):
+            diff = bal - start
+            row.append(Text(f"{diff:+d}", style="green" if diff > 0 else "red" if diff < 0 else ""))
+        t.add_row(*row, style=style)
+    return t
+
+
+def group(*items: RenderableType) -> Group:
+    return Group(*items)

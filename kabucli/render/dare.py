@@ -1,0 +1,66 @@
+"""How a Dare table looks: the field, each seat's hand, sets laid, chips and the pot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from kabucli.engine import Game, Match
+from kabucli.games.dare import DareState, hand_name
+from kabucli.render import balances_table, cards_box, cards_inline, seat_label
+
+
+def _status(s: DareState, p: int) -> Text:
+    laid = s.laid[p]
+    if s.phase == "turns" and s.actor == p:
+        return Text("to play", style="bold yellow")
+    if laid is None:
+        return Text("waiting", style="dim")
+    n = len(laid)
+    if n == 3:
+        return Text("DARE!", style="bold magenta")
+    if n == 2:
+        shown = s.shown[p]
+        if shown is not None:
+            return Text(f"shows {hand_name(shown, s.rules.yaku)}", style="cyan")
+        return Text("qualified", style="cyan")
+    return Text("out", style="red")
+
+
+def table(game: Game, match: Match) -> RenderableType:
+    s: DareState = match.state
+    tok = game.deck.token
+    title = (f"Dare · round {s.round}/{s.rules.rounds} · dealer p{s.dealer}"
+             + (f" · reference {s.ref}" if s.field else "") + f" · pot {s.ledger.pot}")
+    field = Group(Text("field", style="dim"), cards_box([tok(c) for c in s.field]))
+    seats = Table(show_edge=False, pad_edge=False)
+    seats.add_column("seat")
+    seats.add_column("chips", justify="right")
+    seats.add_column("hand")
+    seats.add_column("sets laid")
+    seats.add_column("status")
+    for p in s.order:
+        hand = [tok(c) for c in s.hands[p]]
+        sets = Text("  ").join(cards_inline([tok(c) for c in st]) for st in (s.laid[p] or []))
+        seats.add_row(seat_label(match, p), str(s.ledger.seat(p)), cards_inline(hand),
+                      sets, _status(s, p))
+    return Panel(Group(field, Text(""), seats), title=title, title_align="left", expand=False)
+
+
+def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
+    rounds = Table(title="rounds", title_justify="left")
+    rounds.add_column("round", justify="right")
+    rounds.add_column("result")
+    labels = {"dare": "Dare!", "showdown": "showdown", "tie": "tie, pot carries",
+              "split": "tie, pot split", "order": "tie, first in turn order",
+              "nobody": "nobody qualified, pot carries"}
+    for r in out["rounds"]:
+        winners = ", ".join(seat_label(match, int(w[1:])) for w in r["winners"]) or "-"
+        rounds.add_row(str(r["round"]), f"{labels.get(r['reason'], r['reason'])}: {winners}")
+    chips = balances_table(match, out["balances"], title="final chips")
+    pot = Text(f"pot left: {out['pot']}", style="dim") if out["pot"] else Text("")
+    return Group(rounds, chips, pot)

@@ -1,0 +1,216 @@
+"""Playing a game: seats, bots, the log file, and what a typed line does.
+
+The command layer (cli.py) reads lines and draws; everything that decides something lives here,
+so scripted play, interactive play, resume and tests share one path.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from kabucli import bots as botreg
+from kabucli import games
+from kabucli.engine import Game, Match, make_header, walk
+from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
+from kabucli.events import Event, Undo
+from kabucli.log import Fmt, LogWriter, SeatInfo, format_for, read_log
+from kabucli.shuffle import Rng
+
+COMMANDS = {
+    "?": "list the legal moves (or what may be typed now)",
+    "undo": "take back the last move (bots' replies too); the log records the correction",
+    "table": "draw the table again",
+    "help": "show the move notation and these commands",
+    "quit": "leave the game; the log keeps everything so far",
+}
+
+
+def parse_bot_specs(specs: Iterable[str], nseats: int) -> dict[int, str]:
+    """``SEAT=KIND`` pairs (SEAT is N, pN or ``all``) as a seat -> kind mapping."""
+    out: dict[int, str] = {}
+    for spec in specs:
+        seat_text, sep, kind = spec.partition("=")
+        if not sep or not kind.strip():
+            raise ParseError(f"--bot '{spec}' should look like SEAT=KIND, e.g. 2=random")
+        s = seat_text.strip().lower().removeprefix("p")
+        if s in ("all", "*"):
+            for seat in range(1, nseats + 1):
+                out[seat] = kind.strip()
+            continue
+        if not s.isdigit() or not 1 <= int(s) <= nseats:
+            raise ParseError(f"--bot '{spec}': there is no seat '{seat_text}' (seats 1-{nseats})")
+        out[int(s)] = kind.strip()
+    return out
+
+
+def build_seats(game: Game, players: int | None, names: list[str],
+                bot_specs: list[str]) -> list[SeatInfo]:
+    if names and players is not None and players != len(names):
+        raise ParseError(f"--players {players} but {len(names)} --player names were given")
+    n = len(names) if names else (players if players is not None else game.default_players)
+    if not game.min_players <= n <= game.max_players:
+        raise ParseError(f"{game.title} takes {game.min_players}-{game.max_players} players, "
+                         f"not {n}")
+    kinds = parse_bot_specs(bot_specs, n)
+    available = botreg.kinds(game.name)
+    for seat, kind in kinds.items():
+        if kind not in available:
+            known = ", ".join(available) or "none"
+            raise ParseError(f"--bot {seat}={kind}: unknown bot for {game.name} (bots: {known})")
+    seats = []
+    for i in range(1, n + 1):
+        kind = kinds.get(i)
+        default = kind if kind is not None else f"p{i}"
+        name = names[i - 1] if names else default
+        seats.append(SeatInfo(name, f"bot:{kind}" if kind else "human"))
+    return seats
+
+
+def make_bots(match: Match) -> dict[int, Any]:
+    """The bot of every bot seat of a match, each with its own seeded generator."""
+    out = {}
+    seed = match.seed if match.seed is not None else 0
+    for i, seat in enumerate(match.header.seats, start=1):
+        if seat.control.startswith("bot:"):
+            out[i] = botreg.make(match.game.name, seat.control[4:], Rng(seed, f"bot/{i}"))
+    return out
+
+
+def random_seed() -> int:
+    return int.from_bytes(os.urandom(8), "big") >> 16  # short enough to type back
+
+
+def default_log_path(game: Game, fmt: Fmt) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    suffix = ".jsonl" if fmt == "jsonl" else ".kbl"
+    path = Path(f"{game.name}-{stamp}{suffix}")
+    n = 1
+    while path.exists():
+        n += 1
+        path = Path(f"{game.name}-{stamp}-{n}{suffix}")
+    return path
+
+
+@dataclass
+class Session:
+    """A match being played: the match, its bots, which seats are people, and the log path."""
+
+    match: Match
+    bots: dict[int, Any]
+    log_path: Path | None = None
+    humans: set[int] = field(default_factory=set)
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    def run_bots(self) -> list[tuple[int, Event]]:
+        """Let the engine and the bots play until a person must act or the match ends.
+        Returns the new events with their log indices."""
+        m = self.match
+        start = m.logged
+        before = len(m.events)
+        while True:
+            m.advance()
+            if m.over:
+                break
+            ev = self.game.bot_event(m, self.bots)
+            if ev is None:
+                break
+            try:
+                m.submit(ev)
+            except IllegalMove as exc:
+                who = self.game.actor(ev)
+                raise KabuError(f"bot {who} played {self.game.notate(ev)!r}, which is not "
+                                f"legal: {exc}") from None
+        # No undo happens here, so every new event in effect is also a new log record.
+        return [(start + i + 1, e) for i, e in enumerate(m.events[before:])]
+
+    def viewer(self) -> int | None:
+        """Whose eyes the table is drawn for: the one person playing, the person to act when
+        several share the screen, or everyone when only bots play or at a real table."""
+        if self.match.physical or not self.humans:
+            return None
+        if len(self.humans) == 1:
+            return next(iter(self.humans))
+        p = self.match.pending
+        acting = [s for s in p.seats if s in self.humans]
+        return acting[0] if acting else None
+
+    def submit_line(self, line: str) -> Event:
+        """Parse and play one typed move; raises ParseError or IllegalMove, changing nothing."""
+        m = self.match
+        ev = self.game.parse(m.state, line)
+        p = m.pending
+        if ev.KIND == "action":
+            seat = getattr(ev, "seat", None)
+            if seat in self.bots:
+                raise IllegalMove(f"p{seat} is a bot seat; it plays by itself")
+        if ev.KIND == "chance" and not m.physical and p.kind == "chance":
+            raise IllegalMove("in a seeded game the program deals; this is typed only at a "
+                              "real table (--physical)")
+        m.submit(ev)
+        return ev
+
+    def undo(self) -> int:
+        """Take back the last move typed by a person, with the bot moves after it.
+        Returns how many moves were taken back (0 when there is nothing to take back)."""
+        m = self.match
+        inputs = [e for e in m.events if m.is_input(e)]
+        if not inputs:
+            return 0
+        count = 0
+        for ev in reversed(inputs):
+            m.submit(Undo())
+            count += 1
+            seat = getattr(ev, "seat", None)
+            if not (ev.KIND == "action" and seat in self.bots):
+                break
+        return count
+
+    def legal_texts(self) -> list[str]:
+        m = self.match
+        p = m.pending
+        out: list[str] = []
+        if p.kind == "action":
+            for seat in p.seats:
+                out += [self.game.notate(e) for e in self.game.legal(m.state, seat)]
+        return out
+
+
+def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | None,
+          log_path: Path | None, fmt: Fmt | None, durable: bool = True) -> Session:
+    header = make_header(game, rules, seats, seed)
+    writer = None
+    if log_path is not None:
+        writer = LogWriter.create(log_path, header, fmt or format_for(log_path), durable)
+    match = Match(game, header, writer)
+    humans = {i for i, s in enumerate(seats, 1) if s.control == "human"}
+    return Session(match, make_bots(match), log_path, humans)
+
+
+def resume(path: Path, durable: bool = True) -> tuple[Session, LogError | None]:
+    """Reopen a log to play on: replay it, cut off a damaged tail, append from there."""
+    data = read_log(path, games.event_types, strict=False)
+    game = games.get(data.header.game)
+    match, violation = walk(game, data.header, data.events)
+    if violation is not None:
+        raise KabuError(violation.line(str(path)) + " (cannot resume a log that breaks a rule)")
+    match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable)
+    humans = {i for i, s in enumerate(data.header.seats, 1) if s.control == "human"}
+    return Session(match, make_bots(match), path, humans), data.error
+
+
+def script_lines(text: str) -> Iterator[tuple[int, str]]:
+    """Numbered lines of a move script without comments (``#`` to end of line) and blanks."""
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            yield number, line
