@@ -202,7 +202,8 @@ def play(
     seed: SeedOpt = None,
     players: PlayersOpt = None,
     player: Annotated[list[str] | None, typer.Option(
-        "--player", "-p", metavar="NAME", help="A player's name, seat by seat (repeatable).")] = None,
+        "--player", "-p", metavar="NAME",
+        help="A player's name, seat by seat (repeatable).")] = None,
     bot: Annotated[list[str] | None, typer.Option(
         "--bot", "-b", metavar="SEAT=KIND",
         help="Make a seat a bot, e.g. 2=random, or all=best (repeatable).")] = None,
@@ -308,10 +309,12 @@ def _drive(sess: Session, script: str | None, quiet: bool, as_json: bool) -> Non
             if show:
                 for index, ev in new:
                     out.print(render.event_line(g, index, ev, m))
+                    if not sess.humans and render.is_milestone(g, ev) and not m.over:
+                        out.print(render.table(g, m))
             if m.over:
                 break
             if show and (lines is None or m.physical) and last_table != m.logged:
-                out.print(render.table(g, m))
+                out.print(render.table(g, m, sess.viewer()))
                 last_table = m.logged
             p = m.pending
             who = ", ".join(f"p{x}" for x in p.seats) if p.seats else "referee"
@@ -379,10 +382,9 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     if word == "undo":
         n = sess.undo()
         out.print("nothing to take back" if n == 0 else f"took back {n} move(s)")
-        out.print(render.table(g, m))
         return "handled"
     if word in ("table", "t"):
-        out.print(render.table(g, m))
+        out.print(render.table(g, m, sess.viewer()))
         return "handled"
     if word in ("help", "h"):
         out.print(Text(g.notation_doc))
@@ -475,7 +477,7 @@ def replay(
                 answer = "q"
             if answer.strip().lower().startswith("q"):
                 raise typer.Exit(0)
-        elif _is_milestone(g, ev):
+        elif render.is_milestone(g, ev) and not m.over:
             out.print(render.table(g, m))
 
     if as_json:
@@ -494,11 +496,6 @@ def replay(
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None and at is None:
         fail(f"{log}: {data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
-
-
-def _is_milestone(g: Game, ev: Event) -> bool:
-    """Events after which a replay draws the whole table (a new deal, a round's result)."""
-    return type(ev).__name__ in ("Deal", "Result")
 
 
 @app.command()

@@ -206,7 +206,7 @@ class Match:
         p = self.pending
         if p.kind == "over":
             return "the match is already over"
-        if event.KIND != p.kind:
+        if p.kind != event.KIND:
             return f"waiting for {p.what}, not for {self.game.notate(event)!r}"
         if event.KIND == "action":
             seat = getattr(event, "seat", None)
@@ -288,8 +288,11 @@ class Violation:
         return f"{path}: event {self.index}: {self.actor} {self.action!r}: {self.reason}"
 
 
+StepHook = Callable[[int, Event, "Match"], None]
+
+
 def walk(game: Game, header: Header, events: Sequence[Event],
-         on_step: Callable[[int, Event, Match], None] | None = None) -> tuple[Match, Violation | None]:
+         on_step: StepHook | None = None) -> tuple[Match, Violation | None]:
     """Replay ``events`` through a fresh match, checking each; stop at the first violation."""
     match = Match(game, header)
     for index, ev in enumerate(events, start=1):

@@ -1,6 +1,7 @@
 """Events: the records a log is made of, shared by every game.
 
-Every event is a small frozen msgspec struct tagged by the field ``e``. Its class variable
+Every event is a small frozen msgspec struct (subclasses repeat
+``frozen=True`` so that type checkers see it) tagged by the field ``e``. Its class variable
 ``KIND`` says where it comes from:
 
 * ``chance``: the table (a deal, a reveal). Seeded games compute these from the seed; at a real
@@ -18,13 +19,14 @@ from typing import ClassVar
 import msgspec
 
 
-class Event(msgspec.Struct, tag_field="e", omit_defaults=True, frozen=True, forbid_unknown_fields=True):
+class Event(msgspec.Struct, tag_field="e", omit_defaults=True, frozen=True,
+            forbid_unknown_fields=True):
     """Base of all events."""
 
     KIND: ClassVar[str] = "action"
 
 
-class Pay(Event, tag="pay"):
+class Pay(Event, tag="pay", frozen=True):
     """Chips move from ``src`` to ``dst`` (party 0 is the pot, 1..N the seats)."""
 
     KIND: ClassVar[str] = "auto"
@@ -34,14 +36,14 @@ class Pay(Event, tag="pay"):
     why: str = ""
 
 
-class Undo(Event, tag="undo"):
+class Undo(Event, tag="undo", frozen=True):
     """A correction: the last input (a player action, or at a real table a chance event the
     referee entered) and everything after it are taken back. The log keeps all of it."""
 
     KIND: ClassVar[str] = "meta"
 
 
-class End(Event, tag="end"):
+class End(Event, tag="end", frozen=True):
     """The match is over; final balances by seat (index 0 is seat 1) and the pot left."""
 
     KIND: ClassVar[str] = "auto"

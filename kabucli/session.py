@@ -66,10 +66,9 @@ def build_seats(game: Game, players: int | None, names: list[str],
             raise ParseError(f"--bot {seat}={kind}: unknown bot for {game.name} (bots: {known})")
     seats = []
     for i in range(1, n + 1):
-        kind = kinds.get(i)
-        default = kind if kind is not None else f"p{i}"
-        name = names[i - 1] if names else default
-        seats.append(SeatInfo(name, f"bot:{kind}" if kind else "human"))
+        bot = kinds.get(i)
+        name = names[i - 1] if names else (bot or f"p{i}")
+        seats.append(SeatInfo(name, f"bot:{bot}" if bot else "human"))
     return seats
 
 

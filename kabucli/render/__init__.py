@@ -32,13 +32,13 @@ def card_style(token: str) -> str:
     return "bold black on white"
 
 
-def cards_inline(tokens: list[str], style: str | None = None) -> Text:
-    """Cards in a line, each as a small framed face: ``[ 1][ 7][ 5]``."""
-    out = Text()
+def cards_inline(tokens: list[str], style: str | None = None, sep: str = " ") -> Text:
+    """Cards in a line, each token drawn as a small card face."""
+    out = Text(no_wrap=True)
     for i, tok in enumerate(tokens):
         if i:
-            out.append(" ")
-        out.append(f"{tok:>2}", style=style or card_style(tok))
+            out.append(sep)
+        out.append(tok, style=style or card_style(tok))
     return out
 
 
@@ -65,25 +65,45 @@ def seat_label(match: Match, seat: int) -> str:
     return f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}"
 
 
-def table(game: Game, match: Match) -> RenderableType:
-    """The table as a person wants to see it now."""
+def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
+    """The table as a person wants to see it now; with ``viewer`` set, only what that seat
+    may see (other players' hidden cards are drawn face down)."""
     mod = MODULES.get(game.name)
     if mod is None:
-        return Panel(Pretty(game.view(match.state)), title=game.title)
-    rendered: RenderableType = import_module(mod).table(game, match)
+        return Panel(Pretty(game.view(match.state, viewer)), title=game.title)
+    rendered: RenderableType = import_module(mod).table(game, match, viewer)
     return rendered
 
 
 def event_line(game: Game, index: int, event: Event, match: Match | None = None) -> Text:
-    """One numbered line for an event: index, actor, notation."""
+    """One numbered line for an event: index, actor, and what happened in words.
+
+    A game's render module may define ``describe(game, event, match) -> str`` for a reader's
+    wording of an event (the match is the state *after* the event); the notation is the
+    fallback."""
     line = Text()
     line.append(f"{index:>4} ", style="dim")
     actor = game.actor(event)
     if match is not None and actor.startswith("p") and actor[1:].isdigit():
         actor = seat_label(match, int(actor[1:]))
     line.append(f"{actor:<12} ", style=KIND_STYLE.get(event.KIND, ""))
-    line.append(game.notate(event), style=KIND_STYLE.get(event.KIND, ""))
+    text = None
+    mod = MODULES.get(game.name)
+    if match is not None and mod is not None:
+        describe = getattr(import_module(mod), "describe", None)
+        if describe is not None:
+            text = describe(game, event, match)
+    line.append(text or game.notate(event), style=KIND_STYLE.get(event.KIND, ""))
     return line
+
+
+def is_milestone(game: Game, event: Event) -> bool:
+    """Whether a reader wants the whole table drawn after this event (a game's render
+    module may say with ``MILESTONES``, a set of event tags; default: deals and results)."""
+    mod = MODULES.get(game.name)
+    tags = getattr(import_module(mod), "MILESTONES", None) if mod else None
+    tag = type(event).__struct_config__.tag
+    return tag in (tags if tags is not None else {"deal", "result"})
 
 
 def header_panel(game: Game, match: Match) -> Panel:
@@ -123,7 +143,7 @@ def balances_table(match: Match, balances: dict[str, Any], title: str = "chips")
     for key, bal in balances.items():
         seat = int(key[1:])
         style = "bold green" if bal == top else ""
-        row = [seat_label(match, seat), str(bal)]
+        row: list[str | Text] = [seat_label(match, seat), str(bal)]
         if isinstance(start, int):
             diff = bal - start
             row.append(Text(f"{diff:+d}", style="green" if diff > 0 else "red" if diff < 0 else ""))

@@ -10,7 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from kabucli.engine import Game, Match
-from kabucli.games.dare import DareState, hand_name
+from kabucli.events import End, Event, Pay
+from kabucli.games.dare import DareState, Deal, Lay, Result, Show, hand_name
+from kabucli.ledger import party_name
 from kabucli.render import balances_table, cards_box, cards_inline, seat_label
 
 
@@ -31,7 +33,7 @@ def _status(s: DareState, p: int) -> Text:
     return Text("out", style="red")
 
 
-def table(game: Game, match: Match) -> RenderableType:
+def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
     s: DareState = match.state
     tok = game.deck.token
     title = (f"Dare · round {s.round}/{s.rules.rounds} · dealer p{s.dealer}"
@@ -43,9 +45,13 @@ def table(game: Game, match: Match) -> RenderableType:
     seats.add_column("hand")
     seats.add_column("sets laid")
     seats.add_column("status")
+    seats.columns[2].no_wrap = True
+    seats.columns[3].no_wrap = True
     for p in s.order:
-        hand = [tok(c) for c in s.hands[p]]
-        sets = Text("  ").join(cards_inline([tok(c) for c in st]) for st in (s.laid[p] or []))
+        hidden = viewer is not None and viewer != p and s.shown[p] is None
+        hand = ["??"] * len(s.hands[p]) if hidden else [tok(c) for c in s.hands[p]]
+        sets = Text("  ").join(cards_inline([tok(c) for c in st], sep="-")
+                               for st in (s.laid[p] or []))
         seats.add_row(seat_label(match, p), str(s.ledger.seat(p)), cards_inline(hand),
                       sets, _status(s, p))
     return Panel(Group(field, Text(""), seats), title=title, title_align="left", expand=False)
@@ -64,3 +70,41 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
     chips = balances_table(match, out["balances"], title="final chips")
     pot = Text(f"pot left: {out['pot']}", style="dim") if out["pot"] else Text("")
     return Group(rounds, chips, pot)
+
+
+_REASONS = {"dare": "is Dare and takes the pot", "showdown": "wins the showdown",
+            "split": "share the pot (tie)", "order": "wins the tie (first in turn order)"}
+
+
+def describe(game: Game, ev: Event, match: Match) -> str | None:
+    """A reader's wording of a Dare event; ``match`` is the state after it."""
+    s: DareState = match.state
+    tok = game.deck.token
+    if isinstance(ev, Deal):
+        field = "-".join(tok(c) for c in ev.field)
+        return (f"round {ev.round}, dealer p{ev.dealer}: field {field}, reference "
+                f"{sum(ev.field) % 10}")
+    if isinstance(ev, Lay):
+        if not ev.sets:
+            return f"p{ev.seat} lays no set"
+        sets = " ".join("-".join(tok(c) for c in st) for st in ev.sets)
+        what = {3: "DARE!", 2: "qualifies", 1: "is out"}[len(ev.sets)]
+        return f"p{ev.seat} lays {sets}: {what}"
+    if isinstance(ev, Show):
+        return (f"p{ev.seat} shows {'-'.join(tok(c) for c in ev.cards)}: "
+                f"{hand_name(ev.cards, s.rules.yaku)}")
+    if isinstance(ev, Pay):
+        return f"{party_name(ev.src)} pays {ev.amount} to {party_name(ev.dst)} ({ev.why})"
+    if isinstance(ev, Result):
+        who = ", ".join(f"p{w}" for w in ev.winners)
+        if ev.reason == "tie":
+            text = "tie: nobody wins, the pot stays"
+        elif ev.reason == "nobody":
+            text = "nobody qualified: the pot stays"
+        else:
+            text = f"{who} {_REASONS[ev.reason]}"
+        return f"round {ev.round}: {text}; p{ev.dealer} deals next"
+    if isinstance(ev, End):
+        chips = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
+        return f"match over: {chips}" + (f"; pot left {ev.pot}" if ev.pot else "")
+    return None

@@ -1,0 +1,1 @@
+complete --command kabucli --no-files --arguments "(env _KABUCLI_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) kabucli)" --condition "env _KABUCLI_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) kabucli"
