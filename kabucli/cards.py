@@ -95,7 +95,9 @@ def _numbered(name: str, title: str, counts: dict[int, int], **kw: object) -> De
 
 
 # Kabufuda for Dare: values 1-10, four of each, the red special 1 removed (so three 1s).
-KABUFUDA_39 = _numbered("kabufuda-39", "kabufuda (39)", {v: 3 if v == 1 else 4 for v in range(1, 11)})
+KABUFUDA_39 = _numbered(
+    "kabufuda-39", "kabufuda (39)", {v: 3 if v == 1 else 4 for v in range(1, 11)}
+)
 
 # Daini for Kazu-Tori: one 1 is the Oni, one 4 is the Jizo.
 ONI = 11

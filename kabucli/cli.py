@@ -39,7 +39,8 @@ EXIT_UNREADABLE = 2
 def _console(stderr: bool = False) -> Console:
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    # Messages on stderr are single lines that must not be folded at the terminal width.
+    return Console(stderr=stderr, highlight=False, soft_wrap=stderr)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

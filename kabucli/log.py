@@ -16,6 +16,7 @@ record (truncated, failed checksum, not decodable) and how many were good before
 from __future__ import annotations
 
 import os
+import re
 import struct
 import typing
 import zlib
@@ -26,8 +27,8 @@ from typing import IO, Any, Literal
 
 import msgspec
 
-from kabucli.errors import LogError
-from kabucli.events import Event
+from kabucli.errors import KabuError, LogError
+from kabucli.events import Event, Undo
 
 FORMAT_VERSION = 1
 MAGIC = b"KBCLOG1\n"
@@ -146,46 +147,57 @@ class LogData(msgspec.Struct):
 EventTypes = Callable[[str], Sequence[type[Event]]]
 
 
-def _raw_records(data: bytes, fmt: Fmt) -> Iterator[tuple[int, bytes | LogError, int]]:
-    """Yield (index, payload or error, end offset) for each record; stop after an error."""
+def _raw_records(data: bytes, fmt: Fmt) -> Iterator[tuple[int, bytes | None, int, str]]:
+    """Yield (index, payload, end offset, "") for each whole record; after the first bad one,
+    yield (index, None, its start offset, why) and stop."""
     index = 0
     if fmt == "msgpack":
         pos = len(MAGIC)
         while pos < len(data):
             if len(data) - pos < _FRAME.size:
-                yield index, LogError("truncated: the record's frame is cut short", index), pos
+                yield index, None, pos, "truncated: the record's frame is cut short"
                 return
             size, crc = _FRAME.unpack_from(data, pos)
             start = pos + _FRAME.size
             payload = data[start:start + size]
             if len(payload) < size:
-                yield index, LogError(
-                    f"truncated: {len(payload)} of {size} bytes present", index), pos
+                yield index, None, pos, f"truncated: {len(payload)} of {size} bytes present"
                 return
             if zlib.crc32(payload) != crc:
-                yield index, LogError("corrupted: checksum does not match", index), pos
+                yield index, None, pos, "corrupted: checksum does not match"
                 return
             pos = start + size
-            yield index, payload, pos
+            yield index, payload, pos, ""
             index += 1
     else:
         pos = 0
         while pos < len(data):
             nl = data.find(b"\n", pos)
             if nl < 0:
-                yield index, LogError("truncated: the last line has no end", index), pos
+                yield index, None, pos, "truncated: the last line has no end"
                 return
             line = data[pos:nl]
             end = nl + 1
             if line.strip():
-                yield index, line, end
+                yield index, line, end, ""
                 index += 1
             pos = end
 
 
+def _log_error(path: Path, index: int, why: str, good: int) -> LogError:
+    """A LogError for record ``index`` (0 = header) that says where, with ``good`` events
+    read whole before it."""
+    where = "header" if index == 0 else f"event {index}"
+    err = LogError(f"{path}: {where}: {why}")
+    err.index = index
+    err.good = good
+    return err
+
+
 def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> LogData:
     """Read a whole log. With ``strict`` a bad record raises LogError; otherwise the events
-    before it are returned with ``error`` set (for replaying or resuming a damaged log)."""
+    before it are returned with ``error`` set (for replaying or resuming a damaged log).
+    A bad or unsupported header always raises: nothing after it can be trusted."""
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -204,49 +216,89 @@ def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> 
     else:
         raise LogError(f"{path}: not a kabucli log (unknown format)")
 
-    decode: Callable[[bytes], Any]
     header: Header | None = None
     events: list[Event] = []
     good = len(MAGIC) if fmt == "msgpack" else 0
     error: LogError | None = None
     ev_decoder: Any = None
-    for index, payload, end in _raw_records(data, fmt):
-        if isinstance(payload, LogError):
-            error = payload
-            break
-        try:
+    for index, payload, end, why in _raw_records(data, fmt):
+        if payload is not None:
+            try:
+                if index == 0:
+                    header = _decode_header(payload, fmt)
+                    ev_decoder = _event_decoder(header.game, event_types, fmt)
+                else:
+                    events.append(ev_decoder.decode(payload))
+            except LogError as exc:
+                why = str(exc)
+            except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
+                why = f"invalid record: {_field_path(str(exc))}"
+        if why:
+            error = _log_error(path, index, why, len(events))
             if index == 0:
-                decode = (msgspec.msgpack.Decoder(Header) if fmt == "msgpack"
-                          else msgspec.json.Decoder(Header)).decode
-                header = decode(payload)
-                if header.format != FORMAT_VERSION:
-                    raise LogError(
-                        f"log format version {header.format} is not supported (this kabucli "
-                        f"reads version {FORMAT_VERSION})", 0)
-                types = tuple(event_types(header.game))
-                union = typing.Union[types] if len(types) > 1 else types[0]  # noqa: UP007
-                ev_decoder = (msgspec.msgpack.Decoder(union) if fmt == "msgpack"
-                              else msgspec.json.Decoder(union))
-            else:
-                events.append(ev_decoder.decode(payload))
-        except LogError as exc:
-            if exc.index is None:
-                exc = LogError(str(exc), index)
-            error = exc
-            break
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            what = "corrupted" if fmt == "msgpack" else "not a valid record"
-            error = LogError(f"{what}: {exc}", index)
+                raise error
             break
         good = end
     if header is None:
-        err = error or LogError("no header record", 0)
-        raise LogError(f"{path}: {err}") from None
-    if error is not None:
-        error.good = len(events)
-        if strict:
-            raise LogError(f"{path}: {error}", error.index, len(events))
+        raise _log_error(path, 0, "missing: the log holds no records", 0)
+    if error is not None and strict:
+        raise error
     return LogData(str(path), header, events, fmt, good, error)
+
+
+_FIELD_MSG = re.compile(r"Object (contains unknown|missing required) field `([^`]*)`"
+                        r"(?: - at `(\$[^`]*)`)?$")
+
+
+def _field_path(msg: str) -> str:
+    """msgspec's message, with the field's own ``$.path`` even where msgspec names only its
+    parent: ``unknown field - at `$.extra``` rather than ``unknown field `extra```."""
+    m = _FIELD_MSG.match(msg)
+    if m is None:
+        return msg
+    what = "unknown field" if m[1] == "contains unknown" else "missing required field"
+    return f"{what} - at `{m[3] or '$'}.{m[2]}`"
+
+
+def _decode_header(payload: bytes, fmt: Fmt) -> Header:
+    header = (msgspec.msgpack.decode(payload, type=Header) if fmt == "msgpack"
+              else msgspec.json.decode(payload, type=Header))
+    if header.format != FORMAT_VERSION:
+        raise LogError(f"log format version {header.format} is not supported (this kabucli "
+                       f"reads version {FORMAT_VERSION})")
+    return header
+
+
+def _event_decoder(game: str, event_types: EventTypes, fmt: Fmt) -> Any:
+    """A decoder for the events of ``game``, plus the shared ``undo``."""
+    try:
+        types = tuple(event_types(game))
+    except KabuError as exc:
+        raise LogError(str(exc)) from None
+    if Undo not in types:  # the engine handles undo for every game
+        types += (Undo,)
+    union = typing.Union[types] if len(types) > 1 else types[0]  # noqa: UP007
+    return msgspec.msgpack.Decoder(union) if fmt == "msgpack" else msgspec.json.Decoder(union)
+
+
+def convert_log(src: Path, dst: Path, fmt: Fmt | None = None, overwrite: bool = False) -> int:
+    """Copy the log ``src`` to ``dst`` in encoding ``fmt`` (by default the one ``src`` is not
+    in); return the number of events. ``src`` is read strictly, so a damaged log is refused,
+    and ``dst`` is not overwritten unless ``overwrite``."""
+    from kabucli.games import event_types  # here: kabucli.games imports this module
+
+    src, dst = Path(src), Path(dst)
+    log = read_log(src, event_types, strict=True)
+    if dst.exists() and dst.resolve() == src.resolve():
+        raise LogError(f"{dst}: cannot convert a log onto itself")
+    if fmt is None:
+        fmt = "jsonl" if log.fmt == "msgpack" else "msgpack"
+    try:
+        write_log(dst, log.header, log.events, fmt, overwrite=overwrite)
+    except OSError as exc:
+        dst.unlink(missing_ok=True)
+        raise LogError(f"cannot write {dst}: {exc.strerror}") from None
+    return len(log.events)
 
 
 def write_log(path: Path, header: Header, events: Sequence[Event], fmt: Fmt,

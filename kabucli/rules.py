@@ -39,12 +39,6 @@ def describe(rules_type: type[msgspec.Struct]) -> list[RuleInfo]:
         help_text = ""
         if isinstance(t, msgspec.inspect.Metadata):
             help_text = (t.extra_json_schema or {}).get("description", "") or ""
-            bounds = []
-            if isinstance(t.type, msgspec.inspect.IntType):
-                if t.type.ge is not None:
-                    bounds.append(f">= {t.type.ge}")
-                if t.type.le is not None:
-                    bounds.append(f"<= {t.type.le}")
             t = t.type
         choices: tuple[Any, ...] = ()
         if isinstance(t, msgspec.inspect.LiteralType):
@@ -57,6 +51,8 @@ def describe(rules_type: type[msgspec.Struct]) -> list[RuleInfo]:
                 kind = f"integer {lo}-{hi}"
             elif lo is not None:
                 kind = f"integer >= {lo}"
+            elif hi is not None:
+                kind = f"integer <= {hi}"
         elif isinstance(t, msgspec.inspect.BoolType):
             kind = "true | false"
         else:
@@ -79,19 +75,15 @@ def _coerce(text: str) -> Any:
 
 def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = None,
           game: str = "") -> R:
-    """Rules from defaults, then a TOML file, then ``NAME=VALUE`` pairs; RuleError if bad."""
-    known = {r.name: r for r in describe(rules_type)}
+    """Rules from defaults, then a TOML file, then ``NAME=VALUE`` pairs; RuleError if bad.
+
+    In the file, top-level keys are rules; a table named after the game (``[dare]``) adds to
+    and overrides them, and tables named after other games are skipped, so one file can hold
+    the house rules of several games.
+    """
     values: dict[str, Any] = {}
     if file is not None:
-        try:
-            loaded = msgspec.toml.decode(file.read_bytes())
-        except OSError as exc:
-            raise RuleError(f"cannot read rules file {file}: {exc.strerror}") from None
-        except msgspec.DecodeError as exc:
-            raise RuleError(f"rules file {file} is not valid TOML: {exc}") from None
-        if isinstance(loaded.get(game), dict):
-            loaded = loaded[game]
-        values.update(loaded)
+        values.update(_from_file(file, game))
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
@@ -100,12 +92,32 @@ def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = No
     return validate(rules_type, values, game)
 
 
+def _from_file(file: Path, game: str) -> dict[str, Any]:
+    from kabucli.games import names  # here: kabucli.games imports this module
+
+    try:
+        loaded = msgspec.toml.decode(file.read_bytes())
+    except OSError as exc:
+        raise RuleError(f"cannot read rules file {file}: {exc.strerror}") from None
+    except msgspec.DecodeError as exc:
+        raise RuleError(f"rules file {file} is not valid TOML: {exc}") from None
+    values = {k: v for k, v in loaded.items() if not isinstance(v, dict)}
+    for table, inner in loaded.items():
+        if not isinstance(inner, dict) or (table != game and table in names()):
+            continue
+        if table != game:
+            raise RuleError(f"rules file {file}: [{table}] is not a game "
+                            f"(games: {', '.join(names())})")
+        values.update(inner)
+    return values
+
+
 def validate(rules_type: type[R], values: dict[str, Any], game: str = "") -> R:
     known = {r.name: r for r in describe(rules_type)}
     for name in values:
         if name not in known:
-            names = ", ".join(known)
-            raise RuleError(f"unknown house rule '{name}' for {game or 'this game'} (known: {names})")
+            raise RuleError(f"unknown house rule '{name}' for {game or 'this game'} "
+                            f"(known: {', '.join(known)})")
     try:
         return msgspec.convert(values, rules_type)
     except msgspec.ValidationError as exc:

@@ -35,13 +35,18 @@ T = TypeVar("T")
 
 
 def parse_seed(text: str | int) -> int:
-    """A seed from what a person typed: a whole number 0 <= seed < 2**64."""
+    """A seed from what a person typed: a whole number 0 <= seed < 2**64, in decimal (leading
+    zeros allowed) or with a ``0x``/``0o``/``0b`` prefix, digits optionally grouped by ``_``."""
+    t = str(text).strip()
     try:
-        seed = int(str(text).strip().replace("_", ""), 0)
+        seed = int(t, 0)
     except ValueError:
-        raise ParseError(f"seed '{text}' is not a whole number") from None
+        try:
+            seed = int(t, 10)  # base 0 refuses leading zeros such as "007"
+        except ValueError:
+            raise ParseError(f"seed '{text}' is not a whole number") from None
     if not 0 <= seed < SEED_LIMIT:
-        raise ParseError(f"seed {seed} is out of range: use 0 to 2**64 - 1")
+        raise ParseError(f"seed '{text}' is out of range: use 0 to 2**64 - 1")
     return seed
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
@@ -21,7 +21,7 @@ from msgspec import Meta
 from kabucli.cards import KABUFUDA_39, UNKNOWN
 from kabucli.engine import Game, Pending, parse_seat_prefix
 from kabucli.errors import ParseError
-from kabucli.events import End, Event, Pay
+from kabucli.events import End, Event, Pay, Undo
 from kabucli.ledger import POT, Ledger, party_name
 from kabucli.shuffle import Rng
 
@@ -32,7 +32,9 @@ FIELD = 3
 class DareRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Dare's house rules (RULINGS.md, Dare)."""
 
-    ante: Annotated[int, Meta(ge=0, description="chips each player puts in the pot every round")] = 1
+    ante: Annotated[
+        int, Meta(ge=0, description="chips each player puts in the pot every round")
+    ] = 1
     yaku: Annotated[
         Literal["none", "arashi", "extended"],
         Meta(description="showdown hands: none = ones digit only; arashi = three of a kind "
@@ -49,7 +51,7 @@ class DareRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 # -- events ------------------------------------------------------------------------------
 
-class Deal(Event, tag="deal"):
+class Deal(Event, tag="deal", frozen=True):
     """Round ``round`` is dealt by ``dealer``: the field, and each seat's hand when known."""
 
     KIND: ClassVar[str] = "chance"
@@ -59,14 +61,14 @@ class Deal(Event, tag="deal"):
     hands: list[list[int]] | None = None
 
 
-class Lay(Event, tag="lay"):
+class Lay(Event, tag="lay", frozen=True):
     """``seat`` lays down ``sets`` (0-3 sets of three cards) on their turn."""
 
     seat: int
     sets: list[list[int]]
 
 
-class Show(Event, tag="show"):
+class Show(Event, tag="show", frozen=True):
     """A qualified player shows the three cards left in hand at the showdown."""
 
     KIND: ClassVar[str] = "chance"
@@ -74,7 +76,7 @@ class Show(Event, tag="show"):
     cards: list[int]
 
 
-class Result(Event, tag="result"):
+class Result(Event, tag="result", frozen=True):
     """How round ``round`` ended, who wins the pot, and who deals next."""
 
     KIND: ClassVar[str] = "auto"
@@ -145,9 +147,65 @@ def hand_name(cards: list[int] | tuple[int, ...], yaku: str) -> str:
 Move = tuple[tuple[int, int, int], ...]
 
 
+# A hand of values 1-10 packed into one integer: 4 bits per value counting its copies, each
+# field with a guard bit (8) added, so "does the hand hold these cards" is one subtraction:
+# a field that runs short borrows its own guard bit. Counts stay below 8 (at most 4 copies).
+_SHIFT = 4
+_GUARD = sum(8 << (_SHIFT * v) for v in range(1, 11))
+_UNIT = {v: 1 << (_SHIFT * v) for v in range(1, 11)}
+# Per reference: every set of three values (ascending, lexicographic order) with that ones
+# digit, and its packed form.
+_SETS = tuple(
+    tuple((t, sum(_UNIT[c] for c in t))
+          for t in combinations_with_replacement(range(1, 11), 3) if sum(t) % 10 == ref)
+    for ref in range(10)
+)
+
+
 @lru_cache(maxsize=1 << 16)
 def legal_lays(hand: tuple[int, ...], ref: int) -> tuple[Move, ...]:
-    """Every distinct way to lay 0-3 sets from a sorted hand, as sorted tuples of sorted sets."""
+    """Every distinct way to lay 0-3 sets from a sorted hand, as sorted tuples of sorted sets.
+
+    Sorted by (number of sets, sets): pass first, then single sets, pairs and triples.
+    """
+    if len(hand) > 15 or not (isinstance(ref, int) and 0 <= ref <= 9):
+        return _legal_lays_any(hand, ref)
+    packed = 0
+    prev = 1
+    unit = _UNIT
+    for c in hand:
+        if c < prev or c > 10:  # not sorted, or not a value 1-10: the general way
+            return _legal_lays_any(hand, ref)
+        prev = c
+        packed += unit[c]
+    g = _GUARD
+    if packed & g:  # eight or more copies of a value
+        return _legal_lays_any(hand, ref)
+    packed += g
+    # Sets held in the hand, in order; a move is a non-decreasing run of their indices, so
+    # each is made once and they come out already sorted.
+    fits = [(t, m) for t, m in _SETS[ref] if (packed - m) & g == g]
+    pairs: list[Move] = []
+    threes: list[Move] = []
+    n = len(fits)
+    for i in range(n):
+        t1, m1 = fits[i]
+        r1 = packed - m1
+        for j in range(i, n):
+            t2, m2 = fits[j]
+            r2 = r1 - m2
+            if r2 & g != g:
+                continue
+            pairs.append((t1, t2))
+            for k in range(j, n):
+                t3, m3 = fits[k]
+                if (r2 - m3) & g == g:
+                    threes.append((t1, t2, t3))
+    return ((), *[(t,) for t, _ in fits], *pairs, *threes)
+
+
+def _legal_lays_any(hand: tuple[int, ...], ref: int) -> tuple[Move, ...]:
+    """legal_lays for any hand (unsorted, unknown cards): every choice of card positions."""
     triples = [t for t in combinations(range(len(hand)), 3)
                if (hand[t[0]] + hand[t[1]] + hand[t[2]]) % 10 == ref]
     moves: set[Move] = {()}
@@ -169,25 +227,39 @@ def legal_lays(hand: tuple[int, ...], ref: int) -> tuple[Move, ...]:
     return tuple(sorted(moves, key=lambda m: (len(m), m)))
 
 
-def remove_cards(hand: list[int], cards: list[int]) -> list[int] | None:
-    """``hand`` without ``cards`` (as multisets), or None when the hand lacks one of them."""
+def take(hand: list[int], cards: list[int]) -> tuple[list[int], list[int]] | None:
+    """``hand`` without ``cards``, and the cards that came from face-down (unknown) places.
+
+    A known card in the hand is used first; otherwise an unknown card stands for it and the
+    card is *revealed* (the caller checks it still exists in the deck). None when neither is
+    there. A fully known hand reveals nothing, so this is plain multiset removal.
+    """
     left = list(hand)
+    revealed: list[int] = []
     for c in cards:
-        try:
+        if c in left:
             left.remove(c)
-        except ValueError:
+        elif UNKNOWN in left:
+            left.remove(UNKNOWN)
+            revealed.append(c)
+        else:
             return None
-    return left
+    return left, revealed
 
 
 # -- state ----------------------------------------------------------------------------------
 
 class DareState:
-    """Everything about a Dare match at one moment. Seats are 1..n; lists are indexed by seat."""
+    """Everything about a Dare match at one moment. Seats are 1..n; lists are indexed by seat.
 
-    __slots__ = ("ante_left", "dealer", "field", "hands", "laid", "ledger", "n", "order",
-                 "payouts", "phase", "physical", "qualified", "ref", "round", "rules", "seen",
-                 "shown", "turn", "history")
+    ``hands`` hold card codes, sorted, with ``UNKNOWN`` for cards the log has not seen (a
+    physical game); ``seen`` counts every card of this round's deal known to be out of the
+    deck (the field, known hands, and cards revealed from unknown hands).
+    """
+
+    __slots__ = ("ante_left", "dealer", "field", "hands", "history", "laid", "ledger", "n",
+                 "order", "payouts", "phase", "physical", "qualified", "ref", "round", "rules",
+                 "seen", "shown", "turn")
 
     def __init__(self, rules: DareRules, n: int, physical: bool) -> None:
         self.rules = rules
@@ -227,7 +299,7 @@ class Dare(Game):
     summary = "kabufuda, 2-4 players: lay three sets matching the field's ones digit"
     deck = KABUFUDA_39
     Rules = DareRules
-    events = (Deal, Lay, Show, Pay, Result, End)
+    events = (Deal, Lay, Show, Pay, Result, End, Undo)
     min_players = 2
     max_players = 4
     default_players = 3
@@ -241,12 +313,12 @@ class Dare(Game):
         if phase == "turns":
             return Pending("action", f"p{s.actor} to lay sets matching {s.ref}", (s.actor,))
         if phase == "deal":
-            return Pending("chance", f"the deal of round {s.round} (field cards)")
+            return Pending("chance", f"the deal of round {s.round} by p{s.dealer}")
         if phase == "show":
             return Pending("chance", f"p{self._next_show(s)} to show the three cards left")
         if phase == "over":
             return Pending("over", "nothing: the match is over")
-        return Pending("auto", phase)
+        return Pending("auto", _AUTO_WHAT[phase])
 
     @staticmethod
     def _next_show(s: DareState) -> int:
@@ -260,23 +332,35 @@ class Dare(Game):
             return self._check_deal(s, ev)
         if isinstance(ev, Show):
             return self._check_show(s, ev)
+        if isinstance(ev, (Pay, Result, End)):
+            if s.phase not in _AUTO_WHAT:
+                return f"waiting for {self.pending(s).what}, not for an engine event"
+            want = self.auto(s)
+            return None if ev == want else f"the engine computes {self.notate(want)!r} here"
         return f"{type(ev).__name__} is not a Dare event"
 
     def _check_deal(self, s: DareState, ev: Deal) -> str | None:
+        if s.phase != "deal":
+            return f"round {s.round} is already dealt (waiting for {self.pending(s).what})"
         if ev.round != s.round or ev.dealer != s.dealer:
-            return f"this is round {s.round} dealt by p{s.dealer}"
+            return (f"this is the deal of round {s.round} by p{s.dealer}, "
+                    f"not of round {ev.round} by p{ev.dealer}")
         if len(ev.field) != FIELD:
             return f"the field has {FIELD} cards, not {len(ev.field)}"
+        if UNKNOWN in ev.field:
+            return "the field cards are face up: each must be named"
         cards = list(ev.field)
         if ev.hands is not None:
             if len(ev.hands) != s.n or any(len(h) != HAND for h in ev.hands):
                 return f"each of the {s.n} players is dealt {HAND} cards"
             cards += [c for h in ev.hands for c in h]
-        if UNKNOWN in ev.field:
-            return "the field cards are face up: each must be named"
         return self.deck.check_available(Counter(), cards)
 
     def _check_lay(self, s: DareState, ev: Lay) -> str | None:
+        if s.phase != "turns":
+            return f"nobody lays sets now (waiting for {self.pending(s).what})"
+        if ev.seat != s.actor:
+            return f"it is p{s.actor}'s turn, not p{ev.seat}'s"
         if len(ev.sets) > 3:
             return f"a hand of {HAND} cards holds at most 3 sets, not {len(ev.sets)}"
         for st in ev.sets:
@@ -287,21 +371,25 @@ class Dare(Game):
             if sum(st) % 10 != s.ref:
                 return (f"set {self._set(st)} adds up to {sum(st)}, ones digit "
                         f"{sum(st) % 10}, not the reference {s.ref}")
-        cards = [c for st in ev.sets for c in st]
-        if s.physical:
-            return self.deck.check_available(s.seen, cards)
-        if remove_cards(s.hands[ev.seat], cards) is None:
-            hand = "-".join(self.deck.token(c) for c in sorted(s.hands[ev.seat]))
-            return f"p{ev.seat}'s hand {hand} does not hold {self._sets(ev.sets)}"
-        return None
+        got = take(s.hands[ev.seat], [c for st in ev.sets for c in st])
+        if got is None:
+            return (f"p{ev.seat}'s hand {self._set(s.hands[ev.seat])} does not hold "
+                    f"{self._sets(ev.sets)}")
+        return self.deck.check_available(s.seen, got[1])
 
     def _check_show(self, s: DareState, ev: Show) -> str | None:
+        if s.phase != "show":
+            return f"there is no showdown now (waiting for {self.pending(s).what})"
         want = self._next_show(s)
         if ev.seat != want:
             return f"p{want} shows next, not p{ev.seat}"
         if len(ev.cards) != 3 or UNKNOWN in ev.cards:
             return "a showdown hand is three named cards"
-        return self.deck.check_available(s.seen, ev.cards)
+        got = take(s.hands[ev.seat], list(ev.cards))
+        if got is None:
+            return (f"p{ev.seat} has {self._set(s.hands[ev.seat])} left, "
+                    f"not {self._set(ev.cards)}")
+        return self.deck.check_available(s.seen, got[1])
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: DareState, ev: Event) -> None:
@@ -320,20 +408,19 @@ class Dare(Game):
         elif isinstance(ev, Deal):
             s.field = list(ev.field)
             s.ref = sum(ev.field) % 10
-            s.seen.update(ev.field)
-            if ev.hands is not None:
-                for seat, hand in enumerate(ev.hands, start=1):
-                    s.hands[seat] = sorted(hand)
-            else:
-                for seat in range(1, s.n + 1):
-                    s.hands[seat] = [UNKNOWN] * HAND
+            s.seen = Counter(ev.field)
+            for seat in range(1, s.n + 1):
+                hand = sorted(ev.hands[seat - 1]) if ev.hands is not None else [UNKNOWN] * HAND
+                s.hands[seat] = hand
+                s.seen.update(c for c in hand if c != UNKNOWN)
             s.ante_left = list(s.order) if s.rules.ante > 0 else []
             s.phase = "ante" if s.ante_left else "turns"
         elif isinstance(ev, Show):
+            got = take(s.hands[ev.seat], list(ev.cards))
+            assert got is not None
+            s.seen.update(got[1])
+            s.hands[ev.seat] = sorted(ev.cards)
             s.shown[ev.seat] = sorted(ev.cards)
-            s.seen.update(ev.cards)
-            if s.physical:
-                s.hands[ev.seat] = sorted(ev.cards)
             if all(s.shown[q] is not None for q in s.qualified):
                 s.phase = "result"
         elif isinstance(ev, Result):
@@ -348,15 +435,11 @@ class Dare(Game):
             s.phase = "over"
 
     def _apply_lay(self, s: DareState, ev: Lay) -> None:
-        cards = [c for st in ev.sets for c in st]
         s.laid[ev.seat] = [list(st) for st in ev.sets]
-        if s.physical:
-            s.seen.update(cards)
-            s.hands[ev.seat] = [UNKNOWN] * (HAND - len(cards))
-        else:
-            left = remove_cards(s.hands[ev.seat], cards)
-            assert left is not None
-            s.hands[ev.seat] = left
+        got = take(s.hands[ev.seat], [c for st in ev.sets for c in st])
+        assert got is not None
+        s.hands[ev.seat] = got[0]
+        s.seen.update(got[1])
         if len(ev.sets) == 3:
             s.phase = "result"
             return
@@ -366,11 +449,10 @@ class Dare(Game):
             s.phase = "show" if s.qualified else "result"
 
     def _next_round(self, s: DareState) -> None:
-        s.round += 1
-        if s.round > s.rules.rounds:
-            s.round = s.rules.rounds
+        if s.round == s.rules.rounds:
             s.phase = "end"
             return
+        s.round += 1
         s._reset_round()
         s.phase = "deal"
 
@@ -395,7 +477,7 @@ class Dare(Game):
         yaku = s.rules.yaku
         keys = {q: strength(s.shown[q] or [], yaku) for q in s.qualified}
         best = max(keys.values())
-        tied = [q for q in s.qualified if keys[q] == best]
+        tied = [q for q in s.qualified if keys[q] == best]  # in turn order
         if len(tied) == 1:
             return Result(s.round, "showdown", tied, tied[0])
         tie = s.rules.tie
@@ -407,6 +489,8 @@ class Dare(Game):
 
     @staticmethod
     def _payouts(s: DareState, ev: Result) -> list[Pay]:
+        """The pot to the winners: floor(pot / winners) each; odd chips and 0-chip payments
+        stay unrecorded in the pot."""
         if not ev.winners:
             return []
         share = s.ledger.pot // len(ev.winners)
@@ -425,7 +509,7 @@ class Dare(Game):
         return Show(seat, sorted(s.hands[seat]))
 
     def legal(self, s: DareState, seat: int) -> list[Event]:
-        if s.phase != "turns" or seat != s.actor or s.physical:
+        if s.phase != "turns" or seat != s.actor or UNKNOWN in s.hands[seat]:
             return []
         moves = legal_lays(tuple(s.hands[seat]), s.ref)
         return [Lay(seat, [list(st) for st in m]) for m in moves]
@@ -453,7 +537,10 @@ class Dare(Game):
             winners = ",".join(f"p{w}" for w in ev.winners) or "-"
             return f"result round {ev.round} {ev.reason} {winners} deals p{ev.dealer}"
         if isinstance(ev, End):
-            return "end " + " ".join(f"p{i}={b}" for i, b in enumerate(ev.balances, 1))
+            balances = " ".join(f"p{i}={b}" for i, b in enumerate(ev.balances, 1))
+            return f"end {ev.reason} {balances} pot={ev.pot}"
+        if isinstance(ev, Undo):
+            return "undo"
         return repr(ev)
 
     def _cards(self, text: str) -> list[int]:
@@ -474,28 +561,95 @@ class Dare(Game):
         words = rest.split()
         if not words:
             raise ParseError("empty move: type sets like '1-3-9 3-5-5', or 'pass'")
-        verb = words[0].lower()
-        if verb in ("deal", "field"):
-            parts = " ".join(words[1:]).split("|")
-            field = self._cards(parts[0])
-            hands = None
-            if len(parts) > 1:
-                hands = [sorted(self._cards(parse_seat_prefix(p, s.n)[1])) for p in parts[1:]]
-            return Deal(s.round, s.dealer, field, hands)
+        verb, args = words[0].lower(), words[1:]
+        table = {"deal": self._parse_deal, "field": self._parse_deal, "pay": self._parse_pay,
+                 "result": self._parse_result, "end": self._parse_end, "undo": self._parse_undo}
+        if verb in table:
+            if seat is not None:
+                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
+            return table[verb](s, args)
         if verb in ("show", "shows"):
-            who = seat if seat is not None else (self._next_show(s) if s.phase == "show" else 0)
-            return Show(who, sorted(self._cards(" ".join(words[1:]))))
-        who = seat if seat is not None else (s.actor if s.phase == "turns" else 0)
+            who = seat or (self._next_show(s) if s.phase == "show" else s.order[0])
+            return Show(who, sorted(self._cards(" ".join(args))))
+        who = seat or (s.actor if s.phase == "turns" else s.order[0])
         if verb in ("pass", "none", "-"):
-            if len(words) > 1:
-                raise ParseError(f"'pass' takes nothing after it, got '{' '.join(words[1:])}'")
+            if args:
+                raise ParseError(f"'pass' takes nothing after it, got '{' '.join(args)}'")
             return Lay(who, [])
         if verb in ("sets", "set", "lay", "lays"):
-            words = words[1:]
+            if not args:
+                raise ParseError(f"'{words[0]}' needs sets after it, like '1-3-9 3-5-5' "
+                                 "(type 'pass' to lay none)")
+            words = args
         elif not any(ch.isdigit() for ch in verb):
             raise ParseError(f"'{words[0]}' is not a Dare move: use sets like '1-3-9', "
                              "'pass', 'show 2-3-4' or 'deal 1-7-5'")
         return Lay(who, self._parse_sets(words))
+
+    def _parse_deal(self, s: DareState, args: list[str]) -> Event:
+        parts = " ".join(args).split("|")
+        field = self._cards(parts[0])
+        hands: list[list[int]] | None = None
+        if len(parts) > 1:
+            hands = []
+            for i, part in enumerate(parts[1:], start=1):
+                who, cards = parse_seat_prefix(part, s.n)
+                if who is not None and who != i:
+                    raise ParseError(f"hand {i} of the deal is labelled p{who}: give the "
+                                     f"hands in seat order, p1 to p{s.n}")
+                hands.append(sorted(self._cards(cards)))
+        return Deal(s.round, s.dealer, field, hands)
+
+    @staticmethod
+    def _party(s: DareState, word: str) -> int:
+        low = word.lower()
+        if low == "pot":
+            return POT
+        if low[:1] == "p" and low[1:].isdigit() and 1 <= int(low[1:]) <= s.n:
+            return int(low[1:])
+        raise ParseError(f"'{word}' is neither 'pot' nor a seat p1-p{s.n}")
+
+    def _parse_pay(self, s: DareState, args: list[str]) -> Event:
+        if len(args) not in (3, 4) or not args[2].isdigit():
+            raise ParseError("a payment reads 'pay FROM TO CHIPS [WHY]', e.g. 'pay p1 pot 1 ante'")
+        return Pay(self._party(s, args[0]), self._party(s, args[1]), int(args[2]),
+                   args[3] if len(args) == 4 else "")
+
+    def _parse_result(self, s: DareState, args: list[str]) -> Event:
+        shape = "a result reads 'result round N REASON WINNERS deals pN', e.g. " \
+                "'result round 3 showdown p2 deals p2'"
+        if len(args) != 6 or args[0] != "round" or args[4] != "deals" or not args[1].isdigit():
+            raise ParseError(shape)
+        reasons = ("dare", "showdown", "tie", "split", "order", "nobody")
+        if args[2] not in reasons:
+            raise ParseError(f"'{args[2]}' is not a way a round ends ({', '.join(reasons)})")
+        winners = [] if args[3] == "-" else [self._party(s, w) for w in args[3].split(",")]
+        if POT in winners or self._party(s, args[5]) == POT:
+            raise ParseError(shape)
+        reason: Any = args[2]
+        return Result(int(args[1]), reason, winners, self._party(s, args[5]))
+
+    def _parse_end(self, s: DareState, args: list[str]) -> Event:
+        want = [f"p{i}" for i in range(1, s.n + 1)] + ["pot"]
+        shape = ("the end reads 'end REASON " + " ".join(f"{w}=CHIPS" for w in want) + "'")
+        if len(args) != s.n + 2:
+            raise ParseError(shape)
+        values = []
+        for word, name in zip(args[1:], want, strict=True):
+            key, sep, val = word.partition("=")
+            try:
+                values.append(int(val))
+            except ValueError:
+                raise ParseError(shape) from None
+            if key.lower() != name or not sep:
+                raise ParseError(shape)
+        return End(args[0], values[:-1], values[-1])
+
+    @staticmethod
+    def _parse_undo(s: DareState, args: list[str]) -> Event:
+        if args:
+            raise ParseError(f"'undo' takes nothing after it, got '{' '.join(args)}'")
+        return Undo()
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, s: DareState, seat: int | None = None) -> dict[str, Any]:
@@ -548,22 +702,33 @@ class Dare(Game):
         return ""
 
     rules_doc = """\
-Dare is played with the 39-card kabufuda deck (values 1-10, four of each, three 1s). Every
-round each player antes into the pot and is dealt 9 cards; 3 cards go face up to the field.
-The *reference* is the ones digit of the field's sum (1+7+5 = 13, reference 3).
+Dare is played with the 39-card kabufuda deck (values 1-10, four of each, three 1s), by 2-4
+players. Every round 9 cards go to each player and 3 face up to the field, and each player
+antes `ante` chips into the pot. The *reference* is the ones digit of the field's sum
+(1+7+5 = 13, reference 3). p1 deals the first round.
 
-Starting with the player after the dealer and ending with the dealer, each player lays down
-sets of three of their own cards whose sum has the reference as its ones digit:
+Starting with the player after the dealer (the dealer's right) and ending with the dealer, each
+player lays down 0-3 sets of three of their own cards whose sum has the reference as its ones
+digit (reference 3: the hand 1-2-3-3-3-4-5-5-9 may lay 1-3-9 and 3-5-5 and keep 2-3-4):
 
-- three sets: the player is **Dare**, takes the pot at once, and the round ends;
+- three sets: the player is **Dare**, takes the pot at once, and the round ends there;
 - two sets: the player goes to the showdown with the three cards left in hand;
 - fewer: the player is out of this round.
 
 Nobody is forced to lay a set they could make. At the showdown the ones digit of the three
-cards decides (9 best, 0 worst), unless the `yaku` house rule adds named hands. The winner
-takes the pot and deals the next round. With no qualified player, or a tie under the default
-`tie=carry`, the pot stays for the next round and the same dealer deals again. The first
-round is dealt by p1.
+cards decides (9 best, 0 worst). House rule `yaku`: `arashi` lets three of a kind beat any
+other hand; `extended` ranks the named hands of Hiki-Kabu first (Doshippin 1-10-10,
+Arashi-kabu 3-3-3, other triples, Nana-Go-San 3-5-7, Ichi-Ni-San 1-2-3, Raijin 4-7-9, Fujin
+3-7-10, Nobori = three consecutive values in any order, no 10-1 wrap). Equal named hands tie,
+except Nobori, where the ones digit decides; a held hand has no laid order, so Kudari never
+occurs.
+
+The winner takes the pot and deals the next round. Equal best hands (house rule `tie`):
+`carry` (default) leaves the pot for the next round with the same dealer; `split` gives each
+tied player floor(pot / tied), the odd chips stay, and the first tied player in turn order
+deals; `order` gives the pot to the first tied player in turn order. With no qualified player
+the pot carries and the same dealer deals again. After `rounds` rounds the match ends; a pot
+left over stays in the pot and is reported at the end. Payments of 0 chips are not recorded.
 """
 
     notation_doc = """\
@@ -573,9 +738,22 @@ Cards are typed as their values 1-10. A set is three cards joined by '-'.
   1-3-9 3-5-5           the same, typed by the player whose turn it is
   pass                  lay no set
   deal 1-7-5            referee mode: the three field cards as they are turned up
+  deal 1-7-5 | p1 ... | p2 ...   a deal with every hand known (nine cards each, seat order)
   show 2-3-4            referee mode: the three cards the next qualified player shows
   p3 shows 2-3-4        the same, naming the player
+  undo                  take back the last input
+
+The engine's own events print as 'pay p1 pot 1 ante', 'result round 3 showdown p2 deals p2'
+(winners '-' when nobody wins, 'p1,p3' when a pot is split) and 'end rounds p1=52 p2=47
+pot=1'; they parse back from the same text.
 """
 
+
+_AUTO_WHAT = {
+    "ante": "the antes",
+    "result": "the result of the round",
+    "payout": "the payout of the pot",
+    "end": "the end of the match",
+}
 
 GAME = Dare()
