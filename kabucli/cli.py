@@ -347,8 +347,7 @@ def _drive(sess: Session, script: str | None, quiet: bool, as_json: bool) -> Non
             if show:
                 out.print(render.event_line(g, m.logged, ev, m))
     finally:
-        if m.writer is not None:
-            m.writer.close()
+        sess.close()
     if as_json:
         print(json.dumps({"seed": m.seed, "log": str(sess.log_path) if sess.log_path else None,
                           "events": m.logged, "outcome": m.outcome()}, indent=2))
@@ -397,8 +396,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
 
 def _stop(sess: Session, why: str, code: int) -> NoReturn:
     m = sess.match
-    if m.writer is not None:
-        m.writer.close()
+    sess.close()
     kept = f"; log kept: {sess.log_path} ({m.logged} events)" if sess.log_path else ""
     if code:
         fail(f"{why}{kept}", code)
@@ -551,6 +549,76 @@ def audit(
     if as_json:
         print(json.dumps(results, indent=2))
     raise typer.Exit(worst)
+
+
+# -- sim ---------------------------------------------------------------------------------
+
+@app.command()
+def sim(
+    game: GameArg,
+    bot: Annotated[list[str], typer.Option(
+        "--bot", "-b", metavar="KIND",
+        help="The bot of each seat in order (repeat once per seat), e.g. -b best -b random.")],
+    games_: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 100,
+    seed: SeedOpt = None,
+    rule: RuleOpt = None,
+    rules_file: RulesFileOpt = None,
+    fixed_seats: Annotated[bool, typer.Option(
+        "--fixed-seats", help="Keep each bot in its seat (default: bots change seats every "
+                              "game so no bot profits from a seat).")] = False,
+    logs: Annotated[Path | None, typer.Option(
+        "--logs", help="Write each game's log into this folder as it ends; a run started "
+                       "again over the same folder reuses the games already there.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play many seeded games between bots and report statistics per bot."""
+    from rich.table import Table
+
+    from kabucli import bots as botreg
+    from kabucli.errors import KabuError
+    from kabucli.session import random_seed
+    from kabucli.sim import simulate
+
+    g = _game(game)
+    r = _rules(g, rule or [], rules_file)
+    s = _seed(seed)
+    s = s if s is not None else random_seed()
+    if not g.min_players <= len(bot) <= g.max_players:
+        fail(f"{g.title} takes {g.min_players}-{g.max_players} players: give one --bot per "
+             f"seat, not {len(bot)}")
+    try:
+        for kind in bot:
+            botreg.check_kind(g.name, kind)
+    except KabuError as exc:
+        fail(str(exc))
+    err = _console(stderr=True)
+    try:
+        if err.is_terminal and not as_json:
+            from rich.progress import Progress
+
+            with Progress(console=err, transient=True) as progress:
+                task = progress.add_task(f"{g.title}", total=games_)
+                report = simulate(g, r, bot, games_, s, not fixed_seats, logs,
+                                  lambda _i: progress.advance(task))
+        else:
+            report = simulate(g, r, bot, games_, s, not fixed_seats, logs)
+    except KabuError as exc:
+        fail(str(exc))
+    if as_json:
+        print(json.dumps(report.as_dict(), indent=2))
+        return
+    t = Table(title=f"{g.title}: {report.games} games from seed {s}"
+              + (", bots change seats" if report.rotate else ", fixed seats"),
+              title_justify="left")
+    for col in ("bot", "games", "wins", "win rate", "mean chips", "95% CI"):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    for i, b in enumerate(report.bots, 1):
+        d = b.as_dict()
+        t.add_row(f"#{i} {b.kind}", str(b.games), f"{b.wins:g}", f"{d['win_rate']:.1%}",
+                  f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}")
+    _console().print(t)
+    if report.reused:
+        _console().print(f"[dim]{report.reused} game(s) reused from {logs}[/]")
 
 
 # -- logs --------------------------------------------------------------------------------

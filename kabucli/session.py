@@ -59,11 +59,11 @@ def build_seats(game: Game, players: int | None, names: list[str],
         raise ParseError(f"{game.title} takes {game.min_players}-{game.max_players} players, "
                          f"not {n}")
     kinds = parse_bot_specs(bot_specs, n)
-    available = botreg.kinds(game.name)
     for seat, kind in kinds.items():
-        if kind not in available:
-            known = ", ".join(available) or "none"
-            raise ParseError(f"--bot {seat}={kind}: unknown bot for {game.name} (bots: {known})")
+        try:
+            botreg.check_kind(game.name, kind)
+        except ParseError as exc:
+            raise ParseError(f"--bot {seat}={kind}: {exc}") from None
     seats = []
     for i in range(1, n + 1):
         bot = kinds.get(i)
@@ -131,6 +131,16 @@ class Session:
                                 f"legal: {exc}") from None
         # No undo happens here, so every new event in effect is also a new log record.
         return [(start + i + 1, e) for i, e in enumerate(m.events[before:])]
+
+    def close(self) -> None:
+        """Close the log and tell external bots the game is over."""
+        if self.match.writer is not None:
+            self.match.writer.close()
+        outcome = self.match.outcome()
+        for bot in self.bots.values():
+            closer = getattr(bot, "close", None)
+            if closer is not None:
+                closer(outcome)
 
     def viewer(self) -> int | None:
         """Whose eyes the table is drawn for: the one person playing, the person to act when

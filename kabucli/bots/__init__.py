@@ -26,6 +26,7 @@ BotFactory = Callable[[Rng], Bot]
 # game -> module holding a BOTS dict of kind -> factory
 MODULES: dict[str, str] = {
     "dare": "kabucli.bots.dare",
+    "yatchaba": "kabucli.bots.yatchaba",
 }
 
 
@@ -37,9 +38,30 @@ def kinds(game: str) -> dict[str, BotFactory]:
     return bots
 
 
-def make(game: str, kind: str, rng: Rng) -> Bot:
+EXTERNAL = ("cmd:", "py:")  # a user's program over stdin/stdout, or a user's Python class
+
+
+def check_kind(game: str, kind: str) -> None:
+    """ParseError unless ``kind`` names a built-in bot of ``game`` or an external bot."""
+    if kind.startswith(EXTERNAL):
+        if not kind.partition(":")[2].strip():
+            raise ParseError(f"bot '{kind}' needs a command or class after '{kind[:-1]}'")
+        return
     table = kinds(game)
     if kind not in table:
-        known = ", ".join(table) or "none"
+        known = ", ".join([*table, "cmd:COMMAND", "py:FILE.py:CLASS"])
         raise ParseError(f"unknown bot '{kind}' for {game} (bots: {known})")
-    return table[kind](rng)
+
+
+def make(game: str, kind: str, rng: Rng) -> Bot:
+    check_kind(game, kind)
+    if kind.startswith("cmd:"):
+        from kabucli.bots.external import ProcessBot
+
+        return ProcessBot(kind[4:].strip())
+    if kind.startswith("py:"):
+        from kabucli.bots.external import load_python_bot
+
+        bot: Bot = load_python_bot(kind[3:].strip(), rng)
+        return bot
+    return kinds(game)[kind](rng)
