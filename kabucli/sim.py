@@ -70,11 +70,13 @@ class SimReport:
     games: int = 0
     reused: int = 0
     events: int = 0
+    pot_left: int = 0  # chips still in pots at the ends of games (carried, never won)
     bots: list[BotStats] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"game": self.game, "seed": self.seed, "rotate": self.rotate,
                 "games": self.games, "reused_logs": self.reused, "events": self.events,
+                "pot_left": self.pot_left,
                 "bots": [b.as_dict() for b in self.bots]}
 
 
@@ -130,6 +132,7 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
             report.bots[order[seat]].add(delta, share)
         report.games += 1
         report.events += match.logged
+        report.pot_left += match.state.ledger.pot
         if on_game is not None:
             on_game(i + 1)
     return report

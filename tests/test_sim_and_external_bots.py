@@ -1,0 +1,187 @@
+"""`kabucli sim` statistics and seat rotation, and bots written by users (programs and classes)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.engine import walk
+from kabucli.errors import BotError
+from kabucli.log import read_log
+from kabucli.rules import build
+from kabucli.sim import BotStats, seating, simulate
+
+DARE = games.get("dare")
+runner = CliRunner()
+
+GOOD_BOT = """
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "turn":
+        assert msg["game"] == "dare" and msg["legal"]
+        print(msg["legal"][-1], flush=True)
+"""
+GARBAGE_BOT = "import sys\nfor line in sys.stdin:\n    print('hello there', flush=True)\n"
+CRASH_BOT = "import sys\nsys.stdin.readline()\nsys.exit(3)\n"
+ILLEGAL_BOT = "import sys\nfor line in sys.stdin:\n    print('1-1-1', flush=True)\n"
+PY_BOTS = """
+class First:
+    def __init__(self, rng):
+        self.rng = rng
+    def choose(self, game, state, seat):
+        return game.legal(state, seat)[0]
+
+class Broken:
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        return 1 / 0
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def play(*args: str) -> tuple[int, str]:
+    res = runner.invoke(app, ["play", "dare", "--seed", "3", "--players", "2",
+                              "--rule", "rounds=2", *args])
+    assert "Traceback" not in res.output
+    return res.exit_code, res.output
+
+
+def test_stdin_stdout_bot_plays_a_whole_game_that_audits_clean(tmp_path: Path) -> None:
+    bot = write(tmp_path, "good.py", GOOD_BOT)
+    log = tmp_path / "g.kbl"
+    code, out = play("--bot", f"1=cmd:{sys.executable} {bot}", "--bot", "2=best",
+                     "--log", str(log), "--json")
+    assert code == 0, out
+    assert json.loads(out)["outcome"] is not None
+    data = read_log(log, games.event_types)
+    assert data.header.seats[0].control == f"bot:cmd:{sys.executable} {bot}"
+    assert walk(DARE, data.header, data.events)[1] is None
+
+
+@pytest.mark.parametrize(("script", "expected"), [
+    (GARBAGE_BOT, "bot p1 answered 'hello there'"),
+    (CRASH_BOT, "exited (code 3) without answering"),
+    (ILLEGAL_BOT, "bot p1 played 'p1 sets 1-1-1'"),
+], ids=["prints-garbage", "crashes", "plays-illegal-move"])
+def test_misbehaving_bot_stops_the_game_with_one_line_and_keeps_the_log(
+        tmp_path: Path, script: str, expected: str) -> None:
+    bot = write(tmp_path, "bot.py", script)
+    log = tmp_path / "g.kbl"
+    code, out = play("--bot", f"1=cmd:{sys.executable} {bot}", "--bot", "2=best",
+                     "--log", str(log))
+    assert code == 1
+    assert expected in out
+    data = read_log(log, games.event_types)  # the record so far is whole and valid
+    assert data.events and walk(DARE, data.header, data.events)[1] is None
+
+
+def test_bot_command_that_cannot_start_is_one_line() -> None:
+    code, out = play("--bot", "1=cmd:/no/such/bot-program", "--bot", "2=best", "--no-log")
+    assert code == 1
+    assert "cannot start bot '/no/such/bot-program'" in out
+
+
+def test_python_bot_class_plays_and_a_failing_one_is_reported(tmp_path: Path) -> None:
+    path = write(tmp_path, "pybots.py", PY_BOTS)
+    code, out = play("--bot", f"1=py:{path}:First", "--bot", "2=random", "--no-log")
+    assert code == 0, out
+    code, out = play("--bot", f"1=py:{path}:Broken", "--bot", "2=random", "--no-log")
+    assert code == 1
+    assert "ZeroDivisionError" in out and "bot p1" in out
+
+
+def test_unknown_bot_kind_lists_the_kinds() -> None:
+    code, out = play("--bot", "1=genius", "--no-log")
+    assert code == 1
+    assert "unknown bot 'genius'" in out and "best" in out and "cmd:COMMAND" in out
+
+
+def test_python_bot_spec_without_class_is_refused() -> None:
+    with pytest.raises(BotError, match="should look like"):
+        from kabucli.bots.external import load_python_bot
+        from kabucli.shuffle import Rng
+
+        load_python_bot("justafile.py", Rng(0))
+
+
+def test_seating_rotates_bots_through_every_seat() -> None:
+    kinds = ["a", "b", "c"]
+    seen = {tuple(seating(kinds, i, rotate=True)) for i in range(3)}
+    assert len(seen) == 3
+    for seat in range(3):
+        assert {order[seat] for order in seen} == {0, 1, 2}
+    assert seating(kinds, 5, rotate=False) == [0, 1, 2]
+
+
+def test_sim_counts_every_game_and_conserves_chips() -> None:
+    rules = build(DARE.Rules, ["rounds=3"])
+    report = simulate(DARE, rules, ["best", "random", "random"], 30, seed=11)
+    assert report.games == 30
+    assert all(b.games == 30 for b in report.bots)
+    # every chip lost by one bot was won by another or is still in a carried pot
+    assert sum(b.total for b in report.bots) + report.pot_left == 0
+    assert sum(b.wins for b in report.bots) == pytest.approx(30)
+
+
+def test_sim_best_beats_random_with_a_confidence_interval() -> None:
+    rules = build(DARE.Rules, [])
+    report = simulate(DARE, rules, ["best", "random"], 60, seed=5)
+    best, rnd = report.bots
+    assert best.mean - best.ci95 > rnd.mean + rnd.ci95
+
+
+def test_sim_same_seed_same_statistics() -> None:
+    rules = build(DARE.Rules, ["rounds=2"])
+    a = simulate(DARE, rules, ["random", "random"], 15, seed=99).as_dict()
+    b = simulate(DARE, rules, ["random", "random"], 15, seed=99).as_dict()
+    assert a == b
+
+
+def test_sim_log_folder_is_resumable(tmp_path: Path) -> None:
+    rules = build(DARE.Rules, ["rounds=2"])
+    first = simulate(DARE, rules, ["best", "random"], 5, seed=3, log_dir=tmp_path)
+    assert len(list(tmp_path.glob("*.kbl"))) == 5
+    again = simulate(DARE, rules, ["best", "random"], 8, seed=3, log_dir=tmp_path)
+    assert again.reused == 5 and again.games == 8
+    fresh = simulate(DARE, rules, ["best", "random"], 8, seed=3)
+    assert again.as_dict()["bots"] == fresh.as_dict()["bots"]
+    assert first.as_dict()["bots"] != again.as_dict()["bots"]
+
+
+def test_sim_does_not_reuse_a_log_made_with_other_rules(tmp_path: Path) -> None:
+    simulate(DARE, build(DARE.Rules, ["rounds=2"]), ["best", "random"], 2, seed=3,
+             log_dir=tmp_path)
+    other = simulate(DARE, build(DARE.Rules, ["rounds=3"]), ["best", "random"], 2, seed=3,
+                     log_dir=tmp_path)
+    assert other.reused == 0
+
+
+def test_bot_stats_confidence_interval_matches_formula() -> None:
+    s = BotStats("x")
+    for d in (1, 3, 5, 7):
+        s.add(d, 0.0)
+    assert s.mean == 4
+    assert s.ci95 == pytest.approx(1.96 * (20 / 3) ** 0.5 / 2)
+
+
+def test_sim_command_reports_each_bot_and_json() -> None:
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-g", "10",
+                              "--seed", "2", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["games"] == 10 and [b["bot"] for b in data["bots"]] == ["best", "random"]
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-g", "3"])
+    assert res.exit_code == 1 and "give one --bot per seat" in res.output
