@@ -114,8 +114,8 @@ def header_panel(game: Game, match: Match) -> Panel:
     t.add_row("game", f"{game.title} ({h.mode})")
     if h.seed is not None:
         t.add_row("seed", f"{h.seed} ({h.shuffle})")
-    seats = ", ".join(f"p{i} {s.name} [{s.control}]" for i, s in enumerate(h.seats, 1))
-    t.add_row("seats", seats)
+    seats = ", ".join(f"p{i} {s.name} ({s.control})" for i, s in enumerate(h.seats, 1))
+    t.add_row("seats", Text(seats))
     t.add_row("rules", ", ".join(f"{k}={v}" for k, v in h.rules.items()))
     t.add_row("started", f"{h.started} (kabucli {h.kabucli})")
     return Panel(t, title="kabucli log", expand=False)

@@ -1,0 +1,129 @@
+"""Recorded games are golden tests: every log in replays/GAME/ audits as valid, replays to the
+text pinned in a snapshot, and numbers its events 1..N in ``replay --json``."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.log import read_log
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+LOG_SUFFIXES = (".kbl", ".jsonl")
+MIN_GAMES = 6
+# Plain text at a fixed width, whatever terminal the tests run in.
+ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
+ANSI = re.compile(r"\x1b[\[\]()]")
+
+runner = CliRunner()
+
+
+def game_folders() -> list[Path]:
+    return sorted(p for p in REPLAYS.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+
+def recorded(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in LOG_SUFFIXES)
+
+
+def all_logs() -> list[Any]:
+    """Every recorded log as a test parameter; folders of games not registered yet skip."""
+    params = []
+    for folder in game_folders():
+        registered = folder.name in games.names()
+        for path in recorded(folder):
+            marks = () if registered else (pytest.mark.skip(
+                reason=f"game '{folder.name}' is not registered yet"),)
+            params.append(pytest.param(path, id=f"{folder.name}/{path.name}", marks=marks))
+    return params
+
+
+LOGS = all_logs()
+
+
+def kabucli(*args: str) -> Any:
+    return runner.invoke(app, list(args), env=ENV)
+
+
+def event_count(path: Path) -> int:
+    return len(read_log(path, games.event_types).events)
+
+
+@pytest.mark.parametrize("path", LOGS)
+def test_recorded_game_audits_valid(path: Path) -> None:
+    res = kabucli("audit", str(path))
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.startswith("valid: ")
+    assert f"{path} ({event_count(path)} events, finished)" in res.stdout
+
+
+@pytest.mark.parametrize("path", LOGS)
+def test_replay_text_matches_snapshot(path: Path, snapshot: Any) -> None:
+    res = kabucli("replay", str(path))
+    assert res.exit_code == 0, res.stderr
+    assert not ANSI.search(res.stdout), "replay output holds terminal escapes"
+    assert max(len(line) for line in res.stdout.splitlines()) <= int(ENV["COLUMNS"])
+    assert res.stdout == snapshot
+
+
+@pytest.mark.parametrize("path", LOGS)
+def test_replay_at_middle_event_matches_snapshot(path: Path, snapshot: Any) -> None:
+    middle = event_count(path) // 2
+    res = kabucli("replay", str(path), "--at", str(middle))
+    assert res.exit_code == 0, res.stderr
+    assert not ANSI.search(res.stdout), "replay output holds terminal escapes"
+    assert f"state after event {middle} of {event_count(path)}:" in res.stdout
+    assert res.stdout == snapshot
+
+
+@pytest.mark.parametrize("path", LOGS)
+def test_replay_json_gives_one_object_per_event_numbered_from_one(path: Path) -> None:
+    res = kabucli("replay", str(path), "--json")
+    assert res.exit_code == 0, res.stderr
+    steps = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [s["index"] for s in steps] == list(range(1, event_count(path) + 1))
+    assert all(s["notation"] and s["event"]["e"] for s in steps)
+
+
+def folders_to_count() -> list[str]:
+    """Every registered game that has a folder, and Dare, which must have one."""
+    have = {p.name for p in game_folders()}
+    return sorted({"dare"} | {g for g in games.names() if g in have})
+
+
+@pytest.mark.parametrize("game", folders_to_count())
+def test_each_game_has_at_least_six_recorded_games(game: str) -> None:
+    folder = REPLAYS / game
+    assert folder.is_dir(), f"replays/{game}/ is missing"
+    logs = recorded(folder)
+    assert len(logs) >= MIN_GAMES, (f"replays/{game}/ holds {len(logs)} recorded games, "
+                                    f"at least {MIN_GAMES} are needed")
+
+
+def test_dare_replays_cover_every_way_a_round_ends() -> None:
+    """The Dare recordings show Dare, a showdown, each tie rule and a round nobody
+    qualifies for, with 2, 3 and 4 players, a physical game and an undo."""
+    reasons: set[str] = set()
+    players: set[int] = set()
+    modes: set[str] = set()
+    undo = False
+    for path in recorded(REPLAYS / "dare"):
+        data = read_log(path, games.event_types)
+        players.add(len(data.header.seats))
+        modes.add(data.header.mode)
+        for ev in data.events:
+            tag = type(ev).__struct_config__.tag
+            undo = undo or tag == "undo"
+            if tag == "result":
+                reasons.add(ev.reason)  # type: ignore[attr-defined]
+    assert reasons == {"dare", "showdown", "tie", "split", "order", "nobody"}
+    assert players == {2, 3, 4}
+    assert modes == {"seeded", "physical"}
+    assert undo

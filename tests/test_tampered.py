@@ -1,0 +1,284 @@
+"""An audit catches tampering: copies of the recorded Dare games, changed at test time, are
+rejected with exit 1 at the first event that breaks a rule (and why); damaged files are
+rejected with exit 2 naming the first record that cannot be read."""
+
+from __future__ import annotations
+
+import json
+import struct
+from collections.abc import Callable
+from itertools import combinations_with_replacement
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from kabucli.cli import app
+from kabucli.engine import walk
+from kabucli.events import End, Event, Pay
+from kabucli.games import event_types
+from kabucli.games.dare import GAME, Deal, Lay, Result, Show, take
+from kabucli.log import MAGIC, LogData, read_log, write_log
+
+DARE = Path(__file__).resolve().parent.parent / "replays" / "dare"
+ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
+runner = CliRunner()
+
+# Which recorded game each tampering starts from.
+SEEDED = "3p-showdown-outright.kbl"
+SEEDED_4P = "4p-tie-carry-same-dealer.kbl"
+PHYSICAL = "3p-physical-match.kbl"
+JSONL = "3p-tie-order.jsonl"
+
+# A tampering: the events of a log -> (the changed events, the index audit must name, words
+# its reason must contain).
+Tamper = Callable[[list[Event]], tuple[list[Event], int, str]]
+
+
+def load(name: str) -> LogData:
+    return read_log(DARE / name, event_types)
+
+
+def first(events: list[Event], want: Callable[[Event], bool]) -> int:
+    """The 0-based position of the first event ``want`` accepts."""
+    return next(i for i, e in enumerate(events) if want(e))
+
+
+def replaced(events: list[Event], pos: int, ev: Event) -> list[Event]:
+    return [*events[:pos], ev, *events[pos + 1:]]
+
+
+def seats(events: list[Event]) -> int:
+    deal = events[first(events, lambda e: isinstance(e, Deal))]
+    assert isinstance(deal, Deal) and deal.hands is not None
+    return len(deal.hands)
+
+
+def deal_before(events: list[Event], pos: int) -> Deal:
+    return next(e for e in reversed(events[:pos]) if isinstance(e, Deal))
+
+
+# -- the tamperings -------------------------------------------------------------------------
+
+def set_off_reference(events: list[Event]) -> tuple[list[Event], int, str]:
+    pos = first(events, lambda e: isinstance(e, Lay) and bool(e.sets))
+    lay = events[pos]
+    assert isinstance(lay, Lay)
+    a, b, c = lay.sets[0]
+    bad = sorted([a, b, c + 1 if c < 10 else c - 1])
+    ev = msgspec.structs.replace(lay, sets=[bad, *lay.sets[1:]])
+    return replaced(events, pos, ev), pos + 1, "not the reference"
+
+
+def cards_not_in_hand(events: list[Event]) -> tuple[list[Event], int, str]:
+    pos = first(events, lambda e: isinstance(e, Lay) and bool(e.sets))
+    lay = events[pos]
+    assert isinstance(lay, Lay)
+    deal = deal_before(events, pos)
+    assert deal.hands is not None
+    hand = deal.hands[lay.seat - 1]
+    ref = sum(deal.field) % 10
+    # A set with the right ones digit that this hand cannot make.
+    foreign = next(list(t) for t in combinations_with_replacement(range(1, 11), 3)
+                   if sum(t) % 10 == ref and take(hand, list(t)) is None)
+    ev = msgspec.structs.replace(lay, sets=[foreign, *lay.sets[1:]])
+    return replaced(events, pos, ev), pos + 1, "does not hold"
+
+
+def wrong_seat(events: list[Event]) -> tuple[list[Event], int, str]:
+    pos = first(events, lambda e: isinstance(e, Lay))
+    lay = events[pos]
+    assert isinstance(lay, Lay)
+    other = lay.seat % seats(events) + 1
+    ev = msgspec.structs.replace(lay, seat=other)
+    return replaced(events, pos, ev), pos + 1, f"it is not p{other}'s turn"
+
+
+def payment_changed(events: list[Event]) -> tuple[list[Event], int, str]:
+    pos = first(events, lambda e: isinstance(e, Pay) and e.why == "win")
+    pay = events[pos]
+    assert isinstance(pay, Pay)
+    ev = msgspec.structs.replace(pay, amount=pay.amount + 1)
+    return replaced(events, pos, ev), pos + 1, f"the engine computes {GAME.notate(pay)!r}"
+
+
+def wrong_winner(events: list[Event]) -> tuple[list[Event], int, str]:
+    pos = first(events, lambda e: isinstance(e, Result) and e.reason == "showdown")
+    res = events[pos]
+    assert isinstance(res, Result)
+    other = res.winners[0] % seats(events) + 1
+    ev = msgspec.structs.replace(res, winners=[other], dealer=other)
+    return replaced(events, pos, ev), pos + 1, f"the engine computes {GAME.notate(res)!r}"
+
+
+def deal_swapped(events: list[Event]) -> tuple[list[Event], int, str]:
+    pos = first(events, lambda e: isinstance(e, Deal) and e.round == 2)
+    deal = events[pos]
+    assert isinstance(deal, Deal) and deal.hands is not None
+    one, two = list(deal.hands[0]), list(deal.hands[1])
+    i, j = next((i, j) for i in range(len(one)) for j in range(len(two)) if one[i] != two[j])
+    one[i], two[j] = two[j], one[i]
+    ev = msgspec.structs.replace(deal, hands=[sorted(one), sorted(two), *deal.hands[2:]])
+    return replaced(events, pos, ev), pos + 1, "the seed deals"
+
+
+def event_removed(events: list[Event]) -> tuple[list[Event], int, str]:
+    # The middle one of the lays that another lay follows: without it, the next seat plays
+    # out of turn.
+    lays = [i for i in range(len(events) - 1)
+            if isinstance(events[i], Lay) and isinstance(events[i + 1], Lay)]
+    pos = lays[len(lays) // 2]
+    follower = events[pos + 1]
+    assert isinstance(follower, Lay)
+    return ([*events[:pos], *events[pos + 1:]], pos + 1,
+            f"it is not p{follower.seat}'s turn")
+
+
+def fifth_seven(events: list[Event]) -> tuple[list[Event], int, str]:
+    """At a real table, a card shown after all four 7s are out is turned into a 7."""
+    for pos, ev in enumerate(events):
+        if isinstance(ev, Show) and 7 not in ev.cards:
+            match, violation = walk(GAME, load(PHYSICAL).header, events[:pos])
+            assert violation is None
+            if match.state.seen[7] == 4:
+                bad = msgspec.structs.replace(ev, cards=sorted([7, *ev.cards[1:]]))
+                return (replaced(events, pos, bad), pos + 1,
+                        "has only 4 copies of 7, and 4 already showed")
+    raise AssertionError(f"{PHYSICAL} shows no card after all four 7s are out")
+
+
+def end_balances(events: list[Event]) -> tuple[list[Event], int, str]:
+    pos = len(events) - 1
+    end = events[pos]
+    assert isinstance(end, End)
+    b = list(end.balances)
+    b[0], b[1] = b[0] + 1, b[1] - 1  # the total stays right; who holds what does not
+    ev = msgspec.structs.replace(end, balances=b)
+    return replaced(events, pos, ev), pos + 1, f"the engine computes {GAME.notate(end)!r}"
+
+
+TAMPERED: list[Any] = [
+    pytest.param(SEEDED, set_off_reference, id="laid-set-off-the-reference"),
+    pytest.param(SEEDED, cards_not_in_hand, id="laid-cards-not-in-hand"),
+    pytest.param(SEEDED, wrong_seat, id="move-by-the-wrong-seat"),
+    pytest.param(SEEDED, payment_changed, id="payment-amount-changed"),
+    pytest.param(SEEDED, wrong_winner, id="result-names-the-wrong-winner"),
+    pytest.param(SEEDED_4P, deal_swapped, id="seeded-deal-cards-swapped-between-hands"),
+    pytest.param(SEEDED_4P, event_removed, id="event-removed-from-the-middle"),
+    pytest.param(PHYSICAL, fifth_seven, id="physical-fifth-seven"),
+    pytest.param(JSONL, end_balances, id="end-with-wrong-balances"),
+]
+
+
+def audit(path: Path, *more: str) -> Any:
+    return runner.invoke(app, ["audit", str(path), *more], env=ENV)
+
+
+@pytest.mark.parametrize(("source", "tamper"), TAMPERED)
+def test_audit_rejects_tampered_log_at_the_breaking_event(
+        source: str, tamper: Tamper, tmp_path: Path) -> None:
+    data = load(source)
+    events, index, reason = tamper(list(data.events))
+    path = tmp_path / f"tampered{Path(source).suffix}"
+    write_log(path, data.header, events, data.fmt)
+
+    res = audit(path)
+    assert res.exit_code == 1, res.stdout + res.stderr
+    assert res.stderr.startswith(f"invalid: {path}: event {index}: ")
+    assert reason in res.stderr
+
+    report = json.loads(audit(path, "--json").stdout)
+    assert report[0]["status"] == "invalid"
+    assert report[0]["index"] == index
+    assert reason in report[0]["reason"]
+
+
+def test_untampered_copy_audits_valid(tmp_path: Path) -> None:
+    """The copies above are written the same way as this one, which stays valid."""
+    for name in (SEEDED, SEEDED_4P, PHYSICAL, JSONL):
+        data = load(name)
+        path = tmp_path / name
+        write_log(path, data.header, data.events, data.fmt)
+        res = audit(path)
+        assert res.exit_code == 0, res.stderr
+
+
+# -- damaged files ---------------------------------------------------------------------------
+
+def frames(blob: bytes) -> list[tuple[int, int]]:
+    """(start of payload, payload size) of each msgpack record; record 0 is the header."""
+    out = []
+    pos = len(MAGIC)
+    while pos < len(blob):
+        size, _ = struct.unpack_from(">II", blob, pos)
+        out.append((pos + 8, size))
+        pos += 8 + size
+    return out
+
+
+def cut_inside_event(blob: bytes) -> tuple[bytes, int, str]:
+    recs = frames(blob)
+    k = len(recs) // 2
+    start, size = recs[k]
+    return blob[:start + size // 2], k, "truncated"
+
+
+def flip_a_byte(blob: bytes) -> tuple[bytes, int, str]:
+    recs = frames(blob)
+    k = len(recs) // 2
+    start, size = recs[k]
+    at = start + size // 2
+    return blob[:at] + bytes([blob[at] ^ 0x20]) + blob[at + 1:], k, "checksum does not match"
+
+
+def cut_jsonl_line(blob: bytes) -> tuple[bytes, int, str]:
+    lines = blob.splitlines(keepends=True)
+    k = len(lines) // 2
+    return b"".join(lines[:k]) + lines[k][:len(lines[k]) // 2], k, "truncated"
+
+
+def break_jsonl_line(blob: bytes) -> tuple[bytes, int, str]:
+    lines = blob.splitlines(keepends=True)
+    k = len(lines) // 2
+    lines[k] = lines[k][:len(lines[k]) // 2] + b"\n"
+    return b"".join(lines), k, "invalid record"
+
+
+DAMAGED: list[Any] = [
+    pytest.param(SEEDED, cut_inside_event, id="msgpack-truncated-inside-an-event"),
+    pytest.param(SEEDED, flip_a_byte, id="msgpack-flipped-byte"),
+    pytest.param(JSONL, cut_jsonl_line, id="jsonl-truncated-inside-a-line"),
+    pytest.param(JSONL, break_jsonl_line, id="jsonl-broken-line"),
+]
+
+
+@pytest.mark.parametrize(("source", "damage"), DAMAGED)
+def test_audit_rejects_damaged_log_naming_the_first_bad_record(
+        source: str, damage: Callable[[bytes], tuple[bytes, int, str]], tmp_path: Path) -> None:
+    blob, index, why = damage((DARE / source).read_bytes())
+    assert index > 0
+    path = tmp_path / f"damaged{Path(source).suffix}"
+    path.write_bytes(blob)
+
+    res = audit(path)
+    assert res.exit_code == 2, res.stdout + res.stderr
+    assert res.stderr.startswith(f"unreadable: {path}: event {index}: ")
+    assert why in res.stderr
+
+
+@pytest.mark.parametrize(("content", "why"), [
+    pytest.param(b"round 1: p2 wins\n", "not a kabucli log", id="text-file"),
+    pytest.param(b"", "empty file", id="empty-file"),
+    pytest.param(b'{"game": "dare"}\n', "header: invalid record", id="json-that-is-not-a-log"),
+    pytest.param(b"\x89PNG\r\n\x1a\n\x00\x00", "not a kabucli log", id="binary-file"),
+])
+def test_audit_rejects_a_file_that_is_not_a_log(content: bytes, why: str,
+                                                tmp_path: Path) -> None:
+    path = tmp_path / "notalog.kbl"
+    path.write_bytes(content)
+    res = audit(path)
+    assert res.exit_code == 2, res.stdout + res.stderr
+    assert res.stderr.startswith(f"unreadable: {path}: ")
+    assert why in res.stderr
