@@ -282,19 +282,17 @@ def _event_decoder(game: str, event_types: EventTypes, fmt: Fmt) -> Any:
 
 
 def convert_log(src: Path, dst: Path, fmt: Fmt | None = None, overwrite: bool = False) -> int:
-    """Copy the log ``src`` to ``dst`` in encoding ``fmt`` (by default the one ``src`` is not
-    in); return the number of events. ``src`` is read strictly, so a damaged log is refused,
-    and ``dst`` is not overwritten unless ``overwrite``."""
+    """Copy the log ``src`` to ``dst`` in encoding ``fmt`` (by default the one ``dst``'s name
+    asks for, as for any new log); return the number of events. ``src`` is read strictly, so
+    a damaged log is refused, and ``dst`` is not overwritten unless ``overwrite``."""
     from kabucli.games import event_types  # here: kabucli.games imports this module
 
     src, dst = Path(src), Path(dst)
     log = read_log(src, event_types, strict=True)
     if dst.exists() and dst.resolve() == src.resolve():
         raise LogError(f"{dst}: cannot convert a log onto itself")
-    if fmt is None:
-        fmt = "jsonl" if log.fmt == "msgpack" else "msgpack"
     try:
-        write_log(dst, log.header, log.events, fmt, overwrite=overwrite)
+        write_log(dst, log.header, log.events, fmt or format_for(dst), overwrite=overwrite)
     except OSError as exc:
         dst.unlink(missing_ok=True)
         raise LogError(f"cannot write {dst}: {exc.strerror}") from None

@@ -33,6 +33,7 @@ def describe(rules_type: type[msgspec.Struct]) -> list[RuleInfo]:
     """Name, type, default, help and choices of every house rule of a game."""
     info = msgspec.inspect.type_info(rules_type)
     assert isinstance(info, msgspec.inspect.StructType)
+    declared = _literal_choices(rules_type)
     out = []
     for f in info.fields:
         t = f.type
@@ -42,7 +43,7 @@ def describe(rules_type: type[msgspec.Struct]) -> list[RuleInfo]:
             t = t.type
         choices: tuple[Any, ...] = ()
         if isinstance(t, msgspec.inspect.LiteralType):
-            choices = tuple(t.values)
+            choices = declared.get(f.name) or tuple(t.values)
             kind = " | ".join(str(v) for v in choices)
         elif isinstance(t, msgspec.inspect.IntType):
             kind = "integer"
@@ -58,6 +59,21 @@ def describe(rules_type: type[msgspec.Struct]) -> list[RuleInfo]:
         else:
             kind = type(t).__name__.removesuffix("Type").lower()
         out.append(RuleInfo(f.name, kind, f.default, help_text, choices))
+    return out
+
+
+def _literal_choices(rules_type: type[msgspec.Struct]) -> dict[str, tuple[Any, ...]]:
+    """The choices of each ``Literal`` rule in the order written (msgspec sorts them)."""
+    try:
+        hints = typing.get_type_hints(rules_type, include_extras=True)
+    except (NameError, TypeError):
+        return {}
+    out = {}
+    for name, hint in hints.items():
+        if typing.get_origin(hint) is typing.Annotated:
+            hint = typing.get_args(hint)[0]
+        if typing.get_origin(hint) is typing.Literal:
+            out[name] = typing.get_args(hint)
     return out
 
 

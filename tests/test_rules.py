@@ -1,0 +1,189 @@
+"""House rules as data (kabucli/rules.py): listing them, and setting them from NAME=VALUE pairs
+and TOML files, with refusals that name the rule and what it allows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+import msgspec
+import pytest
+from msgspec import Meta
+
+import kabucli.games
+from kabucli.errors import RuleError
+from kabucli.games.dare import DareRules
+from kabucli.rules import as_dict, build, describe, validate
+
+
+class ToyRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Rules of every shape a game may use, to test what Dare's rules do not cover."""
+
+    level: Annotated[int, Meta(le=9, description="how hard")] = 3
+    fast: Annotated[bool, Meta(description="play fast")] = False
+    limit: Annotated[Literal[10, 15, 20], Meta(description="count up to")] = 10
+    bounded: Annotated[int, Meta(ge=2, le=5, description="between")] = 2
+
+
+# -- listing ----------------------------------------------------------------------------------
+
+def test_describe_lists_dare_rules_with_types_defaults_and_help() -> None:
+    info = {r.name: r for r in describe(DareRules)}
+    assert list(info) == ["ante", "yaku", "tie", "rounds", "chips"]
+    assert (info["ante"].kind, info["ante"].default) == ("integer >= 0", 1)
+    assert (info["rounds"].kind, info["rounds"].default) == ("integer >= 1", 10)
+    assert (info["chips"].kind, info["chips"].default) == ("integer >= 0", 50)
+    assert info["yaku"].choices == ("none", "arashi", "extended")
+    assert info["yaku"].kind == "none | arashi | extended"
+    assert info["yaku"].default == "none"
+    assert info["tie"].choices == ("carry", "split", "order")
+    assert info["tie"].default == "carry"
+    assert all(r.help for r in info.values())
+    assert "pot" in info["ante"].help and "arashi" in info["yaku"].help
+
+
+def test_describe_names_bounds_booleans_and_numeric_choices() -> None:
+    info = {r.name: r for r in describe(ToyRules)}
+    assert info["level"].kind == "integer <= 9"
+    assert info["fast"].kind == "true | false"
+    assert info["limit"].kind == "10 | 15 | 20"
+    assert info["bounded"].kind == "integer 2-5"
+    assert info["level"].help == "how hard"
+
+
+def test_defaults_match_the_rulings() -> None:
+    assert build(DareRules) == DareRules(ante=1, yaku="none", tie="carry", rounds=10, chips=50)
+
+
+# -- NAME=VALUE pairs -------------------------------------------------------------------------
+
+def test_pairs_set_integers_and_choices() -> None:
+    rules = build(DareRules, ["ante=2", "yaku=arashi", " tie = split ", "rounds=3", "chips=0"],
+                  game="dare")
+    assert rules == DareRules(ante=2, yaku="arashi", tie="split", rounds=3, chips=0)
+
+
+def test_pairs_read_booleans_and_numeric_choices() -> None:
+    assert build(ToyRules, ["fast=yes", "limit=15"]) == ToyRules(fast=True, limit=15)
+    assert build(ToyRules, ["fast=false"]).fast is False
+
+
+def test_the_last_pair_for_a_rule_wins() -> None:
+    assert build(DareRules, ["ante=2", "ante=5"]).ante == 5
+
+
+def test_an_unknown_rule_is_named_with_the_known_ones() -> None:
+    with pytest.raises(RuleError) as err:
+        build(DareRules, ["colour=red"], game="dare")
+    msg = str(err.value)
+    assert "'colour'" in msg and "dare" in msg
+    assert "ante, yaku, tie, rounds, chips" in msg
+
+
+def test_a_choice_outside_the_list_names_the_rule_and_its_choices() -> None:
+    with pytest.raises(RuleError) as err:
+        build(DareRules, ["yaku=kabu"], game="dare")
+    msg = str(err.value)
+    assert "yaku='kabu'" in msg
+    assert "none | arashi | extended" in msg
+
+
+def test_a_negative_ante_is_refused_naming_the_bound() -> None:
+    with pytest.raises(RuleError) as err:
+        build(DareRules, ["ante=-1"], game="dare")
+    assert "ante=-1" in str(err.value) and "integer >= 0" in str(err.value)
+
+
+def test_zero_rounds_and_a_word_for_a_number_are_refused() -> None:
+    with pytest.raises(RuleError, match=r"rounds=0 .*integer >= 1"):
+        build(DareRules, ["rounds=0"])
+    with pytest.raises(RuleError, match=r"chips='many' .*integer >= 0"):
+        build(DareRules, ["chips=many"])
+
+
+def test_a_value_above_an_upper_bound_is_refused() -> None:
+    with pytest.raises(RuleError, match=r"level=10 .*integer <= 9"):
+        build(ToyRules, ["level=10"])
+    with pytest.raises(RuleError, match=r"limit=12 .*10 \| 15 \| 20"):
+        build(ToyRules, ["limit=12"])
+
+
+@pytest.mark.parametrize("pair", ["ante", "ante:2", "=2", " "])
+def test_a_pair_without_a_name_and_equals_sign_is_refused(pair: str) -> None:
+    with pytest.raises(RuleError) as err:
+        build(DareRules, [pair])
+    assert f"'{pair}'" in str(err.value) and "NAME=VALUE" in str(err.value)
+
+
+# -- TOML files -------------------------------------------------------------------------------
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "rules.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_toml_file_with_top_level_rules(tmp_path: Path) -> None:
+    file = write(tmp_path, 'ante = 2\ntie = "split"\n')
+    assert build(DareRules, file=file, game="dare") == DareRules(ante=2, tie="split")
+
+
+def test_a_toml_file_with_a_table_for_the_game(tmp_path: Path) -> None:
+    file = write(tmp_path, '[dare]\nyaku = "extended"\nrounds = 4\n')
+    assert build(DareRules, file=file, game="dare") == DareRules(yaku="extended", rounds=4)
+
+
+def test_the_game_table_adds_to_and_overrides_top_level_rules(tmp_path: Path) -> None:
+    file = write(tmp_path, 'ante = 2\nchips = 30\n[dare]\nante = 5\n')
+    assert build(DareRules, file=file, game="dare") == DareRules(ante=5, chips=30)
+
+
+def test_tables_for_other_games_are_skipped(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(kabucli.games.MODULES, "kazutori", "kabucli.games.kazutori")
+    file = write(tmp_path, '[kazutori]\nlimit = 15\n[dare]\ntie = "order"\n')
+    assert build(DareRules, file=file, game="dare") == DareRules(tie="order")
+
+
+def test_a_table_that_names_no_game_is_refused(tmp_path: Path) -> None:
+    file = write(tmp_path, "[dar]\nante = 2\n")
+    with pytest.raises(RuleError, match=r"\[dar\] is not a game"):
+        build(DareRules, file=file, game="dare")
+
+
+def test_pairs_override_the_file(tmp_path: Path) -> None:
+    file = write(tmp_path, "[dare]\nante = 2\nrounds = 3\n")
+    assert build(DareRules, ["ante=7"], file, "dare") == DareRules(ante=7, rounds=3)
+
+
+def test_a_bad_value_in_a_file_names_the_rule(tmp_path: Path) -> None:
+    file = write(tmp_path, '[dare]\nante = "two"\n')
+    with pytest.raises(RuleError, match=r"ante='two' .*integer >= 0"):
+        build(DareRules, file=file, game="dare")
+
+
+def test_an_unknown_rule_in_a_file_is_refused(tmp_path: Path) -> None:
+    file = write(tmp_path, "jokers = 2\n")
+    with pytest.raises(RuleError, match="unknown house rule 'jokers'"):
+        build(DareRules, file=file, game="dare")
+
+
+def test_a_file_that_is_not_toml_or_not_there_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(RuleError, match="not valid TOML"):
+        build(DareRules, file=write(tmp_path, "ante = = 2\n"), game="dare")
+    with pytest.raises(RuleError, match="cannot read rules file"):
+        build(DareRules, file=tmp_path / "missing.toml", game="dare")
+
+
+# -- the rules in a log header ----------------------------------------------------------------
+
+def test_rules_written_to_a_header_read_back_the_same() -> None:
+    rules = DareRules(ante=3, yaku="arashi", tie="order", rounds=2, chips=9)
+    written = as_dict(rules)
+    assert written == {"ante": 3, "yaku": "arashi", "tie": "order", "rounds": 2, "chips": 9}
+    assert validate(DareRules, written, "dare") == rules
+
+
+def test_a_header_with_an_unknown_rule_is_refused() -> None:
+    with pytest.raises(RuleError, match="unknown house rule 'wild'"):
+        validate(DareRules, {**as_dict(DareRules()), "wild": True}, "dare")
