@@ -5,10 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from kabucli.cards import UNKNOWN
 from kabucli.engine import Game
+from kabucli.errors import BotError
 from kabucli.events import Event
-from kabucli.games.dare import DareState, Lay, legal_lays, strength
+from kabucli.games.dare import DareState, Lay, Move, legal_lays, strength, take
 from kabucli.shuffle import Rng
+
+
+def _moves(s: DareState, seat: int) -> tuple[Move, ...]:
+    hand = s.hands[seat]
+    if UNKNOWN in hand:
+        raise BotError(f"p{seat}'s hand is face down to the log: a bot cannot play it")
+    return legal_lays(tuple(hand), s.ref)
 
 
 class RandomBot:
@@ -18,8 +27,7 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, game: Game, state: Any, seat: int) -> Event:
-        s: DareState = state
-        moves = legal_lays(tuple(s.hands[seat]), s.ref)
+        moves = _moves(state, seat)
         move = moves[self.rng.below(len(moves))]
         return Lay(seat, [list(st) for st in move])
 
@@ -32,22 +40,19 @@ class BestBot:
 
     def choose(self, game: Game, state: Any, seat: int) -> Event:
         s: DareState = state
-        hand = tuple(s.hands[seat])
-        moves = legal_lays(hand, s.ref)
-        if len(moves[-1]) == 3:
+        moves = _moves(s, seat)
+        if len(moves[-1]) == 3:  # legal_lays lists moves by number of sets: Dare comes last
             return Lay(seat, [list(st) for st in moves[-1]])
-        best: tuple[tuple[int, int], list[list[int]]] | None = None
+        best: tuple[tuple[int, int], Move] | None = None
         for move in moves:
             if len(move) != 2:
                 continue
-            left = list(hand)
-            for st in move:
-                for c in st:
-                    left.remove(c)
-            key = strength(left, s.rules.yaku)
+            got = take(s.hands[seat], [c for st in move for c in st])
+            assert got is not None
+            key = strength(got[0], s.rules.yaku)
             if best is None or key > best[0]:
-                best = (key, [list(st) for st in move])
-        return Lay(seat, best[1] if best is not None else [])
+                best = (key, move)
+        return Lay(seat, [list(st) for st in best[1]] if best is not None else [])
 
 
 BOTS = {"random": RandomBot, "best": BestBot}

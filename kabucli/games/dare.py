@@ -732,13 +732,15 @@ left over stays in the pot and is reported at the end. Payments of 0 chips are n
 """
 
     notation_doc = """\
-Cards are typed as their values 1-10. A set is three cards joined by '-'.
+Cards are typed as their values 1-10 ('??' for a card nobody has seen). A set is three cards
+joined by '-'.
 
   p2 sets 1-3-9 3-5-5   p2 lays two sets (the 'p2' and 'sets' are optional on p2's turn)
   1-3-9 3-5-5           the same, typed by the player whose turn it is
   pass                  lay no set
   deal 1-7-5            referee mode: the three field cards as they are turned up
-  deal 1-7-5 | p1 ... | p2 ...   a deal with every hand known (nine cards each, seat order)
+  deal 1-7-5 | p1 1-2-3-3-3-4-5-5-9 | p2 ...
+                        a deal that lists every hand too (nine cards each, in seat order)
   show 2-3-4            referee mode: the three cards the next qualified player shows
   p3 shows 2-3-4        the same, naming the player
   undo                  take back the last input
