@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from rich.console import Console
 
     from kabucli.engine import Game, Match
@@ -40,7 +42,10 @@ def _console(stderr: bool = False) -> Console:
     from rich.console import Console
 
     # Messages on stderr are single lines that must not be folded at the terminal width.
-    return Console(stderr=stderr, highlight=False, soft_wrap=stderr)
+    # NO_COLOR (no-color.org) means no escapes at all: rich alone would still send bold/dim.
+    plain = bool(os.environ.get("NO_COLOR"))
+    return Console(stderr=stderr, highlight=False, soft_wrap=stderr,
+                   color_system=None if plain else "auto")
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
@@ -235,6 +240,7 @@ def play(
         fail("--physical deals nothing, so it takes no --seed")
     if physical and bot:
         fail("bots need cards the program dealt: --bot cannot be used with --physical")
+    moves = _read_script(script)
     try:
         seats = build_seats(g, players, player or [], bot or [])
         if not physical and s is None:
@@ -245,7 +251,7 @@ def play(
                      format_for(path) if path else None, durable=humans or physical)
     except KabuError as exc:
         fail(str(exc))
-    _drive(sess, script, quiet, as_json)
+    _drive(sess, moves, quiet, as_json)
 
 
 @app.command()
@@ -260,46 +266,55 @@ def resume(
     from kabucli.errors import KabuError, LogError
     from kabucli.session import resume as do_resume
 
+    moves = _read_script(script)
     try:
         sess, damage = do_resume(log)
     except LogError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:
-        fail(str(exc))
+        msg = str(exc)
+        fail(msg if msg.startswith(str(log)) else f"{log}: {msg}")
     err = _console(stderr=True)
     if damage is not None:
         err.print(f"[yellow]warning:[/] {_escape(str(damage))}; the damaged tail was cut off "
                   f"and play goes on after event {sess.match.logged}")
     if sess.match.over:
         fail(f"{log}: the game in this log is already over")
-    _drive(sess, script, quiet, as_json)
+    _drive(sess, moves, quiet, as_json)
 
 
-def _drive(sess: Session, script: str | None, quiet: bool, as_json: bool) -> None:
+def _read_script(script: str | None) -> tuple[str, Iterator[tuple[int, str]]] | None:
+    """The name and numbered lines of a move script (None: ask at the prompt). Read before
+    the game starts, so an unreadable script stops everything and leaves no log behind."""
+    from kabucli.session import script_lines
+
+    if script is None:
+        return None
+    try:
+        text = sys.stdin.read() if script == "-" else Path(script).read_text()
+    except OSError as exc:
+        fail(f"cannot read script {script}: {exc.strerror}")
+    except UnicodeDecodeError:
+        fail(f"script {script} is not text")
+    return ("standard input" if script == "-" else script), script_lines(text)
+
+
+def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, quiet: bool,
+           as_json: bool) -> None:
     """Run a session to the end: bots move, people type, every step is drawn and logged."""
     from kabucli import render
     from kabucli.errors import KabuError
-    from kabucli.session import script_lines
 
     g = sess.game
     m = sess.match
-    out = _console()
+    # With --json, stdout holds only the JSON; prompts and replies go to stderr.
+    out = _console(stderr=as_json)
     show = not (quiet or as_json)
-    lines = None
-    source = "stdin"
-    if script is not None:
-        source = "standard input" if script == "-" else script
-        try:
-            text = sys.stdin.read() if script == "-" else Path(script).read_text()
-        except OSError as exc:
-            fail(f"cannot read script {script}: {exc.strerror}")
-        except UnicodeDecodeError:
-            fail(f"script {script} is not text")
-        lines = script_lines(text)
+    source, lines = moves if moves is not None else ("stdin", None)
     if show:
         where = f"log: {sess.log_path}" if sess.log_path else "no log"
         seed = f"seed {m.seed} · " if m.seed is not None else "referee mode · "
-        out.print(f"[dim]{g.title} · {seed}{where}[/]")
+        out.print(f"[dim]{g.title} · {seed}{_escape(where)}[/]", soft_wrap=True)
     last_table = -1
     try:
         while True:
@@ -341,7 +356,7 @@ def _drive(sess: Session, script: str | None, quiet: bool, as_json: bool) -> Non
                 ev = sess.submit_line(line)
             except KabuError as exc:
                 if lines is None:
-                    out.print(f"[red]refused:[/] {_escape(str(exc))}")
+                    out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
                     continue
                 _stop(sess, f"{source}:{number}: {line!r}: {exc}", 1)
             if show:
@@ -354,7 +369,8 @@ def _drive(sess: Session, script: str | None, quiet: bool, as_json: bool) -> Non
         return
     out.print(render.outcome_panel(g, m))
     if sess.log_path is not None:
-        out.print(f"[dim]log: {sess.log_path} ({m.logged} events)[/]")
+        out.print(f"[dim]log: {_escape(str(sess.log_path))} ({m.logged} events)[/]",
+                  soft_wrap=True)
 
 
 def _command(sess: Session, line: str, out: Console) -> str | None:
@@ -428,7 +444,7 @@ def _event_types_or_fail(name: str) -> Any:
     try:
         return games.event_types(name)
     except ParseError as exc:
-        raise LogError(str(exc), 0) from None
+        raise LogError(str(exc)) from None  # read_log names the header itself
 
 
 @app.command()
@@ -456,7 +472,8 @@ def replay(
     out = _console()
     if at is not None:
         if not 0 <= at <= len(events):
-            fail(f"--at {at} is out of range: the log has events 1-{len(events)}")
+            fail(f"--at {at} is out of range: the log has events 1-{len(events)} "
+                 "(0 is the state before the first)")
         events = events[:at]
 
     def on_json(index: int, ev: Event, m: Match) -> None:
@@ -494,7 +511,7 @@ def replay(
     if violation is not None:
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None and at is None:
-        fail(f"{log}: {data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
+        fail(f"{data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
 
 
 @app.command()
@@ -544,7 +561,7 @@ def audit(
             res.update(status="valid", events=len(data.events), finished=match.over)
             if not as_json:
                 out.print(f"[green]valid:[/] {_escape(str(path))} ({len(data.events)} events, "
-                          f"{state})")
+                          f"{state})", soft_wrap=True)
         results.append(res)
     if as_json:
         print(json.dumps(results, indent=2))
@@ -637,11 +654,13 @@ def log_convert(
 
     if to not in (None, "msgpack", "jsonl"):
         fail(f"--to {to}: choose msgpack or jsonl")
+    if dst.exists() and not force:
+        fail(f"{dst} already exists; add --force to overwrite it")
     try:
         n = convert_log(src, dst, to, overwrite=force)  # type: ignore[arg-type]
     except LogError as exc:
         fail(str(exc), EXIT_UNREADABLE)
-    _console().print(f"wrote {dst} ({n} events)")
+    _console().print(f"wrote {_escape(str(dst))} ({n} events)", soft_wrap=True)
 
 
 # -- completion --------------------------------------------------------------------------
@@ -670,12 +689,37 @@ def completion_script(shell: str) -> str:
 def main() -> None:
     """Entry point: run the app; an unexpected error is one line, not a traceback."""
     try:
-        app()
+        code = app(standalone_mode=False)
     except SystemExit:
         raise
-    except Exception as exc:  # an internal error: one line unless debugging
+    except Exception as exc:
+        kinds = {c.__name__ for c in type(exc).__mro__}
+        if "ClickException" in kinds or "Abort" in kinds:
+            _usage_error(exc, kinds)
         if os.environ.get("KABUCLI_DEBUG"):
             raise
+        # An internal error: one line unless debugging.
         _console(stderr=True).print(f"[bold red]internal error:[/] {type(exc).__name__}: "
                                     f"{_escape(str(exc))} (set KABUCLI_DEBUG=1 for details)")
         sys.exit(3)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _usage_error(exc: Exception, kinds: set[str]) -> NoReturn:
+    """Report a command-line syntax error in one line.
+
+    Typer vendors or imports click depending on its version, so its errors are known here by
+    class name; Typer itself would draw a usage box.
+    """
+    err = _console(stderr=True)
+    ctx = getattr(exc, "ctx", None)
+    if "NoArgsIsHelpError" in kinds and ctx is not None:
+        print(ctx.get_help())
+        sys.exit(2)
+    if "Abort" in kinds:
+        err.print("aborted")
+        sys.exit(130)
+    message = exc.format_message()  # type: ignore[attr-defined]
+    hint = f" (see '{ctx.command_path} --help')" if "UsageError" in kinds and ctx else ""
+    err.print(f"[bold red]error:[/] {_escape(message)}{_escape(hint)}")
+    sys.exit(int(getattr(exc, "exit_code", 2)))

@@ -17,7 +17,7 @@ import msgspec
 
 from kabucli import bots as botreg
 from kabucli import games
-from kabucli.engine import Game, Match, make_header, walk
+from kabucli.engine import Game, Match, check_header, make_header, walk
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import Fmt, LogWriter, SeatInfo, format_for, read_log
@@ -54,6 +54,10 @@ def build_seats(game: Game, players: int | None, names: list[str],
                 bot_specs: list[str]) -> list[SeatInfo]:
     if names and players is not None and players != len(names):
         raise ParseError(f"--players {players} but {len(names)} --player names were given")
+    for i, name in enumerate(names, start=1):
+        if not name.strip() or not name.isprintable():
+            raise ParseError(f"--player {name!r} (seat {i}): a name must be printable text, "
+                             "not empty")
     n = len(names) if names else (players if players is not None else game.default_players)
     if not game.min_players <= n <= game.max_players:
         raise ParseError(f"{game.title} takes {game.min_players}-{game.max_players} players, "
@@ -172,15 +176,18 @@ class Session:
         """Take back the last move typed by a person, with the bot moves after it.
         Returns how many moves were taken back (0 when there is nothing to take back)."""
         m = self.match
+
+        def by_bot(ev: Event) -> bool:
+            return ev.KIND == "action" and getattr(ev, "seat", None) in self.bots
+
         inputs = [e for e in m.events if m.is_input(e)]
-        if not inputs:
+        if all(by_bot(e) for e in inputs):  # no person has moved: bots' moves stay
             return 0
         count = 0
         for ev in reversed(inputs):
             m.submit(Undo())
             count += 1
-            seat = getattr(ev, "seat", None)
-            if not (ev.KIND == "action" and seat in self.bots):
+            if not by_bot(ev):
                 break
         return count
 
@@ -209,9 +216,15 @@ def resume(path: Path, durable: bool = True) -> tuple[Session, LogError | None]:
     """Reopen a log to play on: replay it, cut off a damaged tail, append from there."""
     data = read_log(path, games.event_types, strict=False)
     game = games.get(data.header.game)
+    try:
+        check_header(game, data.header)
+    except KabuError as exc:  # a header this kabucli cannot play: unreadable, as in audit
+        raise LogError(f"{path}: {exc}") from None
     match, violation = walk(game, data.header, data.events)
     if violation is not None:
         raise KabuError(violation.line(str(path)) + " (cannot resume a log that breaks a rule)")
+    if match.over:  # checked before reopening, which would cut a damaged tail
+        raise KabuError(f"{path}: the game in this log is already over")
     match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable)
     humans = {i for i, s in enumerate(data.header.seats, 1) if s.control == "human"}
     return Session(match, make_bots(match), path, humans), data.error

@@ -21,6 +21,7 @@ from kabucli.events import Event
 
 MODULES: dict[str, str] = {
     "dare": "kabucli.render.dare",
+    "yatchaba": "kabucli.render.yatchaba",
 }
 
 KIND_STYLE = {"chance": "cyan", "action": "bold", "auto": "green", "meta": "magenta"}
@@ -61,8 +62,14 @@ def cards_box(tokens: list[str], style: str | None = None) -> Text:
 
 
 def seat_label(match: Match, seat: int) -> str:
+    """``pN NAME`` as plain text (names are never read as markup)."""
     name = match.seat_name(seat)
     return f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}"
+
+
+def seat_cell(match: Match, seat: int) -> Text:
+    """The seat label as a table cell (a Text, so a name like ``[/]`` prints as typed)."""
+    return Text(seat_label(match, seat))
 
 
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
@@ -143,7 +150,7 @@ def balances_table(match: Match, balances: dict[str, Any], title: str = "chips")
     for key, bal in balances.items():
         seat = int(key[1:])
         style = "bold green" if bal == top else ""
-        row: list[str | Text] = [seat_label(match, seat), str(bal)]
+        row: list[str | Text] = [seat_cell(match, seat), str(bal)]
         if isinstance(start, int):
             diff = bal - start
             row.append(Text(f"{diff:+d}", style="green" if diff > 0 else "red" if diff < 0 else ""))

@@ -13,7 +13,7 @@ from kabucli.engine import Game, Match
 from kabucli.events import End, Event, Pay
 from kabucli.games.dare import DareState, Deal, Lay, Result, Show, hand_name
 from kabucli.ledger import party_name
-from kabucli.render import balances_table, cards_box, cards_inline, seat_label
+from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, seat_label
 
 
 def _status(s: DareState, p: int) -> Text:
@@ -52,7 +52,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
         hand = ["??"] * len(s.hands[p]) if hidden else [tok(c) for c in s.hands[p]]
         sets = Text("  ").join(cards_inline([tok(c) for c in st], sep="-")
                                for st in (s.laid[p] or []))
-        seats.add_row(seat_label(match, p), str(s.ledger.seat(p)), cards_inline(hand),
+        seats.add_row(seat_cell(match, p), str(s.ledger.seat(p)), cards_inline(hand),
                       sets, _status(s, p))
     return Panel(Group(field, Text(""), seats), title=title, title_align="left", expand=False)
 
@@ -66,7 +66,8 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
               "nobody": "nobody qualified, pot carries"}
     for r in out["rounds"]:
         winners = ", ".join(seat_label(match, int(w[1:])) for w in r["winners"]) or "-"
-        rounds.add_row(str(r["round"]), f"{labels.get(r['reason'], r['reason'])}: {winners}")
+        label = labels.get(r["reason"], r["reason"])
+        rounds.add_row(str(r["round"]), Text(f"{label}: {winners}"))
     chips = balances_table(match, out["balances"], title="final chips")
     pot = Text(f"pot left: {out['pot']}", style="dim") if out["pot"] else Text("")
     return Group(rounds, chips, pot)

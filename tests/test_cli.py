@@ -1,0 +1,469 @@
+"""Every command of the command line works: rules, deal, play, replay, audit, log convert and
+completion, with text and --json output, and no ANSI escapes when piped or with NO_COLOR."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import SHELLS, app
+from kabucli.games.dare import GAME
+from kabucli.log import read_log
+from kabucli.rules import describe
+
+runner = CliRunner()
+# An event line; piped input is not echoed, so in --step the prompt may come first.
+EVENT_LINE = re.compile(r"(?:^|q: quit -- )\s*(\d+) (table|engine|p\d)", re.M)
+ANSI = "\x1b["
+
+
+def run(*args: str, input: str | None = None, env: dict[str, str | None] | None = None) -> Any:
+    """Invoke the app as the shell would; no command may end in an unexpected exception."""
+    res = runner.invoke(app, list(args), input=input, env=env)
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def events_in(path: Path) -> int:
+    return len(read_log(path, games.event_types).events)
+
+
+def audit_ok(path: Path, finished: bool = True) -> None:
+    res = run("audit", str(path))
+    assert res.exit_code == 0, res.stderr
+    state = "finished" if finished else "unfinished"
+    assert res.stdout.strip() == f"valid: {path} ({events_in(path)} events, {state})"
+
+
+@pytest.fixture(scope="module")
+def game_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A whole seeded 3-round Dare game between bots, logged as msgpack."""
+    path = tmp_path_factory.mktemp("cli") / "game.kbl"
+    res = run("play", "dare", "--seed", "7", "--bot", "all=best", "--rule", "rounds=3",
+              "--log", str(path), "--quiet")
+    assert res.exit_code == 0, res.stderr
+    return path
+
+
+# -- rules -------------------------------------------------------------------------------
+
+def test_rules_lists_every_game() -> None:
+    res = run("rules")
+    assert res.exit_code == 0
+    for name in games.names():
+        assert name in res.stdout
+    assert "kabucli rules GAME" in res.stdout
+
+
+def test_rules_json_lists_every_game_with_its_player_range() -> None:
+    res = run("rules", "--json")
+    assert res.exit_code == 0
+    data = json.loads(res.stdout)
+    assert [d["name"] for d in data] == games.names()
+    dare = next(d for d in data if d["name"] == "dare")
+    assert dare["players"] == [2, 4]
+
+
+def test_rules_dare_explains_rules_notation_and_every_house_rule() -> None:
+    res = run("rules", "dare")
+    assert res.exit_code == 0
+    assert "Move notation" in res.stdout
+    assert "reference" in res.stdout
+    for info in describe(GAME.Rules):
+        assert info.name in res.stdout
+
+
+def test_rules_dare_json_gives_house_rules_with_defaults() -> None:
+    res = run("rules", "dare", "--json")
+    assert res.exit_code == 0
+    data = json.loads(res.stdout)
+    assert data["name"] == "dare"
+    rules = {r["name"]: r["default"] for r in data["house_rules"]}
+    assert rules == {"ante": 1, "yaku": "none", "tie": "carry", "rounds": 10, "chips": 50}
+    assert "sets" in data["notation"]
+
+
+# -- deal --------------------------------------------------------------------------------
+
+def test_deal_json_shows_every_hand_and_the_field() -> None:
+    res = run("deal", "dare", "--seed", "3", "--players", "4", "--json")
+    assert res.exit_code == 0
+    data = json.loads(res.stdout)
+    assert data["seed"] == 3
+    state = data["state"]
+    assert len(state["field"]) == 3
+    assert sorted(state["hands"]) == ["p1", "p2", "p3", "p4"]
+    assert all(len(h) == 9 for h in state["hands"].values())
+    assert state["reference"] == sum(int(c) for c in state["field"]) % 10
+
+
+def test_deal_same_seed_deals_the_same_cards() -> None:
+    first = json.loads(run("deal", "dare", "--seed", "3", "--json").stdout)
+    again = json.loads(run("deal", "dare", "--seed", "3", "--json").stdout)
+    other = json.loads(run("deal", "dare", "--seed", "4", "--json").stdout)
+    assert first == again
+    assert first["state"]["hands"] != other["state"]["hands"]
+
+
+def test_deal_text_shows_the_seed_and_the_hands() -> None:
+    data = json.loads(run("deal", "dare", "--seed", "3", "--players", "4", "--json").stdout)
+    res = run("deal", "dare", "--seed", "3", "--players", "4")
+    assert res.exit_code == 0
+    assert "seed 3" in res.stdout
+    for hand in data["state"]["hands"].values():
+        assert " ".join(hand) in res.stdout
+
+
+def test_deal_without_seed_prints_the_seed_it_chose() -> None:
+    res = run("deal", "dare", "--json")
+    seed = json.loads(res.stdout)["seed"]
+    again = json.loads(run("deal", "dare", "--seed", str(seed), "--json").stdout)
+    assert again == json.loads(res.stdout)
+
+
+# -- play --------------------------------------------------------------------------------
+
+def test_play_all_bots_to_the_end_shows_outcome_and_a_log_that_audits(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    res = run("play", "dare", "--seed", "7", "--bot", "all=best", "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    assert "match over" in res.stdout
+    assert "final chips" in res.stdout
+    n = events_in(log)
+    assert f"log: {log} ({n} events)" in res.stdout
+    assert [int(i) for i, _ in EVENT_LINE.findall(res.stdout)] == list(range(1, n + 1))
+    audit_ok(log)
+
+
+def test_play_json_gives_the_outcome(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    res = run("play", "dare", "--seed", "7", "--bot", "all=random", "-r", "rounds=2",
+              "--log", str(log), "--json")
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["seed"] == 7
+    assert data["log"] == str(log)
+    assert data["events"] == events_in(log)
+    out = data["outcome"]
+    assert len(out["rounds"]) == 2
+    assert sum(out["balances"].values()) + out["pot"] == 3 * 50
+
+
+def test_play_quiet_shows_only_the_result() -> None:
+    res = run("play", "dare", "--seed", "7", "--bot", "all=best", "--no-log", "--quiet")
+    assert res.exit_code == 0
+    assert EVENT_LINE.search(res.stdout) is None
+    assert "final chips" in res.stdout
+
+
+def test_play_player_names_go_to_the_table_and_the_log(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    res = run("play", "dare", "-s", "2", "-p", "Ann", "-p", "Bob", "-b", "all=random",
+              "-r", "rounds=1", "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    assert "p1 Ann" in res.stdout and "p2 Bob" in res.stdout
+    seats = read_log(log, games.event_types).header.seats
+    assert [(s.name, s.control) for s in seats] == [("Ann", "bot:random"), ("Bob", "bot:random")]
+
+
+def test_play_rule_and_rules_file_reach_the_log_header(tmp_path: Path) -> None:
+    rules = tmp_path / "house.toml"
+    rules.write_text('rounds = 5\ntie = "order"\n[dare]\nrounds = 2\n[yatchaba]\nlimit = 3\n')
+    log = tmp_path / "g.kbl"
+    res = run("play", "dare", "-s", "5", "-b", "all=best", "--rules-file", str(rules),
+              "--rule", "ante=2", "--log", str(log), "--json")
+    assert res.exit_code == 0, res.stderr
+    header = read_log(log, games.event_types).header
+    assert header.rules == {"ante": 2, "yaku": "none", "tie": "order", "rounds": 2,
+                            "chips": 50}
+    assert len(json.loads(res.stdout)["outcome"]["rounds"]) == 2
+
+
+def test_play_without_log_option_writes_a_dated_log_here(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    res = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1", "-q")
+    assert res.exit_code == 0, res.stderr
+    logs = list(tmp_path.iterdir())
+    assert len(logs) == 1
+    assert re.fullmatch(r"dare-\d{8}-\d{6}\.kbl", logs[0].name)
+    assert f"log: {logs[0].name}" in res.stdout
+    audit_ok(logs[0])
+
+
+def test_play_no_log_writes_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    res = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1", "--no-log")
+    assert res.exit_code == 0
+    assert "no log" in res.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_play_same_seed_same_bots_same_game(tmp_path: Path) -> None:
+    a = run("play", "dare", "-s", "9", "-b", "1=best", "-b", "2=random", "-b", "3=random",
+            "--no-log", "--json")
+    b = run("play", "dare", "-s", "9", "-b", "1=best", "-b", "2=random", "-b", "3=random",
+            "--no-log", "--json")
+    assert json.loads(a.stdout) == json.loads(b.stdout)
+
+
+# -- replay ------------------------------------------------------------------------------
+
+def test_replay_shows_every_event_and_the_outcome(game_log: Path) -> None:
+    res = run("replay", str(game_log))
+    assert res.exit_code == 0, res.stderr
+    n = events_in(game_log)
+    assert [int(i) for i, _ in EVENT_LINE.findall(res.stdout)] == list(range(1, n + 1))
+    assert "kabucli log" in res.stdout and "final chips" in res.stdout
+
+
+def test_replay_at_shows_the_state_after_event_n(game_log: Path) -> None:
+    n = events_in(game_log)
+    res = run("replay", str(game_log), "--at", "5")
+    assert res.exit_code == 0
+    assert f"state after event 5 of {n}:" in res.stdout
+    assert EVENT_LINE.search(res.stdout) is None
+    start = run("replay", str(game_log), "--at", "0")
+    assert start.exit_code == 0 and f"state after event 0 of {n}:" in start.stdout
+    end = run("replay", str(game_log), "--at", str(n))
+    assert end.exit_code == 0
+
+
+@pytest.mark.parametrize("at", ["-1", "100000"])
+def test_replay_at_out_of_range_is_one_error_line(game_log: Path, at: str) -> None:
+    res = run("replay", str(game_log), "--at", at)
+    assert res.exit_code == 1
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert f"--at {at} is out of range" in lines[0]
+    assert f"1-{events_in(game_log)}" in lines[0]
+
+
+def test_replay_json_is_one_object_per_event(game_log: Path) -> None:
+    res = run("replay", str(game_log), "--json")
+    assert res.exit_code == 0
+    steps = [json.loads(line) for line in res.stdout.splitlines()]
+    events = read_log(game_log, games.event_types).events
+    assert [s["index"] for s in steps] == list(range(1, len(events) + 1))
+    assert [s["notation"] for s in steps] == [GAME.notate(e) for e in events]
+    assert steps[0]["kind"] == "chance" and steps[0]["event"]["e"] == "deal"
+    assert steps[-1]["state"]["phase"] == "over"
+
+
+def test_replay_step_enter_shows_the_next_event_and_q_stops(game_log: Path) -> None:
+    res = run("replay", str(game_log), "--step", input="\n\nq\n")
+    assert res.exit_code == 0
+    assert [int(i) for i, _ in EVENT_LINE.findall(res.stdout)] == [1, 2, 3]
+    assert res.stdout.count("Enter: next, q: quit") == 3
+
+
+def test_replay_step_stops_when_input_ends(game_log: Path) -> None:
+    res = run("replay", str(game_log), "--step", input="\n")
+    assert res.exit_code == 0
+    assert [int(i) for i, _ in EVENT_LINE.findall(res.stdout)] == [1, 2]
+
+
+# -- audit -------------------------------------------------------------------------------
+
+def broken_copy(src: Path, dst: Path) -> Path:
+    """``src`` as JSON Lines with p2's first lay (event 5 of seed 7) replaced by 1-2-3."""
+    assert run("log", "convert", str(src), str(dst)).exit_code == 0
+    lines = dst.read_text().splitlines()
+    assert lines[5] == '{"e":"lay","seat":2,"sets":[[1,2,4],[3,5,9]]}'
+    lines[5] = '{"e":"lay","seat":2,"sets":[[1,2,3]]}'
+    dst.write_text("\n".join(lines) + "\n")
+    return dst
+
+
+def test_audit_valid_log_exits_0(game_log: Path) -> None:
+    audit_ok(game_log)
+
+
+def test_audit_rule_breaking_log_names_log_index_actor_action_reason(
+        game_log: Path, tmp_path: Path) -> None:
+    bad = broken_copy(game_log, tmp_path / "bad.jsonl")
+    res = run("audit", str(bad))
+    assert res.exit_code == 1
+    assert res.stderr.strip() == (
+        f"invalid: {bad}: event 5: p2 'p2 sets 1-2-3': set 1-2-3 adds up to 6, ones digit 6, "
+        "not the reference 7")
+
+
+def test_audit_unreadable_log_exits_2(tmp_path: Path) -> None:
+    res = run("audit", str(tmp_path / "missing.kbl"))
+    assert res.exit_code == 2
+    assert res.stderr.strip() == f"unreadable: {tmp_path / 'missing.kbl'}: no such file"
+
+
+def test_audit_several_logs_worst_code_wins(game_log: Path, tmp_path: Path) -> None:
+    bad = broken_copy(game_log, tmp_path / "bad.jsonl")
+    missing = tmp_path / "missing.kbl"
+    assert run("audit", str(game_log), str(game_log)).exit_code == 0
+    assert run("audit", str(game_log), str(bad)).exit_code == 1
+    res = run("audit", str(missing), str(bad), str(game_log))
+    assert res.exit_code == 2
+    assert len(res.stderr.strip().splitlines()) == 2  # one line per bad log
+    assert f"valid: {game_log}" in res.stdout
+
+
+def test_audit_json_reports_each_log(game_log: Path, tmp_path: Path) -> None:
+    bad = broken_copy(game_log, tmp_path / "bad.jsonl")
+    empty = tmp_path / "empty.kbl"
+    empty.write_bytes(b"")
+    res = run("audit", str(game_log), str(bad), str(empty), "--json")
+    assert res.exit_code == 2
+    assert res.stderr == ""
+    valid, invalid, unreadable = json.loads(res.stdout)
+    assert valid == {"log": str(game_log), "status": "valid",
+                     "events": events_in(game_log), "finished": True}
+    assert invalid["status"] == "invalid"
+    assert (invalid["index"], invalid["actor"], invalid["action"]) == (5, "p2", "p2 sets 1-2-3")
+    assert "reference 7" in invalid["reason"]
+    assert unreadable["status"] == "unreadable" and "empty file" in unreadable["error"]
+
+
+# -- log convert -------------------------------------------------------------------------
+
+def test_log_convert_both_ways_is_lossless(game_log: Path, tmp_path: Path) -> None:
+    js = tmp_path / "g.jsonl"
+    back = tmp_path / "back.kbl"
+    n = events_in(game_log)
+    res = run("log", "convert", str(game_log), str(js))
+    assert res.exit_code == 0 and f"wrote {js} ({n} events)" in res.stdout
+    assert js.read_text().startswith('{"format":1,"game":"dare"')
+    assert run("log", "convert", str(js), str(back)).exit_code == 0
+    assert back.read_bytes() == game_log.read_bytes()
+    audit_ok(js)
+
+
+def test_log_convert_refuses_to_overwrite_without_force(game_log: Path, tmp_path: Path) -> None:
+    dst = tmp_path / "taken.jsonl"
+    dst.write_text("keep me\n")
+    res = run("log", "convert", str(game_log), str(dst))
+    assert res.exit_code == 1
+    assert res.stderr.strip() == f"error: {dst} already exists; add --force to overwrite it"
+    assert dst.read_text() == "keep me\n"
+    res = run("log", "convert", str(game_log), str(dst), "--force")
+    assert res.exit_code == 0
+    assert events_in(dst) == events_in(game_log)
+
+
+def test_log_convert_to_option_chooses_the_encoding(game_log: Path, tmp_path: Path) -> None:
+    dst = tmp_path / "g.log"
+    assert run("log", "convert", str(game_log), str(dst), "--to", "jsonl").exit_code == 0
+    assert dst.read_bytes()[:1] == b"{"
+
+
+# -- completion --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_completion_prints_the_script_of_each_shell(shell: str) -> None:
+    res = run("completion", shell)
+    assert res.exit_code == 0
+    assert "_KABUCLI_COMPLETE" in res.stdout
+    assert res.stdout.count("complete_" + shell) >= 1
+
+
+def test_completion_unknown_shell_is_one_error_line() -> None:
+    res = run("completion", "tcsh")
+    assert res.exit_code == 1
+    assert res.stdout == ""
+    assert res.stderr.strip() == "error: no completion for shell 'tcsh' (shells: bash, zsh, fish)"
+
+
+# -- colour and machine-readable output --------------------------------------------------
+
+COLOUR_CASES = [
+    ("rules",),
+    ("rules", "dare"),
+    ("deal", "dare", "--seed", "3"),
+    ("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=2", "--no-log"),
+    ("play", "nogame"),
+    ("completion", "tcsh"),
+]
+
+
+@pytest.mark.parametrize("args", COLOUR_CASES, ids=lambda a: " ".join(a[:2]))
+def test_no_color_means_no_escapes_even_on_a_terminal(args: tuple[str, ...]) -> None:
+    terminal = {"FORCE_COLOR": "1", "TERM": "xterm-256color", "NO_COLOR": None}
+    coloured = run(*args, env=terminal)
+    assert ANSI in coloured.output  # the check below can fail: colour is on without NO_COLOR
+    plain = run(*args, env={**terminal, "NO_COLOR": "1"})
+    assert plain.exit_code == coloured.exit_code
+    assert ANSI not in plain.output
+
+
+def test_piped_output_has_no_escapes(game_log: Path) -> None:
+    env: dict[str, str | None] = {"FORCE_COLOR": None, "NO_COLOR": None, "TTY_COMPATIBLE": None}
+    for args in [*COLOUR_CASES, ("replay", str(game_log)), ("audit", str(game_log))]:
+        res = run(*args, env=env)
+        assert ANSI not in res.output, args
+
+
+# -- the real entry point ----------------------------------------------------------------
+
+def kabucli(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "KABUCLI_DEBUG")}
+    return subprocess.run([sys.executable, "-m", "kabucli", *args], cwd=cwd, env=env,
+                          input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def test_entry_point_plays_a_game_and_audits_it(tmp_path: Path) -> None:
+    play = kabucli("play", "dare", "-s", "7", "-b", "all=best", "-r", "rounds=2",
+                   "--log", "g.jsonl", "--json", cwd=tmp_path)
+    assert play.returncode == 0, play.stderr
+    assert json.loads(play.stdout)["log"] == "g.jsonl"
+    audit = kabucli("audit", "g.jsonl", cwd=tmp_path)
+    n = events_in(tmp_path / "g.jsonl")
+    assert (audit.returncode, audit.stdout.strip()) == (0, f"valid: g.jsonl ({n} events, finished)")
+    assert ANSI not in play.stdout + audit.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ("play", "poker"),
+    ("deal", "dare", "--seed", "-1"),
+    ("replay", "."),
+    ("audit", "missing.kbl"),
+    ("play", "dare", "--script", "missing.txt", "--no-log"),
+])
+def test_entry_point_bad_input_is_one_line_without_traceback(tmp_path: Path,
+                                                             args: tuple[str, ...]) -> None:
+    res = kabucli(*args, cwd=tmp_path)
+    assert res.returncode in (1, 2)
+    assert "Traceback" not in res.stderr + res.stdout
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(("error:", "unreadable:")), res.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_entry_point_with_no_color_on_a_terminal_sends_no_escapes(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
+    env.update(NO_COLOR="1", TERM="xterm-256color")
+    main, child = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "kabucli", "deal", "dare", "--seed", "3"],
+                            stdin=child, stdout=child, stderr=child, env=env, cwd=tmp_path)
+    os.close(child)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(main)
+    assert proc.wait(timeout=60) == 0
+    assert b"seed 3" in out
+    assert ANSI.encode() not in out

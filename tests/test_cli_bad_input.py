@@ -1,0 +1,299 @@
+"""Bad input of every kind: one clear error line on stderr that says where and why, a non-zero
+exit code, no traceback, and nothing left behind that was not there before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.engine import walk
+from kabucli.log import read_log
+
+runner = CliRunner()
+HUMAN_GAME = ("play", "dare", "--seed", "7", "--bot", "2=best", "--bot", "3=random")
+
+
+def run(*args: str, input: str | None = None) -> Any:
+    res = runner.invoke(app, list(args), input=input)
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def error(res: Any, code: int = 1, prefix: str = "error: ") -> str:
+    """The one error line of a failed command (its text after ``prefix``)."""
+    assert res.exit_code == code, (res.exit_code, res.stderr)
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1, res.stderr
+    assert lines[0].startswith(prefix), lines[0]
+    return str(lines[0][len(prefix):])
+
+
+def events_in(path: Path) -> int:
+    return len(read_log(path, games.event_types).events)
+
+
+def audits_clean(path: Path) -> None:
+    res = run("audit", str(path))
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.startswith(f"valid: {path} ({events_in(path)} events, ")
+
+
+# -- options -----------------------------------------------------------------------------
+
+OPTION_CASES = [
+    (("play", "poker"), "unknown game 'poker' (games: dare"),
+    (("deal", "Poker", "--seed", "1"), "unknown game 'Poker'"),
+    (("rules", "poker"), "unknown game 'poker'"),
+    (("deal", "dare", "--seed", "seven"), "seed 'seven' is not a whole number"),
+    (("deal", "dare", "--seed", "1.5"), "seed '1.5' is not a whole number"),
+    (("play", "dare", "--seed", "-3"), "seed '-3' is out of range: use 0 to 2**64 - 1"),
+    (("play", "dare", "--seed", str(2**64)), f"seed '{2**64}' is out of range"),
+    (("play", "dare", "--players", "5"), "Dare takes 2-4 players, not 5"),
+    (("deal", "dare", "--players", "1"), "Dare takes 2-4 players, not 1"),
+    (("play", "dare", "-n", "3", "-p", "Ann", "-p", "Bob"),
+     "--players 3 but 2 --player names were given"),
+    (("play", "dare", "-p", "Ann", "-p", " "), "--player ' ' (seat 2): a name must be"),
+    (("play", "dare", "-p", "Ann", "-p", "B\nob"), "--player 'B\\nob' (seat 2)"),
+    (("play", "dare", "-p", "Ann"), "Dare takes 2-4 players, not 1"),
+    (("play", "dare", "--rule", "jokers=1"),
+     "unknown house rule 'jokers' for dare (known: ante, yaku, tie, rounds, chips)"),
+    (("deal", "dare", "--rule", "tie=coin"),
+     "house rule tie='coin' is not allowed: expected carry | split | order"),
+    (("play", "dare", "--rule", "rounds=0"),
+     "house rule rounds=0 is not allowed: expected integer >= 1"),
+    (("play", "dare", "--rule", "ante=lots"), "house rule ante='lots' is not allowed"),
+    (("play", "dare", "--rule", "ante"), "house rule 'ante' should look like NAME=VALUE"),
+    (("play", "dare", "--rule", "=2"), "house rule '=2' should look like NAME=VALUE"),
+    (("play", "dare", "--rules-file", "missing.toml"),
+     "cannot read rules file missing.toml: No such file or directory"),
+    (("play", "dare", "--bot", "2=genius"), "--bot 2=genius: unknown bot 'genius' for dare"),
+    (("play", "dare", "--bot", "5=best"), "--bot '5=best': there is no seat '5' (seats 1-3)"),
+    (("play", "dare", "-n", "2", "--bot", "p3=best"), "there is no seat 'p3' (seats 1-2)"),
+    (("play", "dare", "--bot", "best"), "--bot 'best' should look like SEAT=KIND"),
+    (("play", "dare", "--physical", "--seed", "3"), "--physical deals nothing, so it takes "
+                                                    "no --seed"),
+    (("play", "dare", "--physical", "--bot", "2=best"), "--bot cannot be used with --physical"),
+    (("log", "convert", "a.kbl", "b.kbl", "--to", "xml"), "--to xml: choose msgpack or jsonl"),
+]
+
+
+@pytest.mark.parametrize(("args", "why"), OPTION_CASES, ids=lambda x: " ".join(x)
+                         if isinstance(x, tuple) else "")
+def test_bad_option_is_one_error_line_and_leaves_no_log(
+        args: tuple[str, ...], why: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    res = run(*args)
+    assert why in error(res)
+    assert res.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_rules_file_names_the_file_and_the_problem(tmp_path: Path) -> None:
+    bad_toml = tmp_path / "bad.toml"
+    bad_toml.write_text("rounds = [\n")
+    assert error(run("play", "dare", "--rules-file", str(bad_toml), "--no-log")).startswith(
+        f"rules file {bad_toml} is not valid TOML")
+    other = tmp_path / "other.toml"
+    other.write_text("[poker]\nante = 1\n")
+    assert error(run("play", "dare", "--rules-file", str(other), "--no-log")) == (
+        f"rules file {other}: [poker] is not a game (games: {', '.join(games.names())})")
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text("[dare]\nyaku = 3\n")
+    assert "house rule yaku=3 is not allowed" in error(
+        run("deal", "dare", "--rules-file", str(wrong)))
+
+
+def test_command_line_syntax_errors_exit_2_without_traceback() -> None:
+    for args in (["play", "dare", "--players", "many"], ["play", "dare", "--bogus"],
+                 ["replay"], ["frobnicate"], ["replay", "x.kbl", "--at", "five"]):
+        res = run(*args)
+        assert res.exit_code == 2, args
+        assert res.stdout == ""
+        assert "Usage: kabucli" in res.stderr
+
+
+# -- the log file ------------------------------------------------------------------------
+
+def test_log_that_already_exists_is_refused_and_left_untouched(tmp_path: Path) -> None:
+    log = tmp_path / "taken.kbl"
+    log.write_bytes(b"precious")
+    res = run("play", "dare", "-s", "1", "-b", "all=best", "--log", str(log))
+    assert error(res) == f"{log} already exists; choose another --log name"
+    assert log.read_bytes() == b"precious"
+
+
+def test_log_in_a_missing_folder_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "nowhere" / "g.kbl"
+    res = run("play", "dare", "-s", "1", "-b", "all=best", "--log", str(log))
+    assert error(res) == f"cannot create {log}: No such file or directory"
+    assert not log.parent.exists()
+
+
+# -- scripts -----------------------------------------------------------------------------
+
+def scripted(tmp_path: Path, text: str) -> tuple[Any, Path, Path]:
+    script = tmp_path / "moves.txt"
+    script.write_text(text)
+    log = tmp_path / "g.kbl"
+    return run(*HUMAN_GAME, "--script", str(script), "--log", str(log)), script, log
+
+
+def assert_stops_at(tmp_path: Path, text: str, number: int, why: str) -> None:
+    """The script stops at line ``number`` saying ``why``; the log keeps the good events."""
+    res, script, log = scripted(tmp_path, text)
+    line = error(res)
+    bad = text.splitlines()[number - 1].split("#")[0].strip()
+    assert line.startswith(f"{script}:{number}: {bad!r}: {why}"), line
+    assert line.endswith(f"; log kept: {log} ({events_in(log)} events)")
+    audits_clean(log)
+    data = read_log(log, games.event_types)
+    match, _ = walk(games.get("dare"), data.header, data.events)
+    assert match.pending.seats == (1,)  # the good moves before it were played
+
+
+def test_script_typo_stops_at_its_line(tmp_path: Path) -> None:
+    assert_stops_at(tmp_path, "# round 1\npass\n\n1-7-9 5-6-six\n", 4,
+                    "'six' is not a card")
+
+
+def test_script_unknown_word_stops_at_its_line(tmp_path: Path) -> None:
+    assert_stops_at(tmp_path, "pass\nlay down everything\n", 2,
+                    "'down' is not a card")
+
+
+def test_script_illegal_move_stops_at_its_line(tmp_path: Path) -> None:
+    assert_stops_at(tmp_path, "pass\n2-3-4  # wrong sum\n", 2,
+                    "set 2-3-4 adds up to 9, ones digit 9, not the reference 7")
+
+
+def test_script_move_not_in_hand_stops_at_its_line(tmp_path: Path) -> None:
+    assert_stops_at(tmp_path, "10-10-7\n", 1, "p1's hand 1-1-2-5-6-6-7-8-9 does not hold "
+                                              "7-10-10")
+
+
+def test_script_move_for_a_bot_seat_stops_at_its_line(tmp_path: Path) -> None:
+    assert_stops_at(tmp_path, "pass\np3 pass\n", 2, "p3 is a bot seat; it plays by itself")
+
+
+@pytest.mark.parametrize("kind", ["missing", "folder", "binary"])
+def test_unreadable_script_is_refused_before_a_log_is_made(tmp_path: Path, kind: str) -> None:
+    script = tmp_path / "moves.txt"
+    if kind == "folder":
+        script.mkdir()
+    elif kind == "binary":
+        script.write_bytes(b"\xff\xfe\x00pass\x80\n")
+    log = tmp_path / "g.kbl"
+    why = {"missing": f"cannot read script {script}: No such file or directory",
+           "folder": f"cannot read script {script}: Is a directory",
+           "binary": f"script {script} is not text"}[kind]
+    assert error(run(*HUMAN_GAME, "--script", str(script), "--log", str(log))) == why
+    assert not log.exists()
+
+
+# -- logs given to replay, audit, resume and log convert ---------------------------------
+
+@pytest.fixture(scope="module")
+def good_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An unfinished seeded game (p1 quit at the first prompt) as JSON Lines."""
+    path = tmp_path_factory.mktemp("bad") / "good.jsonl"
+    res = run(*HUMAN_GAME, "--log", str(path), input="quit\n")
+    assert res.exit_code == 0
+    return path
+
+
+def edited(good: Path, dst: Path, old: str, new: str) -> Path:
+    text = good.read_text()
+    assert old in text
+    dst.write_text(text.replace(old, new, 1))
+    return dst
+
+
+def test_truncated_log_replay_shows_the_good_part_then_exits_2(good_log: Path,
+                                                               tmp_path: Path) -> None:
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(good_log.read_bytes()[:-2])
+    n = events_in(good_log)
+    res = run("replay", str(cut))
+    assert error(res, 2) == (f"{cut}: event {n}: truncated: the last line has no end "
+                             f"(shown up to event {n - 1})")
+    assert f"{n - 1:>4} " in res.stdout
+
+
+def test_truncated_log_audit_exits_2(good_log: Path, tmp_path: Path) -> None:
+    cut = tmp_path / "cut.kbl"
+    assert run("log", "convert", str(good_log), str(cut)).exit_code == 0
+    cut.write_bytes(cut.read_bytes()[:-3])
+    n = events_in(good_log)
+    assert error(run("audit", str(cut)), 2, "unreadable: ").startswith(
+        f"{cut}: event {n}: truncated: ")
+    assert error(run("log", "convert", str(cut), str(tmp_path / "x.jsonl")), 2).startswith(
+        f"{cut}: event {n}: truncated: ")
+
+
+@pytest.mark.parametrize("command", ["replay", "audit", "resume", "convert"])
+def test_log_of_an_unknown_game_is_unreadable(good_log: Path, tmp_path: Path,
+                                              command: str) -> None:
+    log = edited(good_log, tmp_path / "poker.jsonl", '"game":"dare"', '"game":"poker"')
+    before = log.read_bytes()
+    line = error(*by_command(command, log, tmp_path))
+    assert line == f"{log}: header: unknown game 'poker' (games: {', '.join(games.names())})"
+    assert log.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["replay", "audit", "resume"])
+def test_log_with_an_unknown_house_rule_is_refused(good_log: Path, tmp_path: Path,
+                                                   command: str) -> None:
+    log = edited(good_log, tmp_path / "hr.jsonl", '"rules":{', '"rules":{"jokers":2,')
+    before = log.read_bytes()
+    line = error(*by_command(command, log, tmp_path))
+    assert line == (f"{log}: header: unknown house rule 'jokers' for dare "
+                    "(known: ante, yaku, tie, rounds, chips)")
+    assert log.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["replay", "audit", "resume", "convert"])
+@pytest.mark.parametrize(("kind", "why"), [
+    ("empty", "empty file, not a kabucli log"),
+    ("folder", "is a directory, not a log"),
+    ("missing", "no such file"),
+    ("text", "not a kabucli log (unknown format)"),
+])
+def test_unreadable_log_is_one_line_exit_2(tmp_path: Path, command: str, kind: str,
+                                           why: str) -> None:
+    log = tmp_path / "g.kbl"
+    if kind == "empty":
+        log.write_bytes(b"")
+    elif kind == "folder":
+        log.mkdir()
+    elif kind == "text":
+        log.write_text("hello\n")
+    assert error(*by_command(command, log, tmp_path)) == f"{log}: {why}"
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def by_command(command: str, log: Path, tmp_path: Path) -> tuple[Any, int, str]:
+    """Run ``command`` on ``log``: its result, the exit code and prefix an unreadable log gets."""
+    if command == "audit":
+        return run("audit", str(log)), 2, "unreadable: "
+    if command == "convert":
+        return run("log", "convert", str(log), str(tmp_path / "out.jsonl")), 2, "error: "
+    return run(command, str(log)), 2, "error: "
+
+
+def test_rule_breaking_log_cannot_be_resumed(good_log: Path, tmp_path: Path) -> None:
+    log = edited(good_log, tmp_path / "bad.jsonl", '{"e":"lay","seat":3,',
+                 '{"e":"lay","seat":1,')
+    before = log.read_bytes()
+    line = error(run("resume", str(log)))
+    assert line.startswith(f"{log}: event 6: p1 'p1 ")
+    assert line.endswith("(cannot resume a log that breaks a rule)")
+    assert "it is not p1's turn" in line
+    assert log.read_bytes() == before
+    replay = run("replay", str(log))
+    assert error(replay).startswith(f"{log}: event 6: p1 ")

@@ -1,0 +1,292 @@
+"""Playing with a person at the table: moves from a script or typed at the prompt, `?`, `undo`,
+`quit`, resuming a quit or damaged log, refereeing a real table, and refused moves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.engine import Match, walk
+from kabucli.events import Undo
+from kabucli.games.dare import GAME, Lay
+from kabucli.log import read_log
+
+runner = CliRunner()
+# Seed 7, p1 a person, p2 best and p3 random bots: p1 deals round 1 and plays third, with
+# reference 7 and the hand 1 1 2 5 6 6 7 8 9.
+HUMAN_GAME = ("play", "dare", "--seed", "7", "--bot", "2=best", "--bot", "3=random")
+PROMPT = "p1 (p1 to lay sets matching"
+
+
+def run(*args: str, input: str | None = None) -> Any:
+    res = runner.invoke(app, list(args), input=input)
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def replayed(path: Path) -> tuple[Match, list[Any]]:
+    """The match a log leads to (checked event by event) and its events as recorded."""
+    data = read_log(path, games.event_types)
+    match, violation = walk(GAME, data.header, data.events)
+    assert violation is None, violation
+    return match, data.events
+
+
+def audits_clean(path: Path, finished: bool) -> None:
+    res = run("audit", str(path))
+    assert res.exit_code == 0, res.stderr
+    state = "finished" if finished else "unfinished"
+    assert res.stdout.strip() == f"valid: {path} ({len(replayed(path)[1])} events, {state})"
+
+
+def human_lays(events: list[Any]) -> list[Any]:
+    return [e for e in events if isinstance(e, Lay) and e.seat == 1]
+
+
+# -- moves from a script or from standard input -------------------------------------------
+
+def test_script_plays_a_human_seat_to_the_end(tmp_path: Path) -> None:
+    script = tmp_path / "moves.txt"
+    script.write_text("# p1 never lays a set\n" + "pass  # nothing\n\n" * 10)
+    log = tmp_path / "g.kbl"
+    res = run(*HUMAN_GAME, "-r", "rounds=3", "--script", str(script), "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    assert "final chips" in res.stdout
+    match, events = replayed(log)
+    assert match.over
+    assert human_lays(events) and all(e.sets == [] for e in human_lays(events))
+    audits_clean(log, finished=True)
+
+
+def test_script_that_ends_early_leaves_a_resumable_log(tmp_path: Path) -> None:
+    script = tmp_path / "moves.txt"
+    script.write_text("1-7-9 5-6-6\n")
+    log = tmp_path / "g.kbl"
+    res = run(*HUMAN_GAME, "--script", str(script), "--log", str(log))
+    assert res.exit_code == 0
+    assert res.stderr.strip().startswith(f"the script {script} ended; the game waits for p1")
+    _, events = replayed(log)
+    assert human_lays(events)[0] == Lay(1, [[1, 7, 9], [5, 6, 6]])
+    assert res.stderr.strip().endswith(f"log kept: {log} ({len(events)} events)")
+    audits_clean(log, finished=False)
+
+
+def test_script_from_standard_input(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    res = run(*HUMAN_GAME, "-r", "rounds=2", "--script", "-", "--log", str(log),
+              input="pass\n" * 5)
+    assert res.exit_code == 0, res.stderr
+    assert replayed(log)[0].over
+
+
+def test_piped_stdin_answers_the_prompt_to_the_end(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    res = run(*HUMAN_GAME, "-r", "rounds=2", "--log", str(log), input="pass\n" * 5)
+    assert res.exit_code == 0, res.stderr
+    assert PROMPT in res.stdout
+    assert "final chips" in res.stdout
+    audits_clean(log, finished=True)
+
+
+def test_input_ending_at_the_prompt_keeps_the_log(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    res = run(*HUMAN_GAME, "--log", str(log), input="")
+    assert res.exit_code == 0
+    assert res.stderr.strip() == f"input ended; log kept: {log} ({len(replayed(log)[1])} events)"
+    audits_clean(log, finished=False)
+
+
+def test_json_with_a_human_seat_keeps_stdout_pure_json(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    res = run(*HUMAN_GAME, "-r", "rounds=2", "--log", str(log), "--json",
+              input="?\nfoo\n" + "pass\n" * 5)
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["events"] == len(replayed(log)[1])
+    assert "legal move(s)" in res.stderr and "refused:" in res.stderr
+
+
+# -- table commands ----------------------------------------------------------------------
+
+def test_question_mark_lists_exactly_the_legal_moves(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    res = run(*HUMAN_GAME, "--log", str(log), input="?\nquit\n")
+    assert res.exit_code == 0
+    match, _ = replayed(log)
+    legal = [GAME.notate(e) for e in GAME.legal(match.state, 1)]
+    assert "p1 pass" in legal and len(legal) > 1
+    assert f"{len(legal)} legal move(s):\n" + "".join(f"  {t}\n" for t in legal) in res.stdout
+
+
+def test_undo_takes_back_the_move_and_the_bot_replies(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    res = run(*HUMAN_GAME, "--log", str(log), input="pass\nundo\nquit\n")
+    assert res.exit_code == 0, res.stderr
+    match, events = replayed(log)
+    undos = sum(isinstance(e, Undo) for e in events)
+    assert f"took back {undos} move(s)" in res.stdout
+    assert undos >= 2  # p1's pass and p3's lay in round 2
+    assert isinstance(events[-1], Undo)
+    # back where p1 passed: round 1, p1 to play with the whole hand
+    assert (match.state.round, match.state.phase, match.state.actor) == (1, "turns", 1)
+    assert match.state.hands[1] == [1, 1, 2, 5, 6, 6, 7, 8, 9]
+    audits_clean(log, finished=False)
+
+
+def test_undo_then_a_new_move_is_what_counts(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    res = run(*HUMAN_GAME, "-r", "rounds=2", "--log", str(log),
+              input="pass\nundo\n1-7-9 5-6-6\npass\n")
+    assert res.exit_code == 0, res.stderr
+    match, events = replayed(log)
+    assert match.over
+    laid = Lay(1, [[1, 7, 9], [5, 6, 6]])
+    assert human_lays(match.events)[0] == laid  # in effect: the new move
+    assert human_lays(events)[:2] == [Lay(1, []), laid]  # recorded: both, and the undos
+    assert sum(isinstance(e, Undo) for e in events) == 2  # p1's pass, p3's reply
+    audits_clean(log, finished=True)
+
+
+def test_undo_before_any_move_of_a_person_takes_nothing_back(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    res = run(*HUMAN_GAME, "--log", str(log), input="undo\nquit\n")
+    assert res.exit_code == 0
+    assert "nothing to take back" in res.stdout
+    _, events = replayed(log)
+    assert not any(isinstance(e, Undo) for e in events)
+    assert [e.seat for e in events if isinstance(e, Lay)] == [2, 3]  # the bots' moves stand
+
+
+def test_quit_keeps_the_log_and_exits_0(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    res = run(*HUMAN_GAME, "--log", str(log), input="quit\n")
+    assert res.exit_code == 0
+    n = len(replayed(log)[1])
+    assert res.stderr.strip() == f"left the game; log kept: {log} ({n} events)"
+    audits_clean(log, finished=False)
+
+
+def test_help_and_table_commands_record_nothing(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    run(*HUMAN_GAME, "--log", str(log), input="quit\n")
+    before = log.read_bytes()
+    log.unlink()
+    res = run(*HUMAN_GAME, "--log", str(log), input="help\ntable\nt\nquit\n")
+    assert res.exit_code == 0
+    assert "undo" in res.stdout and "Cards are typed" in res.stdout
+    assert len(log.read_bytes()) == len(before)
+
+
+# -- refused moves at the prompt -----------------------------------------------------------
+
+def test_mistyped_and_illegal_moves_are_refused_and_asked_again(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    run(*HUMAN_GAME, "--log", str(log), input="quit\n")
+    n = len(replayed(log)[1])
+    log.unlink()
+    res = run(*HUMAN_GAME, "--log", str(log),
+              input="foo\n1-2-3\n1-1-1\np2 pass\ndeal 1-2-3\nquit\n")
+    assert res.exit_code == 0
+    refusals = [line for line in res.stdout.splitlines() if "refused:" in line]
+    assert len(refusals) == 5
+    assert "'foo' is not a Dare move" in refusals[0]
+    assert "set 1-2-3 adds up to 6, ones digit 6, not the reference 7" in refusals[1]
+    assert "adds up to 3" in refusals[2]
+    assert "p2 is a bot seat" in refusals[3]
+    assert "waiting for p1 to lay sets matching 7, not for 'deal 1-2-3'" in refusals[4]
+    assert res.stdout.count(PROMPT) == 6  # asked again after every refusal
+    assert len(replayed(log)[1]) == n  # nothing recorded
+    audits_clean(log, finished=False)
+
+
+# -- resume ------------------------------------------------------------------------------
+
+def quit_game(tmp_path: Path, name: str = "g.kbl") -> Path:
+    log = tmp_path / name
+    res = run(*HUMAN_GAME, "-r", "rounds=3", "--log", str(log), input="pass\nquit\n")
+    assert res.exit_code == 0
+    return log
+
+
+def test_resume_finishes_a_quit_game(tmp_path: Path) -> None:
+    log = quit_game(tmp_path)
+    n = len(replayed(log)[1])
+    res = run("resume", str(log), input="pass\n" * 5)
+    assert res.exit_code == 0, res.stderr
+    assert "final chips" in res.stdout
+    match, events = replayed(log)
+    assert match.over and len(events) > n
+    assert f"{n + 1:>4} " in res.stdout  # numbering goes on from the log
+    audits_clean(log, finished=True)
+
+
+def test_resume_with_a_script_and_json(tmp_path: Path) -> None:
+    log = quit_game(tmp_path, "g.jsonl")
+    res = run("resume", str(log), "--script", "-", "--json", input="pass\n" * 5)
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout)["outcome"] is not None
+    audits_clean(log, finished=True)
+
+
+def test_resume_cuts_a_truncated_last_record_and_plays_on(tmp_path: Path) -> None:
+    for name in ("g.kbl", "g.jsonl"):
+        log = quit_game(tmp_path, name)
+        n = len(replayed(log)[1])
+        log.write_bytes(log.read_bytes()[:-3])
+        res = run("resume", str(log), input="pass\n" * 5)
+        assert res.exit_code == 0, res.stderr
+        warning = res.stderr.strip().splitlines()[0]
+        assert warning.startswith(f"warning: {log}: event {n}: truncated")
+        assert warning.endswith(f"the damaged tail was cut off and play goes on after event "
+                                f"{n - 1}")
+        assert f"{n:>4} " in res.stdout  # the cut event's number is used again
+        audits_clean(log, finished=True)
+
+
+def test_resume_of_a_finished_game_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    assert run("play", "dare", "-s", "1", "-b", "all=best", "-r", "rounds=1",
+               "--log", str(log), "-q").exit_code == 0
+    for tail in (b"", b"\x00\x01\x02"):  # whole, or with a damaged tail that stays
+        log.write_bytes(log.read_bytes() + tail)
+        before = log.read_bytes()
+        res = run("resume", str(log))
+        assert res.exit_code == 1
+        assert res.stderr.strip() == f"error: {log}: the game in this log is already over"
+        assert log.read_bytes() == before
+
+
+# -- a real table ------------------------------------------------------------------------
+
+def test_physical_script_referees_a_round(tmp_path: Path) -> None:
+    script = tmp_path / "table.txt"
+    script.write_text("deal 1-7-5\n?\npass\np3 sets 1-3-9 3-5-5\npass\nshow 2-3-4\n")
+    log = tmp_path / "table.kbl"
+    res = run("play", "dare", "--physical", "-r", "rounds=1", "--script", str(script),
+              "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    assert "referee mode" in res.stdout
+    assert "p2 to lay sets matching 3: lay 0-3 sets" in res.stdout  # `?` at a real table
+    match, _ = replayed(log)
+    assert match.over
+    assert match.outcome() == {
+        "balances": {"p1": 49, "p2": 49, "p3": 52}, "pot": 0, "leaders": ["p3"],
+        "rounds": [{"round": 1, "reason": "showdown", "winners": ["p3"]}]}
+    audits_clean(log, finished=True)
+
+
+def test_physical_refuses_a_show_that_breaks_the_deck(tmp_path: Path) -> None:
+    script = tmp_path / "table.txt"
+    script.write_text("deal 1-1-1\npass\np3 sets 1-3-9 3-5-5\n")
+    log = tmp_path / "table.kbl"
+    res = run("play", "dare", "--physical", "--script", str(script), "--log", str(log))
+    assert res.exit_code == 1
+    line = res.stderr.strip()
+    assert line.startswith(f"error: {script}:3: 'p3 sets 1-3-9 3-5-5': ")
+    assert line.endswith(f"log kept: {log} ({len(replayed(log)[1])} events)")
