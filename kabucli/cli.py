@@ -389,8 +389,13 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         texts = sess.legal_texts()
         if texts:
             out.print(f"{len(texts)} legal move(s):")
-            for t in texts:
+            shown = texts if len(texts) <= 40 else texts[:30]
+            for t in shown:
                 out.print(f"  {_escape(t)}")
+            if len(shown) < len(texts):
+                seat = m.pending.seats[0] if m.pending.seats else 0
+                out.print(f"  ... and {len(texts) - len(shown)} more: "
+                          f"{_escape(g.hint(m.state, seat))}")
         else:
             seat = m.pending.seats[0] if m.pending.seats else 0
             out.print(f"{_escape(m.pending.what)}: {_escape(g.hint(m.state, seat))}")
@@ -404,8 +409,13 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         return "handled"
     if word in ("help", "h"):
         out.print(Text(g.notation_doc))
-        for name, what in COMMANDS.items():
-            out.print(f"  [bold]{name:<6}[/] {what}")
+        for name, what in {**COMMANDS, **g.commands}.items():
+            out.print(f"  [bold]{_escape(name):<6}[/] {_escape(what)}")
+        return "handled"
+    # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).
+    answer = g.command(m.state, line)
+    if answer is not None:
+        out.print(Text(answer))
         return "handled"
     return None
 

@@ -31,11 +31,14 @@ PendingKind = Literal["chance", "action", "auto", "over"]
 @dataclass(frozen=True, slots=True)
 class Pending:
     """What a state waits for: a chance event, an action by one of ``seats``, an automatic
-    event, or nothing (the match is over). ``what`` says it in words."""
+    event, or nothing (the match is over). ``what`` says it in words. ``draws``: while this
+    action is awaited a seeded game may also record a chance event (a race between bots,
+    see :meth:`Game.bot_event`), the one :meth:`Match.draw` records."""
 
     kind: PendingKind
     what: str
     seats: tuple[int, ...] = ()
+    draws: bool = False
 
 
 class Game(ABC):
@@ -102,6 +105,13 @@ class Game(ABC):
 
     rules_doc: ClassVar[str] = ""
     notation_doc: ClassVar[str] = ""
+    # Questions a game answers at the play prompt (name -> help), e.g. Yatchaba's odds.
+    commands: ClassVar[dict[str, str]] = {}
+
+    def command(self, state: Any, line: str) -> str | None:
+        """The answer to one of this game's prompt ``commands``; None when ``line`` is not one.
+        Never changes the state."""
+        return None
 
     def bot_event(self, match: Match, bots: dict[int, Any]) -> Event | None:
         """The event bot seats produce now, or None when a person (or the table) must act.
@@ -139,14 +149,35 @@ def make_header(game: Game, rules: msgspec.Struct, seats: Sequence[SeatInfo],
     )
 
 
+# Validated rules by (rules type, the header's rules with each value's type): validating
+# reads the type's annotations, which costs more than a whole bot round of Dare. Rules are
+# frozen, so matches with the same house rules share one object. Errors are not cached.
+_RULES_CACHE: dict[tuple[Any, ...], msgspec.Struct] = {}
+
+
+def _header_rules(game: Game, values: dict[str, Any]) -> msgspec.Struct:
+    key = (game.Rules, game.name, *((k, type(v), v) for k, v in values.items()))
+    try:
+        rules = _RULES_CACHE.get(key)
+    except TypeError:  # a value that cannot be hashed (a list): validate every time
+        key, rules = (), None
+    if rules is None:
+        try:
+            rules = validate(game.Rules, dict(values), game.name)
+        except RuleError as exc:
+            raise KabuError(f"header: {exc}") from None
+        if key:
+            if len(_RULES_CACHE) >= 256:
+                _RULES_CACHE.clear()
+            _RULES_CACHE[key] = rules
+    return rules
+
+
 def check_header(game: Game, header: Header) -> msgspec.Struct:
     """The rules a header asks for; KabuError when the header itself cannot be played."""
     if header.game != game.name:
         raise KabuError(f"header: the log is a {header.game} game, not {game.name}")
-    try:
-        rules = validate(game.Rules, dict(header.rules), game.name)
-    except RuleError as exc:
-        raise KabuError(f"header: {exc}") from None
+    rules = _header_rules(game, header.rules)
     n = len(header.seats)
     if not game.min_players <= n <= game.max_players:
         raise KabuError(f"header: {game.title} takes {game.min_players}-{game.max_players} "
@@ -190,12 +221,31 @@ class Match:
 
     def expected(self) -> Event | None:
         """The event the engine itself would record next (auto, or seeded chance), if any."""
-        p = self.pending
-        if p.kind == "auto":
+        return self._expected(self.game.pending(self.state))
+
+    def _expected(self, p: Pending) -> Event | None:
+        """:meth:`expected` when the pending ``p`` is already known."""
+        kind = p.kind
+        if kind == "auto":
             return self.game.auto(self.state)
-        if p.kind == "chance" and self.seed is not None:
+        if kind == "chance" and self.seed is not None:
             return self.game.chance(self.state, chance_rng(self.seed, self._chances))
         return None
+
+    def draw(self) -> Event | None:
+        """Record the chance event a seeded game may draw while an action is awaited
+        (``Pending.draws``: a race between bots), as :meth:`advance` records the expected
+        ones, and return it; None when there is none to draw."""
+        ev = self._drawn()
+        if ev is not None:
+            self._record(ev)
+            self._apply(ev)
+        return ev
+
+    def _drawn(self) -> Event | None:
+        if self.seed is None or not self.pending.draws:
+            return None
+        return self.game.chance(self.state, chance_rng(self.seed, self._chances))
 
     def why_not(self, event: Event) -> str | None:
         """Why ``event`` cannot come next, or None. Never changes anything."""
@@ -206,7 +256,7 @@ class Match:
         p = self.pending
         if p.kind == "over":
             return "the match is already over"
-        if p.kind != event.KIND:
+        if p.kind != event.KIND and not (p.draws and event.KIND == "chance"):
             return f"waiting for {p.what}, not for {self.game.notate(event)!r}"
         if event.KIND == "action":
             seat = getattr(event, "seat", None)
@@ -214,7 +264,7 @@ class Match:
                 who = ", ".join(f"p{s}" for s in p.seats)
                 return f"it is not p{seat}'s turn (waiting for {who}: {p.what})"
         if event.KIND == "auto" or (event.KIND == "chance" and self.seed is not None):
-            expected = self.expected()
+            expected = self._expected(p) if p.kind == event.KIND else self._drawn()
             if event != expected:
                 source = "the engine computes" if event.KIND == "auto" else "the seed deals"
                 assert expected is not None
@@ -228,6 +278,10 @@ class Match:
         reason = self.why_not(event)
         if reason is not None:
             raise IllegalMove(reason)
+        self._accept(event)
+
+    def _accept(self, event: Event) -> None:
+        """Record and apply an event already checked by :meth:`why_not`."""
         self._record(event)
         if isinstance(event, Undo):
             self._undo()
@@ -264,10 +318,12 @@ class Match:
 
     def advance(self) -> Pending:
         """Record automatic and seeded chance events until a person (or bot) must act."""
+        pending = self.game.pending
         while True:
-            ev = self.expected()
+            p = pending(self.state)
+            ev = self._expected(p)
             if ev is None:
-                return self.pending
+                return p
             self._record(ev)
             self._apply(ev)
 
@@ -299,7 +355,7 @@ def walk(game: Game, header: Header, events: Sequence[Event],
         reason = match.why_not(ev)
         if reason is not None:
             return match, Violation(index, game.actor(ev), game.notate(ev), reason)
-        match.submit(ev)
+        match._accept(ev)  # checked just above: submit would check it again
         if on_step is not None:
             on_step(index, ev, match)
     return match, None

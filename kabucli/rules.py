@@ -10,6 +10,7 @@ from __future__ import annotations
 import typing
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -128,8 +129,15 @@ def _from_file(file: Path, game: str) -> dict[str, Any]:
     return values
 
 
+@cache
+def _known(rules_type: type[msgspec.Struct]) -> dict[str, RuleInfo]:
+    """The house rules of a game by name, worked out once (every match validates its rules,
+    and inspecting the struct costs more than a whole short game)."""
+    return {r.name: r for r in describe(rules_type)}
+
+
 def validate(rules_type: type[R], values: dict[str, Any], game: str = "") -> R:
-    known = {r.name: r for r in describe(rules_type)}
+    known = _known(rules_type)
     for name in values:
         if name not in known:
             raise RuleError(f"unknown house rule '{name}' for {game or 'this game'} "

@@ -26,6 +26,7 @@ BotFactory = Callable[[Rng], Bot]
 # game -> module holding a BOTS dict of kind -> factory
 MODULES: dict[str, str] = {
     "dare": "kabucli.bots.dare",
+    "kazu-tori": "kabucli.bots.kazutori",
     "yatchaba": "kabucli.bots.yatchaba",
 }
 

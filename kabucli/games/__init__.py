@@ -11,8 +11,10 @@ from kabucli.events import Event
 # name -> module; modules are imported only when the game is used, to keep start-up fast.
 MODULES: dict[str, str] = {
     "dare": "kabucli.games.dare",
+    "kazu-tori": "kabucli.games.kazutori",
+    "yatchaba": "kabucli.games.yatchaba",
 }
-ALIASES: dict[str, str] = {}
+ALIASES: dict[str, str] = {"kazutori": "kazu-tori"}
 
 
 def names() -> list[str]:

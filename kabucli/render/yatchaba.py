@@ -1,0 +1,182 @@
+"""How a Yatchaba table looks: the cards face up, the three face down, the guess and its odds,
+each seat's chips, bets and passes, and the pot."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from kabucli.cards import UNKNOWN
+from kabucli.engine import Game, Match
+from kabucli.events import End, Event, Pay
+from kabucli.games.yatchaba import (
+    GAME,
+    Bet,
+    Continue,
+    Deal,
+    GameEnd,
+    Guess,
+    Pass,
+    Result,
+    Reveal,
+    Stop,
+    YatchabaState,
+    draws,
+    month_name,
+    ways,
+)
+from kabucli.ledger import party_name
+from kabucli.render import balances_table, cards_box, seat_label
+
+MILESTONES = {"deal", "result", "gameend"}
+
+
+def _months(months: list[int]) -> str:
+    return " ".join(month_name(m) for m in months)
+
+
+def _status(s: YatchabaState, p: int) -> Text:
+    phase = s.phase
+    if phase == "bet" and s.bettor == p:
+        return Text(f"to bet {s.next_amount()}" + ("" if p == s.guesser else " or pass"),
+                    style="bold yellow")
+    if phase == "decide" and s.decider == p:
+        return Text("continue or stop?", style="bold yellow")
+    if p == s.guesser:
+        return Text("guesser", style="bold cyan")
+    if s.out[p]:
+        return Text("passed", style="red")
+    return Text("")
+
+
+def _guessing(s: YatchabaState, p: int) -> str:
+    if p in s.guessed and p != s.guesser:
+        return "guessed"
+    if p == s.guesser:
+        return "guessing"
+    return "may guess" if s.may_guess(p) else "lost the turn"
+
+
+def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
+    s: YatchabaState = match.state
+    tok = game.deck.token
+    title = (f"Yatchaba · game {s.game}/{s.games} · round {s.round} · dealer p{s.dealer} · "
+             f"guesser p{s.guesser} · pot {s.ledger.pot}")
+    up = [tok(c) if c != UNKNOWN else str(m) for m, c in s.table]
+    parts: list[RenderableType] = [Text("face up", style="dim"), cards_box(up)]
+    if s.phase in ("guess", "bet", "decide", "reveal"):
+        show = viewer is None and s.laid is not None
+        down = [tok(c) for c in sorted(s.laid or [])] if show else ["??"] * 3
+        parts += [Text("face down" + (" (seen by the log only)" if show else ""),
+                       style="dim"), cards_box(down)]
+    if s.guess and s.phase in ("bet", "decide", "reveal"):
+        parts.append(Text(f"p{s.guesser} guesses {_months(s.guess)}", style="bold"))
+    if s.phase in ("guess", "bet", "decide", "reveal"):
+        parts.append(Text(GAME.odds_text(s), style="cyan"))
+    seats = Table(show_edge=False, pad_edge=False)
+    for col in ("seat", "chips", "in this round", "passes", "guessing", "status"):
+        seats.add_column(col, justify="right" if col in ("chips", "in this round") else "left")
+    limit = s.rules.pass_limit
+    for p in s.order:
+        seats.add_row(seat_label(match, p), str(s.ledger.seat(p)), str(s.bets[p]),
+                      f"{s.passes[p]}/{limit}", _guessing(s, p), _status(s, p))
+    return Panel(Group(*parts, Text(""), seats), title=title, title_align="left",
+                 expand=False)
+
+
+def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
+    games = Table(title="games", title_justify="left")
+    for col in ("game", "dealer", "rounds", "result"):
+        games.add_column(col, justify="right" if col in ("game", "rounds") else "left")
+    for g in out["games"]:
+        winner = g["winner"]
+        result = (f"{seat_label(match, int(winner[1:]))} guessed right" if winner
+                  else f"nobody right, {g['carry']} carried")
+        games.add_row(str(g["game"]), seat_label(match, int(g["dealer"][1:])),
+                      str(g["rounds"]), result)
+    chips = balances_table(match, out["balances"], title="final chips")
+    pot = Text(f"pot left: {out['pot']}", style="dim") if out["pot"] else Text("")
+    return Group(games, chips, pot)
+
+
+def _before(match: Match, ev: Event) -> tuple[list[int], list[int]] | None:
+    """Unseen cards per month and passes per seat in the game of ``ev``, just before it.
+
+    Worked out from the events in effect, because the match may already be further on (a
+    batch of bot moves is drawn after it is played); None if ``ev`` is not among them."""
+    events = match.events
+    at = next((i for i in range(len(events) - 1, -1, -1) if events[i] is ev), None)
+    if at is None:
+        return None
+    left = [0] + [4] * 12
+    passes = [0] * (match.nseats + 1)
+    for e in events[:at]:
+        if isinstance(e, GameEnd):
+            left = [0] + [4] * 12
+            passes = [0] * (match.nseats + 1)
+        elif isinstance(e, Reveal):
+            for m in e.months:
+                left[m] -= 1
+        elif isinstance(e, Pass):
+            passes[e.seat] += 1
+    return left, passes
+
+
+def describe(game: Game, ev: Event, match: Match) -> str | None:
+    """A reader's wording of a Yatchaba event. The cards laid face down are never named here
+    (they are named when they are turned over)."""
+    tok = game.deck.token
+    if isinstance(ev, Deal):
+        return f"game {ev.game}, round {ev.round}: p{ev.guesser} lays three cards face down"
+    if isinstance(ev, Guess):
+        text = f"p{ev.seat} guesses {_months(ev.months)}"
+        context = _before(match, ev)
+        if context is not None:
+            left = context[0]
+            num, den = ways(left, ev.months), draws(left)
+            text += f" (chance {Fraction(num, den)} = {100 * num / den:.2f}%)" if num else ""
+        return text
+    if isinstance(ev, Bet):
+        return f"p{ev.seat} bets {ev.amount}"
+    if isinstance(ev, Pass):
+        text = f"p{ev.seat} passes (1 chip)"
+        context = _before(match, ev)
+        if context is not None:
+            used, limit = context[1][ev.seat] + 1, match.state.rules.pass_limit
+            text += f", pass {used} of {limit} in this game"
+            if used == limit + 1:
+                text += ": no longer a guesser in this game"
+        return text
+    if isinstance(ev, Continue):
+        return f"p{ev.seat}: continue, another lap"
+    if isinstance(ev, Stop):
+        return f"p{ev.seat}: stop, the cards are turned over"
+    if isinstance(ev, Reveal):
+        cards = ev.cards if ev.cards is not None else [UNKNOWN] * len(ev.months)
+        named = " ".join(tok(c) if c != UNKNOWN else str(m)
+                         for m, c in zip(ev.months, cards, strict=False))
+        return f"the cards are {named} ({_months(ev.months)})"
+    if isinstance(ev, Result):
+        if ev.right:
+            return f"p{ev.guesser} guessed right!"
+        nxt = f"p{ev.next} guesses next" if ev.next else "nobody is left to guess"
+        return f"p{ev.guesser} guessed wrong; {nxt}"
+    if isinstance(ev, Pay):
+        return f"{party_name(ev.src)} pays {ev.amount} to {party_name(ev.dst)} ({ev.why})"
+    if isinstance(ev, GameEnd):
+        who = f"p{ev.winner} won" if ev.winner else "nobody guessed right"
+        text = f"game {ev.game} over: {who}"
+        if ev.carry:
+            text += f"; {ev.carry} chips stay in the pot"
+        if ev.dealer:
+            text += f"; p{ev.dealer} deals game {ev.game + 1}"
+        return text
+    if isinstance(ev, End):
+        chips = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
+        return f"match over: {chips}" + (f"; pot left {ev.pot}" if ev.pot else "")
+    return None

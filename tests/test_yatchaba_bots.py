@@ -1,0 +1,132 @@
+"""Yatchaba bots: ``smart`` guesses a most likely multiset and follows the expected-value rule
+of its docstring; ``random`` only ever makes legal moves and spreads its choices."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from kabucli.bots import kinds, make
+from kabucli.bots.yatchaba import RandomBot, SmartBot
+from kabucli.engine import Match, make_header
+from kabucli.events import Event
+from kabucli.games.yatchaba import (
+    GAME,
+    Bet,
+    Continue,
+    Guess,
+    Pass,
+    Stop,
+    YatchabaRules,
+    best_guesses,
+    ways,
+)
+from kabucli.log import SeatInfo
+from kabucli.shuffle import Rng
+
+
+def new_match(n: int, **rules: Any) -> Match:
+    seats = [SeatInfo(f"P{i}") for i in range(1, n + 1)]
+    match = Match(GAME, make_header(GAME, YatchabaRules(**rules), seats, None))
+    match.advance()
+    return match
+
+
+def play(m: Match, *moves: str) -> None:
+    for move in moves:
+        m.submit(GAME.parse(m.state, move))
+        m.advance()
+
+
+def smart_move(m: Match) -> Event:
+    seat = m.pending.seats[0]
+    return SmartBot(Rng(0, "test")).choose(GAME, m.state, seat)
+
+
+def test_both_bots_are_registered() -> None:
+    assert set(kinds("yatchaba")) == {"random", "smart"}
+    assert isinstance(make("yatchaba", "smart", Rng(1)), SmartBot)
+
+
+def test_smart_guesses_a_most_likely_multiset_given_the_face_up_cards() -> None:
+    m = new_match(3)
+    play(m, "deal", "guess 9 10 11", "bet", "bet", "bet", "stop", "reveal 1 2 3", "deal")
+    ev = smart_move(m)
+    assert isinstance(ev, Guess)
+    best, tops = best_guesses(m.state.left)
+    assert ways(m.state.left, ev.months) == best and tuple(ev.months) in tops
+    assert not {1, 2, 3} & set(ev.months)  # months with a card face up are less likely
+
+
+def test_smart_passes_when_no_right_to_guess_is_at_stake() -> None:
+    m = new_match(4)
+    play(m, "deal", "guess 1 2 3", "bet")
+    assert smart_move(m) == Pass(2)
+
+
+def test_smart_guesser_always_bets() -> None:
+    m = new_match(4)
+    play(m, "deal", "guess 1 2 3")
+    assert smart_move(m) == Bet(1, 1)
+
+
+def _big_carried_pot(laps: int) -> Match:
+    """Two players, no free pass: game 1 builds a pot that game 2 inherits; p2 deals game 2
+    and has just bet, so p1 (who guesses later) faces the amount 2."""
+    m = new_match(2, pass_limit=0)
+    play(m, "deal", "guess 9 10 11")
+    for _ in range(laps - 1):
+        play(m, "bet", "bet", "continue")
+    play(m, "bet", "bet", "stop", "reveal 1 2 3", "deal", "guess 9 10 11", "bet", "pass",
+         "reveal 4 5 6", "deal", "guess 1 2 3", "bet")
+    assert m.state.game == 2 and m.pending.seats == (1,)
+    return m
+
+
+def test_smart_bets_to_keep_its_turn_as_guesser_when_the_pot_is_big() -> None:
+    m = _big_carried_pot(15)  # pot 465 + 2, the dealer takes 93, 374 carried, + 1
+    assert m.state.ledger.pot == 375
+    assert smart_move(m) == Bet(1, 2)
+
+
+def test_smart_passes_and_gives_up_its_turn_when_the_pot_is_small() -> None:
+    m = _big_carried_pot(3)
+    assert m.state.ledger.pot < 100
+    assert smart_move(m) == Pass(1)
+
+
+def test_smart_dealer_continues_only_when_the_others_add_enough() -> None:
+    # p2 guesses, p1 (the dealer, stake 0.2) is last: continue when 0.2 * others > 0.8
+    m = new_match(3)
+    play(m, "deal", "guess 9 10 11", "bet", "bet", "bet", "stop", "reveal 4 5 6",
+         "deal", "guess 1 2 3", "bet", "pass", "bet")
+    assert m.pending.seats == (1,)
+    assert smart_move(m) == Stop(1)  # next lap: p2 bets 3 only, 0.6 < 0.8
+    m = new_match(3)
+    play(m, "deal", "guess 9 10 11", "bet", "bet", "bet", "stop", "reveal 4 5 6",
+         "deal", "guess 1 2 3", "bet", "bet", "bet")
+    assert smart_move(m) == Continue(1)  # p2 bets 4 and p3 at least 1: 1.0 > 0.8
+
+
+def test_smart_stops_when_it_has_no_stake_in_the_pot() -> None:
+    # round 3: p3 guesses, p2 is last; p2 has guessed already and does not deal: stake 0
+    m = new_match(3)
+    for guess in ("9 10 11", "9 10 11"):
+        play(m, "deal", f"guess {guess}", "bet", "bet", "bet", "stop", "reveal 4 5 6")
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet")
+    assert m.pending.seats == (2,)
+    assert smart_move(m) == Stop(2)
+
+
+def test_random_bot_guesses_only_possible_guesses_and_varies() -> None:
+    m = new_match(3)
+    play(m, "deal", "guess 9 10 11", "bet", "bet", "bet", "stop", "reveal 1 1 1",
+         "deal", "guess 2 3 4", "bet", "bet", "bet", "stop", "reveal 1 5 6", "deal")
+    bot = RandomBot(Rng(5, "test"))
+    seen: Counter[tuple[int, ...]] = Counter()
+    for _ in range(300):
+        ev = bot.choose(GAME, m.state, 3)
+        assert isinstance(ev, Guess) and 1 not in ev.months
+        assert m.why_not(ev) is None
+        seen[tuple(ev.months)] += 1
+    assert len(seen) > 100

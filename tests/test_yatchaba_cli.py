@@ -1,0 +1,110 @@
+"""Yatchaba through the command line: rules, deal, play with bots, a typed script and a
+physical table, replay, audit; and a tampered log is named at the right event."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.games.yatchaba import Bet
+from kabucli.log import read_log, write_log
+
+runner = CliRunner()
+ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
+
+
+def run(*args: str) -> Any:
+    res = runner.invoke(app, list(args), env=ENV)
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def test_rules_yatchaba_documents_the_notation_and_house_rules() -> None:
+    res = run("rules", "yatchaba")
+    assert res.exit_code == 0
+    for text in ("guess jan jan aug", "reveal 1b 1r 8a", "pass_limit", "amounts",
+                 "count | book"):
+        assert text in res.stdout
+
+
+def test_deal_shows_the_first_lay_of_a_seed() -> None:
+    res = run("deal", "yatchaba", "--seed", "5", "--json")
+    assert res.exit_code == 0
+    state = json.loads(res.stdout)["state"]
+    assert state["phase"] == "guess" and len(state["laid"]) == 3
+
+
+def test_a_bot_match_is_logged_audited_and_replayed(tmp_path: Path) -> None:
+    log = tmp_path / "y.kbl"
+    res = run("play", "yatchaba", "--seed", "9", "--bot", "all=smart", "--bot", "2=random",
+              "--log", str(log), "--quiet")
+    assert res.exit_code == 0, res.stderr
+    n = len(read_log(log, games.event_types).events)
+    res = run("audit", str(log))
+    assert res.exit_code == 0 and f"({n} events, finished)" in res.stdout
+    res = run("replay", str(log))
+    assert res.exit_code == 0
+    assert "lays three cards face down" in res.stdout and "match over" in res.stdout
+    assert max(len(line) for line in res.stdout.splitlines()) <= 100
+
+
+def test_a_tampered_log_is_named_at_the_changed_event(tmp_path: Path) -> None:
+    log = tmp_path / "y.jsonl"
+    assert run("play", "yatchaba", "--seed", "4", "--bot", "all=random", "--log", str(log),
+               "--quiet").exit_code == 0
+    data = read_log(log, games.event_types)
+    events = list(data.events)
+    i = next(i for i, e in enumerate(events) if isinstance(e, Bet) and e.amount > 1)
+    events[i] = msgspec.structs.replace(events[i], amount=events[i].amount + 1)
+    bad = tmp_path / "bad.jsonl"
+    write_log(bad, data.header, events, "jsonl")
+    res = run("audit", str(bad))
+    assert res.exit_code == 1
+    assert f"event {i + 1}: " in res.stderr and "next amount of the sequence" in res.stderr
+
+
+def test_a_script_plays_a_human_seat_against_bots(tmp_path: Path) -> None:
+    script = tmp_path / "moves.txt"
+    script.write_text("guess jan feb mar  # the first guess\nbet\n")
+    log = tmp_path / "h.kbl"
+    res = run("play", "yatchaba", "--seed", "11", "--bot", "2=smart", "--bot", "3=smart",
+              "--bot", "4=smart", "--rule", "games=1", "--script", str(script),
+              "--log", str(log))
+    assert res.exit_code == 0, res.stderr  # the script ends: the game waits, the log is kept
+    assert "p1 guesses Jan Feb Mar" in res.stdout
+    assert "the game waits for" in res.stderr
+
+
+def test_a_physical_table_is_refereed_from_typed_cards(tmp_path: Path) -> None:
+    script = tmp_path / "table.txt"
+    script.write_text("\n".join([
+        "deal", "guess 1 1 8", "bet", "bet", "pass", "bet 3", "stop", "reveal 1b 8a 12",
+        "deal", "guess jan aug nov", "bet", "bet", "bet", "bet", "stop", "reveal 1 8 11",
+    ]) + "\n")
+    log = tmp_path / "p.kbl"
+    res = run("play", "yatchaba", "--physical", "--players", "4", "--rule", "games=1",
+              "--script", str(script), "--log", str(log), "--json")
+    assert res.exit_code == 0, res.stderr
+    out = json.loads(res.stdout)["outcome"]
+    # pot 7 + 10 = 17: p2 is right in round 2, takes 14; the dealer p1 takes 3
+    assert out["balances"] == {"p1": 98, "p2": 111, "p3": 97, "p4": 94}
+    assert out["games"][0]["winner"] == "p2"
+    assert run("audit", str(log)).exit_code == 0
+
+
+def test_a_physical_table_refuses_a_fifth_card_of_a_month(tmp_path: Path) -> None:
+    script = tmp_path / "table.txt"
+    script.write_text("\n".join([
+        "deal", "guess 2 3 4", "bet", "bet", "stop", "reveal 1 1 1",
+        "deal", "guess 2 3 4", "bet", "bet", "stop", "reveal 1 1 5",
+    ]) + "\n")
+    res = run("play", "yatchaba", "--physical", "--players", "2", "--script", str(script),
+              "--no-log")
+    assert res.exit_code == 1
+    assert "table.txt:12" in res.stderr and "3 already face up" in res.stderr

@@ -1,0 +1,520 @@
+"""Yatchaba, clause by clause: the rule text (seeds/004), RULINGS.md (Yatchaba and the
+Conventions) and the decisions of docs/rules/yatchaba.md. Each test drives ``Match``.
+
+Most tables are physical (no seed): the referee types ``deal`` when three cards are laid face
+down and ``reveal`` with what they turn out to be, so each test chooses the cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kabucli.engine import Match, make_header
+from kabucli.errors import IllegalMove, ParseError
+from kabucli.events import End, Event, Pay
+from kabucli.games.yatchaba import (
+    BOOK,
+    GAME,
+    Bet,
+    Continue,
+    Deal,
+    GameEnd,
+    Guess,
+    Pass,
+    Result,
+    Reveal,
+    Stop,
+    YatchabaRules,
+    amount,
+)
+from kabucli.log import SeatInfo
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def new_match(n: int = 4, seed: int | None = None, **rules: Any) -> Match:
+    seats = [SeatInfo(f"P{i}") for i in range(1, n + 1)]
+    match = Match(GAME, make_header(GAME, YatchabaRules(**rules), seats, seed))
+    match.advance()
+    return match
+
+
+def step(m: Match, move: str | Event) -> None:
+    """Submit one typed (or built) event, then let the engine record what follows."""
+    m.submit(GAME.parse(m.state, move) if isinstance(move, str) else move)
+    m.advance()
+
+
+def play(m: Match, *moves: str | Event) -> None:
+    for move in moves:
+        step(m, move)
+
+
+def refused(m: Match, move: str | Event) -> str:
+    """The reason ``move`` is refused; also checks that refusing changed nothing."""
+    ev = GAME.parse(m.state, move) if isinstance(move, str) else move
+    before = (GAME.view(m.state), list(m.events), m.logged, m.pending)
+    reason = m.why_not(ev)
+    assert reason is not None, f"{move!r} was accepted"
+    with pytest.raises(IllegalMove) as info:
+        m.submit(ev)
+    assert str(info.value) == reason
+    assert (GAME.view(m.state), list(m.events), m.logged, m.pending) == before
+    return reason
+
+
+def since(m: Match, start: int) -> list[str]:
+    return [GAME.notate(e) for e in m.events[start:]]
+
+
+def balances(m: Match) -> list[int]:
+    return m.state.ledger.balances[1:]
+
+
+def bets_of(m: Match) -> list[tuple[int, int]]:
+    return [(e.seat, e.amount) for e in m.events if isinstance(e, Bet)]
+
+
+def of_type(m: Match, kind: type[Event]) -> list[Any]:
+    return [e for e in m.events if isinstance(e, kind)]
+
+
+def wrong_round(m: Match, reveal: str = "4 5 6", guess: str = "9 10 11") -> None:
+    """A round where everyone bets once, the decider stops and the guess is wrong."""
+    play(m, "deal", f"guess {guess}")
+    while m.state.phase == "bet":
+        step(m, "bet")
+    if m.state.phase == "decide":
+        step(m, "stop")
+    step(m, f"reveal {reveal}")
+
+
+# -- rounds, laps and amounts -----------------------------------------------------------------
+
+def test_count_schedule_rises_by_one_with_each_bet_across_laps() -> None:
+    m = new_match(4)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet", "continue", "bet", "bet")
+    assert bets_of(m) == [(1, 1), (2, 2), (3, 3), (4, 4), (1, 5), (2, 6)]
+    assert [amount("count", k) for k in range(5)] == [1, 2, 3, 4, 5]
+
+
+def test_book_schedule_follows_the_book_then_stays_at_fifty() -> None:
+    m = new_match(2, amounts="book")
+    play(m, "deal", "guess 1 2 3")
+    for _ in range(8):
+        play(m, "bet", "bet", "continue")
+    amounts = [a for _, a in bets_of(m)]
+    assert amounts == [*BOOK, 50, 50, 50]
+    assert amounts[:3] == [3, 7, 11]
+
+
+def test_sequence_starts_afresh_each_round() -> None:
+    m = new_match(2)
+    wrong_round(m)
+    assert [a for _, a in bets_of(m)] == [1, 2]
+    play(m, "deal", "guess 1 2 3", "bet")
+    assert bets_of(m)[-1] == (2, 1)
+
+
+def test_only_real_bets_advance_the_sequence() -> None:
+    m = new_match(4)
+    play(m, "deal", "guess 1 2 3", "bet", "pass", "bet")
+    assert bets_of(m) == [(1, 1), (3, 2)]
+    assert m.pending.what == "p4 to bet 3 or pass"
+
+
+def test_a_bet_of_another_amount_is_refused() -> None:
+    m = new_match(4)
+    play(m, "deal", "guess 1 2 3", "bet 1")
+    assert refused(m, "bet 5") == "the next amount of the sequence is 2, not 5"
+    step(m, "bet 2")
+    assert bets_of(m)[-1] == (2, 2)
+
+
+def test_a_pass_costs_one_chip_into_the_pot() -> None:
+    m = new_match(4)
+    play(m, "deal", "guess 1 2 3", "bet", "pass")
+    assert balances(m) == [99, 99, 100, 100]
+    assert m.state.ledger.pot == 2
+    assert m.state.passes[2] == 1
+
+
+def test_a_player_who_passed_bets_no_more_this_round() -> None:
+    m = new_match(4)
+    play(m, "deal", "guess 1 2 3", "bet", "pass", "bet", "bet", "continue")
+    play(m, "bet")  # p1 (guesser) bets 4; p2 is skipped
+    assert m.pending.seats == (3,)
+    assert refused(m, Bet(2, 5)).startswith("it is not p2's turn")
+    play(m, "bet", "bet")
+    assert bets_of(m) == [(1, 1), (3, 2), (4, 3), (1, 4), (3, 5), (4, 6)]
+
+
+def test_the_guesser_cannot_pass() -> None:
+    m = new_match(3)
+    play(m, "deal", "guess 1 2 3")
+    assert refused(m, "pass") == "p1 is the guesser, and the guesser cannot pass"
+    assert GAME.legal(m.state, 1) == [Bet(1, 1)]
+
+
+# -- continue or stop ---------------------------------------------------------------------------
+
+def test_the_last_player_of_the_lap_decides_continue_or_stop() -> None:
+    m = new_match(4)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
+    assert m.pending.kind == "action" and m.pending.seats == (4,)
+    assert GAME.legal(m.state, 4) == [Continue(4), Stop(4)]
+    assert refused(m, Stop(3)).startswith("it is not p3's turn")
+
+
+def test_when_the_last_player_passed_the_last_one_still_betting_decides() -> None:
+    m = new_match(4)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "pass")
+    assert m.pending.seats == (3,)
+    step(m, "stop")
+    assert m.pending.kind == "chance" and m.state.phase == "reveal"
+
+
+def test_in_later_rounds_the_seat_before_the_guesser_decides() -> None:
+    m = new_match(4)
+    wrong_round(m)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
+    assert [s for s, _ in bets_of(m)[-4:]] == [2, 3, 4, 1]
+    assert m.pending.seats == (1,)
+
+
+def test_betting_stops_by_itself_when_only_the_guesser_is_left() -> None:
+    m = new_match(4)
+    play(m, "deal", "guess 1 2 3", "bet", "pass", "pass", "pass")
+    assert m.state.phase == "reveal"
+    assert not of_type(m, Stop) and not of_type(m, Continue)
+
+
+def test_continue_starts_another_lap_with_the_guesser_and_amounts_keep_rising() -> None:
+    m = new_match(3)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "continue")
+    assert m.pending.seats == (1,) and m.pending.what == "p1 to bet 4"
+    assert m.state.lap == 2
+
+
+# -- guesses and the reveal ----------------------------------------------------------------------
+
+def test_a_guess_is_a_multiset_of_months_in_any_order() -> None:
+    m = new_match(3)
+    play(m, "deal", "guess 8 1 1")
+    assert m.state.guess == [1, 1, 8]
+    assert of_type(m, Guess) == [Guess(1, [1, 1, 8])]
+
+
+def test_guessing_a_month_twice_needs_two_cards_of_that_month() -> None:
+    m = new_match(3)
+    play(m, "deal", "guess jan jan aug", "bet", "bet", "bet", "stop", "reveal 1 8 8")
+    assert of_type(m, Result)[0].right is False
+
+
+def test_right_guess_whatever_the_order_of_the_cards() -> None:
+    m = new_match(3)
+    play(m, "deal", "guess 1 1 8", "bet", "bet", "bet", "stop", "reveal 8a 1r 1b")
+    assert of_type(m, Reveal) == [Reveal([1, 1, 8], [0, 1, 29])]
+    assert of_type(m, Result)[0].right is True
+
+
+def test_a_guess_that_can_never_be_right_is_refused() -> None:
+    m = new_match(4)
+    wrong_round(m, reveal="1 1 1")
+    wrong_round(m, reveal="1 2 3")
+    play(m, "deal")
+    assert "can never be right" in refused(m, "guess 1 5 6")
+    assert all(1 not in e.months for e in GAME.legal(m.state, 3) if isinstance(e, Guess))
+
+
+def test_revealed_cards_stay_face_up_for_the_rest_of_the_game() -> None:
+    m = new_match(4)
+    wrong_round(m, reveal="1b 2a 3b")
+    assert GAME.view(m.state)["face_up"] == ["1b", "2a", "3b"]
+    wrong_round(m, reveal="4 5 6")
+    assert GAME.view(m.state)["face_up"] == ["1b", "2a", "3b", "4", "5", "6"]
+    assert m.state.left[1:7] == [3, 3, 3, 3, 3, 3]
+
+
+def test_a_fifth_card_of_a_month_cannot_be_revealed() -> None:
+    m = new_match(4)
+    wrong_round(m, reveal="1 1 1")
+    play(m, "deal", "guess 2 3 4", "bet", "bet", "bet", "bet", "stop")
+    reason = refused(m, "reveal 1 1 5")
+    assert reason == "2 Jan card(s) cannot be face down: the deck has 4 and 3 already face up"
+
+
+def test_a_card_already_face_up_cannot_be_revealed_again() -> None:
+    m = new_match(4)
+    wrong_round(m, reveal="1b 2a 3b")
+    play(m, "deal", "guess 2 3 4", "bet", "bet", "bet", "bet", "stop")
+    assert "already showed" in refused(m, "reveal 1b 5a 6a")
+    step(m, "reveal 1r 5a 6a")
+
+
+def test_named_laid_cards_must_be_the_ones_turned_over() -> None:
+    m = new_match(3)
+    play(m, "deal 1b 2a 3b", "guess 1 2 3", "bet", "bet", "bet", "stop")
+    assert refused(m, "reveal 1 2 3") == "the cards laid face down were 1b 2a 3b"
+    step(m, "reveal 3b 2a 1b")
+    assert of_type(m, Result)[0].right is True
+
+
+def test_seeded_cards_come_from_the_seed_and_only_the_seed() -> None:
+    m = new_match(4, seed=7)
+    deal = of_type(m, Deal)[0]
+    assert deal.cards is not None and len(deal.cards) == 3
+    play(m, "guess 1 2 3", "bet", "bet", "bet", "bet")
+    m.submit(Stop(4))  # no advance: the reveal is still to come
+    expected = m.expected()
+    assert expected == Reveal([c // 4 + 1 for c in deal.cards], deal.cards)
+    other = Reveal([12, 12, 12], [44, 45, 46])
+    assert refused(m, other) == f"the seed deals {GAME.notate(expected)!r} here"
+
+
+def test_seeded_laid_cards_are_hidden_from_the_seats() -> None:
+    m = new_match(4, seed=7)
+    assert GAME.view(m.state, 1)["laid"] == ["??", "??", "??"]
+    assert GAME.view(m.state)["laid"] != ["??", "??", "??"]
+    deal = of_type(m, Deal)[0]
+    assert GAME.public_notation(deal) == "deal ?? ?? ??"
+
+
+# -- payouts ----------------------------------------------------------------------------------
+
+def test_dealer_right_in_the_first_round_takes_the_whole_pot_and_ends_the_game() -> None:
+    m = new_match(3)
+    play(m, "deal", "guess 1 1 8", "bet", "bet", "bet", "stop", "reveal 1 1 8")
+    assert of_type(m, Result) == [Result(1, 1, 1, True, 0)]
+    assert of_type(m, Pay) == [Pay(0, 1, 6, "win")]
+    assert of_type(m, GameEnd) == [GameEnd(1, 1, 0, 2)]
+    assert balances(m) == [105, 98, 97]
+
+
+def test_later_guesser_right_takes_the_pot_less_the_dealers_fifth_rounded_down() -> None:
+    m = new_match(2)
+    wrong_round(m)  # p1 bets 1, p2 bets 2
+    play(m, "deal", "guess 7 8 9", "bet", "bet", "continue", "bet", "bet", "stop",
+         "reveal 7 8 9")
+    assert m.state.history[0]["winner"] == 2
+    # pot 3 + 1 + 2 + 3 + 4 = 13: the dealer's share is 13 // 5 = 2, the guesser takes 11
+    assert of_type(m, Pay) == [Pay(0, 2, 11, "win"), Pay(0, 1, 2, "dealer")]
+    assert balances(m) == [100 - 1 - 2 - 4 + 2, 100 - 2 - 1 - 3 + 11]
+    assert of_type(m, GameEnd)[0] == GameEnd(1, 2, 0, 2)
+
+
+def test_no_winner_gives_the_dealer_a_fifth_and_carries_the_rest() -> None:
+    m = new_match(3)
+    for _ in range(3):
+        wrong_round(m)  # 1 + 2 + 3 each round: pot 18
+    assert of_type(m, Result)[-1] == Result(1, 3, 3, False, 0)
+    assert of_type(m, Pay) == [Pay(0, 1, 3, "dealer")]
+    assert of_type(m, GameEnd) == [GameEnd(1, 0, 15, 2)]
+    assert m.state.ledger.pot == 15
+    # the next game: p2 deals and guesses first, the pot is still there, all cards are back
+    assert (m.state.game, m.state.dealer, m.state.guesser) == (2, 2, 2)
+    assert m.state.left[1:] == [4] * 12 and m.state.table == []
+
+
+def test_a_small_pot_gives_the_dealer_nothing_and_records_no_empty_payment() -> None:
+    m = new_match(2)
+    play(m, "deal", "guess 1 2 3", "bet", "pass", "reveal 4 5 6")
+    play(m, "deal", "guess 1 2 3", "bet", "pass", "reveal 4 5 6")
+    assert m.state.ledger.pot == 4 and not of_type(m, Pay)
+    assert of_type(m, GameEnd)[0] == GameEnd(1, 0, 4, 2)
+
+
+def test_a_carried_pot_goes_to_the_next_winner() -> None:
+    m = new_match(2)
+    wrong_round(m)
+    wrong_round(m)  # pot 6, dealer p1 takes 1, 5 carried
+    assert m.state.ledger.pot == 5
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "stop", "reveal 1 2 3")
+    assert of_type(m, Pay)[-1] == Pay(0, 2, 8, "win")  # p2 deals game 2: the whole pot
+
+
+def test_chips_may_go_negative() -> None:
+    m = new_match(2, chips=0)
+    play(m, "deal", "guess 1 2 3", "bet", "bet")
+    assert balances(m) == [-1, -2]
+    assert m.state.ledger.total() == 0
+
+
+# -- passes and the right to guess ------------------------------------------------------------
+
+def _three_passes_by_p4(m: Match, rounds: int = 3) -> None:
+    """Rounds where p4 passes and everyone else bets."""
+    for guess_round in range(rounds):
+        play(m, "deal", "guess 1 2 3")
+        while m.state.phase == "bet":
+            step(m, "pass" if m.state.bettor == 4 else "bet")
+        if m.state.phase == "decide":
+            step(m, "stop")
+        step(m, f"reveal {4 + guess_round} 10 11")
+
+
+def test_a_pass_beyond_the_limit_costs_the_right_to_guess() -> None:
+    m = new_match(4)
+    _three_passes_by_p4(m)
+    # p4's third pass in this game: p4 is skipped, nobody is left to guess
+    assert of_type(m, Result)[-1] == Result(1, 3, 3, False, 0)
+    assert of_type(m, GameEnd)[0].winner == 0
+    assert [r.guesser for r in of_type(m, Result)] == [1, 2, 3]
+
+
+def test_the_hint_warns_before_the_pass_that_loses_the_right() -> None:
+    m = new_match(4)
+    _three_passes_by_p4(m, rounds=1)
+    play(m, "deal", "guess 1 2 3", "bet", "bet")
+    assert "(1 of 2 passes used this game)" in GAME.hint(m.state, 4)
+    play(m, "pass", "bet", "stop", "reveal 5 10 11", "deal", "guess 1 2 3", "bet")
+    assert m.pending.seats == (4,)
+    assert "another pass loses your turn as guesser" in GAME.hint(m.state, 4)
+
+
+def test_passes_within_the_limit_keep_the_right_to_guess() -> None:
+    m = new_match(4, pass_limit=3)
+    _three_passes_by_p4(m)
+    assert of_type(m, Result)[-1] == Result(1, 3, 3, False, 4)
+    assert m.state.guesser == 4
+
+
+def test_pass_limit_zero_makes_any_pass_cost_the_right_to_guess() -> None:
+    m = new_match(3, pass_limit=0)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "pass", "stop", "reveal 4 5 6")
+    assert of_type(m, Result)[-1] == Result(1, 1, 1, False, 2)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "stop", "reveal 4 5 6")
+    assert of_type(m, Result)[-1] == Result(1, 2, 2, False, 0)  # p3 is skipped
+
+
+def test_passes_are_counted_per_game() -> None:
+    m = new_match(4)
+    _three_passes_by_p4(m)
+    assert m.state.game == 2 and m.state.passes[4] == 0 and m.state.may_guess(4)
+
+
+# -- guessers, games and the match ---------------------------------------------------------------
+
+def test_the_guess_passes_to_the_next_seat_after_a_wrong_guess() -> None:
+    m = new_match(4)
+    for _ in range(3):
+        wrong_round(m)
+    assert [r.next for r in of_type(m, Result)] == [2, 3, 4]
+    assert m.pending.what == "p4 to lay three cards face down"
+
+
+def test_a_game_ends_when_everyone_who_may_guess_has_guessed() -> None:
+    m = new_match(4)
+    for _ in range(4):
+        wrong_round(m)
+    assert [r.next for r in of_type(m, Result)] == [2, 3, 4, 0]
+    assert len(of_type(m, GameEnd)) == 1
+
+
+def test_the_deal_passes_to_the_next_seat_for_each_game() -> None:
+    m = new_match(3, games=4)
+    dealers = []
+    for _ in range(4):
+        dealers.append(m.state.dealer)
+        play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "stop", "reveal 1 2 3")
+    assert dealers == [1, 2, 3, 1]
+    assert [g.dealer for g in of_type(m, GameEnd)] == [2, 3, 1, 0]
+    assert m.over
+
+
+def test_a_match_has_one_game_per_player_by_default() -> None:
+    assert new_match(5).state.games == 5
+    assert new_match(5, games=2).state.games == 2
+
+
+def test_the_match_ends_with_the_balances_and_the_pot_left() -> None:
+    m = new_match(2, games=1)
+    wrong_round(m)
+    wrong_round(m)
+    assert m.over
+    end = m.events[-1]
+    assert isinstance(end, End)
+    assert end.balances == balances(m) and end.pot == m.state.ledger.pot == 5
+    assert sum(end.balances) + end.pot == 200
+    out = GAME.outcome(m.state)
+    assert out is not None and out["games"][0]["winner"] is None and out["pot"] == 5
+
+
+def test_eight_guessers_never_run_the_deck_short() -> None:
+    m = new_match(8, seed=3, games=1)
+    while not m.over:
+        step(m, GAME.legal(m.state, m.state.guesser)[0])
+        while m.state.phase == "bet":
+            step(m, "bet")
+        if m.state.phase == "decide":
+            step(m, "stop")
+    laid = [c for d in of_type(m, Deal) for c in d.cards]
+    assert len(laid) == len(set(laid)) == 3 * len(of_type(m, Result))
+    assert len(of_type(m, Result)) <= 8
+
+
+# -- what a referee types ---------------------------------------------------------------------
+
+def test_seats_act_only_in_their_turn() -> None:
+    m = new_match(4)
+    play(m, "deal")
+    assert refused(m, Guess(2, [1, 2, 3])).startswith("it is not p2's turn")
+    play(m, "guess 1 2 3")
+    assert refused(m, "p3 bet 2").startswith("it is not p3's turn")
+    assert refused(m, Pass(1)) == "p1 is the guesser, and the guesser cannot pass"
+
+
+def test_deal_must_name_the_round_it_belongs_to() -> None:
+    m = new_match(4)
+    reason = refused(m, Deal(1, 2, 2))
+    assert reason.startswith("this is round 1 of game 1, laid by p1")
+
+
+@pytest.mark.parametrize("text", ["guess 1 2", "guess 1 2 13", "guess foo 1 2", "bet x",
+                                  "reveal 1 2", "pass now", "fold"])
+def test_malformed_moves_do_not_parse(text: str) -> None:
+    m = new_match(3)
+    play(m, "deal")
+    with pytest.raises(ParseError):
+        GAME.parse(m.state, text)
+
+
+def test_months_may_be_typed_by_name_or_number() -> None:
+    m = new_match(3)
+    play(m, "deal")
+    assert GAME.parse(m.state, "guess jan jan aug") == Guess(1, [1, 1, 8])
+    assert GAME.parse(m.state, "guess January 1 August") == Guess(1, [1, 1, 8])
+    assert GAME.parse(m.state, "8 1 1") == Guess(1, [1, 1, 8])
+    assert GAME.parse(m.state, "p1 guess 12 11 10") == Guess(1, [10, 11, 12])
+
+
+def test_reveal_may_mix_months_and_named_cards() -> None:
+    m = new_match(3)
+    ev = GAME.parse(m.state, "reveal 8 1b jan")
+    assert ev == Reveal([1, 1, 8], [-1, 0, -1])
+    assert GAME.notate(ev) == "reveal 1 1b 8"
+    assert GAME.parse(m.state, "reveal 1 1 8") == Reveal([1, 1, 8])
+
+
+def test_the_decider_cannot_bet_and_a_bettor_cannot_stop() -> None:
+    m = new_match(4)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
+    assert refused(m, Bet(4, 5)) == "waiting for p4 to continue or stop, not for 'p4 bet 5'"
+    step(m, "continue")
+    assert refused(m, Stop(1)) == "waiting for p1 to bet 5, not for 'p1 stop'"
+
+
+@pytest.mark.parametrize("text,event", [
+    ("result game 1 round 2 p2 wrong next p3", Result(1, 2, 2, False, 3)),
+    ("result game 1 round 3 p3 right next -", Result(1, 3, 3, True, 0)),
+    ("pay pot p3 11 win", Pay(0, 3, 11, "win")),
+    ("pay pot p1 2 dealer", Pay(0, 1, 2, "dealer")),
+    ("gameend 1 winner - carry 14 deals p2", GameEnd(1, 0, 14, 2)),
+    ("end games p1=98 p2=111 p3=97 p4=94 pot=0", End("games", [98, 111, 97, 94], 0)),
+])
+def test_the_engines_own_events_print_and_parse_back(text: str, event: Event) -> None:
+    m = new_match(4)
+    assert GAME.parse(m.state, text) == event
+    assert GAME.notate(event) == text
