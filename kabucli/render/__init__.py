@@ -21,6 +21,7 @@ from kabucli.events import Event
 
 MODULES: dict[str, str] = {
     "dare": "kabucli.render.dare",
+    "kazu-tori": "kabucli.render.kazutori",
     "yatchaba": "kabucli.render.yatchaba",
 }
 

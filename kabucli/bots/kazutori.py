@@ -1,0 +1,59 @@
+"""Kazu-Tori bots: ``sharp`` claims exactly the cards that may be taken; ``random`` claims at
+random and sometimes wrongly (to exercise the penalties).
+
+Each bot has a ``reaction`` profile (fastest, slowest in ms): when several bots claim the same
+card, ``KazuTori.bot_event`` records a seeded race draw per seat and the fastest claims first.
+``claims`` answers whether the bot claims the card just flipped; ``choose`` gives the bot's
+move as an event. A bot sees only what is face up: the card just flipped and the number said.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kabucli.engine import Game
+from kabucli.events import Event
+from kabucli.games.kazutori import Claim, Flip, KazuToriState, Pass
+from kabucli.shuffle import Rng
+
+
+class _KazuToriBot:
+    """What both bots share: ``choose`` from ``claims``."""
+
+    reaction: tuple[int, int]
+
+    def __init__(self, rng: Rng) -> None:
+        self.rng = rng
+
+    def claims(self, s: KazuToriState, seat: int) -> bool:
+        raise NotImplementedError
+
+    def choose(self, game: Game, state: Any, seat: int) -> Event:
+        s: KazuToriState = state
+        if s.phase == "window" and seat not in s.claimed and self.claims(s, seat):
+            return Claim(seat)
+        return Flip(seat) if seat == s.next_flipper() else Pass(seat)
+
+
+class SharpBot(_KazuToriBot):
+    """Claims every card that may be taken, and never any other."""
+
+    reaction = (180, 340)
+    careful = True  # never claims a card that may not be taken: not asked about those
+
+    def claims(self, s: KazuToriState, seat: int) -> bool:
+        return s.takeable()
+
+
+class RandomBot(_KazuToriBot):
+    """Claims a card that may be taken half the time, and any other card one time in 16."""
+
+    reaction = (220, 600)
+    ODDS_RIGHT = 2
+    ODDS_WRONG = 16
+
+    def claims(self, s: KazuToriState, seat: int) -> bool:
+        return self.rng.below(self.ODDS_RIGHT if s.takeable() else self.ODDS_WRONG) == 0
+
+
+BOTS = {"sharp": SharpBot, "random": RandomBot}

@@ -1,0 +1,1096 @@
+"""Kazu-Tori (数取り, "number taking"): count aloud while flipping, and slap the card that
+matches the number said.
+
+Rules: ../shared/seeds/001 (Kazu-Tori) and the Kazu-Tori section of RULINGS.md; the choices
+made here are in docs/rules/kazu-tori.md. The 40-card Daini deck is dealt into face-down piles.
+In turn, starting with the dealer (p1), each player turns the top card of their pile onto the
+table and says the next number, "one" up to the `limit`. When the card's ones digit matches the
+number said (or the card is the Oni), the first player to claim it takes the whole table into
+their pile and counts "one" again. A wrong claim costs one card to each other player. The Jizo
+hands the table out; a count that reaches the limit gives the cards back. A player whose pile
+runs out is out, and from then on (Last Call) the next take ends the game. The most cards wins.
+
+Seeded games derive each flipped card from the top of the pile (piles are recorded by the Deal
+and Shuffle chance events); at a real table (`physical`) piles are known only by size and each
+flip carries the card the referee saw.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+
+import msgspec
+from msgspec import Meta
+
+from kabucli.cards import DAINI_40, JIZO, ONI, UNKNOWN
+from kabucli.engine import Game, Pending, parse_seat_prefix
+from kabucli.errors import ParseError
+from kabucli.events import End, Event, Pay, Undo
+from kabucli.ledger import POT, Ledger, party_name
+from kabucli.shuffle import Rng
+
+if TYPE_CHECKING:
+    from kabucli.engine import Match
+
+DECK_SIZE = 40
+JIZO_USES = 3  # the Jizo leaves the game after its third hand-out
+RACE_DRAWS = 1000  # a race draw is a per-mille quantile of each bot's reaction time
+DEFAULT_REACTION = (250, 500)  # ms, for a bot without a profile of its own
+
+WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+         "eighteen", "nineteen", "twenty")
+
+
+class KazuToriRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Kazu-Tori's house rules (RULINGS.md, Kazu-Tori)."""
+
+    limit: Annotated[
+        Literal[10, 15, 20],
+        Meta(description="the count runs from one up to this number, then starts again"),
+    ] = 10
+    tie: Annotated[
+        Literal["split", "each", "none"],
+        Meta(description="several players with the most cards: split = each payment is shared, "
+                         "odd chips stay with the payer; each = every tied winner is paid in "
+                         "full; none = nobody pays"),
+    ] = "split"
+    max_flips: Annotated[
+        int, Meta(ge=1, description="a game stops and is scored when a flip beyond this many "
+                                    "is due (seeded games; at a real table use 'stop')"),
+    ] = 2000
+    chips: Annotated[int, Meta(ge=0, description="chips every player starts with")] = 50
+
+
+# -- events ------------------------------------------------------------------------------
+
+class Deal(Event, tag="deal", frozen=True):
+    """The deck is dealt into one face-down pile per seat, listed top card first (seeded
+    games); at a real table only the sizes are known."""
+
+    KIND: ClassVar[str] = "chance"
+    sizes: list[int]
+    piles: list[list[int]] | None = None
+
+
+class Shuffle(Event, tag="shuffle", frozen=True):
+    """The players in ``seats`` shuffle the cards they just received into their piles: the new
+    piles, top card first. After a return the table is shuffled and dealt back first, so the
+    new piles also say who got which card. Seeded games only: at a real table nothing is
+    learnt."""
+
+    KIND: ClassVar[str] = "chance"
+    seats: list[int]
+    piles: list[list[int]]
+
+
+class Flip(Event, tag="flip", frozen=True):
+    """``seat`` turns the top card of their pile and says the next number. ``card`` is the card
+    the referee saw (real table); a seeded game leaves it out: the pile's top card is flipped.
+    A flip closes the claim window of the card before it."""
+
+    seat: int
+    card: int | None = None
+
+
+class Claim(Event, tag="claim", frozen=True):
+    """``seat`` claims the card just flipped (the first hand on it)."""
+
+    seat: int
+
+
+class Pass(Event, tag="pass", frozen=True):
+    """``seat`` lets the card just flipped go (a person at the prompt, so that bots may react)."""
+
+    seat: int
+
+
+class Stop(Event, tag="stop", frozen=True):
+    """The players agree to end the game here (proposed by ``seat``); it is scored as it stands."""
+
+    seat: int
+
+
+class Race(Event, tag="race", frozen=True):
+    """Reaction draws (0-999, one per seat, -1 for a seat that is out) for a race between bots
+    that claim the same card; each bot turns its draw into milliseconds by its profile."""
+
+    KIND: ClassVar[str] = "chance"
+    draws: list[int]
+
+
+class Penalty(Event, tag="penalty", frozen=True):
+    """A wrong claim: ``seat`` gives the top card of their pile to each seat in ``to``."""
+
+    KIND: ClassVar[str] = "auto"
+    seat: int
+    to: list[int]
+
+
+class Handout(Event, tag="handout", frozen=True):
+    """The Jizo flipped by ``seat`` goes to ``jizo`` (0: it leaves the game after its third use);
+    the other table cards go one each to the seats in ``to``, most recent card first."""
+
+    KIND: ClassVar[str] = "auto"
+    seat: int
+    jizo: int
+    to: list[int]
+
+
+class Return(Event, tag="return", frozen=True):
+    """The count reached the limit untaken: the (shuffled) table goes back, ``counts[i]`` cards
+    to seat i+1, each as many as they flipped."""
+
+    KIND: ClassVar[str] = "auto"
+    counts: list[int]
+
+
+class Score(Event, tag="score", frozen=True):
+    """How the game ended (``seat``: the taker, the Oni's flipper or the proposer; 0 if none),
+    the cards each seat holds, and the winners (the most cards)."""
+
+    KIND: ClassVar[str] = "auto"
+    reason: Literal["take", "oni", "out", "agreement", "max_flips"]
+    seat: int
+    cards: list[int]
+    winners: list[int]
+
+
+# -- pure helpers -------------------------------------------------------------------------------
+
+def matches(card: int, said: int) -> bool:
+    """Whether ``card`` may be taken when ``said`` was the number: the Oni always, the Jizo
+    never, any other card when its ones digit is the number's (10 matches ten and twenty)."""
+    if card == ONI:
+        return True
+    if card == JIZO:
+        return False
+    return card % 10 == said % 10
+
+
+def pile_sizes(n: int) -> list[int]:
+    """Pile sizes for ``n`` seats: the 40 cards dealt one at a time from the dealer (p1), so with
+    3 players p1 holds 14."""
+    return [DECK_SIZE // n + (1 if i < DECK_SIZE % n else 0) for i in range(n)]
+
+
+# the todo queue: effects waiting to be recorded (or done) after an event
+T_SHUFFLE, T_PENALTY, T_HANDOUT, T_RETURN, T_FLIP, T_SCORE, T_PAY, T_END = range(8)
+
+_AUTO_WHAT = {
+    T_PENALTY: "the wrong claim's penalty",
+    T_HANDOUT: "the Jizo's hand-out",
+    T_RETURN: "the return of the table cards",
+    T_SCORE: "the score",
+    T_PAY: "the payments",
+    T_END: "the end of the game",
+}
+_PENDINGS: dict[tuple[Any, ...], Pending] = {}  # see KazuTori._settle
+_NOBODY: frozenset[int] = frozenset()
+
+
+# -- state ----------------------------------------------------------------------------------
+
+class KazuToriState:
+    """Everything about a Kazu-Tori game at one moment. Seats are 1..n; lists are indexed by
+    seat. Piles list the top card first; at a real table their cards are ``UNKNOWN``."""
+
+    __slots__ = ("after", "claimed", "count", "flip_events", "flipper", "flips", "ins",
+                 "jizo_uses", "last", "lastcall", "ledger", "n", "ok", "passed", "pend", "phase",
+                 "physical", "piles", "race", "removed", "result", "rules", "said", "table",
+                 "table_by", "todo", "turned")
+
+    def __init__(self, rules: KazuToriRules, n: int, physical: bool) -> None:
+        self.rules = rules
+        self.n = n
+        self.physical = physical
+        self.ledger = Ledger(n, rules.chips)
+        self.piles: list[list[int]] = [[] for _ in range(n + 1)]
+        self.table: list[int] = []  # face up, oldest first
+        self.table_by: list[int] = []  # who flipped each table card
+        self.removed: list[int] = []  # the Jizo, once used up
+        self.phase = "deal"  # deal | turn (flip, no card to claim) | window | end
+        self.todo: list[tuple[int, Any]] = []
+        self.flipper = 1  # who flips next in phase "turn"
+        self.count = 1  # the number the next flip says
+        self.said = 0  # the number said with the card on top of the table
+        self.ok = False  # whether that card may be taken (in its window)
+        self.last = 0  # who flipped the card on top of the table
+        self.lastcall = False
+        self.jizo_uses = 0
+        self.flips = 0  # cards turned
+        self.flip_events = 0  # Flip events applied (the last may still wait, or not turn)
+        # (seat, card, number said, cards left in the pile) of each card turned
+        self.turned: list[tuple[int, int, int, int]] = []
+        self.claimed = _NOBODY  # seats that claimed the card on top (this window)
+        self.passed = _NOBODY  # seats that let it go
+        self.race: list[int] | None = None  # the last race's draws in this window
+        self.result: Score | None = None
+        self.pend = Pending("over", "")  # set by KazuTori._settle
+        self.ins: tuple[int, ...] = ()  # the seats still in (with cards); nobody comes back
+        self.after = [0] * (n + 1)  # after[p]: the first seat still in after p
+        self.seats_changed()
+
+    def seats_changed(self) -> None:
+        """Recompute ``ins`` and ``after`` once a pile was dealt or ran out."""
+        n = self.n
+        piles = self.piles
+        self.ins = tuple(p for p in range(1, n + 1) if piles[p])
+        for seat in range(n + 1):
+            self.after[seat] = next(
+                (t for t in ((seat + k - 1) % n + 1 for k in range(1, n + 1)) if piles[t]), 0)
+
+    def next_in(self, seat: int) -> int:
+        """The first seat after ``seat`` (going round, ``seat`` itself last) that is still in;
+        0 when nobody is."""
+        return self.after[seat]
+
+    def next_flipper(self) -> int:
+        """Who flips next (0 if nobody can)."""
+        if self.phase == "turn":
+            return self.flipper
+        return self.after[self.last]
+
+    def takeable(self) -> bool:
+        """Whether the card just flipped may be taken now."""
+        return self.phase == "window" and self.ok
+
+    def accounted(self) -> int:
+        """Cards in piles, on the table and out of the game: always the 40 of the deck."""
+        return sum(len(p) for p in self.piles) + len(self.table) + len(self.removed)
+
+
+# -- the game -------------------------------------------------------------------------------
+
+class KazuTori(Game):
+    name = "kazu-tori"
+    title = "Kazu-Tori"
+    summary = "Daini deck, 2-5 players: count while flipping, slap the card that matches"
+    deck = DAINI_40
+    Rules = KazuToriRules
+    events = (Deal, Shuffle, Flip, Claim, Pass, Stop, Race, Penalty, Handout, Return, Score,
+              Pay, End, Undo)
+    min_players = 2
+    max_players = 5
+    default_players = 4
+
+    def new_state(self, rules: KazuToriRules, seats: int, physical: bool) -> KazuToriState:
+        s = KazuToriState(rules, seats, physical)
+        self._settle(s)
+        return s
+
+    # -- what the state waits for ----------------------------------------------------------
+    def pending(self, s: KazuToriState) -> Pending:
+        return s.pend
+
+    def _settle(self, s: KazuToriState) -> None:
+        """Do the queued steps that are no events (a flip that waited for the effects of the
+        window it closed), then work out what the state waits for. Pendings are shared from a
+        cache: the hot path of bot games builds no text."""
+        todo = s.todo
+        while todo and todo[0][0] == T_FLIP:
+            _, (seat, card) = todo.pop(0)
+            self._turn_card(s, seat, card)
+        # a key holds everything _pending reads
+        if todo:
+            code, arg = todo[0]
+            key: tuple[Any, ...] = ("todo", code, arg if code == T_SHUFFLE else None)
+        elif s.phase == "window":
+            key = ("window", s.table[-1], s.said, s.rules.limit, s.ins, s.last, s.physical)
+        elif s.phase == "turn":
+            key = ("turn", s.flipper, s.count)
+        else:
+            key = (s.phase, s.n)
+        p = _PENDINGS.get(key)
+        if p is None:
+            if len(_PENDINGS) > 50_000:
+                _PENDINGS.clear()
+            p = _PENDINGS[key] = self._pending(s)
+        s.pend = p
+
+    def _pending(self, s: KazuToriState) -> Pending:
+        if s.todo:
+            code, arg = s.todo[0]
+            if code == T_SHUFFLE:
+                seats, counts = arg
+                who = ", ".join(f"p{p}" for p in seats)
+                what = "the table dealt back to " if counts is not None else "the piles of "
+                return Pending("chance", f"the shuffle of {what}{who}")
+            return Pending("auto", _AUTO_WHAT[code])
+        if s.phase == "window":
+            card = self.deck.token(s.table[-1])
+            may = "may be taken" if matches(s.table[-1], s.said) else "may not be taken"
+            return Pending(
+                "action",
+                f"claims on the {card} (said {WORDS[s.said]}: {may}), "
+                f"or p{s.after[s.last]}'s flip saying {WORDS[self.next_count(s)]}",
+                s.ins, not s.physical)
+        if s.phase == "turn":
+            return Pending("action", f"p{s.flipper} to flip saying {WORDS[s.count]}",
+                           (s.flipper,))
+        if s.phase == "deal":
+            return Pending("chance", "the deal: " + " ".join(
+                f"p{i} {k}" for i, k in enumerate(pile_sizes(s.n), 1)) + " cards face down")
+        return Pending("over", "nothing: the game is over")
+
+    # -- checks ------------------------------------------------------------------------------
+    def check(self, s: KazuToriState, ev: Event) -> str | None:
+        if isinstance(ev, Flip):
+            return self._check_flip(s, ev)
+        if isinstance(ev, Claim | Pass | Stop):
+            seat = ev.seat
+            if not 1 <= seat <= s.n or not s.piles[seat]:
+                return f"p{seat} is out (no cards left) and takes no part"
+            if s.phase not in ("turn", "window") or s.todo:
+                return f"nobody acts now: waiting for {s.pend.what}"
+            if isinstance(ev, Stop):
+                return None
+            if s.phase != "window":
+                return f"there is no card to claim: p{s.flipper} flips next"
+            if isinstance(ev, Claim):
+                if seat in s.claimed:
+                    return f"p{seat} already claimed this {self.deck.token(s.table[-1])}"
+                return None
+            if seat in s.passed:
+                return f"p{seat} already let this card go"
+            return None
+        if isinstance(ev, Deal):
+            return self._check_deal(s, ev)
+        if isinstance(ev, Race):
+            return "races are drawn only in seeded games (at a real table type who claimed first)"
+        if isinstance(ev, Shuffle):
+            return "piles are face down at a real table: a shuffle is not recorded"
+        return f"{type(ev).__name__} is not a Kazu-Tori event typed by a person"
+
+    def _check_flip(self, s: KazuToriState, ev: Flip) -> str | None:
+        if s.phase not in ("turn", "window") or s.todo:
+            return f"nobody flips now: waiting for {s.pend.what}"
+        want = s.next_flipper()
+        if ev.seat != want:
+            return f"p{want} flips next, not p{ev.seat}"
+        if not s.physical:
+            if ev.card is not None:
+                return ("in a seeded game the flipped card comes from the top of the pile: "
+                        "type 'flip' alone")
+            return None
+        if ev.card is None:
+            return f"type the card p{ev.seat} turned, e.g. 'p{ev.seat} flip 7'"
+        if s.flips >= s.rules.max_flips:
+            return (f"the game has reached max_flips={s.rules.max_flips}: "
+                    "end it with 'stop' (or claim the card on the table)")
+        if ev.card == UNKNOWN:
+            return "a flipped card is face up: name it"
+        if ev.card == JIZO and s.jizo_uses >= JIZO_USES:
+            return "the Jizo left the game after its third use"
+        return self.deck.check_available(Counter(s.table + s.removed), [ev.card])
+
+    def _check_deal(self, s: KazuToriState, ev: Deal) -> str | None:
+        if s.phase != "deal":
+            return "the cards were dealt already"
+        if ev.piles is not None:
+            return "at a real table the piles are face down: type 'deal' alone"
+        want = pile_sizes(s.n)
+        if ev.sizes != want:
+            return (f"the piles are {'/'.join(map(str, want))} cards, not "
+                    f"{'/'.join(map(str, ev.sizes))}")
+        return None
+
+    # -- changes -----------------------------------------------------------------------------
+    def apply(self, s: KazuToriState, ev: Event) -> None:
+        todo = s.todo
+        if isinstance(ev, Flip):
+            self._apply_flip(s, ev)
+        elif isinstance(ev, Shuffle):
+            if todo.pop(0)[1][1] is not None:  # a return: the table was dealt back
+                s.table = []
+                s.table_by = []
+            for seat, pile in zip(ev.seats, ev.piles, strict=True):
+                s.piles[seat] = list(pile)
+        elif isinstance(ev, Claim):
+            self._apply_claim(s, ev.seat)
+        elif isinstance(ev, Pay):
+            todo.pop(0)
+            s.ledger.apply(ev)
+        elif isinstance(ev, Penalty):
+            todo.pop(0)
+            pile = s.piles[ev.seat]
+            gifts = [(to, pile.pop(0)) for to in ev.to]
+            if not pile:
+                s.lastcall = True
+                s.seats_changed()
+            self._receive(s, gifts)
+        elif isinstance(ev, Handout):
+            self._apply_handout(s, ev)
+        elif isinstance(ev, Return):
+            todo.pop(0)
+            seats = tuple(seat for seat, k in enumerate(ev.counts, 1) if k)
+            if s.physical:
+                for seat in seats:
+                    s.piles[seat] += [UNKNOWN] * ev.counts[seat - 1]
+                s.table = []
+                s.table_by = []
+            else:  # the cards stay on the table until the shuffle deals them back
+                todo.insert(0, (T_SHUFFLE, (seats, tuple(ev.counts))))
+        elif isinstance(ev, Race):
+            s.race = list(ev.draws)
+        elif isinstance(ev, Pass):
+            s.passed = s.passed | {ev.seat}
+        elif isinstance(ev, Stop):
+            s.phase = "end"
+            todo.append((T_SCORE, ("agreement", ev.seat)))
+        elif isinstance(ev, Deal):
+            self._apply_deal(s, ev)
+        elif isinstance(ev, Score):
+            todo.pop(0)
+            s.result = ev
+            todo.extend((T_PAY, p) for p in self._payments(s, ev))
+            todo.append((T_END, None))
+        elif isinstance(ev, End):
+            todo.pop(0)
+        self._settle(s)
+
+    def _apply_deal(self, s: KazuToriState, ev: Deal) -> None:
+        for seat, size in enumerate(ev.sizes, 1):
+            s.piles[seat] = list(ev.piles[seat - 1]) if ev.piles is not None else [UNKNOWN] * size
+        s.seats_changed()
+        s.phase = "turn"
+        s.flipper = 1
+        s.count = 1
+
+    def _apply_flip(self, s: KazuToriState, ev: Flip) -> None:
+        todo = s.todo
+        s.flip_events += 1
+        if s.phase == "window":  # the flip closes the window of the card on top
+            top = s.table[-1]
+            if top == JIZO:
+                todo.append((T_HANDOUT, None))
+            elif s.said == s.rules.limit and not s.lastcall:
+                todo.append((T_RETURN, None))
+            s.count = s.said % s.rules.limit + 1
+        s.phase = "turn"
+        if s.flips >= s.rules.max_flips:
+            s.phase = "end"
+            todo.append((T_SCORE, ("max_flips", 0)))
+        elif todo:  # the closing window's hand-out or return comes first
+            todo.append((T_FLIP, (ev.seat, ev.card)))
+        else:
+            self._turn_card(s, ev.seat, ev.card)
+
+    def _turn_card(self, s: KazuToriState, seat: int, card: int | None) -> None:
+        """A flip completes: the top card of ``seat``'s pile goes face up with the count."""
+        pile = s.piles[seat]
+        top = pile.pop(0)
+        if card is None:
+            card = top
+        s.flips += 1
+        s.table.append(card)
+        s.table_by.append(seat)
+        s.said = s.count
+        s.turned.append((seat, card, s.said, len(pile)))
+        s.ok = matches(card, s.said)
+        s.last = seat
+        s.claimed = _NOBODY
+        s.passed = _NOBODY
+        s.race = None
+        s.phase = "window"
+        if not pile:
+            s.lastcall = True
+            s.seats_changed()
+            if card == ONI:  # the Oni as a last card ends the game at once
+                s.table.pop()
+                s.table_by.pop()
+                pile.append(ONI)
+                s.phase = "end"
+                s.todo.append((T_SCORE, ("oni", seat)))
+            elif not any(s.piles):
+                s.phase = "end"
+                s.todo.append((T_SCORE, ("out", 0)))
+
+    def _apply_claim(self, s: KazuToriState, seat: int) -> None:
+        s.claimed = s.claimed | {seat}
+        if not matches(s.table[-1], s.said):
+            s.todo.append((T_PENALTY, seat))
+            return
+        pile = s.piles[seat]
+        pile.extend(s.table)
+        s.table = []
+        s.table_by = []
+        if s.lastcall:
+            s.phase = "end"
+            s.todo.append((T_SCORE, ("take", seat)))
+            return
+        s.phase = "turn"
+        s.flipper = seat
+        s.count = 1
+        if s.physical:
+            pile[:] = [UNKNOWN] * len(pile)
+        else:
+            s.todo.append((T_SHUFFLE, ((seat,), None)))
+
+    def _apply_handout(self, s: KazuToriState, ev: Handout) -> None:
+        s.todo.pop(0)
+        s.jizo_uses += 1
+        jizo = s.table.pop()
+        s.table_by.pop()
+        gifts = list(zip(ev.to, reversed(s.table), strict=True))
+        if ev.jizo:
+            gifts.insert(0, (ev.jizo, jizo))
+        else:
+            s.removed.append(jizo)
+        s.table = []
+        s.table_by = []
+        self._receive(s, gifts)
+
+    def _receive(self, s: KazuToriState, gifts: list[tuple[int, int]]) -> None:
+        """Cards go to the bottom of the receivers' piles; then those piles are shuffled: in a
+        seeded game one chance event (receivers in seat order) before anything else still
+        queued; at a real table the piles just become unknown again."""
+        piles = s.piles
+        for seat, card in gifts:
+            piles[seat].append(card)
+        got = sorted({seat for seat, _ in gifts})
+        if s.physical:
+            for seat in got:
+                piles[seat][:] = [UNKNOWN] * len(piles[seat])
+        elif got:
+            s.todo.insert(0, (T_SHUFFLE, (tuple(got), None)))
+
+    # -- what the engine derives -------------------------------------------------------------
+    def auto(self, s: KazuToriState) -> Event:
+        code, arg = s.todo[0]
+        if code == T_PAY:
+            pay: Pay = arg
+            return pay
+        if code == T_PENALTY:
+            return self._penalty(s, arg)
+        if code == T_HANDOUT:
+            return self._handout(s)
+        if code == T_RETURN:
+            counts = [0] * s.n
+            for seat in s.table_by:
+                counts[seat - 1] += 1
+            return Return(counts)
+        if code == T_SCORE:
+            reason, seat = arg
+            cards = [len(s.piles[p]) for p in range(1, s.n + 1)]
+            top = max(cards)
+            winners = [p for p in range(1, s.n + 1) if top and cards[p - 1] == top]
+            return Score(reason, seat, cards, winners)
+        if code == T_END:
+            return End(s.result.reason if s.result else "end", s.ledger.balances[1:],
+                       s.ledger.pot)
+        raise AssertionError(f"no automatic event waits (todo {s.todo[:1]})")
+
+    @staticmethod
+    def _penalty(s: KazuToriState, seat: int) -> Penalty:
+        """One card to each other seat still in, starting with the next one, while they last."""
+        others = [p for p in ((seat + k - 1) % s.n + 1 for k in range(1, s.n)) if s.piles[p]]
+        return Penalty(seat, others[:len(s.piles[seat])])
+
+    @staticmethod
+    def _handout(s: KazuToriState) -> Handout:
+        flipper = s.last
+        first = s.next_in(flipper)
+        jizo = first if s.jizo_uses + 1 < JIZO_USES else 0
+        # the other cards start with the seat after the Jizo's receiver (with that receiver
+        # when the Jizo leaves the game instead), and go round the seats still in
+        to: list[int] = []
+        seat = first if jizo else flipper
+        for _ in range(len(s.table) - 1):
+            seat = s.next_in(seat)
+            to.append(seat)
+        return Handout(flipper, jizo, to)
+
+    @staticmethod
+    def _payments(s: KazuToriState, ev: Score) -> list[Pay]:
+        """Each loser pays the winner a chip per card held (RULINGS: ties by the ``tie`` rule)."""
+        winners = ev.winners
+        if not winners:
+            return []
+        tie = s.rules.tie
+        w = len(winners)
+        if w > 1 and tie == "none":
+            return []
+        pays: list[Pay] = []
+        for p in range(1, s.n + 1):
+            k = ev.cards[p - 1]
+            if p in winners or k == 0:
+                continue
+            amount = k // w if tie == "split" else k
+            if amount:
+                why = "cards" if w == 1 else f"cards, tie {tie}"
+                pays.extend(Pay(p, win, amount, why) for win in winners)
+        return pays
+
+    def chance(self, s: KazuToriState, rng: Rng) -> Event:
+        if s.phase == "deal":
+            cards = rng.shuffled(self.deck.cards())
+            n = s.n
+            return Deal(pile_sizes(n), [cards[i::n] for i in range(n)])
+        if s.todo:
+            seats, counts = s.todo[0][1]
+            got = {seat: s.piles[seat] for seat in seats}
+            if counts is not None:  # a return: shuffle the table and deal it back first
+                cards = rng.shuffled(s.table)
+                for seat in seats:
+                    k = counts[seat - 1]
+                    got[seat] = got[seat] + cards[:k]
+                    del cards[:k]
+            return Shuffle(list(seats), [rng.shuffled(got[seat]) for seat in seats])
+        piles = s.piles
+        return Race([rng.below(RACE_DRAWS) if piles[p] else -1 for p in range(1, s.n + 1)])
+
+    def legal(self, s: KazuToriState, seat: int) -> list[Event]:
+        if s.todo or s.phase not in ("turn", "window") or not 1 <= seat <= s.n \
+                or not s.piles[seat]:
+            return []
+        out: list[Event] = []
+        if seat == s.next_flipper():
+            if s.physical:
+                if s.flips < s.rules.max_flips:
+                    out += [Flip(seat, c) for c in sorted(self.deck.counts)
+                            if self._check_flip(s, Flip(seat, c)) is None]
+            else:
+                out.append(Flip(seat))
+        if s.phase == "window":
+            if seat not in s.claimed:
+                out.append(Claim(seat))
+            if seat not in s.passed:
+                out.append(Pass(seat))
+        if seat in s.pend.seats:
+            out.append(Stop(seat))
+        return out
+
+    # -- races between bots --------------------------------------------------------------------
+    def bot_event(self, match: Match, bots: dict[int, Any]) -> Event | None:
+        """The event bot seats produce now, or None when a person must act.
+
+        In a claim window every seat still in may claim. Seats that are people are asked first
+        (a claim typed at the prompt beats any bot); once each has claimed or passed, every bot
+        says whether it claims (its ``claims(state, seat)``, else whether ``choose`` claims; a
+        bot marked ``careful`` is not asked about a card that may not be taken).
+        One claimer claims; several race: :meth:`Match.draw` records a ``Race`` of reaction
+        draws from the seed, and the fastest by each bot's ``reaction`` profile (min, max ms)
+        claims first (equal times: the first seat after the flipper). Nobody claims: the next
+        flipper flips, if it is a bot. Races need a seed: at a real table bots are not asked.
+        """
+        s: KazuToriState = match.state
+        if s.todo or match.physical:
+            return None
+        phase = s.phase
+        if phase == "turn":
+            bot = bots.get(s.flipper)
+            if bot is None:
+                return None
+            ev: Event = bot.choose(self, s, s.flipper)
+            return ev
+        if phase != "window":
+            return None
+        claimed = s.claimed
+        seats = s.ins
+        for seat in seats:
+            if seat not in bots and seat not in claimed and seat not in s.passed:
+                return None
+        racers = []
+        ok = s.ok
+        for seat in seats:
+            bot = bots.get(seat)
+            if bot is None or seat in claimed:
+                continue
+            if not ok and getattr(bot, "careful", False):
+                continue  # it never claims a card that may not be taken
+            claims = getattr(bot, "claims", None)
+            if claims(s, seat) if claims is not None else \
+                    type(bot.choose(self, s, seat)) is Claim:
+                racers.append(seat)
+        if not racers:
+            nxt = s.next_in(s.last)
+            return Flip(nxt) if nxt in bots else None
+        if len(racers) > 1:
+            race = match.draw()
+            assert isinstance(race, Race)
+            n = s.n
+            last = s.last
+            racers.sort(key=lambda seat: (self.reaction_ms(bots[seat], race.draws[seat - 1]),
+                                          (seat - last - 1) % n))
+        return Claim(racers[0])
+
+    @staticmethod
+    def reaction_ms(bot: Any, draw: int) -> int:
+        """The reaction time (ms) a race ``draw`` gives ``bot`` by its profile."""
+        lo, hi = getattr(bot, "reaction", DEFAULT_REACTION)
+        return int(lo + (hi - lo) * draw // (RACE_DRAWS - 1))
+
+    # -- notation ------------------------------------------------------------------------------
+    def _cards(self, cards: list[int]) -> str:
+        return "-".join(self.deck.token(c) for c in cards) or "-"
+
+    def notate(self, ev: Event) -> str:
+        if isinstance(ev, Flip):
+            tail = "" if ev.card is None else " " + self.deck.token(ev.card)
+            return f"p{ev.seat} flip{tail}"
+        if isinstance(ev, Claim):
+            return f"p{ev.seat} claim"
+        if isinstance(ev, Pass):
+            return f"p{ev.seat} pass"
+        if isinstance(ev, Stop):
+            return f"p{ev.seat} stop"
+        if isinstance(ev, Shuffle):
+            return "shuffle " + " | ".join(
+                f"p{seat} {self._cards(p)}" for seat, p in zip(ev.seats, ev.piles, strict=True))
+        if isinstance(ev, Race):
+            return "race " + " ".join(f"p{i}={d}" for i, d in enumerate(ev.draws, 1) if d >= 0)
+        if isinstance(ev, Penalty):
+            return f"penalty p{ev.seat} gives " + (" ".join(f"p{x}" for x in ev.to) or "nobody")
+        if isinstance(ev, Handout):
+            jizo = f"p{ev.jizo}" if ev.jizo else "removed"
+            to = " ".join(f"p{x}" for x in ev.to) or "-"
+            return f"handout p{ev.seat} jizo {jizo} cards {to}"
+        if isinstance(ev, Return):
+            return "return " + " ".join(f"p{i}={k}" for i, k in enumerate(ev.counts, 1) if k)
+        if isinstance(ev, Score):
+            who = f" p{ev.seat}" if ev.seat else ""
+            winners = ",".join(f"p{w}" for w in ev.winners) or "-"
+            cards = " ".join(f"p{i}={k}" for i, k in enumerate(ev.cards, 1))
+            return f"score {ev.reason}{who} {cards} wins {winners}"
+        if isinstance(ev, Deal):
+            if ev.piles is None:
+                return "deal " + "/".join(map(str, ev.sizes))
+            return "deal " + " | ".join(f"p{i} {self._cards(p)}" for i, p in enumerate(ev.piles, 1))
+        if isinstance(ev, Pay):
+            return f"pay {party_name(ev.src)} {party_name(ev.dst)} {ev.amount} {ev.why}".rstrip()
+        if isinstance(ev, End):
+            pot = f" pot={ev.pot}" if ev.pot else ""
+            return (f"end {ev.reason} " + " ".join(f"p{i}={b}" for i, b in
+                                                   enumerate(ev.balances, 1)) + pot)
+        if isinstance(ev, Undo):
+            return "undo"
+        return repr(ev)
+
+    def parse(self, s: KazuToriState, text: str) -> Event:
+        seat, rest = parse_seat_prefix(text, s.n)
+        words = rest.split()
+        if not words:
+            raise ParseError("empty move: type 'flip', 'p2 claim', 'p2 pass' or 'stop'")
+        verb = words[0].lower()
+        args = words[1:]
+        if verb == "deal":
+            return self._parse_deal(s, " ".join(args))
+        recorded = {"shuffle": self._parse_shuffle, "race": self._parse_race,
+                    "penalty": self._parse_penalty, "handout": self._parse_handout,
+                    "return": self._parse_return, "score": self._parse_score,
+                    "pay": self._parse_pay, "end": self._parse_end}
+        if verb in recorded:
+            if seat is not None:
+                raise ParseError(f"'{words[0]}' is recorded by the program, not typed after a "
+                                 f"seat: '{rest}'")
+            return recorded[verb](s, args)
+        if verb == "undo":
+            if args or seat is not None:
+                raise ParseError("'undo' is typed alone")
+            return Undo()
+        if verb in ("claim", "take", "slap") and seat is None and len(args) == 1:  # 'claim p2'
+            seat, _ = parse_seat_prefix(args[0], s.n)
+            if seat is None:
+                raise ParseError(f"'{args[0]}' is not a seat: type 'claim p2'")
+            args = []
+        if verb in ("claim", "take", "slap", "pass", "go", "stop", "agree") and args:
+            raise ParseError(f"'{verb}' takes nothing after it, got '{' '.join(args)}'")
+        if verb in ("claim", "take", "slap"):
+            if seat is None:
+                raise ParseError("say who claimed first, e.g. 'p2 claim' or 'claim p2'")
+            return Claim(seat)
+        if verb in ("pass", "go"):
+            if seat is None:
+                raise ParseError("say who lets the card go, e.g. 'p2 pass'")
+            return Pass(seat)
+        who = seat if seat is not None else s.next_flipper()
+        if verb in ("stop", "agree"):
+            return Stop(who)
+        if verb == "flip":
+            if len(args) > 1:
+                raise ParseError(f"a flip turns one card, got '{' '.join(args)}'")
+            return Flip(who, self.deck.parse(args[0]) if args else None)
+        if not args:
+            try:
+                return Flip(who, self.deck.parse(verb))
+            except ParseError:
+                pass
+        raise ParseError(f"'{rest}' is not a Kazu-Tori move: use 'flip', 'p3 flip 7', "
+                         "'p2 claim', 'p2 pass' or 'stop'")
+
+    @staticmethod
+    def _seat(s: KazuToriState, word: str, zero: str = "") -> int:
+        """A seat ``pN`` (or ``zero`` for 0, e.g. 'removed')."""
+        if zero and word.lower() == zero:
+            return 0
+        seat, rest = parse_seat_prefix(word, s.n)
+        if seat is None or rest:
+            raise ParseError(f"'{word}' is not a seat like p2")
+        return seat
+
+    def _seats(self, s: KazuToriState, words: list[str], none: str = "") -> list[int]:
+        if none and words == [none]:
+            return []
+        return [self._seat(s, w) for w in words]
+
+    def _per_seat(self, s: KazuToriState, words: list[str], what: str,
+                  missing: int) -> list[int]:
+        """``pN=VALUE`` words as a list by seat, ``missing`` for seats not named."""
+        out = [missing] * s.n
+        for word in words:
+            key, sep, val = word.partition("=")
+            try:
+                out[self._seat(s, key) - 1] = int(val)
+            except ValueError:
+                raise ParseError(f"'{word}' should read pN={what}") from None
+            if not sep:
+                raise ParseError(f"'{word}' should read pN={what}")
+        return out
+
+    def _parse_shuffle(self, s: KazuToriState, args: list[str]) -> Event:
+        seats, piles = [], []
+        for part in " ".join(args).split("|"):
+            words = part.split()
+            if len(words) != 2:
+                raise ParseError("a shuffle reads 'shuffle p2 3-7-Oni-... | p3 ...'")
+            seats.append(self._seat(s, words[0]))
+            piles.append(self.deck.parse_many(words[1].split("-")))
+        return Shuffle(seats, piles)
+
+    def _parse_race(self, s: KazuToriState, args: list[str]) -> Event:
+        return Race(self._per_seat(s, args, "DRAW", -1))
+
+    def _parse_penalty(self, s: KazuToriState, args: list[str]) -> Event:
+        if len(args) < 3 or args[1] != "gives":
+            raise ParseError("a penalty reads 'penalty p2 gives p3 p4 p1'")
+        return Penalty(self._seat(s, args[0]), self._seats(s, args[2:], "nobody"))
+
+    def _parse_handout(self, s: KazuToriState, args: list[str]) -> Event:
+        if len(args) < 5 or args[1] != "jizo" or args[3] != "cards":
+            raise ParseError("a hand-out reads 'handout p1 jizo p2 cards p3 p4' (jizo "
+                             "'removed' after its third use, cards '-' for none)")
+        return Handout(self._seat(s, args[0]), self._seat(s, args[2], "removed"),
+                       self._seats(s, args[4:], "-"))
+
+    def _parse_return(self, s: KazuToriState, args: list[str]) -> Event:
+        return Return(self._per_seat(s, args, "CARDS", 0))
+
+    def _parse_score(self, s: KazuToriState, args: list[str]) -> Event:
+        reasons = ("take", "oni", "out", "agreement", "max_flips")
+        shape = "a score reads 'score REASON [pN] p1=CARDS ... wins pN[,pM]'"
+        if len(args) < 3 or args[0] not in reasons or args[-2] != "wins":
+            raise ParseError(shape)
+        body = args[1:-2]
+        seat = 0
+        if body and "=" not in body[0]:
+            seat = self._seat(s, body[0])
+            body = body[1:]
+        winners = [] if args[-1] == "-" else self._seats(s, args[-1].split(","))
+        return Score(args[0], seat, self._per_seat(s, body, "CARDS", 0),  # type: ignore[arg-type]
+                     winners)
+
+    def _parse_pay(self, s: KazuToriState, args: list[str]) -> Event:
+        if len(args) < 3 or not args[2].isdigit():
+            raise ParseError("a payment reads 'pay FROM TO CHIPS [WHY]', e.g. 'pay p3 p1 9 cards'")
+        src, dst = (POT if w == "pot" else self._seat(s, w) for w in args[:2])
+        return Pay(src, dst, int(args[2]), " ".join(args[3:]))
+
+    def _parse_end(self, s: KazuToriState, args: list[str]) -> Event:
+        if not args:
+            raise ParseError("the end reads 'end REASON p1=CHIPS ...'")
+        pot = [a for a in args[1:] if a.startswith("pot=")]
+        body = [a for a in args[1:] if not a.startswith("pot=")]
+        try:
+            chips = int(pot[0][4:]) if pot else 0
+        except ValueError:
+            raise ParseError(f"'{pot[0]}' should read pot=CHIPS") from None
+        return End(args[0], self._per_seat(s, body, "CHIPS", 0), chips)
+
+    def _parse_deal(self, s: KazuToriState, text: str) -> Deal:
+        sizes = pile_sizes(s.n)
+        if not text.strip():
+            return Deal(sizes)
+        parts = [p for p in text.split("|") if p.strip()]
+        if len(parts) == 1 and "/" in parts[0]:
+            try:
+                return Deal([int(x) for x in parts[0].split("/")])
+            except ValueError:
+                raise ParseError(f"'{parts[0]}' is not pile sizes like 10/10/10/10") from None
+        piles = []
+        for part in parts:
+            body = parse_seat_prefix(part, s.n)[1]
+            toks = [t for t in body.replace("-", " ").split() if t]
+            piles.append(self.deck.parse_many(toks))
+        return Deal([len(p) for p in piles], piles)
+
+    # -- views ---------------------------------------------------------------------------------
+    @staticmethod
+    def turned_by(s: KazuToriState, flip_number: int) -> tuple[int, int, int, int] | None:
+        """(seat, card, number said, cards left) of the card the ``flip_number``-th Flip event
+        (1-based) turned, or None while it waits for the effects before it (or when it never turned:
+        the game stopped at max_flips)."""
+        return s.turned[flip_number - 1] if flip_number <= len(s.turned) else None
+
+    @staticmethod
+    def next_count(s: KazuToriState) -> int:
+        """The number the next flip says."""
+        return s.said % s.rules.limit + 1 if s.phase == "window" else s.count
+
+    def on_close(self, s: KazuToriState) -> dict[str, Any] | None:
+        """What happens when the open window closes without a take: the Jizo's hand-out or the
+        return of the table (who gets how many cards), or None."""
+        if s.phase != "window" or s.todo:
+            return None
+        if s.table[-1] == JIZO:
+            h = self._handout(s)
+            counts = Counter(h.to)
+            return {"jizo": f"p{h.jizo}" if h.jizo else "removed",
+                    "cards": {f"p{p}": counts[p] for p in sorted(counts)}}
+        if s.said == s.rules.limit:
+            if s.lastcall:
+                return {"restart": True}
+            counts = Counter(s.table_by)
+            return {"return": {f"p{p}": counts[p] for p in sorted(counts)}}
+        return None
+
+    def view(self, s: KazuToriState, seat: int | None = None) -> dict[str, Any]:
+        tok = self.deck.token
+        nxt = s.next_flipper() if s.phase in ("turn", "window") else 0
+
+        def pile(p: int) -> list[str] | int:
+            if seat is None and not s.physical:
+                return [tok(c) for c in s.piles[p]]
+            return len(s.piles[p])
+
+        return {
+            "game": self.name,
+            "phase": s.phase,
+            "limit": s.rules.limit,
+            "flips": s.flips,
+            "last_call": s.lastcall,
+            "table": [tok(c) for c in s.table],
+            "table_by": [f"p{p}" for p in s.table_by],
+            "top": tok(s.table[-1]) if s.phase == "window" else None,
+            "said": s.said if s.phase == "window" else None,
+            "takeable": s.takeable() if s.phase == "window" else None,
+            "next": f"p{nxt}" if nxt else None,
+            "count": self.next_count(s) if nxt else None,
+            "on_close": self.on_close(s),
+            "jizo_uses": s.jizo_uses,
+            "removed": [tok(c) for c in s.removed],
+            "piles": {f"p{p}": pile(p) for p in range(1, s.n + 1)},
+            "out": [f"p{p}" for p in range(1, s.n + 1) if s.phase != "deal" and not s.piles[p]],
+            "claimed": sorted(f"p{p}" for p in s.claimed) if s.phase == "window" else [],
+            "chips": {f"p{p}": s.ledger.seat(p) for p in range(1, s.n + 1)},
+        }
+
+    def outcome(self, s: KazuToriState) -> dict[str, Any] | None:
+        if s.phase != "end" or s.todo or s.result is None:
+            return None
+        r = s.result
+        return {
+            "reason": r.reason,
+            "seat": f"p{r.seat}" if r.seat else None,
+            "cards": {f"p{p}": k for p, k in enumerate(r.cards, 1)},
+            "winners": [f"p{w}" for w in r.winners],
+            "balances": {f"p{p}": s.ledger.seat(p) for p in range(1, s.n + 1)},
+            "flips": s.flips,
+        }
+
+    def hint(self, s: KazuToriState, seat: int) -> str:
+        if s.phase == "deal":
+            return "type 'deal' once each player has a face-down pile"
+        if s.pend.kind != "action":
+            return ""
+        nxt = s.next_flipper()
+        card = " CARD' with the card seen" if s.physical else "'"
+        say = WORDS[self.next_count(s)]
+        if s.phase == "turn":
+            return f"p{nxt} flips saying {say}: 'p{nxt} flip{card}"
+        top = self.deck.token(s.table[-1])
+        may = "may be taken" if s.takeable() else "may NOT be taken"
+        text = (f"the {top} (said {WORDS[s.said]}) {may}: 'pN claim' for the first hand on "
+                f"it; else p{nxt} flips saying {say}: 'p{nxt} flip{card}")
+        closing = self.on_close(s)
+        if closing is not None:
+            text += f" (first: {self.closing_text(closing)})"
+        return text + ("" if s.physical else "; 'pN pass' lets the bots react")
+
+    @staticmethod
+    def closing_text(closing: dict[str, Any]) -> str:
+        """``on_close`` in words: who gets how many cards when the window closes untaken."""
+        def counts(d: dict[str, int]) -> str:
+            return ", ".join(f"{p} {k}" for p, k in d.items()) or "no other cards"
+
+        if "jizo" in closing:
+            jizo = closing["jizo"]
+            head = "the Jizo leaves the game" if jizo == "removed" else f"the Jizo goes to {jizo}"
+            return f"{head}; cards to {counts(closing['cards'])}"
+        if "return" in closing:
+            return f"the table is shuffled and returned: {counts(closing['return'])}"
+        return "Last Call: the cards stay and the count restarts at one"
+
+    rules_doc = """\
+Kazu-Tori is played with the 40-card Daini deck: 1-10 four times, except that one 1 is the
+Oni and one 4 is the Jizo. The deck is dealt into face-down piles, one per player (4 players:
+10 each; 2: 20; 5: 8; 3: 14/13/13, the dealer p1 holding the extra card). Nobody looks.
+
+p1 deals and flips first: the top card of their pile goes face up on the table while they say
+"one". Each next player still in flips and says the next number, up to the `limit` (10, 15
+or 20), after which the count starts at "one" again.
+
+A card *matches* when its ones digit is the ones digit of the number said (a 10 matches ten
+and twenty, a 1 matches one and eleven). From the flip until the next flip anybody still in
+may claim the card just flipped:
+- a matching card, or the Oni (whatever was said): the first claimer takes the whole table
+  into their pile, shuffles it, and flips next saying "one";
+- any other card, and always the Jizo: the claimer gives the top card of their pile to each
+  other player still in, starting with the next seat; the card stays, the count goes on.
+
+The Jizo: when its window closes it goes to the next player after its flipper, and the other
+table cards are handed out one at a time, most recent first, to the players after that.
+After its third hand-out it leaves the game (the cards are then handed out from the next
+player on). The count goes on with the next player.
+
+If the count reaches the limit and nobody took the last card, the table is shuffled and
+returned: each player gets back as many cards as they flipped, and the next player starts
+again at "one". Every pile that receives cards is shuffled.
+
+A player whose pile is empty is out. From then on it is Last Call: returns no longer happen
+(the cards stay and the count restarts), and the next take ends the game. Flipping the Oni
+as one's last card ends the game at once: that player takes the Oni back, the rest of the
+table is dead.
+
+Scoring: the most cards wins; every other player pays the winner a chip per card in their
+pile (a player with none pays nothing). Ties follow the `tie` rule. A game at a real table
+may end by agreement ('stop'); seeded games stop at `max_flips` flips. Either way the piles
+are scored as they stand.
+"""
+
+    notation_doc = """\
+Cards are typed 1-10, Oni (or O) and Jizo (or J). Seats are p1..pN; p1 flips
+first. A move may start with the seat: 'p2 claim', 'p3 flip'.
+
+  flip          seeded game: the next player turns the top card of their pile
+  p3 flip 7     at a real table: p3 turned a 7 (type the card seen)
+  7             at a real table: the next player turned a 7
+  p2 claim      p2's hand was first on the card just turned (or 'claim p2')
+  p2 pass       p2 lets the card go (a person playing with bots: now the bots
+                may react, or the next player flips)
+  stop          the players agree to end here; the piles are scored as they are
+  deal          at a real table: each player has a face-down pile
+
+What the program records by itself:
+  shuffle p2 3-Oni-7-... | p3 ...   piles that received cards, new order, top
+                                    card first (seeded games)
+  race p1=412 p3=87                 reaction draws of bots claiming together
+  penalty p2 gives p3 p4 p1         a wrong claim: one card to each
+  handout p1 jizo p2 cards p3 p4    the Jizo's receiver, then one seat per card
+  return p1=3 p2=2                  the table back to those who turned it
+  score take p3 p1=9 p2=0 p3=21 p4=10 wins p3
+"""
+
+
+GAME = KazuTori()

@@ -1,0 +1,241 @@
+"""How a Kazu-Tori table looks: the cards face up with the number said and whether the top one
+may be taken, who flips next saying what, what happens if nobody claims, and each seat's pile
+and chips. Piles are face down: only their sizes are drawn, except in the log's own view of a
+seeded game (no viewer), which knows every card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from kabucli.bots import kinds
+from kabucli.cards import ONI
+from kabucli.engine import Game, Match
+from kabucli.events import End, Event, Pay
+from kabucli.games.kazutori import (
+    GAME,
+    JIZO_USES,
+    T_HANDOUT,
+    T_RETURN,
+    T_SHUFFLE,
+    WORDS,
+    Claim,
+    Deal,
+    Flip,
+    Handout,
+    KazuToriState,
+    Pass,
+    Penalty,
+    Race,
+    Return,
+    Score,
+    Shuffle,
+    Stop,
+    matches,
+)
+from kabucli.ledger import party_name
+from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, seat_label
+
+MILESTONES = {"deal"}
+
+
+def ending(reason: str, seat: int) -> str:
+    """How a game ended, in words."""
+    return {
+        "take": f"p{seat} took the table in Last Call",
+        "oni": f"p{seat} turned the Oni as their last card",
+        "out": "every pile is empty",
+        "agreement": f"the players agreed to stop (proposed by p{seat})",
+        "max_flips": "the flip limit was reached",
+    }[reason]
+
+
+def _status(s: KazuToriState, p: int, nxt: int) -> Text:
+    if s.phase == "end" and s.result is not None and s.result.winners and p in s.result.winners:
+        return Text("wins", style="bold green")
+    if not s.piles[p] and s.phase != "deal":
+        return Text("out", style="red")
+    if p == nxt:
+        return Text(f"flips next, says {WORDS[GAME.next_count(s)]}", style="bold yellow")
+    if s.phase == "window" and p in s.claimed:
+        return Text("claimed", style="magenta")
+    return Text("")
+
+
+def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
+    s: KazuToriState = match.state
+    tok = game.deck.token
+    title = f"Kazu-Tori · limit {s.rules.limit} · flip {s.flips}"
+    if s.lastcall:
+        title += " · LAST CALL"
+    title += f" · Jizo used {s.jizo_uses}/{JIZO_USES}"
+    parts: list[RenderableType] = [Text("table (oldest first)", style="dim"),
+                                   cards_box([tok(c) for c in s.table])]
+    if s.phase == "window" and not s.todo:
+        may = (Text("may be taken", style="bold green") if s.takeable()
+               else Text("may not be taken", style="red"))
+        parts.append(Text.assemble(f"{tok(s.table[-1])} said {WORDS[s.said]} by p{s.last}: ",
+                                   may))
+        closing = GAME.on_close(s)
+        if closing is not None:
+            parts.append(Text("if nobody takes it: " + GAME.closing_text(closing), style="cyan"))
+    nxt = s.next_flipper() if s.phase in ("turn", "window") and not s.todo else 0
+    seats = Table(show_edge=False, pad_edge=False)
+    for col in ("seat", "chips", "pile", "status"):
+        seats.add_column(col, justify="right" if col == "chips" else "left")
+    seats.columns[2].no_wrap = True
+    for p in range(1, s.n + 1):
+        pile = s.piles[p]
+        if viewer is None and not s.physical and pile:
+            shown: Text | str = Text.assemble(f"{len(pile):>2}  ",
+                                              cards_inline([tok(c) for c in pile]))
+        else:
+            shown = f"{len(pile):>2}"
+        seats.add_row(seat_cell(match, p), str(s.ledger.seat(p)), shown, _status(s, p, nxt))
+    return Panel(Group(*parts, Text(""), seats), title=title, title_align="left",
+                 expand=False)
+
+
+def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
+    seat = int(out["seat"][1:]) if out["seat"] else 0
+    winners = ", ".join(seat_label(match, int(w[1:])) for w in out["winners"]) or "nobody"
+    cards = Table(title="cards held", title_justify="left")
+    cards.add_column("seat")
+    cards.add_column("cards", justify="right")
+    for key, k in out["cards"].items():
+        cards.add_row(seat_cell(match, int(key[1:])), str(k))
+    head = Text(f"Game over after {out['flips']} flips: {ending(out['reason'], seat)}. "
+                f"Most cards: {winners}.", style="bold")
+    return Group(head, cards, balances_table(match, out["balances"], title="final chips"))
+
+
+def _position(match: Match, ev: Event) -> int | None:
+    """Where ``ev`` stands in the events in effect (searched from the end: the events drawn
+    are the latest ones), or None."""
+    events = match.events
+    for i in range(len(events) - 1, -1, -1):
+        if events[i] is ev:
+            return i
+    return None
+
+
+_EFFECTS = (Handout, Return, Shuffle)
+
+
+def _turn_text(match: Match, ev: Flip, at: int) -> str:
+    """What the flip at ``at`` turned, or that it turned nothing (the game stopped)."""
+    s: KazuToriState = match.state
+    number = s.flip_events - sum(isinstance(e, Flip) for e in match.events[at + 1:])
+    turned = GAME.turned_by(s, number)
+    if turned is None:
+        return f"the game stops at max_flips={s.rules.max_flips}"
+    _, card, said, left = turned
+    text = f"p{ev.seat} turns {GAME.deck.token(card)}, says {WORDS[said]}"
+    if left == 0 and card == ONI:
+        return text + ": the Oni as the last card ends the game"
+    text += ": may be taken!" if matches(card, said) else ""
+    if left == 0:
+        text += f" (p{ev.seat}'s last card: p{ev.seat} is out)"
+    return text
+
+
+def _flip_text(match: Match, ev: Flip) -> str:
+    at = _position(match, ev)
+    if at is None:
+        return GAME.notate(ev)
+    events = match.events
+    todo = match.state.todo
+    if (at + 1 < len(events) and isinstance(events[at + 1], Handout | Return)) or (
+            at + 1 == len(events) and todo and todo[0][0] in (T_HANDOUT, T_RETURN)):
+        return f"p{ev.seat} flips: first the cards on the table are given out"
+    return _turn_text(match, ev, at)
+
+
+def _then(match: Match, ev: Event) -> str:
+    """For the last of the events a flip set off (a hand-out or return and the shuffles
+    after it): what the flip turned once they were done."""
+    at = _position(match, ev)
+    if at is None:
+        return ""
+    events = match.events
+    if at + 1 < len(events) and isinstance(events[at + 1], _EFFECTS):
+        return ""
+    todo = match.state.todo
+    if at + 1 == len(events) and todo and todo[0][0] == T_SHUFFLE:
+        return ""  # drawn before the shuffle that comes next
+    i = at
+    while i > 0 and isinstance(events[i], _EFFECTS):
+        i -= 1
+    flip = events[i]
+    if i == at or not isinstance(flip, Flip):
+        return ""
+    return "; then " + _turn_text(match, flip, i)
+
+
+def _ms(match: Match, seat: int, draw: int) -> str:
+    control = match.header.seats[seat - 1].control
+    factory = kinds(GAME.name).get(control[4:]) if control.startswith("bot:") else None
+    if factory is None:
+        return f"p{seat} draw {draw}"
+    return f"p{seat} {GAME.reaction_ms(factory, draw)} ms"
+
+
+def describe(game: Game, ev: Event, match: Match) -> str | None:
+    """A reader's wording of a Kazu-Tori event (worked out from the events, so a line reads
+    the same whether it is drawn at once or after a batch of bot moves)."""
+    if isinstance(ev, Deal):
+        sizes = ", ".join(f"p{i} {k}" for i, k in enumerate(ev.sizes, 1))
+        return f"the 40 cards are dealt face down: {sizes}"
+    if isinstance(ev, Flip):
+        return _flip_text(match, ev)
+    if isinstance(ev, Claim):
+        at = _position(match, ev)
+        nxt = match.events[at + 1] if at is not None and at + 1 < len(match.events) else None
+        if isinstance(nxt, Penalty) and nxt.seat == ev.seat:
+            return f"p{ev.seat} claims: a card that may not be taken"
+        if nxt is None and match.state.phase == "window":
+            return f"p{ev.seat} claims: a card that may not be taken"
+        return f"p{ev.seat} claims first and takes the table"
+    if isinstance(ev, Pass):
+        return f"p{ev.seat} lets the card go"
+    if isinstance(ev, Stop):
+        return f"p{ev.seat} proposes to stop here, and the players agree"
+    if isinstance(ev, Race):
+        times = ", ".join(_ms(match, p, d) for p, d in enumerate(ev.draws, 1) if d >= 0)
+        return f"several bots reach for the card: {times}"
+    if isinstance(ev, Shuffle):
+        who = ", ".join(f"p{p}" for p in ev.seats)
+        if len(ev.seats) == 1:
+            return f"{who} shuffles the cards received into the pile" + _then(match, ev)
+        return f"{who} shuffle the cards they received into their piles" + _then(match, ev)
+    if isinstance(ev, Penalty):
+        to = ", ".join(f"p{p}" for p in ev.to) or "nobody (nobody else is in)"
+        return f"wrong claim: p{ev.seat} gives a card to each of {to}"
+    if isinstance(ev, Handout):
+        head = (f"the Jizo goes to p{ev.jizo}" if ev.jizo
+                else "the Jizo, used a third time, leaves the game")
+        if ev.to:
+            counts: dict[int, int] = {}
+            for p in ev.to:
+                counts[p] = counts.get(p, 0) + 1
+            head += "; the other cards, most recent first, to " + ", ".join(
+                f"p{p} {k}" for p, k in counts.items())
+        return head + _then(match, ev)
+    if isinstance(ev, Return):
+        back = ", ".join(f"p{p} {k}" for p, k in enumerate(ev.counts, 1) if k)
+        return (f"nobody took a card up to the limit: the table goes back ({back})"
+                + _then(match, ev))
+    if isinstance(ev, Score):
+        cards = ", ".join(f"p{p} {k}" for p, k in enumerate(ev.cards, 1))
+        winners = ", ".join(f"p{w}" for w in ev.winners) or "nobody"
+        return f"game over, {ending(ev.reason, ev.seat)}. Cards: {cards}; most: {winners}"
+    if isinstance(ev, Pay):
+        return f"{party_name(ev.src)} pays {ev.amount} to {party_name(ev.dst)} ({ev.why})"
+    if isinstance(ev, End):
+        chips = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
+        return f"final chips: {chips}"
+    return None

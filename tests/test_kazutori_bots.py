@@ -1,0 +1,221 @@
+"""Kazu-Tori bots and races: ``sharp`` claims exactly the cards that may be taken, ``random``
+claims at random and sometimes wrongly; when several bots claim one card a recorded seeded
+``Race`` decides who was first; people at the prompt are asked before any bot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kabucli.bots import make
+from kabucli.cards import ONI
+from kabucli.engine import Match, make_header, walk
+from kabucli.events import Event
+from kabucli.games.kazutori import (
+    GAME,
+    RACE_DRAWS,
+    Claim,
+    Flip,
+    KazuToriRules,
+    KazuToriState,
+    Pass,
+    Penalty,
+    Race,
+    Shuffle,
+)
+from kabucli.log import SeatInfo
+from kabucli.shuffle import Rng
+
+
+def seated(kinds: list[str | None], seed: int | None = 7,
+           **rules: Any) -> tuple[Match, dict[int, Any]]:
+    """A match with a bot of each kind (None: a person) and its bots."""
+    seats = [SeatInfo(f"P{i}", f"bot:{k}" if k else "human") for i, k in enumerate(kinds, 1)]
+    m = Match(GAME, make_header(GAME, KazuToriRules(**rules), seats, seed))
+    bots = {i: make("kazu-tori", k, Rng(seed or 0, f"bot/{i}"))
+            for i, k in enumerate(kinds, 1) if k}
+    return m, bots
+
+
+def play_out(m: Match, bots: dict[int, Any]) -> None:
+    while True:
+        m.advance()
+        if m.over:
+            return
+        ev = GAME.bot_event(m, bots)
+        assert ev is not None, m.pending
+        m.submit(ev)
+
+
+def actions(m: Match) -> list[tuple[bool, Event]]:
+    """Each action of a finished match, with whether the card on the table could be taken
+    just before it (replayed from the log)."""
+    replay = Match(GAME, m.header)
+    out = []
+    for ev in m.events:
+        s = replay.state
+        if ev.KIND == "action":
+            out.append((s.phase == "window" and s.ok, ev))
+        replay.submit(ev)
+    return out
+
+
+def test_sharp_bots_claim_every_card_that_may_be_taken_and_no_other() -> None:
+    for seed in range(20):
+        m, bots = seated(["sharp"] * 4, seed)
+        play_out(m, bots)
+        claims = 0
+        for takeable, ev in actions(m):
+            if isinstance(ev, Claim):
+                claims += 1
+                assert takeable, (seed, ev)
+            elif isinstance(ev, Flip):
+                assert not takeable, f"seed {seed}: a takeable card went unclaimed"
+        assert claims and not any(isinstance(e, Penalty) for e in m.events)
+
+
+def test_random_bots_claim_at_random_sometimes_wrongly() -> None:
+    right = wrong = missed = 0
+    for seed in range(30):
+        m, bots = seated(["random"] * 4, seed)
+        play_out(m, bots)
+        for takeable, ev in actions(m):
+            if isinstance(ev, Claim):
+                right += takeable
+                wrong += not takeable
+            elif isinstance(ev, Flip) and takeable:
+                missed += 1
+    assert right and wrong and missed
+
+
+def test_a_race_between_bots_is_a_recorded_chance_event_and_the_fastest_claims() -> None:
+    races = 0
+    kinds = ["sharp", "random", "sharp", "random"]
+    for seed in range(20):
+        m, bots = seated(list(kinds), seed)
+        play_out(m, bots)
+        replay = Match(GAME, m.header)
+        for i, ev in enumerate(m.events):
+            s = replay.state
+            if isinstance(ev, Race):
+                races += 1
+                claim = m.events[i + 1]
+                assert isinstance(claim, Claim)
+                assert all(0 <= d < RACE_DRAWS if p in s.ins else d == -1
+                           for p, d in enumerate(ev.draws, 1))
+
+                key = {p: (GAME.reaction_ms(bots[p], ev.draws[p - 1]), (p - s.last - 1) % 4)
+                       for p in s.ins}
+                # every sharp bot in the window raced for a card that may be taken
+                if s.ok:
+                    rivals = [p for p in s.ins if kinds[p - 1] == "sharp" and p not in s.claimed]
+                    assert all(key[claim.seat] <= key[p] for p in rivals), (seed, i)
+            replay.submit(ev)
+        assert walk(GAME, m.header, m.events)[1] is None
+    assert races > 10
+
+
+def test_a_race_goes_to_the_shortest_reaction_and_a_tie_to_the_first_seat_after_the_flipper(
+        ) -> None:
+    class Fixed:
+        """A bot that claims every card, with a fixed reaction time."""
+
+        def __init__(self, ms: int) -> None:
+            self.reaction = (ms, ms)
+
+        def claims(self, s: KazuToriState, seat: int) -> bool:
+            return True
+
+        def choose(self, game: Any, state: Any, seat: int) -> Event:
+            return Flip(seat)
+
+    m, _ = seated(["sharp"] * 4, seed=3)
+    m.advance()
+    m.submit(Flip(1))
+    m.advance()
+    bots: dict[int, Any] = {1: Fixed(300), 2: Fixed(250), 3: Fixed(250), 4: Fixed(400)}
+    assert GAME.bot_event(m, bots) == Claim(2)
+    assert isinstance(m.events[-1], Race)
+    m, _ = seated(["sharp"] * 4, seed=3)
+    m.advance()
+    m.submit(Flip(1))
+    m.advance()
+    same: dict[int, Any] = {p: Fixed(200) for p in (1, 3, 4)}
+    same[2] = Fixed(900)
+    assert GAME.bot_event(m, same) == Claim(3)  # p1 flipped: p3 comes before p4 and p1
+
+
+def test_a_person_is_asked_first_and_a_typed_claim_beats_every_bot() -> None:
+    for seed in range(100):  # a deal where p1's first card may be taken ("one": a 1 or the Oni)
+        m, bots = seated([None, "sharp", "sharp", "sharp"], seed)
+        m.advance()
+        if m.state.piles[1][0] in (1, ONI):
+            break
+    assert GAME.bot_event(m, bots) is None  # p1 (a person) flips first
+    m.submit(GAME.parse(m.state, "flip"))
+    m.advance()
+    assert m.state.takeable()
+    assert GAME.bot_event(m, bots) is None  # the window is open: p1 is asked first
+    start = len(m.events)
+    m.submit(GAME.parse(m.state, "p1 claim"))
+    m.advance()
+    assert [type(e) for e in m.events[start:]] == [Claim, Shuffle]
+    assert GAME.view(m.state)["next"] == "p1" and len(m.state.piles[1]) == 10
+
+
+def test_when_the_person_passes_the_bots_react_or_the_next_flipper_flips() -> None:
+    m, bots = seated([None, "sharp", "sharp", "sharp"], seed=11)
+    for _ in range(60):
+        m.advance()
+        if m.over:
+            break
+        ev = GAME.bot_event(m, bots)
+        if ev is not None:
+            m.submit(ev)
+            continue
+        s = m.state
+        if s.phase == "window" and 1 not in s.passed and 1 not in s.claimed:
+            m.submit(Pass(1))
+            ev = GAME.bot_event(m, bots)
+            if s.ok:
+                assert isinstance(ev, Claim) and ev.seat != 1
+            else:
+                assert ev == (Flip(s.next_flipper()) if s.next_flipper() != 1 else None)
+            if ev is not None:
+                m.submit(ev)
+        else:
+            m.submit(Flip(1))  # p1's own flip
+    assert any(isinstance(e, Pass) for e in m.events)
+    assert walk(GAME, m.header, m.events)[1] is None
+
+
+def test_bots_are_not_asked_at_a_real_table() -> None:
+    m, bots = seated(["sharp"] * 4, seed=None)
+    m.submit(GAME.parse(m.state, "deal"))
+    m.advance()
+    assert GAME.bot_event(m, bots) is None
+
+
+def test_a_bot_with_only_choose_takes_part_in_races() -> None:
+    class ChooseOnly:
+        reaction = (100, 100)
+
+        def choose(self, game: Any, state: Any, seat: int) -> Event:
+            s: KazuToriState = state
+            if s.phase == "window" and s.takeable():
+                return Claim(seat)
+            return Flip(seat) if seat == s.next_flipper() else Pass(seat)
+
+    m, bots = seated(["sharp"] * 4, seed=5)
+    bots[4] = ChooseOnly()
+    play_out(m, bots)
+    claims = [e.seat for e in m.events if isinstance(e, Claim)]
+    assert claims.count(4) > len(claims) // 2  # 100 ms beats the sharp bots' 180 and more
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    for seed in (1, 2, 3):
+        a, bots_a = seated(["random", "sharp", "random"], seed)
+        b, bots_b = seated(["random", "sharp", "random"], seed)
+        play_out(a, bots_a)
+        play_out(b, bots_b)
+        assert a.events == b.events

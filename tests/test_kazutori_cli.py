@@ -1,0 +1,152 @@
+"""Kazu-Tori at the command line: rules, deal, play (bots, a person with bots, a refereed
+table from a script), replay and audit, the same commands as Dare."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.games.kazutori import GAME, Flip, Race, Score, Shuffle
+from kabucli.log import read_log, write_log
+
+runner = CliRunner()
+ENV = {"NO_COLOR": "1", "COLUMNS": "120", "TERM": "dumb"}
+
+# The refereed table of docs/rules/kazu-tori.md.
+SCRIPT = """\
+deal
+p1 flip 7        # "one": may not be taken
+p2 flip 3        # "two"
+p3 flip Jizo     # "three": never taken
+p1 claim         # wrong: p1 gives p2, p3 and p4 a card each
+4                # p4 turns a 4, "four"; first the Jizo goes to p4, the 3 to p1, the 7 to p2
+p2 claim         # the 4 said four: p2 takes the table and says "one" next
+stop             # the players agree to stop: scored as it stands
+"""
+
+
+def run(*args: str, input: str | None = None) -> Any:
+    res = runner.invoke(app, list(args), input=input, env=ENV)
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+@pytest.fixture(scope="module")
+def bot_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("kazutori") / "bots.kbl"
+    res = run("play", "kazu-tori", "--seed", "5", "--bot", "1=sharp", "--bot", "2=random",
+              "--bot", "3=sharp", "--bot", "4=random", "--log", str(path), "--quiet")
+    assert res.exit_code == 0, res.stderr
+    return path
+
+
+def test_rules_kazu_tori_documents_the_notation_with_examples_and_the_house_rules() -> None:
+    res = run("rules", "kazu-tori")
+    assert res.exit_code == 0
+    for text in ("p3 flip 7", "p2 claim", "p2 pass", "stop", "handout p1 jizo p2",
+                 "limit", "max_flips", "10 | 15 | 20", "split | each | none"):
+        assert text in res.stdout, text
+    data = json.loads(run("rules", "kazutori", "--json").stdout)
+    assert data["name"] == "kazu-tori" and data["players"] == [2, 5]
+    assert {r["name"]: r["default"] for r in data["house_rules"]} == {
+        "limit": 10, "tie": "split", "max_flips": 2000, "chips": 50}
+
+
+def test_deal_shows_the_seeded_piles() -> None:
+    data = json.loads(run("deal", "kazu-tori", "--seed", "5", "--json").stdout)
+    piles = data["state"]["piles"]
+    assert [len(p) for p in piles.values()] == [10, 10, 10, 10]
+    assert sorted(c for p in piles.values() for c in p).count("Oni") == 1
+    text = run("deal", "kazu-tori", "--seed", "5", "--players", "3").stdout
+    assert "seed 5" in text and "14" in text
+
+
+def test_a_bot_game_plays_to_the_end_and_its_log_audits_clean(bot_log: Path) -> None:
+    res = run("audit", str(bot_log))
+    assert res.exit_code == 0, res.stdout
+    assert res.stdout.startswith(f"valid: {bot_log}") and "finished" in res.stdout
+
+
+def test_replay_reads_each_flip_race_and_ending_in_words(bot_log: Path) -> None:
+    res = run("replay", str(bot_log))
+    assert res.exit_code == 0
+    events = read_log(bot_log, games.event_types).events
+    assert "turns" in res.stdout and "says one" in res.stdout
+    if any(isinstance(e, Race) for e in events):
+        assert "reach for the card" in res.stdout and " ms" in res.stdout
+    assert "game over" in res.stdout and "final chips" in res.stdout
+    steps = [json.loads(line) for line in run("replay", str(bot_log), "--json").stdout.splitlines()]
+    assert [s["notation"] for s in steps] == [GAME.notate(e) for e in events]
+
+
+def test_a_refereed_table_from_a_script_plays_audits_and_scores(tmp_path: Path) -> None:
+    script = tmp_path / "table.txt"
+    script.write_text(SCRIPT)
+    log = tmp_path / "table.jsonl"
+    res = run("play", "kazu-tori", "--physical", "--script", str(script), "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    out = " ".join(res.stdout.split())  # lines are folded to the terminal's width
+    assert "p4 flips: first the cards on the table are given out" in out
+    assert "the Jizo goes to p4; the other cards, most recent first, to p1 1, p2 1; then p4 " \
+           "turns 4, says four: may be taken!" in out
+    assert "p2 claims first and takes the table" in out
+    assert "the players agreed to stop (proposed by p2)" in out
+    events = read_log(log, games.event_types).events
+    assert [GAME.notate(e) for e in events][:8] == [
+        "deal 10/10/10/10", "p1 flip 7", "p2 flip 3", "p3 flip Jizo", "p1 claim",
+        "penalty p1 gives p2 p3 p4", "p4 flip 4", "handout p3 jizo p4 cards p1 p2"]
+    score = next(e for e in events if isinstance(e, Score))
+    # p1 10-1-3, p2 10-1+1+1 (the 7)+1 (the 4), p3 10-1+1, p4 10+1+1 (the Jizo)-1
+    assert score.cards == [7, 12, 10, 11] and score.winners == [2]
+    assert run("audit", str(log)).exit_code == 0
+
+
+def test_a_referee_typing_an_impossible_card_is_told_why(tmp_path: Path) -> None:
+    script = tmp_path / "bad.txt"
+    script.write_text("deal\n7\n7\n7\n7\n7\n")
+    res = run("play", "kazu-tori", "--physical", "--script", str(script), "--no-log")
+    assert res.exit_code == 1
+    assert "only 4 copies of 7" in res.stderr
+
+
+def test_a_person_with_bots_claims_or_passes_at_the_prompt(tmp_path: Path) -> None:
+    log = tmp_path / "person.kbl"
+    res = run("play", "kazu-tori", "--seed", "3", "--bot", "2=sharp", "--bot", "3=sharp",
+              "--bot", "4=sharp", "--log", str(log),
+              input="flip\np1 pass\np1 pass\np1 pass\np1 claim\nquit\n")
+    assert res.exit_code == 0, res.stderr
+    events = read_log(log, games.event_types).events
+    assert [GAME.notate(e) for e in events if e.KIND == "action"][:8] == [
+        "p1 flip", "p1 pass", "p2 flip", "p1 pass", "p3 flip", "p1 pass", "p4 flip", "p1 claim"]
+    assert run("audit", str(log)).stdout.endswith("unfinished)\n")
+
+
+def test_a_tampered_copy_is_rejected_at_the_changed_event(bot_log: Path, tmp_path: Path) -> None:
+    data = read_log(bot_log, games.event_types)
+    events = list(data.events)
+    pos = next(i for i, e in enumerate(events) if isinstance(e, Shuffle) and
+               len(e.piles[0]) > 2)
+    sh = events[pos]
+    assert isinstance(sh, Shuffle)
+    events[pos] = Shuffle(sh.seats, [sh.piles[0][::-1], *sh.piles[1:]])
+    bad = tmp_path / "bad.kbl"
+    write_log(bad, data.header, events, "msgpack")
+    res = run("audit", str(bad))
+    assert res.exit_code == 1
+    assert f"event {pos + 1}: table 'shuffle" in res.stdout + res.stderr
+    assert "the seed deals" in res.stdout + res.stderr
+    pos, flip = [(i, e) for i, e in enumerate(data.events) if isinstance(e, Flip)][3]
+    events = list(data.events)
+    events[pos] = Flip(flip.seat % 4 + 1)
+    write_log(bad, data.header, events, "msgpack", overwrite=True)
+    res = run("audit", str(bad))
+    assert res.exit_code == 1
+    assert f"event {pos + 1}: p{flip.seat % 4 + 1} 'p{flip.seat % 4 + 1} flip'" in res.stdout + \
+        res.stderr

@@ -1,0 +1,619 @@
+"""Kazu-Tori, clause by clause: the rule text (seeds/001), RULINGS.md (Kazu-Tori and the
+Conventions) and the decisions of docs/rules/kazu-tori.md. Each test drives the engine
+through ``Match``.
+
+Most tables are physical (no seed): the referee types each card as it is flipped and the seat
+whose hand was first on a card, so a test can set up any situation. Seeded games are used
+where the cards inside the piles matter (who got which card).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from kabucli.cards import DAINI_40, JIZO, ONI
+from kabucli.engine import Match, make_header
+from kabucli.errors import IllegalMove, ParseError
+from kabucli.events import End, Event, Pay
+from kabucli.games.kazutori import (
+    GAME,
+    Claim,
+    Deal,
+    Flip,
+    Handout,
+    KazuToriRules,
+    Pass,
+    Penalty,
+    Return,
+    Score,
+    Shuffle,
+    Stop,
+    matches,
+    pile_sizes,
+)
+from kabucli.log import SeatInfo
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def table(n: int = 4, **rules: Any) -> Match:
+    """A physical game of ``n`` players, dealt and waiting for p1's first flip."""
+    m = new_match(n, None, **rules)
+    step(m, "deal")
+    return m
+
+
+def new_match(n: int = 4, seed: int | None = None, **rules: Any) -> Match:
+    seats = [SeatInfo(f"P{i}") for i in range(1, n + 1)]
+    m = Match(GAME, make_header(GAME, KazuToriRules(**rules), seats, seed))
+    m.advance()
+    return m
+
+
+def step(m: Match, move: str | Event) -> None:
+    """Submit one typed (or built) event, then let the engine record what follows."""
+    m.submit(GAME.parse(m.state, move) if isinstance(move, str) else move)
+    m.advance()
+
+
+def play(m: Match, *moves: str | Event) -> None:
+    for move in moves:
+        step(m, move)
+
+
+def refused(m: Match, move: str | Event) -> str:
+    """The reason ``move`` is refused; also checks that refusing changed nothing."""
+    ev = GAME.parse(m.state, move) if isinstance(move, str) else move
+    before = (GAME.view(m.state), list(m.events), m.logged, m.pending)
+    reason = m.why_not(ev)
+    assert reason is not None, f"{move!r} was accepted"
+    with pytest.raises(IllegalMove) as info:
+        m.submit(ev)
+    assert str(info.value) == reason
+    assert (GAME.view(m.state), list(m.events), m.logged, m.pending) == before
+    return reason
+
+
+def since(m: Match, start: int) -> list[str]:
+    return [GAME.notate(e) for e in m.events[start:]]
+
+
+def piles(m: Match) -> list[int]:
+    return [len(m.state.piles[p]) for p in range(1, m.nseats + 1)]
+
+
+def view(m: Match) -> dict[str, Any]:
+    return GAME.view(m.state)
+
+
+def run(m: Match, *cards: str) -> None:
+    """Each next player flips the given cards in turn (nobody claims)."""
+    for card in cards:
+        step(m, f"flip {card}")
+
+
+def misses(m: Match, k: int) -> None:
+    """Each next player flips a card that does not match the number they say (never the Oni or
+    the Jizo, and never more copies than the deck has); nobody claims. ``k`` flips."""
+    for _ in range(k):
+        say = GAME.view(m.state)["count"]
+        shown = Counter(m.state.table)
+        card = next(v for v in (2, 3, 5, 6, 7, 8, 9, 10)
+                    if v % 10 != say % 10 and shown[v] < DAINI_40.counts[v])
+        step(m, f"flip {card}")
+
+
+def last(m: Match, kind: type[Event]) -> Any:
+    return next(e for e in reversed(m.events) if isinstance(e, kind))
+
+
+# -- the deck, the deal, the count ------------------------------------------------------------
+
+def test_deck_has_forty_cards_with_one_oni_one_jizo_three_ones_three_fours() -> None:
+    counts = Counter(DAINI_40.cards())
+    assert DAINI_40.size == 40
+    assert counts[ONI] == counts[JIZO] == 1
+    assert counts[1] == counts[4] == 3
+    assert all(counts[v] == 4 for v in (2, 3, 5, 6, 7, 8, 9, 10))
+
+
+@pytest.mark.parametrize(("n", "sizes"), [(2, [20, 20]), (3, [14, 13, 13]),
+                                          (4, [10, 10, 10, 10]), (5, [8, 8, 8, 8, 8])])
+def test_piles_are_forty_over_n_and_with_three_players_the_dealer_holds_the_extra_card(
+        n: int, sizes: list[int]) -> None:
+    assert pile_sizes(n) == sizes
+    m = table(n)
+    assert piles(m) == sizes
+    seeded = new_match(n, seed=5)
+    deal = seeded.events[0]
+    assert isinstance(deal, Deal) and deal.piles is not None
+    assert [len(p) for p in deal.piles] == sizes
+    assert Counter(c for p in deal.piles for c in p) == Counter(DAINI_40.cards())
+
+
+def test_a_real_table_deal_has_only_sizes_and_other_sizes_are_refused() -> None:
+    m = new_match(4)
+    assert m.pending.kind == "chance"
+    assert "10/10/10/10" in refused(m, Deal([11, 10, 10, 9]))
+    assert "face down" in refused(m, Deal([10] * 4, [[1] * 10] * 4))
+    step(m, "deal")
+    assert GAME.notate(m.events[0]) == "deal 10/10/10/10"
+
+
+def test_the_dealer_flips_first_saying_one_and_the_count_passes_to_the_next_seat() -> None:
+    m = table(4)
+    assert view(m)["next"] == "p1" and view(m)["count"] == 1
+    assert "not p2's turn (waiting for p1: p1 to flip saying one)" in refused(m, "p2 flip 3")
+    run(m, "3", "5", "6")
+    v = view(m)
+    assert v["table"] == ["3", "5", "6"] and v["table_by"] == ["p1", "p2", "p3"]
+    assert v["said"] == 3 and v["next"] == "p4" and v["count"] == 4
+    assert piles(m) == [9, 9, 9, 10]
+
+
+@pytest.mark.parametrize("limit", [10, 15, 20])
+def test_the_count_runs_to_the_limit_and_the_seat_after_the_last_flipper_starts_at_one(
+        limit: int) -> None:
+    m = table(4, limit=limit)
+    said = []
+    for _ in range(limit):
+        misses(m, 1)
+        said.append(view(m)["said"])
+    assert said == list(range(1, limit + 1))
+    assert view(m)["count"] == 1 and view(m)["next"] == f"p{limit % 4 + 1}"
+
+
+# -- matching (ones digits) --------------------------------------------------------------------
+
+@pytest.mark.parametrize(("limit", "said", "takeable"), [
+    (10, 1, {1}), (10, 7, {7}), (10, 10, {10}),
+    (15, 11, {1}), (15, 12, {2}), (15, 15, {5}), (15, 10, {10}),
+    (20, 11, {1}), (20, 14, {4}), (20, 19, {9}), (20, 20, {10}),
+])
+def test_a_card_matches_when_its_ones_digit_is_the_numbers(
+        limit: int, said: int, takeable: set[int]) -> None:
+    assert said <= limit
+    assert {v for v in range(1, 11) if matches(v, said)} == takeable
+
+
+def test_the_oni_matches_every_number_and_the_jizo_none() -> None:
+    assert all(matches(ONI, k) for k in range(1, 21))
+    assert not any(matches(JIZO, k) for k in range(1, 21))
+
+
+def test_on_a_limit_15_table_a_1_said_eleven_may_be_taken() -> None:
+    m = table(4, limit=15)
+    run(m, *["9", "9", "9", "9", "8", "8", "8", "8", "7", "7"])
+    step(m, "flip 1")
+    assert view(m)["said"] == 11 and view(m)["takeable"] is True
+    step(m, "p3 claim")  # p3 flipped 3 of the 11 table cards
+    assert piles(m)[2] == 10 - 3 + 11 and view(m)["next"] == "p3" and view(m)["count"] == 1
+
+
+# -- claims --------------------------------------------------------------------------------------
+
+def test_a_valid_claim_takes_the_whole_table_and_the_claimer_flips_next_saying_one() -> None:
+    m = table(4)
+    run(m, "5", "7", "3")
+    assert view(m)["takeable"] is True
+    step(m, "p1 claim")
+    assert view(m)["table"] == []
+    assert piles(m) == [9 + 3, 9, 9, 10]
+    assert view(m)["next"] == "p1" and view(m)["count"] == 1 and view(m)["phase"] == "turn"
+    assert "not p4's turn (waiting for p1: p1 to flip saying one)" in refused(m, "p4 flip 2")
+
+
+def test_the_flipper_may_claim_their_own_card() -> None:
+    m = table(4)
+    run(m, "1")
+    step(m, "p1 claim")
+    assert piles(m) == [10, 10, 10, 10] and view(m)["next"] == "p1"
+
+
+def test_the_first_valid_claim_wins_and_only_the_card_just_flipped_counts() -> None:
+    m = table(4)
+    run(m, "8", "2")
+    step(m, "p4 claim")
+    assert "not p3's turn (waiting for p4: p4 to flip saying one)" in refused(m, "p3 claim")
+    assert "no card to claim" in GAME.check(m.state, Claim(4))
+    run(m, "6")  # p4 says one: a 6 does not match
+    assert view(m)["takeable"] is False
+
+
+def test_a_wrong_claim_gives_one_card_to_each_other_player_from_the_claimers_right() -> None:
+    m = table(4)
+    run(m, "5", "6")
+    start = len(m.events)
+    step(m, "p3 claim")
+    assert since(m, start) == ["p3 claim", "penalty p3 gives p4 p1 p2"]
+    assert piles(m) == [10, 10, 7, 11]
+
+
+def test_after_a_wrong_claim_the_card_stays_and_the_count_goes_on() -> None:
+    m = table(4)
+    run(m, "5", "6")
+    step(m, "p3 claim")
+    v = view(m)
+    assert v["table"] == ["5", "6"] and v["phase"] == "window"
+    assert v["next"] == "p3" and v["count"] == 3
+    assert "already claimed" in refused(m, "p3 claim")
+    step(m, "p1 claim")  # another player may still claim it wrongly, and pays too
+    assert since(m, len(m.events) - 1) == ["penalty p1 gives p2 p3 p4"]
+
+
+def test_a_wrong_claim_with_few_cards_left_gives_what_there_is_and_puts_the_claimer_out() -> None:
+    m = table(5)
+    run(m, "7")
+    step(m, "p1 claim")  # 7 cards: one each to p2-p5
+    run(m, "3")
+    step(m, "p1 claim")  # 3 cards: p2, p3 and p4 get one, p5 none
+    assert last(m, Penalty) == Penalty(1, [2, 3, 4])
+    assert piles(m) == [0, 9, 10, 10, 9]
+    assert view(m)["out"] == ["p1"] and view(m)["last_call"] is True
+
+
+def test_the_oni_may_be_claimed_whatever_the_number() -> None:
+    m = table(4)
+    run(m, "5", "Oni")
+    assert view(m)["takeable"] is True
+    step(m, "p4 claim")
+    assert piles(m) == [9, 9, 10, 12]
+
+
+def test_the_jizo_may_never_be_claimed_a_claim_pays_the_penalty_first_then_the_hand_out() -> None:
+    m = table(4)
+    run(m, "2", "5", "Jizo")  # the Jizo said three
+    assert view(m)["takeable"] is False
+    start = len(m.events)
+    step(m, "p1 claim")
+    assert since(m, start) == ["p1 claim", "penalty p1 gives p2 p3 p4"]
+    step(m, "p4 flip 6")
+    assert since(m, start + 2) == ["p4 flip 6", "handout p3 jizo p4 cards p1 p2"]
+
+
+def test_an_out_player_neither_claims_nor_flips() -> None:
+    m = table(5)
+    run(m, "7")
+    step(m, "p1 claim")
+    run(m, "3")
+    step(m, "p1 claim")
+    assert "not p1's turn" in refused(m, Claim(1))
+    assert "p1 is out" in GAME.check(m.state, Claim(1))
+    assert "not p1's turn" in refused(m, "p1 flip 2")
+    assert "p3 flips next, not p2" in refused(m, "p2 flip 2")
+    run(m, "2", "2", "2")  # p3, p4, p5
+    assert view(m)["next"] == "p2"  # p1 is skipped
+
+
+def test_a_claim_names_a_seat_and_pass_and_stop_are_actions() -> None:
+    m = table(4)
+    run(m, "4")
+    with pytest.raises(ParseError, match="who claimed"):
+        GAME.parse(m.state, "claim")
+    assert GAME.parse(m.state, "claim p2") == Claim(2) == GAME.parse(m.state, "p2 claim")
+    assert GAME.parse(m.state, "p3 pass") == Pass(3)
+    assert GAME.parse(m.state, "stop") == Stop(2)  # proposed by the next flipper by default
+    assert GAME.parse(m.state, "7") == Flip(2, 7)
+    assert GAME.parse(m.state, "p2 flip oni") == Flip(2, ONI)
+    with pytest.raises(ParseError):
+        GAME.parse(m.state, "p2 grab")
+
+
+# -- the Jizo -------------------------------------------------------------------------------------
+
+def test_the_jizo_goes_to_the_flippers_right_and_the_rest_from_the_seat_after_that() -> None:
+    m = table(4)
+    run(m, "2", "5", "6", "9", "Jizo")  # p1 flipped the Jizo as the fifth card
+    assert view(m)["on_close"] == {"jizo": "p2", "cards": {"p1": 1, "p2": 1, "p3": 1, "p4": 1}}
+    before = piles(m)
+    step(m, "p2 flip 3")
+    assert last(m, Handout) == Handout(1, 2, [3, 4, 1, 2])
+    # the hand-out comes before p2's flip: p2 got the Jizo and a card, then flipped one
+    assert piles(m) == [before[0] + 1, before[1] + 2 - 1, before[2] + 1, before[3] + 1]
+    assert view(m)["table"] == ["3"] and view(m)["jizo_uses"] == 1
+
+
+def test_the_jizo_hands_out_the_most_recent_card_first() -> None:
+    # seeded: the cards are known, so who got which card can be checked
+    for seed in range(200):
+        m = new_match(4, seed=seed)
+        handed = _first_handout(m)
+        if handed is not None and len(set(handed[0][:-1])) == len(handed[0]) - 1 >= 2:
+            break  # two or more other cards, all different: their order shows
+    else:
+        pytest.fail("no seeded game with a Jizo hand-out of two different cards or more")
+    table_before, before, handout, shuffle = handed
+    assert table_before[-1] == JIZO
+    gifts: dict[int, Counter[int]] = {p: Counter() for p in range(1, 5)}
+    gifts[handout.jizo][JIZO] += 1
+    for seat, card in zip(handout.to, reversed(table_before[:-1]), strict=True):
+        gifts[seat][card] += 1
+    for seat, pile in zip(shuffle.seats, shuffle.piles, strict=True):
+        assert Counter(pile) == Counter(before[seat]) + gifts[seat]
+
+
+def _first_handout(m: Match) -> tuple[list[int], list[list[int]], Handout, Shuffle] | None:
+    """Play with nobody claiming until the first Jizo hand-out and its shuffle."""
+    while not m.over:
+        p = m.pending
+        if p.kind != "action":
+            m.advance()
+            continue
+        if m.state.phase == "window" and m.state.table[-1] == JIZO:
+            table_before = list(m.state.table)
+            before = [list(pl) for pl in m.state.piles]
+            step(m, Flip(m.state.next_flipper()))
+            i = next(i for i, e in enumerate(m.events) if isinstance(e, Handout))
+            ho, sh = m.events[i], m.events[i + 1]
+            assert isinstance(ho, Handout) and isinstance(sh, Shuffle)
+            return table_before, before, ho, sh
+        step(m, Flip(m.state.next_flipper()))
+    return None
+
+
+def test_the_jizo_hand_out_skips_players_who_are_out() -> None:
+    m = table(5)
+    run(m, "7")
+    step(m, "p1 claim")
+    run(m, "3")
+    step(m, "p1 claim")  # p1 is out
+    run(m, "5", "6", "Jizo")  # p3, p4, p5; the Jizo said five
+    step(m, "p2 flip 8")
+    assert last(m, Handout) == Handout(5, 2, [3, 4, 5, 2])
+
+
+def test_the_count_goes_on_after_the_jizo_and_restarts_at_one_when_it_said_the_limit() -> None:
+    m = table(4)
+    run(m, "2", "Jizo")
+    assert view(m)["count"] == 3 and view(m)["next"] == "p3"
+    step(m, "p3 flip 3")
+    assert view(m)["said"] == 3
+    m = table(4)
+    run(m, "2", "3", "4", "5", "6", "7", "8", "9", "2", "Jizo")  # the Jizo said ten
+    step(m, "p3 flip 8")
+    assert view(m)["said"] == 1 and last(m, Handout).seat == 2
+    assert not any(isinstance(e, Return) for e in m.events)
+
+
+def test_after_its_third_use_the_jizo_leaves_the_game() -> None:
+    m = table(4)
+    for use in (1, 2, 3):
+        run(m, "5", "Jizo", "3")
+        assert view(m)["jizo_uses"] == use
+    assert [h.jizo for h in m.events if isinstance(h, Handout)] == [3, 2, 0]
+    assert view(m)["removed"] == ["Jizo"]
+    # p4 flipped it the third time: with the Jizo gone, the 5 (most recent) goes to the
+    # player after p4, and the 3 to the one after that
+    assert last(m, Handout) == Handout(4, 0, [1, 2])
+    assert "left the game" in refused(m, "flip Jizo")
+    assert m.state.accounted() == 40
+
+
+# -- returns and Last Call -----------------------------------------------------------------------
+
+def test_the_limit_reached_untaken_returns_the_cards_as_many_as_each_flipped() -> None:
+    m = table(4)
+    run(m, "2", "3", "4", "5", "6", "7", "8", "9", "2", "3")
+    assert view(m)["on_close"] == {"return": {"p1": 3, "p2": 3, "p3": 2, "p4": 2}}
+    step(m, "p3 flip 6")
+    assert last(m, Return) == Return([3, 3, 2, 2])
+    assert view(m)["table"] == ["6"] and view(m)["said"] == 1
+    assert piles(m) == [10, 10, 9, 10]
+
+
+def test_a_seeded_return_shuffles_the_table_and_deals_it_back_in_one_recorded_shuffle() -> None:
+    for seed in range(100):
+        m = new_match(4, seed=seed)
+        while not m.over and not any(isinstance(e, Return) for e in m.events):
+            if m.state.phase == "window" and m.state.said == 10 and m.state.table[-1] != JIZO \
+                    and not m.state.ok:
+                table_before = list(m.state.table)
+                before = [list(pl) for pl in m.state.piles]
+                step(m, Flip(m.state.next_flipper()))
+                i = next(i for i, e in enumerate(m.events) if isinstance(e, Return))
+                ret, sh = m.events[i], m.events[i + 1]
+                assert isinstance(ret, Return) and isinstance(sh, Shuffle)
+                assert sh.seats == [p for p in range(1, 5) if ret.counts[p - 1]]
+                got = Counter[int]()
+                for seat, pile in zip(sh.seats, sh.piles, strict=True):
+                    assert len(pile) == len(before[seat]) + ret.counts[seat - 1]
+                    got += Counter(pile) - Counter(before[seat])
+                assert got == Counter(table_before)
+                return
+            if m.state.phase == "window" and m.state.ok:
+                step(m, Claim(m.state.last))
+            else:
+                step(m, Flip(m.state.next_flipper()))
+    pytest.fail("no return in the seeded games tried")
+
+
+def test_flipping_the_last_card_puts_the_player_out_and_starts_last_call() -> None:
+    m = table(5, limit=20)  # no return in the 16 flips below
+    run(m, "7")
+    step(m, "p1 claim")  # wrong: p1 gives 4 and keeps 3
+    misses(m, 14)  # p2-p5, p1, p2-p5, p1, p2-p5: p1 has one card left
+    assert piles(m)[0] == 1 and view(m)["last_call"] is False and view(m)["next"] == "p1"
+    misses(m, 1)
+    assert view(m)["out"] == ["p1"] and view(m)["last_call"] is True
+    assert view(m)["next"] == "p2"
+
+
+def test_in_last_call_the_limit_keeps_the_cards_on_the_table_and_the_count_restarts() -> None:
+    m = table(5)
+    run(m, "7")
+    step(m, "p1 claim")
+    run(m, "3")
+    step(m, "p1 claim")  # p1 out
+    cards = ["2", "3", "4", "5", "6", "7", "8", "9"]  # said two..nine: never a match
+    run(m, *cards)
+    assert view(m)["said"] == 10 and view(m)["on_close"] == {"restart": True}
+    n = len(view(m)["table"])
+    step(m, "flip 2")
+    assert not any(isinstance(e, Return) for e in m.events)
+    assert len(view(m)["table"]) == n + 1 and view(m)["said"] == 1
+
+
+def test_in_last_call_the_next_valid_take_ends_the_game_the_taker_taking_first() -> None:
+    m = table(5)
+    run(m, "7")
+    step(m, "p1 claim")
+    run(m, "3")
+    step(m, "p1 claim")  # p1 out, Last Call
+    run(m, "5")  # p3 says three
+    step(m, "p4 claim")  # wrong: the game goes on
+    assert not m.over
+    run(m, "4")  # p4 says four
+    start = len(m.events)
+    step(m, "p2 claim")
+    assert m.over
+    score = last(m, Score)
+    assert score.reason == "take" and score.seat == 2
+    assert score.cards[1] == 10 + 4  # p2 took the four table cards before scoring
+    assert since(m, start)[:2] == ["p2 claim", GAME.notate(score)]
+
+
+def test_flipping_the_oni_as_the_last_card_ends_the_game_and_the_flipper_keeps_it() -> None:
+    m = table(5, limit=20)
+    run(m, "7")
+    step(m, "p1 claim")  # wrong: p1 keeps 3 cards
+    run(m, "2")
+    step(m, "p2 claim")  # p2 takes the 7 and the 2 and says one
+    misses(m, 14)  # p2-p5, p1, p2-p5, p1, p2-p5
+    assert piles(m) == [1, 7, 6, 6, 6] and view(m)["next"] == "p1"
+    table_before = list(m.state.table)
+    step(m, "flip Oni")
+    assert m.over
+    assert last(m, Score) == Score("oni", 1, [1, 7, 6, 6, 6], [2])
+    assert m.state.table == table_before  # the flipper took the Oni back; the rest is dead
+    assert [e for e in m.events if isinstance(e, Pay)] == [
+        Pay(1, 2, 1, "cards"), Pay(3, 2, 6, "cards"), Pay(4, 2, 6, "cards"),
+        Pay(5, 2, 6, "cards")]
+    assert m.state.accounted() == 40
+
+
+def test_when_every_pile_is_empty_the_game_ends_and_nobody_wins() -> None:
+    m = table(5)
+    run(m, "7")
+    step(m, "p1 claim")
+    run(m, "3")
+    step(m, "p1 claim")  # p1 out: Last Call, nothing is returned from now on
+    rest = Counter(DAINI_40.cards()) - Counter([7, 3, ONI, JIZO])
+    cards = [ONI, *rest.elements(), JIZO]  # the Jizo is the very last card of all
+    assert len(cards) == 38
+    for card in cards:
+        step(m, f"flip {DAINI_40.token(card)}")
+    assert m.over and piles(m) == [0] * 5
+    assert last(m, Score) == Score("out", 0, [0] * 5, [])
+    assert not any(isinstance(e, Pay | Handout) for e in m.events)
+
+
+# -- scoring -----------------------------------------------------------------------------------
+
+def _end_by_agreement(m: Match) -> Score:
+    step(m, "stop")
+    assert m.over
+    return last(m, Score)
+
+
+def test_most_cards_wins_each_other_player_pays_a_chip_per_card_an_out_player_nothing() -> None:
+    m = table(5)
+    run(m, "7")
+    step(m, "p1 claim")
+    run(m, "3")
+    step(m, "p1 claim")  # p1 out: 0 9 10 10 9
+    score = _end_by_agreement(m)
+    assert score.cards == [0, 9, 10, 10, 9] and score.winners == [3, 4]
+    pays = [e for e in m.events if isinstance(e, Pay)]
+    # tie=split: 9 cards shared by two winners: 4 each, the odd chip stays with the payer
+    assert pays == [Pay(2, 3, 4, "cards, tie split"), Pay(2, 4, 4, "cards, tie split"),
+                    Pay(5, 3, 4, "cards, tie split"), Pay(5, 4, 4, "cards, tie split")]
+    end = m.events[-1]
+    assert isinstance(end, End) and end.balances == [50, 42, 58, 58, 42]
+
+
+def test_a_single_winner_is_paid_one_chip_per_card_by_each_loser() -> None:
+    m = table(4)
+    run(m, "5", "7", "3")
+    step(m, "p1 claim")  # 12 9 9 10
+    score = _end_by_agreement(m)
+    assert score.reason == "agreement" and score.winners == [1]
+    assert [e for e in m.events if isinstance(e, Pay)] == [
+        Pay(2, 1, 9, "cards"), Pay(3, 1, 9, "cards"), Pay(4, 1, 10, "cards")]
+
+
+def test_tie_each_makes_every_loser_pay_every_tied_winner_in_full() -> None:
+    m = table(4, tie="each")
+    run(m, "5", "6")
+    score = _end_by_agreement(m)  # 9 9 10 10
+    assert score.winners == [3, 4]
+    assert [e for e in m.events if isinstance(e, Pay)] == [
+        Pay(1, 3, 9, "cards, tie each"), Pay(1, 4, 9, "cards, tie each"),
+        Pay(2, 3, 9, "cards, tie each"), Pay(2, 4, 9, "cards, tie each")]
+
+
+def test_tie_none_means_nobody_pays() -> None:
+    m = table(4, tie="none")
+    run(m, "5", "6")
+    score = _end_by_agreement(m)
+    assert score.winners == [3, 4]
+    assert not any(isinstance(e, Pay) for e in m.events)
+    assert m.state.ledger.balances[1:] == [50, 50, 50, 50]
+
+
+def test_a_game_ends_by_agreement_scored_as_it_stands_with_table_cards_dead() -> None:
+    m = table(4)
+    run(m, "5", "6", "2")
+    score = _end_by_agreement(m)
+    assert score.cards == [9, 9, 9, 10] and view(m)["table"] == ["5", "6", "2"]
+    assert "already over" in refused(m, Flip(4, 3))
+
+
+def test_a_seeded_game_stops_at_max_flips_and_is_scored() -> None:
+    m = new_match(4, seed=3, max_flips=5)
+    while not m.over:
+        if m.pending.kind == "action":
+            step(m, Flip(m.state.next_flipper()))
+        else:
+            m.advance()
+    assert m.state.flips == 5 and last(m, Score).reason == "max_flips"
+
+
+def test_at_a_real_table_max_flips_refuses_the_flip_and_stop_ends_the_game() -> None:
+    m = table(4, max_flips=2)
+    run(m, "5", "6")
+    assert "max_flips=2" in refused(m, "flip 2")
+    assert _end_by_agreement(m).reason == "agreement"
+
+
+# -- what a referee's entries are checked against ----------------------------------------------
+
+def test_a_fifth_card_of_a_value_or_a_second_oni_is_refused() -> None:
+    m = table(4)
+    run(m, "7", "7", "7", "7")
+    assert "only 4 copies of 7" in refused(m, "flip 7")
+    m = table(4)
+    run(m, "Oni")
+    assert "only 1 copy of Oni" in refused(m, "flip Oni")
+
+
+def test_a_seeded_flip_comes_from_the_pile_and_a_real_table_flip_names_its_card() -> None:
+    m = new_match(4, seed=1)
+    top = m.state.piles[1][0]
+    assert "top of the pile" in refused(m, Flip(1, 7))
+    step(m, "flip")
+    assert view(m)["table"] == [DAINI_40.token(top)]
+    m = table(4)
+    assert "type the card" in refused(m, Flip(1))
+
+
+def test_the_forty_cards_stay_accounted_for_at_a_real_table() -> None:
+    m = table(4)
+    run(m, "2", "3", "Jizo", "5")
+    step(m, "p2 claim")
+    run(m, "1", "2", "3", "4", "5", "6", "8", "9", "10", "10")
+    step(m, "flip 2")
+    assert m.state.accounted() == 40
+    assert sum(piles(m)) + len(view(m)["table"]) + len(view(m)["removed"]) == 40
