@@ -104,8 +104,9 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
     return Group(games, chips, pot)
 
 
-def _before(match: Match, ev: Event) -> tuple[list[int], list[int]] | None:
-    """Unseen cards per month and passes per seat in the game of ``ev``, just before it.
+def _before(match: Match, ev: Event) -> tuple[list[int], list[int], set[int]] | None:
+    """Unseen cards per month, passes per seat and the seats that have guessed (the dealer
+    first) in the game of ``ev``, just before it.
 
     Worked out from the events in effect, because the match may already be further on (a
     batch of bot moves is drawn after it is played); None if ``ev`` is not among them."""
@@ -115,16 +116,20 @@ def _before(match: Match, ev: Event) -> tuple[list[int], list[int]] | None:
         return None
     left = [0] + [4] * 12
     passes = [0] * (match.nseats + 1)
+    guessed: set[int] = set()
     for e in events[:at]:
         if isinstance(e, GameEnd):
             left = [0] + [4] * 12
             passes = [0] * (match.nseats + 1)
+            guessed = set()
+        elif isinstance(e, Deal):
+            guessed.add(e.guesser)
         elif isinstance(e, Reveal):
             for m in e.months:
                 left[m] -= 1
         elif isinstance(e, Pass):
             passes[e.seat] += 1
-    return left, passes
+    return left, passes, guessed
 
 
 def describe(game: Game, ev: Event, match: Match) -> str | None:
@@ -149,7 +154,8 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
         if context is not None:
             used, limit = context[1][ev.seat] + 1, match.state.rules.pass_limit
             text += f", pass {used} of {limit} in this game"
-            if used == limit + 1:
+            if used == limit + 1 and ev.seat not in context[2]:
+                # a seat that has guessed (or dealt) has no turn to lose
                 text += ": no longer a guesser in this game"
         return text
     if isinstance(ev, Continue):
