@@ -316,24 +316,28 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
         seed = f"seed {m.seed} · " if m.seed is not None else "referee mode · "
         out.print(f"[dim]{g.title} · {seed}{_escape(where)}[/]", soft_wrap=True)
     last_table = -1
+
+    def on_event(index: int, ev: Event) -> None:
+        # Each event is drawn as it is recorded, against the state right after it.
+        out.print(render.event_line(g, index, ev, m))
+        if not sess.humans and render.is_milestone(g, ev) and not m.over:
+            out.print(render.table(g, m))
+
+    if show:
+        m.on_event = on_event
     try:
         while True:
             try:
-                new = sess.run_bots()
+                sess.run_bots()
             except KabuError as exc:
                 _stop(sess, str(exc), 1)
-            if show:
-                for index, ev in new:
-                    out.print(render.event_line(g, index, ev, m))
-                    if not sess.humans and render.is_milestone(g, ev) and not m.over:
-                        out.print(render.table(g, m))
             if m.over:
                 break
             if show and (lines is None or m.physical) and last_table != m.logged:
                 out.print(render.table(g, m, sess.viewer()))
                 last_table = m.logged
             p = m.pending
-            who = ", ".join(f"p{x}" for x in p.seats) if p.seats else "referee"
+            who = sess.prompt_seats()
             if lines is None:
                 prompt = f"[bold]{who}[/] [dim]({_escape(p.what)})[/] > "
                 try:
@@ -353,14 +357,12 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             if reply is not None:
                 continue
             try:
-                ev = sess.submit_line(line)
+                sess.submit_line(line)
             except KabuError as exc:
                 if lines is None:
                     out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
                     continue
                 _stop(sess, f"{source}:{number}: {line!r}: {exc}", 1)
-            if show:
-                out.print(render.event_line(g, m.logged, ev, m))
     finally:
         sess.close()
     if as_json:

@@ -108,6 +108,11 @@ class Game(ABC):
     # Questions a game answers at the play prompt (name -> help), e.g. Yatchaba's odds.
     commands: ClassVar[dict[str, str]] = {}
 
+    def blank_move(self, state: Any) -> str | None:
+        """What a blank line at the play prompt means now (e.g. Kazu-Tori: let the card go,
+        or flip), or None when a blank line means nothing."""
+        return None
+
     def command(self, state: Any, line: str) -> str | None:
         """The answer to one of this game's prompt ``commands``; None when ``line`` is not one.
         Never changes the state."""
@@ -202,6 +207,8 @@ class Match:
         self.physical = header.mode == "physical"
         self.nseats = len(header.seats)
         self.writer = writer
+        # Told of every event recorded from now on (log index, event), e.g. to draw it live.
+        self.on_event: Callable[[int, Event], None] | None = None
         self.events: list[Event] = []  # in effect (undo removes from here, never from the log)
         self.logged = 0  # everything written or read, undos included
         self.state = game.new_state(self.rules, self.nseats, self.physical)
@@ -238,8 +245,7 @@ class Match:
         ones, and return it; None when there is none to draw."""
         ev = self._drawn()
         if ev is not None:
-            self._record(ev)
-            self._apply(ev)
+            self._commit(ev)
         return ev
 
     def _drawn(self) -> Event | None:
@@ -282,11 +288,18 @@ class Match:
 
     def _accept(self, event: Event) -> None:
         """Record and apply an event already checked by :meth:`why_not`."""
-        self._record(event)
         if isinstance(event, Undo):
+            self._record(event)
             self._undo()
         else:
-            self._apply(event)
+            self._commit(event)
+
+    def _commit(self, event: Event) -> None:
+        """Record and apply one event, then tell the listener (``on_event``), if any."""
+        self._record(event)
+        self._apply(event)
+        if self.on_event is not None:
+            self.on_event(self.logged, event)
 
     def _record(self, event: Event) -> None:
         if self.writer is not None:
@@ -324,8 +337,7 @@ class Match:
             ev = self._expected(p)
             if ev is None:
                 return p
-            self._record(ev)
-            self._apply(ev)
+            self._commit(ev)
 
     def outcome(self) -> dict[str, Any] | None:
         return self.game.outcome(self.state)

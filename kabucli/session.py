@@ -157,10 +157,38 @@ class Session:
         acting = [s for s in p.seats if s in self.humans]
         return acting[0] if acting else None
 
+    def prompt_seats(self) -> str:
+        """Who the prompt is for: the people among the seats that may act, or the referee."""
+        m = self.match
+        p = m.pending
+        if m.physical or p.kind != "action":
+            return "referee" if m.physical or p.kind == "chance" else ""
+        people = [s for s in p.seats if s not in self.bots]
+        return ", ".join(f"p{s}" for s in people)
+
+    def parse_line(self, line: str) -> Event:
+        """Parse a typed move. A blank line is the game's ``blank_move``; a move that names
+        no seat and only makes sense with one is taken as the move of the one person among
+        the seats that may act (so a person playing with bots can type just ``claim``)."""
+        m = self.match
+        text = line.strip() or (self.game.blank_move(m.state) or "")
+        try:
+            return self.game.parse(m.state, text)
+        except ParseError:
+            people = [s for s in m.pending.seats if s not in self.bots]
+            head = text.split()[0].lower() if text else ""
+            if m.physical or len(people) != 1 or (head[:1] == "p" and head[1:].isdigit()):
+                raise
+            try:
+                return self.game.parse(m.state, f"p{people[0]} {text}")
+            except ParseError:
+                pass
+            raise
+
     def submit_line(self, line: str) -> Event:
         """Parse and play one typed move; raises ParseError or IllegalMove, changing nothing."""
         m = self.match
-        ev = self.game.parse(m.state, line)
+        ev = self.parse_line(line)
         p = m.pending
         if ev.KIND == "action":
             seat = getattr(ev, "seat", None)

@@ -284,6 +284,13 @@ class KazuTori(Game):
     def pending(self, s: KazuToriState) -> Pending:
         return s.pend
 
+    def blank_move(self, s: KazuToriState) -> str | None:
+        """A blank line lets the card on the table go (the bots may still race for it), or
+        flips when there is nothing to claim or every person already let the card go."""
+        if s.phase == "window" and len(s.passed) + len(s.claimed) < len(s.ins):
+            return "pass"
+        return "flip"
+
     def _settle(self, s: KazuToriState) -> None:
         """Do the queued steps that are no events (a flip that waited for the effects of the
         window it closed), then work out what the state waits for. Pendings are shared from a
@@ -706,7 +713,15 @@ class KazuTori(Game):
                 racers.append(seat)
         if not racers:
             nxt = s.next_in(s.last)
-            return Flip(nxt) if nxt in bots else None
+            if nxt in bots:
+                return Flip(nxt)
+            # A person flips next: the bots' decision to let this card go is recorded, so
+            # that they are not asked again (and cannot change their minds) while the person
+            # is at the prompt.
+            for seat in seats:
+                if seat in bots and seat not in claimed and seat not in s.passed:
+                    return Pass(seat)
+            return None
         if len(racers) > 1:
             race = match.draw()
             assert isinstance(race, Race)
@@ -1016,7 +1031,7 @@ class KazuTori(Game):
         closing = self.on_close(s)
         if closing is not None:
             text += f" (first: {self.closing_text(closing)})"
-        return text + ("" if s.physical else "; 'pN pass' lets the bots react")
+        return text + ("" if s.physical else "; 'pN pass' (or a blank line) lets the bots react")
 
     @staticmethod
     def closing_text(closing: dict[str, Any]) -> str:
