@@ -12,7 +12,8 @@ def party_name(party: int) -> str:
 
 
 class Ledger:
-    """Balances of the pot (party 0) and seats 1..N. Payments move chips; the total never changes."""
+    """Balances of the pot (party 0) and seats 1..N. Payments move chips; the total never
+    changes."""
 
     __slots__ = ("balances",)
 

@@ -309,6 +309,25 @@ class Dare(Game):
 
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: DareState) -> Pending:
+        # Asked several times per event: each Pending (immutable) is made once per key, and
+        # the key holds everything _new_pending reads.
+        phase = s.phase
+        if phase == "turns":
+            key: tuple[Any, ...] = (phase, s.order[s.turn], s.ref)
+        elif phase == "deal":
+            key = (phase, s.round, s.dealer)
+        elif phase == "show":
+            key = (phase, self._next_show(s))
+        else:
+            key = (phase,)
+        p = _PENDING.get(key)
+        if p is None:
+            if len(_PENDING) >= 4096:
+                _PENDING.clear()
+            p = _PENDING[key] = self._new_pending(s)
+        return p
+
+    def _new_pending(self, s: DareState) -> Pending:
         phase = s.phase
         if phase == "turns":
             return Pending("action", f"p{s.actor} to lay sets matching {s.ref}", (s.actor,))
@@ -393,9 +412,7 @@ class Dare(Game):
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: DareState, ev: Event) -> None:
-        if isinstance(ev, Lay):
-            self._apply_lay(s, ev)
-        elif isinstance(ev, Pay):
+        if isinstance(ev, Pay):  # the commonest event first
             s.ledger.apply(ev)
             if s.phase == "ante":
                 s.ante_left.pop(0)
@@ -405,14 +422,17 @@ class Dare(Game):
                 s.payouts.pop(0)
                 if not s.payouts:
                     self._next_round(s)
+        elif isinstance(ev, Lay):
+            self._apply_lay(s, ev)
         elif isinstance(ev, Deal):
             s.field = list(ev.field)
             s.ref = sum(ev.field) % 10
-            s.seen = Counter(ev.field)
+            seen = list(ev.field)  # then each hand's known cards: one Counter, same order
             for seat in range(1, s.n + 1):
                 hand = sorted(ev.hands[seat - 1]) if ev.hands is not None else [UNKNOWN] * HAND
                 s.hands[seat] = hand
-                s.seen.update(c for c in hand if c != UNKNOWN)
+                seen += [c for c in hand if c != UNKNOWN] if UNKNOWN in hand else hand
+            s.seen = Counter(seen)
             s.ante_left = list(s.order) if s.rules.ante > 0 else []
             s.phase = "ante" if s.ante_left else "turns"
         elif isinstance(ev, Show):
@@ -439,7 +459,8 @@ class Dare(Game):
         got = take(s.hands[ev.seat], [c for st in ev.sets for c in st])
         assert got is not None
         s.hands[ev.seat] = got[0]
-        s.seen.update(got[1])
+        if got[1]:
+            s.seen.update(got[1])
         if len(ev.sets) == 3:
             s.phase = "result"
             return
@@ -757,5 +778,6 @@ _AUTO_WHAT = {
     "payout": "the payout of the pot",
     "end": "the end of the match",
 }
+_PENDING: dict[tuple[Any, ...], Pending] = {}  # Dare.pending's answers by key
 
 GAME = Dare()

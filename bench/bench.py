@@ -1,0 +1,513 @@
+"""kabucli benchmark: bot play, audit and start-up speed (see bench/README.md).
+
+    python bench/bench.py            # full run, a rich table
+    python bench/bench.py --quick    # fewer and shorter runs (a smoke test, about 15 s)
+    python bench/bench.py --json     # the same figures as JSON on stdout
+
+Every figure is the median of several runs on one core (the process pins itself to one CPU
+where the OS allows it). Units:
+
+* **match**: one whole match under the default house rules (Dare: 10 rounds).
+* **game**: what players call one game. For Dare that is one *round*: one deal played to its
+  result (a Dare, a showdown, a tie or nobody qualifying), so a default match is 10 games.
+  For games without rounds a game is a match.
+* **event**: one record of the log (deals, actions, payments, results...).
+
+Play runs the real loop the CLI runs for bot seats (``Match.advance``, ``Game.bot_event``,
+``Match.submit``, so every bot move is checked) without a log file. Audit is
+``engine.walk`` over logs written beforehand, checking every event again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # a checkout without installing (an installed kabucli wins)
+    sys.path.append(str(ROOT))
+
+FIRST_SEED = 1  # seeds of play run r: FIRST_SEED + (r + 1) * 1_000_000 + i, i < matches
+FALLBACK_COMMANDS = 7  # when kabucli/cli.py has no Typer app to count
+
+
+# -- what is measured -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Entry:
+    """One game to benchmark: bots play ``players`` seats (seat i gets ``bots[(i-1) % len]``).
+
+    ``game_event`` is the tag of the event that closes one game as players count games (Dare's
+    ``result`` closes a round); None when a match is one game.
+    """
+
+    game: str
+    bots: tuple[str, ...]
+    players: int
+    game_event: str | None = None
+    rules: dict[str, Any] = field(default_factory=dict)
+
+
+# Games not yet in kabucli.games.MODULES are skipped (and listed as skipped).
+ENTRIES: tuple[Entry, ...] = (
+    Entry("dare", ("random",), 3, game_event="result"),
+    Entry("kazu-tori", ("random",), 4),
+    Entry("yatchaba", ("random",), 5, game_event="gameend"),
+)
+
+
+@dataclass
+class Settings:
+    runs: int  # runs per figure; the median is reported
+    play_seconds: float  # a play run lasts about this long
+    audit_logs: int  # logs written per game for the audit figure
+    startup_runs: int
+
+
+FULL = Settings(runs=7, play_seconds=0.6, audit_logs=200, startup_runs=11)
+QUICK = Settings(runs=3, play_seconds=0.15, audit_logs=40, startup_runs=5)
+
+
+# -- play ---------------------------------------------------------------------------------------
+
+def _tag(ev: Any) -> str | None:
+    tag: str | None = type(ev).__struct_config__.tag
+    return tag
+
+
+def _setup(entry: Entry) -> tuple[Any, Any, list[Any]]:
+    """The game, its rules and the seats of an entry."""
+    from kabucli import games
+    from kabucli.log import SeatInfo
+    from kabucli.rules import validate
+
+    game = games.get(entry.game)
+    rules = validate(game.Rules, dict(entry.rules), game.name)
+    seats = []
+    for i in range(1, entry.players + 1):
+        kind = entry.bots[(i - 1) % len(entry.bots)]
+        seats.append(SeatInfo(kind, f"bot:{kind}"))
+    return game, rules, seats
+
+
+def play_match(game: Any, rules: Any, seats: list[Any], seed: int) -> Any:
+    """One seeded match between bots, exactly as the CLI plays bot seats; the Match."""
+    from kabucli import bots as botreg
+    from kabucli.engine import Match, make_header
+    from kabucli.shuffle import Rng
+
+    match = Match(game, make_header(game, rules, seats, seed))
+    bots = {i: botreg.make(game.name, seat.control[4:], Rng(seed, f"bot/{i}"))
+            for i, seat in enumerate(seats, start=1)}
+    bot_event = game.bot_event
+    while True:
+        if match.advance().kind == "over":
+            return match
+        ev = bot_event(match, bots)
+        if ev is None:
+            raise RuntimeError(f"{game.name}: no bot acts at event {match.logged + 1}")
+        match.submit(ev)
+
+
+def _count(match: Any, game_event: str | None) -> tuple[int, int]:
+    """(games, events) played in ``match``."""
+    if game_event is None:
+        return 1, len(match.events)
+    return sum(1 for ev in match.events if _tag(ev) == game_event), len(match.events)
+
+
+def _play_run(game: Any, rules: Any, seats: list[Any], seeds: range,
+              game_event: str | None) -> tuple[float, int, int]:
+    """Seconds, games and events of playing one match per seed. Matches are dropped as they
+    end (holding them all makes the garbage collector slow the run down)."""
+    ngames = nevents = 0
+    elapsed = 0.0
+    for seed in seeds:
+        t0 = time.perf_counter()
+        match = play_match(game, rules, seats, seed)
+        elapsed += time.perf_counter() - t0
+        g, e = _count(match, game_event)
+        ngames += g
+        nevents += e
+    return elapsed, ngames, nevents
+
+
+def bench_play(entry: Entry, cfg: Settings) -> dict[str, Any]:
+    game, rules, seats = _setup(entry)
+    # Calibrate: how many matches make a run of about play_seconds.
+    t0 = time.perf_counter()
+    n = 0
+    while n < 3 or time.perf_counter() - t0 < cfg.play_seconds / 4:
+        play_match(game, rules, seats, FIRST_SEED + n)
+        n += 1
+    per_match = (time.perf_counter() - t0) / n
+    count = max(3, round(cfg.play_seconds / per_match))
+
+    # Each run plays other seeds (no cache of an earlier run helps it), the same in every
+    # benchmark run; rates are per run, the median is reported.
+    runs, rates = [], []
+    for r in range(cfg.runs):
+        first = FIRST_SEED + (r + 1) * 1_000_000
+        t, ngames, nevents = _play_run(game, rules, seats, range(first, first + count),
+                                       entry.game_event)
+        runs.append(t)
+        rates.append((count / t, ngames / t, nevents / t, ngames / count, nevents / count))
+    med = [statistics.median(col) for col in zip(*rates, strict=True)]
+    return {
+        "game": entry.game,
+        "players": entry.players,
+        "bots": list(entry.bots),
+        "rules": rules_dict(rules),
+        "matches_per_run": count,
+        "games_per_match": med[3],
+        "events_per_match": med[4],
+        "matches_per_s": med[0],
+        "games_per_s": med[1],
+        "events_per_s": med[2],
+        "us_per_event": 1e6 / med[2],
+        "run_seconds": runs,
+    }
+
+
+def rules_dict(rules: Any) -> dict[str, Any]:
+    from kabucli.rules import as_dict
+
+    return as_dict(rules)
+
+
+# -- audit ---------------------------------------------------------------------------------------
+
+def bench_audit(entry: Entry, cfg: Settings, tmp: Path) -> dict[str, Any]:
+    """engine.walk over logs written beforehand: in memory, and read from disk + walk."""
+    from kabucli import games
+    from kabucli.engine import walk
+    from kabucli.log import read_log, write_log
+
+    game, rules, seats = _setup(entry)
+    folder = tmp / f"logs-{entry.game}"
+    folder.mkdir()
+    paths = []
+    for i in range(cfg.audit_logs):
+        seed = 10_000 + i
+        match = play_match(game, rules, seats, seed)
+        path = folder / f"{i:05d}.kbl"
+        write_log(path, match.header, match.events, "msgpack")
+        paths.append(path)
+    logs = [read_log(p, games.event_types) for p in paths]
+    nevents = sum(len(d.events) for d in logs)
+
+    def walk_all() -> None:
+        for d in logs:
+            _, violation = walk(game, d.header, d.events)
+            if violation is not None:
+                raise RuntimeError(f"audit of a bot log failed: {violation}")
+
+    def read_and_walk() -> None:
+        for p in paths:
+            d = read_log(p, games.event_types)
+            _, violation = walk(game, d.header, d.events)
+            if violation is not None:
+                raise RuntimeError(f"audit of a bot log failed: {violation}")
+
+    # The decoded logs stay alive during the walks: freeze them, so the garbage collector
+    # does not scan them again and again (it would charge their number to the walk).
+    gc.collect()
+    gc.freeze()
+    try:
+        walk_t = _median_time(walk_all, cfg.runs)
+    finally:
+        gc.unfreeze()
+    read_t = _median_time(read_and_walk, cfg.runs)
+    return {
+        "game": entry.game,
+        "logs": len(paths),
+        "events": nevents,
+        "walk_events_per_s": nevents / walk_t,
+        "read_walk_events_per_s": nevents / read_t,
+        "walk_us_per_event": walk_t / nevents * 1e6,
+    }
+
+
+def _median_time(fn: Callable[[], None], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+# -- start-up ------------------------------------------------------------------------------------
+
+_SHAPE_PROBE = """
+import json, typer, typer.main
+import kabucli.cli as cli
+apps = [v for v in vars(cli).values() if isinstance(v, typer.Typer)]
+app = getattr(cli, "app", None) if isinstance(getattr(cli, "app", None), typer.Typer) else None
+if app is None and apps:
+    app = apps[0]
+if app is None:
+    print("null")
+else:
+    group = typer.main.get_command(app)
+    shape = {}
+    for name, cmd in getattr(group, "commands", {}).items():
+        sub = getattr(cmd, "commands", None)
+        shape[name] = None if sub is None else len(sub)
+    print(json.dumps(shape))
+"""
+
+
+def cli_shape() -> tuple[dict[str, int | None], str]:
+    """kabucli's command tree as {top-level name: None for a command, N for a group of N}."""
+    try:
+        out = subprocess.run([sys.executable, "-c", _SHAPE_PROBE], cwd=ROOT, text=True,
+                             capture_output=True, timeout=60, check=True).stdout.strip()
+        shape = json.loads(out or "null")
+    except (subprocess.SubprocessError, json.JSONDecodeError):
+        shape = None
+    if not shape:
+        return {f"cmd{i}": None for i in range(1, FALLBACK_COMMANDS + 1)}, "fallback (no app)"
+    return shape, "kabucli/cli.py"
+
+
+def write_bare_app(folder: Path, shape: dict[str, int | None]) -> None:
+    """A Typer app with kabucli's command tree, shaped like kabucli (package, cli, __main__)."""
+
+    def command(app: str, name: str, n: int) -> str:
+        return textwrap.dedent(f'''
+            @{app}.command("{name}")
+            def _c{n}(
+                name: Annotated[str, typer.Argument(help="a name")] = "x",
+                count: Annotated[int, typer.Option(help="how many")] = 1,
+                verbose: Annotated[bool, typer.Option(help="say more")] = False,
+            ) -> None:
+                """Command {name}: does nothing."""
+                typer.echo(name * count)
+            ''')
+
+    lines = [
+        "from __future__ import annotations",
+        "from typing import Annotated",
+        "import typer",
+        "app = typer.Typer(name='bare', help='A bare Typer app.', add_completion=False,",
+        "                  no_args_is_help=True, pretty_exceptions_enable=False)",
+    ]
+    n = 0
+    for name, sub in shape.items():
+        if sub is None:
+            n += 1
+            lines.append(command("app", name, n))
+        else:
+            var = f"g{n}"
+            lines.append(f"{var} = typer.Typer(help='A group.', no_args_is_help=True)")
+            lines.append(f"app.add_typer({var}, name='{name}')")
+            for j in range(sub):
+                n += 1
+                lines.append(command(var, f"sub{j + 1}", n))
+    lines.append("def main() -> None:\n    app()")
+    pkg = folder / "bareapp"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text('"""A bare Typer app for the start-up benchmark."""\n')
+    (pkg / "cli.py").write_text("\n".join(lines) + "\n")
+    (pkg / "__main__.py").write_text("from bareapp.cli import main\n\nmain()\n")
+
+
+def _wall(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    proc = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE)
+    t = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed: {proc.stderr.decode()[-500:]}")
+    return t
+
+
+def bench_startup(cfg: Settings, tmp: Path) -> dict[str, Any]:
+    shape, source = cli_shape()
+    folder = tmp / "bare"
+    folder.mkdir()
+    write_bare_app(folder, shape)
+    py = sys.executable
+    targets: dict[str, tuple[list[str], Path]] = {
+        "python -c pass": ([py, "-c", "pass"], ROOT),
+        "bare typer app (python -m bareapp --help)": ([py, "-m", "bareapp", "--help"], folder),
+        "python -m kabucli --help": ([py, "-m", "kabucli", "--help"], ROOT),
+    }
+    script = shutil.which("kabucli")
+    if script is None:  # the console script next to this interpreter, e.g. a venv's bin/
+        candidate = Path(py).parent / "kabucli"
+        script = str(candidate) if candidate.exists() else None
+    if script is not None:
+        targets["kabucli --help (console script)"] = ([script, "--help"], ROOT)
+    # Byte-code caches for every module (kabucli, typer, the bare app) in one fresh folder, as
+    # an installed package has them: the same footing for all, and nothing written elsewhere.
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    for argv, cwd in targets.values():  # warm up: byte-code caches, page cache
+        _wall(argv, cwd, env)
+        _wall(argv, cwd, env)
+    times: dict[str, list[float]] = {k: [] for k in targets}
+    for _ in range(cfg.startup_runs):  # interleaved, so drift hits every target alike
+        for key, (argv, cwd) in targets.items():
+            times[key].append(_wall(argv, cwd, env))
+    med = {k: statistics.median(v) for k, v in times.items()}
+    bare = med["bare typer app (python -m bareapp --help)"]
+    commands = sum(1 if v is None else v for v in shape.values())
+    return {
+        "commands": commands,
+        "shape": shape,
+        "shape_from": source,
+        "script": script,
+        "median_ms": {k: v * 1000 for k, v in med.items()},
+        "ratio_to_bare": {k: v / bare for k, v in med.items() if "kabucli" in k},
+        "runs": cfg.startup_runs,
+    }
+
+
+# -- driver ----------------------------------------------------------------------------------------
+
+def pin_one_core() -> str:
+    if hasattr(os, "sched_setaffinity"):
+        cpus = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpus[0]})
+        return f"pinned to CPU {cpus[0]}"
+    return "not pinned (no sched_setaffinity)"
+
+
+def run(cfg: Settings, parts: set[str], quick: bool,
+        entries: tuple[Entry, ...] = ENTRIES) -> dict[str, Any]:
+    import kabucli
+    from kabucli import bots as botreg
+    from kabucli import games
+
+    result: dict[str, Any] = {
+        "kabucli": str(Path(kabucli.__file__).parent),
+        "python": platform.python_version(),
+        "machine": f"{platform.system()} {platform.machine()} {platform.processor()}".strip(),
+        "core": pin_one_core(),
+        "quick": quick,
+        "runs": cfg.runs,
+        "play": [],
+        "audit": [],
+        "skipped": [],
+    }
+    active = []
+    for entry in entries:
+        if entry.game not in games.MODULES:
+            result["skipped"].append(f"{entry.game}: not registered in kabucli.games.MODULES")
+            continue
+        unknown = [k for k in entry.bots if k not in botreg.kinds(entry.game)]
+        if unknown:
+            result["skipped"].append(f"{entry.game}: no bot kind {', '.join(unknown)}")
+            continue
+        active.append(entry)
+    with tempfile.TemporaryDirectory(prefix="kabucli-bench-") as name:
+        tmp = Path(name)
+        if "play" in parts:
+            result["play"] = [bench_play(e, cfg) for e in active]
+        if "audit" in parts:
+            result["audit"] = [bench_audit(e, cfg, tmp) for e in active]
+        if "startup" in parts:
+            result["startup"] = bench_startup(cfg, tmp)
+    return result
+
+
+def show(result: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console(width=None if sys.stdout.isatty() else 110)
+    con.print(f"[bold]kabucli benchmark[/] of {result['kabucli']}")
+    con.print(f"Python {result['python']}, {result['machine']}, "
+              f"{result['core']}; medians of {result['runs']} runs"
+              + ("  [yellow](quick)[/]" if result["quick"] else ""))
+    if result["play"]:
+        t = Table(title="Play: bots through Match.advance / Game.bot_event / Match.submit",
+                  caption="game = what players call a game (Dare: one round, one deal "
+                          "played out); match = a whole match under the default rules")
+        for col in ("game", "players, bots", "games/match", "matches/s", "games/s",
+                    "events/s", "µs/event"):
+            t.add_column(col, justify="left" if col in ("game", "players, bots") else "right")
+        for r in result["play"]:
+            t.add_row(r["game"], f"{r['players']}, {'+'.join(r['bots'])}",
+                      f"{r['games_per_match']:.2f}", f"{r['matches_per_s']:,.0f}",
+                      f"{r['games_per_s']:,.0f}", f"{r['events_per_s']:,.0f}",
+                      f"{r['us_per_event']:.1f}")
+        con.print(t)
+    if result["audit"]:
+        play = {r["game"]: r for r in result["play"]}
+        t = Table(title="Audit: engine.walk over logs written beforehand",
+                  caption="audit/play = walk events/s over play events/s (goal: >= 1)")
+        for col in ("game", "logs", "events", "walk events/s", "read+walk events/s",
+                    "play events/s", "audit/play"):
+            t.add_column(col, justify="left" if col == "game" else "right")
+        for r in result["audit"]:
+            p = play.get(r["game"])
+            t.add_row(r["game"], str(r["logs"]), f"{r['events']:,}",
+                      f"{r['walk_events_per_s']:,.0f}", f"{r['read_walk_events_per_s']:,.0f}",
+                      f"{p['events_per_s']:,.0f}" if p else "-",
+                      f"{r['walk_events_per_s'] / p['events_per_s']:.2f}" if p else "-")
+        con.print(t)
+    if "startup" in result:
+        s = result["startup"]
+        t = Table(title=f"Start-up: wall time of --help ({s['commands']} commands, from "
+                        f"{s['shape_from']}), median of {s['runs']}",
+                  caption="ratio = time / bare Typer app with the same commands (goal: <= 1.2)")
+        t.add_column("command")
+        t.add_column("ms", justify="right")
+        t.add_column("ratio", justify="right")
+        for k, ms in s["median_ms"].items():
+            ratio = s["ratio_to_bare"].get(k)
+            t.add_row(k, f"{ms:.1f}", f"{ratio:.2f}" if ratio is not None else "")
+        con.print(t)
+    for note in result["skipped"]:
+        con.print(f"[dim]skipped {note}[/]")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="kabucli benchmark (see bench/README.md)")
+    ap.add_argument("--quick", action="store_true", help="fewer, shorter runs")
+    ap.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    ap.add_argument("--runs", type=int, help="runs per figure (default 7, quick 3)")
+    ap.add_argument("--only", default="play,audit,startup",
+                    help="comma-separated parts: play, audit, startup")
+    ap.add_argument("--game", action="append",
+                    help="benchmark only this game (repeatable; default: every entry)")
+    args = ap.parse_args(argv)
+    cfg = QUICK if args.quick else FULL
+    if args.runs:
+        cfg = Settings(args.runs, cfg.play_seconds, cfg.audit_logs, cfg.startup_runs)
+    parts = {p.strip() for p in args.only.split(",") if p.strip()}
+    bad = parts - {"play", "audit", "startup"}
+    if bad:
+        ap.error(f"unknown part(s): {', '.join(sorted(bad))}")
+    entries = ENTRIES
+    if args.game:
+        wanted = {g.lower() for g in args.game}
+        entries = tuple(e for e in ENTRIES if e.game in wanted)
+    result = run(cfg, parts, args.quick, entries)
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        show(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
