@@ -22,7 +22,8 @@ from kabucli.cards import KABUFUDA_39, UNKNOWN
 from kabucli.engine import Game, Pending, parse_seat_prefix
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
-from kabucli.ledger import POT, Ledger, party_name
+from kabucli.ledger import POT, Ledger
+from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared, party
 from kabucli.shuffle import Rng
 
 HAND = 9
@@ -552,17 +553,10 @@ class Dare(Game):
             if ev.hands is not None:
                 text += "".join(f" | p{i} {self._set(h)}" for i, h in enumerate(ev.hands, 1))
             return text
-        if isinstance(ev, Pay):
-            return f"pay {party_name(ev.src)} {party_name(ev.dst)} {ev.amount} {ev.why}".rstrip()
         if isinstance(ev, Result):
             winners = ",".join(f"p{w}" for w in ev.winners) or "-"
             return f"result round {ev.round} {ev.reason} {winners} deals p{ev.dealer}"
-        if isinstance(ev, End):
-            balances = " ".join(f"p{i}={b}" for i, b in enumerate(ev.balances, 1))
-            return f"end {ev.reason} {balances} pot={ev.pot}"
-        if isinstance(ev, Undo):
-            return "undo"
-        return repr(ev)
+        return notate_shared(ev) or repr(ev)
 
     def _cards(self, text: str) -> list[int]:
         toks = [t for t in text.replace(",", " ").replace("-", " ").split() if t]
@@ -583,11 +577,13 @@ class Dare(Game):
         if not words:
             raise ParseError("empty move: type sets like '1-3-9 3-5-5', or 'pass'")
         verb, args = words[0].lower(), words[1:]
-        table = {"deal": self._parse_deal, "field": self._parse_deal, "pay": self._parse_pay,
-                 "result": self._parse_result, "end": self._parse_end, "undo": self._parse_undo}
-        if verb in table:
+        table = {"deal": self._parse_deal, "field": self._parse_deal,
+                 "result": self._parse_result}
+        if verb in table or verb in SHARED_VERBS:
             if seat is not None:
                 raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
+            if verb in SHARED_VERBS:
+                return parse_shared(verb, args, s.n)
             return table[verb](s, args)
         if verb in ("show", "shows"):
             who = seat or (self._next_show(s) if s.phase == "show" else s.order[0])
@@ -621,21 +617,6 @@ class Dare(Game):
                 hands.append(sorted(self._cards(cards)))
         return Deal(s.round, s.dealer, field, hands)
 
-    @staticmethod
-    def _party(s: DareState, word: str) -> int:
-        low = word.lower()
-        if low == "pot":
-            return POT
-        if low[:1] == "p" and low[1:].isdigit() and 1 <= int(low[1:]) <= s.n:
-            return int(low[1:])
-        raise ParseError(f"'{word}' is neither 'pot' nor a seat p1-p{s.n}")
-
-    def _parse_pay(self, s: DareState, args: list[str]) -> Event:
-        if len(args) not in (3, 4) or not args[2].isdigit():
-            raise ParseError("a payment reads 'pay FROM TO CHIPS [WHY]', e.g. 'pay p1 pot 1 ante'")
-        return Pay(self._party(s, args[0]), self._party(s, args[1]), int(args[2]),
-                   args[3] if len(args) == 4 else "")
-
     def _parse_result(self, s: DareState, args: list[str]) -> Event:
         shape = "a result reads 'result round N REASON WINNERS deals pN', e.g. " \
                 "'result round 3 showdown p2 deals p2'"
@@ -644,33 +625,11 @@ class Dare(Game):
         reasons = ("dare", "showdown", "tie", "split", "order", "nobody")
         if args[2] not in reasons:
             raise ParseError(f"'{args[2]}' is not a way a round ends ({', '.join(reasons)})")
-        winners = [] if args[3] == "-" else [self._party(s, w) for w in args[3].split(",")]
-        if POT in winners or self._party(s, args[5]) == POT:
+        winners = [] if args[3] == "-" else [party(w, s.n) for w in args[3].split(",")]
+        if POT in winners or party(args[5], s.n) == POT:
             raise ParseError(shape)
         reason: Any = args[2]
-        return Result(int(args[1]), reason, winners, self._party(s, args[5]))
-
-    def _parse_end(self, s: DareState, args: list[str]) -> Event:
-        want = [f"p{i}" for i in range(1, s.n + 1)] + ["pot"]
-        shape = ("the end reads 'end REASON " + " ".join(f"{w}=CHIPS" for w in want) + "'")
-        if len(args) != s.n + 2:
-            raise ParseError(shape)
-        values = []
-        for word, name in zip(args[1:], want, strict=True):
-            key, sep, val = word.partition("=")
-            try:
-                values.append(int(val))
-            except ValueError:
-                raise ParseError(shape) from None
-            if key.lower() != name or not sep:
-                raise ParseError(shape)
-        return End(args[0], values[:-1], values[-1])
-
-    @staticmethod
-    def _parse_undo(s: DareState, args: list[str]) -> Event:
-        if args:
-            raise ParseError(f"'undo' takes nothing after it, got '{' '.join(args)}'")
-        return Undo()
+        return Result(int(args[1]), reason, winners, party(args[5], s.n))
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, s: DareState, seat: int | None = None) -> dict[str, Any]:

@@ -27,7 +27,8 @@ from kabucli.cards import DAINI_40, JIZO, ONI, UNKNOWN
 from kabucli.engine import Game, Pending, parse_seat_prefix
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
-from kabucli.ledger import POT, Ledger, party_name
+from kabucli.ledger import Ledger
+from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared
 from kabucli.shuffle import Rng
 
 if TYPE_CHECKING:
@@ -773,15 +774,7 @@ class KazuTori(Game):
             if ev.piles is None:
                 return "deal " + "/".join(map(str, ev.sizes))
             return "deal " + " | ".join(f"p{i} {self._cards(p)}" for i, p in enumerate(ev.piles, 1))
-        if isinstance(ev, Pay):
-            return f"pay {party_name(ev.src)} {party_name(ev.dst)} {ev.amount} {ev.why}".rstrip()
-        if isinstance(ev, End):
-            pot = f" pot={ev.pot}" if ev.pot else ""
-            return (f"end {ev.reason} " + " ".join(f"p{i}={b}" for i, b in
-                                                   enumerate(ev.balances, 1)) + pot)
-        if isinstance(ev, Undo):
-            return "undo"
-        return repr(ev)
+        return notate_shared(ev) or repr(ev)
 
     def parse(self, s: KazuToriState, text: str) -> Event:
         seat, rest = parse_seat_prefix(text, s.n)
@@ -794,17 +787,13 @@ class KazuTori(Game):
             return self._parse_deal(s, " ".join(args))
         recorded = {"shuffle": self._parse_shuffle, "race": self._parse_race,
                     "penalty": self._parse_penalty, "handout": self._parse_handout,
-                    "return": self._parse_return, "score": self._parse_score,
-                    "pay": self._parse_pay, "end": self._parse_end}
-        if verb in recorded:
+                    "return": self._parse_return, "score": self._parse_score}
+        if verb in recorded or verb in SHARED_VERBS:
             if seat is not None:
-                raise ParseError(f"'{words[0]}' is recorded by the program, not typed after a "
-                                 f"seat: '{rest}'")
+                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
+            if verb in SHARED_VERBS:
+                return parse_shared(verb, args, s.n)
             return recorded[verb](s, args)
-        if verb == "undo":
-            if args or seat is not None:
-                raise ParseError("'undo' is typed alone")
-            return Undo()
         if verb in ("claim", "take", "slap") and seat is None and len(args) == 1:  # 'claim p2'
             seat, _ = parse_seat_prefix(args[0], s.n)
             if seat is None:
@@ -905,23 +894,6 @@ class KazuTori(Game):
         winners = [] if args[-1] == "-" else self._seats(s, args[-1].split(","))
         return Score(args[0], seat, self._per_seat(s, body, "CARDS", 0),  # type: ignore[arg-type]
                      winners)
-
-    def _parse_pay(self, s: KazuToriState, args: list[str]) -> Event:
-        if len(args) < 3 or not args[2].isdigit():
-            raise ParseError("a payment reads 'pay FROM TO CHIPS [WHY]', e.g. 'pay p3 p1 9 cards'")
-        src, dst = (POT if w == "pot" else self._seat(s, w) for w in args[:2])
-        return Pay(src, dst, int(args[2]), " ".join(args[3:]))
-
-    def _parse_end(self, s: KazuToriState, args: list[str]) -> Event:
-        if not args:
-            raise ParseError("the end reads 'end REASON p1=CHIPS ...'")
-        pot = [a for a in args[1:] if a.startswith("pot=")]
-        body = [a for a in args[1:] if not a.startswith("pot=")]
-        try:
-            chips = int(pot[0][4:]) if pot else 0
-        except ValueError:
-            raise ParseError(f"'{pot[0]}' should read pot=CHIPS") from None
-        return End(args[0], self._per_seat(s, body, "CHIPS", 0), chips)
 
     def _parse_deal(self, s: KazuToriState, text: str) -> Deal:
         sizes = pile_sizes(s.n)

@@ -29,8 +29,9 @@ from msgspec import Meta
 from kabucli.cards import HANAFUDA_48, MONTH_NAMES, UNKNOWN, month_of
 from kabucli.engine import Game, Pending, parse_seat_prefix
 from kabucli.errors import ParseError
-from kabucli.events import End, Event, Pay, Undo
-from kabucli.ledger import POT, Ledger, party_name
+from kabucli.events import End, Event, Pay
+from kabucli.ledger import POT, Ledger
+from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared
 from kabucli.shuffle import Rng
 
 LAID = 3
@@ -586,8 +587,6 @@ class Yatchaba(Game):
             toks = [str(m) if c == UNKNOWN else self.deck.token(c)
                     for m, c in zip(ev.months, cards, strict=False)]
             return "reveal " + " ".join(toks)
-        if isinstance(ev, Pay):
-            return f"pay {party_name(ev.src)} {party_name(ev.dst)} {ev.amount} {ev.why}".rstrip()
         if isinstance(ev, Result):
             verdict = "right" if ev.right else "wrong"
             return (f"result game {ev.game} round {ev.round} p{ev.guesser} {verdict} "
@@ -595,12 +594,7 @@ class Yatchaba(Game):
         if isinstance(ev, GameEnd):
             return (f"gameend {ev.game} winner {_seat_or_dash(ev.winner)} carry {ev.carry} "
                     f"deals {_seat_or_dash(ev.dealer)}")
-        if isinstance(ev, End):
-            balances = " ".join(f"p{i}={b}" for i, b in enumerate(ev.balances, 1))
-            return f"end {ev.reason} {balances} pot={ev.pot}"
-        if isinstance(ev, Undo):
-            return "undo"
-        return repr(ev)
+        return notate_shared(ev) or repr(ev)
 
     def public_notation(self, ev: Event) -> str:
         """The notation as the players at the table may see it: face-down cards as ``??``."""
@@ -647,12 +641,12 @@ class Yatchaba(Game):
                              "'stop'")
         verb = words[0].lower()
         args = words[1:]
-        engine = {"pay": self._parse_pay, "result": self._parse_result,
-                  "gameend": self._parse_game_end, "end": self._parse_end,
-                  "undo": self._parse_undo}
-        if verb in engine:
+        engine = {"result": self._parse_result, "gameend": self._parse_game_end}
+        if verb in engine or verb in SHARED_VERBS:
             if seat is not None:
                 raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
+            if verb in SHARED_VERBS:
+                return parse_shared(verb, args, s.n)
             return engine[verb](s, args)
         if verb in ("deal", "lay"):
             if not args or all(a == "??" for a in args):
@@ -694,16 +688,6 @@ class Yatchaba(Game):
             return int(low[1:])
         raise ParseError(f"'{word}' is not a seat p1-p{s.n}" + (" or '-'" if dash else ""))
 
-    def _party(self, s: YatchabaState, word: str) -> int:
-        return POT if word.lower() == "pot" else self._seat(s, word)
-
-    def _parse_pay(self, s: YatchabaState, args: list[str]) -> Event:
-        if len(args) not in (3, 4) or not args[2].isdigit():
-            raise ParseError("a payment reads 'pay FROM TO CHIPS [WHY]', e.g. "
-                             "'pay pot p1 4 dealer'")
-        return Pay(self._party(s, args[0]), self._party(s, args[1]), int(args[2]),
-                   args[3] if len(args) == 4 else "")
-
     def _parse_result(self, s: YatchabaState, args: list[str]) -> Event:
         shape = ("a result reads 'result game G round R pN right|wrong next pM|-', e.g. "
                  "'result game 1 round 2 p2 wrong next p3'")
@@ -722,28 +706,6 @@ class Yatchaba(Game):
             raise ParseError(shape)
         return GameEnd(int(args[0]), self._seat(s, args[2], dash=True), int(args[4]),
                        self._seat(s, args[6], dash=True))
-
-    def _parse_end(self, s: YatchabaState, args: list[str]) -> Event:
-        want = [f"p{i}" for i in range(1, s.n + 1)] + ["pot"]
-        shape = "the end reads 'end REASON " + " ".join(f"{w}=CHIPS" for w in want) + "'"
-        if len(args) != s.n + 2:
-            raise ParseError(shape)
-        values = []
-        for word, name in zip(args[1:], want, strict=True):
-            key, sep, val = word.partition("=")
-            try:
-                values.append(int(val))
-            except ValueError:
-                raise ParseError(shape) from None
-            if key.lower() != name or not sep:
-                raise ParseError(shape)
-        return End(args[0], values[:-1], values[-1])
-
-    @staticmethod
-    def _parse_undo(s: YatchabaState, args: list[str]) -> Event:
-        if args:
-            raise ParseError(f"'undo' takes nothing after it, got '{' '.join(args)}'")
-        return Undo()
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, s: YatchabaState, seat: int | None = None) -> dict[str, Any]:

@@ -1,0 +1,68 @@
+"""The notation of the events every game shares: payments, the end of a match, and undo.
+
+    pay p1 pot 1 ante          chips move from a party to another (``pot`` or a seat)
+    end rounds p1=52 p2=47 pot=1
+    undo
+
+Each game's ``notate`` and ``parse`` hand these to :func:`notate_shared` and
+:func:`parse_shared`, so they read and print the same way in every game.
+"""
+
+from __future__ import annotations
+
+from kabucli.errors import ParseError
+from kabucli.events import End, Event, Pay, Undo
+from kabucli.ledger import POT, party_name
+
+SHARED_VERBS = frozenset({"pay", "end", "undo"})
+
+
+def party(word: str, nseats: int) -> int:
+    """The party a word names: ``pot`` (0) or a seat ``p1``..``pN``."""
+    low = word.lower()
+    if low == "pot":
+        return POT
+    if low[:1] == "p" and low[1:].isdigit() and 1 <= int(low[1:]) <= nseats:
+        return int(low[1:])
+    raise ParseError(f"'{word}' is neither 'pot' nor a seat p1-p{nseats}")
+
+
+def notate_shared(ev: Event) -> str | None:
+    """The notation of a shared event, or None for a game's own events."""
+    if isinstance(ev, Pay):
+        return f"pay {party_name(ev.src)} {party_name(ev.dst)} {ev.amount} {ev.why}".rstrip()
+    if isinstance(ev, End):
+        balances = " ".join(f"p{i}={b}" for i, b in enumerate(ev.balances, 1))
+        return f"end {ev.reason} {balances} pot={ev.pot}"
+    if isinstance(ev, Undo):
+        return "undo"
+    return None
+
+
+def parse_shared(verb: str, args: list[str], nseats: int) -> Event:
+    """A shared event from its verb (one of SHARED_VERBS) and the words after it."""
+    if verb == "undo":
+        if args:
+            raise ParseError(f"'undo' takes nothing after it, got '{' '.join(args)}'")
+        return Undo()
+    if verb == "pay":
+        if len(args) < 3 or not args[2].isdigit():
+            raise ParseError("a payment reads 'pay FROM TO CHIPS [WHY]', e.g. 'pay p1 pot 1 ante'")
+        return Pay(party(args[0], nseats), party(args[1], nseats), int(args[2]),
+                   " ".join(args[3:]))
+    if verb == "end":
+        want = [f"p{i}" for i in range(1, nseats + 1)] + ["pot"]
+        shape = "the end reads 'end REASON " + " ".join(f"{w}=CHIPS" for w in want) + "'"
+        if len(args) != nseats + 2:
+            raise ParseError(shape)
+        values = []
+        for word, name in zip(args[1:], want, strict=True):
+            key, sep, val = word.partition("=")
+            if key.lower() != name or not sep:
+                raise ParseError(shape)
+            try:
+                values.append(int(val))
+            except ValueError:
+                raise ParseError(shape) from None
+        return End(args[0], values[:-1], values[-1])
+    raise ParseError(f"'{verb}' is not an event every game shares")
