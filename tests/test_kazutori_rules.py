@@ -13,10 +13,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from matchtools import refused, since, step
 
 from kabucli.cards import DAINI_40, JIZO, ONI
 from kabucli.engine import Match, make_header
-from kabucli.errors import IllegalMove, ParseError
+from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
 from kabucli.games.kazutori import (
     GAME,
@@ -53,32 +54,12 @@ def new_match(n: int = 4, seed: int | None = None, **rules: Any) -> Match:
     return m
 
 
-def step(m: Match, move: str | Event) -> None:
-    """Submit one typed (or built) event, then let the engine record what follows."""
-    m.submit(GAME.parse(m.state, move) if isinstance(move, str) else move)
-    m.advance()
 
 
-def play(m: Match, *moves: str | Event) -> None:
-    for move in moves:
-        step(m, move)
 
 
-def refused(m: Match, move: str | Event) -> str:
-    """The reason ``move`` is refused; also checks that refusing changed nothing."""
-    ev = GAME.parse(m.state, move) if isinstance(move, str) else move
-    before = (GAME.view(m.state), list(m.events), m.logged, m.pending)
-    reason = m.why_not(ev)
-    assert reason is not None, f"{move!r} was accepted"
-    with pytest.raises(IllegalMove) as info:
-        m.submit(ev)
-    assert str(info.value) == reason
-    assert (GAME.view(m.state), list(m.events), m.logged, m.pending) == before
-    return reason
 
 
-def since(m: Match, start: int) -> list[str]:
-    return [GAME.notate(e) for e in m.events[start:]]
 
 
 def piles(m: Match) -> list[int]:
