@@ -11,7 +11,7 @@ so the question "is this event legal here?" has one answer everywhere (:meth:`Ma
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -20,7 +20,7 @@ import msgspec
 from kabucli import __version__
 from kabucli.cards import Deck
 from kabucli.errors import IllegalMove, KabuError, ParseError, RuleError
-from kabucli.events import Event, Pay, Undo
+from kabucli.events import Event, Undo
 from kabucli.log import FORMAT_VERSION, Header, LogWriter, SeatInfo, now_iso
 from kabucli.rules import as_dict, validate
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
@@ -378,12 +378,8 @@ def chips_total(match: Match) -> int | None:
     return None if ledger is None else int(ledger.total())
 
 
-def iter_payments(events: Sequence[Event]) -> Iterator[Pay]:
-    return (e for e in events if isinstance(e, Pay))
-
-
 def parse_seat_prefix(text: str, nseats: int) -> tuple[int | None, str]:
-    """Split an optional leading ``pN`` (or ``N:``) seat off typed notation."""
+    """Split an optional leading ``pN`` seat off typed notation."""
     head, _, rest = text.strip().partition(" ")
     low = head.lower()
     if len(low) >= 2 and low[0] == "p" and low[1:].isdigit():
