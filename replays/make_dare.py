@@ -17,24 +17,16 @@ refreshed afterwards: ``pytest tests/test_replays.py --snapshot-update``.
 
 from __future__ import annotations
 
-import argparse
-import subprocess
-import sys
-import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-import msgspec
+import recording
 
-from kabucli.bots import make as make_bot
-from kabucli.engine import Match, make_header
 from kabucli.events import Event, Pay
-from kabucli.games import event_types
 from kabucli.games.dare import GAME, Deal, Lay, Result, Show, strength
 from kabucli.ledger import POT
-from kabucli.log import SeatInfo, read_log
-from kabucli.shuffle import Rng
+from kabucli.log import LogData
 
 HERE = Path(__file__).resolve().parent / "dare"
 MAX_SEED = 5000
@@ -110,18 +102,11 @@ def all_of(*checks: Check) -> Check:
 # -- the games ------------------------------------------------------------------------------
 
 @dataclass
-class Recorded:
-    """One recorded game: a file name, the seats (bot kinds, ``human`` for a person typing
-    from a generated script), house rules, and the situation its match must show."""
+class Recorded(recording.Recorded[Check]):
+    """One recorded game (see ``recording.Recorded``); a ``human`` seat is a person typing
+    from a generated script, and with ``undo`` that person passes first and takes it back."""
 
-    file: str
-    seats: tuple[str, ...]
-    rules: dict[str, str]
-    check: Check
-    shows: str
     undo: bool = False
-    physical_script: str = ""
-    names: tuple[str, ...] = field(default_factory=tuple)
 
 
 PHYSICAL_SCRIPT = """\
@@ -191,12 +176,7 @@ def simulate(game: Recorded, seed: int, first_pass: bool = False
     """The match ``kabucli play`` would record for ``game`` and ``seed`` (a person's seat is
     played by the ``best`` bot, or passes on its first turn with ``first_pass``), and the
     notation of that person's moves."""
-    rules = msgspec.convert({k: _value(v) for k, v in game.rules.items()}, GAME.Rules)
-    seats = [SeatInfo(f"p{i}", "human") if k == "human" else SeatInfo(k, f"bot:{k}")
-             for i, k in enumerate(game.seats, start=1)]
-    match = Match(GAME, make_header(GAME, rules, seats, seed))
-    players = {i: make_bot("dare", "best" if k == "human" else k, Rng(seed, f"bot/{i}"))
-               for i, k in enumerate(game.seats, start=1)}
+    match, players = recording.bot_match(GAME, game, seed, stand_in="best")
     typed: list[str] = []
     while (pending := match.advance()).kind != "over":
         seat = pending.seats[0]
@@ -209,16 +189,14 @@ def simulate(game: Recorded, seed: int, first_pass: bool = False
     return match.events, typed
 
 
-def _value(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
-
-
-def find_seed(game: Recorded) -> tuple[int, list[str]]:
-    for seed in range(1, MAX_SEED + 1):
-        events, typed = simulate(game, seed)
-        if game.check(events, game.rules) and (not game.undo or _undo_fits(game, seed, typed)):
-            return seed, typed
-    raise SystemExit(f"{game.file}: no seed up to {MAX_SEED} shows it")
+def fits(game: Recorded, seed: int) -> str | None:
+    """None unless the seed's match shows the situation; else the person's script."""
+    events, typed = simulate(game, seed)
+    if not game.check(events, game.rules):
+        return None
+    if not game.undo:
+        return ""
+    return undo_script(typed) if _undo_fits(game, seed, typed) else None
 
 
 def _undo_fits(game: Recorded, seed: int, typed: list[str]) -> bool:
@@ -243,77 +221,12 @@ def undo_script(typed: list[str]) -> str:
 
 # -- recording ----------------------------------------------------------------------------------
 
-def command(game: Recorded, seed: int | None, script: Path | None, log: Path) -> list[str]:
-    cmd = [sys.executable, "-m", "kabucli", "play", "dare", "--quiet", "--log", str(log)]
-    if game.physical_script:
-        cmd += ["--physical"]
-    else:
-        cmd += ["--seed", str(seed)]
-    for name in game.names:
-        cmd += ["--player", name]
-    if not game.names:
-        cmd += ["--players", str(len(game.seats))]
-    for i, kind in enumerate(game.seats, start=1):
-        if kind != "human":
-            cmd += ["--bot", f"{i}={kind}"]
-    for k, v in game.rules.items():
-        cmd += ["--rule", f"{k}={v}"]
-    if script is not None:
-        cmd += ["--script", str(script)]
-    return cmd
+def shows(game: Recorded, data: LogData) -> bool:
+    return game.check(data.events, game.rules)
 
 
-def _short(arg: str, script: Path | None) -> str:
-    """An argument as the README shows it: paths relative to the repository."""
-    if script is not None and arg == str(script):
-        return "moves.txt"
-    if arg.startswith(str(HERE)):
-        return str(Path(arg).relative_to(HERE.parent.parent))
-    return arg
-
-
-def record(game: Recorded, force: bool, dry: bool) -> None:
-    path = HERE / game.file
-    if path.exists() and not force and not dry:
-        print(f"kept      {game.file}")
-        return
-    seed: int | None = None
-    script_text = game.physical_script
-    if not game.physical_script:
-        seed, typed = find_seed(game)
-        if game.undo:
-            script_text = undo_script(typed)
-    with tempfile.TemporaryDirectory() as tmp:
-        script = None
-        if script_text:
-            script = Path(tmp) / "moves.txt"
-            script.write_text(script_text)
-        cmd = command(game, seed, script, path)
-        shown = " ".join(["kabucli", *(_short(c, script) for c in cmd[3:])])
-        if dry:
-            print(f"{game.file}: {shown}" + (f"\n{script_text}" if script_text else ""))
-            return
-        path.unlink(missing_ok=True)
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise SystemExit(f"{game.file}: {shown} failed:\n{done.stderr}")
-    data = read_log(path, event_types)
-    if not game.check(data.events, game.rules):
-        raise SystemExit(f"{game.file}: the recorded game does not show: {game.shows}")
-    print(f"recorded  {game.file} ({len(data.events)} events; {shown})")
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--force", action="store_true", help="record every game again")
-    ap.add_argument("--list", action="store_true", help="show seeds and commands only")
-    ap.add_argument("only", nargs="*", help="record only these files")
-    args = ap.parse_args()
-    HERE.mkdir(exist_ok=True)
-    for game in GAMES:
-        if not args.only or game.file in args.only:
-            record(game, args.force, args.list)
+RECORDER = recording.Recorder("dare", HERE, GAMES, MAX_SEED, fits, shows, lists_typed=True)
 
 
 if __name__ == "__main__":
-    main()
+    RECORDER.main(__doc__ or "")

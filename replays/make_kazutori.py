@@ -18,21 +18,16 @@ refreshed afterwards: ``pytest tests/test_replays.py --snapshot-update``.
 
 from __future__ import annotations
 
-import argparse
-import subprocess
-import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import msgspec
+import recording
 
 from kabucli.cards import JIZO, ONI
 from kabucli.engine import Match, walk
 from kabucli.events import Event, Pay
-from kabucli.games import event_types
 from kabucli.games.kazutori import (
     GAME,
     Claim,
@@ -43,7 +38,7 @@ from kabucli.games.kazutori import (
     Return,
     Score,
 )
-from kabucli.log import Header, SeatInfo, read_log
+from kabucli.log import Header, LogData
 from kabucli.session import Session, start
 from kabucli.shuffle import Rng
 
@@ -252,19 +247,12 @@ def all_of(*checks: Check) -> Check:
 # -- the games ------------------------------------------------------------------------------
 
 @dataclass
-class Recorded:
-    """One recorded game: a file name, the seats (a bot kind, or ``person`` for a seat typed
-    from a script, or ``human`` at a real table), house rules, the situation it must show,
-    and a bound on its size (events) to keep the file small."""
+class Recorded(recording.Recorded[Check]):
+    """One recorded game (see ``recording.Recorded``; a seat is a bot kind, ``person`` for a
+    seat typed from a script, or ``human`` at a real table), with a bound on its size
+    (events) to keep the file small."""
 
-    file: str
-    seats: tuple[str, ...]
-    rules: dict[str, str]
-    check: Check
-    shows: str
     max_events: int = 400
-    physical_script: str = ""
-    names: tuple[str, ...] = ()
 
 
 # A real table of four, refereed with --physical: the program never sees a pile; each card is
@@ -393,17 +381,11 @@ class Person:
         return "flip"
 
 
-def _value(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
-
-
 def simulate(game: Recorded, seed: int) -> tuple[Session, list[str]]:
     """The game ``kabucli play`` would record for ``game`` and ``seed``, and the lines the
     person typed (if a seat is a person)."""
-    rules = msgspec.convert({k: _value(v) for k, v in game.rules.items()}, GAME.Rules)
-    seats = [SeatInfo(f"p{i}", "human") if k == "person" else SeatInfo(k, f"bot:{k}")
-             for i, k in enumerate(game.seats, start=1)]
-    sess = start(GAME, rules, seats, seed, None, None)
+    rules = recording.house_rules(GAME, game.rules)
+    sess = start(GAME, rules, recording.seat_infos(game.seats), seed, None, None)
     person = Person(seed)
     typed: list[str] = []
     while True:
@@ -416,90 +398,25 @@ def simulate(game: Recorded, seed: int) -> tuple[Session, list[str]]:
         typed.append(line)
 
 
-def find_seed(game: Recorded) -> tuple[int, list[str]]:
-    for seed in range(1, MAX_SEED + 1):
-        sess, typed = simulate(game, seed)
-        m = sess.match
-        if m.over and len(m.events) <= game.max_events \
-                and game.check(facts(m.header, m.events)):
-            return seed, typed
-    raise SystemExit(f"{game.file}: no seed up to {MAX_SEED} shows it")
+def fits(game: Recorded, seed: int) -> str | None:
+    """None unless the seed's game ends within the bound and shows the situation; else the
+    lines the person typed ("" if no seat is a person)."""
+    sess, typed = simulate(game, seed)
+    m = sess.match
+    if m.over and len(m.events) <= game.max_events \
+            and game.check(facts(m.header, m.events)):
+        return "\n".join(typed) + "\n" if typed else ""
+    return None
 
 
 # -- recording ----------------------------------------------------------------------------------
 
-def command(game: Recorded, seed: int | None, script: Path | None, log: Path) -> list[str]:
-    cmd = [sys.executable, "-m", "kabucli", "play", "kazu-tori", "--quiet", "--log", str(log)]
-    if game.physical_script:
-        cmd += ["--physical"]
-    else:
-        cmd += ["--seed", str(seed)]
-    for name in game.names:
-        cmd += ["--player", name]
-    if not game.names:
-        cmd += ["--players", str(len(game.seats))]
-    for i, kind in enumerate(game.seats, start=1):
-        if kind not in ("human", "person"):
-            cmd += ["--bot", f"{i}={kind}"]
-    for k, v in game.rules.items():
-        cmd += ["--rule", f"{k}={v}"]
-    if script is not None:
-        cmd += ["--script", str(script)]
-    return cmd
+def shows(game: Recorded, data: LogData) -> bool:
+    return game.check(facts(data.header, list(data.events)))
 
 
-def _short(arg: str, script: Path | None) -> str:
-    """An argument as the README shows it: paths relative to the repository."""
-    if script is not None and arg == str(script):
-        return "moves.txt"
-    if arg.startswith(str(HERE)):
-        return str(Path(arg).relative_to(HERE.parent.parent))
-    return arg
-
-
-def record(game: Recorded, force: bool, dry: bool) -> None:
-    path = HERE / game.file
-    if path.exists() and not force and not dry:
-        print(f"kept      {game.file}")
-        return
-    seed: int | None = None
-    script_text = game.physical_script
-    if not game.physical_script:
-        seed, typed = find_seed(game)
-        if typed:
-            script_text = "\n".join(typed) + "\n"
-    with tempfile.TemporaryDirectory() as tmp:
-        script = None
-        if script_text:
-            script = Path(tmp) / "moves.txt"
-            script.write_text(script_text)
-        cmd = command(game, seed, script, path)
-        shown = " ".join(["kabucli", *(_short(c, script) for c in cmd[3:])])
-        if dry:
-            print(f"{game.file}: {shown}"
-                  + (f"\n{game.physical_script}" if game.physical_script else ""))
-            return
-        path.unlink(missing_ok=True)
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise SystemExit(f"{game.file}: {shown} failed:\n{done.stderr}")
-    data = read_log(path, event_types)
-    if not game.check(facts(data.header, list(data.events))):
-        raise SystemExit(f"{game.file}: the recorded game does not show: {game.shows}")
-    print(f"recorded  {game.file} ({len(data.events)} events; {shown})")
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--force", action="store_true", help="record every game again")
-    ap.add_argument("--list", action="store_true", help="show seeds and commands only")
-    ap.add_argument("only", nargs="*", help="record only these files")
-    args = ap.parse_args()
-    HERE.mkdir(exist_ok=True)
-    for game in GAMES:
-        if not args.only or game.file in args.only:
-            record(game, args.force, args.list)
+RECORDER = recording.Recorder("kazu-tori", HERE, GAMES, MAX_SEED, fits, shows)
 
 
 if __name__ == "__main__":
-    main()
+    RECORDER.main(__doc__ or "")

@@ -17,20 +17,13 @@ refreshed afterwards: ``pytest tests/test_replays.py --snapshot-update``.
 
 from __future__ import annotations
 
-import argparse
-import subprocess
-import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import msgspec
+import recording
 
-from kabucli.bots import make as make_bot
-from kabucli.engine import Match, make_header
 from kabucli.events import Event, Pay
-from kabucli.games import event_types
 from kabucli.games.yatchaba import (
     BOOK,
     GAME,
@@ -45,8 +38,7 @@ from kabucli.games.yatchaba import (
     Stop,
 )
 from kabucli.ledger import POT
-from kabucli.log import SeatInfo, read_log
-from kabucli.shuffle import Rng
+from kabucli.log import LogData
 
 HERE = Path(__file__).resolve().parent / "yatchaba"
 MAX_SEED = 20000
@@ -188,18 +180,8 @@ def physical_game(events: Sequence[Event], rules: dict[str, str]) -> bool:
 
 # -- the games ------------------------------------------------------------------------------
 
-@dataclass
-class Recorded:
-    """One recorded game: a file name, the seats' bot kinds (``human`` at a real table),
-    house rules, and the situation its match must show."""
-
-    file: str
-    seats: tuple[str, ...]
-    rules: dict[str, str]
-    check: Check
-    shows: str
-    physical_script: str = ""
-    names: tuple[str, ...] = ()
+class Recorded(recording.Recorded[Check]):
+    """One recorded game (see ``recording.Recorded``); ``human`` seats are at a real table."""
 
 
 PHYSICAL_SCRIPT = """\
@@ -277,19 +259,11 @@ GAMES: list[Recorded] = [
 
 def simulate(game: Recorded, seed: int) -> list[Event]:
     """The match ``kabucli play`` would record for ``game`` and ``seed``."""
-    rules = msgspec.convert({k: _value(v) for k, v in game.rules.items()}, GAME.Rules)
-    seats = [SeatInfo(k, f"bot:{k}") for k in game.seats]
-    match = Match(GAME, make_header(GAME, rules, seats, seed))
-    players = {i: make_bot("yatchaba", k, Rng(seed, f"bot/{i}"))
-               for i, k in enumerate(game.seats, start=1)}
+    match, players = recording.bot_match(GAME, game, seed)
     while (pending := match.advance()).kind != "over":
         seat = pending.seats[0]
         match.submit(players[seat].choose(GAME, match.state, seat))
     return match.events
-
-
-def _value(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
 
 
 def _facts(game: Recorded) -> dict[str, str]:
@@ -297,82 +271,19 @@ def _facts(game: Recorded) -> dict[str, str]:
     return {**game.rules, "players": str(len(game.seats))}
 
 
-def find_seed(game: Recorded) -> int:
-    for seed in range(1, MAX_SEED + 1):
-        if game.check(simulate(game, seed), _facts(game)):
-            return seed
-    raise SystemExit(f"{game.file}: no seed up to {MAX_SEED} shows it")
+def fits(game: Recorded, seed: int) -> str | None:
+    """None unless the seed's match shows the situation ("": nothing is typed)."""
+    return "" if game.check(simulate(game, seed), _facts(game)) else None
 
 
 # -- recording ----------------------------------------------------------------------------------
 
-def command(game: Recorded, seed: int | None, script: Path | None, log: Path) -> list[str]:
-    cmd = [sys.executable, "-m", "kabucli", "play", "yatchaba", "--quiet", "--log", str(log)]
-    if game.physical_script:
-        cmd += ["--physical"]
-    else:
-        cmd += ["--seed", str(seed)]
-    for name in game.names:
-        cmd += ["--player", name]
-    if not game.names:
-        cmd += ["--players", str(len(game.seats))]
-    for i, kind in enumerate(game.seats, start=1):
-        if kind != "human":
-            cmd += ["--bot", f"{i}={kind}"]
-    for k, v in game.rules.items():
-        cmd += ["--rule", f"{k}={v}"]
-    if script is not None:
-        cmd += ["--script", str(script)]
-    return cmd
+def shows(game: Recorded, data: LogData) -> bool:
+    return game.check(data.events, _facts(game))
 
 
-def _short(arg: str, script: Path | None) -> str:
-    """An argument as the README shows it: paths relative to the repository."""
-    if script is not None and arg == str(script):
-        return "moves.txt"
-    if arg.startswith(str(HERE)):
-        return str(Path(arg).relative_to(HERE.parent.parent))
-    return arg
-
-
-def record(game: Recorded, force: bool, dry: bool) -> None:
-    path = HERE / game.file
-    if path.exists() and not force and not dry:
-        print(f"kept      {game.file}")
-        return
-    seed = None if game.physical_script else find_seed(game)
-    with tempfile.TemporaryDirectory() as tmp:
-        script = None
-        if game.physical_script:
-            script = Path(tmp) / "moves.txt"
-            script.write_text(game.physical_script)
-        cmd = command(game, seed, script, path)
-        shown = " ".join(["kabucli", *(_short(c, script) for c in cmd[3:])])
-        if dry:
-            print(f"{game.file}: {shown}"
-                  + (f"\n{game.physical_script}" if game.physical_script else ""))
-            return
-        path.unlink(missing_ok=True)
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise SystemExit(f"{game.file}: {shown} failed:\n{done.stderr}")
-    data = read_log(path, event_types)
-    if not game.check(data.events, _facts(game)):
-        raise SystemExit(f"{game.file}: the recorded game does not show: {game.shows}")
-    print(f"recorded  {game.file} ({len(data.events)} events; {shown})")
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--force", action="store_true", help="record every game again")
-    ap.add_argument("--list", action="store_true", help="show seeds and commands only")
-    ap.add_argument("only", nargs="*", help="record only these files")
-    args = ap.parse_args()
-    HERE.mkdir(exist_ok=True)
-    for game in GAMES:
-        if not args.only or game.file in args.only:
-            record(game, args.force, args.list)
+RECORDER = recording.Recorder("yatchaba", HERE, GAMES, MAX_SEED, fits, shows)
 
 
 if __name__ == "__main__":
-    main()
+    RECORDER.main(__doc__ or "")

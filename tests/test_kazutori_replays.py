@@ -9,7 +9,6 @@ requires is worked out here from those facts."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,10 +18,18 @@ from typing import Any, TypeVar
 
 import msgspec
 import pytest
-from typer.testing import CliRunner
+from tampering import (
+    Tampered,
+    audit_rejects_copy,
+    first,
+    removed,
+    replaced,
+    sources,
+    state_before,
+    untampered_copies_audit_valid,
+)
 
 from kabucli.cards import JIZO, ONI
-from kabucli.cli import app
 from kabucli.engine import Match, walk
 from kabucli.events import End, Event, Pay
 from kabucli.games import event_types
@@ -39,13 +46,11 @@ from kabucli.games.kazutori import (
     Score,
     Shuffle,
 )
-from kabucli.log import Header, LogData, read_log, write_log
+from kabucli.log import Header, LogData, read_log
 
 E = TypeVar("E", bound=Event)
 
 KAZUTORI = Path(__file__).resolve().parent.parent / "replays" / "kazu-tori"
-ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
-runner = CliRunner()
 
 WRONG = "3p-wrong-claim-penalty-and-return-at-limit.kbl"
 JIZO_LOG = "4p-jizo-handed-out-then-removed.kbl"
@@ -412,24 +417,9 @@ def test_recorded_set_has_two_to_five_players_a_json_lines_log_and_a_real_table(
 
 # -- tampered copies --------------------------------------------------------------------------
 
-# A tampering: the header and events of a log -> (the changed events, the index audit must
-# name, words its reason must contain).
-Tamper = Callable[[Header, list[Event]], tuple[list[Event], int, str]]
-
-
-def first(events: list[Event], want: Callable[[Event], bool], start: int = 0) -> int:
-    """The 0-based position of the first event from ``start`` that ``want`` accepts."""
-    return next(i for i in range(start, len(events)) if want(events[i]))
-
-
-def replaced(events: list[Event], pos: int, ev: Event) -> list[Event]:
-    return [*events[:pos], ev, *events[pos + 1:]]
-
-
-def state_before(header: Header, events: list[Event], pos: int) -> Any:
-    match, violation = walk(GAME, header, events[:pos])
-    assert violation is None
-    return match.state
+# A tampering: the header and events of a log -> what it changed (see
+# ``tampering.Tampered``).
+Tamper = Callable[[Header, list[Event]], Tampered]
 
 
 def wrong_claim_recorded_as_a_take(header: Header,
@@ -439,7 +429,7 @@ def wrong_claim_recorded_as_a_take(header: Header,
     pos = first(events, lambda e: isinstance(e, Penalty))
     claim = events[pos - 1]
     assert isinstance(claim, Claim)
-    s = state_before(header, events, pos)
+    s = state_before(GAME, header, events, pos)
     assert not may_take(s.table[-1], s.said)
     rest = events[pos + 1:]
     if isinstance(rest[0], Shuffle):  # the penalty's own shuffle goes too
@@ -465,7 +455,7 @@ def penalty_to_a_player_who_is_out(header: Header,
     n = len(header.seats)
     for pos, ev in enumerate(events):
         if isinstance(ev, Penalty):
-            s = state_before(header, events, pos)
+            s = state_before(GAME, header, events, pos)
             out = [p for p in range(1, n + 1) if not s.piles[p]]
             if out:
                 bad = Penalty(ev.seat, sorted([*ev.to, out[0]]))
@@ -539,7 +529,7 @@ def flip_by_the_wrong_seat(header: Header, events: list[Event]) -> tuple[list[Ev
         pos = first(events, lambda e: isinstance(e, Flip), pos + 1)
     flip = events[pos]
     assert isinstance(flip, Flip)
-    s = state_before(header, events, pos)
+    s = state_before(GAME, header, events, pos)
     wrong = [p for p in s.ins if p != flip.seat][-1]
     return (replaced(events, pos, Flip(wrong, flip.card)), pos + 1,
             f"p{flip.seat} flips next, not p{wrong}")
@@ -594,8 +584,7 @@ def flip_removed(header: Header, events: list[Event]) -> tuple[list[Event], int,
     pos = flips[len(flips) // 2]
     gone, nxt = events[pos], events[pos + 1]
     assert isinstance(gone, Flip) and isinstance(nxt, Flip) and gone.seat != nxt.seat
-    return ([*events[:pos], *events[pos + 1:]], pos + 1,
-            f"p{gone.seat} flips next, not p{nxt.seat}")
+    return removed(events, pos), pos + 1, f"p{gone.seat} flips next, not p{nxt.seat}"
 
 
 def shuffle_removed(header: Header, events: list[Event]) -> tuple[list[Event], int, str]:
@@ -604,12 +593,12 @@ def shuffle_removed(header: Header, events: list[Event]) -> tuple[list[Event], i
                and isinstance(events[i - 1], Claim))
     nxt = events[pos + 1]
     assert isinstance(nxt, Flip)
-    return ([*events[:pos], *events[pos + 1:]], pos + 1, "waiting for the shuffle of")
+    return removed(events, pos), pos + 1, "waiting for the shuffle of"
 
 
 def penalty_removed(header: Header, events: list[Event]) -> tuple[list[Event], int, str]:
     pos = first(events, lambda e: isinstance(e, Penalty))
-    return ([*events[:pos], *events[pos + 1:]], pos + 1, "waiting for the wrong claim's penalty")
+    return removed(events, pos), pos + 1, "waiting for the wrong claim's penalty"
 
 
 TAMPERED: list[Any] = [
@@ -640,35 +629,13 @@ TAMPERED: list[Any] = [
 ]
 
 
-def audit(path: Path, *more: str) -> Any:
-    return runner.invoke(app, ["audit", str(path), *more], env=ENV)
-
-
 @pytest.mark.parametrize(("source", "tamper"), TAMPERED)
 def test_audit_rejects_tampered_kazutori_log_at_the_breaking_event(
         source: str, tamper: Tamper, tmp_path: Path) -> None:
     data = load(source)
-    events, index, reason = tamper(data.header, list(data.events))
-    assert events != data.events
-    path = tmp_path / f"tampered{Path(source).suffix}"
-    write_log(path, data.header, events, data.fmt)
-
-    res = audit(path)
-    assert res.exit_code == 1, res.stdout + res.stderr
-    assert res.stderr.startswith(f"invalid: {path}: event {index}: ")
-    assert reason in res.stderr
-
-    report = json.loads(audit(path, "--json").stdout)
-    assert report[0]["status"] == "invalid"
-    assert report[0]["index"] == index
-    assert reason in report[0]["reason"]
+    audit_rejects_copy(data, source, tamper(data.header, list(data.events)), tmp_path)
 
 
 def test_untampered_kazutori_copies_audit_valid(tmp_path: Path) -> None:
     """The copies above are written the same way as these, which stay valid."""
-    for name in sorted({p.values[0] for p in TAMPERED}):
-        data = load(name)
-        path = tmp_path / name
-        write_log(path, data.header, data.events, data.fmt)
-        res = audit(path)
-        assert res.exit_code == 0, res.stderr
+    untampered_copies_audit_valid(KAZUTORI, sources(TAMPERED), tmp_path)

@@ -4,7 +4,6 @@ rejected with exit 2 naming the first record that cannot be read."""
 
 from __future__ import annotations
 
-import json
 import struct
 from collections.abc import Callable
 from itertools import combinations_with_replacement
@@ -13,18 +12,24 @@ from typing import Any
 
 import msgspec
 import pytest
-from typer.testing import CliRunner
+from tampering import (
+    Tampered,
+    audit,
+    audit_rejects_copy,
+    first,
+    removed,
+    replaced,
+    sources,
+    state_before,
+    untampered_copies_audit_valid,
+)
 
-from kabucli.cli import app
-from kabucli.engine import walk
 from kabucli.events import End, Event, Pay
 from kabucli.games import event_types
 from kabucli.games.dare import GAME, Deal, Lay, Result, Show, take
-from kabucli.log import MAGIC, LogData, read_log, write_log
+from kabucli.log import MAGIC, LogData, read_log
 
 DARE = Path(__file__).resolve().parent.parent / "replays" / "dare"
-ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
-runner = CliRunner()
 
 # Which recorded game each tampering starts from.
 SEEDED = "3p-showdown-outright.kbl"
@@ -32,22 +37,12 @@ SEEDED_4P = "4p-tie-carry-same-dealer.kbl"
 PHYSICAL = "3p-physical-match.kbl"
 JSONL = "3p-tie-order.jsonl"
 
-# A tampering: the events of a log -> (the changed events, the index audit must name, words
-# its reason must contain).
-Tamper = Callable[[list[Event]], tuple[list[Event], int, str]]
+# A tampering: the events of a log -> what it changed (see ``tampering.Tampered``).
+Tamper = Callable[[list[Event]], Tampered]
 
 
 def load(name: str) -> LogData:
     return read_log(DARE / name, event_types)
-
-
-def first(events: list[Event], want: Callable[[Event], bool]) -> int:
-    """The 0-based position of the first event ``want`` accepts."""
-    return next(i for i, e in enumerate(events) if want(e))
-
-
-def replaced(events: list[Event], pos: int, ev: Event) -> list[Event]:
-    return [*events[:pos], ev, *events[pos + 1:]]
 
 
 def seats(events: list[Event]) -> int:
@@ -132,20 +127,17 @@ def event_removed(events: list[Event]) -> tuple[list[Event], int, str]:
     pos = lays[len(lays) // 2]
     follower = events[pos + 1]
     assert isinstance(follower, Lay)
-    return ([*events[:pos], *events[pos + 1:]], pos + 1,
-            f"it is not p{follower.seat}'s turn")
+    return removed(events, pos), pos + 1, f"it is not p{follower.seat}'s turn"
 
 
 def fifth_seven(events: list[Event]) -> tuple[list[Event], int, str]:
     """At a real table, a card shown after all four 7s are out is turned into a 7."""
     for pos, ev in enumerate(events):
-        if isinstance(ev, Show) and 7 not in ev.cards:
-            match, violation = walk(GAME, load(PHYSICAL).header, events[:pos])
-            assert violation is None
-            if match.state.seen[7] == 4:
-                bad = msgspec.structs.replace(ev, cards=sorted([7, *ev.cards[1:]]))
-                return (replaced(events, pos, bad), pos + 1,
-                        "has only 4 copies of 7, and 4 already showed")
+        if (isinstance(ev, Show) and 7 not in ev.cards
+                and state_before(GAME, load(PHYSICAL).header, events, pos).seen[7] == 4):
+            bad = msgspec.structs.replace(ev, cards=sorted([7, *ev.cards[1:]]))
+            return (replaced(events, pos, bad), pos + 1,
+                    "has only 4 copies of 7, and 4 already showed")
     raise AssertionError(f"{PHYSICAL} shows no card after all four 7s are out")
 
 
@@ -172,37 +164,16 @@ TAMPERED: list[Any] = [
 ]
 
 
-def audit(path: Path, *more: str) -> Any:
-    return runner.invoke(app, ["audit", str(path), *more], env=ENV)
-
-
 @pytest.mark.parametrize(("source", "tamper"), TAMPERED)
 def test_audit_rejects_tampered_log_at_the_breaking_event(
         source: str, tamper: Tamper, tmp_path: Path) -> None:
     data = load(source)
-    events, index, reason = tamper(list(data.events))
-    path = tmp_path / f"tampered{Path(source).suffix}"
-    write_log(path, data.header, events, data.fmt)
-
-    res = audit(path)
-    assert res.exit_code == 1, res.stdout + res.stderr
-    assert res.stderr.startswith(f"invalid: {path}: event {index}: ")
-    assert reason in res.stderr
-
-    report = json.loads(audit(path, "--json").stdout)
-    assert report[0]["status"] == "invalid"
-    assert report[0]["index"] == index
-    assert reason in report[0]["reason"]
+    audit_rejects_copy(data, source, tamper(list(data.events)), tmp_path)
 
 
 def test_untampered_copy_audits_valid(tmp_path: Path) -> None:
-    """The copies above are written the same way as this one, which stays valid."""
-    for name in (SEEDED, SEEDED_4P, PHYSICAL, JSONL):
-        data = load(name)
-        path = tmp_path / name
-        write_log(path, data.header, data.events, data.fmt)
-        res = audit(path)
-        assert res.exit_code == 0, res.stderr
+    """The copies above are written the same way as these, which stay valid."""
+    untampered_copies_audit_valid(DARE, sources(TAMPERED), tmp_path)
 
 
 # -- damaged files ---------------------------------------------------------------------------

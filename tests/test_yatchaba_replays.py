@@ -5,7 +5,6 @@ snapshotted by tests/test_replays.py.)"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,10 +12,17 @@ from typing import Any
 
 import msgspec
 import pytest
-from typer.testing import CliRunner
+from tampering import (
+    Tampered,
+    audit_rejects_copy,
+    first,
+    removed,
+    replaced,
+    sources,
+    state_before,
+    untampered_copies_audit_valid,
+)
 
-from kabucli.cli import app
-from kabucli.engine import walk
 from kabucli.events import End, Event, Pay
 from kabucli.games import event_types
 from kabucli.games.yatchaba import (
@@ -35,11 +41,9 @@ from kabucli.games.yatchaba import (
     Stop,
 )
 from kabucli.ledger import POT
-from kabucli.log import LogData, read_log, write_log
+from kabucli.log import LogData, read_log
 
 YATCHABA = Path(__file__).resolve().parent.parent / "replays" / "yatchaba"
-ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
-runner = CliRunner()
 
 FIRST_ROUND = "4p-dealer-right-first-round-takes-all.kbl"
 SPLIT = "6p-later-guesser-right-80-20-odd-pot.kbl"
@@ -222,18 +226,8 @@ def test_physical_game_is_whole_with_passes_decisions_and_reveals() -> None:
 
 # -- tampered copies --------------------------------------------------------------------------
 
-# A tampering: the events of a log -> (the changed events, the index audit must name, words
-# its reason must contain).
-Tamper = Callable[[list[Event]], tuple[list[Event], int, str]]
-
-
-def first(events: list[Event], want: Callable[[Event], bool]) -> int:
-    """The 0-based position of the first event ``want`` accepts."""
-    return next(i for i, e in enumerate(events) if want(e))
-
-
-def replaced(events: list[Event], pos: int, ev: Event) -> list[Event]:
-    return [*events[:pos], ev, *events[pos + 1:]]
+# A tampering: the events of a log -> what it changed (see ``tampering.Tampered``).
+Tamper = Callable[[list[Event]], Tampered]
 
 
 def seats_in(events: list[Event]) -> int:
@@ -290,9 +284,7 @@ def _lost_and_skipped(events: list[Event]) -> tuple[int, int]:
     n = seats_in(events)
     for pos, ev in enumerate(events):
         if isinstance(ev, Result) and ev.next:
-            match, violation = walk(GAME, load(PASS_LIMIT).header, events[:pos])
-            assert violation is None
-            s: Any = match.state
+            s = state_before(GAME, load(PASS_LIMIT).header, events, pos)
             skipped = [(ev.guesser + k - 1) % n + 1 for k in range(1, (ev.next - ev.guesser) % n)]
             lost = [seat for seat in skipped if not s.may_guess(seat)]
             if lost:
@@ -340,10 +332,7 @@ def fifth_card_of_a_month(events: list[Event]) -> tuple[list[Event], int, str]:
     """At a real table, a card turned over after all four of its month are face up."""
     for pos, ev in enumerate(events):
         if isinstance(ev, Reveal):
-            match, violation = walk(GAME, load(PHYSICAL).header, events[:pos])
-            assert violation is None
-            s: Any = match.state
-            left = s.left
+            left = state_before(GAME, load(PHYSICAL).header, events, pos).left
             gone = [m for m in range(1, MONTHS + 1) if left[m] == 0 and m not in ev.months]
             if gone:
                 months = sorted([gone[0], *ev.months[1:]])
@@ -394,8 +383,7 @@ def event_removed(events: list[Event]) -> tuple[list[Event], int, str]:
     pos = bets[len(bets) // 2]
     follower = events[pos + 1]
     assert isinstance(follower, Bet)
-    return ([*events[:pos], *events[pos + 1:]], pos + 1,
-            f"it is not p{follower.seat}'s turn")
+    return removed(events, pos), pos + 1, f"it is not p{follower.seat}'s turn"
 
 
 TAMPERED: list[Any] = [
@@ -421,35 +409,13 @@ TAMPERED: list[Any] = [
 ]
 
 
-def audit(path: Path, *more: str) -> Any:
-    return runner.invoke(app, ["audit", str(path), *more], env=ENV)
-
-
 @pytest.mark.parametrize(("source", "tamper"), TAMPERED)
 def test_audit_rejects_tampered_yatchaba_log_at_the_breaking_event(
         source: str, tamper: Tamper, tmp_path: Path) -> None:
     data = load(source)
-    events, index, reason = tamper(list(data.events))
-    assert events != data.events
-    path = tmp_path / f"tampered{Path(source).suffix}"
-    write_log(path, data.header, events, data.fmt)
-
-    res = audit(path)
-    assert res.exit_code == 1, res.stdout + res.stderr
-    assert res.stderr.startswith(f"invalid: {path}: event {index}: ")
-    assert reason in res.stderr
-
-    report = json.loads(audit(path, "--json").stdout)
-    assert report[0]["status"] == "invalid"
-    assert report[0]["index"] == index
-    assert reason in report[0]["reason"]
+    audit_rejects_copy(data, source, tamper(list(data.events)), tmp_path)
 
 
 def test_untampered_yatchaba_copies_audit_valid(tmp_path: Path) -> None:
     """The copies above are written the same way as these, which stay valid."""
-    for name in sorted({p.values[0] for p in TAMPERED}):
-        data = load(name)
-        path = tmp_path / name
-        write_log(path, data.header, data.events, data.fmt)
-        res = audit(path)
-        assert res.exit_code == 0, res.stderr
+    untampered_copies_audit_valid(YATCHABA, sources(TAMPERED), tmp_path)
