@@ -13,9 +13,10 @@ where the OS allows it). Units:
   For games without rounds a game is a match.
 * **event**: one record of the log (deals, actions, payments, results...).
 
-Play runs the real loop the CLI runs for bot seats (``Match.advance``, ``Game.bot_event``,
-``Match.submit``, so every bot move is checked) without a log file. Audit is
-``engine.walk`` over logs written beforehand, checking every event again.
+Play runs the real loop the CLI runs for bot seats (``Session.run_bots``: ``Match.advance``,
+``Game.bot_move``, then a trusted built-in bot's move is recorded as it is and any other bot's
+move is checked by ``Match.submit``) without a log file. Audit is ``engine.walk`` over logs
+written beforehand, checking every event.
 """
 
 from __future__ import annotations
@@ -105,7 +106,8 @@ def _setup(entry: Entry) -> tuple[Any, Any, list[Any]]:
 
 
 def play_match(game: Any, rules: Any, seats: list[Any], seed: int) -> Any:
-    """One seeded match between bots, exactly as the CLI plays bot seats; the Match."""
+    """One seeded match between bots, exactly as the CLI plays bot seats
+    (``Session.run_bots``); the Match."""
     from kabucli import bots as botreg
     from kabucli.engine import Match, make_header
     from kabucli.shuffle import Rng
@@ -113,6 +115,15 @@ def play_match(game: Any, rules: Any, seats: list[Any], seed: int) -> Any:
     match = Match(game, make_header(game, rules, seats, seed))
     bots = {i: botreg.make(game.name, seat.control[4:], Rng(seed, f"bot/{i}"))
             for i, seat in enumerate(seats, start=1)}
+    try:
+        from kabucli.session import Session
+    except ImportError:  # a kabucli older than its session module: the loop it ran
+        Session = None
+    if Session is not None:
+        Session(match, bots).run_bots()
+        if not match.over:
+            raise RuntimeError(f"{game.name}: no bot acts at event {match.logged + 1}")
+        return match
     bot_event = game.bot_event
     while True:
         if match.advance().kind == "over":

@@ -118,18 +118,36 @@ class Game(ABC):
         Never changes the state."""
         return None
 
-    def bot_event(self, match: Match, bots: dict[int, Any]) -> Event | None:
-        """The event bot seats produce now, or None when a person (or the table) must act.
+    def bot_move(self, match: Match, bots: dict[int, Any],
+                 pending: Pending | None = None) -> tuple[Event, bool] | None:
+        """The event bot seats produce now and whether it is *trusted*; None when a person
+        (or the table) must act. ``pending``: what the match waits for, when the caller has
+        just asked (:meth:`Match.advance` returns it).
+
+        A trusted move may be recorded without checking it again (:meth:`Match.accept_trusted`):
+        it is one of the legal moves the engine itself computed. A bot says so with a class
+        attribute ``trusted = True``, which only built-in bots that pick among
+        :meth:`legal` (or the same list computed another way) may set; the moves of every
+        other bot (external programs, users' classes) are checked like a person's. An audit
+        (:func:`walk`) checks every event of the log all the same.
 
         The default asks the one seat the state waits for, if that seat is a bot. A game
         with races (several seats may act at once) overrides this to decide who acts first.
         """
-        p = match.pending
-        if p.kind != "action" or len(p.seats) != 1 or p.seats[0] not in bots:
+        p = match.pending if pending is None else pending
+        seats = p.seats
+        if p.kind != "action" or len(seats) != 1 or seats[0] not in bots:
             return None
-        seat = p.seats[0]
-        ev: Event = bots[seat].choose(self, match.state, seat)
-        return ev
+        seat = seats[0]
+        bot = bots[seat]
+        ev: Event = bot.choose(self, match.state, seat)
+        return ev, getattr(bot, "trusted", False) is True
+
+    def bot_event(self, match: Match, bots: dict[int, Any]) -> Event | None:
+        """The event bot seats produce now (:meth:`bot_move` without whether it is trusted),
+        or None when a person (or the table) must act."""
+        move = self.bot_move(match, bots)
+        return None if move is None else move[0]
 
     def actor(self, event: Event) -> str:
         """Who an event belongs to: ``pN`` for a seat, ``table`` or ``engine`` otherwise."""
@@ -259,24 +277,35 @@ class Match:
             if not any(self.is_input(e) for e in self.events):
                 return "there is nothing to take back"
             return None
-        p = self.pending
-        if p.kind == "over":
+        game = self.game
+        state = self.state
+        p = game.pending(state)
+        pkind = p.kind
+        if pkind == "over":
             return "the match is already over"
-        if p.kind != event.KIND and not (p.draws and event.KIND == "chance"):
-            return f"waiting for {p.what}, not for {self.game.notate(event)!r}"
-        if event.KIND == "action":
+        kind = event.KIND
+        if pkind != kind and not (p.draws and kind == "chance"):
+            return f"waiting for {p.what}, not for {game.notate(event)!r}"
+        if kind == "action":
             seat = getattr(event, "seat", None)
             if seat not in p.seats:
                 who = ", ".join(f"p{s}" for s in p.seats)
                 return f"it is not p{seat}'s turn (waiting for {who}: {p.what})"
-        if event.KIND == "auto" or (event.KIND == "chance" and self.seed is not None):
-            expected = self._expected(p) if p.kind == event.KIND else self._drawn()
+            return game.check(state, event)
+        if kind == "auto" or (kind == "chance" and self.seed is not None):
+            if pkind != kind:  # a chance event drawn while an action is awaited
+                expected = self._drawn()
+            elif kind == "auto":
+                expected = game.auto(state)
+            else:  # _expected inline
+                assert self.seed is not None
+                expected = game.chance(state, chance_rng(self.seed, self._chances))
             if event != expected:
-                source = "the engine computes" if event.KIND == "auto" else "the seed deals"
+                source = "the engine computes" if kind == "auto" else "the seed deals"
                 assert expected is not None
-                return f"{source} {self.game.notate(expected)!r} here"
+                return f"{source} {game.notate(expected)!r} here"
             return None
-        return self.game.check(self.state, event)
+        return game.check(state, event)
 
     # -- changes --------------------------------------------------------------------------
     def submit(self, event: Event) -> None:
@@ -295,11 +324,21 @@ class Match:
             self._commit(event)
 
     def _commit(self, event: Event) -> None:
-        """Record and apply one event, then tell the listener (``on_event``), if any."""
-        self._record(event)
-        self._apply(event)
+        """Record and apply one event, then tell the listener (``on_event``), if any.
+        (:meth:`_record` and :meth:`_apply` inline: this runs for every event of a match.)"""
+        if self.writer is not None:
+            self.writer.append(event)
+        self.logged += 1
+        self.game.apply(self.state, event)
+        self.events.append(event)
+        if event.KIND == "chance":
+            self._chances += 1
         if self.on_event is not None:
             self.on_event(self.logged, event)
+
+    # Record and apply a bot's move that Game.bot_move says is trusted (one of the legal moves
+    # the engine computed) without checking it again: _commit itself, with no call between.
+    accept_trusted = _commit
 
     def _record(self, event: Event) -> None:
         if self.writer is not None:
@@ -331,11 +370,16 @@ class Match:
 
     def advance(self) -> Pending:
         """Record automatic and seeded chance events until a person (or bot) must act."""
-        pending = self.game.pending
-        while True:
+        game = self.game
+        pending = game.pending
+        while True:  # _expected inline
             p = pending(self.state)
-            ev = self._expected(p)
-            if ev is None:
+            kind = p.kind
+            if kind == "auto":
+                ev = game.auto(self.state)
+            elif kind == "chance" and self.seed is not None:
+                ev = game.chance(self.state, chance_rng(self.seed, self._chances))
+            else:
                 return p
             self._commit(ev)
 
@@ -363,11 +407,18 @@ def walk(game: Game, header: Header, events: Sequence[Event],
          on_step: StepHook | None = None) -> tuple[Match, Violation | None]:
     """Replay ``events`` through a fresh match, checking each; stop at the first violation."""
     match = Match(game, header)
+    why_not = match.why_not
+    commit = match._commit
     for index, ev in enumerate(events, start=1):
-        reason = match.why_not(ev)
+        reason = why_not(ev)
         if reason is not None:
             return match, Violation(index, game.actor(ev), game.notate(ev), reason)
-        match._accept(ev)  # checked just above: submit would check it again
+        # checked just above (submit would check it again); _accept without its test for
+        # an undo, which is rare
+        if isinstance(ev, Undo):
+            match._accept(ev)
+        else:
+            commit(ev)
         if on_step is not None:
             on_step(index, ev, match)
     return match, None

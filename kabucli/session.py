@@ -116,25 +116,36 @@ class Session:
 
     def run_bots(self) -> list[tuple[int, Event]]:
         """Let the engine and the bots play until a person must act or the match ends.
-        Returns the new events with their log indices."""
+        Returns the new events with their log indices.
+
+        A trusted move (a built-in bot's pick among the legal moves, see
+        :meth:`Game.bot_move`) is recorded as it is; any other bot's move is checked first."""
         m = self.match
+        game = m.game
+        bots = self.bots
         start = m.logged
         before = len(m.events)
+        advance = m.advance
+        bot_move = game.bot_move
         while True:
-            m.advance()
-            if m.over:
+            p = advance()
+            if p.kind == "over":
                 break
-            ev = self.game.bot_event(m, self.bots)
-            if ev is None:
+            move = bot_move(m, bots, p)
+            if move is None:
                 break
+            ev, trusted = move
+            if trusted:
+                m.accept_trusted(ev)
+                continue
             try:
                 m.submit(ev)
             except IllegalMove as exc:
-                who = self.game.actor(ev)
-                raise KabuError(f"bot {who} played {self.game.notate(ev)!r}, which is not "
+                who = game.actor(ev)
+                raise KabuError(f"bot {who} played {game.notate(ev)!r}, which is not "
                                 f"legal: {exc}") from None
         # No undo happens here, so every new event in effect is also a new log record.
-        return [(start + i + 1, e) for i, e in enumerate(m.events[before:])]
+        return list(enumerate(m.events[before:], start + 1))
 
     def close(self) -> None:
         """Close the log and tell external bots the game is over."""

@@ -1,19 +1,26 @@
 """The speed-ups of the bot hot path answer exactly what the plain code answers: Dare's packed
 ``legal_lays`` against enumerating card positions, Dare's cached ``pending`` against a fresh
-one, and the engine's cached house rules against validating them again."""
+one, the engine's cached house rules against validating them again, and the moves of trusted
+bots (recorded without a second check) against the full check of every move."""
 
 from __future__ import annotations
 
 from itertools import combinations
+from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
 
+from kabucli import games
 from kabucli.bots import make
+from kabucli.bots.external import GuardedBot, ProcessBot, load_python_bot
 from kabucli.engine import Match, _header_rules, make_header, walk
 from kabucli.errors import KabuError
+from kabucli.events import Event
 from kabucli.games.dare import GAME, DareRules, _legal_lays_any, legal_lays
 from kabucli.log import SeatInfo
+from kabucli.session import Session
 from kabucli.shuffle import Rng
 
 DECK = GAME.deck.cards()
@@ -88,3 +95,110 @@ def test_cached_house_rules_tell_true_from_one_and_still_refuse_bad_values() -> 
     with pytest.raises(KabuError):
         _header_rules(GAME, {"rounds": [3]})  # cannot be hashed: validated, and refused
     assert msgspec.structs.asdict(_header_rules(GAME, {}))["rounds"] == 10
+
+
+# -- trusted bots ----------------------------------------------------------------------------
+
+# Per game: its built-in bot kinds and short house rules, so that many matches stay quick.
+TRUSTED_PLAN: dict[str, tuple[tuple[str, str], dict[str, Any]]] = {
+    "dare": (("random", "best"), {"rounds": 3}),
+    "kazu-tori": (("random", "sharp"), {}),
+    "yatchaba": (("random", "smart"), {"games": 2}),
+}
+TRUSTED_SEEDS = range(30)
+
+
+def bot_match(name: str, seed: int, wrap_seat: int = 0) -> tuple[Match, dict[int, Any]]:
+    """A fresh seeded match of built-in bots (kinds and player count drawn from the seed) and
+    its bots; the bot of ``wrap_seat`` is wrapped as a user's Python bot is."""
+    game = games.get(name)
+    kinds, rules = TRUSTED_PLAN[name]
+    n = game.min_players + seed % (game.max_players - game.min_players + 1)
+    seats = [SeatInfo(f"p{s}", f"bot:{kinds[(s + seed) % 2]}") for s in range(1, n + 1)]
+    match = Match(game, make_header(game, game.Rules(**rules), seats, seed))
+    bots: dict[int, Any] = {s: make(name, kinds[(s + seed) % 2], Rng(seed, f"bot/{s}"))
+                            for s in range(1, n + 1)}
+    if wrap_seat:
+        bots[wrap_seat] = GuardedBot(bots[wrap_seat], "test")
+    return match, bots
+
+
+def spy_on_trusted(match: Match) -> list[Event]:
+    """Make ``match`` check each move it is told is trusted (the full check a person's move
+    gets) before recording it; the list fills with those moves."""
+    trusted: list[Event] = []
+
+    def accept_trusted(ev: Event) -> None:
+        assert match.why_not(ev) is None, (match.game.notate(ev), match.why_not(ev))
+        trusted.append(ev)
+        match._commit(ev)
+
+    match.accept_trusted = accept_trusted  # type: ignore[method-assign]
+    return trusted
+
+
+@pytest.mark.parametrize("name", sorted(TRUSTED_PLAN))
+def test_every_move_of_a_trusted_bot_passes_the_full_check_and_logs_audit_clean(
+        name: str) -> None:
+    game = games.get(name)
+    moves = 0
+    for seed in TRUSTED_SEEDS:
+        match, bots = bot_match(name, seed)
+        trusted = spy_on_trusted(match)
+        Session(match, bots).run_bots()
+        assert match.over, (name, seed)
+        assert walk(game, match.header, match.events)[1] is None, (name, seed)
+        actions = [e for e in match.events if e.KIND == "action"]
+        assert trusted == actions  # every bot move came through the trusted path
+        moves += len(trusted)
+    assert moves > 100
+
+
+@pytest.mark.parametrize("name", sorted(TRUSTED_PLAN))
+def test_run_bots_records_the_events_of_checking_every_bot_move(name: str) -> None:
+    game = games.get(name)
+    for seed in TRUSTED_SEEDS:
+        fast, bots = bot_match(name, seed)
+        Session(fast, bots).run_bots()
+        slow, bots = bot_match(name, seed)
+        while slow.advance().kind != "over":
+            ev = game.bot_event(slow, bots)
+            assert ev is not None
+            slow.submit(ev)  # checked by why_not, as every move was before trusted bots
+        assert fast.events == slow.events, (name, seed)
+        assert fast.logged == slow.logged
+
+
+@pytest.mark.parametrize("name", sorted(TRUSTED_PLAN))
+def test_moves_of_a_wrapped_user_bot_are_checked_in_full_never_trusted(name: str) -> None:
+    seen_wrapped = 0
+    for seed in TRUSTED_SEEDS[:10]:
+        match, bots = bot_match(name, seed, wrap_seat=1)
+        trusted = spy_on_trusted(match)
+        Session(match, bots).run_bots()
+        assert match.over
+        assert all(getattr(e, "seat", None) != 1 for e in trusted), (name, seed)
+        seen_wrapped += sum(1 for e in match.events
+                            if e.KIND == "action" and getattr(e, "seat", None) == 1)
+    assert seen_wrapped > 10
+
+
+def test_a_user_bot_class_that_calls_itself_trusted_is_still_checked(tmp_path: Path) -> None:
+    path = tmp_path / "liar.py"
+    path.write_text("""
+from kabucli.games.dare import Lay
+
+class Liar:
+    trusted = True  # a user's class cannot skip the check by saying so
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        return Lay(seat, [[1, 1, 1]])
+""")
+    assert ProcessBot("true").trusted is False
+    seats = [SeatInfo("liar", f"bot:py:{path}:Liar"), SeatInfo("p2", "bot:random")]
+    match = Match(GAME, make_header(GAME, DareRules(rounds=1), seats, 5))
+    bots = {1: load_python_bot(f"{path}:Liar", Rng(5, "bot/1")),
+            2: make("dare", "random", Rng(5, "bot/2"))}
+    with pytest.raises(KabuError, match="which is not legal"):
+        Session(match, bots).run_bots()

@@ -21,7 +21,12 @@ def _moves(s: DareState, seat: int) -> tuple[Move, ...]:
 
 
 class RandomBot:
-    """Any legal move, uniformly among the distinct choices of sets."""
+    """Any legal move, uniformly among the distinct choices of sets.
+
+    Trusted (its moves are recorded without a second check): it picks from ``legal_lays`` of
+    its own hand and the reference, the list ``Dare.legal`` is made of."""
+
+    trusted = True
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng
@@ -33,7 +38,12 @@ class RandomBot:
 
 
 class BestBot:
-    """Three sets if the hand allows; else the two sets leaving the strongest hand; else pass."""
+    """Three sets if the hand allows; else the two sets leaving the strongest hand; else pass.
+
+    Trusted: every move it returns (pass included, the first of the list) comes from
+    ``legal_lays`` of its own hand and the reference, the list ``Dare.legal`` is made of."""
+
+    trusted = True
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng

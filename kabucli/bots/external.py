@@ -42,6 +42,8 @@ TIMEOUT = 10.0
 class ProcessBot:
     """A bot program talking JSON lines on its stdin and moves on its stdout."""
 
+    trusted = False  # every move is checked like a person's (see Game.bot_move)
+
     def __init__(self, command: str, timeout: float = TIMEOUT) -> None:
         self.command = command
         self.timeout = timeout
@@ -144,6 +146,8 @@ def load_python_bot(spec: str, rng: Rng) -> Any:
 
 class GuardedBot:
     """Wraps a user's Python bot so that an exception in it becomes one clear BotError."""
+
+    trusted = False  # never the wrapped class's own claim: every move is checked
 
     def __init__(self, bot: Any, spec: str) -> None:
         self.bot = bot

@@ -18,9 +18,16 @@ from kabucli.shuffle import Rng
 
 
 class _KazuToriBot:
-    """What both bots share: ``choose`` from ``claims``."""
+    """What both bots share: ``choose`` from ``claims``.
+
+    Trusted (see ``Game.bot_move``): the engine asks ``choose`` only of the seat that must
+    flip when no card waits for a claim, and the answer is then ``Flip(seat)`` with no card,
+    the one move ``KazuTori.legal`` lists for that seat in a seeded game besides ``stop``
+    (``bot_move`` asks bots nothing at a real table). In a claim window the engine asks only
+    ``claims`` and builds the event itself."""
 
     reaction: tuple[int, int]
+    trusted = True
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng
@@ -53,7 +60,11 @@ class RandomBot(_KazuToriBot):
     ODDS_WRONG = 16
 
     def claims(self, s: KazuToriState, seat: int) -> bool:
-        return self.rng.below(self.ODDS_RIGHT if s.takeable() else self.ODDS_WRONG) == 0
+        odds = self.ODDS_RIGHT if s.phase == "window" and s.ok else self.ODDS_WRONG  # takeable
+        k = _POWER_OF_TWO.get(odds)  # below(2**k) is bits(k): no draw is ever refused
+        return (self.rng.bits(k) if k is not None else self.rng.below(odds)) == 0
 
+
+_POWER_OF_TWO = {1 << k: k for k in range(1, 31)}
 
 BOTS = {"sharp": SharpBot, "random": RandomBot}

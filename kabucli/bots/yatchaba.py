@@ -78,7 +78,13 @@ def _best_odds(left: tuple[int, ...]) -> float:
 
 class RandomBot:
     """A uniformly random legal move: any guess that can be right, bet or pass, continue or
-    stop."""
+    stop.
+
+    Trusted (its moves are recorded without a second check): a bet of exactly the amount due,
+    a pass only when it is not the guesser, continue or stop, a guess from ``GUESSES`` with
+    ``ways > 0``: each a move of ``Yatchaba.legal``."""
+
+    trusted = True
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng
@@ -102,7 +108,14 @@ class RandomBot:
 
 
 class SmartBot:
-    """The most likely guess; bets, passes and stops by the rule in the module docstring."""
+    """The most likely guess; bets, passes and stops by the rule in the module docstring.
+
+    Trusted: its bets are of the amount due, it passes only when it is not the guesser, and
+    its guess (ascending months) has the most ways to be right, which is more than none as
+    at least 24 cards are never face up (at most 8 rounds of 3): each a move of
+    ``Yatchaba.legal``."""
+
+    trusted = True
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng

@@ -255,12 +255,14 @@ class DareState:
 
     ``hands`` hold card codes, sorted, with ``UNKNOWN`` for cards the log has not seen (a
     physical game); ``seen`` counts every card of this round's deal known to be out of the
-    deck (the field, known hands, and cards revealed from unknown hands).
+    deck (the field, known hands, and cards revealed from unknown hands). It is counted from
+    ``dealt`` (the known cards of the deal) when first asked: with every hand known nothing
+    is ever revealed, and bot games never ask.
     """
 
-    __slots__ = ("ante_left", "dealer", "field", "hands", "history", "laid", "ledger", "n",
-                 "order", "payouts", "phase", "physical", "qualified", "ref", "round", "rules",
-                 "seen", "shown", "turn")
+    __slots__ = ("_seen", "ante_left", "dealer", "dealt", "field", "hands", "history", "laid",
+                 "ledger", "n", "order", "payouts", "phase", "physical", "qualified", "ref",
+                 "round", "rules", "shown", "turn")
 
     def __init__(self, rules: DareRules, n: int, physical: bool) -> None:
         self.rules = rules
@@ -285,7 +287,15 @@ class DareState:
         self.turn = 0
         self.ante_left: list[int] = []
         self.payouts: list[Pay] = []
-        self.seen: Counter[int] = Counter()
+        self.dealt: list[int] = []
+        self._seen: Counter[int] | None = None
+
+    @property
+    def seen(self) -> Counter[int]:
+        seen = self._seen
+        if seen is None:
+            seen = self._seen = Counter(self.dealt)
+        return seen
 
     @property
     def actor(self) -> int:
@@ -314,13 +324,13 @@ class Dare(Game):
         # the key holds everything _new_pending reads.
         phase = s.phase
         if phase == "turns":
-            key: tuple[Any, ...] = (phase, s.order[s.turn], s.ref)
+            key: tuple[Any, ...] | str = (phase, s.order[s.turn], s.ref)
         elif phase == "deal":
             key = (phase, s.round, s.dealer)
         elif phase == "show":
             key = (phase, self._next_show(s))
         else:
-            key = (phase,)
+            key = phase  # an automatic phase, or the end: one answer each
         p = _PENDING.get(key)
         if p is None:
             if len(_PENDING) >= 4096:
@@ -342,7 +352,11 @@ class Dare(Game):
 
     @staticmethod
     def _next_show(s: DareState) -> int:
-        return next(q for q in s.qualified if s.shown[q] is None)
+        shown = s.shown
+        for q in s.qualified:  # a loop, not next(generator): asked for every Show
+            if shown[q] is None:
+                return q
+        raise StopIteration  # nobody left to show (never in phase "show")
 
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: DareState, ev: Event) -> str | None:
@@ -395,7 +409,7 @@ class Dare(Game):
         if got is None:
             return (f"p{ev.seat}'s hand {self._set(s.hands[ev.seat])} does not hold "
                     f"{self._sets(ev.sets)}")
-        return self.deck.check_available(s.seen, got[1])
+        return self.deck.check_available(s.seen, got[1]) if got[1] else None
 
     def _check_show(self, s: DareState, ev: Show) -> str | None:
         if s.phase != "show":
@@ -409,7 +423,7 @@ class Dare(Game):
         if got is None:
             return (f"p{ev.seat} has {self._set(s.hands[ev.seat])} left, "
                     f"not {self._set(ev.cards)}")
-        return self.deck.check_available(s.seen, got[1])
+        return self.deck.check_available(s.seen, got[1]) if got[1] else None
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: DareState, ev: Event) -> None:
@@ -428,18 +442,20 @@ class Dare(Game):
         elif isinstance(ev, Deal):
             s.field = list(ev.field)
             s.ref = sum(ev.field) % 10
-            seen = list(ev.field)  # then each hand's known cards: one Counter, same order
+            seen = list(ev.field)  # then each hand's known cards, in order (counted lazily)
             for seat in range(1, s.n + 1):
                 hand = sorted(ev.hands[seat - 1]) if ev.hands is not None else [UNKNOWN] * HAND
                 s.hands[seat] = hand
                 seen += [c for c in hand if c != UNKNOWN] if UNKNOWN in hand else hand
-            s.seen = Counter(seen)
+            s.dealt = seen
+            s._seen = None
             s.ante_left = list(s.order) if s.rules.ante > 0 else []
             s.phase = "ante" if s.ante_left else "turns"
         elif isinstance(ev, Show):
-            got = take(s.hands[ev.seat], list(ev.cards))
-            assert got is not None
-            s.seen.update(got[1])
+            if UNKNOWN in s.hands[ev.seat]:  # a known hand reveals nothing
+                got = take(s.hands[ev.seat], list(ev.cards))
+                assert got is not None
+                s.seen.update(got[1])
             s.hands[ev.seat] = sorted(ev.cards)
             s.shown[ev.seat] = sorted(ev.cards)
             if all(s.shown[q] is not None for q in s.qualified):
@@ -523,7 +539,7 @@ class Dare(Game):
 
     def chance(self, s: DareState, rng: Rng) -> Event:
         if s.phase == "deal":
-            deck = rng.shuffled(self.deck.cards())
+            deck = rng.shuffled(_CARDS)
             hands = [sorted(deck[i * HAND:(i + 1) * HAND]) for i in range(s.n)]
             field = deck[s.n * HAND:s.n * HAND + FIELD]
             return Deal(s.round, s.dealer, field, hands)
@@ -737,6 +753,7 @@ _AUTO_WHAT = {
     "payout": "the payout of the pot",
     "end": "the end of the match",
 }
-_PENDING: dict[tuple[Any, ...], Pending] = {}  # Dare.pending's answers by key
+_PENDING: dict[tuple[Any, ...] | str, Pending] = {}  # Dare.pending's answers by key
+_CARDS = tuple(KABUFUDA_39.cards())  # the deck in its canonical order, as every deal starts
 
 GAME = Dare()

@@ -188,6 +188,7 @@ _AUTO_WHAT = {
     T_END: "the end of the game",
 }
 _PENDINGS: dict[tuple[Any, ...], Pending] = {}  # see KazuTori._settle
+_CARDS = tuple(DAINI_40.cards())  # the deck in its canonical order, as the deal starts
 _NOBODY: frozenset[int] = frozenset()
 
 
@@ -237,10 +238,14 @@ class KazuToriState:
         """Recompute ``ins`` and ``after`` once a pile was dealt or ran out."""
         n = self.n
         piles = self.piles
-        self.ins = tuple(p for p in range(1, n + 1) if piles[p])
+        ins = self.ins = tuple(p for p in range(1, n + 1) if piles[p])
+        # Going round from ``seat``: the first seat still in above it, else the lowest one.
+        after = self.after
+        j = 0
         for seat in range(n + 1):
-            self.after[seat] = next(
-                (t for t in ((seat + k - 1) % n + 1 for k in range(1, n + 1)) if piles[t]), 0)
+            while j < len(ins) and ins[j] <= seat:
+                j += 1
+            after[seat] = ins[j] if j < len(ins) else (ins[0] if ins else 0)
 
     def next_in(self, seat: int) -> int:
         """The first seat after ``seat`` (going round, ``seat`` itself last) that is still in;
@@ -633,7 +638,7 @@ class KazuTori(Game):
 
     def chance(self, s: KazuToriState, rng: Rng) -> Event:
         if s.phase == "deal":
-            cards = rng.shuffled(self.deck.cards())
+            cards = rng.shuffled(_CARDS)
             n = s.n
             return Deal(pile_sizes(n), [cards[i::n] for i in range(n)])
         if s.todo:
@@ -671,8 +676,10 @@ class KazuTori(Game):
         return out
 
     # -- races between bots --------------------------------------------------------------------
-    def bot_event(self, match: Match, bots: dict[int, Any]) -> Event | None:
-        """The event bot seats produce now, or None when a person must act.
+    def bot_move(self, match: Match, bots: dict[int, Any],
+                 pending: Pending | None = None) -> tuple[Event, bool] | None:
+        """The event bot seats produce now and whether it is trusted (see
+        :meth:`Game.bot_move`), or None when a person must act.
 
         In a claim window every seat still in may claim. Seats that are people are asked first
         (a claim typed at the prompt beats any bot); once each has claimed or passed, every bot
@@ -682,6 +689,11 @@ class KazuTori(Game):
         draws from the seed, and the fastest by each bot's ``reaction`` profile (min, max ms)
         claims first (equal times: the first seat after the flipper). Nobody claims: the next
         flipper flips, if it is a bot. Races need a seed: at a real table bots are not asked.
+
+        In a window the event is built here from the state, each legal by construction (a
+        claim by a seat still in that has not claimed, the flip of the next flipper, a pass
+        by a seat that has not passed); it is trusted when the bot of its seat is, so the
+        seats of external bots are checked in full.
         """
         s: KazuToriState = match.state
         if s.todo or match.physical:
@@ -692,13 +704,14 @@ class KazuTori(Game):
             if bot is None:
                 return None
             ev: Event = bot.choose(self, s, s.flipper)
-            return ev
+            return ev, getattr(bot, "trusted", False) is True
         if phase != "window":
             return None
         claimed = s.claimed
+        passed = s.passed
         seats = s.ins
         for seat in seats:
-            if seat not in bots and seat not in claimed and seat not in s.passed:
+            if seat not in bots and seat not in claimed and seat not in passed:
                 return None
         racers = []
         ok = s.ok
@@ -713,15 +726,16 @@ class KazuTori(Game):
                     type(bot.choose(self, s, seat)) is Claim:
                 racers.append(seat)
         if not racers:
-            nxt = s.next_in(s.last)
-            if nxt in bots:
-                return Flip(nxt)
+            nxt = s.after[s.last]
+            bot = bots.get(nxt)
+            if bot is not None:
+                return Flip(nxt), getattr(bot, "trusted", False) is True
             # A person flips next: the bots' decision to let this card go is recorded, so
             # that they are not asked again (and cannot change their minds) while the person
             # is at the prompt.
             for seat in seats:
-                if seat in bots and seat not in claimed and seat not in s.passed:
-                    return Pass(seat)
+                if seat in bots and seat not in claimed and seat not in passed:
+                    return Pass(seat), getattr(bots[seat], "trusted", False) is True
             return None
         if len(racers) > 1:
             race = match.draw()
@@ -730,7 +744,8 @@ class KazuTori(Game):
             last = s.last
             racers.sort(key=lambda seat: (self.reaction_ms(bots[seat], race.draws[seat - 1]),
                                           (seat - last - 1) % n))
-        return Claim(racers[0])
+        winner = racers[0]
+        return Claim(winner), getattr(bots[winner], "trusted", False) is True
 
     @staticmethod
     def reaction_ms(bot: Any, draw: int) -> int:

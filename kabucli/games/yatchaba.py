@@ -306,12 +306,9 @@ class Yatchaba(Game):
 
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: YatchabaState) -> Pending:
-        p = s.pend
-        if p is None:
-            p = s.pend = self._pending(s)
-        return p
-
-    def _pending(self, s: YatchabaState) -> Pending:
+        p = s.pend  # None once an event changed the state
+        if p is not None:
+            return p
         phase = s.phase
         if phase == "bet":
             b = s.order[s.turn]
@@ -327,6 +324,7 @@ class Yatchaba(Game):
             if len(_PENDING) > 4096:
                 _PENDING.clear()
             p = _PENDING[key] = self._describe(key)
+        s.pend = p
         return p
 
     @staticmethod
@@ -378,9 +376,10 @@ class Yatchaba(Game):
         months = ev.months
         if len(months) != LAID:
             return f"a guess names {LAID} months, not {len(months)}"
-        if any(not 1 <= m <= MONTHS for m in months):
+        a, b, c = months
+        if not (1 <= a <= MONTHS and 1 <= b <= MONTHS and 1 <= c <= MONTHS):
             return "months are 1-12"
-        if list(months) != sorted(months):
+        if not a <= b <= c:
             return "the months of a guess are listed in ascending order"
         if ways(s.left, months) == 0:
             up = ", ".join(f"{COPIES - s.left[m]} {month_name(m)}" for m in sorted(set(months)))
@@ -476,7 +475,7 @@ class Yatchaba(Game):
     def auto(self, s: YatchabaState) -> Event:
         phase = s.phase
         if phase == "result":
-            right = sorted(m for m, _ in s.table[-LAID:]) == s.guess
+            right = sorted([m for m, _ in s.table[-LAID:]]) == s.guess
             nxt = 0 if right else s.next_guesser()
             return Result(s.game, s.round, s.guesser, right, nxt)
         if phase == "payout":
@@ -492,12 +491,22 @@ class Yatchaba(Game):
         if s.phase == "deal":
             # The guesser shuffles the cards not face up and lays the top three: three uniform
             # draws without replacement from those cards in ascending order are the same.
-            rest = list(s.unseen)
-            assert len(rest) >= LAID, "at most 8 rounds of 3 cards: the deck cannot run short"
-            a = rest.pop(rng.below(len(rest)))
-            b = rest.pop(rng.below(len(rest)))
-            c = rest[rng.below(len(rest))]
-            return Deal(s.game, s.round, s.guesser, sorted((a, b, c)))
+            # Draw k is a position among the cards the earlier draws left; it is mapped to
+            # its position in ``unseen`` instead of removing cards from a copy.
+            rest = s.unseen
+            n = len(rest)
+            assert n >= LAID, "at most 8 rounds of 3 cards: the deck cannot run short"
+            i = rng.below(n)
+            j = rng.below(n - 1)
+            k = rng.below(n - 2)
+            if j >= i:
+                j += 1
+            lo, hi = (i, j) if i < j else (j, i)
+            if k >= lo:
+                k += 1
+            if k >= hi:
+                k += 1
+            return Deal(s.game, s.round, s.guesser, sorted((rest[i], rest[j], rest[k])))
         assert s.phase == "reveal" and s.laid is not None
         laid = sorted(s.laid)
         return Reveal([month_of(c) for c in laid], laid)
