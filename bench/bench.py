@@ -449,7 +449,7 @@ def show(result: dict[str, Any]) -> None:
               f"{result['core']}; medians of {result['runs']} runs"
               + ("  [yellow](quick)[/]" if result["quick"] else ""))
     if result["play"]:
-        t = Table(title="Play: bots through Match.advance / Game.bot_event / Match.submit",
+        t = Table(title="Play: bots through Session.run_bots (the loop of kabucli play and sim)",
                   caption="game = what players call a game (Dare: one round, one deal "
                           "played out); match = a whole match under the default rules")
         for col in ("game", "players, bots", "games/match", "matches/s", "games/s",
