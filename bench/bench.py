@@ -404,8 +404,7 @@ def pin_one_core() -> str:
 def run(cfg: Settings, parts: set[str], quick: bool,
         entries: tuple[Entry, ...] = ENTRIES) -> dict[str, Any]:
     import kabucli
-    from kabucli import bots as botreg
-    from kabucli import games
+    from kabucli import bots as botreg, games
 
     result: dict[str, Any] = {
         "kabucli": str(Path(kabucli.__file__).parent),

@@ -231,6 +231,9 @@ class Match:
         self.logged = 0  # everything written or read, undos included
         self.state = game.new_state(self.rules, self.nseats, self.physical)
         self._chances = 0
+        # When a list: every move a bot calls trusted is checked in full first (as a person's
+        # move is) and appended here. For tests; a bot game plays unchecked (see Game.bot_move).
+        self.check_trusted: list[Event] | None = None
 
     # -- queries --------------------------------------------------------------------------
     @property
@@ -337,9 +340,16 @@ class Match:
         if self.on_event is not None:
             self.on_event(self.logged, event)
 
-    # Record and apply a bot's move that Game.bot_move says is trusted (one of the legal moves
-    # the engine computed) without checking it again: _commit itself, with no call between.
-    accept_trusted = _commit
+    def accept_trusted(self, event: Event) -> None:
+        """Record and apply a bot's move that :meth:`Game.bot_move` says is trusted (one of the
+        legal moves the engine computed) without checking it again (unless ``check_trusted``)."""
+        if self.check_trusted is not None:
+            reason = self.why_not(event)
+            if reason is not None:
+                raise IllegalMove(f"a trusted bot's move {self.game.notate(event)} is not "
+                                  f"legal: {reason}")
+            self.check_trusted.append(event)
+        self._commit(event)
 
     def _record(self, event: Event) -> None:
         if self.writer is not None:

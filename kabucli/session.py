@@ -15,8 +15,7 @@ from typing import Any
 
 import msgspec
 
-from kabucli import bots as botreg
-from kabucli import games
+from kabucli import bots as botreg, games
 from kabucli.engine import Game, Match, check_header, make_header, walk
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo

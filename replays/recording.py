@@ -25,8 +25,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from kabucli.bots import Bot
-from kabucli.bots import make as make_bot
+from kabucli.bots import Bot, make as make_bot
 from kabucli.engine import Game, Match, make_header
 from kabucli.games import event_types
 from kabucli.log import LogData, SeatInfo, read_log

@@ -16,9 +16,9 @@ from kabucli import games
 from kabucli.bots import make
 from kabucli.bots.external import GuardedBot, ProcessBot, load_python_bot
 from kabucli.engine import Match, _header_rules, make_header, walk
-from kabucli.errors import KabuError
+from kabucli.errors import IllegalMove, KabuError
 from kabucli.events import Event
-from kabucli.games.dare import GAME, DareRules, _legal_lays_any, legal_lays
+from kabucli.games.dare import GAME, DareRules, Lay, _legal_lays_any, legal_lays
 from kabucli.log import SeatInfo
 from kabucli.session import Session
 from kabucli.shuffle import Rng
@@ -127,13 +127,7 @@ def spy_on_trusted(match: Match) -> list[Event]:
     """Make ``match`` check each move it is told is trusted (the full check a person's move
     gets) before recording it; the list fills with those moves."""
     trusted: list[Event] = []
-
-    def accept_trusted(ev: Event) -> None:
-        assert match.why_not(ev) is None, (match.game.notate(ev), match.why_not(ev))
-        trusted.append(ev)
-        match._commit(ev)
-
-    match.accept_trusted = accept_trusted  # type: ignore[method-assign]
+    match.check_trusted = trusted
     return trusted
 
 
@@ -202,3 +196,14 @@ class Liar:
             2: make("dare", "random", Rng(5, "bot/2"))}
     with pytest.raises(KabuError, match="which is not legal"):
         Session(match, bots).run_bots()
+
+
+def test_check_trusted_refuses_an_illegal_move_a_bot_called_trusted() -> None:
+    match, _ = bot_match("dare", 3)
+    match.advance()  # the deal
+    seen = spy_on_trusted(match)
+    bad = Lay(1, [[1, 1, 1]])  # three aces: the Dare deck holds none of them three times over
+    assert match.why_not(bad) is not None
+    with pytest.raises(IllegalMove, match=r"a trusted bot.s move .* is not legal"):
+        match.accept_trusted(bad)
+    assert seen == [] and bad not in match.events

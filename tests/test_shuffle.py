@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from kabucli.cards import DAINI_40, HANAFUDA_48, KABUFUDA_39, UNO_DARE_108
 from kabucli.errors import ParseError

@@ -8,8 +8,7 @@ from fractions import Fraction
 from itertools import combinations
 from math import comb
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from kabucli.bots.yatchaba import best_guess
 from kabucli.cards import HANAFUDA_48, month_of

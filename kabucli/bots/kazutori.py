@@ -9,7 +9,7 @@ move as an event. A bot sees only what is face up: the card just flipped and the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from kabucli.engine import Game
 from kabucli.events import Event
@@ -26,8 +26,9 @@ class _KazuToriBot:
     (``bot_move`` asks bots nothing at a real table). In a claim window the engine asks only
     ``claims`` and builds the event itself."""
 
-    reaction: tuple[int, int]
-    trusted = True
+    # class-level, so the renderer can read a kind's profile from the class itself
+    reaction: ClassVar[tuple[int, int]]
+    trusted: ClassVar[bool] = True
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng

@@ -13,78 +13,25 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
-from typing import Annotated, Any, ClassVar, Literal
-
-import msgspec
-from msgspec import Meta
+from typing import Any
 
 from kabucli.cards import KABUFUDA_39, UNKNOWN
 from kabucli.engine import Game, Pending, parse_seat_prefix
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
+from kabucli.games.dare_events import (  # re-exported: the game's module names them all
+    DareRules as DareRules,
+    Deal as Deal,
+    Lay as Lay,
+    Result as Result,
+    Show as Show,
+)
 from kabucli.ledger import POT, Ledger
 from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared, party
 from kabucli.shuffle import Rng
 
 HAND = 9
 FIELD = 3
-
-
-class DareRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Dare's house rules (RULINGS.md, Dare)."""
-
-    ante: Annotated[
-        int, Meta(ge=0, description="chips each player puts in the pot every round")
-    ] = 1
-    yaku: Annotated[
-        Literal["none", "arashi", "extended"],
-        Meta(description="showdown hands: none = ones digit only; arashi = three of a kind "
-                         "beats all; extended = the named 3-card hands of Hiki-Kabu first"),
-    ] = "none"
-    tie: Annotated[
-        Literal["carry", "split", "order"],
-        Meta(description="equal best hands: carry = pot stays, same dealer; split = equal "
-                         "shares, odd chips stay; order = first tied player in turn order wins"),
-    ] = "carry"
-    rounds: Annotated[int, Meta(ge=1, description="rounds in a match")] = 10
-    chips: Annotated[int, Meta(ge=0, description="chips every player starts with")] = 50
-
-
-# -- events ------------------------------------------------------------------------------
-
-class Deal(Event, tag="deal", frozen=True):
-    """Round ``round`` is dealt by ``dealer``: the field, and each seat's hand when known."""
-
-    KIND: ClassVar[str] = "chance"
-    round: int
-    dealer: int
-    field: list[int]
-    hands: list[list[int]] | None = None
-
-
-class Lay(Event, tag="lay", frozen=True):
-    """``seat`` lays down ``sets`` (0-3 sets of three cards) on their turn."""
-
-    seat: int
-    sets: list[list[int]]
-
-
-class Show(Event, tag="show", frozen=True):
-    """A qualified player shows the three cards left in hand at the showdown."""
-
-    KIND: ClassVar[str] = "chance"
-    seat: int
-    cards: list[int]
-
-
-class Result(Event, tag="result", frozen=True):
-    """How round ``round`` ended, who wins the pot, and who deals next."""
-
-    KIND: ClassVar[str] = "auto"
-    round: int
-    reason: Literal["dare", "showdown", "tie", "split", "order", "nobody"]
-    winners: list[int]
-    dealer: int
 
 
 # -- showdown strength ---------------------------------------------------------------------

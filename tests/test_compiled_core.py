@@ -1,0 +1,100 @@
+"""The compiled core (setup.py: the engine, shuffle, rules and bots built by mypyc) and the
+pure-Python modules it is built from are one program: the same seeded matches write the same
+log bytes under both, and every one of those logs audits clean."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import kabucli
+
+ROOT = Path(__file__).resolve().parent.parent
+SAME_LOGS = ROOT / "bench" / "same_logs.py"
+CORE = [line.strip().strip('",') for line in (ROOT / "setup.py").read_text().splitlines()
+        if line.strip().startswith('"kabucli/')]
+
+
+def pure_copy(dest: Path) -> Path:
+    """The package's Python sources alone (no compiled module) under ``dest``."""
+    shutil.copytree(Path(kabucli.__file__).parent, dest / "kabucli",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    return dest
+
+
+# Runs a script with ``sys.argv[1]`` (a folder of sources, or "") first on the import path.
+# An editable install's import hook would find this checkout's compiled modules before any
+# path entry, so for a folder of sources it is taken off.
+BOOT = """
+import runpy, sys
+first = sys.argv.pop(1)
+if first:
+    sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
+    sys.path.insert(0, first)
+if sys.argv[1] == "-c":
+    exec(sys.argv[2])
+else:
+    sys.argv.pop(0)
+    runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def run_with(first: Path | None, *args: str) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    res = subprocess.run([sys.executable, "-c", BOOT, str(first or ""), *args], env=env,
+                         capture_output=True, text=True, check=False, timeout=600)
+    assert res.returncode == 0, res.stdout + res.stderr
+    return res.stdout
+
+
+def same_logs(out: Path, first: Path | None, seeds: int) -> list[str]:
+    run_with(first, str(SAME_LOGS), str(out), "--seeds", str(seeds))
+    return out.read_text().splitlines()
+
+
+def compiled_in(first: Path | None) -> bool:
+    return run_with(first, "-c", "import kabucli; print(kabucli.compiled())").strip() == "True"
+
+
+def test_core_list_names_real_modules() -> None:
+    assert len(CORE) >= 10
+    for path in CORE:
+        assert (ROOT / path).is_file(), path
+
+
+@pytest.mark.skipif(not kabucli.compiled(), reason="this installation runs pure Python")
+def test_compiled_and_pure_python_write_the_same_logs(tmp_path: Path) -> None:
+    pure = pure_copy(tmp_path / "pure")
+    assert compiled_in(pure) is False
+    assert compiled_in(None) is True
+    compiled_lines = same_logs(tmp_path / "compiled.txt", None, 40)
+    pure_lines = same_logs(tmp_path / "pure.txt", pure, 40)
+    assert len(compiled_lines) == 3 * 40  # 40 matches of each game, each audited clean
+    assert compiled_lines == pure_lines
+
+
+@pytest.mark.skipif(not kabucli.compiled(), reason="this installation runs pure Python")
+def test_every_core_module_is_compiled_and_no_older_than_its_source() -> None:
+    """A stale compiled module would shadow an edited .py file: rebuild with
+    ``pip install -e .`` (or ``KABUCLI_PURE=1 pip install -e .`` for pure Python)."""
+    for path in CORE:
+        name = path.removesuffix(".py").replace("/", ".")
+        mod = importlib.import_module(name)
+        built = Path(mod.__file__ or "")
+        assert built.suffix in (".so", ".pyd"), f"{name} is not compiled: {built}"
+        if Path(kabucli.__file__).parent.parent == ROOT:  # an editable install of this tree
+            assert built.stat().st_mtime >= (ROOT / path).stat().st_mtime, (
+                f"{built.name} is older than {path}: rebuild with pip install -e .")
+
+
+@pytest.mark.skipif(os.environ.get("CI", "") != "true", reason="checked in CI only")
+def test_ci_runs_the_compiled_core() -> None:
+    """CI's machine has a C compiler, so the Quick start's install must build the core there;
+    a silent fall-back to pure Python would hide a broken build."""
+    assert kabucli.compiled()
