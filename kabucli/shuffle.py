@@ -50,30 +50,88 @@ def parse_seed(text: str | int) -> int:
     return seed
 
 
+# Shuffles take the digits of their draw in chunks: the product of a chunk's radices stays
+# below 2**62, so the digits come from a small integer (a machine word in the compiled core)
+# and the draw itself is divided once per chunk, not once per card. The digits are the same
+# as dividing by one radix at a time. _CHUNKS[n]: (product, last radix + 1) of each chunk.
+_SMALL = 1 << 62
+
+
+def _chunks(n: int) -> list[tuple[int, int]]:
+    out = []
+    i = n - 1
+    while i > 0:
+        m, lo = 1, i
+        while lo > 0 and m * (lo + 1) < _SMALL:
+            m *= lo + 1
+            lo -= 1
+        out.append((m, lo))
+        i = lo
+    return out
+
+
+_CHUNKS = [_chunks(n) for n in range(128)]
+
+
 class Rng:
     """A seeded stream of uniform integers (see the module docstring for the algorithm)."""
 
-    __slots__ = ("_buf", "_counter", "_nbits", "_prefix")
+    __slots__ = ("_buf", "_counter", "_data", "_i", "_nbits", "_prefix")
 
     def __init__(self, seed: int, stream: str = "") -> None:
         if not 0 <= seed < SEED_LIMIT:
             raise ValueError(f"seed {seed} out of range")
         self._prefix = _PREFIX + seed.to_bytes(8, "big") + stream.encode("utf-8") + b"\x00"
         self._counter = 0
-        self._buf = 0
+        self._data = b""  # the current block
+        self._i = 0  # its next byte not yet in _buf
+        self._buf = 0  # the next _nbits bits of the stream, a small integer (< 2**56)
         self._nbits = 0
+
+    def _block(self) -> bytes:
+        self._data = blake2b(self._prefix + self._counter.to_bytes(8, "big")).digest()
+        self._counter += 1
+        self._i = 0
+        return self._data
 
     def bits(self, k: int) -> int:
         """The next ``k`` bits of the stream as an unsigned integer."""
-        while self._nbits < k:
-            digest = blake2b(self._prefix + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-            self._buf = (self._buf << _BLOCK_BITS) | int.from_bytes(digest, "big")
-            self._nbits += _BLOCK_BITS
-        self._nbits -= k
-        out = self._buf >> self._nbits
-        self._buf &= (1 << self._nbits) - 1
+        nbits = self._nbits
+        if k > nbits:
+            if k > 48:
+                return self._wide(k)
+            buf, data, i = self._buf, self._data, self._i
+            while nbits < k:  # whole bytes into the buffer: it stays below 2**56
+                if i == len(data):
+                    data = self._block()
+                    i = 0
+                buf = (buf << 8) | data[i]
+                i += 1
+                nbits += 8
+            self._buf = buf
+            self._i = i
+        nbits -= k
+        self._nbits = nbits
+        out = self._buf >> nbits
+        self._buf &= (1 << nbits) - 1
         return out
+
+    def _wide(self, k: int) -> int:
+        """:meth:`bits` for more than 48 bits (a shuffle's draw): the buffer, then whole bytes."""
+        need = (k - self._nbits + 7) >> 3
+        parts = []
+        while need:
+            if self._i == len(self._data):
+                self._block()
+            take = min(need, len(self._data) - self._i)
+            parts.append(self._data[self._i:self._i + take])
+            self._i += take
+            need -= take
+        chunk = b"".join(parts)
+        v = (self._buf << (len(chunk) << 3)) | int.from_bytes(chunk, "big")
+        self._nbits += (len(chunk) << 3) - k
+        self._buf = v & ((1 << self._nbits) - 1)
+        return v >> self._nbits
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``."""
@@ -96,10 +154,24 @@ class Rng:
         n = len(a)
         if n < 2:
             return a
-        r = self.below(_FACTORIALS[n] if n < len(_FACTORIALS) else factorial(n))
-        for i in range(n - 1, 0, -1):
-            r, j = divmod(r, i + 1)
-            a[i], a[j] = a[j], a[i]
+        if n >= len(_CHUNKS):
+            r = self.below(factorial(n))
+            for i in range(n - 1, 0, -1):
+                r, j = divmod(r, i + 1)
+                a[i], a[j] = a[j], a[i]
+            return a
+        r = self.below(_FACTORIALS[n])
+        i = n - 1
+        for m, lo in _CHUNKS[n]:
+            if lo:
+                r, small = divmod(r, m)
+            else:
+                small = r
+            while i > lo:
+                j = small % (i + 1)
+                small //= i + 1
+                a[i], a[j] = a[j], a[i]
+                i -= 1
         return a
 
 

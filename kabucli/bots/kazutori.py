@@ -29,6 +29,9 @@ class _KazuToriBot:
     # class-level, so the renderer can read a kind's profile from the class itself
     reaction: ClassVar[tuple[int, int]]
     trusted: ClassVar[bool] = True
+    # never claims a card that may not be taken, so it is not asked about those (and the
+    # engine reads this on every flip: a missing attribute would cost a raised AttributeError)
+    careful: ClassVar[bool] = False
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng
@@ -47,7 +50,7 @@ class SharpBot(_KazuToriBot):
     """Claims every card that may be taken, and never any other."""
 
     reaction = (180, 340)
-    careful = True  # never claims a card that may not be taken: not asked about those
+    careful = True
 
     def claims(self, s: KazuToriState, seat: int) -> bool:
         return s.takeable()
