@@ -11,7 +11,6 @@ cards left. Fewer: out of the round. The best showdown hand takes the pot; the w
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -110,7 +109,6 @@ _SETS = tuple(
 )
 
 
-@lru_cache(maxsize=1 << 16)
 def legal_lays(hand: tuple[int, ...], ref: int) -> tuple[Move, ...]:
     """Every distinct way to lay 0-3 sets from a sorted hand, as sorted tuples of sorted sets.
 
