@@ -8,7 +8,8 @@ and Python imports it first; both behave the same (the tests compare the logs th
 
 - No C compiler, or a compile error: the extensions are optional, so the build warns and the
   package installs as pure Python, which is about 1.6 times slower at bot play.
-- ``KABUCLI_PURE=1`` skips the compiled core on purpose.
+- ``KABUCLI_PURE=1`` skips the compiled core on purpose (and takes out of the source tree the
+  modules an editable install compiled there before).
 
 ``kabucli.compiled()`` says which one an installation runs; ``bench/bench.py`` prints it.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from setuptools import setup
 
@@ -36,9 +38,22 @@ CORE = [
 ]
 
 
+def remove_inplace_core() -> None:
+    """An editable install compiles into the source tree, where a compiled module would go on
+    shadowing its .py file: a pure build takes those out."""
+    here = Path(__file__).resolve().parent
+    stale = [f for path in CORE for f in (here / path).parent.glob(Path(path).stem + ".*")
+             if f.suffix in (".so", ".pyd")]
+    stale += [f for f in here.glob("*__mypyc.*") if f.suffix in (".so", ".pyd")]
+    for f in stale:
+        print(f"kabucli: removing the compiled {f.relative_to(here)}", file=sys.stderr)
+        f.unlink()
+
+
 def core_extensions() -> list:
     if os.environ.get("KABUCLI_PURE", "") not in ("", "0"):
         print("kabucli: KABUCLI_PURE is set, building pure Python", file=sys.stderr)
+        remove_inplace_core()
         return []
     try:
         from mypyc.build import mypycify

@@ -411,6 +411,9 @@ def run(cfg: Settings, parts: set[str], quick: bool,
         "python": platform.python_version(),
         "machine": f"{platform.system()} {platform.machine()} {platform.processor()}".strip(),
         "core": pin_one_core(),
+        # the compiled core or the pure-Python modules (setup.py); older kabucli: pure
+        "build": "compiled core" if getattr(kabucli, "compiled", lambda: False)()
+        else "pure Python",
         "quick": quick,
         "runs": cfg.runs,
         "play": [],
@@ -443,7 +446,7 @@ def show(result: dict[str, Any]) -> None:
     from rich.table import Table
 
     con = Console(width=None if sys.stdout.isatty() else 110)
-    con.print(f"[bold]kabucli benchmark[/] of {result['kabucli']}")
+    con.print(f"[bold]kabucli benchmark[/] of {result['kabucli']} ({result['build']})")
     con.print(f"Python {result['python']}, {result['machine']}, "
               f"{result['core']}; medians of {result['runs']} runs"
               + ("  [yellow](quick)[/]" if result["quick"] else ""))
