@@ -53,7 +53,8 @@ def remove_inplace_core() -> None:
 def core_extensions() -> list:
     if os.environ.get("KABUCLI_PURE", "") not in ("", "0"):
         print("kabucli: KABUCLI_PURE is set, building pure Python", file=sys.stderr)
-        remove_inplace_core()
+        if "editable_wheel" in sys.argv:  # only an editable install uses the tree's modules
+            remove_inplace_core()
         return []
     try:
         from mypyc.build import mypycify
