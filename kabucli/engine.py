@@ -281,7 +281,7 @@ class Match:
 
     def why_not(self, event: Event) -> str | None:
         """Why ``event`` cannot come next, or None. Never changes anything."""
-        if isinstance(event, Undo):
+        if type(event) is Undo:
             if not any(self.is_input(e) for e in self.events):
                 return "there is nothing to take back"
             return None
@@ -320,7 +320,7 @@ class Match:
 
     def _accept(self, event: Event) -> None:
         """Record and apply an event already checked by :meth:`why_not`."""
-        if isinstance(event, Undo):
+        if type(event) is Undo:
             self._record(event)
             self._undo()
         else:
@@ -418,18 +418,16 @@ def walk(game: Game, header: Header, events: Sequence[Event],
          on_step: StepHook | None = None) -> tuple[Match, Violation | None]:
     """Replay ``events`` through a fresh match, checking each; stop at the first violation."""
     match = Match(game, header)
-    why_not = match.why_not
-    commit = match._commit
     for index, ev in enumerate(events, start=1):
-        reason = why_not(ev)
+        reason = match.why_not(ev)
         if reason is not None:
             return match, Violation(index, game.actor(ev), game.notate(ev), reason)
         # checked just above (submit would check it again); _accept without its test for
         # an undo, which is rare
-        if isinstance(ev, Undo):
+        if type(ev) is Undo:
             match._accept(ev)
         else:
-            commit(ev)
+            match._commit(ev)
         if on_step is not None:
             on_step(index, ev, match)
     return match, None

@@ -10,6 +10,10 @@ Every event is a small frozen msgspec struct (subclasses repeat
 * ``auto``: what the engine derives by itself (payments, round and match results). A log
   records them so it can be read without the engine, and an audit recomputes them.
 * ``meta``: a correction (``undo``), which takes back the last player action.
+
+Event classes are final: the games tell events apart with ``type(ev) is Flip`` rather than
+``isinstance`` (which, on a msgspec class, goes through its metaclass whenever the answer is
+no: three times slower, and games ask it many times per event).
 """
 
 from __future__ import annotations

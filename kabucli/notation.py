@@ -29,12 +29,12 @@ def party(word: str, nseats: int) -> int:
 
 def notate_shared(ev: Event) -> str | None:
     """The notation of a shared event, or None for a game's own events."""
-    if isinstance(ev, Pay):
+    if type(ev) is Pay:
         return f"pay {party_name(ev.src)} {party_name(ev.dst)} {ev.amount} {ev.why}".rstrip()
-    if isinstance(ev, End):
+    if type(ev) is End:
         balances = " ".join(f"p{i}={b}" for i, b in enumerate(ev.balances, 1))
         return f"end {ev.reason} {balances} pot={ev.pot}"
-    if isinstance(ev, Undo):
+    if type(ev) is Undo:
         return "undo"
     return None
 

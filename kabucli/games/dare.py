@@ -305,13 +305,13 @@ class Dare(Game):
 
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: DareState, ev: Event) -> str | None:
-        if isinstance(ev, Lay):
+        if type(ev) is Lay:
             return self._check_lay(s, ev)
-        if isinstance(ev, Deal):
+        if type(ev) is Deal:
             return self._check_deal(s, ev)
-        if isinstance(ev, Show):
+        if type(ev) is Show:
             return self._check_show(s, ev)
-        if isinstance(ev, (Pay, Result, End)):
+        if type(ev) is Pay or type(ev) is Result or type(ev) is End:
             if s.phase not in _AUTO_WHAT:
                 return f"waiting for {self.pending(s).what}, not for an engine event"
             want = self.auto(s)
@@ -372,7 +372,7 @@ class Dare(Game):
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: DareState, ev: Event) -> None:
-        if isinstance(ev, Pay):  # the commonest event first
+        if type(ev) is Pay:  # the commonest event first
             s.ledger.apply(ev)
             if s.phase == "ante":
                 s.ante_left.pop(0)
@@ -382,9 +382,9 @@ class Dare(Game):
                 s.payouts.pop(0)
                 if not s.payouts:
                     self._next_round(s)
-        elif isinstance(ev, Lay):
+        elif type(ev) is Lay:
             self._apply_lay(s, ev)
-        elif isinstance(ev, Deal):
+        elif type(ev) is Deal:
             s.field = list(ev.field)
             s.ref = sum(ev.field) % 10
             seen = list(ev.field)  # then each hand's known cards, in order (counted lazily)
@@ -396,7 +396,7 @@ class Dare(Game):
             s._seen = None
             s.ante_left = list(s.order) if s.rules.ante > 0 else []
             s.phase = "ante" if s.ante_left else "turns"
-        elif isinstance(ev, Show):
+        elif type(ev) is Show:
             if UNKNOWN in s.hands[ev.seat]:  # a known hand reveals nothing
                 got = take(s.hands[ev.seat], list(ev.cards))
                 assert got is not None
@@ -405,7 +405,7 @@ class Dare(Game):
             s.shown[ev.seat] = sorted(ev.cards)
             if all(s.shown[q] is not None for q in s.qualified):
                 s.phase = "result"
-        elif isinstance(ev, Result):
+        elif type(ev) is Result:
             s.history.append(ev)
             s.payouts = self._payouts(s, ev)
             s.dealer = ev.dealer
@@ -413,7 +413,7 @@ class Dare(Game):
                 s.phase = "payout"
             else:
                 self._next_round(s)
-        elif isinstance(ev, End):
+        elif type(ev) is End:
             s.phase = "over"
 
     def _apply_lay(self, s: DareState, ev: Lay) -> None:
@@ -505,16 +505,16 @@ class Dare(Game):
         return " ".join(self._set(st) for st in sets)
 
     def notate(self, ev: Event) -> str:
-        if isinstance(ev, Lay):
+        if type(ev) is Lay:
             return f"p{ev.seat} sets {self._sets(ev.sets)}" if ev.sets else f"p{ev.seat} pass"
-        if isinstance(ev, Show):
+        if type(ev) is Show:
             return f"p{ev.seat} shows {self._set(ev.cards)}"
-        if isinstance(ev, Deal):
+        if type(ev) is Deal:
             text = f"deal {self._set(ev.field)}"
             if ev.hands is not None:
                 text += "".join(f" | p{i} {self._set(h)}" for i, h in enumerate(ev.hands, 1))
             return text
-        if isinstance(ev, Result):
+        if type(ev) is Result:
             winners = ",".join(f"p{w}" for w in ev.winners) or "-"
             return f"result round {ev.round} {ev.reason} {winners} deals p{ev.dealer}"
         return notate_shared(ev) or repr(ev)

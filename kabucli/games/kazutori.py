@@ -246,30 +246,30 @@ class KazuTori(Game):
 
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: KazuToriState, ev: Event) -> str | None:
-        if isinstance(ev, Flip):
+        if type(ev) is Flip:
             return self._check_flip(s, ev)
-        if isinstance(ev, Claim | Pass | Stop):
+        if type(ev) is Claim or type(ev) is Pass or type(ev) is Stop:
             seat = ev.seat
             if not 1 <= seat <= s.n or not s.piles[seat]:
                 return f"p{seat} is out (no cards left) and takes no part"
             if s.phase not in ("turn", "window") or s.todo:
                 return f"nobody acts now: waiting for {s.pend.what}"
-            if isinstance(ev, Stop):
+            if type(ev) is Stop:
                 return None
             if s.phase != "window":
                 return f"there is no card to claim: p{s.flipper} flips next"
-            if isinstance(ev, Claim):
+            if type(ev) is Claim:
                 if seat in s.claimed:
                     return f"p{seat} already claimed this {self.deck.token(s.table[-1])}"
                 return None
             if seat in s.passed:
                 return f"p{seat} already let this card go"
             return None
-        if isinstance(ev, Deal):
+        if type(ev) is Deal:
             return self._check_deal(s, ev)
-        if isinstance(ev, Race):
+        if type(ev) is Race:
             return "races are drawn only in seeded games (at a real table type who claimed first)"
-        if isinstance(ev, Shuffle):
+        if type(ev) is Shuffle:
             return "piles are face down at a real table: a shuffle is not recorded"
         return f"{type(ev).__name__} is not a Kazu-Tori event typed by a person"
 
@@ -309,20 +309,20 @@ class KazuTori(Game):
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: KazuToriState, ev: Event) -> None:
         todo = s.todo
-        if isinstance(ev, Flip):
+        if type(ev) is Flip:
             self._apply_flip(s, ev)
-        elif isinstance(ev, Shuffle):
+        elif type(ev) is Shuffle:
             if todo.pop(0)[1][1] is not None:  # a return: the table was dealt back
                 s.table = []
                 s.table_by = []
             for seat, pile in zip(ev.seats, ev.piles, strict=True):
                 s.piles[seat] = list(pile)
-        elif isinstance(ev, Claim):
+        elif type(ev) is Claim:
             self._apply_claim(s, ev.seat)
-        elif isinstance(ev, Pay):
+        elif type(ev) is Pay:
             todo.pop(0)
             s.ledger.apply(ev)
-        elif isinstance(ev, Penalty):
+        elif type(ev) is Penalty:
             todo.pop(0)
             pile = s.piles[ev.seat]
             gifts = [(to, pile.pop(0)) for to in ev.to]
@@ -330,9 +330,9 @@ class KazuTori(Game):
                 s.lastcall = True
                 s.seats_changed()
             self._receive(s, gifts)
-        elif isinstance(ev, Handout):
+        elif type(ev) is Handout:
             self._apply_handout(s, ev)
-        elif isinstance(ev, Return):
+        elif type(ev) is Return:
             todo.pop(0)
             seats = tuple(seat for seat, k in enumerate(ev.counts, 1) if k)
             if s.physical:
@@ -342,21 +342,21 @@ class KazuTori(Game):
                 s.table_by = []
             else:  # the cards stay on the table until the shuffle deals them back
                 todo.insert(0, (T_SHUFFLE, (seats, tuple(ev.counts))))
-        elif isinstance(ev, Race):
+        elif type(ev) is Race:
             s.race = list(ev.draws)
-        elif isinstance(ev, Pass):
+        elif type(ev) is Pass:
             s.passed = s.passed | {ev.seat}
-        elif isinstance(ev, Stop):
+        elif type(ev) is Stop:
             s.phase = "end"
             todo.append((T_SCORE, ("agreement", ev.seat)))
-        elif isinstance(ev, Deal):
+        elif type(ev) is Deal:
             self._apply_deal(s, ev)
-        elif isinstance(ev, Score):
+        elif type(ev) is Score:
             todo.pop(0)
             s.result = ev
             todo.extend((T_PAY, p) for p in self._payments(s, ev))
             todo.append((T_END, None))
-        elif isinstance(ev, End):
+        elif type(ev) is End:
             todo.pop(0)
         self._settle(s)
 
@@ -636,7 +636,7 @@ class KazuTori(Game):
             return None
         if len(racers) > 1:
             race = match.draw()
-            assert isinstance(race, Race)
+            assert type(race) is Race
             n = s.n
             last = s.last
             racers.sort(key=lambda seat: (self.reaction_ms(bots[seat], race.draws[seat - 1]),
@@ -655,34 +655,34 @@ class KazuTori(Game):
         return "-".join(self.deck.token(c) for c in cards) or "-"
 
     def notate(self, ev: Event) -> str:
-        if isinstance(ev, Flip):
+        if type(ev) is Flip:
             tail = "" if ev.card is None else " " + self.deck.token(ev.card)
             return f"p{ev.seat} flip{tail}"
-        if isinstance(ev, Claim):
+        if type(ev) is Claim:
             return f"p{ev.seat} claim"
-        if isinstance(ev, Pass):
+        if type(ev) is Pass:
             return f"p{ev.seat} pass"
-        if isinstance(ev, Stop):
+        if type(ev) is Stop:
             return f"p{ev.seat} stop"
-        if isinstance(ev, Shuffle):
+        if type(ev) is Shuffle:
             return "shuffle " + " | ".join(
                 f"p{seat} {self._cards(p)}" for seat, p in zip(ev.seats, ev.piles, strict=True))
-        if isinstance(ev, Race):
+        if type(ev) is Race:
             return "race " + " ".join(f"p{i}={d}" for i, d in enumerate(ev.draws, 1) if d >= 0)
-        if isinstance(ev, Penalty):
+        if type(ev) is Penalty:
             return f"penalty p{ev.seat} gives " + (" ".join(f"p{x}" for x in ev.to) or "nobody")
-        if isinstance(ev, Handout):
+        if type(ev) is Handout:
             jizo = f"p{ev.jizo}" if ev.jizo else "removed"
             to = " ".join(f"p{x}" for x in ev.to) or "-"
             return f"handout p{ev.seat} jizo {jizo} cards {to}"
-        if isinstance(ev, Return):
+        if type(ev) is Return:
             return "return " + " ".join(f"p{i}={k}" for i, k in enumerate(ev.counts, 1) if k)
-        if isinstance(ev, Score):
+        if type(ev) is Score:
             who = f" p{ev.seat}" if ev.seat else ""
             winners = ",".join(f"p{w}" for w in ev.winners) or "-"
             cards = " ".join(f"p{i}={k}" for i, k in enumerate(ev.cards, 1))
             return f"score {ev.reason}{who} {cards} wins {winners}"
-        if isinstance(ev, Deal):
+        if type(ev) is Deal:
             if ev.piles is None:
                 return "deal " + "/".join(map(str, ev.sizes))
             return "deal " + " | ".join(f"p{i} {self._cards(p)}" for i, p in enumerate(ev.piles, 1))
