@@ -28,7 +28,6 @@ from kabucli.errors import ParseError
 ALGORITHM = "blake2b-fy-v1"
 SEED_LIMIT = 2**64
 _PREFIX = b"kabucli\x00"
-_BLOCK_BITS = 512
 _FACTORIALS = [factorial(n) for n in range(128)]
 
 T = TypeVar("T")
@@ -53,7 +52,8 @@ def parse_seed(text: str | int) -> int:
 # Shuffles take the digits of their draw in chunks: the product of a chunk's radices stays
 # below 2**62, so the digits come from a small integer (a machine word in the compiled core)
 # and the draw itself is divided once per chunk, not once per card. The digits are the same
-# as dividing by one radix at a time. _CHUNKS[n]: (product, last radix + 1) of each chunk.
+# as dividing by one radix at a time. _CHUNKS[n] lists, for each chunk of the steps
+# i = n - 1, ..., 1 in order, the product of its radices (i + 1) and the step it stops before.
 _SMALL = 1 << 62
 
 

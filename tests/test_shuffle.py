@@ -93,6 +93,16 @@ def test_shuffle_matches_the_documented_algorithm_for_every_size_up_to_60(label:
             assert ours.shuffled(range(n)) == doc.shuffled(range(n)), (seed, label, n)
 
 
+def test_shuffles_beyond_the_chunk_table_and_at_its_edges_match_the_documented_algorithm(
+        ) -> None:
+    # Rng.shuffled takes its digits in word-sized chunks for fewer than 128 items, one at a
+    # time beyond: both ways, and sizes whose chunks end exactly at an item, give the same order
+    for seed in SEEDS[:4]:
+        ours, doc = Rng(seed, "chance/9"), DocRng(seed, "chance/9")
+        for n in (20, 21, 108, 126, 127, 128, 129, 200):
+            assert ours.shuffled(range(n)) == doc.shuffled(range(n)), (seed, n)
+
+
 def test_bits_run_across_block_boundaries_as_documented() -> None:
     for seed in SEEDS:
         ours, doc = Rng(seed, "chance/3"), DocRng(seed, "chance/3")
