@@ -588,19 +588,22 @@ def sim(
     bot: Annotated[list[str], typer.Option(
         "--bot", "-b", metavar="KIND",
         help="The bot of each seat in order (repeat once per seat), e.g. -b best -b random.")],
-    games_: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 100,
+    matches: Annotated[int, typer.Option(
+        "--matches", "-m", min=1,
+        help="How many matches, each played to its end under the house rules (Dare: "
+             "'rounds' rounds; Yatchaba: 'games' games; Kazu-Tori: one game).")] = 100,
     seed: SeedOpt = None,
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
     fixed_seats: Annotated[bool, typer.Option(
         "--fixed-seats", help="Keep each bot in its seat (default: bots change seats every "
-                              "game so no bot profits from a seat).")] = False,
+                              "match so no bot profits from a seat).")] = False,
     logs: Annotated[Path | None, typer.Option(
-        "--logs", help="Write each game's log into this folder as it ends; a run started "
-                       "again over the same folder reuses the games already there.")] = None,
+        "--logs", help="Write each match's log into this folder as it ends; a run started "
+                       "again over the same folder reuses the matches already there.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play many seeded games between bots and report statistics per bot."""
+    """Play many seeded matches between bots and report statistics per bot."""
     from rich.table import Table
 
     from kabucli import bots as botreg
@@ -626,28 +629,28 @@ def sim(
             from rich.progress import Progress
 
             with Progress(console=err, transient=True) as progress:
-                task = progress.add_task(f"{g.title}", total=games_)
-                report = simulate(g, r, bot, games_, s, not fixed_seats, logs,
+                task = progress.add_task(f"{g.title} matches", total=matches)
+                report = simulate(g, r, bot, matches, s, not fixed_seats, logs,
                                   lambda _i: progress.advance(task))
         else:
-            report = simulate(g, r, bot, games_, s, not fixed_seats, logs)
+            report = simulate(g, r, bot, matches, s, not fixed_seats, logs)
     except KabuError as exc:
         fail(str(exc))
     if as_json:
         print(json.dumps(report.as_dict(), indent=2))
         return
-    t = Table(title=f"{g.title}: {report.games} games from seed {s}"
+    t = Table(title=f"{g.title}: {report.matches} matches from seed {s}"
               + (", bots change seats" if report.rotate else ", fixed seats"),
               title_justify="left")
-    for col in ("bot", "games", "wins", "win rate", "mean chips", "95% CI"):
+    for col in ("bot", "matches", "wins", "win rate", "mean chips", "95% CI"):
         t.add_column(col, justify="left" if col == "bot" else "right")
     for i, b in enumerate(report.bots, 1):
         d = b.as_dict()
-        t.add_row(f"#{i} {b.kind}", str(b.games), f"{b.wins:g}", f"{d['win_rate']:.1%}",
+        t.add_row(f"#{i} {b.kind}", str(b.matches), f"{b.wins:g}", f"{d['win_rate']:.1%}",
                   f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}")
     _console().print(t)
     if report.reused:
-        _console().print(f"[dim]{report.reused} game(s) reused from {logs}[/]")
+        _console().print(f"[dim]{report.reused} match(es) reused from {logs}[/]")
 
 
 # -- logs --------------------------------------------------------------------------------

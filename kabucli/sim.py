@@ -1,11 +1,14 @@
-"""Many seeded games between bots, with statistics one can trust.
+"""Many seeded matches between bots, with statistics one can trust.
 
-Game ``i`` of a run with seed ``S`` is dealt from seed ``S + i`` (mod 2**64), so any game of a
-run can be replayed alone. With ``rotate`` the bots change seats every game (bot ``j`` sits in
-seat ``(j + i) mod N + 1``), so that no bot profits from a seat. Results are per bot: the mean
-change in chips with a 95% confidence interval, and match wins (a shared lead counts as a
-fraction). With a log folder every game's log is written as the game ends, and a run started
-again over the same folder reuses the games already there (so a long run can be resumed).
+The unit is the match, played to its end under the house rules (RULINGS.md): a Dare match is
+``rounds`` rounds, a Yatchaba match ``games`` games, a Kazu-Tori match one game. Match ``i`` of
+a run with seed ``S`` is dealt from seed ``S + i`` (mod 2**64), so any match of a run can be
+replayed alone. With ``rotate`` the bots change seats every match (bot ``j`` sits in seat
+``(j + i) mod N + 1``), so that no bot profits from a seat. Results are per bot: the mean
+change in chips over a match with a 95% confidence interval, and match wins (a shared lead
+counts as a fraction). With a log folder every match's log is written as the match ends, and a
+run started again over the same folder reuses the matches already there (so a long run can be
+resumed).
 """
 
 from __future__ import annotations
@@ -32,32 +35,32 @@ class BotStats:
     """Running totals for one bot over a run."""
 
     kind: str
-    games: int = 0
+    matches: int = 0
     wins: float = 0.0
     total: float = 0.0
     squares: float = 0.0
 
     def add(self, delta: int, win_share: float) -> None:
-        self.games += 1
+        self.matches += 1
         self.total += delta
         self.squares += delta * delta
         self.wins += win_share
 
     @property
     def mean(self) -> float:
-        return self.total / self.games if self.games else 0.0
+        return self.total / self.matches if self.matches else 0.0
 
     @property
     def ci95(self) -> float:
         """Half-width of the 95% confidence interval of the mean (normal approximation)."""
-        if self.games < 2:
+        if self.matches < 2:
             return math.inf
-        var = (self.squares - self.games * self.mean ** 2) / (self.games - 1)
-        return 1.96 * math.sqrt(max(var, 0.0) / self.games)
+        var = (self.squares - self.matches * self.mean ** 2) / (self.matches - 1)
+        return 1.96 * math.sqrt(max(var, 0.0) / self.matches)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"bot": self.kind, "games": self.games, "wins": round(self.wins, 4),
-                "win_rate": round(self.wins / self.games, 4) if self.games else None,
+        return {"bot": self.kind, "matches": self.matches, "wins": round(self.wins, 4),
+                "win_rate": round(self.wins / self.matches, 4) if self.matches else None,
                 "mean_chips": round(self.mean, 4),
                 "ci95": None if math.isinf(self.ci95) else round(self.ci95, 4)}
 
@@ -67,21 +70,21 @@ class SimReport:
     game: str
     seed: int
     rotate: bool
-    games: int = 0
+    matches: int = 0
     reused: int = 0
     events: int = 0
-    pot_left: int = 0  # chips still in pots at the ends of games (carried, never won)
+    pot_left: int = 0  # chips still in pots at the ends of matches (carried, never won)
     bots: list[BotStats] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"game": self.game, "seed": self.seed, "rotate": self.rotate,
-                "games": self.games, "reused_logs": self.reused, "events": self.events,
+                "matches": self.matches, "reused_logs": self.reused, "events": self.events,
                 "pot_left": self.pot_left,
                 "bots": [b.as_dict() for b in self.bots]}
 
 
 def seating(kinds: list[str], index: int, rotate: bool) -> list[int]:
-    """For game ``index``: which bot (index into ``kinds``) sits in each seat."""
+    """For match ``index``: which bot (index into ``kinds``) sits in each seat."""
     n = len(kinds)
     shift = index % n if rotate else 0
     return [(seat - shift) % n for seat in range(n)]
@@ -100,41 +103,41 @@ def _result(match: Match, start_chips: list[int]) -> list[tuple[int, float]]:
 
 def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, seed: int,
              rotate: bool = True, log_dir: Path | None = None,
-             on_game: Callable[[int], None] | None = None) -> SimReport:
-    """Play ``count`` seeded games between the bots ``kinds`` (one per seat)."""
+             on_match: Callable[[int], None] | None = None) -> SimReport:
+    """Play ``count`` seeded matches between the bots ``kinds`` (one per seat)."""
     report = SimReport(game.name, seed, rotate, bots=[BotStats(k) for k in kinds])
     if log_dir is not None:
         log_dir.mkdir(parents=True, exist_ok=True)
     for i in range(count):
         order = seating(kinds, i, rotate)
         seats = [SeatInfo(f"{kinds[b]}#{b + 1}", f"bot:{kinds[b]}") for b in order]
-        game_seed = (seed + i) % SEED_LIMIT
+        match_seed = (seed + i) % SEED_LIMIT
         match = None
         path = log_dir / f"{game.name}-{i + 1:05d}.kbl" if log_dir is not None else None
         if path is not None and path.exists():
-            match = _reuse(game, path, seats, game_seed, as_dict(rules))
+            match = _reuse(game, path, seats, match_seed, as_dict(rules))
             if match is not None:
                 report.reused += 1
             else:
                 path.unlink()
         if match is None:
-            sess = start(game, rules, seats, game_seed, path, "msgpack", durable=False)
+            sess = start(game, rules, seats, match_seed, path, "msgpack", durable=False)
             try:
                 sess.run_bots()
             finally:
                 sess.close()
             match = sess.match
             if not match.over:
-                raise KabuError(f"game {i + 1} (seed {game_seed}) stopped before its end: "
+                raise KabuError(f"match {i + 1} (seed {match_seed}) stopped before its end: "
                                 f"waiting for {match.pending.what}")
         start_chips = [rules_chips(match)] * match.nseats
         for seat, (delta, share) in enumerate(_result(match, start_chips)):
             report.bots[order[seat]].add(delta, share)
-        report.games += 1
+        report.matches += 1
         report.events += match.logged
         report.pot_left += match.state.ledger.pot
-        if on_game is not None:
-            on_game(i + 1)
+        if on_match is not None:
+            on_match(i + 1)
     return report
 
 
@@ -147,7 +150,7 @@ def rules_chips(match: Match) -> int:
 
 def _reuse(game: Game, path: Path, seats: list[SeatInfo], seed: int,
            rules: dict[str, Any]) -> Match | None:
-    """The finished match in an existing log, if it is the game this run would play."""
+    """The finished match in an existing log, if it is the match this run would play."""
     try:
         data = read_log(path, games.event_types)
     except KabuError:

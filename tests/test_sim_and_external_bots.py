@@ -126,11 +126,11 @@ def test_seating_rotates_bots_through_every_seat() -> None:
     assert seating(kinds, 5, rotate=False) == [0, 1, 2]
 
 
-def test_sim_counts_every_game_and_conserves_chips() -> None:
+def test_sim_counts_every_match_and_conserves_chips() -> None:
     rules = build(DARE.Rules, ["rounds=3"])
     report = simulate(DARE, rules, ["best", "random", "random"], 30, seed=11)
-    assert report.games == 30
-    assert all(b.games == 30 for b in report.bots)
+    assert report.matches == 30
+    assert all(b.matches == 30 for b in report.bots)
     # every chip lost by one bot was won by another or is still in a carried pot
     assert sum(b.total for b in report.bots) + report.pot_left == 0
     assert sum(b.wins for b in report.bots) == pytest.approx(30)
@@ -155,7 +155,7 @@ def test_sim_log_folder_is_resumable(tmp_path: Path) -> None:
     first = simulate(DARE, rules, ["best", "random"], 5, seed=3, log_dir=tmp_path)
     assert len(list(tmp_path.glob("*.kbl"))) == 5
     again = simulate(DARE, rules, ["best", "random"], 8, seed=3, log_dir=tmp_path)
-    assert again.reused == 5 and again.games == 8
+    assert again.reused == 5 and again.matches == 8
     fresh = simulate(DARE, rules, ["best", "random"], 8, seed=3)
     assert again.as_dict()["bots"] == fresh.as_dict()["bots"]
     assert first.as_dict()["bots"] != again.as_dict()["bots"]
@@ -169,6 +169,22 @@ def test_sim_does_not_reuse_a_log_made_with_other_rules(tmp_path: Path) -> None:
     assert other.reused == 0
 
 
+def test_sim_unit_is_the_whole_match_of_the_house_rules(tmp_path: Path) -> None:
+    # a Dare match is 'rounds' rounds; a Yatchaba match 'games' games: sim plays them whole
+    simulate(DARE, build(DARE.Rules, ["rounds=4"]), ["best", "random"], 2, seed=8,
+             log_dir=tmp_path / "dare")
+    for path in sorted((tmp_path / "dare").glob("*.kbl")):
+        events = read_log(path, games.event_types).events
+        assert sum(1 for e in events if type(e).__name__ == "Result") >= 4
+        assert type(events[-1]).__name__ == "End"
+    yat = games.get("yatchaba")
+    simulate(yat, build(yat.Rules, ["games=3"]), ["random", "smart"], 2, seed=8,
+             log_dir=tmp_path / "yat")
+    for path in sorted((tmp_path / "yat").glob("*.kbl")):
+        events = read_log(path, games.event_types).events
+        assert sum(1 for e in events if type(e).__name__ == "GameEnd") == 3
+
+
 def test_bot_stats_confidence_interval_matches_formula() -> None:
     s = BotStats("x")
     for d in (1, 3, 5, 7):
@@ -178,10 +194,11 @@ def test_bot_stats_confidence_interval_matches_formula() -> None:
 
 
 def test_sim_command_reports_each_bot_and_json() -> None:
-    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-g", "10",
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", "10",
                               "--seed", "2", "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
-    assert data["games"] == 10 and [b["bot"] for b in data["bots"]] == ["best", "random"]
-    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-g", "3"])
+    assert data["matches"] == 10 and [b["bot"] for b in data["bots"]] == ["best", "random"]
+    assert all(b["matches"] == 10 for b in data["bots"])
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-m", "3"])
     assert res.exit_code == 1 and "give one --bot per seat" in res.output
