@@ -703,6 +703,11 @@ def completion_script(shell: str) -> str:
 
 def main() -> None:
     """Entry point: run the app; an unexpected error is one line, not a traceback."""
+    if os.environ.get("NO_COLOR"):
+        # Typer draws --help with rich: with NO_COLOR it would still send bold and dim escapes
+        import typer.rich_utils
+
+        typer.rich_utils.COLOR_SYSTEM = None
     try:
         code = app(standalone_mode=False)
     except SystemExit:

@@ -419,6 +419,20 @@ def kabucli(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProce
                           input=stdin, capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.parametrize("args", [("--help",), ("sim", "--help")])
+def test_help_from_the_entry_point_has_no_escapes_with_no_color(args: tuple[str, ...]) -> None:
+    # Typer draws --help itself, with its own rich console
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "KABUCLI_DEBUG")}
+    env.update(FORCE_COLOR="1", TERM="xterm-256color")
+    coloured = subprocess.run([sys.executable, "-m", "kabucli", *args], env=env,
+                              capture_output=True, text=True, timeout=60)
+    assert coloured.returncode == 0 and ANSI in coloured.stdout  # this check can fail
+    plain = subprocess.run([sys.executable, "-m", "kabucli", *args], env={**env, "NO_COLOR": "1"},
+                           capture_output=True, text=True, timeout=60)
+    assert plain.returncode == 0 and "Usage" in plain.stdout
+    assert ANSI not in plain.stdout
+
+
 def test_entry_point_plays_a_game_and_audits_it(tmp_path: Path) -> None:
     play = kabucli("play", "dare", "-s", "7", "-b", "all=best", "-r", "rounds=2",
                    "--log", "g.jsonl", "--json", cwd=tmp_path)
