@@ -34,6 +34,27 @@ app = typer.Typer(
 log_app = typer.Typer(help="Work with event log files.", no_args_is_help=True)
 app.add_typer(log_app, name="log")
 
+
+def _show_version(value: bool) -> None:
+    if not value:
+        return
+    import platform
+
+    from kabucli import __version__, compiled
+
+    build = "compiled core" if compiled() else "pure Python"
+    print(f"kabucli {__version__} ({build}), Python {platform.python_version()}")
+    raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_show_version, is_eager=True,
+        help="Show the version, whether the compiled core is installed, and exit.")] = False,
+) -> None:
+    """Referee, play, replay and audit traditional Japanese card games."""
+
 EXIT_RULE = 1
 EXIT_UNREADABLE = 2
 

@@ -433,6 +433,15 @@ def test_help_from_the_entry_point_has_no_escapes_with_no_color(args: tuple[str,
     assert ANSI not in plain.stdout
 
 
+def test_version_names_the_version_and_the_build(tmp_path: Path) -> None:
+    import kabucli as pkg
+
+    res = kabucli("--version", cwd=tmp_path)
+    build = "compiled core" if pkg.compiled() else "pure Python"
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith(f"kabucli {pkg.__version__} ({build}), Python 3.")
+
+
 def test_entry_point_plays_a_game_and_audits_it(tmp_path: Path) -> None:
     play = kabucli("play", "dare", "-s", "7", "-b", "all=best", "-r", "rounds=2",
                    "--log", "g.jsonl", "--json", cwd=tmp_path)
