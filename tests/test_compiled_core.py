@@ -93,6 +93,16 @@ def test_every_core_module_is_compiled_and_no_older_than_its_source() -> None:
                 f"{built.name} is older than {path}: rebuild with pip install -e .")
 
 
+def test_no_module_outside_the_core_is_compiled() -> None:
+    """A compiled module left from a build whose core was larger would shadow its source."""
+    pkg = Path(kabucli.__file__).parent
+    core = {path.removesuffix(".py") for path in CORE}
+    for f in pkg.rglob("*"):
+        if f.suffix in (".so", ".pyd"):
+            name = f.relative_to(pkg.parent).as_posix().split(".")[0]
+            assert name in core, f"{f} is compiled but not in setup.py's CORE: delete it"
+
+
 @pytest.mark.skipif(os.environ.get("CI", "") != "true", reason="checked in CI only")
 def test_ci_runs_the_compiled_core() -> None:
     """CI's machine has a C compiler, so the Quick start's install must build the core there;

@@ -103,6 +103,43 @@ def test_python_bot_class_plays_and_a_failing_one_is_reported(tmp_path: Path) ->
     assert "ZeroDivisionError" in out and "bot p1" in out
 
 
+SUBCLASS_BOTS = """
+from kabucli.bots.dare import BestBot
+from kabucli.bots.kazutori import SharpBot
+from kabucli.bots.yatchaba import SmartBot
+
+CALLS = []
+
+class MyBest(BestBot):
+    def choose(self, game, state, seat):
+        CALLS.append(seat)
+        return super().choose(game, state, seat)
+
+class Slow(SharpBot):
+    reaction = (900, 999)
+
+class MySmart(SmartBot):
+    pass
+"""
+
+
+@pytest.mark.parametrize(("game", "cls", "other"), [
+    ("dare", "MyBest", "random"), ("kazu-tori", "Slow", "sharp"), ("yatchaba", "MySmart", "random"),
+])
+def test_a_python_bot_may_subclass_a_built_in_bot(tmp_path: Path, game: str, cls: str,
+                                                 other: str) -> None:
+    # the built-in bots are compiled in the compiled core: they stay subclassable
+    path = write(tmp_path, "subbots.py", SUBCLASS_BOTS)
+    res = runner.invoke(app, ["play", game, "--seed", "4", "--players", "2",
+                              "--bot", f"1=py:{path}:{cls}", "--bot", f"2={other}",
+                              "--log", str(tmp_path / "g.kbl")])
+    assert res.exit_code == 0, res.output
+    data = read_log(tmp_path / "g.kbl", games.event_types)
+    match, violation = walk(games.get(game), data.header, data.events)
+    assert violation is None and match.over
+    assert any(getattr(e, "seat", None) == 1 and e.KIND == "action" for e in data.events)
+
+
 def test_unknown_bot_kind_lists_the_kinds() -> None:
     code, out = play("--bot", "1=genius", "--no-log")
     assert code == 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr  # compiled, the bot classes stay subclassable
+
 from kabucli.cards import UNKNOWN
 from kabucli.engine import Game
 from kabucli.errors import BotError
@@ -20,6 +22,7 @@ def _moves(s: DareState, seat: int) -> tuple[Move, ...]:
     return legal_lays(tuple(hand), s.ref)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot:
     """Any legal move, uniformly among the distinct choices of sets.
 
@@ -37,6 +40,7 @@ class RandomBot:
         return Lay(seat, [list(st) for st in move])
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BestBot:
     """Three sets if the hand allows; else the two sets leaving the strongest hand; else pass.
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr  # compiled, the bot classes stay subclassable
+
 from kabucli.engine import Game
 from kabucli.events import Event
 from kabucli.games.kazutori import Claim, Flip, KazuToriState, Pass
 from kabucli.shuffle import Rng
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _KazuToriBot:
     """What both bots share: ``choose`` from ``claims``.
 
@@ -46,6 +49,7 @@ class _KazuToriBot:
         return Flip(seat) if seat == s.next_flipper() else Pass(seat)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SharpBot(_KazuToriBot):
     """Claims every card that may be taken, and never any other."""
 
@@ -56,6 +60,7 @@ class SharpBot(_KazuToriBot):
         return s.takeable()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot(_KazuToriBot):
     """Claims a card that may be taken half the time, and any other card one time in 16."""
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr  # compiled, the bot classes stay subclassable
+
 from kabucli.engine import Game
 from kabucli.events import Event
 from kabucli.games.yatchaba import (
@@ -76,6 +78,7 @@ def _best_odds(left: tuple[int, ...]) -> float:
     return best_guess(list(left))[0] / total if total else 0.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot:
     """A uniformly random legal move: any guess that can be right, bet or pass, continue or
     stop.
@@ -107,6 +110,7 @@ class RandomBot:
                 return Guess(seat, list(g))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SmartBot:
     """The most likely guess; bets, passes and stops by the rule in the module docstring.
 
