@@ -103,6 +103,35 @@ def test_python_bot_class_plays_and_a_failing_one_is_reported(tmp_path: Path) ->
     assert "ZeroDivisionError" in out and "bot p1" in out
 
 
+MALFORMED_BOTS = """
+from kabucli.games.dare import Lay
+
+class StrSeat:
+    def __init__(self, rng): pass
+    def choose(self, game, state, seat): return Lay(str(seat), [])
+
+class StrCards:
+    def __init__(self, rng): pass
+    def choose(self, game, state, seat): return Lay(seat, [["a", "b", "c"]])
+
+class NoSets:
+    def __init__(self, rng): pass
+    def choose(self, game, state, seat): return Lay(seat, None)
+"""
+
+
+@pytest.mark.parametrize(("cls", "where"), [
+    ("StrSeat", "$.seat"), ("StrCards", "$.sets[0][0]"), ("NoSets", "$.sets"),
+])
+def test_a_python_bot_returning_a_malformed_event_is_one_line(tmp_path: Path, cls: str,
+                                                             where: str) -> None:
+    path = write(tmp_path, "malformed.py", MALFORMED_BOTS)
+    code, out = play("--bot", f"1=py:{path}:{cls}", "--bot", "2=best", "--no-log")
+    assert code == 1
+    assert f"bot p1 ('{path}:{cls}') returned a malformed Lay" in out and where in out
+    assert "internal error" not in out
+
+
 SUBCLASS_BOTS = """
 from kabucli.bots.dare import BestBot
 from kabucli.bots.kazutori import SharpBot

@@ -31,6 +31,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from kabucli.engine import Game
 from kabucli.errors import BotError, KabuError
 from kabucli.events import Event
@@ -167,4 +169,9 @@ class GuardedBot:
                     raise BotError(f"bot p{seat} answered {ev[:80]!r}: {exc}") from None
             raise BotError(f"bot p{seat} ('{self.spec}') returned {type(ev).__name__}, "
                            "not a move")
-        return ev
+        # msgspec builds a struct without checking its fields: check them as a log read would
+        try:
+            return msgspec.convert(msgspec.to_builtins(ev), type(ev))
+        except (msgspec.ValidationError, TypeError) as exc:
+            raise BotError(f"bot p{seat} ('{self.spec}') returned a malformed "
+                           f"{type(ev).__name__}: {exc}") from None
