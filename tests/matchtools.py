@@ -1,12 +1,18 @@
-"""Helpers the rule tests of every game share: play typed moves, and check refusals."""
+"""Helpers the tests of every game share: play typed moves, check refusals, seat bots."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import msgspec
 import pytest
 
-from kabucli.engine import Match
+from kabucli.bots import make
+from kabucli.engine import Game, Match, make_header
 from kabucli.errors import IllegalMove
 from kabucli.events import Event
+from kabucli.log import Header, SeatInfo
+from kabucli.shuffle import Rng
 
 
 def step(m: Match, move: str | Event) -> None:
@@ -37,3 +43,17 @@ def refused(m: Match, move: str | Event) -> str:
 def since(m: Match, start: int) -> list[str]:
     """The notation of the events in effect from index ``start`` on."""
     return [m.game.notate(e) for e in m.events[start:]]
+
+
+def bot_header(game: Game, rules: msgspec.Struct, kinds: dict[int, str], seed: int) -> Header:
+    """The header of a seeded match with the built-in bot ``kinds[p]`` in seat p."""
+    seats = [SeatInfo(f"{kinds[p]}{p}", f"bot:{kinds[p]}") for p in sorted(kinds)]
+    return make_header(game, rules, seats, seed)
+
+
+def bot_match(game: Game, rules: msgspec.Struct, kinds: dict[int, str],
+              seed: int) -> tuple[Match, dict[int, Any]]:
+    """That match, and its bots seeded as the CLI seeds them (stream ``bot/SEAT``)."""
+    match = Match(game, bot_header(game, rules, kinds, seed))
+    bots = {p: make(game.name, kinds[p], Rng(seed, f"bot/{p}")) for p in kinds}
+    return match, bots

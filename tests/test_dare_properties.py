@@ -3,16 +3,13 @@ conserved after every event, every log walks clean, and a seed always gives the 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from hypothesis import given, settings, strategies as st
+from matchtools import bot_match
 
-from kabucli.bots import make
-from kabucli.engine import Match, make_header, walk
+from kabucli.engine import Match, walk
 from kabucli.events import End, Event
 from kabucli.games.dare import GAME, DareRules, Lay, Show
-from kabucli.log import SeatInfo
 from kabucli.shuffle import Rng
 
 SEEDS = range(300)
@@ -35,9 +32,7 @@ def setup_for(seed: int) -> tuple[int, DareRules, dict[int, str]]:
 
 def play_match(seed: int, check_each: bool = True) -> tuple[Match, list[Event]]:
     n, rules, kinds = setup_for(seed)
-    seats = [SeatInfo(f"{kinds[p]}{p}", f"bot:{kinds[p]}") for p in range(1, n + 1)]
-    match = Match(GAME, make_header(GAME, rules, seats, seed))
-    bots: dict[int, Any] = {p: make("dare", kinds[p], Rng(seed, f"bot/{p}")) for p in kinds}
+    match, bots = bot_match(GAME, rules, kinds, seed)
     total = n * rules.chips
     for _ in range(10_000):
         if match.over:

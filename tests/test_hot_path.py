@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from matchtools import bot_match as seeded_bot_match
 
 from kabucli import games
 from kabucli.bots import make
@@ -67,9 +68,8 @@ def test_cached_pending_equals_a_fresh_pending_at_every_step() -> None:
     for seed in range(40):
         n = 2 + seed % 3
         rules = DareRules(rounds=3, tie=("carry", "split", "order")[seed % 3])
-        seats = [SeatInfo(f"p{i}", "bot:random") for i in range(1, n + 1)]
-        match = Match(GAME, make_header(GAME, rules, seats, seed))
-        bots = {i: make("dare", "random", Rng(seed, f"bot/{i}")) for i in range(1, n + 1)}
+        kinds = dict.fromkeys(range(1, n + 1), "random")
+        match, bots = seeded_bot_match(GAME, rules, kinds, seed)
         while True:
             assert GAME.pending(match.state) == GAME._new_pending(match.state)
             steps += 1
@@ -114,10 +114,8 @@ def bot_match(name: str, seed: int, wrap_seat: int = 0) -> tuple[Match, dict[int
     game = games.get(name)
     kinds, rules = TRUSTED_PLAN[name]
     n = game.min_players + seed % (game.max_players - game.min_players + 1)
-    seats = [SeatInfo(f"p{s}", f"bot:{kinds[(s + seed) % 2]}") for s in range(1, n + 1)]
-    match = Match(game, make_header(game, game.Rules(**rules), seats, seed))
-    bots: dict[int, Any] = {s: make(name, kinds[(s + seed) % 2], Rng(seed, f"bot/{s}"))
-                            for s in range(1, n + 1)}
+    match, bots = seeded_bot_match(
+        game, game.Rules(**rules), {s: kinds[(s + seed) % 2] for s in range(1, n + 1)}, seed)
     if wrap_seat:
         bots[wrap_seat] = GuardedBot(bots[wrap_seat], "test")
     return match, bots

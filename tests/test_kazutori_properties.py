@@ -5,12 +5,11 @@ clean (and survives both log encodings), and a seed always gives the same game."
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from matchtools import bot_match
 
-from kabucli.bots import make
 from kabucli.engine import Match, make_header, walk
 from kabucli.events import End, Event, Undo
 from kabucli.games import event_types
@@ -37,9 +36,7 @@ def setup_for(seed: int) -> tuple[int, KazuToriRules, dict[int, str]]:
 
 def play_game(seed: int) -> Match:
     n, rules, kinds = setup_for(seed)
-    seats = [SeatInfo(f"{kinds[p]}{p}", f"bot:{kinds[p]}") for p in range(1, n + 1)]
-    m = Match(GAME, make_header(GAME, rules, seats, seed))
-    bots: dict[int, Any] = {p: make("kazu-tori", kinds[p], Rng(seed, f"bot/{p}")) for p in kinds}
+    m, bots = bot_match(GAME, rules, kinds, seed)
     total = n * rules.chips
     for _ in range(100_000):
         if m.over:

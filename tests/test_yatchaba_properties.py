@@ -10,9 +10,9 @@ from typing import Any
 
 import msgspec
 import pytest
+from matchtools import bot_header, bot_match
 
-from kabucli.bots import make
-from kabucli.engine import Match, make_header, walk
+from kabucli.engine import Match, walk
 from kabucli.events import End, Event, Pay
 from kabucli.games.yatchaba import (
     GAME,
@@ -27,7 +27,7 @@ from kabucli.games.yatchaba import (
     Stop,
     YatchabaRules,
 )
-from kabucli.log import SeatInfo, read_log, write_log
+from kabucli.log import read_log, write_log
 from kabucli.shuffle import Rng
 
 SEEDS = range(250)
@@ -48,15 +48,13 @@ def setup_for(seed: int) -> tuple[int, YatchabaRules, dict[int, str]]:
 
 
 def header_for(seed: int) -> Any:
-    n, rules, kinds = setup_for(seed)
-    seats = [SeatInfo(f"{kinds[p]}{p}", f"bot:{kinds[p]}") for p in range(1, n + 1)]
-    return make_header(GAME, rules, seats, seed)
+    _, rules, kinds = setup_for(seed)
+    return bot_header(GAME, rules, kinds, seed)
 
 
 def play_match(seed: int) -> Match:
     n, rules, kinds = setup_for(seed)
-    match = Match(GAME, header_for(seed))
-    bots: dict[int, Any] = {p: make("yatchaba", kinds[p], Rng(seed, f"bot/{p}")) for p in kinds}
+    match, bots = bot_match(GAME, rules, kinds, seed)
     total = n * rules.chips
     for _ in range(100_000):
         if match.over:
