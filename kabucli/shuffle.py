@@ -154,15 +154,10 @@ class Rng:
         n = len(a)
         if n < 2:
             return a
-        if n >= len(_CHUNKS):
-            r = self.below(factorial(n))
-            for i in range(n - 1, 0, -1):
-                r, j = divmod(r, i + 1)
-                a[i], a[j] = a[j], a[i]
-            return a
-        r = self.below(_FACTORIALS[n])
+        small_n = n < len(_CHUNKS)
+        r = self.below(_FACTORIALS[n] if small_n else factorial(n))
         i = n - 1
-        for m, lo in _CHUNKS[n]:
+        for m, lo in _CHUNKS[n] if small_n else _chunks(n):
             if lo:
                 r, small = divmod(r, m)
             else:
