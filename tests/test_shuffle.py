@@ -95,8 +95,8 @@ def test_shuffle_matches_the_documented_algorithm_for_every_size_up_to_60(label:
 
 def test_shuffles_beyond_the_chunk_table_and_at_its_edges_match_the_documented_algorithm(
         ) -> None:
-    # Rng.shuffled takes its digits in word-sized chunks for fewer than 128 items, one at a
-    # time beyond: both ways, and sizes whose chunks end exactly at an item, give the same order
+    # Rng.shuffled takes its digits in word-sized chunks, from a table below 128 items and
+    # worked out on the spot beyond: sizes on both sides of the table's end give the same order
     for seed in SEEDS[:4]:
         ours, doc = Rng(seed, "chance/9"), DocRng(seed, "chance/9")
         for n in (20, 21, 108, 126, 127, 128, 129, 200):
