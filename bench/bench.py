@@ -412,8 +412,7 @@ def run(cfg: Settings, parts: set[str], quick: bool,
         "machine": f"{platform.system()} {platform.machine()} {platform.processor()}".strip(),
         "core": pin_one_core(),
         # the compiled core or the pure-Python modules (setup.py); older kabucli: pure
-        "build": "compiled core" if getattr(kabucli, "compiled", lambda: False)()
-        else "pure Python",
+        "build": getattr(kabucli, "build", lambda: "pure Python")(),
         "quick": quick,
         "runs": cfg.runs,
         "play": [],

@@ -9,3 +9,8 @@ def compiled() -> bool:
     from kabucli import engine
 
     return not (engine.__file__ or "").endswith(".py")
+
+
+def build() -> str:
+    """``compiled core`` or ``pure Python``: how this installation is built, as printed."""
+    return "compiled core" if compiled() else "pure Python"

@@ -40,10 +40,9 @@ def _show_version(value: bool) -> None:
         return
     import platform
 
-    from kabucli import __version__, compiled
+    from kabucli import __version__, build
 
-    build = "compiled core" if compiled() else "pure Python"
-    print(f"kabucli {__version__} ({build}), Python {platform.python_version()}")
+    print(f"kabucli {__version__} ({build()}), Python {platform.python_version()}")
     raise typer.Exit()
 
 

@@ -437,9 +437,9 @@ def test_version_names_the_version_and_the_build(tmp_path: Path) -> None:
     import kabucli as pkg
 
     res = kabucli("--version", cwd=tmp_path)
-    build = "compiled core" if pkg.compiled() else "pure Python"
+    assert pkg.build() == ("compiled core" if pkg.compiled() else "pure Python")
     assert res.returncode == 0, res.stderr
-    assert res.stdout.startswith(f"kabucli {pkg.__version__} ({build}), Python 3.")
+    assert res.stdout.startswith(f"kabucli {pkg.__version__} ({pkg.build()}), Python 3.")
 
 
 def test_entry_point_plays_a_game_and_audits_it(tmp_path: Path) -> None:
