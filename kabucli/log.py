@@ -29,10 +29,13 @@ import msgspec
 
 from kabucli.errors import KabuError, LogError
 from kabucli.events import Event, Undo
+from kabucli.files import MiB, read_bytes
 
 FORMAT_VERSION = 1
 MAGIC = b"KBCLOG1\n"
 _FRAME = struct.Struct(">II")
+# The largest log read (about a million events): a bigger file is refused, not loaded.
+MAX_LOG_BYTES = 64 * MiB
 
 Fmt = Literal["msgpack", "jsonl"]
 
@@ -200,7 +203,7 @@ def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> 
     A bad or unsupported header always raises: nothing after it can be trusted."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, MAX_LOG_BYTES)
     except FileNotFoundError:
         raise LogError(f"{path}: no such file") from None
     except IsADirectoryError:
