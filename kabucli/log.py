@@ -15,6 +15,7 @@ record (truncated, failed checksum, not decodable) and how many were good before
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import struct
@@ -59,6 +60,11 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     started: str
     seed: int | None = None
     shuffle: str | None = None
+
+    def __post_init__(self) -> None:
+        # msgspec bounds stop at int64; a reader refuses the record with this message
+        if self.seed is not None and not 0 <= self.seed < 2**64:
+            raise ValueError(f"seed {self.seed} is out of range (0 to 2**64 - 1) - at `$.seed`")
 
 
 def now_iso() -> str:
@@ -236,6 +242,10 @@ def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> 
                 why = str(exc)
             except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
                 why = f"invalid record: {_field_path(str(exc))}"
+            except UnicodeDecodeError:
+                why = "invalid record: a string in it is not valid UTF-8"
+            except RecursionError:
+                why = "invalid record: values nested too deeply"
         if why:
             error = _log_error(path, index, why, len(events))
             if index == 0:
@@ -280,6 +290,13 @@ def _event_decoder(game: str, event_types: EventTypes, fmt: Fmt) -> Any:
         raise LogError(str(exc)) from None
     if Undo not in types:  # the engine handles undo for every game
         types += (Undo,)
+    return _decoder(types, fmt)
+
+
+@functools.cache
+def _decoder(types: tuple[type[Event], ...], fmt: Fmt) -> Any:
+    """A decoder of these event types, made once (making one costs as much as reading a short
+    log, and an audit reads many logs of the same game)."""
     union = typing.Union[types] if len(types) > 1 else types[0]  # noqa: UP007
     return msgspec.msgpack.Decoder(union) if fmt == "msgpack" else msgspec.json.Decoder(union)
 
