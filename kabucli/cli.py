@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -76,9 +77,18 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 def _escape(text: str) -> str:
+    """Text from outside (a path, a log, a typed line) to print as it is, on one line: rich
+    markup escaped, control characters (line breaks, terminal escapes) written as ``\\x1b``."""
     from rich.markup import escape
 
-    return escape(text)
+    return escape(_CONTROL.sub(_control_escape, text))
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _control_escape(m: re.Match[str]) -> str:
+    return m[0].encode("unicode_escape").decode("ascii")
 
 
 def _game(name: str) -> Game:
