@@ -15,6 +15,17 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from kabucli.completion import (
+    COMPLETE_VAR,
+    SHELLS,
+    complete_bot_kind,
+    complete_game,
+    complete_rule,
+    complete_seat_bot,
+    complete_shell,
+    script,
+)
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -90,12 +101,6 @@ def _game(name: str) -> Game:
         fail(str(exc))
 
 
-def _complete_game(incomplete: str) -> list[str]:
-    from kabucli import games
-
-    return [g for g in games.names() if g.startswith(incomplete)]
-
-
 def _rules(game: Game, pairs: list[str], file: Path | None) -> Any:
     from kabucli.errors import KabuError
     from kabucli.rules import build
@@ -119,12 +124,13 @@ def _seed(text: str | None) -> int | None:
 
 
 GameArg = Annotated[str, typer.Argument(help="The game: dare, ...",
-                                        autocompletion=_complete_game)]
+                                        autocompletion=complete_game)]
 SeedOpt = Annotated[str | None, typer.Option("--seed", "-s", help="Seed of the shuffle "
                                               "(0 to 2**64-1); random when left out.")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")]
 RuleOpt = Annotated[list[str] | None, typer.Option("--rule", "-r", metavar="NAME=VALUE",
-                                                   help="Set a house rule (repeatable).")]
+                                                   help="Set a house rule (repeatable).",
+                                                   autocompletion=complete_rule)]
 RulesFileOpt = Annotated[Path | None, typer.Option("--rules-file", help="House rules from a "
                                                    "TOML file (top level or a [GAME] table).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
@@ -135,7 +141,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON out
 @app.command()
 def rules(
     game: Annotated[str | None, typer.Argument(help="A game to explain; all games if left "
-                                                     "out.", autocompletion=_complete_game)] = None,
+                                                     "out.", autocompletion=complete_game)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """List the games, or explain one: its rules, move notation and house rules."""
@@ -232,7 +238,8 @@ def play(
         help="A player's name, seat by seat (repeatable).")] = None,
     bot: Annotated[list[str] | None, typer.Option(
         "--bot", "-b", metavar="SEAT=KIND",
-        help="Make a seat a bot, e.g. 2=random, or all=best (repeatable).")] = None,
+        help="Make a seat a bot, e.g. 2=random, or all=best (repeatable).",
+        autocompletion=complete_seat_bot)] = None,
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
     log: Annotated[Path | None, typer.Option(
@@ -607,7 +614,8 @@ def sim(
     game: GameArg,
     bot: Annotated[list[str], typer.Option(
         "--bot", "-b", metavar="KIND",
-        help="The bot of each seat in order (repeat once per seat), e.g. -b best -b random.")],
+        help="The bot of each seat in order (repeat once per seat), e.g. -b best -b random.",
+        autocompletion=complete_bot_kind)],
     matches: Annotated[int, typer.Option(
         "--matches", "-m", min=1,
         help="How many matches, each played to its end under the house rules (Dare: "
@@ -700,25 +708,15 @@ def log_convert(
 
 # -- completion --------------------------------------------------------------------------
 
-SHELLS = ("bash", "zsh", "fish")
-
-
 @app.command()
 def completion(
-    shell: Annotated[str, typer.Argument(help="bash, zsh or fish.")],
+    shell: Annotated[str, typer.Argument(help="bash, zsh or fish.",
+                                         autocompletion=complete_shell)],
 ) -> None:
     """Print the shell completion script (the files in completions/ are these)."""
     if shell not in SHELLS:
         fail(f"no completion for shell '{shell}' (shells: {', '.join(SHELLS)})")
-    print(completion_script(shell), end="")
-
-
-def completion_script(shell: str) -> str:
-    from typer._completion_shared import get_completion_script
-
-    script: str = get_completion_script(prog_name="kabucli", complete_var="_KABUCLI_COMPLETE",
-                                        shell=shell)
-    return script.rstrip("\n") + "\n"
+    print(script(shell), end="")
 
 
 def main() -> None:
@@ -729,6 +727,12 @@ def main() -> None:
 
         typer.rich_utils.COLOR_SYSTEM = None
     try:
+        if os.environ.get(COMPLETE_VAR):  # a completion script asks for candidates
+            from typer.main import get_command
+
+            from kabucli.completion import respond
+
+            sys.exit(respond(get_command(app), os.environ[COMPLETE_VAR]))
         code = app(standalone_mode=False)
     except SystemExit:
         raise
