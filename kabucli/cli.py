@@ -46,8 +46,8 @@ log_app = typer.Typer(help="Work with event log files.", no_args_is_help=True)
 app.add_typer(log_app, name="log")
 
 
-def _show_version(value: bool) -> None:
-    if not value:
+def _show_version(ctx: typer.Context, value: bool) -> None:
+    if not value or ctx.resilient_parsing:  # resilient: a completion request, not a run
         return
     import platform
 

@@ -329,3 +329,10 @@ def test_seats_offered_are_the_game_s(monkeypatch: pytest.MonkeyPatch,
     seats = range(1, games.get("dare").max_players + 1)
     assert candidates(monkeypatch, capsys, f"kabucli play dare {players}--bot ") == {
         *(f"{n}=" for n in seats), "all="}
+
+
+def test_a_completion_request_runs_no_option_callback() -> None:
+    code, found = ask("kabucli --version ", "bash")
+    assert code == 0
+    assert "play" in found
+    assert not any(line.startswith("kabucli ") for line in found)  # no version line
