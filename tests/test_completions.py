@@ -266,9 +266,9 @@ def test_fish(tmp_path: Path) -> None:
 
 # -- the program's side, without a shell ------------------------------------------------
 
-def ask(line: str, shell: str = "fish", request: str | None = None) -> tuple[int, list[str]]:
+def ask(line: str, shell: str) -> tuple[int, list[str]]:
     """The exit code and the candidate lines the program prints for a script's request."""
-    env = {**os.environ, "PATH": PATH, COMPLETE_VAR: request or f"complete_{shell}",
+    env = {**os.environ, "PATH": PATH, COMPLETE_VAR: f"complete_{shell}",
            "_KABUCLI_COMPLETE_ARGS": line}
     res = subprocess.run(["kabucli"], capture_output=True, text=True, env=env, timeout=60)
     assert "Traceback" not in res.stderr
