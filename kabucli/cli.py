@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperOption
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -33,6 +34,17 @@ app = typer.Typer(
 )
 log_app = typer.Typer(help="Work with event log files.", no_args_is_help=True)
 app.add_typer(log_app, name="log")
+
+_option_type = TyperOption.display_type_rich
+
+
+def _flag_type(self: TyperOption, ctx: Any) -> str | None:
+    """No value type for a flag in --help: it takes no value (Typer's rich help would show
+    ``<bool>``; its plain help already leaves it out)."""
+    return None if self.is_flag or self.count else _option_type(self, ctx)
+
+
+setattr(TyperOption, "display_type_rich", _flag_type)  # noqa: B010 (mypy: method-assign)
 
 
 def _show_version(value: bool) -> None:
