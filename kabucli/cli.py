@@ -455,9 +455,16 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
 
 
 def _stop(sess: Session, why: str, code: int) -> NoReturn:
+    """End an unfinished session: say why, where the log is and the command that goes on."""
+    import shlex
+
     m = sess.match
     sess.close()
-    kept = f"; log kept: {sess.log_path} ({m.logged} events)" if sess.log_path else ""
+    kept = ""
+    if sess.log_path is not None:
+        kept = f"; log kept: {sess.log_path} ({m.logged} events)"
+        if not m.over:
+            kept += f"; go on with: kabucli resume {shlex.quote(str(sess.log_path))}"
     if code:
         fail(f"{why}{kept}", code)
     _console(stderr=True).print(f"{_escape(why)}{_escape(kept)}")

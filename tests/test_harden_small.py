@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,3 +47,37 @@ def test_help_shows_no_value_type_for_a_flag(path: tuple[str, ...]) -> None:
 
 def test_help_still_shows_the_type_of_an_option_that_takes_a_value() -> None:
     assert "<int>" in run("replay", "--help").stdout  # --at N
+
+
+# -- leaving a game names the command that goes on ----------------------------------------------
+
+def resume_command(stderr: str) -> list[str]:
+    """The words of the ``kabucli resume ...`` command a stopped game printed last."""
+    line = stderr.strip().splitlines()[-1]
+    assert "go on with: kabucli resume " in line, line
+    words = shlex.split(line.rpartition("go on with: ")[2])
+    assert words[:2] == ["kabucli", "resume"]
+    return words[1:]
+
+
+@pytest.mark.parametrize(("how", "script", "input"), [
+    ("quit at the prompt", None, "quit\n"),
+    ("input ends", None, ""),
+    ("the script ends", "pass\n", None),
+])
+def test_leaving_an_unfinished_game_prints_the_exact_resume_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str, script: str | None,
+        input: str | None) -> None:
+    monkeypatch.chdir(tmp_path)
+    log = tmp_path / "my game's log.jsonl"  # a space and a quote: the path must be quoted
+    args = ["play", "dare", "-s", "3", "-b", "2=best", "-b", "3=best", "--log", str(log), "-q"]
+    if script is not None:
+        (tmp_path / "moves.txt").write_text(script)
+        args += ["--script", "moves.txt"]
+    res = run(*args, input=input)
+    assert res.exit_code == 0, res.stderr
+    words = resume_command(res.stderr)
+    assert words == ["resume", str(log)]
+    again = run(*words, "--script", "-", input="quit\n")  # the command works as printed
+    assert again.exit_code == 0, again.stderr
+    assert resume_command(again.stderr) == words
