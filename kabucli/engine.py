@@ -297,6 +297,8 @@ class Match:
         if kind == "action":
             seat = getattr(event, "seat", None)
             if seat not in p.seats:
+                if type(seat) is not int or not 1 <= seat <= self.nseats:
+                    return f"there is no seat p{seat} (seats are p1-p{self.nseats})"
                 who = ", ".join(f"p{s}" for s in p.seats)
                 return f"it is not p{seat}'s turn (waiting for {who}: {p.what})"
             return game.check(state, event)

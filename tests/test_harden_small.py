@@ -8,9 +8,14 @@ from typing import Any
 
 import pytest
 import typer
+from matchtools import refused
 from typer.testing import CliRunner
 
 from kabucli.cli import app
+from kabucli.engine import Match, make_header
+from kabucli.errors import ParseError
+from kabucli.games.yatchaba import GAME as YATCHABA, Guess
+from kabucli.log import SeatInfo
 
 runner = CliRunner()
 
@@ -81,3 +86,35 @@ def test_leaving_an_unfinished_game_prints_the_exact_resume_command(
     again = run(*words, "--script", "-", input="quit\n")  # the command works as printed
     assert again.exit_code == 0, again.stderr
     assert resume_command(again.stderr) == words
+
+
+# -- Yatchaba refusals name no seat p0 ----------------------------------------------------------
+
+def yatchaba(n: int = 2, seed: int | None = None) -> Match:
+    seats = [SeatInfo(f"p{i}", "human") for i in range(1, n + 1)]
+    return Match(YATCHABA, make_header(YATCHABA, YATCHABA.Rules(), seats, seed))
+
+
+@pytest.mark.parametrize("move", ["bet", "pass", "stop", "continue"])
+def test_a_yatchaba_move_typed_out_of_its_phase_is_nobodys_move(move: str) -> None:
+    m = yatchaba(seed=1)
+    m.advance()  # the cards are laid: p1 names three months
+    with pytest.raises(ParseError) as info:
+        YATCHABA.parse(m.state, move)
+    assert str(info.value) == f"nobody may {move} now: waiting for p1 to name three months"
+
+
+@pytest.mark.parametrize("move", ["bet", "pass", "stop", "continue"])
+def test_yatchaba_refusals_at_the_prompt_say_whose_move_it_is(move: str) -> None:
+    res = run("play", "yatchaba", "-n", "2", "-s", "1", "--no-log", "-q", input=f"{move}\n")
+    refusal = next(line for line in res.stdout.splitlines() if "refused:" in line)
+    assert "p0" not in refusal
+    assert "waiting for p1 to name three months" in refusal
+
+
+def test_an_action_by_a_seat_the_table_does_not_have_says_so() -> None:
+    m = yatchaba(seed=1)
+    m.advance()
+    for seat in (0, 3):
+        assert refused(m, Guess(seat, [1, 1, 8])) == f"there is no seat p{seat} (seats are p1-p2)"
+    assert refused(m, Guess(2, [1, 1, 8])).startswith("it is not p2's turn (waiting for p1")
