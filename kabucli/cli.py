@@ -155,7 +155,7 @@ def rules(
     from rich.table import Table
     from rich.text import Text
 
-    from kabucli import games
+    from kabucli import bots, games
     from kabucli.rules import describe
 
     out = _console()
@@ -177,12 +177,14 @@ def rules(
         return
     g = _game(game)
     infos = describe(g.Rules)
+    kinds = {**bots.about(g.name), **bots.EXTERNAL_ABOUT}
     if as_json:
         print(json.dumps({
             "name": g.name, "title": g.title, "players": [g.min_players, g.max_players],
             "rules": g.rules_doc, "notation": g.notation_doc,
             "house_rules": [{"name": i.name, "type": i.kind, "default": i.default,
-                             "help": i.help} for i in infos]}, indent=2))
+                             "help": i.help} for i in infos],
+            "bots": [{"kind": k, "about": a} for k, a in kinds.items()]}, indent=2))
         return
     out.print(Markdown(f"# {g.title}\n\n" + g.rules_doc))
     out.print()
@@ -195,6 +197,12 @@ def rules(
     t.add_column("what it does")
     for i in infos:
         t.add_row(i.name, i.kind, str(i.default), i.help)
+    out.print(t)
+    t = Table(title="Bots (play --bot SEAT=KIND, sim --bot KIND)", title_justify="left")
+    t.add_column("kind", style="bold")
+    t.add_column("what it does")
+    for kind, what in kinds.items():
+        t.add_row(_escape(kind), _escape(what))
     out.print(t)
 
 

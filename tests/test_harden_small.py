@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,7 @@ import typer
 from matchtools import refused
 from typer.testing import CliRunner
 
+from kabucli import bots, games
 from kabucli.cli import app
 from kabucli.engine import Match, make_header
 from kabucli.errors import ParseError
@@ -118,3 +121,28 @@ def test_an_action_by_a_seat_the_table_does_not_have_says_so() -> None:
     for seat in (0, 3):
         assert refused(m, Guess(seat, [1, 1, 8])) == f"there is no seat p{seat} (seats are p1-p2)"
     assert refused(m, Guess(2, [1, 1, 8])).startswith("it is not p2's turn (waiting for p1")
+
+
+# -- kabucli rules GAME lists the bots ----------------------------------------------------------
+
+@pytest.mark.parametrize("game", games.names())
+def test_rules_lists_every_bot_kind_and_what_it_does(game: str) -> None:
+    built_in = bots.about(game)
+    assert set(built_in) == set(bots.kinds(game)) and len(built_in) >= 2
+    assert all(len(what) > 20 and "\n" not in what for what in built_in.values())
+    res = run("rules", game)
+    assert res.exit_code == 0
+    text = " ".join(res.stdout.split())  # the table folds long cells
+    shown = {**built_in, "cmd:COMMAND": "", "py:FILE.py:CLASS": ""}
+    for kind, what in shown.items():
+        assert re.search(rf"[│|] {re.escape(kind)} [│|]", text), kind
+        assert " ".join(what.split()[:4]) in text, kind
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_rules_json_lists_the_bots(game: str) -> None:
+    res = run("rules", game, "--json")
+    assert res.exit_code == 0
+    listed = {b["kind"]: b["about"] for b in json.loads(res.stdout)["bots"]}
+    assert listed == {**bots.about(game), **bots.EXTERNAL_ABOUT}
+    assert all(listed.values())
