@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
-    from kabucli.engine import Game, Match
+    from kabucli.engine import Game, Match, Violation
     from kabucli.events import Event
     from kabucli.session import Session
 
@@ -513,8 +513,9 @@ def replay(
                                                         "(0: before the first).")] = None,
     step: Annotated[bool, typer.Option("--step", help="Page through the game one event at "
                                                       "a time (Enter: next, q: stop).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per step: event, "
-                                                         "notation and state.")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="One JSON document: the log's header, every step (event, notation, "
+                       "state) and the outcome; with --at N, the state after event N.")] = False,
 ) -> None:
     """Show a recorded game step by step, as a person would read it."""
     from kabucli import games, render
@@ -535,13 +536,6 @@ def replay(
                  "(0 is the state before the first)")
         events = events[:at]
 
-    def on_json(index: int, ev: Event, m: Match) -> None:
-        from kabucli.log import to_builtins
-
-        print(json.dumps({"index": index, "actor": g.actor(ev), "kind": ev.KIND,
-                          "notation": g.notate(ev), "event": to_builtins(ev),
-                          "state": g.view(m.state)}))
-
     def on_text(index: int, ev: Event, m: Match) -> None:
         out.print(render.event_line(g, index, ev, m))
         if step:
@@ -556,7 +550,7 @@ def replay(
             out.print(render.table(g, m))
 
     if as_json:
-        match, violation = walk(g, data.header, events, on_json)
+        violation = _replay_json(log, g, data, events, at)
     elif at is not None:
         match, violation = walk(g, data.header, events)
         out.print(render.header_panel(g, match))
@@ -572,6 +566,52 @@ def replay(
     if data.error is not None and at is None:
         fail(f"{data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
 
+
+def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | None
+                 ) -> Violation | None:
+    """``replay --json``: one JSON document, the log's header first. Without ``at`` it lists
+    every step, one a line, written as it is walked (a long log takes no more memory than its
+    events); with ``at``, event ``at`` and the state after it."""
+    from kabucli.engine import walk
+    from kabucli.log import to_builtins
+
+    def step(index: int, ev: Event) -> dict[str, Any]:
+        return {"index": index, "actor": g.actor(ev), "kind": ev.KIND,
+                "notation": g.notate(ev), "event": to_builtins(ev)}
+
+    def ending(match: Match, violation: Violation | None) -> dict[str, Any]:
+        return {"outcome": match.outcome(),
+                "violation": None if violation is None else {
+                    "index": violation.index, "actor": violation.actor,
+                    "action": violation.action, "reason": violation.reason},
+                "error": None if data.error is None else str(data.error)}
+
+    head = {"log": str(log), "header": to_builtins(data.header), "events": len(data.events)}
+    if at is not None:
+        match, violation = walk(g, data.header, events)
+        shown = at if violation is None else violation.index - 1
+        print(json.dumps({**head, "at": at,
+                          "step": step(shown, events[shown - 1]) if shown else None,
+                          "state": g.view(match.state), **ending(match, violation)}, indent=2))
+        return violation
+
+    def members(values: dict[str, Any]) -> str:
+        """Members of the document, laid out as ``json.dumps(indent=2)`` lays them out."""
+        return ",\n".join(f"  {json.dumps(k)}: " + json.dumps(v, indent=2).replace("\n", "\n  ")
+                           for k, v in values.items())
+
+    lead = "{\n" + members(head) + ',\n  "steps": [\n    '
+
+    def on_step(index: int, ev: Event, m: Match) -> None:
+        nonlocal lead
+        print(lead + json.dumps({**step(index, ev), "state": g.view(m.state)}), end="")
+        lead = ",\n    "
+
+    match, violation = walk(g, data.header, events, on_step)
+    if match.logged == 0:  # no step: the list opens and closes here
+        print(lead.rstrip(), end="")
+    print("\n  ],\n" + members(ending(match, violation)) + "\n}")
+    return violation
 
 @app.command()
 def audit(

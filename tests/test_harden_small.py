@@ -15,10 +15,11 @@ from typer.testing import CliRunner
 
 from kabucli import bots, games
 from kabucli.cli import app
-from kabucli.engine import Match, make_header
+from kabucli.engine import Match, make_header, walk
 from kabucli.errors import ParseError
+from kabucli.games.dare import Lay
 from kabucli.games.yatchaba import GAME as YATCHABA, Guess
-from kabucli.log import SeatInfo
+from kabucli.log import SeatInfo, read_log, to_builtins, write_log
 
 runner = CliRunner()
 
@@ -146,3 +147,71 @@ def test_rules_json_lists_the_bots(game: str) -> None:
     listed = {b["kind"]: b["about"] for b in json.loads(res.stdout)["bots"]}
     assert listed == {**bots.about(game), **bots.EXTERNAL_ABOUT}
     assert all(listed.values())
+
+
+# -- replay --json prints one JSON document ----------------------------------------------------
+
+REPLAYS = Path(__file__).parent.parent / "replays"
+
+
+def a_log(game: str) -> Path:
+    return min(p for p in (REPLAYS / game).iterdir() if p.suffix in (".kbl", ".jsonl"))
+
+
+def replay_json(path: Path, *more: str, code: int = 0) -> dict[str, Any]:
+    res = run("replay", str(path), "--json", *more)
+    assert res.exit_code == code, res.stderr
+    doc: dict[str, Any] = json.loads(res.stdout)  # the whole output is one document
+    assert doc["log"] == str(path)
+    return doc
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_replay_json_is_one_document_with_every_step(game: str) -> None:
+    path = a_log(game)
+    data = read_log(path, games.event_types)
+    g = games.get(game)
+    doc = replay_json(path)
+    assert doc["header"] == to_builtins(data.header) and doc["events"] == len(data.events)
+    assert [s["index"] for s in doc["steps"]] == list(range(1, len(data.events) + 1))
+    assert [s["notation"] for s in doc["steps"]] == [g.notate(e) for e in data.events]
+    match, _ = walk(g, data.header, data.events)
+    assert doc["steps"][-1]["state"] == g.view(match.state)
+    assert doc["outcome"] == match.outcome() and doc["outcome"] is not None
+    assert doc["violation"] is None and doc["error"] is None
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_replay_at_n_json_is_one_document_with_the_state_after_event_n(game: str) -> None:
+    path = a_log(game)
+    data = read_log(path, games.event_types)
+    g = games.get(game)
+    for at in (0, 1, len(data.events) // 2, len(data.events)):
+        doc = replay_json(path, "--at", str(at))
+        match, _ = walk(g, data.header, data.events[:at])
+        assert doc["at"] == at and doc["events"] == len(data.events)
+        assert doc["state"] == g.view(match.state)
+        if at == 0:
+            assert doc["step"] is None
+        else:
+            assert doc["step"]["index"] == at
+            assert doc["step"]["notation"] == g.notate(data.events[at - 1])
+
+
+def test_replay_json_of_a_log_that_breaks_a_rule_is_still_one_document(tmp_path: Path) -> None:
+    data = read_log(a_log("dare"), games.event_types)
+    lay = next(i for i, e in enumerate(data.events) if e.KIND == "action")
+    wrong = Lay(data.events[lay].seat % len(data.header.seats) + 1, [])  # out of turn
+    events = [*data.events[:lay], wrong, *data.events[lay + 1:]]
+    path = tmp_path / "tampered.jsonl"
+    write_log(path, data.header, events, "jsonl")
+    doc = replay_json(path, code=1)
+    assert doc["violation"]["index"] == lay + 1
+    assert [s["index"] for s in doc["steps"]] == list(range(1, lay + 1))
+    empty = tmp_path / "empty.jsonl"
+    write_log(empty, data.header, [], "jsonl")
+    assert replay_json(empty)["steps"] == []
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(path.read_bytes()[:-5])  # the last line loses its end
+    doc = replay_json(cut, code=1)  # the rule break comes first, the damage is reported too
+    assert doc["violation"]["index"] == lay + 1 and "truncated" in doc["error"]
