@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -365,6 +366,9 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
 
     if show:
         m.on_event = on_event
+    # At the prompt a move the game asks about is confirmed first, and a game that is over
+    # may still be taken back; a script's moves are deliberate.
+    interactive = lines is None and bool(sess.humans)
     try:
         while True:
             try:
@@ -372,6 +376,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             except KabuError as exc:
                 _stop(sess, str(exc), 1)
             if m.over:
+                if interactive and _undo_at_end(sess, out):
+                    continue
                 break
             if show and (lines is None or m.physical) and last_table != m.logged:
                 out.print(render.table(g, m, sess.viewer()))
@@ -397,7 +403,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             if reply is not None:
                 continue
             try:
-                sess.submit_line(line)
+                if sess.submit_line(line, partial(_yes, out) if interactive else None) is None:
+                    out.print("not played")
             except KabuError as exc:
                 if lines is None:
                     out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
@@ -413,6 +420,26 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     if sess.log_path is not None:
         out.print(f"[dim]log: {_escape(str(sess.log_path))} ({m.logged} events)[/]",
                   soft_wrap=True)
+
+
+def _yes(out: Console, question: str) -> bool:
+    """Ask a yes/no question at the prompt; anything but yes is no."""
+    try:
+        return out.input(f"{_escape(question)} [dim]\\[y/N][/] ").strip().lower() in ("y", "yes")
+    except (EOFError, KeyboardInterrupt):
+        out.print()
+        return False
+
+
+def _undo_at_end(sess: Session, out: Console) -> bool:
+    """Offer to take back the move that ended the game; True when something was taken back."""
+    try:
+        line = out.input("[bold]game over[/] [dim](undo: take back your last move; Enter: "
+                         "finish)[/] > ")
+    except (EOFError, KeyboardInterrupt):
+        out.print()
+        return False
+    return line.strip().lower() == "undo" and _command(sess, "undo", out) == "undone"
 
 
 def _command(sess: Session, line: str, out: Console) -> str | None:
@@ -445,7 +472,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     if word == "undo":
         n = sess.undo()
         out.print("nothing to take back" if n == 0 else f"took back {n} move(s)")
-        return "handled"
+        return "undone" if n else "handled"
     if word in ("table", "t"):
         out.print(render.table(g, m, sess.viewer()))
         return "handled"

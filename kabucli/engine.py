@@ -113,6 +113,12 @@ class Game(ABC):
         or flip), or None when a blank line means nothing."""
         return None
 
+    def confirm(self, state: Any, event: Event) -> str | None:
+        """A yes/no question to ask a person at the play prompt before ``event`` is played
+        (a move easy to type by mistake that ends much at once, e.g. Kazu-Tori's stop), or
+        None to play it without asking. Scripts are not asked: their moves are deliberate."""
+        return None
+
     def command(self, state: Any, line: str) -> str | None:
         """The answer to one of this game's prompt ``commands``; None when ``line`` is not one.
         Never changes the state."""

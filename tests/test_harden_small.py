@@ -17,9 +17,12 @@ from kabucli import bots, games
 from kabucli.cli import app
 from kabucli.engine import Match, make_header, walk
 from kabucli.errors import ParseError
+from kabucli.events import Event
 from kabucli.games.dare import Lay
+from kabucli.games.kazutori import GAME as KAZUTORI
 from kabucli.games.yatchaba import GAME as YATCHABA, Guess
 from kabucli.log import SeatInfo, read_log, to_builtins, write_log
+from kabucli.session import start
 
 runner = CliRunner()
 
@@ -215,3 +218,66 @@ def test_replay_json_of_a_log_that_breaks_a_rule_is_still_one_document(tmp_path:
     cut.write_bytes(path.read_bytes()[:-5])  # the last line loses its end
     doc = replay_json(cut, code=1)  # the rule break comes first, the damage is reported too
     assert doc["violation"]["index"] == lay + 1 and "truncated" in doc["error"]
+
+
+# -- Kazu-Tori stop: asked at the prompt, and undone --------------------------------------------
+
+def kazutori(tmp_path: Path, *more: str, input: str) -> tuple[Any, list[Event], Match]:
+    """A seeded two-person Kazu-Tori game at the prompt (or from ``more``'s script): the
+    result, the log's events, and the match they replay to."""
+    log = tmp_path / "kt.jsonl"
+    res = run("play", "kazu-tori", "-s", "1", "-n", "2", "--log", str(log), *more, input=input)
+    assert res.exit_code == 0, res.stderr
+    data = read_log(log, games.event_types)
+    match, violation = walk(KAZUTORI, data.header, data.events)
+    assert violation is None
+    return res, data.events, match
+
+
+def kinds_of(events: list[Event]) -> list[str]:
+    return [type(e).__name__ for e in events]
+
+
+QUESTION = "End the game now and score the piles as they stand? [y/N]"
+
+
+@pytest.mark.parametrize("answer", ["n", "", "whatever"])
+def test_stop_at_the_prompt_is_played_only_when_confirmed(tmp_path: Path, answer: str) -> None:
+    res, events, match = kazutori(tmp_path, input=f"flip\nstop\n{answer}\nquit\n")
+    assert QUESTION in res.stdout and "not played" in res.stdout
+    assert "Stop" not in kinds_of(events) and not match.over
+
+
+def test_a_confirmed_stop_ends_the_game_and_undo_takes_it_back(tmp_path: Path) -> None:
+    res, events, match = kazutori(tmp_path, input="flip\nstop\ny\nundo\nquit\n")
+    kinds = kinds_of(events)
+    assert kinds.index("Stop") < kinds.index("End") < kinds.index("Undo")  # over, then undone
+    assert "took back 1 move(s)" in res.stdout
+    assert not match.over and "Stop" not in kinds_of(match.events)
+    assert resume_command(res.stderr) == ["resume", str(tmp_path / "kt.jsonl")]
+
+
+def test_a_game_over_at_the_prompt_finishes_on_enter(tmp_path: Path) -> None:
+    res, events, match = kazutori(tmp_path, input="flip\nstop\ny\n\n")
+    assert match.over and kinds_of(events)[-1] == "End"
+    assert "game over (undo: take back your last move; Enter: finish)" in res.stdout
+
+
+def test_stop_in_a_script_is_deliberate_and_not_asked(tmp_path: Path) -> None:
+    (tmp_path / "moves.txt").write_text("flip\nstop\n")
+    res, events, match = kazutori(tmp_path, "--script", str(tmp_path / "moves.txt"), input="")
+    assert QUESTION not in res.stdout and "game over (undo" not in res.stdout
+    assert match.over and "Stop" in kinds_of(events)
+
+
+def test_stop_typed_by_a_person_among_bots_is_the_persons(tmp_path: Path) -> None:
+    seats = [SeatInfo("me", "human"), SeatInfo("sharp", "bot:sharp")]
+    sess = start(KAZUTORI, KAZUTORI.Rules(), seats, 1, None, None)
+    sess.run_bots()
+    sess.submit_line("flip")  # p1 flips: the bot p2 flips next
+    sess.run_bots()
+    assert KAZUTORI.notate(sess.parse_line("stop")) == "p1 stop"
+    assert sess.submit_line("stop", confirm=lambda question: False) is None
+    assert not sess.match.over
+    sess.submit_line("stop")
+    assert sess.match.advance().kind == "over"

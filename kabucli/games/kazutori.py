@@ -194,6 +194,11 @@ class KazuTori(Game):
             return "pass"
         return "flip"
 
+    def confirm(self, s: KazuToriState, ev: Event) -> str | None:
+        if type(ev) is Stop:
+            return "End the game now and score the piles as they stand?"
+        return None
+
     def _settle(self, s: KazuToriState) -> None:
         """Do the queued steps that are no events (a flip that waited for the effects of the
         window it closed), then work out what the state waits for. Pendings are shared from a
@@ -979,6 +984,7 @@ first. A move may start with the seat: 'p2 claim', 'p3 flip'.
   p2 pass       p2 lets the card go (a person playing with bots: now the bots
                 may react, or the next player flips)
   stop          the players agree to end here; the piles are scored as they are
+                (asked to confirm at the prompt; 'undo' when the game is over takes it back)
   deal          at a real table: each player has a face-down pile
 
 What the program records by itself:
