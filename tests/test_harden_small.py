@@ -18,7 +18,7 @@ from kabucli.cli import app
 from kabucli.engine import Match, make_header, walk
 from kabucli.errors import ParseError
 from kabucli.events import Event
-from kabucli.games.dare import Lay
+from kabucli.games.dare import GAME as DARE, Lay, hand_name, strength
 from kabucli.games.kazutori import GAME as KAZUTORI
 from kabucli.games.yatchaba import GAME as YATCHABA, Guess
 from kabucli.log import SeatInfo, read_log, to_builtins, write_log
@@ -281,3 +281,65 @@ def test_stop_typed_by_a_person_among_bots_is_the_persons(tmp_path: Path) -> Non
     assert not sess.match.over
     sess.submit_line("stop")
     assert sess.match.advance().kind == "over"
+
+
+# -- docs stand alone ---------------------------------------------------------------------------
+
+ROOT = Path(__file__).parent.parent
+MD_FILE = re.compile(r"(?<![\w/.:-])([\w./-]*[\w-]\.md)(?![\w-]|\.\w)")
+
+
+def texts() -> list[Path]:
+    """The repository's Markdown and Python files (this file names the pointers it forbids)."""
+    found = [ROOT / "README.md"]
+    for folder in ("kabucli", "docs", "tests", "replays", "bench"):
+        found += sorted(p for p in (ROOT / folder).rglob("*") if p.suffix in (".md", ".py"))
+    return [p for p in found if p != Path(__file__)]
+
+
+def test_docs_and_docstrings_point_only_at_files_in_the_repository() -> None:
+    missing = []
+    for path in texts():
+        text = path.read_text()
+        for name in MD_FILE.findall(text):
+            here = (ROOT / name).exists() or (path.parent / name).exists()
+            if not here and ("/" in name or not any(ROOT.rglob(name))):  # a bare name: anywhere
+                missing.append(f"{path.relative_to(ROOT)}: {name}")
+        missing += [f"{path.relative_to(ROOT)}: {m}" for m in re.findall(r"\bseeds/\d+", text)]
+    assert missing == []
+
+
+def test_the_md_file_pattern_finds_references() -> None:  # the check above can fail
+    assert MD_FILE.findall("see `docs/rules/dare.md` and ../x/RULES.md, not a.md.bak") == [
+        "docs/rules/dare.md", "../x/RULES.md"]
+
+
+HAND_ROW = re.compile(r"^\s*\| (\d+) +\| ([^|]+?) +\| ([^|]+?) +\|$", re.MULTILINE)
+# A hand for each row whose cards are described in words.
+EXAMPLE = {"Arashi": [2, 2, 2], "Nobori": [4, 5, 6], "(no name)": [1, 9, 9]}
+
+
+@pytest.mark.parametrize("where", ["docs/rules/dare.md", "kabucli rules dare"])
+def test_the_extended_hand_table_is_written_out_and_ranks_as_the_engine_does(where: str) -> None:
+    text = (ROOT / where).read_text() if where.endswith(".md") else DARE.rules_doc
+    rows = HAND_ROW.findall(text)
+    assert [int(rank) for rank, _, _ in rows] == list(range(1, 10))
+    keys = []
+    for _, name, cards in rows:
+        hand = EXAMPLE.get(name) or [int(c) for c in cards.split(", ")]
+        if name == "(no name)":
+            assert strength(hand, "extended")[0] == 0
+        else:
+            assert hand_name(hand, "extended").startswith(name), (name, hand)
+        keys.append(strength(hand, "extended"))
+    assert keys == sorted(keys, reverse=True) and len(set(keys)) == len(keys)
+    names = [name for _, name, _ in rows]
+    assert names[:8] == ["Doshippin", "Arashi-kabu", "Arashi", "Nana-Go-San", "Ichi-Ni-San",
+                         "Raijin", "Fujin", "Nobori"]
+
+
+def test_the_docs_table_and_kabucli_rules_dare_say_the_same() -> None:
+    assert HAND_ROW.findall((ROOT / "docs/rules/dare.md").read_text()) == HAND_ROW.findall(
+        DARE.rules_doc)
+    shown = " ".join(run("rules", "dare").stdout.split())
+    assert "1 Doshippin 1, 10, 10" in shown and "8 Nobori any other three consecutive" in shown

@@ -1,14 +1,14 @@
 """Kazu-Tori (数取り, "number taking"): count aloud while flipping, and slap the card that
 matches the number said.
 
-Rules: ../shared/seeds/001 (Kazu-Tori) and the Kazu-Tori section of RULINGS.md; the choices
-made here are in docs/rules/kazu-tori.md. The 40-card Daini deck is dealt into face-down piles.
-In turn, starting with the dealer (p1), each player turns the top card of their pile onto the
-table and says the next number, "one" up to the `limit`. When the card's ones digit matches the
-number said (or the card is the Oni), the first player to claim it takes the whole table into
-their pile and counts "one" again. A wrong claim costs one card to each other player. The Jizo
-hands the table out; a count that reaches the limit gives the cards back. A player whose pile
-runs out is out, and from then on (Last Call) the next take ends the game. The most cards wins.
+The rules as kabucli plays them, with the choices made where tradition is silent, are in
+docs/rules/kazu-tori.md. The 40-card Daini deck is dealt into face-down piles. In turn, starting
+with the dealer (p1), each player turns the top card of their pile onto the table and says the
+next number, "one" up to the `limit`. When the card's ones digit matches the number said (or the
+card is the Oni), the first player to claim it takes the whole table into their pile and counts
+"one" again. A wrong claim costs one card to each other player. The Jizo hands the table out; a
+count that reaches the limit gives the cards back. A player whose pile runs out is out, and from
+then on (Last Call) the next take ends the game. The most cards wins.
 
 Seeded games derive each flipped card from the top of the pile (piles are recorded by the Deal
 and Shuffle chance events); at a real table (`physical`) piles are known only by size and each
@@ -519,7 +519,7 @@ class KazuTori(Game):
 
     @staticmethod
     def _payments(s: KazuToriState, ev: Score) -> list[Pay]:
-        """Each loser pays the winner a chip per card held (RULINGS: ties by the ``tie`` rule)."""
+        """Each loser pays the winner a chip per card held (ties by the ``tie`` house rule)."""
         winners = ev.winners
         if not winners:
             return []

@@ -1,15 +1,15 @@
 """Yatchaba (やっちゃば): guess the months of three face-down hanafuda cards.
 
-Rules: ../shared/seeds/004 (Yatchaba) and the Yatchaba section of RULINGS.md; the gaps we
-settled are in docs/rules/yatchaba.md. A match is ``games`` games; each game is a series of
-rounds. In a round the *guesser* lays three cards face down and names three months (repeats
-allowed). Then come betting laps, from the guesser round to the seat before the guesser: each
-player bets the next amount of the rising sequence, or passes (1 chip, and no more betting this
-round). After each lap the last player of the lap still betting says ``continue`` or ``stop``.
-At the stop the cards are turned over. A right guess wins the pot (the dealer's first-round
-guess all of it; a later guesser all but the dealer's 20%) and ends the game. A wrong guess
-leaves the cards face up and the next seat that may still guess lays three more. When nobody
-was right the dealer takes 20% and the rest of the pot carries into the next game.
+The rules as kabucli plays them, with the gaps we settled, are in docs/rules/yatchaba.md. A
+match is ``games`` games; each game is a series of rounds. In a round the *guesser* lays three
+cards face down and names three months (repeats allowed). Then come betting laps, from the
+guesser round to the seat before the guesser: each player bets the next amount of the rising
+sequence, or passes (1 chip, and no more betting this round). After each lap the last player of
+the lap still betting says ``continue`` or ``stop``. At the stop the cards are turned over. A
+right guess wins the pot (the dealer's first-round guess all of it; a later guesser all but the
+dealer's 20%) and ends the game. A wrong guess leaves the cards face up and the next seat that
+may still guess lays three more. When nobody was right the dealer takes 20% and the rest of the
+pot carries into the next game.
 
 Chips: a Bet or Pass action puts its chips in the pot itself (the amount is in the event, and
 a pass is always 1 chip); what leaves the pot is a :class:`~kabucli.events.Pay` event.
