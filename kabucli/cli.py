@@ -640,6 +640,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     print("\n  ],\n" + members(ending(match, violation)) + "\n}")
     return violation
 
+
 @app.command()
 def audit(
     logs: Annotated[list[Path], typer.Argument(help="Log files to check.")],
