@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import os
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperOption
 
 from kabucli.completion import (
     COMPLETE_VAR,
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
-    from kabucli.engine import Game, Match
+    from kabucli.engine import Game, Match, Violation
     from kabucli.events import Event
     from kabucli.session import Session
 
@@ -44,6 +46,17 @@ app = typer.Typer(
 )
 log_app = typer.Typer(help="Work with event log files.", no_args_is_help=True)
 app.add_typer(log_app, name="log")
+
+_option_type = TyperOption.display_type_rich
+
+
+def _flag_type(self: TyperOption, ctx: Any) -> str | None:
+    """No value type for a flag in --help: it takes no value (Typer's rich help would show
+    ``<bool>``; its plain help already leaves it out)."""
+    return None if self.is_flag or self.count else _option_type(self, ctx)
+
+
+setattr(TyperOption, "display_type_rich", _flag_type)  # noqa: B010 (mypy: method-assign)
 
 
 def _show_version(ctx: typer.Context, value: bool) -> None:
@@ -149,7 +162,7 @@ def rules(
     from rich.table import Table
     from rich.text import Text
 
-    from kabucli import games
+    from kabucli import bots, games
     from kabucli.rules import describe
 
     out = _console()
@@ -171,12 +184,14 @@ def rules(
         return
     g = _game(game)
     infos = describe(g.Rules)
+    kinds = {**bots.about(g.name), **bots.EXTERNAL_ABOUT}
     if as_json:
         print(json.dumps({
             "name": g.name, "title": g.title, "players": [g.min_players, g.max_players],
             "rules": g.rules_doc, "notation": g.notation_doc,
             "house_rules": [{"name": i.name, "type": i.kind, "default": i.default,
-                             "help": i.help} for i in infos]}, indent=2))
+                             "help": i.help} for i in infos],
+            "bots": [{"kind": k, "about": a} for k, a in kinds.items()]}, indent=2))
         return
     out.print(Markdown(f"# {g.title}\n\n" + g.rules_doc))
     out.print()
@@ -189,6 +204,12 @@ def rules(
     t.add_column("what it does")
     for i in infos:
         t.add_row(i.name, i.kind, str(i.default), i.help)
+    out.print(t)
+    t = Table(title="Bots (play --bot SEAT=KIND, sim --bot KIND)", title_justify="left")
+    t.add_column("kind", style="bold")
+    t.add_column("what it does")
+    for kind, what in kinds.items():
+        t.add_row(_escape(kind), _escape(what))
     out.print(t)
 
 
@@ -352,6 +373,9 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
 
     if show:
         m.on_event = on_event
+    # At the prompt a move the game asks about is confirmed first, and a game that is over
+    # may still be taken back; a script's moves are deliberate.
+    interactive = lines is None and bool(sess.humans)
     try:
         while True:
             try:
@@ -359,6 +383,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             except KabuError as exc:
                 _stop(sess, str(exc), 1)
             if m.over:
+                if interactive and _undo_at_end(sess, out):
+                    continue
                 break
             if show and (lines is None or m.physical) and last_table != m.logged:
                 out.print(render.table(g, m, sess.viewer()))
@@ -384,7 +410,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             if reply is not None:
                 continue
             try:
-                sess.submit_line(line)
+                if sess.submit_line(line, partial(_yes, out) if interactive else None) is None:
+                    out.print("not played")
             except KabuError as exc:
                 if lines is None:
                     out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
@@ -400,6 +427,26 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     if sess.log_path is not None:
         out.print(f"[dim]log: {_escape(str(sess.log_path))} ({m.logged} events)[/]",
                   soft_wrap=True)
+
+
+def _yes(out: Console, question: str) -> bool:
+    """Ask a yes/no question at the prompt; anything but yes is no."""
+    try:
+        return out.input(f"{_escape(question)} [dim]\\[y/N][/] ").strip().lower() in ("y", "yes")
+    except (EOFError, KeyboardInterrupt):
+        out.print()
+        return False
+
+
+def _undo_at_end(sess: Session, out: Console) -> bool:
+    """Offer to take back the move that ended the game; True when something was taken back."""
+    try:
+        line = out.input("[bold]game over[/] [dim](undo: take back your last move; Enter: "
+                         "finish)[/] > ")
+    except (EOFError, KeyboardInterrupt):
+        out.print()
+        return False
+    return line.strip().lower() == "undo" and _command(sess, "undo", out) == "undone"
 
 
 def _command(sess: Session, line: str, out: Console) -> str | None:
@@ -432,7 +479,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     if word == "undo":
         n = sess.undo()
         out.print("nothing to take back" if n == 0 else f"took back {n} move(s)")
-        return "handled"
+        return "undone" if n else "handled"
     if word in ("table", "t"):
         out.print(render.table(g, m, sess.viewer()))
         return "handled"
@@ -450,9 +497,16 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
 
 
 def _stop(sess: Session, why: str, code: int) -> NoReturn:
+    """End an unfinished session: say why, where the log is and the command that goes on."""
+    import shlex
+
     m = sess.match
     sess.close()
-    kept = f"; log kept: {sess.log_path} ({m.logged} events)" if sess.log_path else ""
+    kept = ""
+    if sess.log_path is not None:
+        kept = f"; log kept: {sess.log_path} ({m.logged} events)"
+        if not m.over:
+            kept += f"; go on with: kabucli resume {shlex.quote(str(sess.log_path))}"
     if code:
         fail(f"{why}{kept}", code)
     _console(stderr=True).print(f"{_escape(why)}{_escape(kept)}")
@@ -493,8 +547,9 @@ def replay(
                                                         "(0: before the first).")] = None,
     step: Annotated[bool, typer.Option("--step", help="Page through the game one event at "
                                                       "a time (Enter: next, q: stop).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per step: event, "
-                                                         "notation and state.")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="One JSON document: the log's header, every step (event, notation, "
+                       "state) and the outcome; with --at N, the state after event N.")] = False,
 ) -> None:
     """Show a recorded game step by step, as a person would read it."""
     from kabucli import games, render
@@ -515,13 +570,6 @@ def replay(
                  "(0 is the state before the first)")
         events = events[:at]
 
-    def on_json(index: int, ev: Event, m: Match) -> None:
-        from kabucli.log import to_builtins
-
-        print(json.dumps({"index": index, "actor": g.actor(ev), "kind": ev.KIND,
-                          "notation": g.notate(ev), "event": to_builtins(ev),
-                          "state": g.view(m.state)}))
-
     def on_text(index: int, ev: Event, m: Match) -> None:
         out.print(render.event_line(g, index, ev, m))
         if step:
@@ -536,7 +584,7 @@ def replay(
             out.print(render.table(g, m))
 
     if as_json:
-        match, violation = walk(g, data.header, events, on_json)
+        violation = _replay_json(log, g, data, events, at)
     elif at is not None:
         match, violation = walk(g, data.header, events)
         out.print(render.header_panel(g, match))
@@ -551,6 +599,53 @@ def replay(
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None and at is None:
         fail(f"{data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
+
+
+def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | None
+                 ) -> Violation | None:
+    """``replay --json``: one JSON document, the log's header first. Without ``at`` it lists
+    every step, one a line, written as it is walked (a long log takes no more memory than its
+    events); with ``at``, event ``at`` and the state after it."""
+    from kabucli.engine import walk
+    from kabucli.log import to_builtins
+
+    def step(index: int, ev: Event) -> dict[str, Any]:
+        return {"index": index, "actor": g.actor(ev), "kind": ev.KIND,
+                "notation": g.notate(ev), "event": to_builtins(ev)}
+
+    def ending(match: Match, violation: Violation | None) -> dict[str, Any]:
+        return {"outcome": match.outcome(),
+                "violation": None if violation is None else {
+                    "index": violation.index, "actor": violation.actor,
+                    "action": violation.action, "reason": violation.reason},
+                "error": None if data.error is None else str(data.error)}
+
+    head = {"log": str(log), "header": to_builtins(data.header), "events": len(data.events)}
+    if at is not None:
+        match, violation = walk(g, data.header, events)
+        shown = at if violation is None else violation.index - 1
+        print(json.dumps({**head, "at": at,
+                          "step": step(shown, events[shown - 1]) if shown else None,
+                          "state": g.view(match.state), **ending(match, violation)}, indent=2))
+        return violation
+
+    def members(values: dict[str, Any]) -> str:
+        """Members of the document, laid out as ``json.dumps(indent=2)`` lays them out."""
+        return ",\n".join(f"  {json.dumps(k)}: " + json.dumps(v, indent=2).replace("\n", "\n  ")
+                           for k, v in values.items())
+
+    lead = "{\n" + members(head) + ',\n  "steps": [\n    '
+
+    def on_step(index: int, ev: Event, m: Match) -> None:
+        nonlocal lead
+        print(lead + json.dumps({**step(index, ev), "state": g.view(m.state)}), end="")
+        lead = ",\n    "
+
+    match, violation = walk(g, data.header, events, on_step)
+    if match.logged == 0:  # no step: the list opens and closes here
+        print(lead.rstrip(), end="")
+    print("\n  ],\n" + members(ending(match, violation)) + "\n}")
+    return violation
 
 
 @app.command()

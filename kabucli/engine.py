@@ -113,6 +113,12 @@ class Game(ABC):
         or flip), or None when a blank line means nothing."""
         return None
 
+    def confirm(self, state: Any, event: Event) -> str | None:
+        """A yes/no question to ask a person at the play prompt before ``event`` is played
+        (a move easy to type by mistake that ends much at once, e.g. Kazu-Tori's stop), or
+        None to play it without asking. Scripts are not asked: their moves are deliberate."""
+        return None
+
     def command(self, state: Any, line: str) -> str | None:
         """The answer to one of this game's prompt ``commands``; None when ``line`` is not one.
         Never changes the state."""
@@ -297,6 +303,8 @@ class Match:
         if kind == "action":
             seat = getattr(event, "seat", None)
             if seat not in p.seats:
+                if type(seat) is not int or not 1 <= seat <= self.nseats:
+                    return f"there is no seat p{seat} (seats are p1-p{self.nseats})"
                 who = ", ".join(f"p{s}" for s in p.seats)
                 return f"it is not p{seat}'s turn (waiting for {who}: {p.what})"
             return game.check(state, event)

@@ -7,7 +7,8 @@ so scripted play, interactive play, resume and tests share one path.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -178,25 +179,35 @@ class Session:
 
     def parse_line(self, line: str) -> Event:
         """Parse a typed move. A blank line is the game's ``blank_move``; a move that names
-        no seat and only makes sense with one is taken as the move of the one person among
-        the seats that may act (so a person playing with bots can type just ``claim``)."""
+        no seat and only makes sense with one, or that the game gives to a bot's seat, is
+        taken as the move of the one person among the seats that may act (so a person
+        playing with bots can type just ``claim``, or ``stop`` when a bot flips next)."""
         m = self.match
         text = line.strip() or (self.game.blank_move(m.state) or "")
+        people = [s for s in m.pending.seats if s not in self.bots]
+        head = text.split()[0].lower() if text else ""
+        named = head[:1] == "p" and head[1:].isdigit()
+        person = people[0] if len(people) == 1 and not m.physical and not named else None
         try:
-            return self.game.parse(m.state, text)
+            ev = self.game.parse(m.state, text)
         except ParseError:
-            people = [s for s in m.pending.seats if s not in self.bots]
-            head = text.split()[0].lower() if text else ""
-            if m.physical or len(people) != 1 or (head[:1] == "p" and head[1:].isdigit()):
+            if person is None:
                 raise
             try:
-                return self.game.parse(m.state, f"p{people[0]} {text}")
+                return self.game.parse(m.state, f"p{person} {text}")
             except ParseError:
                 pass
             raise
+        if person is not None and ev.KIND == "action" and getattr(ev, "seat", None) in self.bots:
+            with suppress(ParseError):
+                return self.game.parse(m.state, f"p{person} {text}")
+        return ev
 
-    def submit_line(self, line: str) -> Event:
-        """Parse and play one typed move; raises ParseError or IllegalMove, changing nothing."""
+    def submit_line(self, line: str, confirm: Callable[[str], bool] | None = None
+                    ) -> Event | None:
+        """Parse and play one typed move; raises ParseError or IllegalMove, changing nothing.
+        With ``confirm``, a legal move the game asks about (:meth:`Game.confirm`) is played
+        only if ``confirm(question)`` says yes; None when it says no."""
         m = self.match
         ev = self.parse_line(line)
         p = m.pending
@@ -207,6 +218,13 @@ class Session:
         if ev.KIND == "chance" and not m.physical and p.kind == "chance":
             raise IllegalMove("in a seeded game the program deals; this is typed only at a "
                               "real table (--physical)")
+        question = None if confirm is None else self.game.confirm(m.state, ev)
+        if confirm is not None and question is not None:
+            reason = m.why_not(ev)  # a move that is refused anyway is not asked about
+            if reason is not None:
+                raise IllegalMove(reason)
+            if not confirm(question):
+                return None
         m.submit(ev)
         return ev
 

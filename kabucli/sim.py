@@ -1,6 +1,6 @@
 """Many seeded matches between bots, with statistics one can trust.
 
-The unit is the match, played to its end under the house rules (RULINGS.md): a Dare match is
+The unit is the match, played to its end under the house rules: a Dare match is
 ``rounds`` rounds, a Yatchaba match ``games`` games, a Kazu-Tori match one game. Match ``i`` of
 a run with seed ``S`` is dealt from seed ``S + i`` (mod 2**64), so any match of a run can be
 replayed alone. With ``rotate`` the bots change seats every match (bot ``j`` sits in seat

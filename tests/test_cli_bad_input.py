@@ -3,6 +3,7 @@ exit code, no traceback, and nothing left behind that was not there before."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -150,7 +151,8 @@ def assert_stops_at(tmp_path: Path, text: str, number: int, why: str) -> None:
     line = error(res)
     bad = text.splitlines()[number - 1].split("#")[0].strip()
     assert line.startswith(f"{script}:{number}: {bad!r}: {why}"), line
-    assert line.endswith(f"; log kept: {log} ({events_in(log)} events)")
+    assert line.endswith(f"; log kept: {log} ({events_in(log)} events); "
+                         f"go on with: kabucli resume {shlex.quote(str(log))}")
     audits_clean(log)
     data = read_log(log, games.event_types)
     match, _ = walk(games.get("dare"), data.header, data.events)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,8 @@ def test_script_that_ends_early_leaves_a_resumable_log(tmp_path: Path) -> None:
     assert res.stderr.strip().startswith(f"the script {script} ended; the game waits for p1")
     _, events = replayed(log)
     assert human_lays(events)[0] == Lay(1, [[1, 7, 9], [5, 6, 6]])
-    assert res.stderr.strip().endswith(f"log kept: {log} ({len(events)} events)")
+    assert res.stderr.strip().endswith(f"log kept: {log} ({len(events)} events); "
+                                           f"go on with: kabucli resume {shlex.quote(str(log))}")
     audits_clean(log, finished=False)
 
 
@@ -98,7 +100,8 @@ def test_input_ending_at_the_prompt_keeps_the_log(tmp_path: Path) -> None:
     log = tmp_path / "g.kbl"
     res = run(*HUMAN_GAME, "--log", str(log), input="")
     assert res.exit_code == 0
-    assert res.stderr.strip() == f"input ended; log kept: {log} ({len(replayed(log)[1])} events)"
+    assert res.stderr.strip() == (f"input ended; log kept: {log} ({len(replayed(log)[1])} "
+                                  f"events); go on with: kabucli resume {shlex.quote(str(log))}")
     audits_clean(log, finished=False)
 
 
@@ -168,7 +171,8 @@ def test_quit_keeps_the_log_and_exits_0(tmp_path: Path) -> None:
     res = run(*HUMAN_GAME, "--log", str(log), input="quit\n")
     assert res.exit_code == 0
     n = len(replayed(log)[1])
-    assert res.stderr.strip() == f"left the game; log kept: {log} ({n} events)"
+    assert res.stderr.strip() == (f"left the game; log kept: {log} ({n} events); "
+                                  f"go on with: kabucli resume {shlex.quote(str(log))}")
     audits_clean(log, finished=False)
 
 
@@ -289,4 +293,5 @@ def test_physical_refuses_a_show_that_breaks_the_deck(tmp_path: Path) -> None:
     assert res.exit_code == 1
     line = res.stderr.strip()
     assert line.startswith(f"error: {script}:3: 'p3 sets 1-3-9 3-5-5': ")
-    assert line.endswith(f"log kept: {log} ({len(replayed(log)[1])} events)")
+    assert line.endswith(f"log kept: {log} ({len(replayed(log)[1])} events); "
+                         f"go on with: kabucli resume {shlex.quote(str(log))}")

@@ -39,7 +39,18 @@ def kinds(game: str) -> dict[str, BotFactory]:
     return bots
 
 
+def about(game: str) -> dict[str, str]:
+    """What each built-in bot kind of ``game`` does, in one line (its class's ``about``)."""
+    return {kind: str(getattr(factory, "about", "")) for kind, factory in kinds(game).items()}
+
+
 EXTERNAL = ("cmd:", "py:")  # a user's program over stdin/stdout, or a user's Python class
+# The external kinds as people write them, and what each is.
+EXTERNAL_ABOUT = {
+    "cmd:COMMAND": "your own program, in any language, talking JSON Lines over stdin/stdout "
+                   "(docs/bots.md)",
+    "py:FILE.py:CLASS": "your own Python class, from a file or a module (docs/bots.md)",
+}
 
 
 def check_kind(game: str, kind: str) -> None:
@@ -50,7 +61,7 @@ def check_kind(game: str, kind: str) -> None:
         return
     table = kinds(game)
     if kind not in table:
-        known = ", ".join([*table, "cmd:COMMAND", "py:FILE.py:CLASS"])
+        known = ", ".join([*table, *EXTERNAL_ABOUT])
         raise ParseError(f"unknown bot '{kind}' for {game} (bots: {known})")
 
 

@@ -15,7 +15,7 @@ from kabucli.events import Event
 
 
 class DareRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Dare's house rules (RULINGS.md, Dare)."""
+    """Dare's house rules (docs/rules/dare.md)."""
 
     ante: Annotated[
         int, Meta(ge=0, description="chips each player puts in the pot every round")

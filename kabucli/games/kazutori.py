@@ -1,14 +1,14 @@
 """Kazu-Tori (数取り, "number taking"): count aloud while flipping, and slap the card that
 matches the number said.
 
-Rules: ../shared/seeds/001 (Kazu-Tori) and the Kazu-Tori section of RULINGS.md; the choices
-made here are in docs/rules/kazu-tori.md. The 40-card Daini deck is dealt into face-down piles.
-In turn, starting with the dealer (p1), each player turns the top card of their pile onto the
-table and says the next number, "one" up to the `limit`. When the card's ones digit matches the
-number said (or the card is the Oni), the first player to claim it takes the whole table into
-their pile and counts "one" again. A wrong claim costs one card to each other player. The Jizo
-hands the table out; a count that reaches the limit gives the cards back. A player whose pile
-runs out is out, and from then on (Last Call) the next take ends the game. The most cards wins.
+The rules as kabucli plays them, with the choices made where tradition is silent, are in
+docs/rules/kazu-tori.md. The 40-card Daini deck is dealt into face-down piles. In turn, starting
+with the dealer (p1), each player turns the top card of their pile onto the table and says the
+next number, "one" up to the `limit`. When the card's ones digit matches the number said (or the
+card is the Oni), the first player to claim it takes the whole table into their pile and counts
+"one" again. A wrong claim costs one card to each other player. The Jizo hands the table out; a
+count that reaches the limit gives the cards back. A player whose pile runs out is out, and from
+then on (Last Call) the next take ends the game. The most cards wins.
 
 Seeded games derive each flipped card from the top of the pile (piles are recorded by the Deal
 and Shuffle chance events); at a real table (`physical`) piles are known only by size and each
@@ -193,6 +193,11 @@ class KazuTori(Game):
         if s.phase == "window" and len(s.passed) + len(s.claimed) < len(s.ins):
             return "pass"
         return "flip"
+
+    def confirm(self, s: KazuToriState, ev: Event) -> str | None:
+        if type(ev) is Stop:
+            return "End the game now and score the piles as they stand?"
+        return None
 
     def _settle(self, s: KazuToriState) -> None:
         """Do the queued steps that are no events (a flip that waited for the effects of the
@@ -514,7 +519,7 @@ class KazuTori(Game):
 
     @staticmethod
     def _payments(s: KazuToriState, ev: Score) -> list[Pay]:
-        """Each loser pays the winner a chip per card held (RULINGS: ties by the ``tie`` rule)."""
+        """Each loser pays the winner a chip per card held (ties by the ``tie`` house rule)."""
         winners = ev.winners
         if not winners:
             return []
@@ -979,6 +984,7 @@ first. A move may start with the seat: 'p2 claim', 'p3 flip'.
   p2 pass       p2 lets the card go (a person playing with bots: now the bots
                 may react, or the next player flips)
   stop          the players agree to end here; the piles are scored as they are
+                (asked to confirm at the prompt; 'undo' when the game is over takes it back)
   deal          at a real table: each player has a face-down pile
 
 What the program records by itself:

@@ -15,7 +15,7 @@ from kabucli.events import Event
 
 
 class KazuToriRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Kazu-Tori's house rules (RULINGS.md, Kazu-Tori)."""
+    """Kazu-Tori's house rules (docs/rules/kazu-tori.md)."""
 
     limit: Annotated[
         Literal[10, 15, 20],

@@ -1,15 +1,15 @@
 """Yatchaba (やっちゃば): guess the months of three face-down hanafuda cards.
 
-Rules: ../shared/seeds/004 (Yatchaba) and the Yatchaba section of RULINGS.md; the gaps we
-settled are in docs/rules/yatchaba.md. A match is ``games`` games; each game is a series of
-rounds. In a round the *guesser* lays three cards face down and names three months (repeats
-allowed). Then come betting laps, from the guesser round to the seat before the guesser: each
-player bets the next amount of the rising sequence, or passes (1 chip, and no more betting this
-round). After each lap the last player of the lap still betting says ``continue`` or ``stop``.
-At the stop the cards are turned over. A right guess wins the pot (the dealer's first-round
-guess all of it; a later guesser all but the dealer's 20%) and ends the game. A wrong guess
-leaves the cards face up and the next seat that may still guess lays three more. When nobody
-was right the dealer takes 20% and the rest of the pot carries into the next game.
+The rules as kabucli plays them, with the gaps we settled, are in docs/rules/yatchaba.md. A
+match is ``games`` games; each game is a series of rounds. In a round the *guesser* lays three
+cards face down and names three months (repeats allowed). Then come betting laps, from the
+guesser round to the seat before the guesser: each player bets the next amount of the rising
+sequence, or passes (1 chip, and no more betting this round). After each lap the last player of
+the lap still betting says ``continue`` or ``stop``. At the stop the cards are turned over. A
+right guess wins the pot (the dealer's first-round guess all of it; a later guesser all but the
+dealer's 20%) and ends the game. A wrong guess leaves the cards face up and the next seat that
+may still guess lays three more. When nobody was right the dealer takes 20% and the rest of the
+pot carries into the next game.
 
 Chips: a Bet or Pass action puts its chips in the pot itself (the amount is in the event, and
 a pass is always 1 chip); what leaves the pot is a :class:`~kabucli.events.Pay` event.
@@ -616,7 +616,7 @@ class Yatchaba(Game):
         if verb in ("guess", "guesses", "g"):
             return Guess(seat or s.guesser, self._parse_months(args))
         if verb in ("bet", "bets", "b"):
-            who = seat or (s.bettor if s.phase == "bet" else 0)
+            who = self._mover(s, seat, "bet", "bet")
             if not args:
                 return Bet(who, s.next_amount())
             if len(args) > 1 or not args[0].isdigit():
@@ -626,16 +626,26 @@ class Yatchaba(Game):
         if verb in ("continue", "cont", "c", "more", "stop", "s"):
             if args:
                 raise ParseError(f"'{verb}' takes nothing after it, got '{' '.join(args)}'")
-            who = seat or (s.decider if s.phase == "decide" else 0)
-            return Stop(who) if verb in ("stop", "s") else Continue(who)
+            stop = verb in ("stop", "s")
+            who = self._mover(s, seat, "decide", "stop" if stop else "continue")
+            return Stop(who) if stop else Continue(who)
         if verb in ("pass", "passes", "p"):
             if args:
                 raise ParseError(f"'pass' takes nothing after it, got '{' '.join(args)}'")
-            return Pass(seat or (s.bettor if s.phase == "bet" else 0))
+            return Pass(self._mover(s, seat, "bet", "pass"))
         if parse_month(verb) is not None and s.phase == "guess":
             return Guess(seat or s.guesser, self._parse_months(words))
         raise ParseError(f"'{words[0]}' is not a Yatchaba move: use 'guess 1 1 8', 'bet', "
                          "'pass', 'continue', 'stop', 'deal' or 'reveal 1 1 8'")
+
+    def _mover(self, s: YatchabaState, seat: int | None, phase: str, verb: str) -> int:
+        """Whose move ``verb`` is: the seat typed, else the one whose turn it is in ``phase``;
+        typed without a seat outside ``phase`` it is nobody's move."""
+        if seat is not None:
+            return seat
+        if s.phase != phase:
+            raise ParseError(f"nobody may {verb} now: waiting for {self.pending(s).what}")
+        return s.bettor if phase == "bet" else s.decider
 
     # The engine's own events parse back too, so that every line of a replay can be typed.
     @staticmethod

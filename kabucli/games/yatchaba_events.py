@@ -15,7 +15,7 @@ from kabucli.events import Event
 
 
 class YatchabaRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Yatchaba's house rules (RULINGS.md, Yatchaba)."""
+    """Yatchaba's house rules (docs/rules/yatchaba.md)."""
 
     amounts: Annotated[
         Literal["count", "book"],
