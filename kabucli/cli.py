@@ -277,6 +277,10 @@ def play(
 @app.command()
 def resume(
     log: Annotated[Path, typer.Argument(help="The log of an unfinished game.")],
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", "-b", metavar="SEAT=KIND",
+        help="The program or Python class of a seat the log says is a bot of your own, "
+             "e.g. 2=cmd:COMMAND (the log's own is never started).")] = None,
     script: Annotated[str | None, typer.Option("--script", metavar="FILE",
                                                help="Read the moves from FILE or '-'.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the result.")] = False,
@@ -288,7 +292,7 @@ def resume(
 
     moves = _read_script(script)
     try:
-        sess, damage = do_resume(log)
+        sess, damage = do_resume(log, bot or [])
     except LogError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:
@@ -556,7 +560,7 @@ def audit(
     from kabucli import games
     from kabucli.engine import check_header, walk
     from kabucli.errors import KabuError
-    from kabucli.log import read_log
+    from kabucli.log import external_bot, read_log
 
     out = _console()
     err = _console(stderr=True)
@@ -591,9 +595,16 @@ def audit(
         else:
             state = "finished" if match.over else "unfinished"
             res.update(status="valid", events=len(data.events), finished=match.over)
+            # A user's own bot is recorded, never run (audit runs no bot); resume needs it named.
+            own = {i: k for i, s in enumerate(data.header.seats, 1)
+                   if (k := external_bot(s.control)) is not None}
+            if own:
+                res["user_bots"] = list(own)
+                state += "; user's bot, not run: " + ", ".join(f"p{i} {k!r}"
+                                                               for i, k in own.items())
             if not as_json:
                 out.print(f"[green]valid:[/] {_escape(str(path))} ({len(data.events)} events, "
-                          f"{state})", soft_wrap=True)
+                          f"{_escape(state)})", soft_wrap=True)
         results.append(res)
     if as_json:
         print(json.dumps(results, indent=2))

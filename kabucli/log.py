@@ -38,10 +38,31 @@ Fmt = Literal["msgpack", "jsonl"]
 
 
 class SeatInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One seat: the name shown, and who controls it (``human``, ``bot:KIND``, ``ext:CMD``)."""
+    """One seat: the name shown, and who controls it: ``human``, or ``bot:KIND`` where KIND
+    is a built-in bot or a user's own (``cmd:COMMAND``, ``py:FILE.py:CLASS``)."""
 
     name: str
     control: str = "human"
+
+
+EXTERNAL = ("cmd:", "py:")  # bot kinds that are a user's program or Python class
+
+
+def external_bot(control: str) -> str | None:
+    """The kind of a seat's bot when it is a user's own (``cmd:...``, ``py:...``), else None."""
+    kind = control.removeprefix("bot:")
+    return kind if kind != control and kind.startswith(EXTERNAL) else None
+
+
+def _control_problem(control: str) -> str | None:
+    """Why a seat's ``control`` is not ``human`` or ``bot:KIND``; None when it is."""
+    if control == "human":
+        return None
+    kind = control.removeprefix("bot:")
+    what = kind.partition(":")[2] if kind.startswith(EXTERNAL) else kind
+    if kind == control or not what.strip() or not kind.isprintable():
+        return f"control {control!r} is not human or bot:KIND"
+    return None
 
 
 class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -266,6 +287,10 @@ def _decode_header(payload: bytes, fmt: Fmt) -> Header:
     if header.format != FORMAT_VERSION:
         raise LogError(f"log format version {header.format} is not supported (this kabucli "
                        f"reads version {FORMAT_VERSION})")
+    for i, seat in enumerate(header.seats, start=1):
+        problem = _control_problem(seat.control)
+        if problem is not None:
+            raise LogError(f"invalid record: {problem} - at `$.seats[{i - 1}].control`")
     return header
 
 

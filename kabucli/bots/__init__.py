@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from kabucli.engine import Game
 from kabucli.errors import ParseError
 from kabucli.events import Event
+from kabucli.log import EXTERNAL  # a user's program over stdin/stdout, or Python class
 from kabucli.shuffle import Rng
 
 
@@ -37,9 +38,6 @@ def kinds(game: str) -> dict[str, BotFactory]:
         return {}
     bots: dict[str, BotFactory] = import_module(mod).BOTS
     return bots
-
-
-EXTERNAL = ("cmd:", "py:")  # a user's program over stdin/stdout, or a user's Python class
 
 
 def check_kind(game: str, kind: str) -> None:
