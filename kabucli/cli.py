@@ -292,16 +292,18 @@ def resume(
 
     moves = _read_script(script)
     try:
-        sess, damage = do_resume(log, bot or [])
+        sess, torn = do_resume(log, bot or [])
     except LogError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:
         msg = str(exc)
         fail(msg if msg.startswith(str(log)) else f"{log}: {msg}")
     err = _console(stderr=True)
-    if damage is not None:
-        err.print(f"[yellow]warning:[/] {_escape(str(damage))}; the damaged tail was cut off "
-                  f"and play goes on after event {sess.match.logged}")
+    writer = sess.match.writer
+    if torn is not None and writer is not None:
+        err.print(f"[yellow]warning:[/] {_escape(str(torn))}; this torn last record was moved "
+                  f"to {_escape(str(writer.torn_file))} and play goes on after event "
+                  f"{sess.match.logged}")
     if sess.match.over:
         fail(f"{log}: the game in this log is already over")
     _drive(sess, moves, quiet, as_json)
@@ -707,6 +709,34 @@ def log_convert(
     except LogError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     _console().print(f"wrote {_escape(str(dst))} ({n} events)", soft_wrap=True)
+
+
+@log_app.command("repair")
+def log_repair(
+    src: Annotated[Path, typer.Argument(help="The damaged log (only read, never changed).")],
+    dst: Annotated[Path, typer.Argument(help="The new log to write (.jsonl: JSON Lines, else "
+                                             "msgpack).")],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
+) -> None:
+    """Copy every record of a damaged log that still checks into a new log."""
+    from kabucli import games
+    from kabucli.errors import LogError
+    from kabucli.log import repair_log, same_file
+
+    if same_file(src, dst):
+        fail(f"{dst}: cannot repair a log onto itself (the original stays as it is)")
+    if dst.exists() and not force:
+        fail(f"{dst} already exists; add --force to overwrite it")
+    try:
+        kept, dropped = repair_log(src, dst, games.event_types, overwrite=force)
+    except LogError as exc:
+        fail(str(exc), EXIT_UNREADABLE)
+    err = _console(stderr=True)
+    for line in dropped:
+        err.print(f"[yellow]dropped:[/] {_escape(line)}")
+    missing = "; with events missing it may not pass kabucli audit" if dropped else ""
+    _console().print(f"wrote {_escape(str(dst))} ({kept} events kept, {len(dropped)} "
+                     f"record(s) dropped{missing})", soft_wrap=True)
 
 
 # -- completion --------------------------------------------------------------------------

@@ -288,9 +288,16 @@ def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | 
 
 def resume(path: Path, bot_specs: list[str] | None = None,
            durable: bool = True) -> tuple[Session, LogError | None]:
-    """Reopen a log to play on: replay it, cut off a damaged tail, append from there. A user's
-    bot not named again refuses (see :func:`resume_bots`), leaving the file as it is."""
+    """Reopen a log to play on: replay it and append from its last good record.
+
+    Only a torn tail (its last record cut short) is taken off, into a side file
+    (``session.match.writer.torn_file``); it is returned as the error. Any other damage, a
+    broken rule, a finished game or a user's bot not named again (see :func:`resume_bots`)
+    refuses, and then the file is left as it is."""
     data = read_log(path, games.event_types, strict=False)
+    if data.error is not None and not data.torn:
+        raise LogError(f"{data.error}; resume leaves a damaged log as it is (kabucli log "
+                       f"repair {path} NEW copies what still checks)")
     game = games.get(data.header.game)
     try:
         check_header(game, data.header)
@@ -299,7 +306,7 @@ def resume(path: Path, bot_specs: list[str] | None = None,
     match, violation = walk(game, data.header, data.events)
     if violation is not None:
         raise KabuError(violation.line(str(path)) + " (cannot resume a log that breaks a rule)")
-    if match.over:  # checked before reopening, which would cut a damaged tail
+    if match.over:  # checked before reopening, which would set a torn tail aside
         raise KabuError(f"{path}: the game in this log is already over")
     bots = make_bots(match, resume_bots(game, data.header.seats, bot_specs or []))
     match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable)

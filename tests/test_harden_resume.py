@@ -1,5 +1,6 @@
 """Resume is safe with untrusted logs: it never starts a bot program or class that a log names
-(the person resuming names it again)."""
+(the person resuming names it again), and it never destroys intact records: only a torn last
+record is taken off, and kept in a side file."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from typer.testing import CliRunner
 
 from kabucli import games
 from kabucli.cli import app
-from kabucli.log import SeatInfo, read_log, write_log
+from kabucli.errors import LogError
+from kabucli.log import LogWriter, SeatInfo, read_log, write_log
 
 runner = CliRunner()
 # Seed 7, p1 a person, p2 and p3 bots; p1 quits at the first prompt: an unfinished game.
@@ -158,3 +160,109 @@ def test_a_built_in_bot_this_kabucli_lacks_is_named_on_resume(tmp_path: Path) ->
     log = with_control(quit_game(tmp_path / "g.kbl"), 3, "bot:genius")
     line = one_line(run("resume", str(log)), 1)
     assert line.startswith(f"error: {log}: seat 3: unknown bot 'genius' for dare")
+
+
+# -- resume never destroys intact records -------------------------------------------------
+
+def frames(data: bytes) -> list[tuple[int, int]]:
+    """(start, end) of every msgpack frame, from the framing alone."""
+    out, pos = [], 8
+    while pos < len(data):
+        end = pos + 8 + int.from_bytes(data[pos:pos + 4], "big")
+        out.append((pos, end))
+        pos = end
+    return out
+
+
+def flipped(data: bytes, pos: int, mask: int = 0x10) -> bytes:
+    out = bytearray(data)
+    out[pos] ^= mask
+    return bytes(out)
+
+
+@pytest.mark.parametrize(("where", "why"), [
+    ("payload", "corrupted: checksum does not match"),
+    ("length", "corrupted: its length runs past the end of the file, yet whole records follow"),
+    ("last", "corrupted: checksum does not match"),
+])
+def test_a_damaged_msgpack_log_is_not_cut_by_resume(tmp_path: Path, where: str,
+                                                    why: str) -> None:
+    log = quit_game(tmp_path / "g.kbl")
+    data = log.read_bytes()
+    bounds = frames(data)
+    index = len(bounds) - 1 if where == "last" else len(bounds) // 2
+    start, end = bounds[index]
+    log.write_bytes(flipped(data, start + 1 if where == "length" else end - 2))
+    before = log.read_bytes()
+    line = one_line(run("resume", str(log), input="pass\n" * 9), 2)
+    assert line == (f"error: {log}: event {index}: {why}; resume leaves a damaged log as it "
+                    f"is (kabucli log repair {log} NEW copies what still checks)")
+    assert log.read_bytes() == before
+    assert list(tmp_path.glob("*.torn-*")) == []
+
+
+def test_a_damaged_jsonl_line_is_not_cut_by_resume(tmp_path: Path) -> None:
+    log = quit_game(tmp_path / "g.jsonl")
+    lines = log.read_bytes().splitlines(keepends=True)
+    lines[5] = lines[5].replace(b'"e":', b'"e";')
+    log.write_bytes(b"".join(lines))
+    line = one_line(run("resume", str(log), input="pass\n" * 9), 2)
+    assert line.startswith(f"error: {log}: event 5: invalid record: ")
+    assert log.read_bytes() == b"".join(lines)
+
+
+@pytest.mark.parametrize("cut_in", ["frame bytes", "payload"])
+def test_a_torn_tail_goes_to_a_new_side_file_and_play_goes_on(tmp_path: Path,
+                                                              cut_in: str) -> None:
+    log = quit_game(tmp_path / "g.kbl")
+    data = log.read_bytes()
+    start, end = frames(data)[-1]
+    torn = data[:start + 5] if cut_in == "frame bytes" else data[:end - 3]
+    log.write_bytes(torn)
+    taken = tmp_path / "g.kbl.torn-1"
+    taken.write_bytes(b"an earlier one")
+    res = run("resume", str(log), input="pass\n" * 9)
+    assert res.exit_code == 0, res.stderr
+    side = tmp_path / "g.kbl.torn-2"
+    warning = res.stderr.strip().splitlines()[0]
+    assert warning.startswith(f"warning: {log}: event {len(frames(data)) - 1}: truncated: ")
+    assert f"this torn last record was moved to {side} and play goes on" in warning
+    assert side.read_bytes() == torn[start:]
+    assert taken.read_bytes() == b"an earlier one"
+    assert log.read_bytes()[:start] == data[:start]
+    assert run("audit", str(log)).exit_code == 0
+
+
+def test_reopen_itself_refuses_to_cut_anything_but_a_torn_tail(tmp_path: Path) -> None:
+    log = quit_game(tmp_path / "g.kbl")
+    data = log.read_bytes()
+    start, end = frames(data)[3]
+    log.write_bytes(flipped(data, end - 1))
+    with pytest.raises(LogError, match=f"what follows byte {start} is not a torn last record"):
+        LogWriter.reopen(log, start, 2)
+    assert log.read_bytes() == flipped(data, end - 1)
+    assert list(tmp_path.glob("*.torn-*")) == []
+
+
+def test_a_zeroed_tail_is_damage_not_a_tear(tmp_path: Path) -> None:
+    log = quit_game(tmp_path / "g.kbl")
+    n = len(frames(log.read_bytes()))
+    log.write_bytes(log.read_bytes() + bytes(16))  # a crash may leave a file grown with zeros
+    line = one_line(run("resume", str(log)), 2)
+    assert line.startswith(f"error: {log}: event {n}: corrupted: an empty frame; ")
+
+
+def test_the_search_for_whole_frames_after_a_bad_length_gives_up_in_time(tmp_path: Path) -> None:
+    log = quit_game(tmp_path / "g.kbl")
+    # a frame whose length runs past the end, then 1.5 MB of would-be frames (a length below
+    # 1 MiB that fits, a map's first byte) with wrong checksums: each would cost a CRC-32 of
+    # up to 1 MiB, some 100 GB in all, were the search not bounded
+    size = 1_500_000
+    fakes = bytearray()
+    while len(fakes) < size:
+        reach = min(max(size - len(fakes) - 8, 1), 0xFFFFF)
+        fakes += reach.to_bytes(4, "big") + bytes(4) + b"\x81"
+    log.write_bytes(log.read_bytes() + (10**8).to_bytes(4, "big") + bytes(4) + fakes[:size])
+    line = one_line(run("resume", str(log)), 2)
+    assert ("corrupted: its length runs past the end of the file, and what follows is too "
+            "long to search; ") in line
