@@ -182,6 +182,12 @@ def _set_aside(path: Path, tail: bytes) -> Path:
                 fh.write(tail)
                 fh.flush()
                 os.fsync(fh.fileno())
+            if hasattr(os, "O_DIRECTORY"):  # and its name, before the log is cut
+                folder = os.open(side.parent, os.O_RDONLY | os.O_DIRECTORY)
+                try:
+                    os.fsync(folder)
+                finally:
+                    os.close(folder)
         except FileExistsError:
             n += 1
             continue
@@ -290,12 +296,12 @@ def _raw_records(data: bytes, fmt: Fmt, resync: bool = False) -> Iterator[_Raw]:
                 yield _Raw(index, pos, end, data[pos + _FRAME.size:end])
             else:
                 damage = _cut_frame_damage(data, pos) if cut else why
-                if not resync:
-                    yield _Raw(index, pos, end, None, damage or why, not damage)
-                    return
-                nxt = _next_frame(data, pos + 1)
-                end = len(data) if nxt is None else nxt
+                if resync:
+                    nxt = _next_frame(data, pos + 1)
+                    end = len(data) if nxt is None else nxt
                 yield _Raw(index, pos, end, None, damage or why, not damage)
+                if not resync:
+                    return
             pos = end
             index += 1
     else:
