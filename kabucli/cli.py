@@ -305,6 +305,10 @@ def play(
 @app.command()
 def resume(
     log: Annotated[Path, typer.Argument(help="The log of an unfinished game.")],
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", "-b", metavar="SEAT=KIND",
+        help="The program or Python class of a seat the log says is a bot of your own, "
+             "e.g. 2=cmd:COMMAND (the log's own is never started).")] = None,
     script: Annotated[str | None, typer.Option("--script", metavar="FILE",
                                                help="Read the moves from FILE or '-'.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the result.")] = False,
@@ -316,16 +320,18 @@ def resume(
 
     moves = _read_script(script)
     try:
-        sess, damage = do_resume(log)
+        sess, torn = do_resume(log, bot or [])
     except LogError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:
         msg = str(exc)
         fail(msg if msg.startswith(str(log)) else f"{log}: {msg}")
     err = _console(stderr=True)
-    if damage is not None:
-        err.print(f"[yellow]warning:[/] {_escape(str(damage))}; the damaged tail was cut off "
-                  f"and play goes on after event {sess.match.logged}")
+    writer = sess.match.writer
+    if torn is not None and writer is not None:
+        err.print(f"[yellow]warning:[/] {_escape(str(torn))}; this torn last record was moved "
+                  f"to {_escape(str(writer.torn_file))} and play goes on after event "
+                  f"{sess.match.logged}")
     if sess.match.over:
         fail(f"{log}: the game in this log is already over")
     _drive(sess, moves, quiet, as_json)
@@ -658,7 +664,7 @@ def audit(
     from kabucli import games
     from kabucli.engine import check_header, walk
     from kabucli.errors import KabuError
-    from kabucli.log import read_log
+    from kabucli.log import external_bot, read_log
 
     out = _console()
     err = _console(stderr=True)
@@ -693,9 +699,16 @@ def audit(
         else:
             state = "finished" if match.over else "unfinished"
             res.update(status="valid", events=len(data.events), finished=match.over)
+            # A user's own bot is recorded, never run (audit runs no bot); resume needs it named.
+            own = {i: k for i, s in enumerate(data.header.seats, 1)
+                   if (k := external_bot(s.control)) is not None}
+            if own:
+                res["user_bots"] = list(own)
+                state += "; user's bot, not run: " + ", ".join(f"p{i} {k!r}"
+                                                               for i, k in own.items())
             if not as_json:
                 out.print(f"[green]valid:[/] {_escape(str(path))} ({len(data.events)} events, "
-                          f"{state})", soft_wrap=True)
+                          f"{_escape(state)})", soft_wrap=True)
         results.append(res)
     if as_json:
         print(json.dumps(results, indent=2))
@@ -799,6 +812,34 @@ def log_convert(
     except LogError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     _console().print(f"wrote {_escape(str(dst))} ({n} events)", soft_wrap=True)
+
+
+@log_app.command("repair")
+def log_repair(
+    src: Annotated[Path, typer.Argument(help="The damaged log (only read, never changed).")],
+    dst: Annotated[Path, typer.Argument(help="The new log to write (.jsonl: JSON Lines, else "
+                                             "msgpack).")],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
+) -> None:
+    """Copy every record of a damaged log that still checks into a new log."""
+    from kabucli import games
+    from kabucli.errors import LogError
+    from kabucli.log import repair_log, same_file
+
+    if same_file(src, dst):
+        fail(f"{dst}: cannot repair a log onto itself (the original stays as it is)")
+    if dst.exists() and not force:
+        fail(f"{dst} already exists; add --force to overwrite it")
+    try:
+        kept, dropped = repair_log(src, dst, games.event_types, overwrite=force)
+    except LogError as exc:
+        fail(str(exc), EXIT_UNREADABLE)
+    err = _console(stderr=True)
+    for line in dropped:
+        err.print(f"[yellow]dropped:[/] {_escape(line)}")
+    missing = "; with events missing it may not pass kabucli audit" if dropped else ""
+    _console().print(f"wrote {_escape(str(dst))} ({kept} events kept, {len(dropped)} "
+                     f"record(s) dropped{missing})", soft_wrap=True)
 
 
 # -- completion --------------------------------------------------------------------------

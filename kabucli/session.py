@@ -20,7 +20,7 @@ from kabucli import bots as botreg, games
 from kabucli.engine import Game, Match, check_header, make_header, walk
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
-from kabucli.log import Fmt, LogWriter, SeatInfo, format_for, read_log
+from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, format_for, read_log
 from kabucli.shuffle import Rng
 
 COMMANDS = {
@@ -76,14 +76,50 @@ def build_seats(game: Game, players: int | None, names: list[str],
     return seats
 
 
-def make_bots(match: Match) -> dict[int, Any]:
-    """The bot of every bot seat of a match, each with its own seeded generator."""
-    out = {}
+def make_bots(match: Match, kinds: dict[int, str]) -> dict[int, Any]:
+    """The bot of each seat in ``kinds`` (seat -> bot kind), each with its own seeded
+    generator."""
     seed = match.seed if match.seed is not None else 0
-    for i, seat in enumerate(match.header.seats, start=1):
-        if seat.control.startswith("bot:"):
-            out[i] = botreg.make(match.game.name, seat.control[4:], Rng(seed, f"bot/{i}"))
-    return out
+    return {i: botreg.make(match.game.name, kind, Rng(seed, f"bot/{i}"))
+            for i, kind in sorted(kinds.items())}
+
+
+def recorded_bots(seats: list[SeatInfo]) -> dict[int, str]:
+    """Seat -> bot kind, for the seats whose control is ``bot:KIND``."""
+    return {i: s.control[4:] for i, s in enumerate(seats, start=1)
+            if s.control.startswith("bot:")}
+
+
+def resume_bots(game: Game, seats: list[SeatInfo], specs: list[str]) -> dict[int, str]:
+    """The bots to play a resumed log's bot seats. A built-in bot is the one the log names.
+    A user's own bot (``cmd:``, ``py:``) is never started because a log names it: the person
+    resuming names it again (``specs``: ``--bot SEAT=KIND``), or resume is refused."""
+    given = parse_bot_specs(specs, len(seats))
+    kinds = recorded_bots(seats)
+    for seat, kind in given.items():
+        recorded = kinds.get(seat)
+        if recorded is None or not recorded.startswith(EXTERNAL):
+            was = "a person's" if recorded is None else f"the built-in bot {recorded!r}'s"
+            raise ParseError(f"--bot {seat}={kind}: seat {seat} is {was} in this log; "
+                             "resume gives --bot only to seats of a bot of your own")
+        if not kind.startswith(EXTERNAL):
+            raise ParseError(f"--bot {seat}={kind}: seat {seat} is a bot of your own in this "
+                             "log: give cmd:COMMAND or py:FILE.py:CLASS")
+    missing = []
+    for seat, kind in kinds.items():
+        try:
+            botreg.check_kind(game.name, given.get(seat, kind))
+        except ParseError as exc:
+            raise ParseError(f"seat {seat}: {exc}") from None
+        if kind.startswith(EXTERNAL) and seat not in given:
+            missing.append(seat)
+    if missing:
+        named = ", ".join(f"p{i} {kinds[i]!r}" for i in missing)
+        again = " ".join(f"--bot {i}=" + ("cmd:COMMAND" if kinds[i].startswith("cmd:")
+                                          else "py:FILE.py:CLASS") for i in missing)
+        raise KabuError(f"the log names bots of your own ({named}); resume never starts a "
+                        f"program a log names: to go on, name each again, e.g. {again}")
+    return kinds | given
 
 
 def random_seed() -> int:
@@ -265,12 +301,21 @@ def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | 
         writer = LogWriter.create(log_path, header, fmt or format_for(log_path), durable)
     match = Match(game, header, writer)
     humans = {i for i, s in enumerate(seats, 1) if s.control == "human"}
-    return Session(match, make_bots(match), log_path, humans)
+    return Session(match, make_bots(match, recorded_bots(seats)), log_path, humans)
 
 
-def resume(path: Path, durable: bool = True) -> tuple[Session, LogError | None]:
-    """Reopen a log to play on: replay it, cut off a damaged tail, append from there."""
+def resume(path: Path, bot_specs: list[str] | None = None,
+           durable: bool = True) -> tuple[Session, LogError | None]:
+    """Reopen a log to play on: replay it and append from its last good record.
+
+    Only a torn tail (its last record cut short) is taken off, into a side file
+    (``session.match.writer.torn_file``); it is returned as the error. Any other damage, a
+    broken rule, a finished game or a user's bot not named again (see :func:`resume_bots`)
+    refuses, and then the file is left as it is."""
     data = read_log(path, games.event_types, strict=False)
+    if data.error is not None and not data.torn:
+        raise LogError(f"{data.error}; resume leaves a damaged log as it is (kabucli log "
+                       f"repair {path} NEW copies what still checks)")
     game = games.get(data.header.game)
     try:
         check_header(game, data.header)
@@ -279,11 +324,12 @@ def resume(path: Path, durable: bool = True) -> tuple[Session, LogError | None]:
     match, violation = walk(game, data.header, data.events)
     if violation is not None:
         raise KabuError(violation.line(str(path)) + " (cannot resume a log that breaks a rule)")
-    if match.over:  # checked before reopening, which would cut a damaged tail
+    if match.over:  # checked before reopening, which would set a torn tail aside
         raise KabuError(f"{path}: the game in this log is already over")
+    bots = make_bots(match, resume_bots(game, data.header.seats, bot_specs or []))
     match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable)
     humans = {i for i, s in enumerate(data.header.seats, 1) if s.control == "human"}
-    return Session(match, make_bots(match), path, humans), data.error
+    return Session(match, bots, path, humans), data.error
 
 
 def script_lines(text: str) -> Iterator[tuple[int, str]]:

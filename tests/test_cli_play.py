@@ -242,13 +242,17 @@ def test_resume_cuts_a_truncated_last_record_and_plays_on(tmp_path: Path) -> Non
     for name in ("g.kbl", "g.jsonl"):
         log = quit_game(tmp_path, name)
         n = len(replayed(log)[1])
-        log.write_bytes(log.read_bytes()[:-3])
+        torn = log.read_bytes()[:-3]
+        log.write_bytes(torn)
+        good = read_log(log, games.event_types, strict=False).good_bytes
         res = run("resume", str(log), input="pass\n" * 5)
         assert res.exit_code == 0, res.stderr
         warning = res.stderr.strip().splitlines()[0]
         assert warning.startswith(f"warning: {log}: event {n}: truncated")
-        assert warning.endswith(f"the damaged tail was cut off and play goes on after event "
-                                f"{n - 1}")
+        side = Path(f"{log}.torn-1")
+        assert warning.endswith(f"this torn last record was moved to {side} and play goes on "
+                                f"after event {n - 1}")
+        assert side.read_bytes() == torn[good:]
         assert f"{n:>4} " in res.stdout  # the cut event's number is used again
         audits_clean(log, finished=True)
 

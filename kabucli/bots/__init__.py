@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from kabucli.engine import Game
 from kabucli.errors import ParseError
 from kabucli.events import Event
+from kabucli.log import EXTERNAL as EXTERNAL  # users' programs and Python classes
 from kabucli.shuffle import Rng
 
 
@@ -44,7 +45,6 @@ def about(game: str) -> dict[str, str]:
     return {kind: str(getattr(factory, "about", "")) for kind, factory in kinds(game).items()}
 
 
-EXTERNAL = ("cmd:", "py:")  # a user's program over stdin/stdout, or a user's Python class
 # The external kinds as people write them, and what each is.
 EXTERNAL_ABOUT = {
     "cmd:COMMAND": "your own program, in any language, talking JSON Lines over stdin/stdout "
