@@ -75,9 +75,13 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 def _escape(text: str) -> str:
+    """Text for a rich markup string: no markup, and nothing a terminal would act on (names,
+    moves and messages may quote a log, a bot or a script)."""
     from rich.markup import escape
 
-    return escape(text)
+    from kabucli.safetext import safe_text
+
+    return escape(safe_text(text))
 
 
 def _game(name: str) -> Game:
@@ -400,6 +404,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     from rich.text import Text
 
     from kabucli import render
+    from kabucli.safetext import safe_text
     from kabucli.session import COMMANDS
 
     word = line.strip().lower()
@@ -437,7 +442,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).
     answer = g.command(m.state, line)
     if answer is not None:
-        out.print(Text(answer))
+        out.print(Text(safe_text(answer)))
         return "handled"
     return None
 
