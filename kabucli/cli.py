@@ -328,6 +328,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     """Run a session to the end: bots move, people type, every step is drawn and logged."""
     from kabucli import render
     from kabucli.errors import KabuError
+    from kabucli.notation import MAX_LINE
 
     g = sess.game
     m = sess.match
@@ -375,7 +376,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                     number, line = next(lines)
                 except StopIteration:
                     _stop(sess, f"the script {source} ended; the game waits for {p.what}", 0)
-            reply = _command(sess, line, out)
+            reply = _command(sess, line, out) if len(line) <= MAX_LINE else None
             if reply == "quit":
                 _stop(sess, "left the game", 0)
             if reply is not None:
@@ -386,7 +387,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                 if lines is None:
                     out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
                     continue
-                _stop(sess, f"{source}:{number}: {line!r}: {exc}", 1)
+                shown = repr(line[:100]) + ("…" if len(line) > 100 else "")  # a long line, cut
+                _stop(sess, f"{source}:{number}: {shown}: {exc}", 1)
     finally:
         sess.close()
     if as_json:
