@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from pathlib import Path
@@ -13,9 +14,10 @@ from typer.testing import CliRunner
 
 from kabucli import games
 from kabucli.cli import app
-from kabucli.errors import BotError, ParseError
+from kabucli.errors import BotError, ParseError, RuleError
 from kabucli.log import SeatInfo
 from kabucli.notation import LOG_INT, MAX_LINE, number, whole
+from kabucli.rules import RuleInfo, build, describe
 from kabucli.session import Session, parse_bot_specs, start
 
 runner = CliRunner()
@@ -140,3 +142,72 @@ def test_a_script_line_with_a_huge_number_is_one_short_error_line(line: str) -> 
     assert res.exit_code == 1, res.output
     error, = res.stderr.strip().splitlines()
     assert error.startswith("error: standard input:1: ") and len(error) < 400
+
+
+# -- house rules ----------------------------------------------------------------------------
+
+def numeric_rules() -> list[tuple[str, RuleInfo]]:
+    return [(name, info) for name in games.names()
+            for info in describe(games.get(name).Rules) if info.kind.startswith("integer")]
+
+
+def test_every_numeric_house_rule_has_documented_bounds() -> None:
+    rules = numeric_rules()
+    assert {name for name, _ in rules} == set(games.names())
+    for game, info in rules:
+        assert re.fullmatch(r"integer \d+-\d+", info.kind), (game, info)
+        _, hi = map(int, info.kind.split()[1].split("-"))
+        assert hi <= 1_000_000_000  # chips times seats, and every pot, stay far below LOG_INT
+        doc = (Path(__file__).parent.parent / "docs" / "rules" / f"{game}.md").read_text()
+        row = re.search(rf"^\| `{info.name}` +\| ([^|]+?) +\|", doc, re.M)
+        assert row is not None and row.group(1) == info.kind, (game, info.name)
+
+
+@pytest.mark.parametrize(("game", "pair"), [
+    ("dare", f"rounds={2**64}"), ("dare", f"ante={10**23}"), ("dare", f"chips={2**63}"),
+    ("dare", "rounds=10001"), ("dare", f"chips={BIG}"), ("dare", "ante=-1"),
+    ("kazu-tori", f"max_flips={10**6}"), ("kazu-tori", f"chips={2**63}"),
+    ("yatchaba", f"games={10**9}"), ("yatchaba", "pass_limit=101"), ("yatchaba", f"chips={2**64}"),
+])
+def test_a_house_rule_beyond_its_bounds_is_refused_when_read(game: str, pair: str) -> None:
+    g = games.get(game)
+    name = pair.split("=")[0]
+    info = {i.name: i for i in describe(g.Rules)}[name]
+    with pytest.raises(RuleError) as err:
+        build(g.Rules, [pair], game=game)
+    assert str(err.value).endswith(f"is not allowed: expected {info.kind}")
+    assert len(str(err.value)) < 140
+    res = run("deal", game, "--seed", "1", "--rule", pair)
+    assert res.exit_code == 1
+    line, = res.stderr.strip().splitlines()
+    assert line == f"error: {err.value}"
+
+
+def test_the_largest_values_are_still_allowed() -> None:
+    dare = games.get("dare")
+    assert build(dare.Rules, ["ante=1000000", "rounds=10000", "chips=1000000000"]) == \
+        dare.Rules(ante=1_000_000, rounds=10_000, chips=1_000_000_000)
+
+
+def test_a_rules_file_beyond_the_bounds_is_refused(tmp_path: Path) -> None:
+    file = tmp_path / "rules.toml"
+    file.write_text(f"[dare]\nante = {10**23}\n")
+    with pytest.raises(RuleError, match=f"ante={10**23} is not allowed: expected integer 0-"):
+        build(games.get("dare").Rules, file=file, game="dare")
+
+
+@pytest.mark.parametrize("value", [2**64, 10**30])
+def test_a_log_header_beyond_the_bounds_is_unreadable(tmp_path: Path, value: int) -> None:
+    path = tmp_path / "game.jsonl"
+    res = run("play", "dare", "--seed", "4", "--bot", "all=random", "-r", "rounds=1",
+              "--log", str(path), "-q")
+    assert res.exit_code == 0, res.output
+    header, *events = path.read_text().splitlines()
+    header = header.replace('"rounds":1', f'"rounds":{value}')
+    path.write_text("\n".join([header, *events]) + "\n")
+    for command in ("audit", "replay", "resume"):
+        res = run(command, str(path))
+        assert res.exit_code == 2, (command, res.output)
+        line, = res.stderr.strip().splitlines()
+        assert f"header: house rule rounds={value} is not allowed: expected integer 1-10000" \
+            in line, command
