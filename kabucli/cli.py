@@ -370,6 +370,9 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                 except (EOFError, KeyboardInterrupt):
                     out.print()
                     _stop(sess, "input ended", 0)
+                except UnicodeDecodeError:  # where the locale does not let Python escape it
+                    out.print()
+                    _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE)
                 number = 0
             else:
                 try:

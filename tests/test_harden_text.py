@@ -188,3 +188,13 @@ def test_a_bot_answer_with_escapes_is_one_safe_line(tmp_path: Path, kind: str,
 
 def test_bot_errors_are_safe_to_print_from_the_library() -> None:
     assert str(BotError(f"bot p1 answered {CLEAR}")) == "bot p1 answered \\x1b[2J"
+
+
+def test_input_that_is_not_utf8_at_the_prompt_is_one_line() -> None:
+    # the prompt reads with the locale's errors: 'strict' under a UTF-8 locale, as here
+    res = runner.invoke(app, ["play", "dare", "--seed", "7", "--bot", "2=random", "--bot",
+                              "3=random", "--no-log"], input=b"pass \xed\xa0\x80\n",
+                        env=PLAIN)
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert res.exit_code == 2
+    assert res.stderr.strip() == "error: standard input is not text (UTF-8)"
