@@ -680,7 +680,7 @@ def sim(
                   f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}")
     _console().print(t)
     if report.reused:
-        _console().print(f"[dim]{report.reused} match(es) reused from {logs}[/]")
+        _console().print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
 
 
 # -- logs --------------------------------------------------------------------------------

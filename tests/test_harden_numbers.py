@@ -204,3 +204,12 @@ def test_a_log_header_beyond_the_bounds_is_unreadable(tmp_path: Path, value: int
         line, = res.stderr.strip().splitlines()
         assert f"header: house rule rounds={value} is not allowed: expected integer 1-10000" \
             in line, command
+
+
+def test_a_huge_seed_is_one_short_line() -> None:
+    res = run("deal", "dare", "--seed", BIG)
+    assert res.exit_code == 1
+    assert res.stderr.strip() == ("error: seed '999999999999999999999999… (5000 characters)' is "
+                                  "out of range: use 0 to 2**64 - 1")
+    binary = "0b" + "_".join("1" * 64)  # the longest way to write a seed still works
+    assert run("deal", "dare", "--seed", binary).exit_code == 0

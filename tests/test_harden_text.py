@@ -198,3 +198,13 @@ def test_input_that_is_not_utf8_at_the_prompt_is_one_line() -> None:
     assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
     assert res.exit_code == 2
     assert res.stderr.strip() == "error: standard input is not text (UTF-8)"
+
+
+def test_a_log_folder_named_like_markup_is_printed_as_typed(tmp_path: Path) -> None:
+    folder = tmp_path / "x[/]"
+    args = ("sim", "dare", "-b", "random", "-b", "random", "-m", "1", "--seed", "1",
+            "--logs", str(folder))
+    env: dict[str, str | None] = {"NO_COLOR": "1", "COLUMNS": "1000"}
+    run(*args, env=env)
+    res = run(*args, env=env)  # the second run reuses the match and says where from
+    assert res.exit_code == 0 and f"1 match(es) reused from {folder}" in res.output
