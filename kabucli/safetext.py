@@ -14,10 +14,10 @@ import unicodedata
 
 def safe_text(text: str, limit: int | None = None) -> str:
     """``text`` with every character a terminal could act on shown as an escape; with
-    ``limit``, cut to that many characters and ended with how long it was."""
-    if not text.isprintable():
-        text = "".join(ch if ch.isprintable() or unicodedata.category(ch) == "Zs"
-                       else repr(ch)[1:-1] for ch in text)
-    if limit is not None and len(text) > limit:
-        return f"{text[:limit]}… ({len(text)} characters)"
-    return text
+    ``limit``, cut to that many characters and ended with how long ``text`` was."""
+    shown = text if text.isprintable() else "".join(
+        ch if ch.isprintable() or unicodedata.category(ch) == "Zs" else repr(ch)[1:-1]
+        for ch in text)
+    if limit is not None and len(shown) > limit:
+        return f"{shown[:limit]}… ({len(text)} characters)"
+    return shown

@@ -45,7 +45,7 @@ TIMEOUT = 10.0
 def parse_answer(game: Game, state: Any, seat: int, answer: str) -> Event:
     """The move a bot answered in notation (its seat may be left out); BotError if none."""
     if len(answer) > MAX_LINE:
-        raise BotError(f"bot p{seat} answered {answer[:80]!r}... ({len(answer)} characters; "
+        raise BotError(f"bot p{seat} answered {answer[:80]!r}… ({len(answer)} characters; "
                        f"a move is at most {MAX_LINE})")
     try:
         return game.parse(state, answer if answer.lower().startswith("p") else f"p{seat} {answer}")
