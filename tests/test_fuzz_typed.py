@@ -24,6 +24,7 @@ from kabucli.errors import KabuError
 from kabucli.log import SeatInfo
 from kabucli.session import COMMANDS, Session, start
 
+runner = CliRunner()
 GAMES = games.names()
 SEED = 20261124
 SESSION_CASES = 1500  # lines typed into sessions, per game
@@ -176,9 +177,6 @@ def run_cli(game: str, lines: list[str], script: bool, seed: int) -> tuple[str |
     if len(errors[0]) > 12_000:  # it quotes at most MAX_LINE characters, each as an escape
         return f"an error line of {len(errors[0])} characters", False
     return None, res.exit_code == 1 or "refused:" in out
-
-
-runner = CliRunner()
 
 
 def fuzz_cli(game: str, cases: int, seed: int = SEED) -> Stats:
