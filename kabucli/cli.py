@@ -99,9 +99,13 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 def _escape(text: str) -> str:
+    """Text for a rich markup string: no markup, and nothing a terminal would act on (names,
+    moves and messages may quote a log, a bot or a script)."""
     from rich.markup import escape
 
-    return escape(text)
+    from kabucli.safetext import safe_text
+
+    return escape(safe_text(text))
 
 
 def _game(name: str) -> Game:
@@ -358,6 +362,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     """Run a session to the end: bots move, people type, every step is drawn and logged."""
     from kabucli import render
     from kabucli.errors import KabuError
+    from kabucli.notation import MAX_LINE
 
     g = sess.game
     m = sess.match
@@ -404,13 +409,16 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                 except (EOFError, KeyboardInterrupt):
                     out.print()
                     _stop(sess, "input ended", 0)
+                except UnicodeDecodeError:  # where the locale does not let Python escape it
+                    out.print()
+                    _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE)
                 number = 0
             else:
                 try:
                     number, line = next(lines)
                 except StopIteration:
                     _stop(sess, f"the script {source} ended; the game waits for {p.what}", 0)
-            reply = _command(sess, line, out)
+            reply = _command(sess, line, out) if len(line) <= MAX_LINE else None
             if reply == "quit":
                 _stop(sess, "left the game", 0)
             if reply is not None:
@@ -422,7 +430,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                 if lines is None:
                     out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
                     continue
-                _stop(sess, f"{source}:{number}: {line!r}: {exc}", 1)
+                shown = repr(line[:100]) + ("…" if len(line) > 100 else "")  # a long line, cut
+                _stop(sess, f"{source}:{number}: {shown}: {exc}", 1)
     finally:
         sess.close()
     if as_json:
@@ -460,6 +469,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     from rich.text import Text
 
     from kabucli import render
+    from kabucli.safetext import safe_text
     from kabucli.session import COMMANDS
 
     word = line.strip().lower()
@@ -497,7 +507,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).
     answer = g.command(m.state, line)
     if answer is not None:
-        out.print(Text(answer))
+        out.print(Text(safe_text(answer)))
         return "handled"
     return None
 
@@ -786,7 +796,7 @@ def sim(
                   f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}")
     _console().print(t)
     if report.reused:
-        _console().print(f"[dim]{report.reused} match(es) reused from {logs}[/]")
+        _console().print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
 
 
 # -- logs --------------------------------------------------------------------------------

@@ -22,7 +22,9 @@ from kabucli.cards import Deck
 from kabucli.errors import IllegalMove, KabuError, ParseError, RuleError
 from kabucli.events import Event, Undo
 from kabucli.log import FORMAT_VERSION, Header, LogWriter, SeatInfo, now_iso
+from kabucli.notation import whole
 from kabucli.rules import as_dict, validate
+from kabucli.safetext import safe_text
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
 
 PendingKind = Literal["chance", "action", "auto", "over"]
@@ -451,8 +453,8 @@ def parse_seat_prefix(text: str, nseats: int) -> tuple[int | None, str]:
     head, _, rest = text.strip().partition(" ")
     low = head.lower()
     if len(low) >= 2 and low[0] == "p" and low[1:].isdigit():
-        seat = int(low[1:])
-        if not 1 <= seat <= nseats:
-            raise ParseError(f"there is no seat {head} (seats are p1-p{nseats})")
+        seat = whole(low[1:], 1, nseats)
+        if seat is None:
+            raise ParseError(f"there is no seat {safe_text(head, 24)} (seats are p1-p{nseats})")
         return seat, rest.strip()
     return None, text.strip()

@@ -21,6 +21,7 @@ from kabucli.engine import Game, Match, check_header, make_header, walk
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, format_for, read_log
+from kabucli.notation import MAX_LINE, whole
 from kabucli.shuffle import Rng
 
 COMMANDS = {
@@ -44,9 +45,10 @@ def parse_bot_specs(specs: Iterable[str], nseats: int) -> dict[int, str]:
             for seat in range(1, nseats + 1):
                 out[seat] = kind.strip()
             continue
-        if not s.isdigit() or not 1 <= int(s) <= nseats:
+        number = whole(s, 1, nseats)
+        if number is None:
             raise ParseError(f"--bot '{spec}': there is no seat '{seat_text}' (seats 1-{nseats})")
-        out[int(s)] = kind.strip()
+        out[number] = kind.strip()
     return out
 
 
@@ -244,6 +246,8 @@ class Session:
         """Parse and play one typed move; raises ParseError or IllegalMove, changing nothing.
         With ``confirm``, a legal move the game asks about (:meth:`Game.confirm`) is played
         only if ``confirm(question)`` says yes; None when it says no."""
+        if len(line) > MAX_LINE:
+            raise ParseError(f"a move is at most {MAX_LINE} characters, not {len(line)}")
         m = self.match
         ev = self.parse_line(line)
         p = m.pending

@@ -67,7 +67,7 @@ OPTION_CASES = [
     (("deal", "dare", "--rule", "tie=coin"),
      "house rule tie='coin' is not allowed: expected carry | split | order"),
     (("play", "dare", "--rule", "rounds=0"),
-     "house rule rounds=0 is not allowed: expected integer >= 1"),
+     "house rule rounds=0 is not allowed: expected integer 1-10000"),
     (("play", "dare", "--rule", "ante=lots"), "house rule ante='lots' is not allowed"),
     (("play", "dare", "--rule", "ante"), "house rule 'ante' should look like NAME=VALUE"),
     (("play", "dare", "--rule", "=2"), "house rule '=2' should look like NAME=VALUE"),

@@ -36,9 +36,21 @@ import msgspec
 from kabucli.engine import Game
 from kabucli.errors import BotError, KabuError
 from kabucli.events import Event
+from kabucli.notation import MAX_LINE
 from kabucli.shuffle import Rng
 
 TIMEOUT = 10.0
+
+
+def parse_answer(game: Game, state: Any, seat: int, answer: str) -> Event:
+    """The move a bot answered in notation (its seat may be left out); BotError if none."""
+    if len(answer) > MAX_LINE:
+        raise BotError(f"bot p{seat} answered {answer[:80]!r}… ({len(answer)} characters; "
+                       f"a move is at most {MAX_LINE})")
+    try:
+        return game.parse(state, answer if answer.lower().startswith("p") else f"p{seat} {answer}")
+    except KabuError as exc:
+        raise BotError(f"bot p{seat} answered {answer[:80]!r}: {exc}") from None
 
 
 class ProcessBot:
@@ -94,13 +106,7 @@ class ProcessBot:
             code = self._proc.wait() if self._proc is not None else None
             raise BotError(f"bot p{seat} ('{self.command}') exited (code {code}) "
                            "without answering")
-        answer = line.strip()
-        try:
-            ev = game.parse(state, answer if answer.lower().startswith("p") else
-                            f"p{seat} {answer}")
-        except KabuError as exc:
-            raise BotError(f"bot p{seat} answered {answer[:80]!r}: {exc}") from None
-        return ev
+        return parse_answer(game, state, seat, line.strip())
 
     def close(self, outcome: dict[str, Any] | None = None) -> None:
         if self._proc is None:
@@ -163,10 +169,7 @@ class GuardedBot:
                            f"{exc}") from None
         if not isinstance(ev, Event):
             if isinstance(ev, str):
-                try:
-                    return game.parse(state, ev if ev.lower().startswith("p") else f"p{seat} {ev}")
-                except KabuError as exc:
-                    raise BotError(f"bot p{seat} answered {ev[:80]!r}: {exc}") from None
+                return parse_answer(game, state, seat, ev)
             raise BotError(f"bot p{seat} ('{self.spec}') returned {type(ev).__name__}, "
                            "not a move")
         # msgspec builds a struct without checking its fields: check them as a log read would

@@ -26,7 +26,7 @@ from kabucli.games.dare_events import (  # re-exported: the game's module names 
     Show as Show,
 )
 from kabucli.ledger import POT, Ledger
-from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared, party
+from kabucli.notation import LOG_INT, SHARED_VERBS, notate_shared, number, parse_shared, party
 from kabucli.shuffle import Rng
 
 HAND = 9
@@ -590,7 +590,8 @@ class Dare(Game):
         if POT in winners or party(args[5], s.n) == POT:
             raise ParseError(shape)
         reason: Any = args[2]
-        return Result(int(args[1]), reason, winners, party(args[5], s.n))
+        return Result(number(args[1], 0, LOG_INT, "a round"), reason, winners,
+                      party(args[5], s.n))
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, s: DareState, seat: int | None = None) -> dict[str, Any]:

@@ -39,7 +39,7 @@ from kabucli.games.yatchaba_events import (  # re-exported: the game's module na
     YatchabaRules as YatchabaRules,
 )
 from kabucli.ledger import POT, Ledger
-from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared
+from kabucli.notation import LOG_INT, SHARED_VERBS, notate_shared, number, parse_shared, whole
 from kabucli.shuffle import Rng
 
 LAID = 3
@@ -112,8 +112,7 @@ def parse_month(word: str) -> int | None:
     """A month typed as 1-12 or as its English name (three letters at least); else None."""
     w = word.strip().lower()
     if w.isdigit():
-        m = int(w)
-        return m if 1 <= m <= MONTHS else None
+        return whole(w, 1, MONTHS)
     if len(w) >= 3:
         for i, full in enumerate(_MONTH_WORDS, start=1):
             if full.startswith(w):
@@ -622,7 +621,7 @@ class Yatchaba(Game):
             if len(args) > 1 or not args[0].isdigit():
                 raise ParseError(f"'bet' takes the amount alone (or nothing), not "
                                  f"'{' '.join(args)}'")
-            return Bet(who, int(args[0]))
+            return Bet(who, number(args[0], 0, LOG_INT, "a bet"))
         if verb in ("continue", "cont", "c", "more", "stop", "s"):
             if args:
                 raise ParseError(f"'{verb}' takes nothing after it, got '{' '.join(args)}'")
@@ -653,8 +652,9 @@ class Yatchaba(Game):
         low = word.lower()
         if dash and low == "-":
             return 0
-        if low[:1] == "p" and low[1:].isdigit() and 1 <= int(low[1:]) <= s.n:
-            return int(low[1:])
+        seat = whole(low[1:], 1, s.n) if low[:1] == "p" else None
+        if seat is not None:
+            return seat
         raise ParseError(f"'{word}' is not a seat p1-p{s.n}" + (" or '-'" if dash else ""))
 
     def _parse_result(self, s: YatchabaState, args: list[str]) -> Event:
@@ -664,8 +664,8 @@ class Yatchaba(Game):
                 or not args[1].isdigit() or not args[3].isdigit()
                 or args[5] not in ("right", "wrong")):
             raise ParseError(shape)
-        return Result(int(args[1]), int(args[3]), self._seat(s, args[4]), args[5] == "right",
-                      self._seat(s, args[7], dash=True))
+        return Result(number(args[1], 0, LOG_INT, "a game"), number(args[3], 0, LOG_INT, "a round"),
+                      self._seat(s, args[4]), args[5] == "right", self._seat(s, args[7], dash=True))
 
     def _parse_game_end(self, s: YatchabaState, args: list[str]) -> Event:
         shape = ("the end of a game reads 'gameend G winner pN|- carry CHIPS deals pM|-', "
@@ -673,8 +673,8 @@ class Yatchaba(Game):
         if (len(args) != 7 or args[1] != "winner" or args[3] != "carry" or args[5] != "deals"
                 or not args[0].isdigit() or not args[4].isdigit()):
             raise ParseError(shape)
-        return GameEnd(int(args[0]), self._seat(s, args[2], dash=True), int(args[4]),
-                       self._seat(s, args[6], dash=True))
+        return GameEnd(number(args[0], 0, LOG_INT, "a game"), self._seat(s, args[2], dash=True),
+                       number(args[4], 0, LOG_INT, "the carry"), self._seat(s, args[6], dash=True))
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, s: YatchabaState, seat: int | None = None) -> dict[str, Any]:
