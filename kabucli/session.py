@@ -81,7 +81,8 @@ def make_bots(match: Match) -> dict[int, Any]:
     seed = match.seed if match.seed is not None else 0
     for i, seat in enumerate(match.header.seats, start=1):
         if seat.control.startswith("bot:"):
-            out[i] = botreg.make(match.game.name, seat.control[4:], Rng(seed, f"bot/{i}"))
+            out[i] = botreg.make(match.game.name, seat.control[4:], Rng(seed, f"bot/{i}"),
+                                 match, i)
     return out
 
 
