@@ -287,3 +287,71 @@ def test_a_python_bot_plays_the_same_game_as_in_process(tmp_path: Path) -> None:
     a = read_log(tmp_path / "py.kbl", games.event_types).events
     b = read_log(tmp_path / "builtin.kbl", games.event_types).events
     assert a == b
+
+
+# -- kabucli sim --logs ----------------------------------------------------------------------
+
+def sim(logs: Path, *args: str, seed: str = "3", matches: str = "3") -> tuple[int, str]:
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", matches,
+                              "--seed", seed, "--rule", "rounds=2", "--logs", str(logs),
+                              "--json", *args])
+    assert "Traceback" not in res.output and "internal error" not in res.output
+    return res.exit_code, res.output
+
+
+def test_sim_logs_target_that_is_a_file_is_one_line(tmp_path: Path) -> None:
+    target = tmp_path / "runs"
+    target.write_text("my notes\n")
+    code, out = sim(target)
+    assert code == 1 and f"log folder {target} is a file, not a folder" in error_line(out)
+    code, out = sim(target / "sub")
+    assert code == 1 and f"cannot make the log folder {target / 'sub'}" in error_line(out)
+    assert target.read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize(("args", "why"), [
+    (["--seed", "4"], "different seed"),
+    (["--rule", "rounds=3"], "different house rules"),
+    (["--fixed-seats", "-b", "random"], "different bots"),
+])
+def test_sim_never_overwrites_the_log_of_another_match(tmp_path: Path, args: list[str],
+                                                       why: str) -> None:
+    assert sim(tmp_path, matches="2")[0] == 0
+    (tmp_path / "dare-00001.kbl").unlink()
+    second = tmp_path / "dare-00002.kbl"
+    before = second.read_bytes()
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", "3",
+                              "--seed", "3", "--rule", "rounds=2", "--logs", str(tmp_path),
+                              *args])
+    assert res.exit_code == 1
+    assert f"{second} holds another match ({why}); kabucli sim never overwrites it" \
+        in error_line(res.output)
+    assert second.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dare-00002.kbl"]  # nothing played
+
+
+@pytest.mark.parametrize("junk", ["not a log", "a folder"])
+def test_sim_never_overwrites_a_file_that_is_not_a_log(tmp_path: Path, junk: str) -> None:
+    path = tmp_path / "dare-00002.kbl"
+    if junk == "a folder":
+        path.mkdir()
+    else:
+        path.write_text("shopping list\n")
+    code, out = sim(tmp_path)
+    assert code == 1 and str(path) in error_line(out)
+    assert "never overwrites it" in error_line(out)
+    assert path.is_dir() if junk == "a folder" else path.read_text() == "shopping list\n"
+
+
+def test_sim_plays_again_over_the_log_of_the_same_match_cut_short(tmp_path: Path) -> None:
+    code, out = sim(tmp_path)
+    assert code == 0, out
+    first = json.loads(out)
+    path = tmp_path / "dare-00002.kbl"
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) // 2])  # as a run stopped in the middle leaves it
+    code, out = sim(tmp_path)
+    assert code == 0, out
+    again = json.loads(out)
+    assert again["reused_logs"] == 2 and again["bots"] == first["bots"]
+    assert path.read_bytes() == whole  # the same match, played to its end again
