@@ -259,22 +259,22 @@ def test_a_python_bot_printing_cannot_spoil_json_output(tmp_path: Path) -> None:
 KAZUTORI_BOTS = """
 from kabucli.bots.kazutori import SharpBot
 
-class Slow(SharpBot):
-    reaction = (900, 999)
+class Quick(SharpBot):
+    reaction = (0, 1)
 """
 
 
 def test_a_python_bot_keeps_its_own_reaction_profile(tmp_path: Path) -> None:
-    # Slow claims what SharpBot claims but always reacts later: it never wins a race
+    # Quick claims what SharpBot claims but always reacts first (SharpBot: 180-340 ms)
     path = write(tmp_path, "kbots.py", KAZUTORI_BOTS)
     log = tmp_path / "k.kbl"
-    code, out, _ = play("--bot", f"1=py:{path}:Slow", "--bot", "2=sharp", "--log", str(log),
+    code, out, _ = play("--bot", f"1=py:{path}:Quick", "--bot", "2=sharp", "--log", str(log),
                         game="kazu-tori")
     assert code == 0, out
     events = read_log(log, games.event_types).events
     races = [i for i, e in enumerate(events) if type(e).__name__ == "Race"]
-    assert races
-    assert all(events[i + 1] == type(events[i + 1])(2) for i in races)  # p2 claims each
+    assert len(races) > 3
+    assert [getattr(events[i + 1], "seat", None) for i in races] == [1] * len(races)
 
 
 def test_a_python_bot_plays_the_same_game_as_in_process(tmp_path: Path) -> None:
