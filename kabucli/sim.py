@@ -119,7 +119,8 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
         path = log_dir / f"{game.name}-{i + 1:05d}.kbl" if log_dir is not None else None
         return order, seats, (seed + i) % SEED_LIMIT, path
 
-    done: dict[int, Tally] = {}
+    done: dict[int, Tally] = {}  # matches whose finished logs are reused
+    again: set[int] = set()  # matches whose logs were cut short: played again over them
     if log_dir is not None:
         _log_folder(log_dir)
         for i in range(count):
@@ -128,14 +129,16 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
                 match = _existing(game, path, seats, match_seed, rules_dict)
                 if match is not None:
                     done[i] = _tally(match)
+                else:
+                    again.add(i)
     for i in range(count):
         order, seats, match_seed, path = plan(i)
         tally = done.get(i)
         if tally is not None:
             report.reused += 1
         else:
-            if path is not None:
-                path.unlink(missing_ok=True)  # this very match, cut short (see _existing)
+            if path is not None and i in again:
+                path.unlink()
             sess = start(game, rules, seats, match_seed, path, "msgpack", durable=False)
             try:
                 sess.run_bots()

@@ -20,7 +20,10 @@ from kabucli.bots.external import LINE_LIMIT, Channel, Stalled, bot_timeout
 from kabucli.cli import app
 from kabucli.engine import walk
 from kabucli.errors import BotError
-from kabucli.log import read_log
+from kabucli.events import Event
+from kabucli.log import SeatInfo, read_log
+from kabucli.rules import build
+from kabucli.session import start
 
 DARE = games.get("dare")
 runner = CliRunner()
@@ -355,3 +358,46 @@ def test_sim_plays_again_over_the_log_of_the_same_match_cut_short(tmp_path: Path
     again = json.loads(out)
     assert again["reused_logs"] == 2 and again["bots"] == first["bots"]
     assert path.read_bytes() == whole  # the same match, played to its end again
+
+
+STATE_BOT = """
+import zlib
+
+class Hashy:  # its move depends on the whole table it is shown
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        legal = game.legal(state, seat)
+        return legal[zlib.crc32(repr(game.view(state)).encode()) % len(legal)]
+"""
+
+
+def test_a_python_bot_follows_an_undo(tmp_path: Path) -> None:
+    # p1 lays, the bot plays on; p1 takes that back and lays otherwise. The bot's process is
+    # sent the match again: the game goes on as if p1 had laid so at first.
+    bot = write(tmp_path, "hashy.py", STATE_BOT)
+    seats = [SeatInfo("me", "human"), SeatInfo("hashy", f"bot:py:{bot}:Hashy")]
+
+    def game(undo: bool) -> list[Event]:
+        sess = start(DARE, build(DARE.Rules, ["rounds=4"]), seats, 3, None, None)
+        try:
+            m = sess.match
+            sess.run_bots()
+            sess.submit_line("p1 pass")
+            sess.run_bots()
+            if undo:  # a move, the bot's moves after it, p1 passes: all taken back
+                sess.submit_line(DARE.notate(DARE.legal(m.state, 1)[1]))
+                sess.run_bots()
+                sess.submit_line("p1 pass")
+                sess.run_bots()
+                assert sess.undo() + sess.undo() >= 3
+            sess.submit_line(DARE.notate(DARE.legal(m.state, 1)[-1]))
+            while not m.over:
+                sess.run_bots()
+                if not m.over:
+                    sess.submit_line("p1 pass")
+            return m.events
+        finally:
+            sess.close()
+
+    assert game(undo=True) == game(undo=False)

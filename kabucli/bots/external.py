@@ -94,6 +94,7 @@ class Channel:
                                      start_new_session=True)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.timeout = timeout
+        self._stdin = self.proc.stdin
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
         os.set_blocking(self._in, False)
@@ -159,7 +160,7 @@ class Channel:
         with contextlib.suppress(Stalled):
             self.send(farewell, time.monotonic() + 1.0)
         with contextlib.suppress(OSError):
-            self.proc.stdin.close()  # type: ignore[union-attr]
+            self._stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=CLOSE_WAIT)
         self.kill()
@@ -421,7 +422,8 @@ def _describe(exc: BaseException) -> str:
 
 
 class GuardedBot:
-    """Wraps a user's Python bot so that an exception in it becomes one clear BotError."""
+    """Wraps a user's Python bot (in its host process) so that an exception in it, or an
+    answer that is not a well-formed event, becomes one clear BotError."""
 
     trusted = False  # never the wrapped class's own claim: every move is checked
 
@@ -489,7 +491,7 @@ def host() -> None:
                 if msg["keep"] < len(match.events):
                     match.rebuild(match.events[:msg["keep"]])
                 for ev in msgspec.convert(msg["events"], events):
-                    match._apply(ev)
+                    match._apply(ev)  # checked by kabucli already, as walk() would replay them
                 ev = bot.choose(match.game, match.state, msg["seat"])
                 reply = {"event": type(ev).__name__, "fields": msgspec.to_builtins(ev)}
             else:  # the match is over
