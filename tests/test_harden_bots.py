@@ -24,6 +24,7 @@ from kabucli.events import Event
 from kabucli.log import SeatInfo, read_log
 from kabucli.rules import build
 from kabucli.session import start
+from kabucli.sim import simulate
 
 DARE = games.get("dare")
 runner = CliRunner()
@@ -118,6 +119,7 @@ def test_a_bot_that_does_not_read_its_input_cannot_block_kabucli() -> None:
     assert time.monotonic() - began < LIMIT + 2
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
 def test_a_failed_bot_is_killed_with_the_children_it_started(tmp_path: Path) -> None:
     pid_file = tmp_path / "child.pid"
     code, out, _ = play("--bot", f"1=cmd:sh -c 'sleep 60 & echo $! > {pid_file}; wait'",
@@ -256,7 +258,7 @@ def test_a_python_bot_printing_cannot_spoil_json_output(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=60, check=False)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["outcome"] is not None
-    assert "thinking" not in res.stdout + res.stderr
+    assert "thinking" not in res.stdout + res.stderr and "to stderr" not in res.stderr
 
 
 KAZUTORI_BOTS = """
@@ -292,11 +294,83 @@ def test_a_python_bot_plays_the_same_game_as_in_process(tmp_path: Path) -> None:
     assert a == b
 
 
+STATE_BOT = """
+import zlib
+
+class Hashy:  # its move depends on the whole table it is shown
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        legal = game.legal(state, seat)
+        return legal[zlib.crc32(repr(game.view(state)).encode()) % len(legal)]
+"""
+
+
+def test_a_python_bot_follows_an_undo(tmp_path: Path) -> None:
+    # p1 lays, the bot plays on; p1 takes that back and lays otherwise. The bot's process is
+    # sent the match again: the game goes on as if p1 had laid so at first.
+    bot = write(tmp_path, "hashy.py", STATE_BOT)
+    seats = [SeatInfo("me", "human"), SeatInfo("hashy", f"bot:py:{bot}:Hashy")]
+
+    def game(undo: bool) -> list[Event]:
+        sess = start(DARE, build(DARE.Rules, ["rounds=4"]), seats, 3, None, None)
+        try:
+            m = sess.match
+            sess.run_bots()
+            sess.submit_line("p1 pass")
+            sess.run_bots()
+            if undo:  # a move, the bot's moves after it, p1 passes: all taken back
+                sess.submit_line(DARE.notate(DARE.legal(m.state, 1)[1]))
+                sess.run_bots()
+                sess.submit_line("p1 pass")
+                sess.run_bots()
+                assert sess.undo() + sess.undo() >= 3
+            sess.submit_line(DARE.notate(DARE.legal(m.state, 1)[-1]))
+            while not m.over:
+                sess.run_bots()
+                if not m.over:
+                    sess.submit_line("p1 pass")
+            return m.events
+        finally:
+            sess.close()
+
+    assert game(undo=True) == game(undo=False)
+
+
+PID_BOTS = """
+import os, threading
+
+class Tell:  # notes the process it is built in
+    def __init__(self, rng):
+        with open(os.environ["PID_FILE"], "a") as f:
+            f.write(f"{os.getpid()}\\n")
+    def choose(self, game, state, seat):
+        return game.legal(state, seat)[-1]
+
+class LeavesAThread(Tell):
+    def __init__(self, rng):
+        super().__init__(rng)
+        threading.Thread(target=threading.Event().wait, daemon=True).start()
+"""
+
+
+@pytest.mark.parametrize(("cls", "processes"), [("Tell", 1), ("LeavesAThread", 4)])
+def test_a_run_keeps_a_python_bots_process_unless_the_bot_left_threads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cls: str, processes: int) -> None:
+    path = write(tmp_path, "pidbots.py", PID_BOTS)
+    monkeypatch.setenv("PID_FILE", str(tmp_path / "pids"))
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), [f"py:{path}:{cls}", "random"], 4,
+                      seed=1)
+    assert report.matches == 4
+    pids = (tmp_path / "pids").read_text().split()
+    assert len(pids) == 4 and len(set(pids)) == processes
+
+
 # -- kabucli sim --logs ----------------------------------------------------------------------
 
-def sim(logs: Path, *args: str, seed: str = "3", matches: str = "3") -> tuple[int, str]:
+def sim(logs: Path, *args: str, matches: str = "3") -> tuple[int, str]:
     res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", matches,
-                              "--seed", seed, "--rule", "rounds=2", "--logs", str(logs),
+                              "--seed", "3", "--rule", "rounds=2", "--logs", str(logs),
                               "--json", *args])
     assert "Traceback" not in res.output and "internal error" not in res.output
     return res.exit_code, res.output
@@ -358,46 +432,3 @@ def test_sim_plays_again_over_the_log_of_the_same_match_cut_short(tmp_path: Path
     again = json.loads(out)
     assert again["reused_logs"] == 2 and again["bots"] == first["bots"]
     assert path.read_bytes() == whole  # the same match, played to its end again
-
-
-STATE_BOT = """
-import zlib
-
-class Hashy:  # its move depends on the whole table it is shown
-    def __init__(self, rng):
-        pass
-    def choose(self, game, state, seat):
-        legal = game.legal(state, seat)
-        return legal[zlib.crc32(repr(game.view(state)).encode()) % len(legal)]
-"""
-
-
-def test_a_python_bot_follows_an_undo(tmp_path: Path) -> None:
-    # p1 lays, the bot plays on; p1 takes that back and lays otherwise. The bot's process is
-    # sent the match again: the game goes on as if p1 had laid so at first.
-    bot = write(tmp_path, "hashy.py", STATE_BOT)
-    seats = [SeatInfo("me", "human"), SeatInfo("hashy", f"bot:py:{bot}:Hashy")]
-
-    def game(undo: bool) -> list[Event]:
-        sess = start(DARE, build(DARE.Rules, ["rounds=4"]), seats, 3, None, None)
-        try:
-            m = sess.match
-            sess.run_bots()
-            sess.submit_line("p1 pass")
-            sess.run_bots()
-            if undo:  # a move, the bot's moves after it, p1 passes: all taken back
-                sess.submit_line(DARE.notate(DARE.legal(m.state, 1)[1]))
-                sess.run_bots()
-                sess.submit_line("p1 pass")
-                sess.run_bots()
-                assert sess.undo() + sess.undo() >= 3
-            sess.submit_line(DARE.notate(DARE.legal(m.state, 1)[-1]))
-            while not m.over:
-                sess.run_bots()
-                if not m.over:
-                    sess.submit_line("p1 pass")
-            return m.events
-        finally:
-            sess.close()
-
-    assert game(undo=True) == game(undo=False)
