@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -16,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kabucli import games
-from kabucli.bots.external import LINE_LIMIT, Channel, Stalled, bot_timeout
+from kabucli.bots.external import LINE_LIMIT, Channel, PythonBot, Stalled, bot_timeout
 from kabucli.cli import app
 from kabucli.engine import walk
 from kabucli.errors import BotError
@@ -432,3 +433,17 @@ def test_sim_plays_again_over_the_log_of_the_same_match_cut_short(tmp_path: Path
     again = json.loads(out)
     assert again["reused_logs"] == 2 and again["bots"] == first["bots"]
     assert path.read_bytes() == whole  # the same match, played to its end again
+
+
+def test_a_stuck_python_bot_ends_by_itself_when_kabucli_cannot_kill_it(tmp_path: Path) -> None:
+    # as if kabucli were killed while the bot loops: nobody reads or kills the bot's process
+    path = write(tmp_path, "pybots.py", PY_BOTS)
+    sess = start(DARE, build(DARE.Rules, []), [SeatInfo("a"), SeatInfo("b")], 3, None, None)
+    bot = PythonBot(f"{path}:SpinInC", sess.match, 1, timeout=0.2)
+    chan = bot._chan
+    assert chan is not None
+    chan.send(b'{"type": "turn", "seat": 1, "keep": 0, "events": []}\n', chan.deadline())
+    began = time.monotonic()
+    assert chan.proc.wait(timeout=10) == -signal.SIGALRM
+    assert time.monotonic() - began < 2 * 0.2 + 1 + 1
+    chan.kill()

@@ -300,7 +300,8 @@ class PythonBot:
         self._chan.timeout = self.timeout
         seed = match.seed if match.seed is not None else 0  # as session.make_bots seeds bots
         reply = self._ask({"type": "init", "spec": spec, "header": match.header, "seed": seed,
-                           "stream": f"bot/{seat}"}, f"cannot load python bot '{spec}': it")
+                           "stream": f"bot/{seat}", "timeout": self.timeout},
+                          f"cannot load python bot '{spec}': it")
         if "error" in reply:
             self._kill()
             raise BotError(_one_line(str(reply["error"])))
@@ -458,7 +459,11 @@ def host() -> None:
 
     The bot's own stdin and stdout are the null device: its ``print`` cannot reach kabucli's
     output, nor its reads the messages. When a match ends the host says it is clean (ready for
-    the next match) unless the bot left threads running, in which case it exits."""
+    the next match) unless the bot left threads running, in which case it exits.
+
+    kabucli kills the host when the bot is late; should kabucli itself be killed first, an
+    alarm (SIGALRM, whose default action ends the process even in a loop in C) ends the host
+    at twice the time limit and a second, so that a bot stuck in a loop is never left behind."""
     from kabucli import games
 
     inp = os.fdopen(os.dup(0), "rb")
@@ -470,9 +475,12 @@ def host() -> None:
     match: Match | None = None
     events: Any = None  # the type of a list of the game's events
     spec = "?"
+    limit = TIMEOUT
     for line in inp:
         msg = json.loads(line)
         spec = msg.get("spec", spec)
+        limit = float(msg.get("timeout", limit))
+        signal.setitimer(signal.ITIMER_REAL, 2 * limit + 1.0)
         reply: dict[str, Any]
         try:
             if msg["type"] == "init":
@@ -503,6 +511,7 @@ def host() -> None:
             reply = {"error": str(exc)}
         except BaseException as exc:  # the host's own failure, said in one line
             reply = {"error": f"python bot '{spec}': {_describe(exc)}"}
+        signal.setitimer(signal.ITIMER_REAL, 0)
         out.write(msgspec.json.encode(reply) + b"\n")
         out.flush()
     os._exit(0)
