@@ -745,8 +745,11 @@ def sim(
         "--fixed-seats", help="Keep each bot in its seat (default: bots change seats every "
                               "match so no bot profits from a seat).")] = False,
     logs: Annotated[Path | None, typer.Option(
-        "--logs", help="Write each match's log into this folder as it ends; a run started "
-                       "again over the same folder reuses the matches already there.")] = None,
+        "--logs", metavar="DIR",
+        help="Write each match's log into this folder (GAME-00001.kbl, ...). The same run "
+             "started again (same game, bots, seed and house rules) reuses the finished "
+             "matches there and plays an interrupted one again; any other file where a log "
+             "would go stops the run: it is never overwritten.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many seeded matches between bots and report statistics per bot."""

@@ -82,7 +82,7 @@ def make_bots(match: Match, kinds: dict[int, str]) -> dict[int, Any]:
     """The bot of each seat in ``kinds`` (seat -> bot kind), each with its own seeded
     generator."""
     seed = match.seed if match.seed is not None else 0
-    return {i: botreg.make(match.game.name, kind, Rng(seed, f"bot/{i}"))
+    return {i: botreg.make(match.game.name, kind, Rng(seed, f"bot/{i}"), match, i)
             for i, kind in sorted(kinds.items())}
 
 

@@ -115,12 +115,12 @@ def test_a_line_longer_than_any_move_is_refused_as_such() -> None:
 
 def test_a_bot_answer_longer_than_any_move_is_a_short_bot_error(tmp_path: Path) -> None:
     bot = tmp_path / "long.py"
-    bot.write_text("import sys\nfor line in sys.stdin:\n    print('1-' * 100000, flush=True)\n")
+    bot.write_text("import sys\nfor line in sys.stdin:\n    print('1-' * 25000, flush=True)\n")
     res = run("play", "dare", "--seed", "3", "-n", "2", "--bot",
               f"1=cmd:{sys.executable} {bot}", "--bot", "2=best", "--no-log")
     assert res.exit_code == 1
     line, = res.stderr.strip().splitlines()
-    assert "200000 characters; a move is at most 1000" in line and len(line) < 300
+    assert "50000 characters; a move is at most 1000" in line and len(line) < 300
     with pytest.raises(BotError):
         from kabucli.bots.external import parse_answer
 
