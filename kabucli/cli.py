@@ -228,11 +228,14 @@ def play(
     seed: SeedOpt = None,
     players: PlayersOpt = None,
     player: Annotated[list[str] | None, typer.Option(
-        "--player", "-p", metavar="NAME",
-        help="A player's name, seat by seat (repeatable).")] = None,
+        "--player", "-p", metavar="[SEAT=]NAME",
+        help="Name a seat, e.g. 3=Bob; a NAME alone names the lowest seat not named yet "
+             "(repeatable). The name may be typed in place of pN.")] = None,
     bot: Annotated[list[str] | None, typer.Option(
         "--bot", "-b", metavar="SEAT=KIND",
-        help="Make a seat a bot, e.g. 2=random, or all=best (repeatable).")] = None,
+        help="Make a seat a bot, e.g. 2=random, or all=best for every seat (repeatable). "
+             "Without --players, the highest seat --player or --bot names is the last "
+             "(too few for the game: its usual number).")] = None,
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
     log: Annotated[Path | None, typer.Option(
@@ -400,7 +403,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     from rich.text import Text
 
     from kabucli import render
-    from kabucli.session import COMMANDS
+    from kabucli.session import COMMANDS, typed_names
 
     word = line.strip().lower()
     g = sess.game
@@ -433,6 +436,10 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         out.print(Text(g.notation_doc))
         for name, what in {**COMMANDS, **g.commands}.items():
             out.print(f"  [bold]{_escape(name):<6}[/] {_escape(what)}")
+        names = sorted(typed_names(m.header.seats).items(), key=lambda item: item[1])
+        if names:
+            seats = ", ".join(f"{m.seat_name(s)} for p{s}" for _, s in names)
+            out.print(f"  a name may be typed in place of its seat: {_escape(seats)}")
         return "handled"
     # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).
     answer = g.command(m.state, line)
