@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from rich.console import Console
 
@@ -348,6 +348,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
 
     if show:
         m.on_event = on_event
+    ask = _asker(sess, out)
     try:
         while True:
             try:
@@ -362,9 +363,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             p = m.pending
             who = sess.prompt_seats()
             if lines is None:
-                prompt = f"[bold]{who}[/] [dim]({_escape(p.what)})[/] > "
                 try:
-                    line = out.input(prompt).strip()
+                    line = ask(who, p.what).strip()
                 except (EOFError, KeyboardInterrupt):
                     out.print()
                     _stop(sess, "input ended", 0)
@@ -396,6 +396,21 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     if sess.log_path is not None:
         out.print(f"[dim]log: {_escape(str(sess.log_path))} ({m.logged} events)[/]",
                   soft_wrap=True)
+
+
+def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:
+    """How the prompt reads a line: with a line editor (history, Tab completion) when a
+    person is at a terminal, else as plain input, so scripts and pipes work as before."""
+    stream = sys.stderr if out.stderr else sys.stdout
+    if sys.stdin.isatty() and stream.isatty():
+        from kabucli.prompt import LineEditor
+
+        return LineEditor(sess, stream, plain=bool(os.environ.get("NO_COLOR"))).ask
+
+    def ask(who: str, what: str) -> str:
+        return out.input(f"[bold]{who}[/] [dim]({_escape(what)})[/] > ")
+
+    return ask
 
 
 def _command(sess: Session, line: str, out: Console) -> str | None:

@@ -342,13 +342,15 @@ class Session:
                 break
         return count
 
-    def legal_texts(self) -> list[str]:
+    def legal_texts(self, people_only: bool = False) -> list[str]:
+        """The legal moves now in notation (``people_only``: not those of bot seats)."""
         m = self.match
         p = m.pending
         out: list[str] = []
         if p.kind == "action":
             for seat in p.seats:
-                out += [self.game.notate(e) for e in self.game.legal(m.state, seat)]
+                if not (people_only and seat in self.bots):
+                    out += [self.game.notate(e) for e in self.game.legal(m.state, seat)]
         return out
 
 
