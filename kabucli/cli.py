@@ -451,9 +451,9 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         out.print(Text(g.notation_doc))
         for name, what in {**COMMANDS, **g.commands}.items():
             out.print(f"  [bold]{_escape(name):<6}[/] {_escape(what)}")
-        names = sorted(typed_names(m.header.seats).items(), key=lambda item: item[1])
-        if names:
-            seats = ", ".join(f"{m.seat_name(s)} for p{s}" for _, s in names)
+        named = sorted(typed_names(m.header.seats).values())
+        if named:
+            seats = ", ".join(f"{m.seat_name(s)} for p{s}" for s in named)
             out.print(f"  a name may be typed in place of its seat: {_escape(seats)}")
         return "handled"
     # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).

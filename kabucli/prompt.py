@@ -21,7 +21,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output, create_output
 
 from kabucli.errors import KabuError
-from kabucli.session import COMMANDS, Session
+from kabucli.session import COMMANDS, Session, typed_names
 
 HISTORY_KEPT = 1000  # the newest lines of a history file that Up can recall
 
@@ -66,24 +66,26 @@ class MoveCompleter(Completer):
     def __init__(self, sess: Session) -> None:
         self.sess = sess
 
-    def forms(self) -> Iterator[str]:
+    def forms(self) -> list[str]:
         """Every way of typing a legal move now that means that move."""
         sess = self.sess
         game = sess.game
-        names = {i: s.name for i, s in enumerate(sess.match.header.seats, start=1)}
+        named = set(typed_names(sess.match.header.seats).values())
+        out: dict[str, None] = {}
         for text in sess.legal_texts(people_only=True):
-            yield text
+            out[text] = None
             words = text.split()
-            head = words[0]
             others = [" ".join(words[1:]), " ".join(words[2:])]  # without the seat, the verb
-            if head[:1] == "p" and head[1:].isdigit() and int(head[1:]) in names:
-                others.append(" ".join([names[int(head[1:])], *words[1:]]))
+            seat = int(words[0][1:]) if words[0][1:].isdigit() else 0
+            if seat in named:
+                others.append(" ".join([sess.match.seat_name(seat), *words[1:]]))
             for other in others:
                 try:
                     if other and game.notate(sess.parse_line(other)) == text:
-                        yield other
+                        out[other] = None
                 except KabuError:
                     pass
+        return list(out)
 
     def words(self, before: str) -> list[tuple[str, str]]:
         """The words that may come where the cursor is after ``before``, each with what it

@@ -32,8 +32,8 @@ COMMANDS = {
 }
 
 
-# A word that names a seat in the notation (p1, P12) or in --bot/--player (2, p2).
-_SEAT_WORD = re.compile(r"p?([0-9]{1,6})", re.IGNORECASE)
+# A seat in --bot and --player: N or pN.
+_SPEC_SEAT = re.compile(r"p?([0-9]{1,6})", re.IGNORECASE)
 # A word of a typed line that a player's name may stand for: the notation separates words by
 # spaces, ',' (lists), '|' (hands of a deal) and '=' (pN=VALUE); '#' starts a script comment.
 _WORD = re.compile(r"[^\s,|=#]+")
@@ -41,8 +41,13 @@ _WORD = re.compile(r"[^\s,|=#]+")
 
 def _spec_seat(text: str) -> int | None:
     """The seat of ``N`` or ``pN`` in a --bot or --player spec; None when it is neither."""
-    found = _SEAT_WORD.fullmatch(text.strip())
-    return int(found.group(1)) if found else None
+    found = _SPEC_SEAT.fullmatch(text.strip())
+    return int(found.group(1)) or None if found else None
+
+
+def _reads_as_seat(word: str) -> bool:
+    """Whether a word reads as a seat of the notation, like ``p2``."""
+    return word[:1] in ("p", "P") and word[1:].isascii() and word[1:].isdigit()
 
 
 def _check_name(name: str, seat: int) -> None:
@@ -52,7 +57,7 @@ def _check_name(name: str, seat: int) -> None:
         why = "a name must be printable text, not empty"
     elif _WORD.fullmatch(name) is None:
         why = "a name is one word without spaces, ',', '|', '=' or '#'"
-    elif name[0] in "pP" and name[1:].isascii() and name[1:].isdigit():
+    elif _reads_as_seat(name):
         why = "a name like p2 would read as a seat"
     if why:
         raise ParseError(f"--player {name!r} (seat {seat}): {why}")
@@ -69,7 +74,7 @@ def parse_player_specs(specs: Iterable[str]) -> dict[int, tuple[str, str]]:
             plain.append(spec)
             continue
         seat = _spec_seat(seat_text)
-        if seat is None or seat < 1:
+        if seat is None:
             raise ParseError(f"--player {spec!r}: '{seat_text}' is not a seat: use NAME or "
                              "SEAT=NAME, e.g. 3=Bob")
         if seat in named:
@@ -97,7 +102,7 @@ def parse_bot_specs(specs: Iterable[str]) -> list[tuple[int | None, str, str]]:
         seat = _spec_seat(seat_text)
         if seat_text.strip().lower() in ("all", "*"):
             out.append((None, kind.strip(), spec))
-        elif seat is None or seat < 1:
+        elif seat is None:
             raise ParseError(f"--bot '{spec}': '{seat_text}' is not a seat (a number, pN or "
                              "all)")
         else:
@@ -118,8 +123,9 @@ def build_seats(game: Game, players: int | None, player_specs: list[str],
     lo, hi = game.min_players, game.max_players
     if players is not None and not lo <= players <= hi:
         raise ParseError(f"{game.title} takes {lo}-{hi} players, not {players}")
-    highest = max((seat for seat, _ in given), default=0)
-    n = players if players is not None else highest if highest >= lo else game.default_players
+    n = players if players is not None else max((seat for seat, _ in given), default=0)
+    if n < lo:  # named seats fewer than the game needs: its usual number
+        n = game.default_players
     for seat, option in sorted(given):
         if seat > min(n, hi):
             limit = (f"--players {n}" if players is not None
@@ -155,7 +161,7 @@ def typed_names(seats: Iterable[SeatInfo]) -> dict[str, int]:
         key = seat.name.lower()
         if key in out:
             shared.add(key)
-        elif _WORD.fullmatch(key) and not (key[0] == "p" and key[1:].isdigit()):
+        elif _WORD.fullmatch(key) and not _reads_as_seat(key):
             out[key] = i
     return {k: v for k, v in out.items() if k not in shared}
 
