@@ -29,7 +29,7 @@ from kabucli.completion import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from rich.console import Console
 
@@ -259,11 +259,14 @@ def play(
     seed: SeedOpt = None,
     players: PlayersOpt = None,
     player: Annotated[list[str] | None, typer.Option(
-        "--player", "-p", metavar="NAME",
-        help="A player's name, seat by seat (repeatable).")] = None,
+        "--player", "-p", metavar="[SEAT=]NAME",
+        help="Name a seat, e.g. 3=Bob; a NAME alone names the lowest seat not named yet "
+             "(repeatable). The name may be typed in place of pN.")] = None,
     bot: Annotated[list[str] | None, typer.Option(
         "--bot", "-b", metavar="SEAT=KIND",
-        help="Make a seat a bot, e.g. 2=random, or all=best (repeatable).",
+        help="Make a seat a bot, e.g. 2=random, or all=best for every seat (repeatable). "
+             "Without --players, the highest seat --player or --bot names is the last "
+             "(too few for the game: its usual number).",
         autocompletion=complete_seat_bot)] = None,
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
@@ -387,6 +390,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     # At the prompt a move the game asks about is confirmed first, and a game that is over
     # may still be taken back; a script's moves are deliberate.
     interactive = lines is None and bool(sess.humans)
+    ask = _asker(sess, out)
     try:
         while True:
             try:
@@ -403,9 +407,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             p = m.pending
             who = sess.prompt_seats()
             if lines is None:
-                prompt = f"[bold]{who}[/] [dim]({_escape(p.what)})[/] > "
                 try:
-                    line = out.input(prompt).strip()
+                    line = ask(who, p.what).strip()
                 except (EOFError, KeyboardInterrupt):
                     out.print()
                     _stop(sess, "input ended", 0)
@@ -464,13 +467,28 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
     return line.strip().lower() == "undo" and _command(sess, "undo", out) == "undone"
 
 
+def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:
+    """How the prompt reads a line: with a line editor (history, Tab completion) when a
+    person is at a terminal, else as plain input, so scripts and pipes work as before."""
+    stream = sys.stderr if out.stderr else sys.stdout
+    if sys.stdin.isatty() and stream.isatty():
+        from kabucli.prompt import LineEditor
+
+        return LineEditor(sess, stream, plain=bool(os.environ.get("NO_COLOR"))).ask
+
+    def ask(who: str, what: str) -> str:
+        return out.input(f"[bold]{who}[/] [dim]({_escape(what)})[/] > ")
+
+    return ask
+
+
 def _command(sess: Session, line: str, out: Console) -> str | None:
     """Handle the table commands (?, undo, table, help, quit); None when ``line`` is a move."""
     from rich.text import Text
 
     from kabucli import render
     from kabucli.safetext import safe_text
-    from kabucli.session import COMMANDS
+    from kabucli.session import COMMANDS, typed_names
 
     word = line.strip().lower()
     g = sess.game
@@ -503,6 +521,10 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         out.print(Text(g.notation_doc))
         for name, what in {**COMMANDS, **g.commands}.items():
             out.print(f"  [bold]{_escape(name):<6}[/] {_escape(what)}")
+        named = sorted(typed_names(m.header.seats).values())
+        if named:
+            seats = ", ".join(f"{m.seat_name(s)} for p{s}" for s in named)
+            out.print(f"  a name may be typed in place of its seat: {_escape(seats)}")
         return "handled"
     # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).
     answer = g.command(m.state, line)
@@ -516,13 +538,19 @@ def _stop(sess: Session, why: str, code: int) -> NoReturn:
     """End an unfinished session: say why, where the log is and the command that goes on."""
     import shlex
 
+    from kabucli.log import EXTERNAL
+    from kabucli.session import recorded_bots
+
     m = sess.match
     sess.close()
     kept = ""
     if sess.log_path is not None:
         kept = f"; log kept: {sess.log_path} ({m.logged} events)"
         if not m.over:
-            kept += f"; go on with: kabucli resume {shlex.quote(str(sess.log_path))}"
+            again = "".join(f" --bot {i}={shlex.quote(kind)}"
+                            for i, kind in recorded_bots(m.header.seats).items()
+                            if kind.startswith(EXTERNAL))
+            kept += f"; go on with: kabucli resume {shlex.quote(str(sess.log_path))}{again}"
     if code:
         fail(f"{why}{kept}", code)
     _console(stderr=True).print(f"{_escape(why)}{_escape(kept)}")

@@ -57,11 +57,12 @@ OPTION_CASES = [
     (("play", "dare", "--seed", str(2**64)), f"seed '{2**64}' is out of range"),
     (("play", "dare", "--players", "5"), "Dare takes 2-4 players, not 5"),
     (("deal", "dare", "--players", "1"), "Dare takes 2-4 players, not 1"),
-    (("play", "dare", "-n", "3", "-p", "Ann", "-p", "Bob"),
-     "--players 3 but 2 --player names were given"),
+    (("play", "dare", "-n", "2", "-p", "Ann", "-p", "Bob", "-p", "Cy"),
+     "--player 'Cy': there is no seat 3 (--players 2)"),
     (("play", "dare", "-p", "Ann", "-p", " "), "--player ' ' (seat 2): a name must be"),
     (("play", "dare", "-p", "Ann", "-p", "B\nob"), "--player 'B\\nob' (seat 2)"),
-    (("play", "dare", "-p", "Ann"), "Dare takes 2-4 players, not 1"),
+    (("play", "dare", "-p", "5=Ann"), "--player '5=Ann': there is no seat 5 (Dare takes 2-4 "
+                                      "players)"),
     (("play", "dare", "--rule", "jokers=1"),
      "unknown house rule 'jokers' for dare (known: ante, yaku, tie, rounds, chips)"),
     (("deal", "dare", "--rule", "tie=coin"),
@@ -73,9 +74,11 @@ OPTION_CASES = [
     (("play", "dare", "--rule", "=2"), "house rule '=2' should look like NAME=VALUE"),
     (("play", "dare", "--rules-file", "missing.toml"),
      "cannot read rules file missing.toml: No such file or directory"),
-    (("play", "dare", "--bot", "2=genius"), "--bot 2=genius: unknown bot 'genius' for dare"),
-    (("play", "dare", "--bot", "5=best"), "--bot '5=best': there is no seat '5' (seats 1-3)"),
-    (("play", "dare", "-n", "2", "--bot", "p3=best"), "there is no seat 'p3' (seats 1-2)"),
+    (("play", "dare", "--bot", "2=genius"), "--bot '2=genius': unknown bot 'genius' for dare"),
+    (("play", "dare", "--bot", "5=best"), "--bot '5=best': there is no seat 5 (Dare takes 2-4 "
+                                          "players)"),
+    (("play", "dare", "-n", "2", "--bot", "p3=best"), "--bot 'p3=best': there is no seat 3 "
+                                                      "(--players 2)"),
     (("play", "dare", "--bot", "best"), "--bot 'best' should look like SEAT=KIND"),
     (("play", "dare", "--physical", "--seed", "3"), "--physical deals nothing, so it takes "
                                                     "no --seed"),

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -125,7 +125,16 @@ def fresh(game: str, rnd: random.Random) -> Session:
     return sess
 
 
-def fuzz_session(game: str, cases: int, seed: int = SEED) -> Stats:
+def type_line(sess: Session, line: str) -> None:
+    """What the play loop does with a typed line: a game's own command first, then the move,
+    then the bots' turns."""
+    if sess.game.command(sess.match.state, line) is None:
+        sess.submit_line(line)
+        sess.run_bots()
+
+
+def fuzz_session(game: str, cases: int, seed: int = SEED,
+                 step: Callable[[Session, str], None] = type_line) -> Stats:
     """Type ``cases`` random lines into sessions of ``game`` as the play loop does (a game's
     own command first, then the move), starting a new game whenever one ends and every 100
     lines. One line in five is a legal move as it is, so that play moves on."""
@@ -143,9 +152,7 @@ def fuzz_session(game: str, cases: int, seed: int = SEED) -> Stats:
             line = fuzz_line(rnd, words, real + legal)
         stats.tried += 1
         try:
-            if sess.game.command(sess.match.state, line) is None:
-                sess.submit_line(line)
-                sess.run_bots()
+            step(sess, line)
             stats.accepted += 1
         except KabuError:
             stats.refused += 1
@@ -220,22 +227,22 @@ def test_fuzzed_play_input_gives_one_clean_line(game: str) -> None:
 
 
 def test_the_fuzzer_reports_a_crash() -> None:
-    """The check above can fail: a line that makes the library raise something other than a
-    KabuError is counted as a crash."""
-    game = games.get("dare")
-    original = game.parse
+    """The check above can fail: a line whose handling raises something other than a
+    KabuError is counted as a crash. (The fault is put in the fuzzer's step, not into the
+    game: a compiled core calls its own methods directly, past any patch of an attribute.)"""
 
-    def broken(state: Any, text: str) -> Any:
-        if "pass" in text:
+    typed: list[str] = []
+
+    def broken(sess: Session, line: str) -> None:
+        typed.append(line)
+        if len(typed) % 7 == 0:
             raise ValueError("boom")
-        return original(state, text)
+        type_line(sess, line)
 
-    game.parse = broken  # type: ignore[method-assign]
-    try:
-        stats = fuzz_session("dare", 200)
-    finally:
-        del game.parse
-    assert stats.crashes and stats.crashes[0][1] == "ValueError: boom"
+    stats = fuzz_session("dare", 200, step=broken)
+    assert stats.tried == 200 and stats.refused
+    assert [line for line, _ in stats.crashes] == typed[6::7]
+    assert {why for _, why in stats.crashes} == {"ValueError: boom"}
 
 
 def main(argv: list[str]) -> int:

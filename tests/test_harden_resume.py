@@ -132,7 +132,7 @@ def test_audit_and_replay_run_no_bot_and_audit_names_the_user_bots(tmp_path: Pat
     ("3=cmd:true", "--bot 3=cmd:true: seat 3 is the built-in bot 'random''s in this log"),
     ("2=best", "--bot 2=best: seat 2 is a bot of your own in this log: give cmd:COMMAND or "
                "py:FILE.py:CLASS"),
-    ("9=cmd:true", "--bot '9=cmd:true': there is no seat '9' (seats 1-3)"),
+    ("9=cmd:true", "--bot '9=cmd:true': there is no seat 9 (seats 1-3)"),
 ])
 def test_resume_refuses_a_bot_for_a_seat_that_is_not_a_user_bot(tmp_path: Path, bot: str,
                                                                  why: str) -> None:

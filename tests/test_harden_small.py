@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,26 @@ def test_leaving_an_unfinished_game_prints_the_exact_resume_command(
     words = resume_command(res.stderr)
     assert words == ["resume", str(log)]
     again = run(*words, "--script", "-", input="quit\n")  # the command works as printed
+    assert again.exit_code == 0, again.stderr
+    assert resume_command(again.stderr) == words
+
+
+def test_the_resume_command_names_again_a_bot_of_your_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resume never starts a program a log names, so the command printed on leaving gives the
+    seat's own bot again, quoted, and works as printed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my bot.py").write_text(
+        "import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+        "    if m['type'] == 'turn':\n        print(m['legal'][-1], flush=True)\n")
+    kind = f"cmd:{sys.executable} 'my bot.py'"
+    log = tmp_path / "g.kbl"
+    res = run("play", "dare", "-s", "1", "--players", "2", "-b", f"2={kind}", "--log",
+              str(log), "-q", input="quit\n")
+    assert res.exit_code == 0, res.stderr
+    words = resume_command(res.stderr)
+    assert words == ["resume", str(log), "--bot", f"2={kind}"]
+    again = run(*words, "-q", input="quit\n")
     assert again.exit_code == 0, again.stderr
     assert resume_command(again.stderr) == words
 
