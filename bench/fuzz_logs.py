@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -71,11 +72,18 @@ JSON_ONLY: tuple[Any, ...] = (2**64, -2**63 - 1, 10**40, -10**40)  # msgpack can
 
 @dataclass
 class Case:
-    """One damaged log: what was done to it, its bytes, and its file's suffix."""
+    """One damaged log: what was done to it, its bytes, its file's suffix, and the group it
+    is counted in (the game and format of the log it came from, or a game's rules file)."""
 
     name: str
     data: bytes
     suffix: str
+    group: str = ""
+
+
+def group(path: Path) -> str:
+    """The group a case made from this recorded log is counted in: its game and format."""
+    return f"{path.parent.name} {path.suffix}"
 
 
 def logs() -> list[Path]:
@@ -96,12 +104,13 @@ def seeds_for_truncation() -> list[Case]:
             best[key] = case
 
     for p in logs():
-        offer(Case(f"{p.parent.name}/{p.name}", p.read_bytes(), p.suffix), p.parent.name)
+        offer(Case(f"{p.parent.name}/{p.name}", p.read_bytes(), p.suffix, group(p)),
+              p.parent.name)
     for (game, suffix), case in list(best.items()):
         if suffix == ".kbl":
             log = read_log(REPLAYS / case.name, event_types)
             data = b"".join(encode_record(r, "jsonl") for r in [log.header, *log.events])
-            offer(Case(f"{case.name} as JSON Lines", data, ".jsonl"), game)
+            offer(Case(f"{case.name} as JSON Lines", data, ".jsonl", f"{game} .jsonl"), game)
     return [best[k] for k in sorted(best)]
 
 
@@ -147,13 +156,13 @@ class _Raw:
 def cut(path: Path, rng: random.Random) -> Case:
     data = path.read_bytes()
     n = rng.randrange(len(data))
-    return Case(f"{path.name} cut at {n}", data[:n], path.suffix)
+    return Case(f"{path.name} cut at {n}", data[:n], path.suffix, group(path))
 
 
 def truncations(log: Case) -> Iterator[Case]:
     """The log cut after every byte (the whole file excluded)."""
     for n in range(len(log.data)):
-        yield Case(f"{log.name} cut at {n}", log.data[:n], log.suffix)
+        yield Case(f"{log.name} cut at {n}", log.data[:n], log.suffix, log.group)
 
 
 def bit_flip(path: Path, rng: random.Random) -> Case:
@@ -164,7 +173,7 @@ def bit_flip(path: Path, rng: random.Random) -> Case:
     if data.startswith(MAGIC) and rng.random() < 0.5:  # the checksum made right again
         data = bytearray(_fix_crcs(bytes(data)))
         name += ", checksums fixed"
-    return Case(name, bytes(data), path.suffix)
+    return Case(name, bytes(data), path.suffix, group(path))
 
 
 def _fix_crcs(data: bytes) -> bytes:
@@ -223,7 +232,7 @@ def field_edit(path: Path, rng: random.Random) -> Case:
     label = "/".join(str(k) for k in where)
     recs[index] = encode_raw(obj, msgpack)
     return Case(f"{path.name} record {index} {label} {what}", assemble(recs, msgpack),
-                path.suffix)
+                path.suffix, group(path))
 
 
 def encode_raw(obj: Any, msgpack: bool) -> bytes:
@@ -308,7 +317,8 @@ def header_seed(path: Path, rng: random.Random) -> Case:
     choices = [-1, -2**63] + ([] if msgpack else [2**64, 10**30])
     head["seed"] = rng.choice(choices)
     recs[0] = encode(head, msgpack)
-    return Case(f"{path.name} seed {head['seed']}", assemble(recs, msgpack), path.suffix)
+    return Case(f"{path.name} seed {head['seed']}", assemble(recs, msgpack), path.suffix,
+                group(path))
 
 
 MUTATIONS: dict[str, Callable[[Path, random.Random], Case]] = {
@@ -334,6 +344,8 @@ class Tally:
     errors: Counter[int] = field(default_factory=Counter)  # clean errors by exit code
     crashes: int = 0
     kinds: dict[str, str] = field(default_factory=dict)  # crash kind -> one example
+    # group (game and format) -> tried, accepted, clean_errors, crashes
+    groups: dict[str, Counter[str]] = field(default_factory=dict)
 
     @property
     def clean(self) -> int:
@@ -342,7 +354,8 @@ class Tally:
     def as_dict(self) -> dict[str, Any]:
         return {"tried": self.tried, "accepted": self.accepted, "clean_errors": self.clean,
                 "exit_1": self.errors[1], "exit_2": self.errors[2], "crashes": self.crashes,
-                "crash_kinds": self.kinds}
+                "crash_kinds": self.kinds,
+                "by_group": {g: dict(c) for g, c in sorted(self.groups.items())}}
 
 
 @contextlib.contextmanager
@@ -381,22 +394,29 @@ class Runner:
         log.unlink()
         out.unlink(missing_ok=True)
         problem = verdict(res, args)
-        self.count(res.exit_code if problem is None else None)
+        self.count(case.group, res.exit_code if problem is None else None)
         if problem is None:
             return None
         kind = problem.split("\n", 1)[0][:120]
         self.tally.kinds.setdefault(kind, f"{case.name} | {' '.join(args)}\n{problem}")
         return f"{case.name} | {' '.join(args)}: {problem}"
 
-    def count(self, code: int | None) -> None:
-        """Count a case by its exit code (None: a crash)."""
-        self.tally.tried += 1
+    def count(self, group: str, code: int | None) -> None:
+        """Count a case of ``group`` by its exit code (None: a crash)."""
+        t = self.tally
+        t.tried += 1
+        counts = t.groups.setdefault(group, Counter(tried=0, accepted=0, clean_errors=0,
+                                                     crashes=0))
+        counts["tried"] += 1
         if code is None:
-            self.tally.crashes += 1
+            t.crashes += 1
+            counts["crashes"] += 1
         elif code == 0:
-            self.tally.accepted += 1
+            t.accepted += 1
+            counts["accepted"] += 1
         else:
-            self.tally.errors[code] += 1
+            t.errors[code] += 1
+            counts["clean_errors"] += 1
 
     def audit_all(self, cases: list[Case], as_json: bool = False) -> list[str]:
         """Audit many cases with one ``audit`` call (so a case costs little more than reading
@@ -415,8 +435,8 @@ class Runner:
         if codes is None or max(codes, default=0) != res.exit_code:
             args = ("audit", "--json", "{log}") if as_json else ("audit", "{log}")
             return [p for case in cases if (p := self.run(case, args))]
-        for code in codes:
-            self.count(code)
+        for case, code in zip(cases, codes, strict=True):
+            self.count(case.group, code)
         return []
 
 
@@ -491,16 +511,21 @@ def random_cases(seed: int) -> Iterator[tuple[Case, tuple[str, ...]]]:
     """Endless random mutations of the recorded logs and of a rules file, each with the
     command to run it."""
     rng = random.Random(seed)
-    paths = logs()
+    by_group: dict[str, list[Path]] = {}
+    for p in logs():  # each game and format as likely, though most recorded logs are msgpack
+        by_group.setdefault(group(p), []).append(p)
+    groups = sorted(by_group)
     kinds = list(WEIGHTS)
     weights = [WEIGHTS[k] for k in kinds]
     while True:
         kind = rng.choices(kinds, weights)[0]
         if kind == "rules file":
             game = rng.choice(("dare", "kazu-tori", "yatchaba"))
-            yield rules_file(rng), ("deal", game, "--seed", "1", "--rules-file", "{log}")
+            case = dataclasses.replace(rules_file(rng), group=f"{game} rules file")
+            yield case, ("deal", game, "--seed", "1", "--rules-file", "{log}")
         else:
-            yield MUTATIONS[kind](rng.choice(paths), rng), rng.choice(COMMANDS)
+            path = rng.choice(by_group[rng.choice(groups)])
+            yield MUTATIONS[kind](path, rng), rng.choice(COMMANDS)
 
 
 def fuzz(runner: Runner, seed: int, seconds: float | None = None, count: int | None = None,
@@ -543,6 +568,9 @@ def main() -> int:
     else:
         print(f"{t.tried} cases in {took:.1f} s: {t.clean} clean errors (exit 1: {t.errors[1]}, "
               f"exit 2: {t.errors[2]}), {t.accepted} accepted, {t.crashes} crashes")
+        for name, c in sorted(t.groups.items()):
+            print(f"  {name:<22} {c['tried']:>6} tried, {c['clean_errors']:>6} clean errors, "
+                  f"{c['accepted']:>5} accepted, {c['crashes']} crashes")
         for kind, example in t.kinds.items():
             print(f"\ncrash: {kind}\n  {example}")
     return 1 if t.crashes else 0

@@ -50,6 +50,8 @@ def test_every_cut_of_a_log_of_each_game_and_format_is_a_clean_error(
     report("every cut", t)
     assert crashes == []
     assert t.tried == sum(len(c.data) for c in seeds)
+    assert {g: c["tried"] for g, c in t.groups.items()} == {
+        c.group: len(c.data) for c in seeds}  # counted per game and format
     # a cut log is unreadable, except where it falls between two records
     assert t.errors[2] > 0.9 * t.tried
     assert t.accepted > 0
