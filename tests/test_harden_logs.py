@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 
 from kabucli.cards import DAINI_40, KABUFUDA_39
 from kabucli.cli import app
-from kabucli.games import kazutori
+from kabucli.games.kazu_tori import rules as kazutori
 from kabucli.log import _FRAME, MAGIC
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
