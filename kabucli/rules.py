@@ -125,10 +125,10 @@ def _from_file(file: Path, game: str) -> dict[str, Any]:
         raise RulesFileError(f"rules file {file} is not valid TOML: {exc}") from None
     except UnicodeDecodeError as exc:
         raise RulesFileError(f"rules file {file} is not valid TOML: it is not UTF-8 text (byte "
-                        f"{exc.start + 1})") from None
+                             f"{exc.start + 1})") from None
     except RecursionError:
         raise RulesFileError(f"rules file {file} is not valid TOML: values nested too "
-                        "deeply") from None
+                             "deeply") from None
     values = {k: v for k, v in loaded.items() if not isinstance(v, dict)}
     for table, inner in loaded.items():
         if not isinstance(inner, dict) or (table != game and table in names()):
