@@ -80,6 +80,7 @@ def _root(
 
 EXIT_RULE = 1
 EXIT_UNREADABLE = 2
+MAX_SCRIPT_BYTES = 16 * 2**20  # the largest move script read (about a million moves)
 
 
 def _console(stderr: bool = False) -> Console:
@@ -119,11 +120,13 @@ def _game(name: str) -> Game:
 
 
 def _rules(game: Game, pairs: list[str], file: Path | None) -> Any:
-    from kabucli.errors import KabuError
+    from kabucli.errors import KabuError, RulesFileError
     from kabucli.rules import build
 
     try:
         return build(game.Rules, pairs, file, game.name)
+    except RulesFileError as exc:
+        fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:
         fail(str(exc))
 
@@ -347,16 +350,23 @@ def resume(
 def _read_script(script: str | None) -> tuple[str, Iterator[tuple[int, str]]] | None:
     """The name and numbered lines of a move script (None: ask at the prompt). Read before
     the game starts, so an unreadable script stops everything and leaves no log behind."""
+    from kabucli.files import read_bytes, size_text
     from kabucli.session import script_lines
 
     if script is None:
         return None
     try:
-        text = sys.stdin.read() if script == "-" else Path(script).read_text()
+        if script == "-":  # standard input may never end either: read as much as a file
+            text = sys.stdin.read(MAX_SCRIPT_BYTES + 1)
+            if len(text) > MAX_SCRIPT_BYTES:
+                fail(f"cannot read script -: larger than {size_text(MAX_SCRIPT_BYTES)}, the "
+                     "most kabucli reads from such a file", EXIT_UNREADABLE)
+        else:
+            text = read_bytes(script, MAX_SCRIPT_BYTES).decode()
     except OSError as exc:
-        fail(f"cannot read script {script}: {exc.strerror}")
+        fail(f"cannot read script {script}: {exc.strerror}", EXIT_UNREADABLE)
     except UnicodeDecodeError:
-        fail(f"script {script} is not text")
+        fail(f"script {script} is not text", EXIT_UNREADABLE)
     return ("standard input" if script == "-" else script), script_lines(text)
 
 

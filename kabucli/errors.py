@@ -19,6 +19,11 @@ class RuleError(KabuError):
     """An unknown house rule or a value it cannot take."""
 
 
+class RulesFileError(RuleError):
+    """A rules file that cannot be read, or is not TOML (unreadable, where a bad rule in it
+    is refused)."""
+
+
 class LogError(KabuError):
     """A log that cannot be read: missing, truncated, corrupted or of an unknown format."""
 

@@ -16,10 +16,12 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from kabucli.errors import RuleError
+from kabucli.errors import RuleError, RulesFileError
+from kabucli.files import MiB, read_bytes
 from kabucli.safetext import safe_text
 
 R = TypeVar("R", bound=msgspec.Struct)
+MAX_RULES_BYTES = MiB  # a rules file is a few lines: a bigger one is refused, not loaded
 
 
 @dataclass(frozen=True)
@@ -116,11 +118,17 @@ def _from_file(file: Path, game: str) -> dict[str, Any]:
     from kabucli.games import names  # here: kabucli.games imports this module
 
     try:
-        loaded = msgspec.toml.decode(file.read_bytes())
+        loaded = msgspec.toml.decode(read_bytes(file, MAX_RULES_BYTES))
     except OSError as exc:
-        raise RuleError(f"cannot read rules file {file}: {exc.strerror}") from None
+        raise RulesFileError(f"cannot read rules file {file}: {exc.strerror}") from None
     except msgspec.DecodeError as exc:
-        raise RuleError(f"rules file {file} is not valid TOML: {exc}") from None
+        raise RulesFileError(f"rules file {file} is not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RulesFileError(f"rules file {file} is not valid TOML: it is not UTF-8 text (byte "
+                             f"{exc.start + 1})") from None
+    except RecursionError:
+        raise RulesFileError(f"rules file {file} is not valid TOML: values nested too "
+                             "deeply") from None
     values = {k: v for k, v in loaded.items() if not isinstance(v, dict)}
     for table, inner in loaded.items():
         if not isinstance(inner, dict) or (table != game and table in names()):
