@@ -120,11 +120,12 @@ def _game(name: str) -> Game:
 
 
 def _rules(game: Game, pairs: list[str], file: Path | None) -> Any:
+    from kabucli import games
     from kabucli.errors import KabuError, RulesFileError
     from kabucli.rules import build
 
     try:
-        return build(game.Rules, pairs, file, game.name)
+        return build(game.Rules, pairs, file, game.name, games.names())
     except RulesFileError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:
@@ -852,6 +853,7 @@ def log_convert(
 ) -> None:
     """Convert a log between msgpack (compact) and JSON Lines (readable)."""
     from kabucli.errors import LogError
+    from kabucli.games import event_types
     from kabucli.log import convert_log
 
     if to not in (None, "msgpack", "jsonl"):
@@ -859,7 +861,7 @@ def log_convert(
     if dst.exists() and not force:
         fail(f"{dst} already exists; add --force to overwrite it")
     try:
-        n = convert_log(src, dst, to, overwrite=force)  # type: ignore[arg-type]
+        n = convert_log(src, dst, event_types, to, overwrite=force)  # type: ignore[arg-type]
     except LogError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     _console().print(f"wrote {_escape(str(dst))} ({n} events)", soft_wrap=True)

@@ -27,12 +27,16 @@ class RulesFileError(RuleError):
 class LogError(KabuError):
     """A log that cannot be read: missing, truncated, corrupted or of an unknown format."""
 
-    def __init__(self, message: str, index: int | None = None, good: int | None = None) -> None:
+    def __init__(self, message: str, index: int | None = None, good: int | None = None,
+                 path: object = None) -> None:
+        """``index``: the record at fault (0 = the header), ``good``: the events read whole
+        before it, ``path``: the file; each says where, before ``message``."""
         self.index = index
         self.good = good
         where = f"event {index}: " if index is not None and index > 0 else ""
         where = "header: " if index == 0 else where
-        super().__init__(f"{where}{message}")
+        file = f"{path}: " if path is not None else ""
+        super().__init__(f"{file}{where}{message}")
 
 
 class BotError(KabuError):

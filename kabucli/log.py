@@ -330,11 +330,7 @@ def _raw_records(data: bytes, fmt: Fmt, resync: bool = False) -> Iterator[_Raw]:
 def _log_error(path: Path, index: int, why: str, good: int) -> LogError:
     """A LogError for record ``index`` (0 = header) that says where, with ``good`` events
     read whole before it."""
-    where = "header" if index == 0 else f"event {index}"
-    err = LogError(f"{path}: {where}: {why}")
-    err.index = index
-    err.good = good
-    return err
+    return LogError(why, index, good, path)
 
 
 def _read_bytes(path: Path) -> tuple[bytes, Fmt]:
@@ -494,12 +490,12 @@ def _decoder(types: tuple[type[Event], ...], fmt: Fmt) -> Any:
     return msgspec.msgpack.Decoder(union) if fmt == "msgpack" else msgspec.json.Decoder(union)
 
 
-def convert_log(src: Path, dst: Path, fmt: Fmt | None = None, overwrite: bool = False) -> int:
+def convert_log(src: Path, dst: Path, event_types: EventTypes, fmt: Fmt | None = None,
+                overwrite: bool = False) -> int:
     """Copy the log ``src`` to ``dst`` in encoding ``fmt`` (by default the one ``dst``'s name
-    asks for, as for any new log); return the number of events. ``src`` is read strictly, so
-    a damaged log is refused, and ``dst`` is not overwritten unless ``overwrite``."""
-    from kabucli.games import event_types  # here: kabucli.games imports this module
-
+    asks for, as for any new log); return the number of events. ``src`` is read strictly (its
+    game's events from ``event_types``), so a damaged log is refused, and ``dst`` is not
+    overwritten unless ``overwrite``."""
     src, dst = Path(src), Path(dst)
     log = read_log(src, event_types, strict=True)
     if dst.exists() and dst.resolve() == src.resolve():

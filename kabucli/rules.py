@@ -8,7 +8,7 @@ rules all read the same definition.
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -96,16 +96,16 @@ def _coerce(text: str) -> Any:
 
 
 def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = None,
-          game: str = "") -> R:
+          game: str = "", games: Sequence[str] = ()) -> R:
     """Rules from defaults, then a TOML file, then ``NAME=VALUE`` pairs; RuleError if bad.
 
     In the file, top-level keys are rules; a table named after the game (``[dare]``) adds to
-    and overrides them, and tables named after other games are skipped, so one file can hold
-    the house rules of several games.
+    and overrides them, and tables named after the other ``games`` (every game's name) are
+    skipped, so one file can hold the house rules of several games.
     """
     values: dict[str, Any] = {}
     if file is not None:
-        values.update(_from_file(file, game))
+        values.update(_from_file(file, game, games))
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
@@ -114,9 +114,7 @@ def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = No
     return validate(rules_type, values, game)
 
 
-def _from_file(file: Path, game: str) -> dict[str, Any]:
-    from kabucli.games import names  # here: kabucli.games imports this module
-
+def _from_file(file: Path, game: str, games: Sequence[str]) -> dict[str, Any]:
     try:
         loaded = msgspec.toml.decode(read_bytes(file, MAX_RULES_BYTES))
     except OSError as exc:
@@ -131,11 +129,11 @@ def _from_file(file: Path, game: str) -> dict[str, Any]:
                              "deeply") from None
     values = {k: v for k, v in loaded.items() if not isinstance(v, dict)}
     for table, inner in loaded.items():
-        if not isinstance(inner, dict) or (table != game and table in names()):
+        if not isinstance(inner, dict) or (table != game and table in games):
             continue
         if table != game:
             raise RuleError(f"rules file {file}: [{table}] is not a game "
-                            f"(games: {', '.join(names())})")
+                            f"(games: {', '.join(games or [game])})")
         values.update(inner)
     return values
 
