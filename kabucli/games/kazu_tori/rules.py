@@ -18,6 +18,7 @@ flip carries the card the referee saw.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from kabucli.cards import DAINI_40, JIZO, ONI, UNKNOWN
@@ -83,6 +84,18 @@ _AUTO_WHAT = {
 _PENDINGS: dict[tuple[Any, ...], Pending] = {}  # see KazuTori._settle
 _CARDS = tuple(DAINI_40.cards())  # the deck in its canonical order, as the deal starts
 _NOBODY: frozenset[int] = frozenset()
+Races = Callable[[Game, Any, dict[int, Any], Pending | None], tuple[Event, bool] | None]
+_RACES: Races | None = None  # the bots' race scheduler, once KazuTori.bot_move imported it
+
+
+def _import_races() -> Races:
+    """The bots' race scheduler (:func:`kabucli.games.kazu_tori.bots.bot_move`), imported on
+    first use: the bots module imports this one."""
+    global _RACES
+    from kabucli.games.kazu_tori.bots import bot_move
+
+    _RACES = bot_move
+    return bot_move
 
 
 # -- state ----------------------------------------------------------------------------------
@@ -578,9 +591,10 @@ class KazuTori(Game):
                  pending: Pending | None = None) -> tuple[Event, bool] | None:
         """Who of the bots acts first: the game's bots decide that (they race for a card, see
         :func:`kabucli.games.kazu_tori.bots.bot_move`); ``match`` is the engine's Match."""
-        from kabucli.games.kazu_tori.bots import bot_move
-
-        return bot_move(self, match, bots, pending)
+        races = _RACES
+        if races is None:
+            races = _import_races()
+        return races(self, match, bots, pending)
 
     # -- notation ------------------------------------------------------------------------------
     def _cards(self, cards: list[int]) -> str:
