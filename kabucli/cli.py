@@ -99,6 +99,17 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def _markdown(out: Console, text: str) -> None:
+    """Markdown drawn for a person at a terminal, printed as it is otherwise (piped)."""
+    if out.is_terminal:
+        from rich.markdown import Markdown
+
+        out.print(Markdown(text))
+    else:
+        out.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True,
+                  end="" if text.endswith("\n") else "\n")
+
+
 def _escape(text: str) -> str:
     """Text for a rich markup string: no markup, and nothing a terminal would act on (names,
     moves and messages may quote a log, a bot or a script)."""
@@ -166,9 +177,7 @@ def rules(
     as_json: JsonOpt = False,
 ) -> None:
     """List the games, or explain one: its rules, move notation and house rules."""
-    from rich.markdown import Markdown
     from rich.table import Table
-    from rich.text import Text
 
     from kabucli import bots, games
     from kabucli.rules import describe
@@ -196,15 +205,13 @@ def rules(
     if as_json:
         print(json.dumps({
             "name": g.name, "title": g.title, "players": [g.min_players, g.max_players],
-            "rules": g.rules_doc, "notation": g.notation_doc,
+            "rules": games.page(g.name), "notation": games.notation(g.name),
             "house_rules": [{"name": i.name, "type": i.kind, "default": i.default,
                              "help": i.help} for i in infos],
             "bots": [{"kind": k, "about": a} for k, a in kinds.items()]}, indent=2))
         return
-    out.print(Markdown(f"# {g.title}\n\n" + g.rules_doc))
+    _markdown(out, games.page(g.name))
     out.print()
-    out.print(Text("Move notation", style="bold underline"))
-    out.print(Text(g.notation_doc))
     t = Table(title="House rules (--rule NAME=VALUE)", title_justify="left")
     t.add_column("name", style="bold")
     t.add_column("values")
@@ -497,13 +504,14 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     """Handle the table commands (?, undo, table, help, quit); None when ``line`` is a move."""
     from rich.text import Text
 
-    from kabucli import render
+    from kabucli import games, render
     from kabucli.safetext import safe_text
     from kabucli.session import COMMANDS, typed_names
 
     word = line.strip().lower()
     g = sess.game
     m = sess.match
+    words = games.text(g.name)
     if word in ("quit", "q", "exit"):
         return "quit"
     if word in ("?", "moves", "legal"):
@@ -516,10 +524,10 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
             if len(shown) < len(texts):
                 seat = m.pending.seats[0] if m.pending.seats else 0
                 out.print(f"  ... and {len(texts) - len(shown)} more: "
-                          f"{_escape(g.hint(m.state, seat))}")
+                          f"{_escape(words.hint(m.state, seat))}")
         else:
             seat = m.pending.seats[0] if m.pending.seats else 0
-            out.print(f"{_escape(m.pending.what)}: {_escape(g.hint(m.state, seat))}")
+            out.print(f"{_escape(m.pending.what)}: {_escape(words.hint(m.state, seat))}")
         return "handled"
     if word == "undo":
         n = sess.undo()
@@ -529,8 +537,8 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         out.print(render.table(g, m, sess.viewer()))
         return "handled"
     if word in ("help", "h"):
-        out.print(Text(g.notation_doc))
-        for name, what in {**COMMANDS, **g.commands}.items():
+        _markdown(out, games.notation(g.name))
+        for name, what in {**COMMANDS, **words.COMMANDS}.items():
             out.print(f"  [bold]{_escape(name):<6}[/] {_escape(what)}")
         named = sorted(typed_names(m.header.seats).values())
         if named:
@@ -538,7 +546,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
             out.print(f"  a name may be typed in place of its seat: {_escape(seats)}")
         return "handled"
     # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).
-    answer = g.command(m.state, line)
+    answer = words.command(m.state, line)
     if answer is not None:
         out.print(Text(safe_text(answer)))
         return "handled"

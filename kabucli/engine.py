@@ -101,14 +101,8 @@ class Game(ABC):
     def outcome(self, state: Any) -> dict[str, Any] | None:
         """The match result once it is over, else None."""
 
-    @abstractmethod
-    def hint(self, state: Any, seat: int) -> str:
-        """A one-line description of what ``seat`` may do now, for the prompt."""
-
-    rules_doc: ClassVar[str] = ""
-    notation_doc: ClassVar[str] = ""
-    # Questions a game answers at the play prompt (name -> help), e.g. Yatchaba's odds.
-    commands: ClassVar[dict[str, str]] = {}
+    # Words for people (the rules page, hints, the prompt's questions such as Yatchaba's odds)
+    # are not here: they are in the game's package, rules.md and text.py (kabucli.games).
 
     def blank_move(self, state: Any) -> str | None:
         """What a blank line at the play prompt means now (e.g. Kazu-Tori: let the card go,
@@ -119,11 +113,6 @@ class Game(ABC):
         """A yes/no question to ask a person at the play prompt before ``event`` is played
         (a move easy to type by mistake that ends much at once, e.g. Kazu-Tori's stop), or
         None to play it without asking. Scripts are not asked: their moves are deliberate."""
-        return None
-
-    def command(self, state: Any, line: str) -> str | None:
-        """The answer to one of this game's prompt ``commands``; None when ``line`` is not one.
-        Never changes the state."""
         return None
 
     def bot_move(self, match: Match, bots: dict[int, Any],

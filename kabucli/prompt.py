@@ -20,6 +20,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output, create_output
 
+from kabucli import games
 from kabucli.errors import KabuError
 from kabucli.session import COMMANDS, Session, typed_names
 
@@ -103,7 +104,7 @@ class MoveCompleter(Completer):
         out = [(w, forms[0] if len(forms) == 1 else f"{len(forms)} moves")
                for w, forms in found.items()]
         if not done:
-            commands = {**COMMANDS, **self.sess.game.commands}
+            commands = {**COMMANDS, **games.text(self.sess.game.name).COMMANDS}
             out += [(c, what) for c, what in commands.items() if c.startswith(low)]
         return out
 

@@ -183,7 +183,7 @@ def test_help_and_table_commands_record_nothing(tmp_path: Path) -> None:
     log.unlink()
     res = run(*HUMAN_GAME, "--log", str(log), input="help\ntable\nt\nquit\n")
     assert res.exit_code == 0
-    assert "undo" in res.stdout and "Cards are typed" in res.stdout
+    assert "undo" in res.stdout and "Cards are their values 1 to 10" in res.stdout
     assert len(log.read_bytes()) == len(before)
 
 

@@ -27,13 +27,13 @@ from kabucli.games.dare.rules import (
     Lay,
     Result,
     Show,
-    hand_name,
     strength,
 )
+from kabucli.games.dare.text import hand_name
 from kabucli.log import SeatInfo
 
 U9 = [UNKNOWN] * 9
-EXAMPLE_HAND = [1, 2, 3, 3, 3, 4, 5, 5, 9]  # the worked example of docs/rules/dare.md
+EXAMPLE_HAND = [1, 2, 3, 3, 3, 4, 5, 5, 9]  # the worked example of the rules page
 
 
 # -- helpers ---------------------------------------------------------------------------------

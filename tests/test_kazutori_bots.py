@@ -10,6 +10,7 @@ from kabucli.bots import make
 from kabucli.cards import ONI
 from kabucli.engine import Match, make_header, walk
 from kabucli.events import Event
+from kabucli.games.kazu_tori.bots import reaction_ms
 from kabucli.games.kazu_tori.rules import (
     GAME,
     RACE_DRAWS,
@@ -103,7 +104,7 @@ def test_a_race_between_bots_is_a_recorded_chance_event_and_the_fastest_claims()
                 assert all(0 <= d < RACE_DRAWS if p in s.ins else d == -1
                            for p, d in enumerate(ev.draws, 1))
 
-                key = {p: (GAME.reaction_ms(bots[p], ev.draws[p - 1]), (p - s.last - 1) % 4)
+                key = {p: (reaction_ms(bots[p], ev.draws[p - 1]), (p - s.last - 1) % 4)
                        for p in s.ins}
                 # every sharp bot in the window raced for a card that may be taken
                 if s.ok:

@@ -30,6 +30,7 @@ from kabucli.games.yatchaba.rules import (
     YatchabaRules,
     amount,
 )
+from kabucli.games.yatchaba.text import hint
 from kabucli.log import SeatInfo
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -349,10 +350,10 @@ def test_the_hint_warns_before_the_pass_that_loses_the_right() -> None:
     m = new_match(4)
     _three_passes_by_p4(m, rounds=1)
     play(m, "deal", "guess 1 2 3", "bet", "bet")
-    assert "(1 of 2 passes used this game)" in GAME.hint(m.state, 4)
+    assert "(1 of 2 passes used this game)" in hint(m.state, 4)
     play(m, "pass", "bet", "stop", "reveal 5 10 11", "deal", "guess 1 2 3", "bet")
     assert m.pending.seats == (4,)
-    assert "another pass loses your turn as guesser" in GAME.hint(m.state, 4)
+    assert "another pass loses your turn as guesser" in hint(m.state, 4)
 
 
 def test_passes_within_the_limit_keep_the_right_to_guess() -> None:

@@ -49,6 +49,7 @@ from typing import Any
 
 import msgspec
 
+from kabucli import games
 from kabucli.engine import Game, Match
 from kabucli.errors import BotError, KabuError
 from kabucli.events import Event
@@ -217,7 +218,7 @@ class ProcessBot:
         legal = [game.notate(e) for e in game.legal(state, seat)]
         message = {"type": "turn", "game": game.name, "seat": seat,
                    "state": game.view(state, seat), "legal": legal,
-                   "hint": game.hint(state, seat)}
+                   "hint": games.text(game.name).hint(state, seat)}
         chan = self._channel()
         deadline = chan.deadline()
         try:

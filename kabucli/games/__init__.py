@@ -4,8 +4,16 @@ Each game is one package, ``kabucli/games/<name>/`` (the name with ``_`` for ``-
 same files:
 
 - ``events.py``: its events (msgspec structs, the records of a log);
-- ``rules.py``: its house rules, its state and its :class:`~kabucli.engine.Game`, ``GAME``;
-- ``text.py``: its words: the rules page, the notation, hints and names shown to people;
+- ``rules.py``: its house rules, its state and its :class:`~kabucli.engine.Game`, ``GAME``:
+  the rules as data (a hand's rank, not its name), no words meant for people;
+- ``rules.md``: its rules page, in Markdown, standing alone: what ``kabucli rules GAME``
+  prints (:func:`page`), with a ``## Move notation`` section that the play prompt's ``help``
+  prints (:func:`notation`); a copy is kept in ``docs/rules/<name>.md`` (a test compares them);
+- ``text.py``: its words (:func:`text`): ``hint(state, seat)``, one line saying what a seat
+  may type now; ``COMMANDS`` (name -> help), the questions the game answers at the play
+  prompt (e.g. Yatchaba's ``odds``), and ``command(state, line)``, the answer to one (None
+  when ``line`` is not one; never changes the state); and the names and phrases its render
+  module shows (e.g. Dare's hand names);
 - ``bots.py``: ``BOTS``, its built-in bots by kind;
 - ``render.py``: ``table(game, match, viewer)``, its table drawn for a terminal.
 
@@ -17,6 +25,7 @@ benchmark. Packages are imported only when their game is used, to keep start-up 
 from __future__ import annotations
 
 from importlib import import_module
+from importlib.resources import files
 from types import ModuleType
 
 from kabucli.engine import Game
@@ -42,6 +51,28 @@ def canonical(name: str) -> str:
 def part(name: str, module: str) -> ModuleType:
     """One module of a registered game's package, e.g. ``part("dare", "bots")``."""
     return import_module(f"kabucli.games.{canonical(name).replace('-', '_')}.{module}")
+
+
+def text(name: str) -> ModuleType:
+    """A registered game's words: its ``text`` module (``hint``, ``COMMANDS``, ``command``)."""
+    return part(name, "text")
+
+
+def page(name: str) -> str:
+    """A registered game's rules page (its package's ``rules.md``, Markdown)."""
+    package = f"kabucli.games.{canonical(name).replace('-', '_')}"
+    return files(package).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+NOTATION = "## Move notation"
+
+
+def notation(name: str) -> str:
+    """The move notation: the ``## Move notation`` section of the rules page, without its
+    heading (up to the next heading of that level)."""
+    _, found, rest = page(name).partition(f"\n{NOTATION}\n")
+    assert found, f"the rules page of {name} has no '{NOTATION}' section"
+    return rest.split("\n## ", 1)[0].strip() + "\n"
 
 
 def get(name: str) -> Game:

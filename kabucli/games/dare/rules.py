@@ -1,6 +1,6 @@
 """Dare (誰, "who?"): lay down three-card sets that match the field's ones digit.
 
-The rules as kabucli plays them are in docs/rules/dare.md. Each round every player is dealt 9
+The rules as kabucli plays them are its rules page (rules.md). Each round every player is dealt 9
 cards and 3 go face up to the field; the field's ones digit is the *reference*. In turn,
 starting at the dealer's right (the next seat) and ending with the dealer, each player lays down
 0-3 sets of three cards whose ones digit equals the reference. Three sets: the player is Dare
@@ -35,17 +35,15 @@ FIELD = 3
 
 # -- showdown strength ---------------------------------------------------------------------
 
-DIGIT_NAMES = ("Buta", "Pin", "Nizou", "Santa", "Yotsuya", "Goke", "Roppou", "Shichiken",
-               "Oicho", "Kabu")
-
-# The named hands of the extended ranking (Hiki-Kabu's, see docs/rules/dare.md), strongest first.
+# The named hands of the extended ranking (Hiki-Kabu's) by their cards, sorted: their rank
+# (higher wins). Their names are in the game's text module.
 _NAMED = {
-    (1, 10, 10): (10, "Doshippin"),
-    (3, 3, 3): (9, "Arashi-kabu"),
-    (3, 5, 7): (7, "Nana-Go-San"),
-    (1, 2, 3): (6, "Ichi-Ni-San"),
-    (4, 7, 9): (5, "Raijin"),
-    (3, 7, 10): (4, "Fujin"),
+    (1, 10, 10): 10,  # Doshippin
+    (3, 3, 3): 9,  # Arashi-kabu
+    (3, 5, 7): 7,  # Nana-Go-San
+    (1, 2, 3): 6,  # Ichi-Ni-San
+    (4, 7, 9): 5,  # Raijin
+    (3, 7, 10): 4,  # Fujin
 }
 ARASHI = 8
 NOBORI = 3
@@ -56,7 +54,7 @@ def strength(cards: list[int] | tuple[int, ...], yaku: str) -> tuple[int, int]:
 
     Equal named hands tie whatever their digits (the digit is zeroed), except Nobori, whose
     ties are broken by the digit. A held hand has no laid order, so three consecutive values
-    in any order count as Nobori and Kudari never occurs (see docs/rules/dare.md).
+    in any order count as Nobori and Kudari never occurs.
     """
     digit = sum(cards) % 10
     if yaku == "none":
@@ -67,26 +65,12 @@ def strength(cards: list[int] | tuple[int, ...], yaku: str) -> tuple[int, int]:
         return (1, 0) if triple else (0, digit)
     named = _NAMED.get((a, b, c))
     if named is not None:
-        return (named[0], 0)
+        return (named, 0)
     if triple:
         return (ARASHI, 0)
     if b == a + 1 and c == b + 1:
         return (NOBORI, digit)
     return (0, digit)
-
-
-def hand_name(cards: list[int] | tuple[int, ...], yaku: str) -> str:
-    """The name of a showdown hand, e.g. ``Kabu (9)`` or ``Arashi``."""
-    digit = sum(cards) % 10
-    plain = f"{DIGIT_NAMES[digit]} ({digit})"
-    rank, _ = strength(cards, yaku)
-    if rank == 0:
-        return plain
-    if yaku == "arashi" or rank == ARASHI:
-        return "Arashi (three of a kind)"
-    if rank == NOBORI:
-        return f"Nobori, {plain}"
-    return _NAMED[tuple(sorted(cards))][1]  # type: ignore[index]
 
 
 # -- legal sets -----------------------------------------------------------------------------
@@ -632,77 +616,6 @@ class Dare(Game):
             "rounds": [{"round": r.round, "reason": r.reason,
                         "winners": [f"p{w}" for w in r.winners]} for r in s.history],
         }
-
-    def hint(self, s: DareState, seat: int) -> str:
-        if s.phase == "turns":
-            return (f"lay 0-3 sets of three cards whose ones digit is {s.ref} "
-                    "(e.g. '1-3-9 3-5-5'), or 'pass'")
-        if s.phase == "show":
-            return f"type the three cards p{self._next_show(s)} shows (e.g. 'show 2-3-4')"
-        if s.phase == "deal":
-            return "type the three field cards as they are turned up (e.g. 'deal 1-7-5')"
-        return ""
-
-    rules_doc = """\
-Dare is played with the 39-card kabufuda deck (values 1-10, four of each, three 1s), by 2-4
-players. Every round 9 cards go to each player and 3 face up to the field, and each player
-antes `ante` chips into the pot. The *reference* is the ones digit of the field's sum
-(1+7+5 = 13, reference 3). p1 deals the first round.
-
-Starting with the player after the dealer (the dealer's right) and ending with the dealer, each
-player lays down 0-3 sets of three of their own cards whose sum has the reference as its ones
-digit (reference 3: the hand 1-2-3-3-3-4-5-5-9 may lay 1-3-9 and 3-5-5 and keep 2-3-4):
-
-- three sets: the player is **Dare**, takes the pot at once, and the round ends there;
-- two sets: the player goes to the showdown with the three cards left in hand;
-- fewer: the player is out of this round.
-
-Nobody is forced to lay a set they could make. At the showdown the ones digit of the three
-cards decides (9 best, 0 worst). House rule `yaku`: `arashi` lets three of a kind beat any
-other hand; `extended` ranks the named hands of Hiki-Kabu, a kabufuda showdown game, above all
-others, strongest first (the cards of a hand may be held in any order):
-
-| rank | hand        | cards                                                        |
-|------|-------------|--------------------------------------------------------------|
-| 1    | Doshippin   | 1, 10, 10                                                    |
-| 2    | Arashi-kabu | 3, 3, 3                                                      |
-| 3    | Arashi      | any other three of a kind                                    |
-| 4    | Nana-Go-San | 3, 5, 7                                                      |
-| 5    | Ichi-Ni-San | 1, 2, 3                                                      |
-| 6    | Raijin      | 4, 7, 9                                                      |
-| 7    | Fujin       | 3, 7, 10                                                     |
-| 8    | Nobori      | any other three consecutive values (10 is not followed by 1) |
-| 9    | (no name)   | every other hand, by the ones digit of its sum               |
-
-Equal named hands tie, except Nobori, where the ones digit decides; a held hand has no laid
-order, so Kudari (a falling run in Hiki-Kabu) never occurs.
-
-The winner takes the pot and deals the next round. Equal best hands (house rule `tie`):
-`carry` (default) leaves the pot for the next round with the same dealer; `split` gives each
-tied player floor(pot / tied), the odd chips stay, and the first tied player in turn order
-deals; `order` gives the pot to the first tied player in turn order. With no qualified player
-the pot carries and the same dealer deals again. After `rounds` rounds the match ends; a pot
-left over stays in the pot and is reported at the end. Payments of 0 chips are not recorded.
-"""
-
-    notation_doc = """\
-Cards are typed as their values 1-10 ('??' for a card nobody has seen). A set is three cards
-joined by '-'.
-
-  p2 sets 1-3-9 3-5-5   p2 lays two sets (the 'p2' and 'sets' are optional on p2's turn)
-  1-3-9 3-5-5           the same, typed by the player whose turn it is
-  pass                  lay no set
-  deal 1-7-5            referee mode: the three field cards as they are turned up
-  deal 1-7-5 | p1 1-2-3-3-3-4-5-5-9 | p2 ...
-                        a deal that lists every hand too (nine cards each, in seat order)
-  show 2-3-4            referee mode: the three cards the next qualified player shows
-  p3 shows 2-3-4        the same, naming the player
-  undo                  take back the last input
-
-The engine's own events print as 'pay p1 pot 1 ante', 'result round 3 showdown p2 deals p2'
-(winners '-' when nobody wins, 'p1,p3' when a pot is split) and 'end rounds p1=52 p2=47
-pot=1'; they parse back from the same text.
-"""
 
 
 _AUTO_WHAT = {

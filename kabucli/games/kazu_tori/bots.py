@@ -2,7 +2,8 @@
 random and sometimes wrongly (to exercise the penalties).
 
 Each bot has a ``reaction`` profile (fastest, slowest in ms): when several bots claim the same
-card, ``KazuTori.bot_event`` records a seeded race draw per seat and the fastest claims first.
+card, :func:`bot_move` records a seeded race draw per seat and the fastest claims first (the
+engine asks it through ``KazuTori.bot_move``: races are the bots' business, not the rules').
 ``claims`` answers whether the bot claims the card just flipped; ``choose`` gives the bot's
 move as an event. A bot sees only what is face up: the card just flipped and the number said.
 """
@@ -13,9 +14,9 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr  # compiled, the bot classes stay subclassable
 
-from kabucli.engine import Game
+from kabucli.engine import Game, Match, Pending
 from kabucli.events import Event
-from kabucli.games.kazu_tori.rules import Claim, Flip, KazuToriState, Pass
+from kabucli.games.kazu_tori.rules import RACE_DRAWS, Claim, Flip, KazuToriState, Pass, Race
 from kabucli.shuffle import Rng
 
 
@@ -79,5 +80,86 @@ class RandomBot(_KazuToriBot):
 
 
 _POWER_OF_TWO = {1 << k: k for k in range(1, 31)}
+
+DEFAULT_REACTION = (250, 500)  # ms, for a bot without a profile of its own
+
+
+def bot_move(game: Game, match: Match, bots: dict[int, Any],
+             pending: Pending | None = None) -> tuple[Event, bool] | None:
+    """Kazu-Tori's :meth:`Game.bot_move` (``KazuTori.bot_move`` calls it): the event bot seats
+    produce now and whether it is trusted, or None when a person must act.
+
+    In a claim window every seat still in may claim. Seats that are people are asked first
+    (a claim typed at the prompt beats any bot); once each has claimed or passed, every bot
+    says whether it claims (its ``claims(state, seat)``, else whether ``choose`` claims; a
+    bot marked ``careful`` is not asked about a card that may not be taken).
+    One claimer claims; several race: :meth:`Match.draw` records a ``Race`` of reaction
+    draws from the seed, and the fastest by each bot's ``reaction`` profile (min, max ms)
+    claims first (equal times: the first seat after the flipper). Nobody claims: the next
+    flipper flips, if it is a bot. Races need a seed: at a real table bots are not asked.
+
+    In a window the event is built here from the state, each legal by construction (a
+    claim by a seat still in that has not claimed, the flip of the next flipper, a pass
+    by a seat that has not passed); it is trusted when the bot of its seat is, so the
+    seats of external bots are checked in full.
+    """
+    s: KazuToriState = match.state
+    if s.todo or match.physical:
+        return None
+    phase = s.phase
+    if phase == "turn":
+        bot = bots.get(s.flipper)
+        if bot is None:
+            return None
+        ev: Event = bot.choose(game, s, s.flipper)
+        return ev, getattr(bot, "trusted", False) is True
+    if phase != "window":
+        return None
+    claimed = s.claimed
+    passed = s.passed
+    seats = s.ins
+    for seat in seats:
+        if seat not in bots and seat not in claimed and seat not in passed:
+            return None
+    racers = []
+    ok = s.ok
+    for seat in seats:
+        bot = bots.get(seat)
+        if bot is None or seat in claimed:
+            continue
+        if not ok and getattr(bot, "careful", False):
+            continue  # it never claims a card that may not be taken
+        claims = getattr(bot, "claims", None)
+        if claims(s, seat) if claims is not None else \
+                type(bot.choose(game, s, seat)) is Claim:
+            racers.append(seat)
+    if not racers:
+        nxt = s.after[s.last]
+        bot = bots.get(nxt)
+        if bot is not None:
+            return Flip(nxt), getattr(bot, "trusted", False) is True
+        # A person flips next: the bots' decision to let this card go is recorded, so
+        # that they are not asked again (and cannot change their minds) while the person
+        # is at the prompt.
+        for seat in seats:
+            if seat in bots and seat not in claimed and seat not in passed:
+                return Pass(seat), getattr(bots[seat], "trusted", False) is True
+        return None
+    if len(racers) > 1:
+        race = match.draw()
+        assert type(race) is Race
+        n = s.n
+        last = s.last
+        racers.sort(key=lambda seat: (reaction_ms(bots[seat], race.draws[seat - 1]),
+                                      (seat - last - 1) % n))
+    winner = racers[0]
+    return Claim(winner), getattr(bots[winner], "trusted", False) is True
+
+
+def reaction_ms(bot: Any, draw: int) -> int:
+    """The reaction time (ms) a race ``draw`` gives ``bot`` by its profile."""
+    lo, hi = getattr(bot, "reaction", DEFAULT_REACTION)
+    return int(lo + (hi - lo) * draw // (RACE_DRAWS - 1))
+
 
 BOTS = {"sharp": SharpBot, "random": RandomBot}

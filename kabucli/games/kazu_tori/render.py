@@ -16,6 +16,7 @@ from kabucli.bots import kinds
 from kabucli.cards import ONI
 from kabucli.engine import Game, Match
 from kabucli.events import End, Event, Pay
+from kabucli.games.kazu_tori.bots import reaction_ms
 from kabucli.games.kazu_tori.rules import (
     GAME,
     JIZO_USES,
@@ -37,6 +38,7 @@ from kabucli.games.kazu_tori.rules import (
     Stop,
     matches,
 )
+from kabucli.games.kazu_tori.text import closing_text
 from kabucli.ledger import party_name
 from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, seat_label
 
@@ -82,7 +84,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
                                    may))
         closing = GAME.on_close(s)
         if closing is not None:
-            parts.append(Text("if nobody takes it: " + GAME.closing_text(closing), style="cyan"))
+            parts.append(Text("if nobody takes it: " + closing_text(closing), style="cyan"))
     nxt = s.next_flipper() if s.phase in ("turn", "window") and not s.todo else 0
     seats = Table(show_edge=False, pad_edge=False)
     for col in ("seat", "chips", "pile", "status"):
@@ -181,7 +183,7 @@ def _ms(match: Match, seat: int, draw: int) -> str:
     factory = kinds(GAME.name).get(control[4:]) if control.startswith("bot:") else None
     if factory is None:
         return f"p{seat} draw {draw}"
-    return f"p{seat} {GAME.reaction_ms(factory, draw)} ms"
+    return f"p{seat} {reaction_ms(factory, draw)} ms"
 
 
 def describe(game: Game, ev: Event, match: Match) -> str | None:

@@ -1,8 +1,8 @@
 """Kazu-Tori (数取り, "number taking"): count aloud while flipping, and slap the card that
 matches the number said.
 
-The rules as kabucli plays them, with the choices made where tradition is silent, are in
-docs/rules/kazu-tori.md. The 40-card Daini deck is dealt into face-down piles. In turn, starting
+The rules as kabucli plays them, with the choices made where tradition is silent, are its
+rules page (rules.md). The 40-card Daini deck is dealt into face-down piles. In turn, starting
 with the dealer (p1), each player turns the top card of their pile onto the table and says the
 next number, "one" up to the `limit`. When the card's ones digit matches the number said (or the
 card is the Oni), the first player to claim it takes the whole table into their pile and counts
@@ -18,7 +18,8 @@ flip carries the card the referee saw.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from kabucli.cards import DAINI_40, JIZO, ONI, UNKNOWN
 from kabucli.engine import Game, Pending, parse_seat_prefix
@@ -42,13 +43,9 @@ from kabucli.ledger import Ledger
 from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared, whole
 from kabucli.shuffle import Rng
 
-if TYPE_CHECKING:
-    from kabucli.engine import Match
-
 DECK_SIZE = 40
 JIZO_USES = 3  # the Jizo leaves the game after its third hand-out
 RACE_DRAWS = 1000  # a race draw is a per-mille quantile of each bot's reaction time
-DEFAULT_REACTION = (250, 500)  # ms, for a bot without a profile of its own
 
 WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
          "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -87,6 +84,18 @@ _AUTO_WHAT = {
 _PENDINGS: dict[tuple[Any, ...], Pending] = {}  # see KazuTori._settle
 _CARDS = tuple(DAINI_40.cards())  # the deck in its canonical order, as the deal starts
 _NOBODY: frozenset[int] = frozenset()
+Races = Callable[[Game, Any, dict[int, Any], Pending | None], tuple[Event, bool] | None]
+_RACES: Races | None = None  # the bots' race scheduler, once KazuTori.bot_move imported it
+
+
+def _import_races() -> Races:
+    """The bots' race scheduler (:func:`kabucli.games.kazu_tori.bots.bot_move`), imported on
+    first use: the bots module imports this one."""
+    global _RACES
+    from kabucli.games.kazu_tori.bots import bot_move
+
+    _RACES = bot_move
+    return bot_move
 
 
 # -- state ----------------------------------------------------------------------------------
@@ -578,82 +587,14 @@ class KazuTori(Game):
         return out
 
     # -- races between bots --------------------------------------------------------------------
-    def bot_move(self, match: Match, bots: dict[int, Any],
+    def bot_move(self, match: Any, bots: dict[int, Any],
                  pending: Pending | None = None) -> tuple[Event, bool] | None:
-        """The event bot seats produce now and whether it is trusted (see
-        :meth:`Game.bot_move`), or None when a person must act.
-
-        In a claim window every seat still in may claim. Seats that are people are asked first
-        (a claim typed at the prompt beats any bot); once each has claimed or passed, every bot
-        says whether it claims (its ``claims(state, seat)``, else whether ``choose`` claims; a
-        bot marked ``careful`` is not asked about a card that may not be taken).
-        One claimer claims; several race: :meth:`Match.draw` records a ``Race`` of reaction
-        draws from the seed, and the fastest by each bot's ``reaction`` profile (min, max ms)
-        claims first (equal times: the first seat after the flipper). Nobody claims: the next
-        flipper flips, if it is a bot. Races need a seed: at a real table bots are not asked.
-
-        In a window the event is built here from the state, each legal by construction (a
-        claim by a seat still in that has not claimed, the flip of the next flipper, a pass
-        by a seat that has not passed); it is trusted when the bot of its seat is, so the
-        seats of external bots are checked in full.
-        """
-        s: KazuToriState = match.state
-        if s.todo or match.physical:
-            return None
-        phase = s.phase
-        if phase == "turn":
-            bot = bots.get(s.flipper)
-            if bot is None:
-                return None
-            ev: Event = bot.choose(self, s, s.flipper)
-            return ev, getattr(bot, "trusted", False) is True
-        if phase != "window":
-            return None
-        claimed = s.claimed
-        passed = s.passed
-        seats = s.ins
-        for seat in seats:
-            if seat not in bots and seat not in claimed and seat not in passed:
-                return None
-        racers = []
-        ok = s.ok
-        for seat in seats:
-            bot = bots.get(seat)
-            if bot is None or seat in claimed:
-                continue
-            if not ok and getattr(bot, "careful", False):
-                continue  # it never claims a card that may not be taken
-            claims = getattr(bot, "claims", None)
-            if claims(s, seat) if claims is not None else \
-                    type(bot.choose(self, s, seat)) is Claim:
-                racers.append(seat)
-        if not racers:
-            nxt = s.after[s.last]
-            bot = bots.get(nxt)
-            if bot is not None:
-                return Flip(nxt), getattr(bot, "trusted", False) is True
-            # A person flips next: the bots' decision to let this card go is recorded, so
-            # that they are not asked again (and cannot change their minds) while the person
-            # is at the prompt.
-            for seat in seats:
-                if seat in bots and seat not in claimed and seat not in passed:
-                    return Pass(seat), getattr(bots[seat], "trusted", False) is True
-            return None
-        if len(racers) > 1:
-            race = match.draw()
-            assert type(race) is Race
-            n = s.n
-            last = s.last
-            racers.sort(key=lambda seat: (self.reaction_ms(bots[seat], race.draws[seat - 1]),
-                                          (seat - last - 1) % n))
-        winner = racers[0]
-        return Claim(winner), getattr(bots[winner], "trusted", False) is True
-
-    @staticmethod
-    def reaction_ms(bot: Any, draw: int) -> int:
-        """The reaction time (ms) a race ``draw`` gives ``bot`` by its profile."""
-        lo, hi = getattr(bot, "reaction", DEFAULT_REACTION)
-        return int(lo + (hi - lo) * draw // (RACE_DRAWS - 1))
+        """Who of the bots acts first: the game's bots decide that (they race for a card, see
+        :func:`kabucli.games.kazu_tori.bots.bot_move`); ``match`` is the engine's Match."""
+        races = _RACES
+        if races is None:
+            races = _import_races()
+        return races(self, match, bots, pending)
 
     # -- notation ------------------------------------------------------------------------------
     def _cards(self, cards: list[int]) -> str:
@@ -902,100 +843,6 @@ class KazuTori(Game):
             "balances": {f"p{p}": s.ledger.seat(p) for p in range(1, s.n + 1)},
             "flips": s.flips,
         }
-
-    def hint(self, s: KazuToriState, seat: int) -> str:
-        if s.phase == "deal":
-            return "type 'deal' once each player has a face-down pile"
-        if s.pend.kind != "action":
-            return ""
-        nxt = s.next_flipper()
-        card = " CARD' with the card seen" if s.physical else "'"
-        say = WORDS[self.next_count(s)]
-        if s.phase == "turn":
-            return f"p{nxt} flips saying {say}: 'p{nxt} flip{card}"
-        top = self.deck.token(s.table[-1])
-        may = "may be taken" if s.takeable() else "may NOT be taken"
-        text = (f"the {top} (said {WORDS[s.said]}) {may}: 'pN claim' for the first hand on "
-                f"it; else p{nxt} flips saying {say}: 'p{nxt} flip{card}")
-        closing = self.on_close(s)
-        if closing is not None:
-            text += f" (first: {self.closing_text(closing)})"
-        return text + ("" if s.physical else "; 'pN pass' (or a blank line) lets the bots react")
-
-    @staticmethod
-    def closing_text(closing: dict[str, Any]) -> str:
-        """``on_close`` in words: who gets how many cards when the window closes untaken."""
-        def counts(d: dict[str, int]) -> str:
-            return ", ".join(f"{p} {k}" for p, k in d.items()) or "no other cards"
-
-        if "jizo" in closing:
-            jizo = closing["jizo"]
-            head = "the Jizo leaves the game" if jizo == "removed" else f"the Jizo goes to {jizo}"
-            return f"{head}; cards to {counts(closing['cards'])}"
-        if "return" in closing:
-            return f"the table is shuffled and returned: {counts(closing['return'])}"
-        return "Last Call: the cards stay and the count restarts at one"
-
-    rules_doc = """\
-Kazu-Tori is played with the 40-card Daini deck: 1-10 four times, except that one 1 is the
-Oni and one 4 is the Jizo. The deck is dealt into face-down piles, one per player (4 players:
-10 each; 2: 20; 5: 8; 3: 14/13/13, the dealer p1 holding the extra card). Nobody looks.
-
-p1 deals and flips first: the top card of their pile goes face up on the table while they say
-"one". Each next player still in flips and says the next number, up to the `limit` (10, 15
-or 20), after which the count starts at "one" again.
-
-A card *matches* when its ones digit is the ones digit of the number said (a 10 matches ten
-and twenty, a 1 matches one and eleven). From the flip until the next flip anybody still in
-may claim the card just flipped:
-- a matching card, or the Oni (whatever was said): the first claimer takes the whole table
-  into their pile, shuffles it, and flips next saying "one";
-- any other card, and always the Jizo: the claimer gives the top card of their pile to each
-  other player still in, starting with the next seat; the card stays, the count goes on.
-
-The Jizo: when its window closes it goes to the next player after its flipper, and the other
-table cards are handed out one at a time, most recent first, to the players after that.
-After its third hand-out it leaves the game (the cards are then handed out from the next
-player on). The count goes on with the next player.
-
-If the count reaches the limit and nobody took the last card, the table is shuffled and
-returned: each player gets back as many cards as they flipped, and the next player starts
-again at "one". Every pile that receives cards is shuffled.
-
-A player whose pile is empty is out. From then on it is Last Call: returns no longer happen
-(the cards stay and the count restarts), and the next take ends the game. Flipping the Oni
-as one's last card ends the game at once: that player takes the Oni back, the rest of the
-table is dead.
-
-Scoring: the most cards wins; every other player pays the winner a chip per card in their
-pile (a player with none pays nothing). Ties follow the `tie` rule. A game at a real table
-may end by agreement ('stop'); seeded games stop at `max_flips` flips. Either way the piles
-are scored as they stand.
-"""
-
-    notation_doc = """\
-Cards are typed 1-10, Oni (or O) and Jizo (or J). Seats are p1..pN; p1 flips
-first. A move may start with the seat: 'p2 claim', 'p3 flip'.
-
-  flip          seeded game: the next player turns the top card of their pile
-  p3 flip 7     at a real table: p3 turned a 7 (type the card seen)
-  7             at a real table: the next player turned a 7
-  p2 claim      p2's hand was first on the card just turned (or 'claim p2')
-  p2 pass       p2 lets the card go (a person playing with bots: now the bots
-                may react, or the next player flips)
-  stop          the players agree to end here; the piles are scored as they are
-                (asked to confirm at the prompt; 'undo' when the game is over takes it back)
-  deal          at a real table: each player has a face-down pile
-
-What the program records by itself:
-  shuffle p2 3-Oni-7-... | p3 ...   piles that received cards, new order, top
-                                    card first (seeded games)
-  race p1=412 p3=87                 reaction draws of bots claiming together
-  penalty p2 gives p3 p4 p1         a wrong claim: one card to each
-  handout p1 jizo p2 cards p3 p4    the Jizo's receiver, then one seat per card
-  return p1=3 p2=2                  the table back to those who turned it
-  score take p3 p1=9 p2=0 p3=21 p4=10 wins p3
-"""
 
 
 GAME = KazuTori()

@@ -15,7 +15,6 @@ from kabucli.cards import UNKNOWN
 from kabucli.engine import Game, Match
 from kabucli.events import End, Event, Pay
 from kabucli.games.yatchaba.rules import (
-    GAME,
     Bet,
     Continue,
     Deal,
@@ -30,6 +29,7 @@ from kabucli.games.yatchaba.rules import (
     month_name,
     ways,
 )
+from kabucli.games.yatchaba.text import odds_text
 from kabucli.ledger import party_name
 from kabucli.render import balances_table, cards_box, seat_cell, seat_label
 
@@ -77,7 +77,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     if s.guess and s.phase in ("bet", "decide", "reveal"):
         parts.append(Text(f"p{s.guesser} guesses {_months(s.guess)}", style="bold"))
     if s.phase in ("guess", "bet", "decide", "reveal"):
-        parts.append(Text(GAME.odds_text(s), style="cyan"))
+        parts.append(Text(odds_text(s), style="cyan"))
     seats = Table(show_edge=False, pad_edge=False)
     for col in ("seat", "chips", "in this round", "passes", "guessing", "status"):
         seats.add_column(col, justify="right" if col in ("chips", "in this round") else "left")

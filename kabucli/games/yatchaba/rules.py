@@ -1,6 +1,6 @@
 """Yatchaba (やっちゃば): guess the months of three face-down hanafuda cards.
 
-The rules as kabucli plays them, with the gaps we settled, are in docs/rules/yatchaba.md. A
+The rules as kabucli plays them, with the gaps we settled, are its rules page (rules.md). A
 match is ``games`` games; each game is a series of rounds. In a round the *guesser* lays three
 cards face down and names three months (repeats allowed). Then come betting laps, from the
 guesser round to the seat before the guesser: each player bets the next amount of the rising
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from math import comb
-from typing import Any, ClassVar
+from typing import Any
 
 from kabucli.cards import HANAFUDA_48, MONTH_NAMES, UNKNOWN, month_of
 from kabucli.engine import Game, Pending, parse_seat_prefix
@@ -482,43 +482,6 @@ class Yatchaba(Game):
             raise ValueError("odds need a guess of three months")
         return probability(s.left, guess)
 
-    def odds_text(self, s: YatchabaState, months: list[int] | None = None) -> str:
-        """The odds of the current guess (or ``months``) in words, and the best guess."""
-        best, tops = best_guesses(s.left)
-        total = draws(s.left)
-        best_text = f"best guess {self._months(list(tops[0]))}: {ratio(best, total)}"
-        if len(tops) > 1:
-            best_text += f" and {len(tops) - 1} more as good"
-        guess = sorted(months) if months is not None else s.guess
-        if not guess:
-            return best_text
-        return f"guess {self._months(guess)}: {self.chance_text(s, guess)}; {best_text}"
-
-    # Table commands of this game, for the prompt of ``kabucli play`` (see :meth:`command`).
-    commands: ClassVar[dict[str, str]] = {
-        "odds": "the exact chance that the current guess is right given the cards face up, "
-                "and the best guess; 'odds 1 1 8' for any three months",
-    }
-
-    def command(self, s: YatchabaState, line: str) -> str | None:
-        """The answer to a table command typed at the prompt (``odds`` or ``odds 1 1 8``),
-        or None when ``line`` is not one of this game's commands. Changes nothing."""
-        words = line.split()
-        if not words or words[0].lower() not in self.commands:
-            return None
-        if len(words) == 1:
-            return self.odds_text(s)
-        try:
-            months = self._parse_months(words[1:])
-        except ParseError as exc:
-            return str(exc)
-        return self.odds_text(s, months)
-
-    @staticmethod
-    def chance_text(s: YatchabaState, months: list[int]) -> str:
-        """The chance that ``months`` is right, e.g. ``3/2162 (0.139%, 1 in 721)``."""
-        return ratio(ways(s.left, months), draws(s.left))
-
     # -- notation ------------------------------------------------------------------------------
     @staticmethod
     def _months(months: list[int]) -> str:
@@ -722,87 +685,6 @@ class Yatchaba(Game):
                        "carry": h["carry"]} for h in s.history],
         }
 
-    def hint(self, s: YatchabaState, seat: int) -> str:
-        phase = s.phase
-        if phase == "guess":
-            return ("name three months, repeats allowed (e.g. 'guess 1 1 8' or "
-                    "'guess jan jan aug'); " + self.odds_text(s))
-        if phase == "bet":
-            amt = s.next_amount()
-            if seat == s.guesser:
-                return f"'bet' puts {amt} chips in the pot (the guesser cannot pass)"
-            text = f"'bet' puts {amt} chips in the pot; 'pass' puts in 1 and ends your betting"
-            used = s.passes[seat]
-            limit = s.rules.pass_limit
-            if used >= limit and seat not in s.guessed and s.may_guess(seat):
-                text += (f" (you have passed {used} time(s) of {limit} this game: "
-                         "another pass loses your turn as guesser)")
-            else:
-                text += f" ({used} of {limit} passes used this game)"
-            return text
-        if phase == "decide":
-            return (f"'continue' for another lap (next amount {s.next_amount()}) or 'stop' to "
-                    "turn the cards over")
-        if phase == "deal":
-            return f"type 'deal' once p{s.guesser} has laid three cards face down"
-        if phase == "reveal":
-            return ("type the three cards as they are turned over: months ('reveal 1 1 8') "
-                    "or names ('reveal 1b 1r 8a')")
-        return ""
-
-    rules_doc = """\
-Yatchaba is played with the 48 hanafuda cards: twelve months, four cards each. A match is a
-number of games (house rule `games`); seat 1 deals the first game and the deal passes to the
-next seat for each game after.
-
-**A game** is a series of rounds. The dealer is the first *guesser*. In each round the
-guesser shuffles the cards that are not face up, lays three of them face down and names
-three months. Repeats are allowed: `1 1 8` is right only if two of the cards are January
-and one is August; the order does not matter.
-
-**Betting.** Starting with the guesser and going round to the seat before the guesser, each
-player either *bets* the next amount of the sequence or *passes*. Under `amounts=count` the
-sequence is 1, 2, 3, ...; under `amounts=book` it is 3, 7, 11, 12, 16, 22, 26, 30, 31, 35,
-41, 45, 50 and then 50 every time. The sequence starts afresh each round and only real bets
-move it on. A pass costs 1 chip and the player bets no more this round; the guesser cannot
-pass. Each player may pass `pass_limit` times per game (default 2); a further pass is
-allowed but the player loses the right to be a guesser in that game.
-
-**Continue or stop.** After each lap, the last player of the lap who has not passed says
-`continue` (another lap, the amounts keep rising) or `stop`. If everyone but the guesser has
-passed, the betting stops by itself.
-
-**The reveal.** At the stop the three cards are turned over and stay face up until the game
-ends, as information for the later guessers. A right guess ends the game: the dealer's own
-guess (the first round) takes the whole pot; a later guesser takes the pot less the dealer's
-share, which is 20% of the pot rounded down. After a wrong guess the next seat that may still
-guess becomes the guesser; seats that passed too often are skipped.
-
-**End of a game.** The game ends at a right guess, or when everyone who may guess has
-guessed. If nobody was right, the dealer takes 20% of the pot (rounded down) and the rest
-carries into the next game. Chips may go negative: the balances are a score sheet.
-
-The table shows the exact chance that the current guess is right given the cards face up
-(every set of three cards not yet face up is equally likely), and the best guess.
-"""
-
-    notation_doc = """\
-Months are typed as 1-12 or by name (jan, feb, ... dec). Cards are typed as
-month then kind: 1b (January bright), 1r (ribbon), 8a (August animal), 12c1.
-
-  guess 1 1 8       the guesser names Jan, Jan, Aug (the order does not matter)
-  guess jan jan aug the same; '1 1 8' alone works too
-  p2 guess 3 5 9    naming the seat (on anyone's turn the seat is optional)
-  bet               put the next amount in the pot (the prompt says how much)
-  bet 5             the same, checked: refused unless the next amount is 5
-  pass              put 1 chip in and bet no more this round
-  continue          the last player of the lap still betting: another lap
-  stop              the same player: stop, the cards are turned over
-  deal              referee: the guesser has laid three cards face down
-  reveal 1 1 8      referee: the months of the three cards turned over
-  reveal 1b 1r 8a   the same, naming the cards (names and months may mix)
-"""
-
 
 # -- changes, one function per event type ------------------------------------------------
 
@@ -897,14 +779,6 @@ def _end(s: YatchabaState, ev: End) -> None:
 
 def _seat_or_dash(seat: int) -> str:
     return f"p{seat}" if seat else "-"
-
-
-def ratio(num: int, den: int) -> str:
-    """A chance ``num/den`` as a fraction, a percentage and "1 in N"."""
-    if den == 0 or num == 0:
-        return "0 (impossible)"
-    f = Fraction(num, den)
-    return f"{f.numerator}/{f.denominator} ({100 * num / den:.3f}%, 1 in {den / num:.0f})"
 
 
 GAME = Yatchaba()

@@ -1,0 +1,49 @@
+"""Dare's words: the names of showdown hands and the hints of the play prompt.
+
+The rules page is ``rules.md`` beside this module (see :mod:`kabucli.games`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kabucli.games.dare.rules import ARASHI, NOBORI, Dare, DareState, strength
+
+DIGIT_NAMES = ("Buta", "Pin", "Nizou", "Santa", "Yotsuya", "Goke", "Roppou", "Shichiken",
+               "Oicho", "Kabu")
+# The names of the extended ranking's hands, by the rank :func:`strength` gives them.
+NAMED = {10: "Doshippin", 9: "Arashi-kabu", 7: "Nana-Go-San", 6: "Ichi-Ni-San", 5: "Raijin",
+         4: "Fujin"}
+
+COMMANDS: dict[str, str] = {}  # Dare answers no questions of its own at the prompt
+
+
+def hand_name(cards: list[int] | tuple[int, ...], yaku: str) -> str:
+    """The name of a showdown hand, e.g. ``Kabu (9)`` or ``Arashi (three of a kind)``."""
+    digit = sum(cards) % 10
+    plain = f"{DIGIT_NAMES[digit]} ({digit})"
+    rank, _ = strength(cards, yaku)
+    if rank == 0:
+        return plain
+    if yaku == "arashi" or rank == ARASHI:
+        return "Arashi (three of a kind)"
+    if rank == NOBORI:
+        return f"Nobori, {plain}"
+    return NAMED[rank]
+
+
+def hint(s: DareState, seat: int) -> str:
+    """What ``seat`` may type now, in one line."""
+    if s.phase == "turns":
+        return (f"lay 0-3 sets of three cards whose ones digit is {s.ref} "
+                "(e.g. '1-3-9 3-5-5'), or 'pass'")
+    if s.phase == "show":
+        return f"type the three cards p{Dare._next_show(s)} shows (e.g. 'show 2-3-4')"
+    if s.phase == "deal":
+        return "type the three field cards as they are turned up (e.g. 'deal 1-7-5')"
+    return ""
+
+
+def command(s: Any, line: str) -> str | None:
+    """Dare has no prompt questions of its own: always None."""
+    return None

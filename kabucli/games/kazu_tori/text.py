@@ -1,0 +1,53 @@
+"""Kazu-Tori's words: the hints of the play prompt and what happens to an untaken card.
+
+The rules page is ``rules.md`` beside this module (see :mod:`kabucli.games`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kabucli.games.kazu_tori.rules import GAME, WORDS, KazuToriState
+
+COMMANDS: dict[str, str] = {}  # Kazu-Tori answers no questions of its own at the prompt
+
+
+def hint(s: KazuToriState, seat: int) -> str:
+    """What may be typed now, in one line."""
+    if s.phase == "deal":
+        return "type 'deal' once each player has a face-down pile"
+    if s.pend.kind != "action":
+        return ""
+    nxt = s.next_flipper()
+    card = " CARD' with the card seen" if s.physical else "'"
+    say = WORDS[GAME.next_count(s)]
+    if s.phase == "turn":
+        return f"p{nxt} flips saying {say}: 'p{nxt} flip{card}"
+    top = GAME.deck.token(s.table[-1])
+    may = "may be taken" if s.takeable() else "may NOT be taken"
+    text = (f"the {top} (said {WORDS[s.said]}) {may}: 'pN claim' for the first hand on "
+            f"it; else p{nxt} flips saying {say}: 'p{nxt} flip{card}")
+    closing = GAME.on_close(s)
+    if closing is not None:
+        text += f" (first: {closing_text(closing)})"
+    return text + ("" if s.physical else "; 'pN pass' (or a blank line) lets the bots react")
+
+
+def closing_text(closing: dict[str, Any]) -> str:
+    """``KazuTori.on_close`` in words: who gets how many cards when the window closes
+    untaken."""
+    def counts(d: dict[str, int]) -> str:
+        return ", ".join(f"{p} {k}" for p, k in d.items()) or "no other cards"
+
+    if "jizo" in closing:
+        jizo = closing["jizo"]
+        head = "the Jizo leaves the game" if jizo == "removed" else f"the Jizo goes to {jizo}"
+        return f"{head}; cards to {counts(closing['cards'])}"
+    if "return" in closing:
+        return f"the table is shuffled and returned: {counts(closing['return'])}"
+    return "Last Call: the cards stay and the count restarts at one"
+
+
+def command(s: Any, line: str) -> str | None:
+    """Kazu-Tori has no prompt questions of its own: always None."""
+    return None

@@ -1,0 +1,89 @@
+"""Yatchaba's words: the hints of the play prompt and the odds in words (the ``odds`` question
+the prompt answers).
+
+The rules page is ``rules.md`` beside this module (see :mod:`kabucli.games`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from kabucli.errors import ParseError
+from kabucli.games.yatchaba.rules import GAME, Yatchaba, YatchabaState, best_guesses, draws, ways
+
+# The questions Yatchaba answers at the prompt of ``kabucli play`` (see :func:`command`).
+COMMANDS: dict[str, str] = {
+    "odds": "the exact chance that the current guess is right given the cards face up, "
+            "and the best guess; 'odds 1 1 8' for any three months",
+}
+
+
+def ratio(num: int, den: int) -> str:
+    """A chance ``num/den`` as a fraction, a percentage and "1 in N"."""
+    if den == 0 or num == 0:
+        return "0 (impossible)"
+    f = Fraction(num, den)
+    return f"{f.numerator}/{f.denominator} ({100 * num / den:.3f}%, 1 in {den / num:.0f})"
+
+
+def chance_text(s: YatchabaState, months: list[int]) -> str:
+    """The chance that ``months`` is right, e.g. ``3/2162 (0.139%, 1 in 721)``."""
+    return ratio(ways(s.left, months), draws(s.left))
+
+
+def odds_text(s: YatchabaState, months: list[int] | None = None) -> str:
+    """The odds of the current guess (or ``months``) in words, and the best guess."""
+    best, tops = best_guesses(s.left)
+    total = draws(s.left)
+    best_text = f"best guess {Yatchaba._months(list(tops[0]))}: {ratio(best, total)}"
+    if len(tops) > 1:
+        best_text += f" and {len(tops) - 1} more as good"
+    guess = sorted(months) if months is not None else s.guess
+    if not guess:
+        return best_text
+    return f"guess {Yatchaba._months(guess)}: {chance_text(s, guess)}; {best_text}"
+
+
+def command(s: YatchabaState, line: str) -> str | None:
+    """The answer to a question typed at the prompt (``odds`` or ``odds 1 1 8``), or None
+    when ``line`` is not one of :data:`COMMANDS`. Changes nothing."""
+    words = line.split()
+    if not words or words[0].lower() not in COMMANDS:
+        return None
+    if len(words) == 1:
+        return odds_text(s)
+    try:
+        months = GAME._parse_months(words[1:])
+    except ParseError as exc:
+        return str(exc)
+    return odds_text(s, months)
+
+
+def hint(s: YatchabaState, seat: int) -> str:
+    """What ``seat`` may type now, in one line."""
+    phase = s.phase
+    if phase == "guess":
+        return ("name three months, repeats allowed (e.g. 'guess 1 1 8' or "
+                "'guess jan jan aug'); " + odds_text(s))
+    if phase == "bet":
+        amt = s.next_amount()
+        if seat == s.guesser:
+            return f"'bet' puts {amt} chips in the pot (the guesser cannot pass)"
+        text = f"'bet' puts {amt} chips in the pot; 'pass' puts in 1 and ends your betting"
+        used = s.passes[seat]
+        limit = s.rules.pass_limit
+        if used >= limit and seat not in s.guessed and s.may_guess(seat):
+            text += (f" (you have passed {used} time(s) of {limit} this game: "
+                     "another pass loses your turn as guesser)")
+        else:
+            text += f" ({used} of {limit} passes used this game)"
+        return text
+    if phase == "decide":
+        return (f"'continue' for another lap (next amount {s.next_amount()}) or 'stop' to "
+                "turn the cards over")
+    if phase == "deal":
+        return f"type 'deal' once p{s.guesser} has laid three cards face down"
+    if phase == "reveal":
+        return ("type the three cards as they are turned over: months ('reveal 1 1 8') "
+                "or names ('reveal 1b 1r 8a')")
+    return ""
