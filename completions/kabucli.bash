@@ -1,9 +1,10 @@
 _kabucli_completion() {
-    local IFS=$'
-'
-    COMPREPLY=( $( env COMP_WORDS="${COMP_WORDS[*]}" \
-                   COMP_CWORD=$COMP_CWORD \
-                   _KABUCLI_COMPLETE=complete_bash $1 ) )
+    mapfile -t COMPREPLY < <(env _KABUCLI_COMPLETE=complete_bash \
+        _KABUCLI_COMPLETE_ARGS="${COMP_LINE:0:COMP_POINT}" \
+        COMP_WORDBREAKS="$COMP_WORDBREAKS" kabucli 2>/dev/null)
+    if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *[=:] ]]; then
+        compopt -o nospace
+    fi
     return 0
 }
 

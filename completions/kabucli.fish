@@ -1,1 +1,11 @@
-complete --command kabucli --no-files --arguments "(env _KABUCLI_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) kabucli)" --condition "env _KABUCLI_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) kabucli"
+function __kabucli_complete
+    set -l found (env _KABUCLI_COMPLETE=complete_fish \
+        _KABUCLI_COMPLETE_ARGS=(commandline -cp | string collect) kabucli 2>/dev/null)
+    if set -q found[1]
+        printf '%s\n' $found
+    else
+        __fish_complete_path (commandline -ct)
+    end
+end
+
+complete --command kabucli --no-files --arguments '(__kabucli_complete)'

@@ -10,17 +10,30 @@ from __future__ import annotations
 import json
 import os
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperOption
+
+from kabucli.completion import (
+    COMPLETE_VAR,
+    SHELLS,
+    complete_bot_kind,
+    complete_game,
+    complete_rule,
+    complete_seat_bot,
+    complete_shell,
+    script,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from rich.console import Console
 
-    from kabucli.engine import Game, Match
+    from kabucli.engine import Game, Match, Violation
     from kabucli.events import Event
     from kabucli.session import Session
 
@@ -34,9 +47,20 @@ app = typer.Typer(
 log_app = typer.Typer(help="Work with event log files.", no_args_is_help=True)
 app.add_typer(log_app, name="log")
 
+_option_type = TyperOption.display_type_rich
 
-def _show_version(value: bool) -> None:
-    if not value:
+
+def _flag_type(self: TyperOption, ctx: Any) -> str | None:
+    """No value type for a flag in --help: it takes no value (Typer's rich help would show
+    ``<bool>``; its plain help already leaves it out)."""
+    return None if self.is_flag or self.count else _option_type(self, ctx)
+
+
+setattr(TyperOption, "display_type_rich", _flag_type)  # noqa: B010 (mypy: method-assign)
+
+
+def _show_version(ctx: typer.Context, value: bool) -> None:
+    if not value or ctx.resilient_parsing:  # resilient: a completion request, not a run
         return
     import platform
 
@@ -75,9 +99,13 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 def _escape(text: str) -> str:
+    """Text for a rich markup string: no markup, and nothing a terminal would act on (names,
+    moves and messages may quote a log, a bot or a script)."""
     from rich.markup import escape
 
-    return escape(text)
+    from kabucli.safetext import safe_text
+
+    return escape(safe_text(text))
 
 
 def _game(name: str) -> Game:
@@ -88,12 +116,6 @@ def _game(name: str) -> Game:
         return games.get(name)
     except KabuError as exc:
         fail(str(exc))
-
-
-def _complete_game(incomplete: str) -> list[str]:
-    from kabucli import games
-
-    return [g for g in games.names() if g.startswith(incomplete)]
 
 
 def _rules(game: Game, pairs: list[str], file: Path | None) -> Any:
@@ -119,12 +141,13 @@ def _seed(text: str | None) -> int | None:
 
 
 GameArg = Annotated[str, typer.Argument(help="The game: dare, ...",
-                                        autocompletion=_complete_game)]
+                                        autocompletion=complete_game)]
 SeedOpt = Annotated[str | None, typer.Option("--seed", "-s", help="Seed of the shuffle "
                                               "(0 to 2**64-1); random when left out.")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")]
 RuleOpt = Annotated[list[str] | None, typer.Option("--rule", "-r", metavar="NAME=VALUE",
-                                                   help="Set a house rule (repeatable).")]
+                                                   help="Set a house rule (repeatable).",
+                                                   autocompletion=complete_rule)]
 RulesFileOpt = Annotated[Path | None, typer.Option("--rules-file", help="House rules from a "
                                                    "TOML file (top level or a [GAME] table).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
@@ -135,7 +158,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON out
 @app.command()
 def rules(
     game: Annotated[str | None, typer.Argument(help="A game to explain; all games if left "
-                                                     "out.", autocompletion=_complete_game)] = None,
+                                                     "out.", autocompletion=complete_game)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """List the games, or explain one: its rules, move notation and house rules."""
@@ -143,7 +166,7 @@ def rules(
     from rich.table import Table
     from rich.text import Text
 
-    from kabucli import games
+    from kabucli import bots, games
     from kabucli.rules import describe
 
     out = _console()
@@ -165,12 +188,14 @@ def rules(
         return
     g = _game(game)
     infos = describe(g.Rules)
+    kinds = {**bots.about(g.name), **bots.EXTERNAL_ABOUT}
     if as_json:
         print(json.dumps({
             "name": g.name, "title": g.title, "players": [g.min_players, g.max_players],
             "rules": g.rules_doc, "notation": g.notation_doc,
             "house_rules": [{"name": i.name, "type": i.kind, "default": i.default,
-                             "help": i.help} for i in infos]}, indent=2))
+                             "help": i.help} for i in infos],
+            "bots": [{"kind": k, "about": a} for k, a in kinds.items()]}, indent=2))
         return
     out.print(Markdown(f"# {g.title}\n\n" + g.rules_doc))
     out.print()
@@ -183,6 +208,12 @@ def rules(
     t.add_column("what it does")
     for i in infos:
         t.add_row(i.name, i.kind, str(i.default), i.help)
+    out.print(t)
+    t = Table(title="Bots (play --bot SEAT=KIND, sim --bot KIND)", title_justify="left")
+    t.add_column("kind", style="bold")
+    t.add_column("what it does")
+    for kind, what in kinds.items():
+        t.add_row(_escape(kind), _escape(what))
     out.print(t)
 
 
@@ -228,11 +259,15 @@ def play(
     seed: SeedOpt = None,
     players: PlayersOpt = None,
     player: Annotated[list[str] | None, typer.Option(
-        "--player", "-p", metavar="NAME",
-        help="A player's name, seat by seat (repeatable).")] = None,
+        "--player", "-p", metavar="[SEAT=]NAME",
+        help="Name a seat, e.g. 3=Bob; a NAME alone names the lowest seat not named yet "
+             "(repeatable). The name may be typed in place of pN.")] = None,
     bot: Annotated[list[str] | None, typer.Option(
         "--bot", "-b", metavar="SEAT=KIND",
-        help="Make a seat a bot, e.g. 2=random, or all=best (repeatable).")] = None,
+        help="Make a seat a bot, e.g. 2=random, or all=best for every seat (repeatable). "
+             "Without --players, the highest seat --player or --bot names is the last "
+             "(too few for the game: its usual number).",
+        autocompletion=complete_seat_bot)] = None,
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
     log: Annotated[Path | None, typer.Option(
@@ -277,6 +312,10 @@ def play(
 @app.command()
 def resume(
     log: Annotated[Path, typer.Argument(help="The log of an unfinished game.")],
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", "-b", metavar="SEAT=KIND",
+        help="The program or Python class of a seat the log says is a bot of your own, "
+             "e.g. 2=cmd:COMMAND (the log's own is never started).")] = None,
     script: Annotated[str | None, typer.Option("--script", metavar="FILE",
                                                help="Read the moves from FILE or '-'.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the result.")] = False,
@@ -288,16 +327,18 @@ def resume(
 
     moves = _read_script(script)
     try:
-        sess, damage = do_resume(log)
+        sess, torn = do_resume(log, bot or [])
     except LogError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:
         msg = str(exc)
         fail(msg if msg.startswith(str(log)) else f"{log}: {msg}")
     err = _console(stderr=True)
-    if damage is not None:
-        err.print(f"[yellow]warning:[/] {_escape(str(damage))}; the damaged tail was cut off "
-                  f"and play goes on after event {sess.match.logged}")
+    writer = sess.match.writer
+    if torn is not None and writer is not None:
+        err.print(f"[yellow]warning:[/] {_escape(str(torn))}; this torn last record was moved "
+                  f"to {_escape(str(writer.torn_file))} and play goes on after event "
+                  f"{sess.match.logged}")
     if sess.match.over:
         fail(f"{log}: the game in this log is already over")
     _drive(sess, moves, quiet, as_json)
@@ -324,6 +365,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     """Run a session to the end: bots move, people type, every step is drawn and logged."""
     from kabucli import render
     from kabucli.errors import KabuError
+    from kabucli.notation import MAX_LINE
 
     g = sess.game
     m = sess.match
@@ -345,6 +387,10 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
 
     if show:
         m.on_event = on_event
+    # At the prompt a move the game asks about is confirmed first, and a game that is over
+    # may still be taken back; a script's moves are deliberate.
+    interactive = lines is None and bool(sess.humans)
+    ask = _asker(sess, out)
     try:
         while True:
             try:
@@ -352,6 +398,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             except KabuError as exc:
                 _stop(sess, str(exc), 1)
             if m.over:
+                if interactive and _undo_at_end(sess, out):
+                    continue
                 break
             if show and (lines is None or m.physical) and last_table != m.logged:
                 out.print(render.table(g, m, sess.viewer()))
@@ -359,30 +407,34 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             p = m.pending
             who = sess.prompt_seats()
             if lines is None:
-                prompt = f"[bold]{who}[/] [dim]({_escape(p.what)})[/] > "
                 try:
-                    line = out.input(prompt).strip()
+                    line = ask(who, p.what).strip()
                 except (EOFError, KeyboardInterrupt):
                     out.print()
                     _stop(sess, "input ended", 0)
+                except UnicodeDecodeError:  # where the locale does not let Python escape it
+                    out.print()
+                    _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE)
                 number = 0
             else:
                 try:
                     number, line = next(lines)
                 except StopIteration:
                     _stop(sess, f"the script {source} ended; the game waits for {p.what}", 0)
-            reply = _command(sess, line, out)
+            reply = _command(sess, line, out) if len(line) <= MAX_LINE else None
             if reply == "quit":
                 _stop(sess, "left the game", 0)
             if reply is not None:
                 continue
             try:
-                sess.submit_line(line)
+                if sess.submit_line(line, partial(_yes, out) if interactive else None) is None:
+                    out.print("not played")
             except KabuError as exc:
                 if lines is None:
                     out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
                     continue
-                _stop(sess, f"{source}:{number}: {line!r}: {exc}", 1)
+                shown = repr(line[:100]) + ("…" if len(line) > 100 else "")  # a long line, cut
+                _stop(sess, f"{source}:{number}: {shown}: {exc}", 1)
     finally:
         sess.close()
     if as_json:
@@ -395,12 +447,48 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                   soft_wrap=True)
 
 
+def _yes(out: Console, question: str) -> bool:
+    """Ask a yes/no question at the prompt; anything but yes is no."""
+    try:
+        return out.input(f"{_escape(question)} [dim]\\[y/N][/] ").strip().lower() in ("y", "yes")
+    except (EOFError, KeyboardInterrupt):
+        out.print()
+        return False
+
+
+def _undo_at_end(sess: Session, out: Console) -> bool:
+    """Offer to take back the move that ended the game; True when something was taken back."""
+    try:
+        line = out.input("[bold]game over[/] [dim](undo: take back your last move; Enter: "
+                         "finish)[/] > ")
+    except (EOFError, KeyboardInterrupt):
+        out.print()
+        return False
+    return line.strip().lower() == "undo" and _command(sess, "undo", out) == "undone"
+
+
+def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:
+    """How the prompt reads a line: with a line editor (history, Tab completion) when a
+    person is at a terminal, else as plain input, so scripts and pipes work as before."""
+    stream = sys.stderr if out.stderr else sys.stdout
+    if sys.stdin.isatty() and stream.isatty():
+        from kabucli.prompt import LineEditor
+
+        return LineEditor(sess, stream, plain=bool(os.environ.get("NO_COLOR"))).ask
+
+    def ask(who: str, what: str) -> str:
+        return out.input(f"[bold]{who}[/] [dim]({_escape(what)})[/] > ")
+
+    return ask
+
+
 def _command(sess: Session, line: str, out: Console) -> str | None:
     """Handle the table commands (?, undo, table, help, quit); None when ``line`` is a move."""
     from rich.text import Text
 
     from kabucli import render
-    from kabucli.session import COMMANDS
+    from kabucli.safetext import safe_text
+    from kabucli.session import COMMANDS, typed_names
 
     word = line.strip().lower()
     g = sess.game
@@ -425,7 +513,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     if word == "undo":
         n = sess.undo()
         out.print("nothing to take back" if n == 0 else f"took back {n} move(s)")
-        return "handled"
+        return "undone" if n else "handled"
     if word in ("table", "t"):
         out.print(render.table(g, m, sess.viewer()))
         return "handled"
@@ -433,19 +521,36 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         out.print(Text(g.notation_doc))
         for name, what in {**COMMANDS, **g.commands}.items():
             out.print(f"  [bold]{_escape(name):<6}[/] {_escape(what)}")
+        named = sorted(typed_names(m.header.seats).values())
+        if named:
+            seats = ", ".join(f"{m.seat_name(s)} for p{s}" for s in named)
+            out.print(f"  a name may be typed in place of its seat: {_escape(seats)}")
         return "handled"
     # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).
     answer = g.command(m.state, line)
     if answer is not None:
-        out.print(Text(answer))
+        out.print(Text(safe_text(answer)))
         return "handled"
     return None
 
 
 def _stop(sess: Session, why: str, code: int) -> NoReturn:
+    """End an unfinished session: say why, where the log is and the command that goes on."""
+    import shlex
+
+    from kabucli.log import EXTERNAL
+    from kabucli.session import recorded_bots
+
     m = sess.match
     sess.close()
-    kept = f"; log kept: {sess.log_path} ({m.logged} events)" if sess.log_path else ""
+    kept = ""
+    if sess.log_path is not None:
+        kept = f"; log kept: {sess.log_path} ({m.logged} events)"
+        if not m.over:
+            again = "".join(f" --bot {i}={shlex.quote(kind)}"
+                            for i, kind in recorded_bots(m.header.seats).items()
+                            if kind.startswith(EXTERNAL))
+            kept += f"; go on with: kabucli resume {shlex.quote(str(sess.log_path))}{again}"
     if code:
         fail(f"{why}{kept}", code)
     _console(stderr=True).print(f"{_escape(why)}{_escape(kept)}")
@@ -486,8 +591,9 @@ def replay(
                                                         "(0: before the first).")] = None,
     step: Annotated[bool, typer.Option("--step", help="Page through the game one event at "
                                                       "a time (Enter: next, q: stop).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per step: event, "
-                                                         "notation and state.")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="One JSON document: the log's header, every step (event, notation, "
+                       "state) and the outcome; with --at N, the state after event N.")] = False,
 ) -> None:
     """Show a recorded game step by step, as a person would read it."""
     from kabucli import games, render
@@ -508,13 +614,6 @@ def replay(
                  "(0 is the state before the first)")
         events = events[:at]
 
-    def on_json(index: int, ev: Event, m: Match) -> None:
-        from kabucli.log import to_builtins
-
-        print(json.dumps({"index": index, "actor": g.actor(ev), "kind": ev.KIND,
-                          "notation": g.notate(ev), "event": to_builtins(ev),
-                          "state": g.view(m.state)}))
-
     def on_text(index: int, ev: Event, m: Match) -> None:
         out.print(render.event_line(g, index, ev, m))
         if step:
@@ -529,7 +628,7 @@ def replay(
             out.print(render.table(g, m))
 
     if as_json:
-        match, violation = walk(g, data.header, events, on_json)
+        violation = _replay_json(log, g, data, events, at)
     elif at is not None:
         match, violation = walk(g, data.header, events)
         out.print(render.header_panel(g, match))
@@ -546,6 +645,53 @@ def replay(
         fail(f"{data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
 
 
+def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | None
+                 ) -> Violation | None:
+    """``replay --json``: one JSON document, the log's header first. Without ``at`` it lists
+    every step, one a line, written as it is walked (a long log takes no more memory than its
+    events); with ``at``, event ``at`` and the state after it."""
+    from kabucli.engine import walk
+    from kabucli.log import to_builtins
+
+    def step(index: int, ev: Event) -> dict[str, Any]:
+        return {"index": index, "actor": g.actor(ev), "kind": ev.KIND,
+                "notation": g.notate(ev), "event": to_builtins(ev)}
+
+    def ending(match: Match, violation: Violation | None) -> dict[str, Any]:
+        return {"outcome": match.outcome(),
+                "violation": None if violation is None else {
+                    "index": violation.index, "actor": violation.actor,
+                    "action": violation.action, "reason": violation.reason},
+                "error": None if data.error is None else str(data.error)}
+
+    head = {"log": str(log), "header": to_builtins(data.header), "events": len(data.events)}
+    if at is not None:
+        match, violation = walk(g, data.header, events)
+        shown = at if violation is None else violation.index - 1
+        print(json.dumps({**head, "at": at,
+                          "step": step(shown, events[shown - 1]) if shown else None,
+                          "state": g.view(match.state), **ending(match, violation)}, indent=2))
+        return violation
+
+    def members(values: dict[str, Any]) -> str:
+        """Members of the document, laid out as ``json.dumps(indent=2)`` lays them out."""
+        return ",\n".join(f"  {json.dumps(k)}: " + json.dumps(v, indent=2).replace("\n", "\n  ")
+                           for k, v in values.items())
+
+    lead = "{\n" + members(head) + ',\n  "steps": [\n    '
+
+    def on_step(index: int, ev: Event, m: Match) -> None:
+        nonlocal lead
+        print(lead + json.dumps({**step(index, ev), "state": g.view(m.state)}), end="")
+        lead = ",\n    "
+
+    match, violation = walk(g, data.header, events, on_step)
+    if match.logged == 0:  # no step: the list opens and closes here
+        print(lead.rstrip(), end="")
+    print("\n  ],\n" + members(ending(match, violation)) + "\n}")
+    return violation
+
+
 @app.command()
 def audit(
     logs: Annotated[list[Path], typer.Argument(help="Log files to check.")],
@@ -556,7 +702,7 @@ def audit(
     from kabucli import games
     from kabucli.engine import check_header, walk
     from kabucli.errors import KabuError
-    from kabucli.log import read_log
+    from kabucli.log import external_bot, read_log
 
     out = _console()
     err = _console(stderr=True)
@@ -591,9 +737,16 @@ def audit(
         else:
             state = "finished" if match.over else "unfinished"
             res.update(status="valid", events=len(data.events), finished=match.over)
+            # A user's own bot is recorded, never run (audit runs no bot); resume needs it named.
+            own = {i: k for i, s in enumerate(data.header.seats, 1)
+                   if (k := external_bot(s.control)) is not None}
+            if own:
+                res["user_bots"] = list(own)
+                state += "; user's bot, not run: " + ", ".join(f"p{i} {k!r}"
+                                                               for i, k in own.items())
             if not as_json:
                 out.print(f"[green]valid:[/] {_escape(str(path))} ({len(data.events)} events, "
-                          f"{state})", soft_wrap=True)
+                          f"{_escape(state)})", soft_wrap=True)
         results.append(res)
     if as_json:
         print(json.dumps(results, indent=2))
@@ -607,7 +760,8 @@ def sim(
     game: GameArg,
     bot: Annotated[list[str], typer.Option(
         "--bot", "-b", metavar="KIND",
-        help="The bot of each seat in order (repeat once per seat), e.g. -b best -b random.")],
+        help="The bot of each seat in order (repeat once per seat), e.g. -b best -b random.",
+        autocompletion=complete_bot_kind)],
     matches: Annotated[int, typer.Option(
         "--matches", "-m", min=1,
         help="How many matches, each played to its end under the house rules (Dare: "
@@ -619,8 +773,11 @@ def sim(
         "--fixed-seats", help="Keep each bot in its seat (default: bots change seats every "
                               "match so no bot profits from a seat).")] = False,
     logs: Annotated[Path | None, typer.Option(
-        "--logs", help="Write each match's log into this folder as it ends; a run started "
-                       "again over the same folder reuses the matches already there.")] = None,
+        "--logs", metavar="DIR",
+        help="Write each match's log into this folder (GAME-00001.kbl, ...). The same run "
+             "started again (same game, bots, seed and house rules) reuses the finished "
+             "matches there and plays an interrupted one again; any other file where a log "
+             "would go stops the run: it is never overwritten.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many seeded matches between bots and report statistics per bot."""
@@ -670,7 +827,7 @@ def sim(
                   f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}")
     _console().print(t)
     if report.reused:
-        _console().print(f"[dim]{report.reused} match(es) reused from {logs}[/]")
+        _console().print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
 
 
 # -- logs --------------------------------------------------------------------------------
@@ -698,27 +855,45 @@ def log_convert(
     _console().print(f"wrote {_escape(str(dst))} ({n} events)", soft_wrap=True)
 
 
+@log_app.command("repair")
+def log_repair(
+    src: Annotated[Path, typer.Argument(help="The damaged log (only read, never changed).")],
+    dst: Annotated[Path, typer.Argument(help="The new log to write (.jsonl: JSON Lines, else "
+                                             "msgpack).")],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
+) -> None:
+    """Copy every record of a damaged log that still checks into a new log."""
+    from kabucli import games
+    from kabucli.errors import LogError
+    from kabucli.log import repair_log, same_file
+
+    if same_file(src, dst):
+        fail(f"{dst}: cannot repair a log onto itself (the original stays as it is)")
+    if dst.exists() and not force:
+        fail(f"{dst} already exists; add --force to overwrite it")
+    try:
+        kept, dropped = repair_log(src, dst, games.event_types, overwrite=force)
+    except LogError as exc:
+        fail(str(exc), EXIT_UNREADABLE)
+    err = _console(stderr=True)
+    for line in dropped:
+        err.print(f"[yellow]dropped:[/] {_escape(line)}")
+    missing = "; with events missing it may not pass kabucli audit" if dropped else ""
+    _console().print(f"wrote {_escape(str(dst))} ({kept} events kept, {len(dropped)} "
+                     f"record(s) dropped{missing})", soft_wrap=True)
+
+
 # -- completion --------------------------------------------------------------------------
-
-SHELLS = ("bash", "zsh", "fish")
-
 
 @app.command()
 def completion(
-    shell: Annotated[str, typer.Argument(help="bash, zsh or fish.")],
+    shell: Annotated[str, typer.Argument(help="bash, zsh or fish.",
+                                         autocompletion=complete_shell)],
 ) -> None:
     """Print the shell completion script (the files in completions/ are these)."""
     if shell not in SHELLS:
         fail(f"no completion for shell '{shell}' (shells: {', '.join(SHELLS)})")
-    print(completion_script(shell), end="")
-
-
-def completion_script(shell: str) -> str:
-    from typer._completion_shared import get_completion_script
-
-    script: str = get_completion_script(prog_name="kabucli", complete_var="_KABUCLI_COMPLETE",
-                                        shell=shell)
-    return script.rstrip("\n") + "\n"
+    print(script(shell), end="")
 
 
 def main() -> None:
@@ -729,6 +904,12 @@ def main() -> None:
 
         typer.rich_utils.COLOR_SYSTEM = None
     try:
+        if os.environ.get(COMPLETE_VAR):  # a completion script asks for candidates
+            from typer.main import get_command
+
+            from kabucli.completion import respond
+
+            sys.exit(respond(get_command(app), os.environ[COMPLETE_VAR]))
         code = app(standalone_mode=False)
     except SystemExit:
         raise

@@ -22,7 +22,9 @@ from kabucli.cards import Deck
 from kabucli.errors import IllegalMove, KabuError, ParseError, RuleError
 from kabucli.events import Event, Undo
 from kabucli.log import FORMAT_VERSION, Header, LogWriter, SeatInfo, now_iso
+from kabucli.notation import whole
 from kabucli.rules import as_dict, validate
+from kabucli.safetext import safe_text
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
 
 PendingKind = Literal["chance", "action", "auto", "over"]
@@ -111,6 +113,12 @@ class Game(ABC):
     def blank_move(self, state: Any) -> str | None:
         """What a blank line at the play prompt means now (e.g. Kazu-Tori: let the card go,
         or flip), or None when a blank line means nothing."""
+        return None
+
+    def confirm(self, state: Any, event: Event) -> str | None:
+        """A yes/no question to ask a person at the play prompt before ``event`` is played
+        (a move easy to type by mistake that ends much at once, e.g. Kazu-Tori's stop), or
+        None to play it without asking. Scripts are not asked: their moves are deliberate."""
         return None
 
     def command(self, state: Any, line: str) -> str | None:
@@ -297,6 +305,8 @@ class Match:
         if kind == "action":
             seat = getattr(event, "seat", None)
             if seat not in p.seats:
+                if type(seat) is not int or not 1 <= seat <= self.nseats:
+                    return f"there is no seat p{seat} (seats are p1-p{self.nseats})"
                 who = ", ".join(f"p{s}" for s in p.seats)
                 return f"it is not p{seat}'s turn (waiting for {who}: {p.what})"
             return game.check(state, event)
@@ -443,8 +453,8 @@ def parse_seat_prefix(text: str, nseats: int) -> tuple[int | None, str]:
     head, _, rest = text.strip().partition(" ")
     low = head.lower()
     if len(low) >= 2 and low[0] == "p" and low[1:].isdigit():
-        seat = int(low[1:])
-        if not 1 <= seat <= nseats:
-            raise ParseError(f"there is no seat {head} (seats are p1-p{nseats})")
+        seat = whole(low[1:], 1, nseats)
+        if seat is None:
+            raise ParseError(f"there is no seat {safe_text(head, 24)} (seats are p1-p{nseats})")
         return seat, rest.strip()
     return None, text.strip()

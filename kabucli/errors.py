@@ -31,4 +31,10 @@ class LogError(KabuError):
 
 
 class BotError(KabuError):
-    """A bot that crashed, timed out or answered with something that is not a legal move."""
+    """A bot that crashed, timed out or answered with something that is not a legal move.
+    The message quotes the bot, so it is made safe to show (see :mod:`kabucli.safetext`)."""
+
+    def __init__(self, message: str) -> None:
+        from kabucli.safetext import safe_text
+
+        super().__init__(safe_text(message))

@@ -9,8 +9,11 @@ Two encodings of the same records (docs/log-format.md):
 
 Record 0 is the header; records 1, 2, ... are the events, and an event's number is its index.
 Each record is written with one ``write`` call, flushed and (by default) synced to disk, so a
-killed process leaves a log that is whole up to its last event. The reader names the first bad
-record (truncated, failed checksum, not decodable) and how many were good before it.
+killed process leaves a log that is whole up to its last event, plus at most a *torn tail*: the
+last record cut short. The reader names the first bad record (truncated, failed checksum, not
+decodable) and how many were good before it, and tells a torn tail from damage: only a torn
+tail may be set aside to resume a game (:meth:`LogWriter.reopen`); :func:`repair_log` copies
+what still checks out of a damaged log.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, NamedTuple
 
 import msgspec
 
@@ -38,10 +41,31 @@ Fmt = Literal["msgpack", "jsonl"]
 
 
 class SeatInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One seat: the name shown, and who controls it (``human``, ``bot:KIND``, ``ext:CMD``)."""
+    """One seat: the name shown, and who controls it: ``human``, or ``bot:KIND`` where KIND
+    is a built-in bot or a user's own (``cmd:COMMAND``, ``py:FILE.py:CLASS``)."""
 
     name: str
     control: str = "human"
+
+
+EXTERNAL = ("cmd:", "py:")  # bot kinds that are a user's program or Python class
+
+
+def external_bot(control: str) -> str | None:
+    """The kind of a seat's bot when it is a user's own (``cmd:...``, ``py:...``), else None."""
+    kind = control.removeprefix("bot:")
+    return kind if kind != control and kind.startswith(EXTERNAL) else None
+
+
+def _control_problem(control: str) -> str | None:
+    """Why a seat's ``control`` is not ``human`` or ``bot:KIND``; None when it is."""
+    if control == "human":
+        return None
+    kind = control.removeprefix("bot:")
+    what = kind.partition(":")[2] if kind.startswith(EXTERNAL) else kind
+    if kind == control or not what.strip() or not kind.isprintable():
+        return f"control {control!r} is not human or bot:KIND"
+    return None
 
 
 class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -86,6 +110,7 @@ class LogWriter:
         self.fmt = fmt
         self.durable = durable
         self.count = 0  # events written so far (the header is not counted)
+        self.torn_file: Path | None = None  # where reopen kept a torn tail it cut off
 
     @classmethod
     def create(cls, path: Path, header: Header, fmt: Fmt | None = None,
@@ -105,12 +130,32 @@ class LogWriter:
 
     @classmethod
     def reopen(cls, path: Path, good_bytes: int, events: int, durable: bool = True) -> LogWriter:
-        """Open an existing log to append, cutting off anything after its last good record."""
-        fh = open(path, "r+b")  # noqa: SIM115
-        fh.truncate(good_bytes)
-        fh.seek(good_bytes)
-        writer = cls(fh, format_for_bytes(path), durable)
+        """Open a log to append after its last good record (``good_bytes``, from read_log).
+
+        Bytes after that may only be a torn tail (see :func:`_is_torn`): they are first moved
+        to a new side file, named by ``torn_file``, and only then cut off. Anything else after
+        the good records is damage: LogError, and the file is left as it is."""
+        try:
+            fh = open(path, "r+b")  # noqa: SIM115 - held open for appends
+        except OSError as exc:
+            raise LogError(f"{path}: cannot open to append ({exc.strerror})") from None
+        try:
+            data = fh.read()
+            fmt: Fmt = "msgpack" if data.startswith(MAGIC) else "jsonl"
+            aside = None
+            if len(data) > good_bytes:
+                if not _is_torn(data, fmt, good_bytes):
+                    raise LogError(f"{path}: what follows byte {good_bytes} is not a torn last "
+                                   "record; the log is left as it is")
+                aside = _set_aside(path, data[good_bytes:])
+                fh.truncate(good_bytes)
+            fh.seek(good_bytes)
+        except BaseException:
+            fh.close()
+            raise
+        writer = cls(fh, fmt, durable)
         writer.count = events
+        writer.torn_file = aside
         return writer
 
     def _write(self, data: bytes) -> None:
@@ -127,10 +172,30 @@ class LogWriter:
         self._fh.close()
 
 
-def format_for_bytes(path: Path) -> Fmt:
-    with open(path, "rb") as fh:
-        head = fh.read(len(MAGIC))
-    return "msgpack" if head == MAGIC else "jsonl"
+def _set_aside(path: Path, tail: bytes) -> Path:
+    """Keep ``tail`` in a new file ``PATH.torn-N`` (the first N not taken), synced to disk."""
+    n = 1
+    while True:
+        side = path.with_name(f"{path.name}.torn-{n}")
+        try:
+            with open(side, "xb") as fh:
+                fh.write(tail)
+                fh.flush()
+                os.fsync(fh.fileno())
+            if hasattr(os, "O_DIRECTORY"):  # and its name, before the log is cut
+                folder = os.open(side.parent, os.O_RDONLY | os.O_DIRECTORY)
+                try:
+                    os.fsync(folder)
+                finally:
+                    os.close(folder)
+        except FileExistsError:
+            n += 1
+            continue
+        except OSError as exc:
+            side.unlink(missing_ok=True)
+            raise LogError(f"{path}: cannot keep its torn last record in {side} "
+                           f"({exc.strerror}); the log is left as it is") from None
+        return side
 
 
 class LogData(msgspec.Struct):
@@ -142,46 +207,115 @@ class LogData(msgspec.Struct):
     fmt: Fmt
     good_bytes: int
     error: LogError | None = None
+    torn: bool = False  # the error is a torn tail (the last record cut short), not damage
 
 
 EventTypes = Callable[[str], Sequence[type[Event]]]
 
 
-def _raw_records(data: bytes, fmt: Fmt) -> Iterator[tuple[int, bytes | None, int, str]]:
-    """Yield (index, payload, end offset, "") for each whole record; after the first bad one,
-    yield (index, None, its start offset, why) and stop."""
+class _Raw(NamedTuple):
+    """One record's bytes: ``payload`` is None and ``why`` says why for a bad one."""
+
+    number: int  # 0 is the header
+    start: int
+    end: int
+    payload: bytes | None
+    why: str = ""
+    torn: bool = False
+
+
+# Where a frame may start when reading on past damage: a length below 1 MiB (far more than
+# any record needs) and a payload that opens a msgpack map, as every record does.
+_FRAME_START = re.compile(rb"(?=\x00[\x00-\x0f].{6}[\x80-\x8f\xde\xdf])", re.DOTALL)
+
+
+def _frame_end(data: bytes, pos: int) -> tuple[int, str, bool]:
+    """Where the msgpack frame at ``pos`` ends, "" if it is whole and checks (else why not),
+    and whether it is cut: it runs past the end of ``data`` (and then ends there)."""
+    left = len(data) - pos
+    if left < _FRAME.size:
+        return len(data), "truncated: the record's frame is cut short", True
+    size, crc = _FRAME.unpack_from(data, pos)
+    end = pos + _FRAME.size + size
+    if end > len(data):
+        return len(data), f"truncated: {left - _FRAME.size} of {size} bytes present", True
+    if size == 0:  # no record is empty; zeroed bytes would pass (the CRC-32 of b"" is 0)
+        return end, "corrupted: an empty frame", False
+    if zlib.crc32(data[pos + _FRAME.size:end]) != crc:
+        return end, "corrupted: checksum does not match", False
+    return end, "", False
+
+
+def _next_frame(data: bytes, pos: int) -> int | None:
+    """The start of the first whole msgpack frame that checks at or after ``pos`` (see
+    ``_FRAME_START``); ``len(data)`` if there is none, None if the search gave up: its work
+    stays linear in the bytes searched, however they were made."""
+    budget = 4 * (len(data) - pos) + (1 << 20)
+    for m in _FRAME_START.finditer(data, pos):
+        p = m.start()
+        end, why, cut = _frame_end(data, p)
+        budget -= 64 if cut else 64 + end - p
+        if budget < 0:
+            return None
+        if not why:
+            return p
+    return len(data)
+
+
+def _cut_frame_damage(data: bytes, pos: int) -> str:
+    """For a msgpack frame at ``pos`` that runs past the end of ``data``: "" when it is a torn
+    tail (no whole frame follows its start), else why it is damage (its length is wrong)."""
+    nxt = _next_frame(data, pos + 1)
+    if nxt == len(data):
+        return ""
+    follows = ("yet whole records follow" if nxt is not None
+               else "and what follows is too long to search")
+    return f"corrupted: its length runs past the end of the file, {follows}"
+
+
+def _is_torn(data: bytes, fmt: Fmt, pos: int) -> bool:
+    """Whether ``data[pos:]`` is a torn tail: one last record cut short, as a crash while
+    writing it leaves it. In msgpack: its frame or payload runs past the end of the data
+    and no whole frame follows its start; in JSON Lines: no newline follows. A whole record
+    that fails its checksum, or a zeroed one, is damage, not a tear."""
+    if fmt == "jsonl":
+        return b"\n" not in data[pos:]
+    return _frame_end(data, pos)[2] and not _cut_frame_damage(data, pos)
+
+
+def _raw_records(data: bytes, fmt: Fmt, resync: bool = False) -> Iterator[_Raw]:
+    """The records of a log's bytes, in order. Reading stops after the first bad one, unless
+    ``resync``: then a bad stretch of msgpack counts as one record and reading goes on at the
+    next frame that checks (a JSON Lines line is a record whatever it holds)."""
     index = 0
     if fmt == "msgpack":
         pos = len(MAGIC)
         while pos < len(data):
-            if len(data) - pos < _FRAME.size:
-                yield index, None, pos, "truncated: the record's frame is cut short"
-                return
-            size, crc = _FRAME.unpack_from(data, pos)
-            start = pos + _FRAME.size
-            payload = data[start:start + size]
-            if len(payload) < size:
-                yield index, None, pos, f"truncated: {len(payload)} of {size} bytes present"
-                return
-            if zlib.crc32(payload) != crc:
-                yield index, None, pos, "corrupted: checksum does not match"
-                return
-            pos = start + size
-            yield index, payload, pos, ""
+            end, why, cut = _frame_end(data, pos)
+            if not why:
+                yield _Raw(index, pos, end, data[pos + _FRAME.size:end])
+            else:
+                damage = _cut_frame_damage(data, pos) if cut else why
+                if resync:
+                    nxt = _next_frame(data, pos + 1)
+                    end = len(data) if nxt is None else nxt
+                yield _Raw(index, pos, end, None, damage or why, not damage)
+                if not resync:
+                    return
+            pos = end
             index += 1
     else:
         pos = 0
         while pos < len(data):
             nl = data.find(b"\n", pos)
             if nl < 0:
-                yield index, None, pos, "truncated: the last line has no end"
+                yield _Raw(index, pos, len(data), None, "truncated: the last line has no end",
+                           True)
                 return
-            line = data[pos:nl]
-            end = nl + 1
-            if line.strip():
-                yield index, line, end, ""
+            if data[pos:nl].strip():
+                yield _Raw(index, pos, nl + 1, data[pos:nl])
                 index += 1
-            pos = end
+            pos = nl + 1
 
 
 def _log_error(path: Path, index: int, why: str, good: int) -> LogError:
@@ -194,11 +328,8 @@ def _log_error(path: Path, index: int, why: str, good: int) -> LogError:
     return err
 
 
-def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> LogData:
-    """Read a whole log. With ``strict`` a bad record raises LogError; otherwise the events
-    before it are returned with ``error`` set (for replaying or resuming a damaged log).
-    A bad or unsupported header always raises: nothing after it can be trusted."""
-    path = Path(path)
+def _read_bytes(path: Path) -> tuple[bytes, Fmt]:
+    """A log file's bytes and, from its content, its encoding."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -208,42 +339,100 @@ def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> 
     except OSError as exc:
         raise LogError(f"{path}: cannot read ({exc.strerror})") from None
     if data.startswith(MAGIC):
-        fmt: Fmt = "msgpack"
-    elif data[:1] == b"{":
-        fmt = "jsonl"
-    elif not data:
+        return data, "msgpack"
+    if data[:1] == b"{":
+        return data, "jsonl"
+    if not data:
         raise LogError(f"{path}: empty file, not a kabucli log")
-    else:
-        raise LogError(f"{path}: not a kabucli log (unknown format)")
+    raise LogError(f"{path}: not a kabucli log (unknown format)")
 
-    header: Header | None = None
-    events: list[Event] = []
+
+class _Decoder:
+    """Decodes a log's records in order: the header, then events of its game."""
+
+    def __init__(self, event_types: EventTypes, fmt: Fmt) -> None:
+        self.event_types = event_types
+        self.fmt = fmt
+        self.header: Header | None = None
+        self.events: list[Event] = []
+        self._events: Any = None
+
+    def decode(self, index: int, payload: bytes) -> str:
+        """Take one whole record (0: the header); "" when it decodes, else why not."""
+        try:
+            if index == 0:
+                self.header = _decode_header(payload, self.fmt)
+                self._events = _event_decoder(self.header.game, self.event_types, self.fmt)
+            else:
+                self.events.append(self._events.decode(payload))
+        except LogError as exc:
+            return str(exc)
+        except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
+            return f"invalid record: {_field_path(str(exc))}"
+        return ""
+
+
+def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> LogData:
+    """Read a whole log. With ``strict`` a bad record raises LogError; otherwise the events
+    before it are returned with ``error`` set (for replaying or resuming a damaged log), and
+    ``torn`` when it is a torn tail. A bad or unsupported header always raises: nothing after
+    it can be trusted."""
+    path = Path(path)
+    data, fmt = _read_bytes(path)
+    records = _Decoder(event_types, fmt)
     good = len(MAGIC) if fmt == "msgpack" else 0
     error: LogError | None = None
-    ev_decoder: Any = None
-    for index, payload, end, why in _raw_records(data, fmt):
-        if payload is not None:
-            try:
-                if index == 0:
-                    header = _decode_header(payload, fmt)
-                    ev_decoder = _event_decoder(header.game, event_types, fmt)
-                else:
-                    events.append(ev_decoder.decode(payload))
-            except LogError as exc:
-                why = str(exc)
-            except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
-                why = f"invalid record: {_field_path(str(exc))}"
+    torn = False
+    for raw in _raw_records(data, fmt):
+        why = raw.why if raw.payload is None else records.decode(raw.number, raw.payload)
         if why:
-            error = _log_error(path, index, why, len(events))
-            if index == 0:
+            error = _log_error(path, raw.number, why, len(records.events))
+            if raw.number == 0:
                 raise error
+            torn = raw.torn
             break
-        good = end
-    if header is None:
+        good = raw.end
+    if records.header is None:
         raise _log_error(path, 0, "missing: the log holds no records", 0)
     if error is not None and strict:
         raise error
-    return LogData(str(path), header, events, fmt, good, error)
+    return LogData(str(path), records.header, records.events, fmt, good, error, torn)
+
+
+def repair_log(src: Path | str, dst: Path | str, event_types: EventTypes,
+               overwrite: bool = False) -> tuple[int, list[str]]:
+    """Write to ``dst`` the header and every event of ``src`` that still checks and decodes;
+    return the number of events kept and one line per record left out. ``src`` is only read.
+    Past a bad msgpack frame, reading goes on at the next frame that checks; a bad JSON Lines
+    line is left out alone. A bad header is an error: nothing after it can be trusted."""
+    src, dst = Path(src), Path(dst)
+    data, fmt = _read_bytes(src)
+    if same_file(src, dst):
+        raise LogError(f"{dst}: cannot repair a log onto itself (the original stays as it is)")
+    records = _Decoder(event_types, fmt)
+    dropped = []
+    for raw in _raw_records(data, fmt, resync=True):
+        why = raw.why if raw.payload is None else records.decode(raw.number, raw.payload)
+        if why and raw.number == 0:
+            raise _log_error(src, 0, why, 0)
+        if why:
+            dropped.append(f"{src}: event {raw.number} (bytes {raw.start}-{raw.end - 1}): {why}")
+    if records.header is None:
+        raise _log_error(src, 0, "missing: the log holds no records", 0)
+    try:
+        write_log(dst, records.header, records.events, format_for(dst), overwrite=overwrite)
+    except OSError as exc:
+        dst.unlink(missing_ok=True)
+        raise LogError(f"cannot write {dst}: {exc.strerror}") from None
+    return len(records.events), dropped
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (a link included)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 _FIELD_MSG = re.compile(r"Object (contains unknown|missing required) field `([^`]*)`"
@@ -266,6 +455,10 @@ def _decode_header(payload: bytes, fmt: Fmt) -> Header:
     if header.format != FORMAT_VERSION:
         raise LogError(f"log format version {header.format} is not supported (this kabucli "
                        f"reads version {FORMAT_VERSION})")
+    for i, seat in enumerate(header.seats, start=1):
+        problem = _control_problem(seat.control)
+        if problem is not None:
+            raise LogError(f"invalid record: {problem} - at `$.seats[{i - 1}].control`")
     return header
 
 

@@ -13,8 +13,33 @@ from __future__ import annotations
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
 from kabucli.ledger import POT, party_name
+from kabucli.safetext import safe_text
 
 SHARED_VERBS = frozenset({"pay", "end", "undo"})
+LOG_INT = 2**63 - 1  # the largest whole number a log holds (msgpack: 64-bit integers)
+MAX_LINE = 1000  # characters in a typed move or a bot's answer (the longest notation has 120)
+
+
+def whole(word: str, lo: int, hi: int) -> int | None:
+    """The number ``word`` spells in ASCII digits (after a ``-`` when ``lo`` < 0) when it
+    lies in ``lo``..``hi``, else None. A number with more digits than the bounds is refused
+    without converting it (thousands of digits would stop ``int``)."""
+    digits = word[1:] if word[:1] == "-" and lo < 0 else word
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > len(str(max(-lo, hi))):
+        return None
+    value = -int(digits) if word[:1] == "-" else int(digits)
+    return value if lo <= value <= hi else None
+
+
+def number(word: str, lo: int, hi: int, what: str) -> int:
+    """:func:`whole`, or a ParseError saying that ``what`` takes a number from lo to hi."""
+    value = whole(word, lo, hi)
+    if value is None:
+        raise ParseError(f"{what} is a whole number {lo}-{hi}, not '{safe_text(word, 24)}'")
+    return value
 
 
 def party(word: str, nseats: int) -> int:
@@ -22,8 +47,9 @@ def party(word: str, nseats: int) -> int:
     low = word.lower()
     if low == "pot":
         return POT
-    if low[:1] == "p" and low[1:].isdigit() and 1 <= int(low[1:]) <= nseats:
-        return int(low[1:])
+    seat = whole(low[1:], 1, nseats) if low[:1] == "p" else None
+    if seat is not None:
+        return seat
     raise ParseError(f"'{word}' is neither 'pot' nor a seat p1-p{nseats}")
 
 
@@ -48,8 +74,8 @@ def parse_shared(verb: str, args: list[str], nseats: int) -> Event:
     if verb == "pay":
         if len(args) < 3 or not args[2].isdigit():
             raise ParseError("a payment reads 'pay FROM TO CHIPS [WHY]', e.g. 'pay p1 pot 1 ante'")
-        return Pay(party(args[0], nseats), party(args[1], nseats), int(args[2]),
-                   " ".join(args[3:]))
+        return Pay(party(args[0], nseats), party(args[1], nseats),
+                   number(args[2], 0, LOG_INT, "a payment"), " ".join(args[3:]))
     if verb == "end":
         want = [f"p{i}" for i in range(1, nseats + 1)] + ["pot"]
         shape = "the end reads 'end REASON " + " ".join(f"{w}=CHIPS" for w in want) + "'"
@@ -58,11 +84,9 @@ def parse_shared(verb: str, args: list[str], nseats: int) -> Event:
         values = []
         for word, name in zip(args[1:], want, strict=True):
             key, sep, val = word.partition("=")
-            if key.lower() != name or not sep:
+            value = whole(val, -LOG_INT, LOG_INT)
+            if key.lower() != name or not sep or value is None:
                 raise ParseError(shape)
-            try:
-                values.append(int(val))
-            except ValueError:
-                raise ParseError(shape) from None
+            values.append(value)
         return End(args[0], values[:-1], values[-1])
     raise ParseError(f"'{verb}' is not an event every game shares")

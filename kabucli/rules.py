@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from kabucli.errors import RuleError
+from kabucli.safetext import safe_text
 
 R = TypeVar("R", bound=msgspec.Struct)
 
@@ -79,6 +80,8 @@ def _literal_choices(rules_type: type[msgspec.Struct]) -> dict[str, tuple[Any, .
 
 
 def _coerce(text: str) -> Any:
+    """A typed rule value as a bool, an int, or else the text (a number too long for ``int``
+    stays text, which the rule's type then refuses)."""
     low = text.strip().lower()
     if low in ("true", "yes", "on"):
         return True
@@ -140,7 +143,7 @@ def validate(rules_type: type[R], values: dict[str, Any], game: str = "") -> R:
     known = _known(rules_type)
     for name in values:
         if name not in known:
-            raise RuleError(f"unknown house rule '{name}' for {game or 'this game'} "
+            raise RuleError(f"unknown house rule '{safe_text(name, 40)}' for {game or 'this game'} "
                             f"(known: {', '.join(known)})")
     try:
         return msgspec.convert(values, rules_type)
@@ -149,8 +152,9 @@ def validate(rules_type: type[R], values: dict[str, Any], game: str = "") -> R:
         field = msg.rsplit("$.", 1)[-1].rstrip("`") if "$." in msg else ""
         info = known.get(field)
         if info is not None:
+            shown = safe_text(repr(values.get(field)), 40)
             raise RuleError(
-                f"house rule {field}={values.get(field)!r} is not allowed: expected {info.kind}"
+                f"house rule {field}={shown} is not allowed: expected {info.kind}"
             ) from None
         raise RuleError(f"bad house rules: {msg}") from None
 

@@ -7,7 +7,9 @@ so scripted play, interactive play, resume and tests share one path.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -19,7 +21,9 @@ from kabucli import bots as botreg, games
 from kabucli.engine import Game, Match, check_header, make_header, walk
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
-from kabucli.log import Fmt, LogWriter, SeatInfo, format_for, read_log
+from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, format_for, read_log
+from kabucli.notation import MAX_LINE
+from kabucli.safetext import safe_text
 from kabucli.shuffle import Rng
 
 COMMANDS = {
@@ -31,58 +35,210 @@ COMMANDS = {
 }
 
 
-def parse_bot_specs(specs: Iterable[str], nseats: int) -> dict[int, str]:
-    """``SEAT=KIND`` pairs (SEAT is N, pN or ``all``) as a seat -> kind mapping."""
-    out: dict[int, str] = {}
+# A seat in --bot and --player: N or pN.
+_SPEC_SEAT = re.compile(r"p?([0-9]{1,6})", re.IGNORECASE)
+# A word of a typed line that a player's name may stand for: the notation separates words by
+# spaces, ',' (lists), '|' (hands of a deal) and '=' (pN=VALUE); '#' starts a script comment.
+_WORD = re.compile(r"[^\s,|=#]+")
+
+
+def _option(text: str) -> str:
+    """An option's text quoted in a message: shown safely and cut when long."""
+    return f"'{safe_text(text, 60)}'"
+
+
+def _spec_seat(text: str) -> int | None:
+    """The seat of ``N`` or ``pN`` in a --bot or --player spec; None when it is neither."""
+    found = _SPEC_SEAT.fullmatch(text.strip())
+    return int(found.group(1)) or None if found else None
+
+
+def _reads_as_seat(word: str) -> bool:
+    """Whether a word reads as a seat of the notation, like ``p2``."""
+    return word[:1] in ("p", "P") and word[1:].isascii() and word[1:].isdigit()
+
+
+def _check_name(name: str, seat: int) -> None:
+    """Refuse a --player name that could not be typed in place of its seat."""
+    why = ""
+    if not name.strip() or not name.isprintable():
+        why = "a name must be printable text, not empty"
+    elif _WORD.fullmatch(name) is None:
+        why = "a name is one word without spaces, ',', '|', '=' or '#'"
+    elif _reads_as_seat(name):
+        why = "a name like p2 would read as a seat"
+    if why:
+        raise ParseError(f"--player {_option(name)} (seat {seat}): {why}")
+
+
+def parse_player_specs(specs: Iterable[str]) -> dict[int, tuple[str, str]]:
+    """``NAME`` or ``SEAT=NAME`` options as seat -> (name, the option as given).
+    ``SEAT=NAME`` names that seat; each plain ``NAME`` takes the lowest seat not named yet."""
+    named: dict[int, tuple[str, str]] = {}
+    plain: list[str] = []
+    for spec in specs:
+        seat_text, sep, name = spec.partition("=")
+        if not sep:
+            plain.append(spec)
+            continue
+        seat = _spec_seat(seat_text)
+        if seat is None:
+            raise ParseError(f"--player {_option(spec)}: {_option(seat_text)} is not a seat: "
+                             "use NAME or SEAT=NAME, e.g. 3=Bob")
+        if seat in named:
+            raise ParseError(f"--player {_option(spec)}: seat {seat} is named "
+                             f"{named[seat][0]!r} already")
+        _check_name(name, seat)
+        named[seat] = (name, spec)
+    seat = 1
+    for name in plain:
+        while seat in named:
+            seat += 1
+        _check_name(name, seat)
+        named[seat] = (name, name)
+    return named
+
+
+def parse_bot_specs(specs: Iterable[str]) -> list[tuple[int | None, str, str]]:
+    """``SEAT=KIND`` options (SEAT is N, pN or ``all``) as (seat or None for all, kind, the
+    option as given), in order: a later one overrides an earlier one for the same seat."""
+    out: list[tuple[int | None, str, str]] = []
     for spec in specs:
         seat_text, sep, kind = spec.partition("=")
         if not sep or not kind.strip():
-            raise ParseError(f"--bot '{spec}' should look like SEAT=KIND, e.g. 2=random")
-        s = seat_text.strip().lower().removeprefix("p")
-        if s in ("all", "*"):
-            for seat in range(1, nseats + 1):
-                out[seat] = kind.strip()
-            continue
-        if not s.isdigit() or not 1 <= int(s) <= nseats:
-            raise ParseError(f"--bot '{spec}': there is no seat '{seat_text}' (seats 1-{nseats})")
-        out[int(s)] = kind.strip()
+            raise ParseError(f"--bot {_option(spec)} should look like SEAT=KIND, e.g. 2=random")
+        seat = _spec_seat(seat_text)
+        if seat_text.strip().lower() in ("all", "*"):
+            out.append((None, kind.strip(), spec))
+        elif seat is None:
+            raise ParseError(f"--bot {_option(spec)}: {_option(seat_text)} is not a seat "
+                             "(a number, pN or all)")
+        else:
+            out.append((seat, kind.strip(), spec))
     return out
 
 
-def build_seats(game: Game, players: int | None, names: list[str],
+def seat_kinds(specs: Iterable[str], nseats: int) -> dict[int, str]:
+    """``--bot SEAT=KIND`` options for a match of ``nseats`` seats as seat -> kind."""
+    out: dict[int, str] = {}
+    for seat, kind, spec in parse_bot_specs(specs):
+        if seat is not None and seat > nseats:
+            raise ParseError(f"--bot {_option(spec)}: there is no seat {seat} (seats 1-{nseats})")
+        for s in range(1, nseats + 1) if seat is None else (seat,):
+            out[s] = kind
+    return out
+
+
+def build_seats(game: Game, players: int | None, player_specs: list[str],
                 bot_specs: list[str]) -> list[SeatInfo]:
-    if names and players is not None and players != len(names):
-        raise ParseError(f"--players {players} but {len(names)} --player names were given")
-    for i, name in enumerate(names, start=1):
-        if not name.strip() or not name.isprintable():
-            raise ParseError(f"--player {name!r} (seat {i}): a name must be printable text, "
-                             "not empty")
-    n = len(names) if names else (players if players is not None else game.default_players)
-    if not game.min_players <= n <= game.max_players:
-        raise ParseError(f"{game.title} takes {game.min_players}-{game.max_players} players, "
-                         f"not {n}")
-    kinds = parse_bot_specs(bot_specs, n)
-    for seat, kind in kinds.items():
+    """The seats of a new match from --players, --player and --bot.
+
+    Without --players there are as many seats as the highest seat --player or --bot names,
+    or the game's usual number when that is fewer than the game needs."""
+    names = parse_player_specs(player_specs)
+    bots = parse_bot_specs(bot_specs)
+    given = [(seat, f"--player {_option(spec)}") for seat, (_, spec) in names.items()]
+    given += [(seat, f"--bot {_option(spec)}") for seat, _, spec in bots if seat is not None]
+    lo, hi = game.min_players, game.max_players
+    if players is not None and not lo <= players <= hi:
+        raise ParseError(f"{game.title} takes {lo}-{hi} players, not {players}")
+    n = players if players is not None else max((seat for seat, _ in given), default=0)
+    if n < lo:  # named seats fewer than the game needs: its usual number
+        n = game.default_players
+    for seat, option in sorted(given):
+        if seat > min(n, hi):
+            limit = (f"--players {n}" if players is not None
+                     else f"{game.title} takes {lo}-{hi} players")
+            raise ParseError(f"{option}: there is no seat {seat} ({limit})")
+    kinds: dict[int, str] = {}
+    for bot_seat, kind, spec in bots:
         try:
             botreg.check_kind(game.name, kind)
         except ParseError as exc:
-            raise ParseError(f"--bot {seat}={kind}: {exc}") from None
+            raise ParseError(f"--bot {_option(spec)}: {exc}") from None
+        for s in range(1, n + 1) if bot_seat is None else (bot_seat,):
+            kinds[s] = kind
     seats = []
     for i in range(1, n + 1):
         bot = kinds.get(i)
-        name = names[i - 1] if names else (bot or f"p{i}")
+        name = names[i][0] if i in names else (bot or f"p{i}")
         seats.append(SeatInfo(name, f"bot:{bot}" if bot else "human"))
+    for j, (name, spec) in names.items():
+        for i, other in enumerate(seats, start=1):
+            if i != j and other.name.lower() == name.lower():
+                raise ParseError(f"--player {_option(spec)} (seat {j}): seat {i} is called "
+                                 f"{other.name!r} too; give each seat its own name")
     return seats
 
 
-def make_bots(match: Match) -> dict[int, Any]:
-    """The bot of every bot seat of a match, each with its own seeded generator."""
-    out = {}
+def typed_names(seats: Iterable[SeatInfo]) -> dict[str, int]:
+    """The seat each name stands for in a typed line, by the name in lower case: every name
+    that is one word, does not read as a seat (``p2``) and no other seat shares."""
+    out: dict[str, int] = {}
+    shared: set[str] = set()
+    for i, seat in enumerate(seats, start=1):
+        key = seat.name.lower()
+        if key in out:
+            shared.add(key)
+        elif _WORD.fullmatch(key) and not _reads_as_seat(key):
+            out[key] = i
+    return {k: v for k, v in out.items() if k not in shared}
+
+
+def name_seats(text: str, names: dict[str, int]) -> str:
+    """``text`` with each word that is a player's name (see :func:`typed_names`) written as
+    that player's seat ``pN``."""
+    def seat_word(found: re.Match[str]) -> str:
+        seat = names.get(found.group().lower())
+        return found.group() if seat is None else f"p{seat}"
+
+    return _WORD.sub(seat_word, text) if names else text
+
+
+def make_bots(match: Match, kinds: dict[int, str]) -> dict[int, Any]:
+    """The bot of each seat in ``kinds`` (seat -> bot kind), each with its own seeded
+    generator."""
     seed = match.seed if match.seed is not None else 0
-    for i, seat in enumerate(match.header.seats, start=1):
-        if seat.control.startswith("bot:"):
-            out[i] = botreg.make(match.game.name, seat.control[4:], Rng(seed, f"bot/{i}"))
-    return out
+    return {i: botreg.make(match.game.name, kind, Rng(seed, f"bot/{i}"), match, i)
+            for i, kind in sorted(kinds.items())}
+
+
+def recorded_bots(seats: list[SeatInfo]) -> dict[int, str]:
+    """Seat -> bot kind, for the seats whose control is ``bot:KIND``."""
+    return {i: s.control[4:] for i, s in enumerate(seats, start=1)
+            if s.control.startswith("bot:")}
+
+
+def resume_bots(game: Game, seats: list[SeatInfo], specs: list[str]) -> dict[int, str]:
+    """The bots to play a resumed log's bot seats. A built-in bot is the one the log names.
+    A user's own bot (``cmd:``, ``py:``) is never started because a log names it: the person
+    resuming names it again (``specs``: ``--bot SEAT=KIND``), or resume is refused."""
+    given = seat_kinds(specs, len(seats))
+    kinds = recorded_bots(seats)
+    for seat, kind in given.items():
+        recorded = kinds.get(seat)
+        if recorded is None or not recorded.startswith(EXTERNAL):
+            was = "a person's" if recorded is None else f"the built-in bot {recorded!r}'s"
+            raise ParseError(f"--bot {seat}={kind}: seat {seat} is {was} in this log; "
+                             "resume gives --bot only to seats of a bot of your own")
+        if not kind.startswith(EXTERNAL):
+            raise ParseError(f"--bot {seat}={kind}: seat {seat} is a bot of your own in this "
+                             "log: give cmd:COMMAND or py:FILE.py:CLASS")
+    missing = []
+    for seat, kind in kinds.items():
+        try:
+            botreg.check_kind(game.name, given.get(seat, kind))
+        except ParseError as exc:
+            raise ParseError(f"seat {seat}: {exc}") from None
+        if kind.startswith(EXTERNAL) and seat not in given:
+            missing.append(seat)
+    if missing:
+        named = ", ".join(f"p{i} {kinds[i]!r}" for i in missing)
+        again = " ".join(f"--bot {i}=" + ("cmd:COMMAND" if kinds[i].startswith("cmd:")
+                                          else "py:FILE.py:CLASS") for i in missing)
+        raise KabuError(f"the log names bots of your own ({named}); resume never starts a "
+                        f"program a log names: to go on, name each again, e.g. {again}")
+    return kinds | given
 
 
 def random_seed() -> int:
@@ -177,26 +333,57 @@ class Session:
         return ", ".join(f"p{s}" for s in people)
 
     def parse_line(self, line: str) -> Event:
-        """Parse a typed move. A blank line is the game's ``blank_move``; a move that names
-        no seat and only makes sense with one is taken as the move of the one person among
-        the seats that may act (so a person playing with bots can type just ``claim``)."""
+        """Parse a typed move. A blank line is the game's ``blank_move``. A player's name may
+        stand for the seat ``pN`` (where a notation word is spelt like a name, the word
+        wins). A move that names no seat and only makes sense with one, or that the game gives
+        to a bot's seat, is taken as the move of the one person among the seats that may act
+        (so a person playing with bots can type just ``claim``, or ``stop`` when a bot flips
+        next)."""
         m = self.match
         text = line.strip() or (self.game.blank_move(m.state) or "")
+        named = name_seats(text, typed_names(m.header.seats))
         try:
-            return self.game.parse(m.state, text)
+            return self._parse(text)
+        except ParseError as exc:
+            if named == text:
+                raise
+            first = exc
+        try:
+            return self._parse(named)
         except ParseError:
-            people = [s for s in m.pending.seats if s not in self.bots]
-            head = text.split()[0].lower() if text else ""
-            if m.physical or len(people) != 1 or (head[:1] == "p" and head[1:].isdigit()):
+            if named.split()[0] != text.split()[0]:  # it starts with a name: its own error
+                raise
+        raise first
+
+    def _parse(self, text: str) -> Event:
+        """:meth:`parse_line` of a line whose names are already seats."""
+        m = self.match
+        people = [s for s in m.pending.seats if s not in self.bots]
+        head = text.split()[0].lower() if text else ""
+        named = head[:1] == "p" and head[1:].isdigit()
+        person = people[0] if len(people) == 1 and not m.physical and not named else None
+        try:
+            ev = self.game.parse(m.state, text)
+        except ParseError:
+            if person is None:
                 raise
             try:
-                return self.game.parse(m.state, f"p{people[0]} {text}")
+                return self.game.parse(m.state, f"p{person} {text}")
             except ParseError:
                 pass
             raise
+        if person is not None and ev.KIND == "action" and getattr(ev, "seat", None) in self.bots:
+            with suppress(ParseError):
+                return self.game.parse(m.state, f"p{person} {text}")
+        return ev
 
-    def submit_line(self, line: str) -> Event:
-        """Parse and play one typed move; raises ParseError or IllegalMove, changing nothing."""
+    def submit_line(self, line: str, confirm: Callable[[str], bool] | None = None
+                    ) -> Event | None:
+        """Parse and play one typed move; raises ParseError or IllegalMove, changing nothing.
+        With ``confirm``, a legal move the game asks about (:meth:`Game.confirm`) is played
+        only if ``confirm(question)`` says yes; None when it says no."""
+        if len(line) > MAX_LINE:
+            raise ParseError(f"a move is at most {MAX_LINE} characters, not {len(line)}")
         m = self.match
         ev = self.parse_line(line)
         p = m.pending
@@ -207,6 +394,13 @@ class Session:
         if ev.KIND == "chance" and not m.physical and p.kind == "chance":
             raise IllegalMove("in a seeded game the program deals; this is typed only at a "
                               "real table (--physical)")
+        question = None if confirm is None else self.game.confirm(m.state, ev)
+        if confirm is not None and question is not None:
+            reason = m.why_not(ev)  # a move that is refused anyway is not asked about
+            if reason is not None:
+                raise IllegalMove(reason)
+            if not confirm(question):
+                return None
         m.submit(ev)
         return ev
 
@@ -229,13 +423,15 @@ class Session:
                 break
         return count
 
-    def legal_texts(self) -> list[str]:
+    def legal_texts(self, people_only: bool = False) -> list[str]:
+        """The legal moves now in notation (``people_only``: not those of bot seats)."""
         m = self.match
         p = m.pending
         out: list[str] = []
         if p.kind == "action":
             for seat in p.seats:
-                out += [self.game.notate(e) for e in self.game.legal(m.state, seat)]
+                if not (people_only and seat in self.bots):
+                    out += [self.game.notate(e) for e in self.game.legal(m.state, seat)]
         return out
 
 
@@ -247,12 +443,21 @@ def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | 
         writer = LogWriter.create(log_path, header, fmt or format_for(log_path), durable)
     match = Match(game, header, writer)
     humans = {i for i, s in enumerate(seats, 1) if s.control == "human"}
-    return Session(match, make_bots(match), log_path, humans)
+    return Session(match, make_bots(match, recorded_bots(seats)), log_path, humans)
 
 
-def resume(path: Path, durable: bool = True) -> tuple[Session, LogError | None]:
-    """Reopen a log to play on: replay it, cut off a damaged tail, append from there."""
+def resume(path: Path, bot_specs: list[str] | None = None,
+           durable: bool = True) -> tuple[Session, LogError | None]:
+    """Reopen a log to play on: replay it and append from its last good record.
+
+    Only a torn tail (its last record cut short) is taken off, into a side file
+    (``session.match.writer.torn_file``); it is returned as the error. Any other damage, a
+    broken rule, a finished game or a user's bot not named again (see :func:`resume_bots`)
+    refuses, and then the file is left as it is."""
     data = read_log(path, games.event_types, strict=False)
+    if data.error is not None and not data.torn:
+        raise LogError(f"{data.error}; resume leaves a damaged log as it is (kabucli log "
+                       f"repair {path} NEW copies what still checks)")
     game = games.get(data.header.game)
     try:
         check_header(game, data.header)
@@ -261,11 +466,12 @@ def resume(path: Path, durable: bool = True) -> tuple[Session, LogError | None]:
     match, violation = walk(game, data.header, data.events)
     if violation is not None:
         raise KabuError(violation.line(str(path)) + " (cannot resume a log that breaks a rule)")
-    if match.over:  # checked before reopening, which would cut a damaged tail
+    if match.over:  # checked before reopening, which would set a torn tail aside
         raise KabuError(f"{path}: the game in this log is already over")
+    bots = make_bots(match, resume_bots(game, data.header.seats, bot_specs or []))
     match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable)
     humans = {i for i, s in enumerate(data.header.seats, 1) if s.control == "human"}
-    return Session(match, make_bots(match), path, humans), data.error
+    return Session(match, bots, path, humans), data.error
 
 
 def script_lines(text: str) -> Iterator[tuple[int, str]]:

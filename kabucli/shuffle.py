@@ -24,6 +24,7 @@ from math import factorial
 from typing import TypeVar
 
 from kabucli.errors import ParseError
+from kabucli.safetext import safe_text
 
 ALGORITHM = "blake2b-fy-v1"
 SEED_LIMIT = 2**64
@@ -37,6 +38,8 @@ def parse_seed(text: str | int) -> int:
     """A seed from what a person typed: a whole number 0 <= seed < 2**64, in decimal (leading
     zeros allowed) or with a ``0x``/``0o``/``0b`` prefix, digits optionally grouped by ``_``."""
     t = str(text).strip()
+    if len(t) > 200:  # longer than any seed, even in binary with '_' between the digits
+        raise ParseError(f"seed '{safe_text(t, 24)}' is out of range: use 0 to 2**64 - 1")
     try:
         seed = int(t, 0)
     except ValueError:

@@ -1,14 +1,14 @@
 """Many seeded matches between bots, with statistics one can trust.
 
-The unit is the match, played to its end under the house rules (RULINGS.md): a Dare match is
+The unit is the match, played to its end under the house rules: a Dare match is
 ``rounds`` rounds, a Yatchaba match ``games`` games, a Kazu-Tori match one game. Match ``i`` of
 a run with seed ``S`` is dealt from seed ``S + i`` (mod 2**64), so any match of a run can be
 replayed alone. With ``rotate`` the bots change seats every match (bot ``j`` sits in seat
 ``(j + i) mod N + 1``), so that no bot profits from a seat. Results are per bot: the mean
 change in chips over a match with a 95% confidence interval, and match wins (a shared lead
-counts as a fraction). With a log folder every match's log is written as the match ends, and a
-run started again over the same folder reuses the matches already there (so a long run can be
-resumed).
+counts as a fraction). With a log folder every match's log is written there as it is played,
+and a run started again over the same folder reuses the finished matches already there (so a
+long run can be resumed); a file there that is not this run's is never overwritten.
 """
 
 from __future__ import annotations
@@ -104,23 +104,41 @@ def _result(match: Match, start_chips: list[int]) -> list[tuple[int, float]]:
 def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, seed: int,
              rotate: bool = True, log_dir: Path | None = None,
              on_match: Callable[[int], None] | None = None) -> SimReport:
-    """Play ``count`` seeded matches between the bots ``kinds`` (one per seat)."""
+    """Play ``count`` seeded matches between the bots ``kinds`` (one per seat).
+
+    With ``log_dir`` every log already there for this run is checked before anything is
+    played: the finished log of the very match a run would play (same game, seed, seats and
+    rules) is reused, the log of that match cut short is played again over it, and any other
+    file stops the run (KabuError): it is never overwritten."""
     report = SimReport(game.name, seed, rotate, bots=[BotStats(k) for k in kinds])
-    if log_dir is not None:
-        log_dir.mkdir(parents=True, exist_ok=True)
-    for i in range(count):
+    rules_dict = as_dict(rules)
+
+    def plan(i: int) -> tuple[list[int], list[SeatInfo], int, Path | None]:
         order = seating(kinds, i, rotate)
         seats = [SeatInfo(f"{kinds[b]}#{b + 1}", f"bot:{kinds[b]}") for b in order]
-        match_seed = (seed + i) % SEED_LIMIT
-        match = None
         path = log_dir / f"{game.name}-{i + 1:05d}.kbl" if log_dir is not None else None
-        if path is not None and path.exists():
-            match = _reuse(game, path, seats, match_seed, as_dict(rules))
-            if match is not None:
-                report.reused += 1
-            else:
+        return order, seats, (seed + i) % SEED_LIMIT, path
+
+    done: dict[int, Tally] = {}  # matches whose finished logs are reused
+    again: set[int] = set()  # matches whose logs were cut short: played again over them
+    if log_dir is not None:
+        _log_folder(log_dir)
+        for i in range(count):
+            _, seats, match_seed, path = plan(i)
+            if path is not None and (path.exists() or path.is_symlink()):
+                match = _existing(game, path, seats, match_seed, rules_dict)
+                if match is not None:
+                    done[i] = _tally(match)
+                else:
+                    again.add(i)
+    for i in range(count):
+        order, seats, match_seed, path = plan(i)
+        tally = done.get(i)
+        if tally is not None:
+            report.reused += 1
+        else:
+            if path is not None and i in again:
                 path.unlink()
-        if match is None:
             sess = start(game, rules, seats, match_seed, path, "msgpack", durable=False)
             try:
                 sess.run_bots()
@@ -130,15 +148,36 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
             if not match.over:
                 raise KabuError(f"match {i + 1} (seed {match_seed}) stopped before its end: "
                                 f"waiting for {match.pending.what}")
-        start_chips = [rules_chips(match)] * match.nseats
-        for seat, (delta, share) in enumerate(_result(match, start_chips)):
+            tally = _tally(match)
+        results, logged, pot = tally
+        for seat, (delta, share) in enumerate(results):
             report.bots[order[seat]].add(delta, share)
         report.matches += 1
-        report.events += match.logged
-        report.pot_left += match.state.ledger.pot
+        report.events += logged
+        report.pot_left += pot
         if on_match is not None:
             on_match(i + 1)
     return report
+
+
+# What a run keeps of a finished match: (chips change, share of the win) per seat, the
+# number of log records, and the chips left in the pot.
+Tally = tuple[list[tuple[int, float]], int, int]
+
+
+def _tally(match: Match) -> Tally:
+    start_chips = [rules_chips(match)] * match.nseats
+    return _result(match, start_chips), match.logged, match.state.ledger.pot
+
+
+def _log_folder(log_dir: Path) -> None:
+    """Make the log folder; KabuError in one line when it cannot be one."""
+    if log_dir.exists() and not log_dir.is_dir():
+        raise KabuError(f"log folder {log_dir} is a file, not a folder")
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise KabuError(f"cannot make the log folder {log_dir}: {exc.strerror}") from None
 
 
 def rules_chips(match: Match) -> int:
@@ -148,15 +187,30 @@ def rules_chips(match: Match) -> int:
     return chips
 
 
-def _reuse(game: Game, path: Path, seats: list[SeatInfo], seed: int,
-           rules: dict[str, Any]) -> Match | None:
-    """The finished match in an existing log, if it is the match this run would play."""
+def _existing(game: Game, path: Path, seats: list[SeatInfo], seed: int,
+              rules: dict[str, Any]) -> Match | None:
+    """The finished match in the log at ``path`` when it is the match this run plays there;
+    None when it is that match cut short (a run stopped in it), to be played again; KabuError
+    when the file is anything else."""
+    keep = "kabucli sim never overwrites it: remove it or choose another log folder"
+    if not path.is_file():
+        raise KabuError(f"{path} is there and is not a log file; {keep}")
     try:
-        data = read_log(path, games.event_types)
-    except KabuError:
-        return None
+        data = read_log(path, games.event_types, strict=False)
+    except KabuError as exc:
+        msg = str(exc)
+        raise KabuError(f"{msg if msg.startswith(str(path)) else f'{path}: {msg}'}; "
+                        f"{keep}") from None
     h = data.header
-    if h.game != game.name or h.seed != seed or h.seats != seats or h.rules != rules:
-        return None
-    match, violation = walk(game, data.header, data.events)
-    return match if violation is None and match.over else None
+    other = [what for what, same in (("game", h.game == game.name), ("seed", h.seed == seed),
+                                     ("bots", h.seats == seats), ("house rules", h.rules == rules))
+             if not same]
+    if other:
+        raise KabuError(f"{path} holds another match (different {', '.join(other)}); {keep}")
+    try:
+        match, violation = walk(game, h, data.events)
+    except KabuError as exc:
+        raise KabuError(f"{path}: {exc}; {keep}") from None
+    if violation is not None:
+        raise KabuError(f"{violation.line(str(path))}; {keep}")
+    return match if match.over and data.error is None else None

@@ -1,4 +1,4 @@
-"""The four decks (RULINGS.md) and the card tokens people type and the program prints."""
+"""The four decks and the card tokens people type and the program prints."""
 
 from __future__ import annotations
 

@@ -250,10 +250,10 @@ def test_replay_at_out_of_range_is_one_error_line(game_log: Path, at: str) -> No
     assert f"1-{events_in(game_log)}" in lines[0]
 
 
-def test_replay_json_is_one_object_per_event(game_log: Path) -> None:
+def test_replay_json_has_one_step_per_event(game_log: Path) -> None:
     res = run("replay", str(game_log), "--json")
     assert res.exit_code == 0
-    steps = [json.loads(line) for line in res.stdout.splitlines()]
+    steps = json.loads(res.stdout)["steps"]
     events = read_log(game_log, games.event_types).events
     assert [s["index"] for s in steps] == list(range(1, len(events) + 1))
     assert [s["notation"] for s in steps] == [GAME.notate(e) for e in events]

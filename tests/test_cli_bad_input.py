@@ -3,6 +3,7 @@ exit code, no traceback, and nothing left behind that was not there before."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -56,25 +57,28 @@ OPTION_CASES = [
     (("play", "dare", "--seed", str(2**64)), f"seed '{2**64}' is out of range"),
     (("play", "dare", "--players", "5"), "Dare takes 2-4 players, not 5"),
     (("deal", "dare", "--players", "1"), "Dare takes 2-4 players, not 1"),
-    (("play", "dare", "-n", "3", "-p", "Ann", "-p", "Bob"),
-     "--players 3 but 2 --player names were given"),
+    (("play", "dare", "-n", "2", "-p", "Ann", "-p", "Bob", "-p", "Cy"),
+     "--player 'Cy': there is no seat 3 (--players 2)"),
     (("play", "dare", "-p", "Ann", "-p", " "), "--player ' ' (seat 2): a name must be"),
     (("play", "dare", "-p", "Ann", "-p", "B\nob"), "--player 'B\\nob' (seat 2)"),
-    (("play", "dare", "-p", "Ann"), "Dare takes 2-4 players, not 1"),
+    (("play", "dare", "-p", "5=Ann"), "--player '5=Ann': there is no seat 5 (Dare takes 2-4 "
+                                      "players)"),
     (("play", "dare", "--rule", "jokers=1"),
      "unknown house rule 'jokers' for dare (known: ante, yaku, tie, rounds, chips)"),
     (("deal", "dare", "--rule", "tie=coin"),
      "house rule tie='coin' is not allowed: expected carry | split | order"),
     (("play", "dare", "--rule", "rounds=0"),
-     "house rule rounds=0 is not allowed: expected integer >= 1"),
+     "house rule rounds=0 is not allowed: expected integer 1-10000"),
     (("play", "dare", "--rule", "ante=lots"), "house rule ante='lots' is not allowed"),
     (("play", "dare", "--rule", "ante"), "house rule 'ante' should look like NAME=VALUE"),
     (("play", "dare", "--rule", "=2"), "house rule '=2' should look like NAME=VALUE"),
     (("play", "dare", "--rules-file", "missing.toml"),
      "cannot read rules file missing.toml: No such file or directory"),
-    (("play", "dare", "--bot", "2=genius"), "--bot 2=genius: unknown bot 'genius' for dare"),
-    (("play", "dare", "--bot", "5=best"), "--bot '5=best': there is no seat '5' (seats 1-3)"),
-    (("play", "dare", "-n", "2", "--bot", "p3=best"), "there is no seat 'p3' (seats 1-2)"),
+    (("play", "dare", "--bot", "2=genius"), "--bot '2=genius': unknown bot 'genius' for dare"),
+    (("play", "dare", "--bot", "5=best"), "--bot '5=best': there is no seat 5 (Dare takes 2-4 "
+                                          "players)"),
+    (("play", "dare", "-n", "2", "--bot", "p3=best"), "--bot 'p3=best': there is no seat 3 "
+                                                      "(--players 2)"),
     (("play", "dare", "--bot", "best"), "--bot 'best' should look like SEAT=KIND"),
     (("play", "dare", "--physical", "--seed", "3"), "--physical deals nothing, so it takes "
                                                     "no --seed"),
@@ -150,7 +154,8 @@ def assert_stops_at(tmp_path: Path, text: str, number: int, why: str) -> None:
     line = error(res)
     bad = text.splitlines()[number - 1].split("#")[0].strip()
     assert line.startswith(f"{script}:{number}: {bad!r}: {why}"), line
-    assert line.endswith(f"; log kept: {log} ({events_in(log)} events)")
+    assert line.endswith(f"; log kept: {log} ({events_in(log)} events); "
+                         f"go on with: kabucli resume {shlex.quote(str(log))}")
     audits_clean(log)
     data = read_log(log, games.event_types)
     match, _ = walk(games.get("dare"), data.header, data.events)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,8 @@ def test_script_that_ends_early_leaves_a_resumable_log(tmp_path: Path) -> None:
     assert res.stderr.strip().startswith(f"the script {script} ended; the game waits for p1")
     _, events = replayed(log)
     assert human_lays(events)[0] == Lay(1, [[1, 7, 9], [5, 6, 6]])
-    assert res.stderr.strip().endswith(f"log kept: {log} ({len(events)} events)")
+    assert res.stderr.strip().endswith(f"log kept: {log} ({len(events)} events); "
+                                           f"go on with: kabucli resume {shlex.quote(str(log))}")
     audits_clean(log, finished=False)
 
 
@@ -98,7 +100,8 @@ def test_input_ending_at_the_prompt_keeps_the_log(tmp_path: Path) -> None:
     log = tmp_path / "g.kbl"
     res = run(*HUMAN_GAME, "--log", str(log), input="")
     assert res.exit_code == 0
-    assert res.stderr.strip() == f"input ended; log kept: {log} ({len(replayed(log)[1])} events)"
+    assert res.stderr.strip() == (f"input ended; log kept: {log} ({len(replayed(log)[1])} "
+                                  f"events); go on with: kabucli resume {shlex.quote(str(log))}")
     audits_clean(log, finished=False)
 
 
@@ -168,7 +171,8 @@ def test_quit_keeps_the_log_and_exits_0(tmp_path: Path) -> None:
     res = run(*HUMAN_GAME, "--log", str(log), input="quit\n")
     assert res.exit_code == 0
     n = len(replayed(log)[1])
-    assert res.stderr.strip() == f"left the game; log kept: {log} ({n} events)"
+    assert res.stderr.strip() == (f"left the game; log kept: {log} ({n} events); "
+                                  f"go on with: kabucli resume {shlex.quote(str(log))}")
     audits_clean(log, finished=False)
 
 
@@ -238,13 +242,17 @@ def test_resume_cuts_a_truncated_last_record_and_plays_on(tmp_path: Path) -> Non
     for name in ("g.kbl", "g.jsonl"):
         log = quit_game(tmp_path, name)
         n = len(replayed(log)[1])
-        log.write_bytes(log.read_bytes()[:-3])
+        torn = log.read_bytes()[:-3]
+        log.write_bytes(torn)
+        good = read_log(log, games.event_types, strict=False).good_bytes
         res = run("resume", str(log), input="pass\n" * 5)
         assert res.exit_code == 0, res.stderr
         warning = res.stderr.strip().splitlines()[0]
         assert warning.startswith(f"warning: {log}: event {n}: truncated")
-        assert warning.endswith(f"the damaged tail was cut off and play goes on after event "
-                                f"{n - 1}")
+        side = Path(f"{log}.torn-1")
+        assert warning.endswith(f"this torn last record was moved to {side} and play goes on "
+                                f"after event {n - 1}")
+        assert side.read_bytes() == torn[good:]
         assert f"{n:>4} " in res.stdout  # the cut event's number is used again
         audits_clean(log, finished=True)
 
@@ -289,4 +297,5 @@ def test_physical_refuses_a_show_that_breaks_the_deck(tmp_path: Path) -> None:
     assert res.exit_code == 1
     line = res.stderr.strip()
     assert line.startswith(f"error: {script}:3: 'p3 sets 1-3-9 3-5-5': ")
-    assert line.endswith(f"log kept: {log} ({len(replayed(log)[1])} events)")
+    assert line.endswith(f"log kept: {log} ({len(replayed(log)[1])} events); "
+                         f"go on with: kabucli resume {shlex.quote(str(log))}")

@@ -1,24 +1,338 @@
-"""The completion scripts in completions/ are the ones the app generates now."""
+"""Shell completion in the real shells, calling the kabucli on PATH.
+
+bash and zsh run interactively in a pseudo-terminal with the script loaded: the test types a
+line and TAB, then a key bound to print the edited line, and reads the candidates the
+completion function gave the shell. fish answers ``complete -C LINE`` itself. A missing shell
+skips its tests, except under CI=true, where it fails them.
+"""
 
 from __future__ import annotations
 
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
+from typer.main import get_command
 
-from kabucli.cli import SHELLS, completion_script
+from kabucli.cli import app
+from kabucli.completion import COMPLETE_VAR, SHELLS, respond, script
 
 ROOT = Path(__file__).resolve().parent.parent
+BIN = str(Path(sys.executable).parent)
+PATH = BIN + os.pathsep + os.environ.get("PATH", "")
 
 
 @pytest.mark.parametrize("shell", SHELLS)
 def test_completion_script_is_current(shell: str) -> None:
     path = ROOT / "completions" / f"kabucli.{shell}"
     assert path.exists(), f"missing {path}; run: kabucli completion {shell} > {path}"
-    assert path.read_text() == completion_script(shell), (
+    assert path.read_text() == script(shell), (
         f"{path} is out of date; run: kabucli completion {shell} > {path}")
 
 
+# Each case: the line typed before TAB, every candidate the shell is given (whole words), and
+# the line after one TAB. More cases of the candidates alone are below.
+CASES = [
+    ("kabucli re", {"replay", "resume"}, "kabucli re"),
+    ("kabucli play dare --ph", {"--physical"}, "kabucli play dare --physical "),
+    ("kabucli rules ya", {"yatchaba"}, "kabucli rules yatchaba "),
+    ("kabucli play dare --bot 2=", {"2=random", "2=best", "2=cmd:", "2=py:"},
+     "kabucli play dare --bot 2="),
+    ("kabucli play dare --bot 2=r", {"2=random"}, "kabucli play dare --bot 2=random "),
+    ("kabucli play dare --rule y", {"yaku="}, "kabucli play dare --rule yaku="),
+    ("kabucli play dare --rule yaku=a", {"yaku=arashi"}, "kabucli play dare --rule yaku=arashi "),
+    ("kabucli deal dare --rule=yaku=e", {"--rule=yaku=extended"},
+     "kabucli deal dare --rule=yaku=extended "),
+]
+IDS = [line.removeprefix("kabucli ") for line, _, _ in CASES]
+
+
+def missing(what: str) -> NoReturn:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} is not installed (.ci/run installs it)")
+    pytest.skip(f"{what} is not installed")
+
+
+def need(shell: str) -> str:
+    """The path of ``shell``, which is to run the kabucli of this Python."""
+    if shutil.which("kabucli", path=BIN) is None:
+        pytest.fail(f"no kabucli in {BIN}: install the project (pip install -e .)")
+    return shutil.which(shell) or missing(shell)
+
+
+def shell_env(home: Path) -> dict[str, str]:
+    return {"PATH": PATH, "HOME": str(home), "TERM": "dumb", "LANG": "C.UTF-8",
+            "NO_COLOR": "1"}
+
+
+class Terminal:
+    """An interactive shell in a pseudo-terminal."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: become the shell
+            try:
+                os.execve(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        self.pid, self.fd, self.out = pid, fd, ""
+
+    def send(self, keys: str) -> int:
+        """Type ``keys``; where the output they cause starts."""
+        start = len(self.out)
+        os.write(self.fd, keys.encode())
+        return start
+
+    def expect(self, pattern: str, start: int, timeout: float = 30) -> re.Match[str]:
+        end = time.monotonic() + timeout
+        while True:
+            found = re.compile(pattern).search(self.out, start)
+            if found:
+                return found
+            left = end - time.monotonic()
+            assert left > 0, f"no {pattern!r} after {timeout}s; the terminal shows:\n" + \
+                self.out[start:][-2000:]
+            if select.select([self.fd], [], [], left)[0]:
+                try:
+                    self.out += os.read(self.fd, 65536).decode(errors="replace")
+                except OSError:
+                    raise AssertionError("the shell ended:\n" + self.out[-2000:]) from None
+
+    def run(self, command: str) -> None:
+        """Run a setup command and wait for it to finish."""
+        start = self.send(command + "; echo 'done''-'$?\n")
+        assert self.expect(r"done-(\d+)", start)[1] == "0", self.out[start:]
+
+    def close(self) -> None:
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+# The key ^T prints the line being edited between << >>.
+SHOW = {
+    "bash": ["bind 'set bell-style none'",
+             "bind -x '\"\\C-t\": printf \"\\n<<%s>>\\n\" \"$READLINE_LINE\"'"],
+    "zsh": ["_kabucli_show() { print -r -- $'\\n'\"<<$BUFFER>>\" }",
+            "zle -N _kabucli_show && bindkey '^T' _kabucli_show"],
+}
+# The script is loaded, and its completion function wrapped to write the candidates it gives
+# the shell to a file, one a line.
+LOAD = {
+    "bash": [
+        "source {script}",
+        'eval "$(declare -f _kabucli_completion | sed 1s/_kabucli_completion/_kabucli_real/)"',
+        "_kabucli_completion() {{ _kabucli_real \"$@\"; "
+        "printf '%s\\n' \"${{COMPREPLY[@]}}\" > {capture}; }}",
+    ],
+    "zsh": [
+        "autoload -Uz compinit && compinit -u -D",
+        "source {script}",
+        "compadd() {{ local -a hits; builtin compadd -A hits \"$@\"; "
+        "(( $#hits )) && print -rl -- $hits >> {capture}; builtin compadd \"$@\"; }}",
+    ],
+}
+
+
+def start(shell: str, home: Path, *options: str) -> Terminal:
+    """An interactive ``shell`` with the ^T key bound."""
+    term = Terminal([need(shell), *options, "-i"], shell_env(home))
+    for line in SHOW[shell]:
+        term.run(line)
+    return term
+
+
+@pytest.fixture(scope="module", params=["bash", "zsh"])
+def terminal(request: pytest.FixtureRequest,
+             tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Terminal, Path]]:
+    shell = request.param
+    home = tmp_path_factory.mktemp(f"{shell}-home")
+    capture = home / "candidates"
+    term = start(shell, home, *{"bash": ["--norc", "--noprofile"], "zsh": ["-f"]}[shell])
+    try:
+        for line in LOAD[shell]:
+            term.run(line.format(script=ROOT / "completions" / f"kabucli.{shell}",
+                                 capture=capture))
+        yield shell, term, capture
+    finally:
+        term.close()
+
+
+def press_tab(term: Terminal, line: str, capture: Path | None = None) -> tuple[set[str], str]:
+    """Type ``line`` and TAB; the candidates given to the shell and the line after."""
+    if capture:
+        capture.unlink(missing_ok=True)
+    start = term.send(line + "\t\x14")
+    after = term.expect(r"<<(.*?)>>", start)[1]
+    term.send("\x15")  # empty the line for the next case
+    found = set(capture.read_text().splitlines()) if capture and capture.exists() else set()
+    return found, after
+
+
+def bash_part(word: str) -> str:
+    """Bash replaces only the text after the word's last '=' or ':' (COMP_WORDBREAKS)."""
+    return word[max(word.rfind("="), word.rfind(":")) + 1:]
+
+
+@pytest.mark.parametrize(("line", "want", "after"), CASES, ids=IDS)
+def test_tab_in_bash_and_zsh(terminal: tuple[str, Terminal, Path], line: str, want: set[str],
+                             after: str) -> None:
+    shell, term, capture = terminal
+    found, line_after = press_tab(term, line, capture)
+    if shell == "bash":
+        cut = len(line.rpartition(" ")[2]) - len(bash_part(line.rpartition(" ")[2]))
+        want = {w[cut:] for w in want}
+    assert (found, line_after) == (want, after)
+
+
+def test_tab_completes_file_names_where_no_candidates(
+        terminal: tuple[str, Terminal, Path], tmp_path: Path) -> None:
+    _, term, _ = terminal
+    (tmp_path / "replays").mkdir()
+    _, line_after = press_tab(term, f"kabucli replay {tmp_path}/rep")
+    assert line_after == f"kabucli replay {tmp_path}/replays/"
+
+
+# The README's lines that install a script, each run on an account with nothing set up yet,
+# which then opens its shell as it is (bash with the bash-completion package, zsh with the
+# ~/.zshrc lines the README names) and presses TAB once.
+BASH_COMPLETION = "/usr/share/bash-completion/bash_completion"
+STARTUP = {
+    "bash": (".bashrc", f". {BASH_COMPLETION}\n"),
+    "zsh": (".zshrc", "fpath=(~/.zfunc $fpath)\nautoload -Uz compinit && compinit -u\n"),
+}
+
+
+def readme_install_line(shell: str) -> str:
+    lines = [line for line in (ROOT / "README.md").read_text().splitlines()
+             if line.startswith("mkdir -p ") and f" kabucli completion {shell} > " in line]
+    assert len(lines) == 1, f"the README should have one install line for {shell}"
+    return lines[0]
+
+
 @pytest.mark.parametrize("shell", SHELLS)
-def test_completion_script_names_the_program(shell: str) -> None:
-    assert "_KABUCLI_COMPLETE" in completion_script(shell)
+def test_readme_install_line_works_on_a_fresh_account(shell: str, tmp_path: Path) -> None:
+    need(shell)
+    if shell == "bash" and not Path(BASH_COMPLETION).exists():
+        missing("bash-completion")
+    env = shell_env(tmp_path)
+    res = subprocess.run(["sh", "-c", readme_install_line(shell)], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert (res.returncode, res.stderr) == (0, "")
+    if shell == "fish":
+        res = subprocess.run([need("fish"), "-c", "complete -C 'kabucli rules ya'"],
+                             env=env, capture_output=True, text=True, timeout=60)
+        assert res.stdout == "yatchaba\n"
+        return
+    rc, text = STARTUP[shell]
+    (tmp_path / rc).write_text(text)
+    term = start(shell, tmp_path)
+    try:
+        assert press_tab(term, "kabucli rules ya")[1] == "kabucli rules yatchaba "
+    finally:
+        term.close()
+
+
+def fish_complete(lines: list[str], home: Path) -> list[list[str]]:
+    """What fish offers for each line, the candidates with their descriptions."""
+    path = ROOT / "completions" / "kabucli.fish"
+    asks = "".join(f"complete -C {line!r}; echo @@\n" for line in lines)
+    res = subprocess.run([need("fish"), "--no-config", "-c", f"source {path}\n{asks}"],
+                         capture_output=True, text=True, env=shell_env(home), timeout=120)
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    return [part.splitlines() for part in res.stdout.split("@@\n")[:-1]]
+
+
+def test_fish(tmp_path: Path) -> None:
+    (tmp_path / "replays").mkdir()
+    files = f"kabucli replay {tmp_path}/rep"
+    found = fish_complete([line for line, _, _ in CASES] + [files, "kabucli rep"], tmp_path)
+    assert len(found) == len(CASES) + 2
+    for (line, want, _), got in zip(CASES, found, strict=False):
+        assert {g.partition("\t")[0] for g in got} == want, line
+    assert found[-2] == [f"{tmp_path}/replays/"]
+    assert found[-1] == ["replay\tShow a recorded game step by step, as a..."]
+
+
+# -- the program's side, without a shell ------------------------------------------------
+
+def ask(line: str, shell: str) -> tuple[int, list[str]]:
+    """The exit code and the candidate lines the program prints for a script's request."""
+    env = {**os.environ, "PATH": PATH, COMPLETE_VAR: f"complete_{shell}",
+           "_KABUCLI_COMPLETE_ARGS": line}
+    res = subprocess.run(["kabucli"], capture_output=True, text=True, env=env, timeout=60)
+    assert "Traceback" not in res.stderr
+    return res.returncode, res.stdout.splitlines()
+
+
+def candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+               line: str) -> set[str]:
+    """The candidates (without descriptions) for ``line``, asked of the program in-process."""
+    monkeypatch.setenv("_KABUCLI_COMPLETE_ARGS", line)
+    assert respond(get_command(app), "complete_fish") == 0
+    return {out.partition("\t")[0] for out in capsys.readouterr().out.splitlines()}
+
+
+@pytest.mark.parametrize(("line", "want"), [
+    ("kabucli play dare -n 3 --bot ", {"1=", "2=", "3=", "all="}),
+    ("kabucli play dare --bot a", {"all="}),
+    ("kabucli play yatchaba --bot all=", {"all=random", "all=smart", "all=cmd:", "all=py:"}),
+    ("kabucli sim kazu-tori -b ", {"sharp", "random", "cmd:", "py:"}),
+    ("kabucli sim yatchaba -b r", {"random"}),
+    ("kabucli deal kazu-tori -r limit=", {"limit=10", "limit=15", "limit=20"}),
+    ("kabucli deal kazu-tori -r ", {"limit=", "tie=", "max_flips=", "chips="}),
+    ("kabucli sim dare -b best -r tie=s", {"tie=split"}),
+    ("kabucli play dare --rule ante=", set()),  # a number: nothing to offer
+    ("kabucli play dare --rule nosuch=", set()),
+    ("kabucli play nogame --rule ", set()),
+    ("kabucli completion ", {"bash", "zsh", "fish"}),
+    ("kabucli log c", {"convert"}),
+    ("kabucli replay ", set()),  # a file: the shell offers the file names
+])
+def test_candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                    line: str, want: set[str]) -> None:
+    assert candidates(monkeypatch, capsys, line) == want
+
+
+def test_bash_is_given_the_text_after_the_word_breaks() -> None:
+    assert ask("kabucli play dare --bot 2=cmd", "bash") == (0, ["cmd:"])
+    assert ask("kabucli play dare --bot 2=c", "bash") == (0, ["cmd:"])
+
+
+def test_no_candidates_print_nothing() -> None:
+    assert ask("kabucli replay ", "bash") == (0, [])
+
+
+def test_an_unknown_request_is_one_error_line() -> None:
+    env = {**os.environ, "PATH": PATH, COMPLETE_VAR: "bash_complete"}
+    res = subprocess.run(["kabucli"], capture_output=True, text=True, env=env, timeout=60)
+    assert (res.returncode, res.stdout) == (1, "")
+    assert res.stderr == ("error: _KABUCLI_COMPLETE=bash_complete is not a completion request "
+                          "(complete_bash, complete_zsh or complete_fish)\n")
+
+
+@pytest.mark.parametrize("players", ["", "-n 99 "])
+def test_seats_offered_are_the_game_s(monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str], players: str) -> None:
+    from kabucli import games
+
+    seats = range(1, games.get("dare").max_players + 1)
+    assert candidates(monkeypatch, capsys, f"kabucli play dare {players}--bot ") == {
+        *(f"{n}=" for n in seats), "all="}
+
+
+def test_a_completion_request_runs_no_option_callback() -> None:
+    code, found = ask("kabucli --version ", "bash")
+    assert code == 0
+    assert "play" in found
+    assert not any(line.startswith("kabucli ") for line in found)  # no version line

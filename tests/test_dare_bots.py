@@ -111,7 +111,7 @@ def test_best_otherwise_keeps_the_strongest_showdown_hand(yaku: str) -> None:
 
 def test_random_plays_only_legal_moves_and_more_than_one_of_them() -> None:
     bot = make("dare", "random", Rng(3))
-    hand, ref = [1, 2, 3, 3, 3, 4, 5, 5, 9], 3  # the rule text's example hand
+    hand, ref = [1, 2, 3, 3, 3, 4, 5, 5, 9], 3  # the example hand of docs/rules/dare.md
     s = turn_state(hand, ref)
     chosen = Counter()
     for _ in range(300):

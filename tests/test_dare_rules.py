@@ -1,5 +1,5 @@
-"""Dare, clause by clause: the rule text (seeds/000), RULINGS.md (Dare and the Conventions) and
-the decisions of docs/rules/dare.md. Each test drives the engine through ``Match``.
+"""Dare, clause by clause: the rules and the decisions of docs/rules/dare.md. Each test drives
+the engine through ``Match``.
 
 Most tables are physical (no seed): the referee types the field and the players' sets, and
 hands stay unknown unless a test deals them. A few use a seed where the hands must be known.
@@ -33,7 +33,7 @@ from kabucli.games.dare import (
 from kabucli.log import SeatInfo
 
 U9 = [UNKNOWN] * 9
-EXAMPLE_HAND = [1, 2, 3, 3, 3, 4, 5, 5, 9]  # the rule text's worked example
+EXAMPLE_HAND = [1, 2, 3, 3, 3, 4, 5, 5, 9]  # the worked example of docs/rules/dare.md
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -380,7 +380,7 @@ def test_yaku_arashi_two_three_of_a_kinds_tie() -> None:
 
 
 def test_yaku_extended_named_hands_rank_in_the_reference_order() -> None:
-    ranked = [  # strongest first (reference/hiki-kabu.md), then plain hands by ones digit
+    ranked = [  # strongest first (docs/rules/dare.md), then plain hands by ones digit
         ("Doshippin", [10, 1, 10]),
         ("Arashi-kabu", [3, 3, 3]),
         ("Arashi", [2, 2, 2]),

@@ -82,7 +82,7 @@ def test_replay_reads_each_flip_race_and_ending_in_words(bot_log: Path) -> None:
     if any(isinstance(e, Race) for e in events):
         assert "reach for the card" in res.stdout and " ms" in res.stdout
     assert "game over" in res.stdout and "final chips" in res.stdout
-    steps = [json.loads(line) for line in run("replay", str(bot_log), "--json").stdout.splitlines()]
+    steps = json.loads(run("replay", str(bot_log), "--json").stdout)["steps"]
     assert [s["notation"] for s in steps] == [GAME.notate(e) for e in events]
 
 

@@ -1,6 +1,5 @@
-"""Kazu-Tori, clause by clause: the rule text (seeds/001), RULINGS.md (Kazu-Tori and the
-Conventions) and the decisions of docs/rules/kazu-tori.md. Each test drives the engine
-through ``Match``.
+"""Kazu-Tori, clause by clause: the rules and the decisions of docs/rules/kazu-tori.md. Each
+test drives the engine through ``Match``.
 
 Most tables are physical (no seed): the referee types each card as it is flipped and the seat
 whose hand was first on a card, so a test can set up any situation. Seeded games are used

@@ -84,10 +84,10 @@ def test_replay_at_middle_event_matches_snapshot(path: Path, snapshot: Any) -> N
 
 
 @pytest.mark.parametrize("path", LOGS)
-def test_replay_json_gives_one_object_per_event_numbered_from_one(path: Path) -> None:
+def test_replay_json_gives_one_step_per_event_numbered_from_one(path: Path) -> None:
     res = kabucli("replay", str(path), "--json")
     assert res.exit_code == 0, res.stderr
-    steps = [json.loads(line) for line in res.stdout.splitlines()]
+    steps = json.loads(res.stdout)["steps"]
     assert [s["index"] for s in steps] == list(range(1, event_count(path) + 1))
     assert all(s["notation"] and s["event"]["e"] for s in steps)
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from kabucli import games
 from kabucli.cli import app
 from kabucli.engine import walk
-from kabucli.errors import BotError
+from kabucli.errors import BotError, KabuError
 from kabucli.log import read_log
 from kabucli.rules import build
 from kabucli.sim import BotStats, seating, simulate
@@ -230,9 +230,11 @@ def test_sim_log_folder_is_resumable(tmp_path: Path) -> None:
 def test_sim_does_not_reuse_a_log_made_with_other_rules(tmp_path: Path) -> None:
     simulate(DARE, build(DARE.Rules, ["rounds=2"]), ["best", "random"], 2, seed=3,
              log_dir=tmp_path)
-    other = simulate(DARE, build(DARE.Rules, ["rounds=3"]), ["best", "random"], 2, seed=3,
-                     log_dir=tmp_path)
-    assert other.reused == 0
+    before = (tmp_path / "dare-00001.kbl").read_bytes()
+    with pytest.raises(KabuError, match=r"holds another match \(different house rules\)"):
+        simulate(DARE, build(DARE.Rules, ["rounds=3"]), ["best", "random"], 2, seed=3,
+                 log_dir=tmp_path)
+    assert (tmp_path / "dare-00001.kbl").read_bytes() == before  # neither reused nor lost
 
 
 def test_sim_unit_is_the_whole_match_of_the_house_rules(tmp_path: Path) -> None:

@@ -159,7 +159,8 @@ def _cases(events: list[Event]) -> list[tuple[str, int, Event | None, str]]:
     ge: GameEnd = events[gameend]  # type: ignore[assignment]
     cases = [
         ("a bet of a wrong amount", bet, Bet(b.seat, b.amount + 1), "next amount"),
-        ("a bet by the wrong seat", bet, Bet(b.seat % 8 + 1, b.amount), "turn"),
+        # another seat, or one the table does not have: either reason names it
+        ("a bet by the wrong seat", bet, Bet(b.seat % 8 + 1, b.amount), f"p{b.seat % 8 + 1}"),
         ("a pass by the guesser", guess + 1, Pass(g.seat), "cannot pass"),
         ("other laid cards", deal, Deal(d.game, d.round, d.guesser,
                                         sorted([other, *d.cards[1:]])), "the seed deals"),
@@ -182,7 +183,8 @@ def _cases(events: list[Event]) -> list[tuple[str, int, Event | None, str]]:
     conts = [i for i, ev in enumerate(events) if isinstance(ev, Continue)]
     if conts:
         c: Continue = events[conts[0]]  # type: ignore[assignment]
-        cases.append(("a continue by another seat", conts[0], Continue(c.seat % 8 + 1), "turn"))
+        cases.append(("a continue by another seat", conts[0], Continue(c.seat % 8 + 1),
+                      f"p{c.seat % 8 + 1}"))
     return cases
 
 

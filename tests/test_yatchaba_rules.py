@@ -1,5 +1,5 @@
-"""Yatchaba, clause by clause: the rule text (seeds/004), RULINGS.md (Yatchaba and the
-Conventions) and the decisions of docs/rules/yatchaba.md. Each test drives ``Match``.
+"""Yatchaba, clause by clause: the rules and the decisions of docs/rules/yatchaba.md. Each test
+drives ``Match``.
 
 Most tables are physical (no seed): the referee types ``deal`` when three cards are laid face
 down and ``reveal`` with what they turn out to be, so each test chooses the cards.

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any, Protocol
 
-from kabucli.engine import Game
-from kabucli.errors import ParseError
+from kabucli.engine import Game, Match
+from kabucli.errors import BotError, ParseError
 from kabucli.events import Event
+from kabucli.log import EXTERNAL as EXTERNAL  # users' programs and Python classes
 from kabucli.shuffle import Rng
 
 
@@ -39,7 +40,17 @@ def kinds(game: str) -> dict[str, BotFactory]:
     return bots
 
 
-EXTERNAL = ("cmd:", "py:")  # a user's program over stdin/stdout, or a user's Python class
+def about(game: str) -> dict[str, str]:
+    """What each built-in bot kind of ``game`` does, in one line (its class's ``about``)."""
+    return {kind: str(getattr(factory, "about", "")) for kind, factory in kinds(game).items()}
+
+
+# The external kinds as people write them, and what each is.
+EXTERNAL_ABOUT = {
+    "cmd:COMMAND": "your own program, in any language, talking JSON Lines over stdin/stdout "
+                   "(docs/bots.md)",
+    "py:FILE.py:CLASS": "your own Python class, from a file or a module (docs/bots.md)",
+}
 
 
 def check_kind(game: str, kind: str) -> None:
@@ -50,19 +61,22 @@ def check_kind(game: str, kind: str) -> None:
         return
     table = kinds(game)
     if kind not in table:
-        known = ", ".join([*table, "cmd:COMMAND", "py:FILE.py:CLASS"])
+        known = ", ".join([*table, *EXTERNAL_ABOUT])
         raise ParseError(f"unknown bot '{kind}' for {game} (bots: {known})")
 
 
-def make(game: str, kind: str, rng: Rng) -> Bot:
+def make(game: str, kind: str, rng: Rng, match: Match | None = None, seat: int = 0) -> Bot:
+    """The bot ``kind`` of ``game`` for ``seat`` of ``match``, drawing from ``rng``. A Python
+    bot (``py:``) runs in a process of its own that keeps a copy of ``match``, so it needs it."""
     check_kind(game, kind)
     if kind.startswith("cmd:"):
         from kabucli.bots.external import ProcessBot
 
         return ProcessBot(kind[4:].strip())
     if kind.startswith("py:"):
-        from kabucli.bots.external import load_python_bot
+        from kabucli.bots.external import PythonBot
 
-        bot: Bot = load_python_bot(kind[3:].strip(), rng)
-        return bot
+        if match is None:
+            raise BotError(f"bot '{kind}' runs only in a match (make it with one)")
+        return PythonBot(kind[3:].strip(), match, seat)
     return kinds(game)[kind](rng)

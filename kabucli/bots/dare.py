@@ -3,7 +3,7 @@ otherwise keeps the strongest showdown hand it can."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr  # compiled, the bot classes stay subclassable
 
@@ -29,6 +29,7 @@ class RandomBot:
     Trusted (its moves are recorded without a second check): it picks from ``legal_lays`` of
     its own hand and the reference, the list ``Dare.legal`` is made of."""
 
+    about: ClassVar[str] = "lays any legal choice of sets (or none), each equally likely"
     trusted = True
 
     def __init__(self, rng: Rng) -> None:
@@ -47,6 +48,8 @@ class BestBot:
     Trusted: every move it returns (pass included, the first of the list) comes from
     ``legal_lays`` of its own hand and the reference, the list ``Dare.legal`` is made of."""
 
+    about: ClassVar[str] = ("becomes Dare when its hand allows; else lays the two sets that "
+                            "keep the strongest showdown hand; else lays none")
     trusted = True
 
     def __init__(self, rng: Rng) -> None:

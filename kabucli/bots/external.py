@@ -10,35 +10,189 @@ Protocol (one JSON object per line, UTF-8; documented in docs/bots.md):
   or without the seat, ``1-3-9 3-5-5``).
 * kabucli -> bot at the end: ``{"type": "end", "outcome": {...}}``; then stdin closes.
 
-A bot that exits, does not answer within the time limit, or answers something that does not
-parse or is not legal stops the game with one line naming the seat, the answer and the reason.
-The log keeps everything recorded before.
+A bot that exits, does not answer within the time limit, answers a line longer than
+``LINE_LIMIT`` or not UTF-8, or answers something that does not parse or is not legal stops
+the game with one line naming the seat, the answer and the reason. The log keeps everything
+recorded before.
 
 Python bots: ``py:PATH.py:Class`` or ``py:module:Class``; the class is built with the seat's
-seeded generator and must have ``choose(game, state, seat) -> Event``, like built-in bots.
+seeded generator and must have ``choose(game, state, seat) -> Event``, like built-in bots. It
+runs in a Python process of its own (:class:`PythonBot`, :func:`host`), which keeps a copy of
+the match from the events kabucli sends it: so the time limit holds whatever the bot does
+(an endless loop in C included), and its ``sys.exit``, ``os._exit`` or ``print`` cannot stop
+kabucli or mix with its output.
+
+Every bot process is the leader of a process group of its own, which is killed when the bot
+fails or its game ends (``sh -c`` children included). Reading and writing never block past
+the time limit, and no more than ``LINE_LIMIT`` bytes of an answer are held.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import importlib
 import importlib.util
 import json
-import queue
+import math
+import os
+import selectors
 import shlex
+import signal
 import subprocess
 import sys
 import threading
+import time
+import typing
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from kabucli.engine import Game
+from kabucli.engine import Game, Match
 from kabucli.errors import BotError, KabuError
 from kabucli.events import Event
+from kabucli.log import Header
+from kabucli.notation import MAX_LINE
 from kabucli.shuffle import Rng
 
-TIMEOUT = 10.0
+TIMEOUT = 10.0  # seconds a bot has for each answer (KABUCLI_BOT_TIMEOUT overrides it)
+LINE_LIMIT = 64 * 1024  # bytes of one answer line
+CLOSE_WAIT = 2.0  # seconds a bot has to exit once its game is over
+IDLE_HOSTS = 8  # Python bot processes kept for the next match of a run
+
+
+def bot_timeout() -> float:
+    """The time limit of every bot's answer: ``KABUCLI_BOT_TIMEOUT`` seconds, else TIMEOUT."""
+    text = os.environ.get("KABUCLI_BOT_TIMEOUT", "").strip()
+    if not text:
+        return TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= 86400:
+        raise BotError(f"KABUCLI_BOT_TIMEOUT={text!r}: give the seconds a bot has to answer, "
+                       "a number above 0 (at most 86400)")
+    return value
+
+
+class Stalled(Exception):
+    """A bot process that broke the line protocol; the message says how (``did not ...``)."""
+
+
+class Channel:
+    """A child process in a process group of its own, spoken to in lines over pipes.
+
+    The pipes are non-blocking and every wait has a deadline; an answer is read in chunks
+    only while no whole line is held, so a bot that floods its output holds at most
+    ``LINE_LIMIT`` plus one chunk of it here."""
+
+    def __init__(self, argv: list[str], timeout: float) -> None:
+        debug = bool(os.environ.get("KABUCLI_DEBUG"))
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=None if debug else subprocess.DEVNULL,
+                                     start_new_session=True)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.timeout = timeout
+        self._stdin = self.proc.stdin
+        self._in = self.proc.stdin.fileno()
+        self._out = self.proc.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
+        self._writable = selectors.DefaultSelector()
+        self._writable.register(self._in, selectors.EVENT_WRITE)
+        self._readable = selectors.DefaultSelector()
+        self._readable.register(self._out, selectors.EVENT_READ)
+        self._buf = bytearray()
+        self._eof = False
+        self._killed = False
+
+    def deadline(self) -> float:
+        return time.monotonic() + self.timeout
+
+    def _wait(self, sel: selectors.BaseSelector, deadline: float) -> bool:
+        """Whether the pipe of ``sel`` is ready before ``deadline``."""
+        left = deadline - time.monotonic()
+        return left > 0 and bool(sel.select(left))
+
+    def send(self, data: bytes, deadline: float) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self._in, view):]
+            except BlockingIOError:
+                if not self._wait(self._writable, deadline):
+                    raise Stalled(f"did not read its input within {self.timeout:g} s") from None
+            except OSError:  # a closed pipe: the bot is gone
+                raise Stalled(f"is not running (exit code {self.proc.poll()})") from None
+
+    def line(self, deadline: float) -> bytes:
+        """The next line the child writes (without its newline)."""
+        buf = self._buf
+        while True:
+            end = buf.find(b"\n")
+            if end > LINE_LIMIT or (end < 0 and len(buf) > LINE_LIMIT):
+                raise Stalled(f"answered a line longer than {LINE_LIMIT // 1024} KiB")
+            if end >= 0 or (self._eof and buf):
+                end = len(buf) if end < 0 else end
+                out = bytes(buf[:end])
+                del buf[:end + 1]
+                return out
+            if self._eof:
+                try:
+                    code = self.proc.wait(timeout=min(1.0, max(deadline - time.monotonic(), 0)))
+                except subprocess.TimeoutExpired:
+                    raise Stalled("closed its output without answering") from None
+                raise Stalled(f"exited (code {code}) without answering")
+            if not self._wait(self._readable, deadline):
+                raise Stalled(f"did not answer within {self.timeout:g} s")
+            try:
+                chunk = os.read(self._out, 65536)
+            except BlockingIOError:
+                continue
+            if chunk:
+                buf += chunk
+            else:
+                self._eof = True
+
+    def finish(self, farewell: bytes) -> None:
+        """Send the last message, close the child's input, let it exit for a moment, kill it."""
+        with contextlib.suppress(Stalled):
+            self.send(farewell, time.monotonic() + 1.0)
+        with contextlib.suppress(OSError):
+            self._stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=CLOSE_WAIT)
+        self.kill()
+
+    def kill(self) -> None:
+        """Kill the child and everything else in its process group, and close the pipes."""
+        if self._killed:
+            return
+        self._killed = True
+        with contextlib.suppress(OSError):  # gone already, or never ours to kill
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        self.proc.wait()
+        self._writable.close()
+        self._readable.close()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            with contextlib.suppress(OSError):
+                if pipe is not None:
+                    pipe.close()
+
+
+def parse_answer(game: Game, state: Any, seat: int, answer: str) -> Event:
+    """The move a bot answered in notation (its seat may be left out); BotError if none."""
+    if len(answer) > MAX_LINE:
+        raise BotError(f"bot p{seat} answered {answer[:80]!r}… ({len(answer)} characters; "
+                       f"a move is at most {MAX_LINE})")
+    try:
+        return game.parse(state, answer if answer.lower().startswith("p") else f"p{seat} {answer}")
+    except KabuError as exc:
+        raise BotError(f"bot p{seat} answered {answer[:80]!r}: {exc}") from None
 
 
 class ProcessBot:
@@ -46,84 +200,205 @@ class ProcessBot:
 
     trusted = False  # every move is checked like a person's (see Game.bot_move)
 
-    def __init__(self, command: str, timeout: float = TIMEOUT) -> None:
+    def __init__(self, command: str, timeout: float | None = None) -> None:
         self.command = command
-        self.timeout = timeout
-        self._proc: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self.timeout = bot_timeout() if timeout is None else timeout
+        self._chan: Channel | None = None
 
-    def _start(self) -> subprocess.Popen[str]:
-        if self._proc is None:
+    def _channel(self) -> Channel:
+        if self._chan is None:
             try:
-                argv = shlex.split(self.command)
-                self._proc = subprocess.Popen(
-                    argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                self._chan = Channel(shlex.split(self.command), self.timeout)
             except (OSError, ValueError) as exc:
                 raise BotError(f"cannot start bot '{self.command}': {exc}") from None
-            assert self._proc.stdout is not None
-            threading.Thread(target=self._reader, args=(self._proc.stdout,), daemon=True).start()
-        return self._proc
-
-    def _reader(self, stream: Any) -> None:
-        for line in stream:
-            self._lines.put(line)
-        self._lines.put(None)
-
-    def _send(self, seat: int, message: dict[str, Any]) -> None:
-        proc = self._start()
-        assert proc.stdin is not None
-        try:
-            proc.stdin.write(json.dumps(message) + "\n")
-            proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise BotError(f"bot p{seat} ('{self.command}') is not running "
-                           f"(exit code {proc.poll()})") from None
+        return self._chan
 
     def choose(self, game: Game, state: Any, seat: int) -> Event:
         legal = [game.notate(e) for e in game.legal(state, seat)]
-        self._send(seat, {"type": "turn", "game": game.name, "seat": seat,
-                          "state": game.view(state, seat), "legal": legal,
-                          "hint": game.hint(state, seat)})
+        message = {"type": "turn", "game": game.name, "seat": seat,
+                   "state": game.view(state, seat), "legal": legal,
+                   "hint": game.hint(state, seat)}
+        chan = self._channel()
+        deadline = chan.deadline()
         try:
-            line = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
-            raise BotError(f"bot p{seat} ('{self.command}') did not answer within "
-                           f"{self.timeout:g} s") from None
-        if line is None:
-            code = self._proc.wait() if self._proc is not None else None
-            raise BotError(f"bot p{seat} ('{self.command}') exited (code {code}) "
-                           "without answering")
-        answer = line.strip()
+            chan.send(json.dumps(message).encode() + b"\n", deadline)
+            raw = chan.line(deadline)
+        except Stalled as exc:
+            self._kill()
+            raise BotError(f"bot p{seat} ('{self.command}') {exc}") from None
         try:
-            ev = game.parse(state, answer if answer.lower().startswith("p") else
-                            f"p{seat} {answer}")
-        except KabuError as exc:
-            raise BotError(f"bot p{seat} answered {answer[:80]!r}: {exc}") from None
-        return ev
+            answer = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            self._kill()
+            raise BotError(f"bot p{seat} ('{self.command}') answered {raw[:80]!r}, which is "
+                           "not UTF-8 text") from None
+        return parse_answer(game, state, seat, answer)
+
+    def _kill(self) -> None:
+        if self._chan is not None:
+            self._chan.kill()
+            self._chan = None
 
     def close(self, outcome: dict[str, Any] | None = None) -> None:
-        if self._proc is None:
-            return
-        try:
-            if self._proc.stdin is not None:
-                self._proc.stdin.write(json.dumps({"type": "end", "outcome": outcome}) + "\n")
-                self._proc.stdin.close()
-        except (BrokenPipeError, OSError):
-            pass
-        try:
-            self._proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-        self._proc = None
+        if self._chan is not None:
+            self._chan.finish(json.dumps({"type": "end", "outcome": outcome}).encode() + b"\n")
+            self._chan = None
 
 
-def load_python_bot(spec: str, rng: Rng) -> Any:
-    """Build a bot from ``PATH.py:Class`` or ``module:Class``."""
+# -- Python bots -------------------------------------------------------------------------
+
+# Idle host processes by bot spec: a run of many matches (kabucli sim) starts one per seat,
+# not one per match. A host takes a new match only after it said it is clean (see host).
+_idle: dict[str, list[Channel]] = {}
+
+
+@atexit.register
+def _stop_idle() -> None:
+    for chans in _idle.values():
+        for chan in chans:
+            chan.kill()
+    _idle.clear()
+
+
+def _split_spec(spec: str) -> tuple[str, str]:
     where, sep, cls_name = spec.rpartition(":")
     if not sep or not where or not cls_name:
         raise BotError(f"python bot '{spec}' should look like path/to/file.py:Class "
                        "or module:Class")
+    return where, cls_name
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    """Text a bot's process sent, as one line of at most ``limit`` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[:limit] + "..."
+
+
+class PythonBot:
+    """A user's Python bot class, run in a Python process of its own (see :func:`host`).
+
+    Each turn sends the process the events of the match it has not seen yet (all of them
+    again after an undo), so that its copy of the match is this one; it answers with the
+    bot's move, which is checked here like any other bot's."""
+
+    trusted = False  # every move is checked like a person's (see Game.bot_move)
+    careful = False  # Kazu-Tori: the bot's own claim, read when it is loaded
+    reaction: tuple[int, int]  # Kazu-Tori: set when the bot has a profile of its own
+
+    def __init__(self, spec: str, match: Match, seat: int, timeout: float | None = None) -> None:
+        _split_spec(spec)
+        self.spec = spec
+        self.match = match
+        self.timeout = bot_timeout() if timeout is None else timeout
+        self._types = {cls.__name__: cls for cls in match.game.events}
+        # what the process has of the match: how many events, and logged - len(events) then
+        # (appending keeps that difference; an undo, the one way events go, raises it)
+        self._synced = (0, match.logged - len(match.events))
+        self._chan: Channel | None = _idle_host(spec)
+        if self._chan is None:
+            # -P and this process's sys.path: the host imports this kabucli, never one that
+            # happens to sit in the current folder
+            code = (f"import sys; sys.path[:] = {sys.path!r}; "
+                    "from kabucli.bots.external import host; host()")
+            try:
+                self._chan = Channel([sys.executable, "-P", "-c", code], self.timeout)
+            except (OSError, ValueError) as exc:
+                raise BotError(f"cannot start python bot '{spec}': {exc}") from None
+        self._chan.timeout = self.timeout
+        seed = match.seed if match.seed is not None else 0  # as session.make_bots seeds bots
+        reply = self._ask({"type": "init", "spec": spec, "header": match.header, "seed": seed,
+                           "stream": f"bot/{seat}", "timeout": self.timeout},
+                          f"cannot load python bot '{spec}': it")
+        if "error" in reply:
+            self._kill()
+            raise BotError(_one_line(str(reply["error"])))
+        self.careful = reply.get("careful") is True
+        reaction = reply.get("reaction")
+        if (isinstance(reaction, list) and len(reaction) == 2
+                and all(type(v) is int and 0 <= v <= 10**6 for v in reaction)):
+            self.reaction = (reaction[0], reaction[1])
+
+    def _ask(self, message: dict[str, Any], who: str) -> dict[str, Any]:
+        """Send one message to the bot's process and read its reply (a JSON object)."""
+        chan = self._chan
+        if chan is None:
+            raise BotError(f"{who} is not running")
+        deadline = chan.deadline()
+        try:
+            chan.send(msgspec.json.encode(message) + b"\n", deadline)
+            raw = chan.line(deadline)
+        except Stalled as exc:
+            self._kill()
+            raise BotError(f"{who} {exc}") from None
+        try:
+            reply = json.loads(raw)
+        except ValueError:
+            reply = None
+        if not isinstance(reply, dict):
+            self._kill()
+            raise BotError(f"{who} sent {raw[:80]!r}, not a reply of kabucli's bot host")
+        return reply
+
+    def choose(self, game: Game, state: Any, seat: int) -> Event:
+        m = self.match
+        if state is not m.state:
+            raise BotError(f"bot p{seat} ('{self.spec}') was asked about another match")
+        events = m.events
+        count, undone = self._synced
+        keep = count if m.logged - len(events) == undone and count <= len(events) else 0
+        reply = self._ask({"type": "turn", "seat": seat, "keep": keep, "events": events[keep:]},
+                          f"bot p{seat} ('{self.spec}')")
+        self._synced = (len(events), m.logged - len(events))
+        if "error" in reply:
+            raise BotError(_one_line(str(reply["error"])))
+        name = reply.get("event")
+        cls = self._types.get(name) if isinstance(name, str) else None
+        if cls is None:
+            raise BotError(f"bot p{seat} ('{self.spec}') returned "
+                           f"{_one_line(str(name), 80)}, not a move of {game.title}")
+        try:
+            ev: Event = msgspec.convert(reply.get("fields"), cls)
+        except (msgspec.ValidationError, TypeError) as exc:
+            raise BotError(f"bot p{seat} ('{self.spec}') returned a malformed {name}: "
+                           f"{_one_line(str(exc))}") from None
+        return ev
+
+    def _kill(self) -> None:
+        if self._chan is not None:
+            self._chan.kill()
+            self._chan = None
+
+    def close(self, outcome: dict[str, Any] | None = None) -> None:
+        """Keep the process for the next match when it says it is clean, else end it."""
+        chan = self._chan
+        if chan is None:
+            return
+        self._chan = None
+        try:
+            chan.send(b'{"type": "end"}\n', time.monotonic() + 1.0)
+            clean = chan.line(time.monotonic() + 1.0) == b'{"idle":true}'
+        except Stalled:
+            clean = False
+        if clean and sum(len(v) for v in _idle.values()) < IDLE_HOSTS:
+            _idle.setdefault(self.spec, []).append(chan)
+        else:
+            chan.kill()
+
+
+def _idle_host(spec: str) -> Channel | None:
+    """A host process a finished match of the same bot left, if one is still running."""
+    idle = _idle.get(spec, [])
+    while idle:
+        chan = idle.pop()
+        if chan.proc.poll() is None:
+            return chan
+        chan.kill()
+    return None
+
+
+def load_python_bot(spec: str, rng: Rng) -> GuardedBot:
+    """Build a bot from ``PATH.py:Class`` or ``module:Class`` in this process (the host's)."""
+    where, cls_name = _split_spec(spec)
     try:
         if where.endswith(".py"):
             path = Path(where)
@@ -139,15 +414,24 @@ def load_python_bot(spec: str, rng: Rng) -> Any:
         bot = cls(rng)
     except BotError:
         raise
-    except Exception as exc:
-        raise BotError(f"cannot load python bot '{spec}': {type(exc).__name__}: {exc}") from None
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt too: the bot's failure
+        raise BotError(f"cannot load python bot '{spec}': {_describe(exc)}") from None
     if not callable(getattr(bot, "choose", None)):
         raise BotError(f"python bot '{spec}' has no choose(game, state, seat) method")
     return GuardedBot(bot, spec)
 
 
+def _describe(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except Exception:
+        text = "?"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 class GuardedBot:
-    """Wraps a user's Python bot so that an exception in it becomes one clear BotError."""
+    """Wraps a user's Python bot (in its host process) so that an exception in it, or an
+    answer that is not a well-formed event, becomes one clear BotError."""
 
     trusted = False  # never the wrapped class's own claim: every move is checked
 
@@ -158,15 +442,11 @@ class GuardedBot:
     def choose(self, game: Game, state: Any, seat: int) -> Event:
         try:
             ev = self.bot.choose(game, state, seat)
-        except Exception as exc:
-            raise BotError(f"bot p{seat} ('{self.spec}') failed: {type(exc).__name__}: "
-                           f"{exc}") from None
+        except BaseException as exc:  # SystemExit, KeyboardInterrupt too: the bot's failure
+            raise BotError(f"bot p{seat} ('{self.spec}') failed: {_describe(exc)}") from None
         if not isinstance(ev, Event):
             if isinstance(ev, str):
-                try:
-                    return game.parse(state, ev if ev.lower().startswith("p") else f"p{seat} {ev}")
-                except KabuError as exc:
-                    raise BotError(f"bot p{seat} answered {ev[:80]!r}: {exc}") from None
+                return parse_answer(game, state, seat, ev)
             raise BotError(f"bot p{seat} ('{self.spec}') returned {type(ev).__name__}, "
                            "not a move")
         # msgspec builds a struct without checking its fields: check them as a log read would
@@ -175,3 +455,67 @@ class GuardedBot:
         except (msgspec.ValidationError, TypeError) as exc:
             raise BotError(f"bot p{seat} ('{self.spec}') returned a malformed "
                            f"{type(ev).__name__}: {exc}") from None
+
+
+def host() -> None:
+    """The process a Python bot runs in: loads the bot for a match, keeps a copy of the match
+    from the events kabucli sends, and answers each turn with the bot's move or failure.
+
+    The bot's own stdin and stdout are the null device: its ``print`` cannot reach kabucli's
+    output, nor its reads the messages. When a match ends the host says it is clean (ready for
+    the next match) unless the bot left threads running, in which case it exits.
+
+    kabucli kills the host when the bot is late; should kabucli itself be killed first, an
+    alarm (SIGALRM, whose default action ends the process even in a loop in C) ends the host
+    at twice the time limit and a second, so that a bot stuck in a loop is never left behind."""
+    from kabucli import games
+
+    inp = os.fdopen(os.dup(0), "rb")
+    out = os.fdopen(os.dup(1), "wb")
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    bot: GuardedBot | None = None
+    match: Match | None = None
+    events: Any = None  # the type of a list of the game's events
+    spec = "?"
+    limit = TIMEOUT
+    for line in inp:
+        msg = json.loads(line)
+        spec = msg.get("spec", spec)
+        limit = float(msg.get("timeout", limit))
+        signal.setitimer(signal.ITIMER_REAL, 2 * limit + 1.0)
+        reply: dict[str, Any]
+        try:
+            if msg["type"] == "init":
+                header = msgspec.convert(msg["header"], Header)
+                match = Match(games.get(header.game), header)
+                types = match.game.events
+                one = typing.Union[types] if len(types) > 1 else types[0]  # noqa: UP007
+                events = list[one]  # type: ignore[valid-type]
+                bot = load_python_bot(msg["spec"], Rng(msg["seed"], msg["stream"]))
+                reaction = getattr(bot.bot, "reaction", None)
+                reply = {"careful": getattr(bot.bot, "careful", False) is True,
+                         "reaction": list(reaction) if isinstance(reaction, tuple | list)
+                         else None}
+            elif msg["type"] == "turn":
+                assert bot is not None and match is not None
+                if msg["keep"] < len(match.events):
+                    match.rebuild(match.events[:msg["keep"]])
+                for ev in msgspec.convert(msg["events"], events):
+                    match._apply(ev)  # checked by kabucli already, as walk() would replay them
+                ev = bot.choose(match.game, match.state, msg["seat"])
+                reply = {"event": type(ev).__name__, "fields": msgspec.to_builtins(ev)}
+            else:  # the match is over
+                bot = match = None
+                if threading.active_count() > 1:
+                    os._exit(0)
+                reply = {"idle": True}
+        except BotError as exc:
+            reply = {"error": str(exc)}
+        except BaseException as exc:  # the host's own failure, said in one line
+            reply = {"error": f"python bot '{spec}': {_describe(exc)}"}
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        out.write(msgspec.json.encode(reply) + b"\n")
+        out.flush()
+    os._exit(0)

@@ -31,6 +31,7 @@ class _KazuToriBot:
 
     # class-level, so the renderer can read a kind's profile from the class itself
     reaction: ClassVar[tuple[int, int]]
+    about: ClassVar[str]  # what the kind does, in one line for people (kabucli rules)
     trusted: ClassVar[bool] = True
     # never claims a card that may not be taken, so it is not asked about those (and the
     # engine reads this on every flip: a missing attribute would cost a raised AttributeError)
@@ -53,6 +54,7 @@ class _KazuToriBot:
 class SharpBot(_KazuToriBot):
     """Claims every card that may be taken, and never any other."""
 
+    about = "claims every card that may be taken and never another, and reaches for it fast"
     reaction = (180, 340)
     careful = True
 
@@ -64,6 +66,8 @@ class SharpBot(_KazuToriBot):
 class RandomBot(_KazuToriBot):
     """Claims a card that may be taken half the time, and any other card one time in 16."""
 
+    about = ("claims a card that may be taken half the time and any other card one time in "
+             "16, and reaches for it slower")
     reaction = (220, 600)
     ODDS_RIGHT = 2
     ODDS_WRONG = 16

@@ -22,7 +22,7 @@ otherwise ``stop``. The future pot of the next game is left out of the sums.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr  # compiled, the bot classes stay subclassable
 
@@ -87,6 +87,8 @@ class RandomBot:
     a pass only when it is not the guesser, continue or stop, a guess from ``GUESSES`` with
     ``ways > 0``: each a move of ``Yatchaba.legal``."""
 
+    about: ClassVar[str] = ("any guess that can be right; bets or passes, continues or stops, "
+                            "at even odds")
     trusted = True
 
     def __init__(self, rng: Rng) -> None:
@@ -119,6 +121,8 @@ class SmartBot:
     at least 24 cards are never face up (at most 8 rounds of 3): each a move of
     ``Yatchaba.legal``."""
 
+    about: ClassVar[str] = ("a most likely guess given the cards face up; bets, passes and "
+                            "stops when the chips it expects to win are worth it")
     trusted = True
 
     def __init__(self, rng: Rng) -> None:

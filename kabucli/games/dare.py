@@ -1,11 +1,11 @@
 """Dare (誰, "who?"): lay down three-card sets that match the field's ones digit.
 
-Rules: ../shared/seeds/000 (Dare) and the Dare section of RULINGS.md. Each round every player
-is dealt 9 cards and 3 go face up to the field; the field's ones digit is the *reference*.
-In turn, starting at the dealer's right (the next seat) and ending with the dealer, each player
-lays down 0-3 sets of three cards whose ones digit equals the reference. Three sets: the player
-is Dare and takes the pot at once. Two sets: the player goes to the showdown with the three
-cards left. Fewer: out of the round. The best showdown hand takes the pot; the winner deals next.
+The rules as kabucli plays them are in docs/rules/dare.md. Each round every player is dealt 9
+cards and 3 go face up to the field; the field's ones digit is the *reference*. In turn,
+starting at the dealer's right (the next seat) and ending with the dealer, each player lays down
+0-3 sets of three cards whose ones digit equals the reference. Three sets: the player is Dare
+and takes the pot at once. Two sets: the player goes to the showdown with the three cards left.
+Fewer: out of the round. The best showdown hand takes the pot; the winner deals next.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from kabucli.games.dare_events import (  # re-exported: the game's module names 
     Show as Show,
 )
 from kabucli.ledger import POT, Ledger
-from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared, party
+from kabucli.notation import LOG_INT, SHARED_VERBS, notate_shared, number, parse_shared, party
 from kabucli.shuffle import Rng
 
 HAND = 9
@@ -38,7 +38,7 @@ FIELD = 3
 DIGIT_NAMES = ("Buta", "Pin", "Nizou", "Santa", "Yotsuya", "Goke", "Roppou", "Shichiken",
                "Oicho", "Kabu")
 
-# The named hands of the extended ranking (reference/hiki-kabu.md), strongest first.
+# The named hands of the extended ranking (Hiki-Kabu's, see docs/rules/dare.md), strongest first.
 _NAMED = {
     (1, 10, 10): (10, "Doshippin"),
     (3, 3, 3): (9, "Arashi-kabu"),
@@ -590,7 +590,8 @@ class Dare(Game):
         if POT in winners or party(args[5], s.n) == POT:
             raise ParseError(shape)
         reason: Any = args[2]
-        return Result(int(args[1]), reason, winners, party(args[5], s.n))
+        return Result(number(args[1], 0, LOG_INT, "a round"), reason, winners,
+                      party(args[5], s.n))
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, s: DareState, seat: int | None = None) -> dict[str, Any]:
@@ -658,11 +659,23 @@ digit (reference 3: the hand 1-2-3-3-3-4-5-5-9 may lay 1-3-9 and 3-5-5 and keep 
 
 Nobody is forced to lay a set they could make. At the showdown the ones digit of the three
 cards decides (9 best, 0 worst). House rule `yaku`: `arashi` lets three of a kind beat any
-other hand; `extended` ranks the named hands of Hiki-Kabu first (Doshippin 1-10-10,
-Arashi-kabu 3-3-3, other triples, Nana-Go-San 3-5-7, Ichi-Ni-San 1-2-3, Raijin 4-7-9, Fujin
-3-7-10, Nobori = three consecutive values in any order, no 10-1 wrap). Equal named hands tie,
-except Nobori, where the ones digit decides; a held hand has no laid order, so Kudari never
-occurs.
+other hand; `extended` ranks the named hands of Hiki-Kabu, a kabufuda showdown game, above all
+others, strongest first (the cards of a hand may be held in any order):
+
+| rank | hand        | cards                                                        |
+|------|-------------|--------------------------------------------------------------|
+| 1    | Doshippin   | 1, 10, 10                                                    |
+| 2    | Arashi-kabu | 3, 3, 3                                                      |
+| 3    | Arashi      | any other three of a kind                                    |
+| 4    | Nana-Go-San | 3, 5, 7                                                      |
+| 5    | Ichi-Ni-San | 1, 2, 3                                                      |
+| 6    | Raijin      | 4, 7, 9                                                      |
+| 7    | Fujin       | 3, 7, 10                                                     |
+| 8    | Nobori      | any other three consecutive values (10 is not followed by 1) |
+| 9    | (no name)   | every other hand, by the ones digit of its sum               |
+
+Equal named hands tie, except Nobori, where the ones digit decides; a held hand has no laid
+order, so Kudari (a falling run in Hiki-Kabu) never occurs.
 
 The winner takes the pot and deals the next round. Equal best hands (house rule `tie`):
 `carry` (default) leaves the pot for the next round with the same dealer; `split` gives each

@@ -15,10 +15,10 @@ from kabucli.events import Event
 
 
 class DareRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Dare's house rules (RULINGS.md, Dare)."""
+    """Dare's house rules (docs/rules/dare.md)."""
 
     ante: Annotated[
-        int, Meta(ge=0, description="chips each player puts in the pot every round")
+        int, Meta(ge=0, le=1_000_000, description="chips each player puts in the pot every round")
     ] = 1
     yaku: Annotated[
         Literal["none", "arashi", "extended"],
@@ -30,8 +30,10 @@ class DareRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         Meta(description="equal best hands: carry = pot stays, same dealer; split = equal "
                          "shares, odd chips stay; order = first tied player in turn order wins"),
     ] = "carry"
-    rounds: Annotated[int, Meta(ge=1, description="rounds in a match")] = 10
-    chips: Annotated[int, Meta(ge=0, description="chips every player starts with")] = 50
+    rounds: Annotated[int, Meta(ge=1, le=10_000, description="rounds in a match")] = 10
+    chips: Annotated[
+        int, Meta(ge=0, le=1_000_000_000, description="chips every player starts with")
+    ] = 50
 
 
 # -- events ------------------------------------------------------------------------------

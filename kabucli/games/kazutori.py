@@ -1,14 +1,14 @@
 """Kazu-Tori (数取り, "number taking"): count aloud while flipping, and slap the card that
 matches the number said.
 
-Rules: ../shared/seeds/001 (Kazu-Tori) and the Kazu-Tori section of RULINGS.md; the choices
-made here are in docs/rules/kazu-tori.md. The 40-card Daini deck is dealt into face-down piles.
-In turn, starting with the dealer (p1), each player turns the top card of their pile onto the
-table and says the next number, "one" up to the `limit`. When the card's ones digit matches the
-number said (or the card is the Oni), the first player to claim it takes the whole table into
-their pile and counts "one" again. A wrong claim costs one card to each other player. The Jizo
-hands the table out; a count that reaches the limit gives the cards back. A player whose pile
-runs out is out, and from then on (Last Call) the next take ends the game. The most cards wins.
+The rules as kabucli plays them, with the choices made where tradition is silent, are in
+docs/rules/kazu-tori.md. The 40-card Daini deck is dealt into face-down piles. In turn, starting
+with the dealer (p1), each player turns the top card of their pile onto the table and says the
+next number, "one" up to the `limit`. When the card's ones digit matches the number said (or the
+card is the Oni), the first player to claim it takes the whole table into their pile and counts
+"one" again. A wrong claim costs one card to each other player. The Jizo hands the table out; a
+count that reaches the limit gives the cards back. A player whose pile runs out is out, and from
+then on (Last Call) the next take ends the game. The most cards wins.
 
 Seeded games derive each flipped card from the top of the pile (piles are recorded by the Deal
 and Shuffle chance events); at a real table (`physical`) piles are known only by size and each
@@ -39,7 +39,7 @@ from kabucli.games.kazutori_events import (  # re-exported: the game's module na
     Stop as Stop,
 )
 from kabucli.ledger import Ledger
-from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared
+from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared, whole
 from kabucli.shuffle import Rng
 
 if TYPE_CHECKING:
@@ -193,6 +193,11 @@ class KazuTori(Game):
         if s.phase == "window" and len(s.passed) + len(s.claimed) < len(s.ins):
             return "pass"
         return "flip"
+
+    def confirm(self, s: KazuToriState, ev: Event) -> str | None:
+        if type(ev) is Stop:
+            return "End the game now and score the piles as they stand?"
+        return None
 
     def _settle(self, s: KazuToriState) -> None:
         """Do the queued steps that are no events (a flip that waited for the effects of the
@@ -514,7 +519,7 @@ class KazuTori(Game):
 
     @staticmethod
     def _payments(s: KazuToriState, ev: Score) -> list[Pay]:
-        """Each loser pays the winner a chip per card held (RULINGS: ties by the ``tie`` rule)."""
+        """Each loser pays the winner a chip per card held (ties by the ``tie`` house rule)."""
         winners = ev.winners
         if not winners:
             return []
@@ -751,18 +756,18 @@ class KazuTori(Game):
             return []
         return [self._seat(s, w) for w in words]
 
-    def _per_seat(self, s: KazuToriState, words: list[str], what: str,
-                  missing: int) -> list[int]:
-        """``pN=VALUE`` words as a list by seat, ``missing`` for seats not named."""
+    def _per_seat(self, s: KazuToriState, words: list[str], what: str, missing: int,
+                  hi: int) -> list[int]:
+        """``pN=VALUE`` words as a list by seat, ``missing`` for seats not named; each value
+        from ``missing`` to ``hi``."""
         out = [missing] * s.n
         for word in words:
             key, sep, val = word.partition("=")
-            try:
-                out[self._seat(s, key) - 1] = int(val)
-            except ValueError:
-                raise ParseError(f"'{word}' should read pN={what}") from None
-            if not sep:
-                raise ParseError(f"'{word}' should read pN={what}")
+            seat = self._seat(s, key)
+            value = whole(val, missing, hi)
+            if not sep or value is None:
+                raise ParseError(f"'{word}' should read pN={what} ({what} {missing}-{hi})")
+            out[seat - 1] = value
         return out
 
     def _parse_shuffle(self, s: KazuToriState, args: list[str]) -> Event:
@@ -776,7 +781,7 @@ class KazuTori(Game):
         return Shuffle(seats, piles)
 
     def _parse_race(self, s: KazuToriState, args: list[str]) -> Event:
-        return Race(self._per_seat(s, args, "DRAW", -1))
+        return Race(self._per_seat(s, args, "DRAW", -1, RACE_DRAWS - 1))
 
     def _parse_penalty(self, s: KazuToriState, args: list[str]) -> Event:
         if len(args) < 3 or args[1] != "gives":
@@ -791,7 +796,7 @@ class KazuTori(Game):
                        self._seats(s, args[4:], "-"))
 
     def _parse_return(self, s: KazuToriState, args: list[str]) -> Event:
-        return Return(self._per_seat(s, args, "CARDS", 0))
+        return Return(self._per_seat(s, args, "CARDS", 0, self.deck.size))
 
     def _parse_score(self, s: KazuToriState, args: list[str]) -> Event:
         reasons = ("take", "oni", "out", "agreement", "max_flips")
@@ -804,8 +809,8 @@ class KazuTori(Game):
             seat = self._seat(s, body[0])
             body = body[1:]
         winners = [] if args[-1] == "-" else self._seats(s, args[-1].split(","))
-        return Score(args[0], seat, self._per_seat(s, body, "CARDS", 0),  # type: ignore[arg-type]
-                     winners)
+        return Score(args[0], seat,  # type: ignore[arg-type]
+                     self._per_seat(s, body, "CARDS", 0, self.deck.size), winners)
 
     def _parse_deal(self, s: KazuToriState, text: str) -> Deal:
         sizes = pile_sizes(s.n)
@@ -813,10 +818,10 @@ class KazuTori(Game):
             return Deal(sizes)
         parts = [p for p in text.split("|") if p.strip()]
         if len(parts) == 1 and "/" in parts[0]:
-            try:
-                return Deal([int(x) for x in parts[0].split("/")])
-            except ValueError:
-                raise ParseError(f"'{parts[0]}' is not pile sizes like 10/10/10/10") from None
+            typed = [whole(x.strip(), 0, self.deck.size) for x in parts[0].split("/")]
+            if None in typed:
+                raise ParseError(f"'{parts[0]}' is not pile sizes like 10/10/10/10")
+            return Deal([x for x in typed if x is not None])
         piles = []
         for part in parts:
             body = parse_seat_prefix(part, s.n)[1]
@@ -979,6 +984,7 @@ first. A move may start with the seat: 'p2 claim', 'p3 flip'.
   p2 pass       p2 lets the card go (a person playing with bots: now the bots
                 may react, or the next player flips)
   stop          the players agree to end here; the piles are scored as they are
+                (asked to confirm at the prompt; 'undo' when the game is over takes it back)
   deal          at a real table: each player has a face-down pile
 
 What the program records by itself:

@@ -15,7 +15,7 @@ from kabucli.events import Event
 
 
 class KazuToriRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Kazu-Tori's house rules (RULINGS.md, Kazu-Tori)."""
+    """Kazu-Tori's house rules (docs/rules/kazu-tori.md)."""
 
     limit: Annotated[
         Literal[10, 15, 20],
@@ -28,10 +28,13 @@ class KazuToriRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
                          "full; none = nobody pays"),
     ] = "split"
     max_flips: Annotated[
-        int, Meta(ge=1, description="a game stops and is scored when a flip beyond this many "
-                                    "is due (seeded games; at a real table use 'stop')"),
+        int, Meta(ge=1, le=100_000, description="a game stops and is scored when a flip beyond "
+                                                "this many is due (seeded games; at a real table "
+                                                "use 'stop')"),
     ] = 2000
-    chips: Annotated[int, Meta(ge=0, description="chips every player starts with")] = 50
+    chips: Annotated[
+        int, Meta(ge=0, le=1_000_000_000, description="chips every player starts with")
+    ] = 50
 
 
 # -- events ------------------------------------------------------------------------------

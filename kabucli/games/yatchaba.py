@@ -1,15 +1,15 @@
 """Yatchaba (やっちゃば): guess the months of three face-down hanafuda cards.
 
-Rules: ../shared/seeds/004 (Yatchaba) and the Yatchaba section of RULINGS.md; the gaps we
-settled are in docs/rules/yatchaba.md. A match is ``games`` games; each game is a series of
-rounds. In a round the *guesser* lays three cards face down and names three months (repeats
-allowed). Then come betting laps, from the guesser round to the seat before the guesser: each
-player bets the next amount of the rising sequence, or passes (1 chip, and no more betting this
-round). After each lap the last player of the lap still betting says ``continue`` or ``stop``.
-At the stop the cards are turned over. A right guess wins the pot (the dealer's first-round
-guess all of it; a later guesser all but the dealer's 20%) and ends the game. A wrong guess
-leaves the cards face up and the next seat that may still guess lays three more. When nobody
-was right the dealer takes 20% and the rest of the pot carries into the next game.
+The rules as kabucli plays them, with the gaps we settled, are in docs/rules/yatchaba.md. A
+match is ``games`` games; each game is a series of rounds. In a round the *guesser* lays three
+cards face down and names three months (repeats allowed). Then come betting laps, from the
+guesser round to the seat before the guesser: each player bets the next amount of the rising
+sequence, or passes (1 chip, and no more betting this round). After each lap the last player of
+the lap still betting says ``continue`` or ``stop``. At the stop the cards are turned over. A
+right guess wins the pot (the dealer's first-round guess all of it; a later guesser all but the
+dealer's 20%) and ends the game. A wrong guess leaves the cards face up and the next seat that
+may still guess lays three more. When nobody was right the dealer takes 20% and the rest of the
+pot carries into the next game.
 
 Chips: a Bet or Pass action puts its chips in the pot itself (the amount is in the event, and
 a pass is always 1 chip); what leaves the pot is a :class:`~kabucli.events.Pay` event.
@@ -39,7 +39,7 @@ from kabucli.games.yatchaba_events import (  # re-exported: the game's module na
     YatchabaRules as YatchabaRules,
 )
 from kabucli.ledger import POT, Ledger
-from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared
+from kabucli.notation import LOG_INT, SHARED_VERBS, notate_shared, number, parse_shared, whole
 from kabucli.shuffle import Rng
 
 LAID = 3
@@ -112,8 +112,7 @@ def parse_month(word: str) -> int | None:
     """A month typed as 1-12 or as its English name (three letters at least); else None."""
     w = word.strip().lower()
     if w.isdigit():
-        m = int(w)
-        return m if 1 <= m <= MONTHS else None
+        return whole(w, 1, MONTHS)
     if len(w) >= 3:
         for i, full in enumerate(_MONTH_WORDS, start=1):
             if full.startswith(w):
@@ -616,26 +615,36 @@ class Yatchaba(Game):
         if verb in ("guess", "guesses", "g"):
             return Guess(seat or s.guesser, self._parse_months(args))
         if verb in ("bet", "bets", "b"):
-            who = seat or (s.bettor if s.phase == "bet" else 0)
+            who = self._mover(s, seat, "bet", "bet")
             if not args:
                 return Bet(who, s.next_amount())
             if len(args) > 1 or not args[0].isdigit():
                 raise ParseError(f"'bet' takes the amount alone (or nothing), not "
                                  f"'{' '.join(args)}'")
-            return Bet(who, int(args[0]))
+            return Bet(who, number(args[0], 0, LOG_INT, "a bet"))
         if verb in ("continue", "cont", "c", "more", "stop", "s"):
             if args:
                 raise ParseError(f"'{verb}' takes nothing after it, got '{' '.join(args)}'")
-            who = seat or (s.decider if s.phase == "decide" else 0)
-            return Stop(who) if verb in ("stop", "s") else Continue(who)
+            stop = verb in ("stop", "s")
+            who = self._mover(s, seat, "decide", "stop" if stop else "continue")
+            return Stop(who) if stop else Continue(who)
         if verb in ("pass", "passes", "p"):
             if args:
                 raise ParseError(f"'pass' takes nothing after it, got '{' '.join(args)}'")
-            return Pass(seat or (s.bettor if s.phase == "bet" else 0))
+            return Pass(self._mover(s, seat, "bet", "pass"))
         if parse_month(verb) is not None and s.phase == "guess":
             return Guess(seat or s.guesser, self._parse_months(words))
         raise ParseError(f"'{words[0]}' is not a Yatchaba move: use 'guess 1 1 8', 'bet', "
                          "'pass', 'continue', 'stop', 'deal' or 'reveal 1 1 8'")
+
+    def _mover(self, s: YatchabaState, seat: int | None, phase: str, verb: str) -> int:
+        """Whose move ``verb`` is: the seat typed, else the one whose turn it is in ``phase``;
+        typed without a seat outside ``phase`` it is nobody's move."""
+        if seat is not None:
+            return seat
+        if s.phase != phase:
+            raise ParseError(f"nobody may {verb} now: waiting for {self.pending(s).what}")
+        return s.bettor if phase == "bet" else s.decider
 
     # The engine's own events parse back too, so that every line of a replay can be typed.
     @staticmethod
@@ -643,8 +652,9 @@ class Yatchaba(Game):
         low = word.lower()
         if dash and low == "-":
             return 0
-        if low[:1] == "p" and low[1:].isdigit() and 1 <= int(low[1:]) <= s.n:
-            return int(low[1:])
+        seat = whole(low[1:], 1, s.n) if low[:1] == "p" else None
+        if seat is not None:
+            return seat
         raise ParseError(f"'{word}' is not a seat p1-p{s.n}" + (" or '-'" if dash else ""))
 
     def _parse_result(self, s: YatchabaState, args: list[str]) -> Event:
@@ -654,8 +664,8 @@ class Yatchaba(Game):
                 or not args[1].isdigit() or not args[3].isdigit()
                 or args[5] not in ("right", "wrong")):
             raise ParseError(shape)
-        return Result(int(args[1]), int(args[3]), self._seat(s, args[4]), args[5] == "right",
-                      self._seat(s, args[7], dash=True))
+        return Result(number(args[1], 0, LOG_INT, "a game"), number(args[3], 0, LOG_INT, "a round"),
+                      self._seat(s, args[4]), args[5] == "right", self._seat(s, args[7], dash=True))
 
     def _parse_game_end(self, s: YatchabaState, args: list[str]) -> Event:
         shape = ("the end of a game reads 'gameend G winner pN|- carry CHIPS deals pM|-', "
@@ -663,8 +673,8 @@ class Yatchaba(Game):
         if (len(args) != 7 or args[1] != "winner" or args[3] != "carry" or args[5] != "deals"
                 or not args[0].isdigit() or not args[4].isdigit()):
             raise ParseError(shape)
-        return GameEnd(int(args[0]), self._seat(s, args[2], dash=True), int(args[4]),
-                       self._seat(s, args[6], dash=True))
+        return GameEnd(number(args[0], 0, LOG_INT, "a game"), self._seat(s, args[2], dash=True),
+                       number(args[4], 0, LOG_INT, "the carry"), self._seat(s, args[6], dash=True))
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, s: YatchabaState, seat: int | None = None) -> dict[str, Any]:

@@ -15,19 +15,25 @@ from kabucli.events import Event
 
 
 class YatchabaRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Yatchaba's house rules (RULINGS.md, Yatchaba)."""
+    """Yatchaba's house rules (docs/rules/yatchaba.md)."""
 
     amounts: Annotated[
         Literal["count", "book"],
         Meta(description="bet sequence of a round: count = 1, 2, 3, ...; book = 3, 7, 11, 12, "
                          "16, 22, 26, 30, 31, 35, 41, 45, 50, then 50 each time"),
     ] = "count"
-    pass_limit: Annotated[int, Meta(ge=0, description="passes a player may make in one game "
-                                                      "before a further pass costs them the "
-                                                      "right to be a guesser in that game")] = 2
-    games: Annotated[int, Meta(ge=0, description="games in a match (each game is dealt by the "
-                                                 "next seat); 0 = one game per player")] = 0
-    chips: Annotated[int, Meta(ge=0, description="chips every player starts with")] = 100
+    pass_limit: Annotated[
+        int, Meta(ge=0, le=100, description="passes a player may make in one game before a "
+                                            "further pass costs them the right to be a guesser "
+                                            "in that game"),
+    ] = 2
+    games: Annotated[
+        int, Meta(ge=0, le=1000, description="games in a match (each game is dealt by the next "
+                                             "seat); 0 = one game per player"),
+    ] = 0
+    chips: Annotated[
+        int, Meta(ge=0, le=1_000_000_000, description="chips every player starts with")
+    ] = 100
 
 
 # -- events ------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from kabucli.engine import Game, Match
 from kabucli.events import Event
+from kabucli.safetext import safe_text
 
 MODULES: dict[str, str] = {
     "dare": "kabucli.render.dare",
@@ -63,8 +64,9 @@ def cards_box(tokens: list[str], style: str | None = None) -> Text:
 
 
 def seat_label(match: Match, seat: int) -> str:
-    """``pN NAME`` as plain text (names are never read as markup)."""
-    name = match.seat_name(seat)
+    """``pN NAME`` as plain text (names are never read as markup, and control characters in
+    a name from a log show as escapes)."""
+    name = safe_text(match.seat_name(seat))
     return f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}"
 
 
@@ -101,7 +103,8 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None)
         describe = getattr(import_module(mod), "describe", None)
         if describe is not None:
             text = describe(game, event, match)
-    line.append(text or game.notate(event), style=KIND_STYLE.get(event.KIND, ""))
+    # a log's events may carry text of their own (a payment's reason)
+    line.append(safe_text(text or game.notate(event)), style=KIND_STYLE.get(event.KIND, ""))
     return line
 
 
@@ -119,13 +122,14 @@ def header_panel(game: Game, match: Match) -> Panel:
     t = Table.grid(padding=(0, 2))
     t.add_column(style="dim")
     t.add_column()
-    t.add_row("game", f"{game.title} ({h.mode})")
+    # Every field but the game comes from the log as written: shown as text, never as markup.
+    t.add_row("game", Text(f"{game.title} ({h.mode})"))
     if h.seed is not None:
-        t.add_row("seed", f"{h.seed} ({h.shuffle})")
+        t.add_row("seed", Text(safe_text(f"{h.seed} ({h.shuffle})")))
     seats = ", ".join(f"p{i} {s.name} ({s.control})" for i, s in enumerate(h.seats, 1))
-    t.add_row("seats", Text(seats))
-    t.add_row("rules", ", ".join(f"{k}={v}" for k, v in h.rules.items()))
-    t.add_row("started", f"{h.started} (kabucli {h.kabucli})")
+    t.add_row("seats", Text(safe_text(seats)))
+    t.add_row("rules", Text(safe_text(", ".join(f"{k}={v}" for k, v in h.rules.items()))))
+    t.add_row("started", Text(safe_text(f"{h.started} (kabucli {h.kabucli})")))
     return Panel(t, title="kabucli log", expand=False)
 
 

@@ -31,7 +31,7 @@ from kabucli.games.yatchaba import (
     ways,
 )
 from kabucli.ledger import party_name
-from kabucli.render import balances_table, cards_box, seat_label
+from kabucli.render import balances_table, cards_box, seat_cell, seat_label
 
 MILESTONES = {"deal", "result", "gameend"}
 
@@ -83,7 +83,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
         seats.add_column(col, justify="right" if col in ("chips", "in this round") else "left")
     limit = s.rules.pass_limit
     for p in s.order:
-        seats.add_row(seat_label(match, p), str(s.ledger.seat(p)), str(s.bets[p]),
+        seats.add_row(seat_cell(match, p), str(s.ledger.seat(p)), str(s.bets[p]),
                       f"{s.passes[p]}/{limit}", _guessing(s, p), _status(s, p))
     return Panel(Group(*parts, Text(""), seats), title=title, title_align="left",
                  expand=False)
@@ -97,8 +97,8 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
         winner = g["winner"]
         result = (f"{seat_label(match, int(winner[1:]))} guessed right" if winner
                   else f"nobody right, {g['carry']} carried")
-        games.add_row(str(g["game"]), seat_label(match, int(g["dealer"][1:])),
-                      str(g["rounds"]), result)
+        games.add_row(str(g["game"]), seat_cell(match, int(g["dealer"][1:])),
+                      str(g["rounds"]), Text(result))
     chips = balances_table(match, out["balances"], title="final chips")
     pot = Text(f"pot left: {out['pot']}", style="dim") if out["pot"] else Text("")
     return Group(games, chips, pot)

@@ -1,0 +1,229 @@
+"""Shell completion for bash, zsh and fish: the scripts, and the program's side of them.
+
+A script runs ``kabucli`` with ``_KABUCLI_COMPLETE=complete_SHELL`` and the command line up to
+the cursor in ``_KABUCLI_COMPLETE_ARGS``; the program prints one candidate a line (with a tab
+and a description for zsh and fish) and exits. No candidates: the shell completes file names.
+The candidates for values come from the callbacks below, which import the games only when
+called, so that ``kabucli --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from typing import Any
+
+from typer._click.core import Command
+from typer._click.shell_completion import CompletionItem, ShellComplete, split_arg_string
+
+PROG = "kabucli"
+COMPLETE_VAR = "_KABUCLI_COMPLETE"
+ARGS_VAR = "_KABUCLI_COMPLETE_ARGS"
+SHELLS = ("bash", "zsh", "fish")
+
+# The line goes up to the cursor, not past it. Bash splits words at COMP_WORDBREAKS ("=" and
+# ":" among them) and replaces only the text after the last one, so the program, passed those
+# characters, cuts that much off each candidate. A lone candidate ending in "=" or ":" wants
+# more after it, so gets no space.
+_BASH = r"""_kabucli_completion() {
+    mapfile -t COMPREPLY < <(env _KABUCLI_COMPLETE=complete_bash \
+        _KABUCLI_COMPLETE_ARGS="${COMP_LINE:0:COMP_POINT}" \
+        COMP_WORDBREAKS="$COMP_WORDBREAKS" kabucli 2>/dev/null)
+    if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *[=:] ]]; then
+        compopt -o nospace
+    fi
+    return 0
+}
+
+complete -o default -F _kabucli_completion kabucli
+"""
+
+_ZSH = r"""#compdef kabucli
+
+_kabucli_completion() {
+  local -a spaced unspaced
+  local line value entry
+  for line in "${(@f)$(env _KABUCLI_COMPLETE=complete_zsh \
+      _KABUCLI_COMPLETE_ARGS="${words[1,CURRENT]}" kabucli 2>/dev/null)}"; do
+    [[ -n $line ]] || continue
+    value=${line%%$'\t'*}
+    entry=${value//:/\\:}
+    [[ $line == *$'\t'* ]] && entry+=":${line#*$'\t'}"
+    if [[ $value == *[=:] ]]; then unspaced+=("$entry"); else spaced+=("$entry"); fi
+  done
+  if (( ! $#spaced && ! $#unspaced )); then
+    _files
+    return
+  fi
+  local ret=1
+  (( $#spaced )) && _describe -t values kabucli spaced && ret=0
+  (( $#unspaced )) && _describe -t values kabucli unspaced -S '' && ret=0
+  return ret
+}
+
+# Autoloaded from $fpath (as the file _kabucli), this runs at the first TAB: complete now.
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
+  _kabucli_completion "$@"
+else
+  compdef _kabucli_completion kabucli
+fi
+"""
+
+_FISH = r"""function __kabucli_complete
+    set -l found (env _KABUCLI_COMPLETE=complete_fish \
+        _KABUCLI_COMPLETE_ARGS=(commandline -cp | string collect) kabucli 2>/dev/null)
+    if set -q found[1]
+        printf '%s\n' $found
+    else
+        __fish_complete_path (commandline -ct)
+    end
+end
+
+complete --command kabucli --no-files --arguments '(__kabucli_complete)'
+"""
+
+_SCRIPTS = {"bash": _BASH, "zsh": _ZSH, "fish": _FISH}
+
+
+def script(shell: str) -> str:
+    """The completion script for ``shell`` (one of SHELLS)."""
+    return _SCRIPTS[shell]
+
+
+# -- the program's side ------------------------------------------------------------------
+
+class _Complete(ShellComplete):
+    """Reads the line the scripts send; prints plain candidates only (file and folder
+    candidates are left to the shell, which knows how to complete them)."""
+
+    name = ""
+    source_template = ""  # the scripts are above, not click's
+    word = ""  # the word at the cursor, as typed
+
+    def source_vars(self) -> dict[str, Any]:
+        return {}
+
+    def get_completion_args(self) -> tuple[list[str], str]:
+        line = os.environ.get(ARGS_VAR, "")
+        words = split_arg_string(line)
+        # A word that goes on up to the cursor is the incomplete one; after a space (one not
+        # escaped or quoted) a new, empty word starts.
+        ends_word = split_arg_string(line + "x")[-1:] != ["x"]
+        incomplete = words.pop() if words and ends_word else ""
+        self.word = incomplete
+        return words[1:], incomplete
+
+    def complete(self) -> str:
+        args, incomplete = self.get_completion_args()
+        items = self.get_completions(args, incomplete)
+        return "\n".join(self.format_completion(i) for i in items if i.type == "plain")
+
+    def full(self, item: CompletionItem) -> str:
+        """The whole word a candidate makes: with ``--opt=`` in one word, click completes
+        only the value after it."""
+        word = self.word
+        head = word[:word.index("=") + 1] if word.startswith("-") and "=" in word else ""
+        return head + str(item.value)
+
+    def described(self, item: CompletionItem) -> str:
+        text = self.full(item)
+        if item.help:
+            text += "\t" + re.sub(r"\s+", " ", item.help).strip()
+        return text
+
+
+class _Bash(_Complete):
+    name = "bash"
+
+    def format_completion(self, item: CompletionItem) -> str:
+        breaks = os.environ.get("COMP_WORDBREAKS", " \t\n\"'><=;|&(:")
+        cut = max((self.word.rfind(c) + 1 for c in breaks), default=0)
+        return self.full(item)[cut:]
+
+
+class _Zsh(_Complete):
+    name = "zsh"
+    format_completion = _Complete.described
+
+
+class _Fish(_Complete):
+    name = "fish"
+    format_completion = _Complete.described
+
+
+def respond(cli: Command, request: str) -> int:
+    """Answer a script's ``complete_SHELL`` request: print the candidates; the exit code."""
+    shells: dict[str, type[_Complete]] = {c.name: c for c in (_Bash, _Zsh, _Fish)}
+    kind, _, shell = request.partition("_")
+    if kind != "complete" or shell not in shells:
+        print(f"error: {COMPLETE_VAR}={request} is not a completion request "
+              "(complete_bash, complete_zsh or complete_fish)", file=sys.stderr)
+        return 1
+    found = shells[shell](cli, {}, PROG, COMPLETE_VAR).complete()
+    print(found, end="\n" if found else "")
+    return 0
+
+
+# -- candidates for values ---------------------------------------------------------------
+# Typer keeps the candidates that start with the word typed so far; a (value, help) pair
+# shows the help beside the value in zsh and fish.
+
+def _game_of(ctx: Any) -> str | None:
+    """The game named on the line so far, if it is one. (Before an option still waiting for
+    its value, click stops parsing and leaves the words it did not take in ``ctx.args``.)"""
+    from kabucli import games
+
+    names = games.names()
+    return next((w for w in (ctx.params.get("game"), *ctx.args) if w in names), None)
+
+
+def complete_game() -> list[str]:
+    from kabucli import games
+
+    return games.names()
+
+
+def complete_shell() -> list[str]:
+    return list(SHELLS)
+
+
+def complete_bot_kind(ctx: Any) -> list[str]:
+    """``sim -b KIND``: the game's bots (every game's before the game is known)."""
+    from kabucli import bots, games
+
+    game = _game_of(ctx)
+    kinds = [k for g in ([game] if game else games.names()) for k in bots.kinds(g)]
+    return [*dict.fromkeys(kinds), *bots.EXTERNAL]
+
+
+def complete_seat_bot(ctx: Any, incomplete: str) -> list[str]:
+    """``play --bot SEAT=KIND``: the seats, then the game's bots for the seat."""
+    from kabucli import games
+
+    if "=" in incomplete:
+        seat = incomplete.partition("=")[0]
+        return [f"{seat}={k}" for k in complete_bot_kind(ctx)]
+    game = _game_of(ctx)
+    most = games.get(game).max_players if game else 0
+    seats = min(ctx.params.get("players") or most, most)
+    return [f"{n}=" for n in (*range(1, seats + 1), "all")]
+
+
+def complete_rule(ctx: Any, incomplete: str) -> list[str | tuple[str, str]]:
+    """``--rule NAME=VALUE``: the game's house rules, then the values of one with choices."""
+    from kabucli import games
+    from kabucli.rules import describe
+
+    game = _game_of(ctx)
+    if game is None:
+        return []
+    infos = describe(games.get(game).Rules)
+    name, eq, _ = incomplete.partition("=")
+    if not eq:
+        return [(f"{i.name}=", f"{i.kind}; {i.help}") for i in infos]
+    for i in infos:
+        if i.name == name:
+            choices = ["true", "false"] if i.kind == "true | false" else i.choices
+            return [f"{name}={c}" for c in choices]
+    return []

@@ -1,0 +1,136 @@
+"""The play prompt at a terminal: a line editor (prompt_toolkit) with arrow keys, a history
+kept per game across sessions, and Tab completion of the moves that are legal now.
+
+Only an interactive terminal gets it; scripts, pipes and tests read lines as before.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from pathlib import Path
+from typing import TextIO
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import ColorDepth, Output, create_output
+
+from kabucli.errors import KabuError
+from kabucli.session import COMMANDS, Session, typed_names
+
+HISTORY_KEPT = 1000  # the newest lines of a history file that Up can recall
+
+
+def history_path(game: str) -> Path:
+    """Where the lines typed in ``game`` are kept: ``$XDG_STATE_HOME/kabucli/history-GAME``
+    (``~/.local/state/kabucli/...`` when XDG_STATE_HOME is not set)."""
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "kabucli" / f"history-{game}"
+
+
+class KeptHistory(FileHistory):
+    """A history file that cannot be read or written does not stop play: the lines of this
+    session are still recalled, they are just not kept."""
+
+    def load_history_strings(self) -> Iterable[str]:
+        try:
+            return list(islice(super().load_history_strings(), HISTORY_KEPT))
+        except OSError:
+            return []
+
+    def store_string(self, string: str) -> None:
+        try:
+            Path(os.fsdecode(self.filename)).parent.mkdir(parents=True, exist_ok=True)
+            super().store_string(string)
+        except OSError:
+            pass
+
+
+def open_history(game: str) -> History:
+    try:
+        return KeptHistory(history_path(game))
+    except RuntimeError:  # no home folder to keep it in
+        return InMemoryHistory()
+
+
+class MoveCompleter(Completer):
+    """Completes the word being typed into a legal move (as notated, without the seat where
+    the line means the same without it, or with a player's name for the seat) or, as the
+    first word, a table command."""
+
+    def __init__(self, sess: Session) -> None:
+        self.sess = sess
+
+    def forms(self) -> list[str]:
+        """Every way of typing a legal move now that means that move."""
+        sess = self.sess
+        game = sess.game
+        named = set(typed_names(sess.match.header.seats).values())
+        out: dict[str, None] = {}
+        for text in sess.legal_texts(people_only=True):
+            out[text] = None
+            words = text.split()
+            others = [" ".join(words[1:]), " ".join(words[2:])]  # without the seat, the verb
+            seat = int(words[0][1:]) if words[0][1:].isdigit() else 0
+            if seat in named:
+                others.append(" ".join([sess.match.seat_name(seat), *words[1:]]))
+            for other in others:
+                try:
+                    if other and game.notate(sess.parse_line(other)) == text:
+                        out[other] = None
+                except KabuError:
+                    pass
+        return list(out)
+
+    def words(self, before: str) -> list[tuple[str, str]]:
+        """The words that may come where the cursor is after ``before``, each with what it
+        leads to (the whole move when only one does)."""
+        done = before.split()
+        current = "" if not before or before[-1].isspace() else done.pop()
+        done_low = [w.lower() for w in done]
+        low = current.lower()
+        found: dict[str, list[str]] = {}
+        for form in self.forms():
+            ws = form.split()
+            if (len(ws) > len(done) and [w.lower() for w in ws[:len(done)]] == done_low
+                    and ws[len(done)].lower().startswith(low)):
+                found.setdefault(ws[len(done)], []).append(form)
+        out = [(w, forms[0] if len(forms) == 1 else f"{len(forms)} moves")
+               for w, forms in found.items()]
+        if not done:
+            commands = {**COMMANDS, **self.sess.game.commands}
+            out += [(c, what) for c, what in commands.items() if c.startswith(low)]
+        return out
+
+    def get_completions(self, document: Document,
+                        complete_event: CompleteEvent) -> Iterator[Completion]:
+        before = document.text_before_cursor
+        current = "" if not before or before[-1].isspace() else before.split()[-1]
+        for word, meta in self.words(before):
+            yield Completion(word, -len(current), display_meta=meta)
+
+
+class LineEditor:
+    """Reads the lines of a play session at a terminal."""
+
+    def __init__(self, sess: Session, stream: TextIO, plain: bool,
+                 history: History | None = None, input: Input | None = None,
+                 output: Output | None = None) -> None:
+        self.plain = plain
+        self.prompt: PromptSession[str] = PromptSession(
+            history=history if history is not None else open_history(sess.game.name),
+            completer=MoveCompleter(sess), complete_while_typing=False,
+            input=input, output=output if output is not None else create_output(stream),
+            color_depth=ColorDepth.MONOCHROME if plain else None)
+
+    def ask(self, who: str, what: str) -> str:
+        """One line; EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C."""
+        if self.plain:
+            return self.prompt.prompt(f"{who} ({what}) > ")
+        return self.prompt.prompt(FormattedText([("bold", who), ("", " "), ("dim", f"({what})"),
+                                                 ("", " > ")]))

@@ -1,0 +1,262 @@
+"""The play prompt at a terminal: Tab completes the legal moves, Up recalls lines typed before
+(kept per game across sessions), and pipes and scripts read lines as before."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from collections.abc import Iterator
+from fcntl import ioctl
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from kabucli import games
+from kabucli.log import read_log
+from kabucli.prompt import KeptHistory, LineEditor, MoveCompleter, history_path, open_history
+from kabucli.rules import build
+from kabucli.session import Session, build_seats, start
+
+DARE = games.get("dare")
+KT = games.get("kazu-tori")
+YB = games.get("yatchaba")
+
+
+def session(game: Any, names: list[str], bots: list[str], seed: int = 7) -> Session:
+    sess = start(game, build(game.Rules, []), build_seats(game, None, names, bots), seed,
+                 None, None)
+    sess.run_bots()
+    return sess
+
+
+def words(sess: Session, before: str) -> list[str]:
+    return [w for w, _ in MoveCompleter(sess).words(before)]
+
+
+# -- completion ------------------------------------------------------------------------------
+
+def test_tab_completes_the_word_being_typed_into_a_legal_move() -> None:
+    # seed 7: p1's hand 1 1 2 5 6 6 7 8 9, reference 7 (see test_cli_play.py)
+    sess = session(DARE, ["Ann"], ["2=best", "3=random"])
+    assert words(sess, "1-") == ["1-1-5", "1-7-9"]
+    assert words(sess, "p1 s") == ["sets"]
+    assert words(sess, "ann sets 1-1-5 ") == ["2-6-9", "2-7-8"]
+    assert words(sess, "Ann p") == ["pass"]
+    assert words(sess, "pa") == ["pass"]
+    assert words(sess, "3-") == []  # no legal set starts with a 3
+    # each word completed this way leads to a move the prompt takes
+    for move in ("1-1-5 2-6-9", "ann sets 1-7-9 5-6-6", "pass"):
+        assert DARE.notate(sess.parse_line(move)) in sess.legal_texts()
+
+
+def test_the_first_word_completes_to_the_table_commands_too() -> None:
+    sess = session(DARE, ["Ann"], ["2=best", "3=random"])
+    first = words(sess, "")
+    assert {"?", "undo", "table", "help", "quit", "p1", "Ann", "pass", "sets"} <= set(first)
+    assert words(sess, "he") == ["help"]
+    assert words(sess, "pass he") == []
+    assert words(session(YB, ["Ann"], ["2=smart", "3=smart"], seed=3), "od") == ["odds"]
+
+
+def test_completion_offers_only_moves_a_person_may_type() -> None:
+    sess = session(KT, ["Ann"], ["2=sharp", "3=random", "4=sharp"], seed=3)
+    sess.submit_line("flip")
+    sess.run_bots()
+    # a claim window: bots may claim too, but their moves are not the person's to type
+    assert set(words(sess, "")) >= {"p1", "Ann", "claim", "pass"}
+    assert not {"p2", "p3", "p4", "random", "flip"} & set(words(sess, ""))
+    metas = dict(MoveCompleter(sess).words("cl"))
+    assert metas == {"claim": "claim"}
+
+
+# -- history ---------------------------------------------------------------------------------
+
+def test_the_history_is_kept_per_game_under_xdg_state_home(monkeypatch: Any,
+                                                           tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert history_path("dare") == tmp_path / "state" / "kabucli" / "history-dare"
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert history_path("yatchaba") == tmp_path / ".local/state/kabucli/history-yatchaba"
+    history = open_history("kazu-tori")
+    history.append_string("p2 claim")  # the folders are made when the first line is kept
+    assert list(KeptHistory(history_path("kazu-tori")).load_history_strings()) == ["p2 claim"]
+
+
+def test_a_history_that_cannot_be_kept_does_not_stop_play(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    history = KeptHistory(blocker / "kabucli" / "history-dare")
+    history.append_string("pass")  # cannot be written: no error
+    assert list(history.load_history_strings()) == []
+    assert history.get_strings() == ["pass"]  # recalled in this session all the same
+    folder = KeptHistory(tmp_path)  # a folder where the file should be
+    assert list(folder.load_history_strings()) == []
+    folder.append_string("pass")
+
+
+def test_only_the_newest_lines_of_a_long_history_are_loaded(tmp_path: Path) -> None:
+    path = tmp_path / "history-dare"
+    path.write_text("".join(f"\n# t\n+move {i}\n" for i in range(3000)))
+    loaded = list(KeptHistory(path).load_history_strings())
+    assert len(loaded) == 1000 and loaded[0] == "move 2999"
+
+
+# -- the line editor, driven through a pipe ----------------------------------------------------
+
+def ask_with_keys(editor_of: Any, *keys: str) -> str:
+    """What the editor returns for ``keys``, typed a chunk at a time: completion runs after
+    the key that asks for it, as it does for a person, who waits to see it."""
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        def typist() -> None:
+            for chunk in keys:
+                time.sleep(0.1)
+                pipe.send_text(chunk)
+
+        thread = threading.Thread(target=typist)
+        thread.start()
+        try:
+            editor: LineEditor = editor_of(pipe)
+            return editor.ask("p1", "p1 to lay sets matching 7")
+        finally:
+            thread.join()
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_the_editor_completes_with_tab_and_recalls_with_up(plain: bool) -> None:
+    sess = session(DARE, ["Ann"], ["2=best", "3=random"])
+    history = InMemoryHistory()
+
+    def editor(pipe: Any) -> LineEditor:
+        return LineEditor(sess, sys.stdout, plain, history, pipe, DummyOutput())
+
+    typed = ask_with_keys(editor, "An", "\t", " s", "\t", " 1-7", "\t", " 5", "\t", "\r")
+    assert typed == "Ann sets 1-7-9 5-6-6"
+    assert ask_with_keys(editor, "pas", "\t", "\r") == "pass"
+    assert ask_with_keys(editor, "\x1b[A", "\x1b[A", "\r") == typed  # Up, Up
+    with pytest.raises(EOFError):
+        ask_with_keys(editor, "\x04")  # Ctrl-D
+    with pytest.raises(KeyboardInterrupt):
+        ask_with_keys(editor, "pa\x03")  # Ctrl-C
+
+
+# -- the real prompt in a pseudo-terminal ------------------------------------------------------
+
+class Terminal:
+    """``kabucli`` run in a pseudo-terminal, as a person at a terminal runs it."""
+
+    def __init__(self, args: list[str], env: dict[str, str], cwd: Path) -> None:
+        self.fd, child = pty.openpty()
+        ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        self.proc = subprocess.Popen([sys.executable, "-m", "kabucli", *args], stdin=child,
+                                     stdout=child, stderr=child, cwd=cwd, env=env,
+                                     start_new_session=True)
+        os.close(child)
+        self.seen = b""
+
+    def wait_for(self, text: str, timeout: float = 20) -> None:
+        end = time.monotonic() + timeout
+        while text.encode() not in self.seen:
+            left = end - time.monotonic()
+            assert left > 0, f"no {text!r} on the screen: {self.seen[-2000:]!r}"
+            if select.select([self.fd], [], [], left)[0]:
+                try:
+                    self.seen += os.read(self.fd, 65536)
+                except OSError:  # the program ended
+                    assert text.encode() in self.seen, self.seen[-2000:]
+
+    def type(self, keys: str, expect: str) -> None:
+        self.seen = b""
+        os.write(self.fd, keys.encode())
+        self.wait_for(expect)
+
+    def close(self) -> int:
+        try:
+            return self.proc.wait(timeout=20)
+        finally:
+            if self.proc.poll() is None:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            os.close(self.fd)
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Any]:
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm",
+           "PROMPT_TOOLKIT_NO_CPR": "1"}
+    env.pop("NO_COLOR", None)
+    opened: list[Terminal] = []
+
+    def open_terminal(*args: str, **extra: str) -> Terminal:
+        opened.append(Terminal(list(args), {**env, **extra}, tmp_path))
+        return opened[-1]
+
+    yield open_terminal
+    for t in opened:
+        if t.proc.poll() is None:
+            os.killpg(t.proc.pid, signal.SIGKILL)
+
+
+GAME = ("play", "dare", "--seed", "7", "--player", "Ann", "--bot", "2=best",
+        "--bot", "3=random")
+
+
+PROMPT = "\x1b[?2004h"  # the line editor takes the terminal: bracketed paste on
+
+
+def test_at_a_terminal_tab_completes_and_up_recalls_across_sessions(terminal: Any,
+                                                                    tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    t = terminal(*GAME, "--log", str(log))
+    t.wait_for(PROMPT)
+    t.type("pas", "s")
+    t.type("\t", "s")  # Tab completes 'pas' to the one move that starts so
+    t.type("\r", "p1 lays no set")
+    t.wait_for(PROMPT)  # round 2, p1 to play
+    t.type("\x04", "input ended")  # Ctrl-D leaves, the log kept
+    assert t.close() == 0
+    history = tmp_path / "state" / "kabucli" / "history-dare"
+    assert "+pass" in history.read_text()
+    t = terminal("resume", str(log))
+    t.wait_for(PROMPT)
+    t.type("\x1b[A", "pass")  # Up recalls the line typed in the session before
+    t.type("\r", "p1 lays no set")
+    t.wait_for(PROMPT)
+    t.type("\x03", "input ended")  # Ctrl-C leaves too
+    assert t.close() == 0
+    lays = [DARE.notate(e) for e in read_log(log, games.event_types).events]
+    assert lays.count("p1 pass") == 2
+
+
+def test_at_a_terminal_a_history_that_cannot_be_written_does_not_stop_play(
+        terminal: Any, tmp_path: Path) -> None:
+    (tmp_path / "state").write_text("a file where the folder should be")
+    t = terminal(*GAME, "--no-log")
+    t.wait_for(PROMPT)
+    t.type("pass\r", "p1 lays no set")
+    t.wait_for(PROMPT)
+    t.type("quit\r", "left the game")
+    assert t.close() == 0
+    assert b"Traceback" not in t.seen and b"error" not in t.seen
+
+
+def test_with_no_color_the_prompt_has_no_escapes(terminal: Any) -> None:
+    t = terminal(*GAME, "--no-log", NO_COLOR="1")
+    t.wait_for(PROMPT)
+    assert b"\x1b[1m" not in t.seen and b"\x1b[2m" not in t.seen  # no bold, no dim
+    t.type("pa\t", "s")
+    assert b"\x1b[38" not in t.seen and b"\x1b[48" not in t.seen  # no colours in the menu
+    t.type("\x15\x04", "input ended")  # Ctrl-U empties the line, Ctrl-D leaves
+    assert t.close() == 0

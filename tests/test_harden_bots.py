@@ -1,0 +1,449 @@
+"""Bots that misbehave: answers too long or not UTF-8, floods, silence, Python bots that loop
+forever, exit or print; and `kabucli sim --logs` never overwriting a log of another match.
+
+Every bot here gets a short time limit (KABUCLI_BOT_TIMEOUT), so that each test is quick."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.bots.external import LINE_LIMIT, Channel, PythonBot, Stalled, bot_timeout
+from kabucli.cli import app
+from kabucli.engine import walk
+from kabucli.errors import BotError
+from kabucli.events import Event
+from kabucli.log import SeatInfo, read_log
+from kabucli.rules import build
+from kabucli.session import start
+from kabucli.sim import simulate
+
+DARE = games.get("dare")
+runner = CliRunner()
+LIMIT = 0.5  # seconds: the time limit of the bots of these tests
+
+
+@pytest.fixture(autouse=True)
+def short_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KABUCLI_BOT_TIMEOUT", str(LIMIT))
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def play(*args: str, game: str = "dare") -> tuple[int, str, float]:
+    """Exit code, output and seconds taken of a 2-player game with the given bots."""
+    began = time.monotonic()
+    res = runner.invoke(app, ["play", game, "--seed", "3", "--players", "2",
+                              *(["--rule", "rounds=2"] if game == "dare" else []), *args])
+    assert "Traceback" not in res.output and "internal error" not in res.output
+    return res.exit_code, res.output, time.monotonic() - began
+
+
+def error_line(out: str) -> str:
+    """The one error line of a failed command."""
+    lines = [line for line in out.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1, out
+    return lines[0]
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie waiting for its parent does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"
+
+
+# -- programs over stdin/stdout -----------------------------------------------------------
+
+ENDLESS_LINE = "import sys\nwhile True:\n    sys.stdout.write('x' * 65536); sys.stdout.flush()\n"
+LONG_LINE = "import sys\nsys.stdout.write('p1 ' + 'x' * 2**20 + '\\n'); sys.stdout.flush()\n"
+NOT_UTF8 = "import sys\nsys.stdin.readline()\nsys.stdout.buffer.write(b'\\xff\\xfe pass\\n')\n" \
+           "sys.stdout.flush()\nsys.stdin.read()\n"
+SILENT = "import sys, time\nsys.stdin.readline()\ntime.sleep(60)\n"
+
+
+@pytest.mark.parametrize(("script", "expected"), [
+    (ENDLESS_LINE, "answered a line longer than 64 KiB"),
+    (LONG_LINE, "answered a line longer than 64 KiB"),
+    (NOT_UTF8, r"answered b'\xff\xfe pass', which is not UTF-8 text"),
+    (SILENT, f"did not answer within {LIMIT:g} s"),
+], ids=["endless-line", "1-MiB-line", "not-utf8", "silent"])
+def test_a_bot_program_that_breaks_the_line_protocol_is_one_line_and_quick(
+        tmp_path: Path, script: str, expected: str) -> None:
+    bot = write(tmp_path, "bot.py", script)
+    log = tmp_path / "g.kbl"
+    code, out, took = play("--bot", f"1=cmd:{sys.executable} {bot}", "--bot", "2=best",
+                           "--log", str(log))
+    assert code == 1
+    assert f"bot p1 ('{sys.executable} {bot}') {expected}" in error_line(out)
+    assert took < LIMIT + 4  # the bot is killed at once, not waited for
+    data = read_log(log, games.event_types)  # what was recorded is whole and valid
+    assert walk(DARE, data.header, data.events)[1] is None
+
+
+def test_a_flood_of_output_is_not_read_past_the_line_limit() -> None:
+    # `yes` writes forever: kabucli holds at most the line limit and one chunk of it
+    chan = Channel(["yes", "x" * 1000], 2.0)
+    try:
+        deadline = chan.deadline()
+        for _ in range(100):
+            assert chan.line(deadline) == b"x" * 1000
+        assert len(chan._buf) <= LINE_LIMIT + 65536
+    finally:
+        chan.kill()
+    assert chan.proc.returncode is not None
+
+
+def test_a_bot_that_does_not_read_its_input_cannot_block_kabucli() -> None:
+    chan = Channel(["sleep", "30"], LIMIT)
+    began = time.monotonic()
+    try:
+        with pytest.raises(Stalled, match=f"did not read its input within {LIMIT:g} s"):
+            chan.send(b"x" * 10**7, chan.deadline())
+    finally:
+        chan.kill()
+    assert time.monotonic() - began < LIMIT + 2
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_a_failed_bot_is_killed_with_the_children_it_started(tmp_path: Path) -> None:
+    pid_file = tmp_path / "child.pid"
+    code, out, _ = play("--bot", f"1=cmd:sh -c 'sleep 60 & echo $! > {pid_file}; wait'",
+                        "--bot", "2=best", "--no-log")
+    assert code == 1 and "did not answer within" in error_line(out)
+    pid = int(pid_file.read_text())
+    for _ in range(50):  # the group was sent SIGKILL; give the kernel a moment
+        if not alive(pid):
+            break
+        time.sleep(0.05)
+    assert not alive(pid)
+
+
+def test_a_bad_time_limit_setting_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KABUCLI_BOT_TIMEOUT", "soon")
+    with pytest.raises(BotError, match="KABUCLI_BOT_TIMEOUT='soon'"):
+        bot_timeout()
+    code, out, _ = play("--bot", "1=cmd:true", "--bot", "2=best", "--no-log")
+    assert code == 1 and "KABUCLI_BOT_TIMEOUT='soon'" in error_line(out)
+    monkeypatch.setenv("KABUCLI_BOT_TIMEOUT", "2.5")
+    assert bot_timeout() == 2.5
+
+
+# -- Python bots ----------------------------------------------------------------------------
+
+PY_BOTS = """
+import os, sys, threading
+
+class Base:
+    def __init__(self, rng):
+        self.rng = rng
+
+class Spin(Base):
+    def choose(self, game, state, seat):
+        while True:
+            pass
+
+class SpinInC(Base):  # one long call in C: a thread in kabucli's process could not stop it
+    def choose(self, game, state, seat):
+        return sum(range(10**15))
+
+class Exits(Base):
+    def choose(self, game, state, seat):
+        sys.exit(0)
+
+class Interrupted(Base):
+    def choose(self, game, state, seat):
+        raise KeyboardInterrupt
+
+class GenExit(Base):
+    def choose(self, game, state, seat):
+        raise GeneratorExit("done")
+
+class Dies(Base):
+    def choose(self, game, state, seat):
+        os._exit(0)
+
+class DiesInAThread(Base):
+    def choose(self, game, state, seat):
+        threading.Thread(target=os._exit, args=(5,)).start()
+        threading.Event().wait()
+
+class Chatty(Base):
+    def choose(self, game, state, seat):
+        print("thinking...")
+        os.write(1, b"raw thinking\\n")
+        print("to stderr", file=sys.stderr)
+        return game.legal(state, seat)[-1]
+
+class ExitsOnLoad:
+    def __init__(self, rng):
+        raise SystemExit(4)
+"""
+LOOPS_ON_IMPORT = "while True:\n    pass\n"
+
+
+@pytest.mark.parametrize("cls", ["Spin", "SpinInC"])
+def test_a_python_bot_gets_the_same_time_limit_and_kabucli_exits_at_once(
+        tmp_path: Path, cls: str) -> None:
+    path = write(tmp_path, "pybots.py", PY_BOTS)
+    log = tmp_path / "g.kbl"
+    code, out, took = play("--bot", f"1=py:{path}:{cls}", "--bot", "2=best", "--log", str(log))
+    assert code == 1
+    assert error_line(out).startswith(
+        f"error: bot p1 ('{path}:{cls}') did not answer within {LIMIT:g} s; log kept")
+    assert took < LIMIT + 4
+    assert read_log(log, games.event_types).events  # the deal is kept
+
+
+def test_the_python_bot_time_limit_holds_in_a_separate_kabucli_process(tmp_path: Path) -> None:
+    # the whole program, interpreter exit included, ends within about the limit
+    path = write(tmp_path, "pybots.py", PY_BOTS)
+    began = time.monotonic()
+    res = subprocess.run([sys.executable, "-m", "kabucli", "play", "dare", "--seed", "3",
+                          "--players", "2", "--bot", f"1=py:{path}:SpinInC", "--bot", "2=best",
+                          "--no-log", "--quiet"], capture_output=True, text=True,
+                         timeout=30, env={**os.environ, "KABUCLI_BOT_TIMEOUT": str(LIMIT)},
+                         check=False)
+    assert res.returncode == 1
+    assert res.stderr.count("\n") == 1 and "did not answer within" in res.stderr
+    assert time.monotonic() - began < LIMIT + 5
+
+
+@pytest.mark.parametrize(("cls", "expected"), [
+    ("Exits", "failed: SystemExit: 0"),
+    ("Interrupted", "failed: KeyboardInterrupt"),
+    ("GenExit", "failed: GeneratorExit: done"),
+    ("Dies", "exited (code 0) without answering"),
+    ("DiesInAThread", "exited (code 5) without answering"),
+])
+def test_a_python_bot_that_exits_is_the_bots_failure_not_kabucli_exit(
+        tmp_path: Path, cls: str, expected: str) -> None:
+    path = write(tmp_path, "pybots.py", PY_BOTS)
+    code, out, _ = play("--bot", f"1=py:{path}:{cls}", "--bot", "2=best", "--no-log")
+    assert code == 1  # not 0 (SystemExit) nor 130 (KeyboardInterrupt)
+    assert f"bot p1 ('{path}:{cls}') {expected}" in error_line(out)
+
+
+def test_a_python_bot_that_fails_to_load_is_one_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "pybots.py", PY_BOTS)
+    code, out, _ = play("--bot", f"1=py:{path}:ExitsOnLoad", "--bot", "2=best", "--no-log")
+    assert code == 1
+    assert f"cannot load python bot '{path}:ExitsOnLoad': SystemExit: 4" in error_line(out)
+    loops = write(tmp_path, "loops.py", LOOPS_ON_IMPORT)
+    code, out, took = play("--bot", f"1=py:{loops}:Bot", "--bot", "2=best", "--no-log")
+    assert code == 1
+    assert f"cannot load python bot '{loops}:Bot': it did not answer within" in error_line(out)
+    assert took < LIMIT + 4
+
+
+def test_a_python_bot_printing_cannot_spoil_json_output(tmp_path: Path) -> None:
+    path = write(tmp_path, "pybots.py", PY_BOTS)
+    res = subprocess.run([sys.executable, "-m", "kabucli", "play", "dare", "--seed", "3",
+                          "--players", "2", "--rule", "rounds=2", "--bot",
+                          f"1=py:{path}:Chatty", "--bot", "2=best", "--no-log", "--json"],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["outcome"] is not None
+    assert "thinking" not in res.stdout + res.stderr and "to stderr" not in res.stderr
+
+
+KAZUTORI_BOTS = """
+from kabucli.bots.kazutori import SharpBot
+
+class Quick(SharpBot):
+    reaction = (0, 1)
+"""
+
+
+def test_a_python_bot_keeps_its_own_reaction_profile(tmp_path: Path) -> None:
+    # Quick claims what SharpBot claims but always reacts first (SharpBot: 180-340 ms)
+    path = write(tmp_path, "kbots.py", KAZUTORI_BOTS)
+    log = tmp_path / "k.kbl"
+    code, out, _ = play("--bot", f"1=py:{path}:Quick", "--bot", "2=sharp", "--log", str(log),
+                        game="kazu-tori")
+    assert code == 0, out
+    events = read_log(log, games.event_types).events
+    races = [i for i, e in enumerate(events) if type(e).__name__ == "Race"]
+    assert len(races) > 3
+    assert [getattr(events[i + 1], "seat", None) for i in races] == [1] * len(races)
+
+
+def test_a_python_bot_plays_the_same_game_as_in_process(tmp_path: Path) -> None:
+    # the bot's process keeps a copy of the match from the events; it sees the same states
+    path = write(tmp_path, "mybest.py", "from kabucli.bots.dare import BestBot as Mine\n")
+    for kind, log in ((f"py:{path}:Mine", "py.kbl"), ("best", "builtin.kbl")):
+        code, out, _ = play("--bot", f"1={kind}", "--bot", "2=random", "--log",
+                            str(tmp_path / log))
+        assert code == 0, out
+    a = read_log(tmp_path / "py.kbl", games.event_types).events
+    b = read_log(tmp_path / "builtin.kbl", games.event_types).events
+    assert a == b
+
+
+STATE_BOT = """
+import zlib
+
+class Hashy:  # its move depends on the whole table it is shown
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        legal = game.legal(state, seat)
+        return legal[zlib.crc32(repr(game.view(state)).encode()) % len(legal)]
+"""
+
+
+def test_a_python_bot_follows_an_undo(tmp_path: Path) -> None:
+    # p1 lays, the bot plays on; p1 takes that back and lays otherwise. The bot's process is
+    # sent the match again: the game goes on as if p1 had laid so at first.
+    bot = write(tmp_path, "hashy.py", STATE_BOT)
+    seats = [SeatInfo("me", "human"), SeatInfo("hashy", f"bot:py:{bot}:Hashy")]
+
+    def game(undo: bool) -> list[Event]:
+        sess = start(DARE, build(DARE.Rules, ["rounds=4"]), seats, 3, None, None)
+        try:
+            m = sess.match
+            sess.run_bots()
+            sess.submit_line("p1 pass")
+            sess.run_bots()
+            if undo:  # a move, the bot's moves after it, p1 passes: all taken back
+                sess.submit_line(DARE.notate(DARE.legal(m.state, 1)[1]))
+                sess.run_bots()
+                sess.submit_line("p1 pass")
+                sess.run_bots()
+                assert sess.undo() + sess.undo() >= 3
+            sess.submit_line(DARE.notate(DARE.legal(m.state, 1)[-1]))
+            while not m.over:
+                sess.run_bots()
+                if not m.over:
+                    sess.submit_line("p1 pass")
+            return m.events
+        finally:
+            sess.close()
+
+    assert game(undo=True) == game(undo=False)
+
+
+PID_BOTS = """
+import os, threading
+
+class Tell:  # notes the process it is built in
+    def __init__(self, rng):
+        with open(os.environ["PID_FILE"], "a") as f:
+            f.write(f"{os.getpid()}\\n")
+    def choose(self, game, state, seat):
+        return game.legal(state, seat)[-1]
+
+class LeavesAThread(Tell):
+    def __init__(self, rng):
+        super().__init__(rng)
+        threading.Thread(target=threading.Event().wait, daemon=True).start()
+"""
+
+
+@pytest.mark.parametrize(("cls", "processes"), [("Tell", 1), ("LeavesAThread", 4)])
+def test_a_run_keeps_a_python_bots_process_unless_the_bot_left_threads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cls: str, processes: int) -> None:
+    path = write(tmp_path, "pidbots.py", PID_BOTS)
+    monkeypatch.setenv("PID_FILE", str(tmp_path / "pids"))
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), [f"py:{path}:{cls}", "random"], 4,
+                      seed=1)
+    assert report.matches == 4
+    pids = (tmp_path / "pids").read_text().split()
+    assert len(pids) == 4 and len(set(pids)) == processes
+
+
+# -- kabucli sim --logs ----------------------------------------------------------------------
+
+def sim(logs: Path, *args: str, matches: str = "3") -> tuple[int, str]:
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", matches,
+                              "--seed", "3", "--rule", "rounds=2", "--logs", str(logs),
+                              "--json", *args])
+    assert "Traceback" not in res.output and "internal error" not in res.output
+    return res.exit_code, res.output
+
+
+def test_sim_logs_target_that_is_a_file_is_one_line(tmp_path: Path) -> None:
+    target = tmp_path / "runs"
+    target.write_text("my notes\n")
+    code, out = sim(target)
+    assert code == 1 and f"log folder {target} is a file, not a folder" in error_line(out)
+    code, out = sim(target / "sub")
+    assert code == 1 and f"cannot make the log folder {target / 'sub'}" in error_line(out)
+    assert target.read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize(("args", "why"), [
+    (["--seed", "4"], "different seed"),
+    (["--rule", "rounds=3"], "different house rules"),
+    (["--fixed-seats", "-b", "random"], "different bots"),
+])
+def test_sim_never_overwrites_the_log_of_another_match(tmp_path: Path, args: list[str],
+                                                       why: str) -> None:
+    assert sim(tmp_path, matches="2")[0] == 0
+    (tmp_path / "dare-00001.kbl").unlink()
+    second = tmp_path / "dare-00002.kbl"
+    before = second.read_bytes()
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", "3",
+                              "--seed", "3", "--rule", "rounds=2", "--logs", str(tmp_path),
+                              *args])
+    assert res.exit_code == 1
+    assert f"{second} holds another match ({why}); kabucli sim never overwrites it" \
+        in error_line(res.output)
+    assert second.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dare-00002.kbl"]  # nothing played
+
+
+@pytest.mark.parametrize("junk", ["not a log", "a folder"])
+def test_sim_never_overwrites_a_file_that_is_not_a_log(tmp_path: Path, junk: str) -> None:
+    path = tmp_path / "dare-00002.kbl"
+    if junk == "a folder":
+        path.mkdir()
+    else:
+        path.write_text("shopping list\n")
+    code, out = sim(tmp_path)
+    assert code == 1 and str(path) in error_line(out)
+    assert "never overwrites it" in error_line(out)
+    assert path.is_dir() if junk == "a folder" else path.read_text() == "shopping list\n"
+
+
+def test_sim_plays_again_over_the_log_of_the_same_match_cut_short(tmp_path: Path) -> None:
+    code, out = sim(tmp_path)
+    assert code == 0, out
+    first = json.loads(out)
+    path = tmp_path / "dare-00002.kbl"
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) // 2])  # as a run stopped in the middle leaves it
+    code, out = sim(tmp_path)
+    assert code == 0, out
+    again = json.loads(out)
+    assert again["reused_logs"] == 2 and again["bots"] == first["bots"]
+    assert path.read_bytes() == whole  # the same match, played to its end again
+
+
+def test_a_stuck_python_bot_ends_by_itself_when_kabucli_cannot_kill_it(tmp_path: Path) -> None:
+    # as if kabucli were killed while the bot loops: nobody reads or kills the bot's process
+    path = write(tmp_path, "pybots.py", PY_BOTS)
+    sess = start(DARE, build(DARE.Rules, []), [SeatInfo("a"), SeatInfo("b")], 3, None, None)
+    bot = PythonBot(f"{path}:SpinInC", sess.match, 1, timeout=0.2)
+    chan = bot._chan
+    assert chan is not None
+    chan.send(b'{"type": "turn", "seat": 1, "keep": 0, "events": []}\n', chan.deadline())
+    began = time.monotonic()
+    assert chan.proc.wait(timeout=10) == -signal.SIGALRM
+    assert time.monotonic() - began < 2 * 0.2 + 1 + 1
+    chan.kill()

@@ -1,0 +1,268 @@
+"""Resume is safe with untrusted logs: it never starts a bot program or class that a log names
+(the person resuming names it again), and it never destroys intact records: only a torn last
+record is taken off, and kept in a side file."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.errors import LogError
+from kabucli.log import LogWriter, SeatInfo, read_log, write_log
+
+runner = CliRunner()
+# Seed 7, p1 a person, p2 and p3 bots; p1 quits at the first prompt: an unfinished game.
+HUMAN_GAME = ("play", "dare", "--seed", "7", "--bot", "2=best", "--bot", "3=random",
+              "-r", "rounds=2")
+# A program and a Python class that leave a marker file when they are run, then play.
+CMD_BOT = """
+import json, sys
+open(sys.argv[1], "w").close()
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "turn":
+        print(msg["legal"][-1], flush=True)
+"""
+PY_BOT = """
+open({marker!r}, "w").close()
+
+class Bot:
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        return game.legal(state, seat)[0]
+"""
+
+
+def run(*args: str, input: str | None = None) -> Any:
+    res = runner.invoke(app, list(args), input=input)
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def one_line(res: Any, code: int) -> str:
+    assert res.exit_code == code, (res.exit_code, res.stderr)
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1, res.stderr
+    return str(lines[0])
+
+
+def quit_game(path: Path) -> Path:
+    assert run(*HUMAN_GAME, "--log", str(path), input="quit\n").exit_code == 0
+    return path
+
+
+def with_control(log: Path, seat: int, control: str) -> Path:
+    """``log`` written again with seat ``seat``'s control replaced (as a forged log would)."""
+    data = read_log(log, games.event_types)
+    seats = list(data.header.seats)
+    seats[seat - 1] = SeatInfo(seats[seat - 1].name, control)
+    header = msgspec.structs.replace(data.header, seats=seats)
+    log.unlink()
+    write_log(log, header, data.events, data.fmt)
+    return log
+
+
+def user_bots(tmp_path: Path) -> dict[str, tuple[str, Path]]:
+    """kind -> (the bot's kind text, the marker file it creates when run)."""
+    cmd_marker, py_marker = tmp_path / "cmd-ran", tmp_path / "py-ran"
+    (tmp_path / "cmdbot.py").write_text(CMD_BOT)
+    (tmp_path / "pybot.py").write_text(PY_BOT.format(marker=str(py_marker)))
+    return {"cmd": (f"cmd:{sys.executable} {tmp_path / 'cmdbot.py'} {cmd_marker}", cmd_marker),
+            "py": (f"py:{tmp_path / 'pybot.py'}:Bot", py_marker)}
+
+
+# -- a log never makes kabucli run code ---------------------------------------------------
+
+@pytest.mark.parametrize("name", ["g.kbl", "g.jsonl"])
+@pytest.mark.parametrize("kind", ["cmd", "py"])
+def test_resume_never_starts_a_bot_the_log_names(tmp_path: Path, kind: str, name: str) -> None:
+    bot, marker = user_bots(tmp_path)[kind]
+    log = with_control(quit_game(tmp_path / name), 2, f"bot:{bot}")
+    before = log.read_bytes()
+    line = one_line(run("resume", str(log), input="pass\n" * 9), 1)
+    placeholder = "cmd:COMMAND" if kind == "cmd" else "py:FILE.py:CLASS"
+    assert line.startswith(f"error: {log}: the log names bots of your own (p2 '{bot}'); ")
+    assert line.endswith(f"name each again, e.g. --bot 2={placeholder}")
+    assert not marker.exists()
+    assert log.read_bytes() == before
+    assert list(tmp_path.glob("*.torn-*")) == []
+
+
+@pytest.mark.parametrize("kind", ["cmd", "py"])
+def test_resume_runs_a_user_bot_named_again_and_keeps_the_header(tmp_path: Path,
+                                                                 kind: str) -> None:
+    bot, marker = user_bots(tmp_path)[kind]
+    log = with_control(quit_game(tmp_path / "g.kbl"), 2, f"bot:{bot}")
+    header = read_log(log, games.event_types).header
+    res = run("resume", str(log), "--bot", f"2={bot}", input="pass\n" * 9)
+    assert res.exit_code == 0, res.stderr
+    assert marker.exists()
+    data = read_log(log, games.event_types)
+    assert data.header == header
+    audit = run("audit", str(log))
+    assert audit.exit_code == 0, audit.stderr
+    assert audit.stdout.strip() == (f"valid: {log} ({len(data.events)} events, finished; "
+                                    f"user's bot, not run: p2 '{bot}')")
+
+
+def test_audit_and_replay_run_no_bot_and_audit_names_the_user_bots(tmp_path: Path) -> None:
+    bots = user_bots(tmp_path)
+    log = with_control(quit_game(tmp_path / "g.kbl"), 2, f"bot:{bots['cmd'][0]}")
+    log = with_control(log, 3, f"bot:{bots['py'][0]}")
+    audit = run("audit", str(log), "--json")
+    assert audit.exit_code == 0, audit.stderr
+    assert json.loads(audit.stdout)[0]["user_bots"] == [2, 3]
+    assert run("replay", str(log)).exit_code == 0
+    assert run("replay", str(log), "--json").exit_code == 0
+    assert not bots["cmd"][1].exists() and not bots["py"][1].exists()
+
+
+@pytest.mark.parametrize(("bot", "why"), [
+    ("1=cmd:true", "--bot 1=cmd:true: seat 1 is a person's in this log"),
+    ("3=cmd:true", "--bot 3=cmd:true: seat 3 is the built-in bot 'random''s in this log"),
+    ("2=best", "--bot 2=best: seat 2 is a bot of your own in this log: give cmd:COMMAND or "
+               "py:FILE.py:CLASS"),
+    ("9=cmd:true", "--bot '9=cmd:true': there is no seat 9 (seats 1-3)"),
+])
+def test_resume_refuses_a_bot_for_a_seat_that_is_not_a_user_bot(tmp_path: Path, bot: str,
+                                                                 why: str) -> None:
+    cmd, marker = user_bots(tmp_path)["cmd"]
+    log = with_control(quit_game(tmp_path / "g.kbl"), 2, f"bot:{cmd}")
+    before = log.read_bytes()
+    args = ["--bot", bot] + ([] if bot.startswith("2=") else ["--bot", f"2={cmd}"])
+    line = one_line(run("resume", str(log), *args), 1)
+    assert line.startswith(f"error: {log}: {why}")
+    assert log.read_bytes() == before and not marker.exists()
+
+
+@pytest.mark.parametrize("control", ["ext:python3 bot.py", "bot:", "bot:cmd:", "bot:py: ",
+                                     "robot", "Human", "bot:best\x1b[2J"])
+def test_a_seat_control_that_is_not_human_or_bot_kind_is_unreadable(tmp_path: Path,
+                                                                     control: str) -> None:
+    log = with_control(quit_game(tmp_path / "g.jsonl"), 2, control)
+    for command in ("audit", "replay", "resume"):
+        line = one_line(run(command, str(log)), 2)
+        assert line.endswith(f"{log}: header: invalid record: control {control!r} is not "
+                             "human or bot:KIND - at `$.seats[1].control`"), line
+
+
+def test_a_built_in_bot_this_kabucli_lacks_is_named_on_resume(tmp_path: Path) -> None:
+    log = with_control(quit_game(tmp_path / "g.kbl"), 3, "bot:genius")
+    line = one_line(run("resume", str(log)), 1)
+    assert line.startswith(f"error: {log}: seat 3: unknown bot 'genius' for dare")
+
+
+# -- resume never destroys intact records -------------------------------------------------
+
+def frames(data: bytes) -> list[tuple[int, int]]:
+    """(start, end) of every msgpack frame, from the framing alone."""
+    out, pos = [], 8
+    while pos < len(data):
+        end = pos + 8 + int.from_bytes(data[pos:pos + 4], "big")
+        out.append((pos, end))
+        pos = end
+    return out
+
+
+def flipped(data: bytes, pos: int, mask: int = 0x10) -> bytes:
+    out = bytearray(data)
+    out[pos] ^= mask
+    return bytes(out)
+
+
+@pytest.mark.parametrize(("where", "why"), [
+    ("payload", "corrupted: checksum does not match"),
+    ("length", "corrupted: its length runs past the end of the file, yet whole records follow"),
+    ("last", "corrupted: checksum does not match"),
+])
+def test_a_damaged_msgpack_log_is_not_cut_by_resume(tmp_path: Path, where: str,
+                                                    why: str) -> None:
+    log = quit_game(tmp_path / "g.kbl")
+    data = log.read_bytes()
+    bounds = frames(data)
+    index = len(bounds) - 1 if where == "last" else len(bounds) // 2
+    start, end = bounds[index]
+    log.write_bytes(flipped(data, start + 1 if where == "length" else end - 2))
+    before = log.read_bytes()
+    line = one_line(run("resume", str(log), input="pass\n" * 9), 2)
+    assert line == (f"error: {log}: event {index}: {why}; resume leaves a damaged log as it "
+                    f"is (kabucli log repair {log} NEW copies what still checks)")
+    assert log.read_bytes() == before
+    assert list(tmp_path.glob("*.torn-*")) == []
+
+
+def test_a_damaged_jsonl_line_is_not_cut_by_resume(tmp_path: Path) -> None:
+    log = quit_game(tmp_path / "g.jsonl")
+    lines = log.read_bytes().splitlines(keepends=True)
+    lines[5] = lines[5].replace(b'"e":', b'"e";')
+    log.write_bytes(b"".join(lines))
+    line = one_line(run("resume", str(log), input="pass\n" * 9), 2)
+    assert line.startswith(f"error: {log}: event 5: invalid record: ")
+    assert log.read_bytes() == b"".join(lines)
+
+
+@pytest.mark.parametrize("cut_in", ["frame bytes", "payload"])
+def test_a_torn_tail_goes_to_a_new_side_file_and_play_goes_on(tmp_path: Path,
+                                                              cut_in: str) -> None:
+    log = quit_game(tmp_path / "g.kbl")
+    data = log.read_bytes()
+    start, end = frames(data)[-1]
+    torn = data[:start + 5] if cut_in == "frame bytes" else data[:end - 3]
+    log.write_bytes(torn)
+    taken = tmp_path / "g.kbl.torn-1"
+    taken.write_bytes(b"an earlier one")
+    res = run("resume", str(log), input="pass\n" * 9)
+    assert res.exit_code == 0, res.stderr
+    side = tmp_path / "g.kbl.torn-2"
+    warning = res.stderr.strip().splitlines()[0]
+    assert warning.startswith(f"warning: {log}: event {len(frames(data)) - 1}: truncated: ")
+    assert f"this torn last record was moved to {side} and play goes on" in warning
+    assert side.read_bytes() == torn[start:]
+    assert taken.read_bytes() == b"an earlier one"
+    assert log.read_bytes()[:start] == data[:start]
+    assert run("audit", str(log)).exit_code == 0
+
+
+def test_reopen_itself_refuses_to_cut_anything_but_a_torn_tail(tmp_path: Path) -> None:
+    log = quit_game(tmp_path / "g.kbl")
+    data = log.read_bytes()
+    start, end = frames(data)[3]
+    log.write_bytes(flipped(data, end - 1))
+    with pytest.raises(LogError, match=f"what follows byte {start} is not a torn last record"):
+        LogWriter.reopen(log, start, 2)
+    assert log.read_bytes() == flipped(data, end - 1)
+    assert list(tmp_path.glob("*.torn-*")) == []
+
+
+def test_a_zeroed_tail_is_damage_not_a_tear(tmp_path: Path) -> None:
+    log = quit_game(tmp_path / "g.kbl")
+    n = len(frames(log.read_bytes()))
+    log.write_bytes(log.read_bytes() + bytes(16))  # a crash may leave a file grown with zeros
+    line = one_line(run("resume", str(log)), 2)
+    assert line.startswith(f"error: {log}: event {n}: corrupted: an empty frame; ")
+
+
+def test_the_search_for_whole_frames_after_a_bad_length_gives_up_in_time(tmp_path: Path) -> None:
+    log = quit_game(tmp_path / "g.kbl")
+    # a frame whose length runs past the end, then 1.5 MB of would-be frames (a length below
+    # 1 MiB that fits, a map's first byte) with wrong checksums: each would cost a CRC-32 of
+    # up to 1 MiB, some 100 GB in all, were the search not bounded
+    size = 1_500_000
+    fakes = bytearray()
+    while len(fakes) < size:
+        reach = min(max(size - len(fakes) - 8, 1), 0xFFFFF)
+        fakes += reach.to_bytes(4, "big") + bytes(4) + b"\x81"
+    log.write_bytes(log.read_bytes() + (10**8).to_bytes(4, "big") + bytes(4) + fakes[:size])
+    line = one_line(run("resume", str(log)), 2)
+    assert ("corrupted: its length runs past the end of the file, and what follows is too "
+            "long to search; ") in line

@@ -1,0 +1,366 @@
+"""The smaller things found by hand (issue 8, item 11): --help, prompts, messages, JSON, docs."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from matchtools import refused
+from typer.testing import CliRunner
+
+from kabucli import bots, games
+from kabucli.cli import app
+from kabucli.engine import Match, make_header, walk
+from kabucli.errors import ParseError
+from kabucli.events import Event
+from kabucli.games.dare import GAME as DARE, Lay, hand_name, strength
+from kabucli.games.kazutori import GAME as KAZUTORI
+from kabucli.games.yatchaba import GAME as YATCHABA, Guess
+from kabucli.log import SeatInfo, read_log, to_builtins, write_log
+from kabucli.session import start
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None) -> Any:
+    res = runner.invoke(app, list(args), input=input, env={"NO_COLOR": "1", "COLUMNS": "200"})
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def command_paths() -> list[tuple[str, ...]]:
+    """Every command and group of the app, as the words that reach it."""
+    paths: list[tuple[str, ...]] = []
+
+    def visit(cmd: Any, path: tuple[str, ...]) -> None:
+        paths.append(path)
+        for name, sub in getattr(cmd, "commands", {}).items():
+            visit(sub, (*path, name))
+
+    visit(typer.main.get_command(app), ())
+    return paths
+
+
+# -- --help shows no <bool> on plain flags ----------------------------------------------------
+
+@pytest.mark.parametrize("path", command_paths(), ids=lambda p: " ".join(p) or "kabucli")
+def test_help_shows_no_value_type_for_a_flag(path: tuple[str, ...]) -> None:
+    res = run(*path, "--help")
+    assert res.exit_code == 0
+    assert "--help" in res.stdout
+    assert "<bool>" not in res.stdout
+
+
+def test_help_still_shows_the_type_of_an_option_that_takes_a_value() -> None:
+    assert "<int>" in run("replay", "--help").stdout  # --at N
+
+
+# -- leaving a game names the command that goes on ----------------------------------------------
+
+def resume_command(stderr: str) -> list[str]:
+    """The words of the ``kabucli resume ...`` command a stopped game printed last."""
+    line = stderr.strip().splitlines()[-1]
+    assert "go on with: kabucli resume " in line, line
+    words = shlex.split(line.rpartition("go on with: ")[2])
+    assert words[:2] == ["kabucli", "resume"]
+    return words[1:]
+
+
+@pytest.mark.parametrize(("how", "script", "input"), [
+    ("quit at the prompt", None, "quit\n"),
+    ("input ends", None, ""),
+    ("the script ends", "pass\n", None),
+])
+def test_leaving_an_unfinished_game_prints_the_exact_resume_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str, script: str | None,
+        input: str | None) -> None:
+    monkeypatch.chdir(tmp_path)
+    log = tmp_path / "my game's log.jsonl"  # a space and a quote: the path must be quoted
+    args = ["play", "dare", "-s", "3", "-b", "2=best", "-b", "3=best", "--log", str(log), "-q"]
+    if script is not None:
+        (tmp_path / "moves.txt").write_text(script)
+        args += ["--script", "moves.txt"]
+    res = run(*args, input=input)
+    assert res.exit_code == 0, res.stderr
+    words = resume_command(res.stderr)
+    assert words == ["resume", str(log)]
+    again = run(*words, "--script", "-", input="quit\n")  # the command works as printed
+    assert again.exit_code == 0, again.stderr
+    assert resume_command(again.stderr) == words
+
+
+def test_the_resume_command_names_again_a_bot_of_your_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resume never starts a program a log names, so the command printed on leaving gives the
+    seat's own bot again, quoted, and works as printed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my bot.py").write_text(
+        "import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+        "    if m['type'] == 'turn':\n        print(m['legal'][-1], flush=True)\n")
+    kind = f"cmd:{sys.executable} 'my bot.py'"
+    log = tmp_path / "g.kbl"
+    res = run("play", "dare", "-s", "1", "--players", "2", "-b", f"2={kind}", "--log",
+              str(log), "-q", input="quit\n")
+    assert res.exit_code == 0, res.stderr
+    words = resume_command(res.stderr)
+    assert words == ["resume", str(log), "--bot", f"2={kind}"]
+    again = run(*words, "-q", input="quit\n")
+    assert again.exit_code == 0, again.stderr
+    assert resume_command(again.stderr) == words
+
+
+# -- Yatchaba refusals name no seat p0 ----------------------------------------------------------
+
+def yatchaba(n: int = 2, seed: int | None = None) -> Match:
+    seats = [SeatInfo(f"p{i}", "human") for i in range(1, n + 1)]
+    return Match(YATCHABA, make_header(YATCHABA, YATCHABA.Rules(), seats, seed))
+
+
+@pytest.mark.parametrize("move", ["bet", "pass", "stop", "continue"])
+def test_a_yatchaba_move_typed_out_of_its_phase_is_nobodys_move(move: str) -> None:
+    m = yatchaba(seed=1)
+    m.advance()  # the cards are laid: p1 names three months
+    with pytest.raises(ParseError) as info:
+        YATCHABA.parse(m.state, move)
+    assert str(info.value) == f"nobody may {move} now: waiting for p1 to name three months"
+
+
+@pytest.mark.parametrize("move", ["bet", "pass", "stop", "continue"])
+def test_yatchaba_refusals_at_the_prompt_say_whose_move_it_is(move: str) -> None:
+    res = run("play", "yatchaba", "-n", "2", "-s", "1", "--no-log", "-q", input=f"{move}\n")
+    refusal = next(line for line in res.stdout.splitlines() if "refused:" in line)
+    assert "p0" not in refusal
+    assert "waiting for p1 to name three months" in refusal
+
+
+def test_an_action_by_a_seat_the_table_does_not_have_says_so() -> None:
+    m = yatchaba(seed=1)
+    m.advance()
+    for seat in (0, 3):
+        assert refused(m, Guess(seat, [1, 1, 8])) == f"there is no seat p{seat} (seats are p1-p2)"
+    assert refused(m, Guess(2, [1, 1, 8])).startswith("it is not p2's turn (waiting for p1")
+
+
+# -- kabucli rules GAME lists the bots ----------------------------------------------------------
+
+@pytest.mark.parametrize("game", games.names())
+def test_rules_lists_every_bot_kind_and_what_it_does(game: str) -> None:
+    built_in = bots.about(game)
+    assert set(built_in) == set(bots.kinds(game)) and len(built_in) >= 2
+    assert all(len(what) > 20 and "\n" not in what for what in built_in.values())
+    res = run("rules", game)
+    assert res.exit_code == 0
+    text = " ".join(res.stdout.split())  # the table folds long cells
+    shown = {**built_in, "cmd:COMMAND": "", "py:FILE.py:CLASS": ""}
+    for kind, what in shown.items():
+        assert re.search(rf"[│|] {re.escape(kind)} [│|]", text), kind
+        assert " ".join(what.split()[:4]) in text, kind
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_rules_json_lists_the_bots(game: str) -> None:
+    res = run("rules", game, "--json")
+    assert res.exit_code == 0
+    listed = {b["kind"]: b["about"] for b in json.loads(res.stdout)["bots"]}
+    assert listed == {**bots.about(game), **bots.EXTERNAL_ABOUT}
+    assert all(listed.values())
+
+
+# -- replay --json prints one JSON document ----------------------------------------------------
+
+REPLAYS = Path(__file__).parent.parent / "replays"
+
+
+def a_log(game: str) -> Path:
+    return min(p for p in (REPLAYS / game).iterdir() if p.suffix in (".kbl", ".jsonl"))
+
+
+def replay_json(path: Path, *more: str, code: int = 0) -> dict[str, Any]:
+    res = run("replay", str(path), "--json", *more)
+    assert res.exit_code == code, res.stderr
+    doc: dict[str, Any] = json.loads(res.stdout)  # the whole output is one document
+    assert doc["log"] == str(path)
+    return doc
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_replay_json_is_one_document_with_every_step(game: str) -> None:
+    path = a_log(game)
+    data = read_log(path, games.event_types)
+    g = games.get(game)
+    doc = replay_json(path)
+    assert doc["header"] == to_builtins(data.header) and doc["events"] == len(data.events)
+    assert [s["index"] for s in doc["steps"]] == list(range(1, len(data.events) + 1))
+    assert [s["notation"] for s in doc["steps"]] == [g.notate(e) for e in data.events]
+    match, _ = walk(g, data.header, data.events)
+    assert doc["steps"][-1]["state"] == g.view(match.state)
+    assert doc["outcome"] == match.outcome() and doc["outcome"] is not None
+    assert doc["violation"] is None and doc["error"] is None
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_replay_at_n_json_is_one_document_with_the_state_after_event_n(game: str) -> None:
+    path = a_log(game)
+    data = read_log(path, games.event_types)
+    g = games.get(game)
+    for at in (0, 1, len(data.events) // 2, len(data.events)):
+        doc = replay_json(path, "--at", str(at))
+        match, _ = walk(g, data.header, data.events[:at])
+        assert doc["at"] == at and doc["events"] == len(data.events)
+        assert doc["state"] == g.view(match.state)
+        if at == 0:
+            assert doc["step"] is None
+        else:
+            assert doc["step"]["index"] == at
+            assert doc["step"]["notation"] == g.notate(data.events[at - 1])
+
+
+def test_replay_json_of_a_log_that_breaks_a_rule_is_still_one_document(tmp_path: Path) -> None:
+    data = read_log(a_log("dare"), games.event_types)
+    lay = next(i for i, e in enumerate(data.events) if e.KIND == "action")
+    wrong = Lay(data.events[lay].seat % len(data.header.seats) + 1, [])  # out of turn
+    events = [*data.events[:lay], wrong, *data.events[lay + 1:]]
+    path = tmp_path / "tampered.jsonl"
+    write_log(path, data.header, events, "jsonl")
+    doc = replay_json(path, code=1)
+    assert doc["violation"]["index"] == lay + 1
+    assert [s["index"] for s in doc["steps"]] == list(range(1, lay + 1))
+    empty = tmp_path / "empty.jsonl"
+    write_log(empty, data.header, [], "jsonl")
+    assert replay_json(empty)["steps"] == []
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(path.read_bytes()[:-5])  # the last line loses its end
+    doc = replay_json(cut, code=1)  # the rule break comes first, the damage is reported too
+    assert doc["violation"]["index"] == lay + 1 and "truncated" in doc["error"]
+
+
+# -- Kazu-Tori stop: asked at the prompt, and undone --------------------------------------------
+
+def kazutori(tmp_path: Path, *more: str, input: str) -> tuple[Any, list[Event], Match]:
+    """A seeded two-person Kazu-Tori game at the prompt (or from ``more``'s script): the
+    result, the log's events, and the match they replay to."""
+    log = tmp_path / "kt.jsonl"
+    res = run("play", "kazu-tori", "-s", "1", "-n", "2", "--log", str(log), *more, input=input)
+    assert res.exit_code == 0, res.stderr
+    data = read_log(log, games.event_types)
+    match, violation = walk(KAZUTORI, data.header, data.events)
+    assert violation is None
+    return res, data.events, match
+
+
+def kinds_of(events: list[Event]) -> list[str]:
+    return [type(e).__name__ for e in events]
+
+
+QUESTION = "End the game now and score the piles as they stand? [y/N]"
+
+
+@pytest.mark.parametrize("answer", ["n", "", "whatever"])
+def test_stop_at_the_prompt_is_played_only_when_confirmed(tmp_path: Path, answer: str) -> None:
+    res, events, match = kazutori(tmp_path, input=f"flip\nstop\n{answer}\nquit\n")
+    assert QUESTION in res.stdout and "not played" in res.stdout
+    assert "Stop" not in kinds_of(events) and not match.over
+
+
+def test_a_confirmed_stop_ends_the_game_and_undo_takes_it_back(tmp_path: Path) -> None:
+    res, events, match = kazutori(tmp_path, input="flip\nstop\ny\nundo\nquit\n")
+    kinds = kinds_of(events)
+    assert kinds.index("Stop") < kinds.index("End") < kinds.index("Undo")  # over, then undone
+    assert "took back 1 move(s)" in res.stdout
+    assert not match.over and "Stop" not in kinds_of(match.events)
+    assert resume_command(res.stderr) == ["resume", str(tmp_path / "kt.jsonl")]
+
+
+def test_a_game_over_at_the_prompt_finishes_on_enter(tmp_path: Path) -> None:
+    res, events, match = kazutori(tmp_path, input="flip\nstop\ny\n\n")
+    assert match.over and kinds_of(events)[-1] == "End"
+    assert "game over (undo: take back your last move; Enter: finish)" in res.stdout
+
+
+def test_stop_in_a_script_is_deliberate_and_not_asked(tmp_path: Path) -> None:
+    (tmp_path / "moves.txt").write_text("flip\nstop\n")
+    res, events, match = kazutori(tmp_path, "--script", str(tmp_path / "moves.txt"), input="")
+    assert QUESTION not in res.stdout and "game over (undo" not in res.stdout
+    assert match.over and "Stop" in kinds_of(events)
+
+
+def test_stop_typed_by_a_person_among_bots_is_the_persons(tmp_path: Path) -> None:
+    seats = [SeatInfo("me", "human"), SeatInfo("sharp", "bot:sharp")]
+    sess = start(KAZUTORI, KAZUTORI.Rules(), seats, 1, None, None)
+    sess.run_bots()
+    sess.submit_line("flip")  # p1 flips: the bot p2 flips next
+    sess.run_bots()
+    assert KAZUTORI.notate(sess.parse_line("stop")) == "p1 stop"
+    assert sess.submit_line("stop", confirm=lambda question: False) is None
+    assert not sess.match.over
+    sess.submit_line("stop")
+    assert sess.match.advance().kind == "over"
+
+
+# -- docs stand alone ---------------------------------------------------------------------------
+
+ROOT = Path(__file__).parent.parent
+MD_FILE = re.compile(r"(?<![\w/.:-])([\w./-]*[\w-]\.md)(?![\w-]|\.\w)")
+
+
+def texts() -> list[Path]:
+    """The repository's Markdown and Python files (this file names the pointers it forbids)."""
+    found = [ROOT / "README.md"]
+    for folder in ("kabucli", "docs", "tests", "replays", "bench"):
+        found += sorted(p for p in (ROOT / folder).rglob("*") if p.suffix in (".md", ".py"))
+    return [p for p in found if p != Path(__file__)]
+
+
+def test_docs_and_docstrings_point_only_at_files_in_the_repository() -> None:
+    missing = []
+    for path in texts():
+        text = path.read_text()
+        for name in MD_FILE.findall(text):
+            here = (ROOT / name).exists() or (path.parent / name).exists()
+            if not here and ("/" in name or not any(ROOT.rglob(name))):  # a bare name: anywhere
+                missing.append(f"{path.relative_to(ROOT)}: {name}")
+        missing += [f"{path.relative_to(ROOT)}: {m}" for m in re.findall(r"\bseeds/\d+", text)]
+    assert missing == []
+
+
+def test_the_md_file_pattern_finds_references() -> None:  # the check above can fail
+    assert MD_FILE.findall("see `docs/rules/dare.md` and ../x/RULES.md, not a.md.bak") == [
+        "docs/rules/dare.md", "../x/RULES.md"]
+
+
+HAND_ROW = re.compile(r"^\s*\| (\d+) +\| ([^|]+?) +\| ([^|]+?) +\|$", re.MULTILINE)
+# A hand for each row whose cards are described in words.
+EXAMPLE = {"Arashi": [2, 2, 2], "Nobori": [4, 5, 6], "(no name)": [1, 9, 9]}
+
+
+@pytest.mark.parametrize("where", ["docs/rules/dare.md", "kabucli rules dare"])
+def test_the_extended_hand_table_is_written_out_and_ranks_as_the_engine_does(where: str) -> None:
+    text = (ROOT / where).read_text() if where.endswith(".md") else DARE.rules_doc
+    rows = HAND_ROW.findall(text)
+    assert [int(rank) for rank, _, _ in rows] == list(range(1, 10))
+    keys = []
+    for _, name, cards in rows:
+        hand = EXAMPLE.get(name) or [int(c) for c in cards.split(", ")]
+        if name == "(no name)":
+            assert strength(hand, "extended")[0] == 0
+        else:
+            assert hand_name(hand, "extended").startswith(name), (name, hand)
+        keys.append(strength(hand, "extended"))
+    assert keys == sorted(keys, reverse=True) and len(set(keys)) == len(keys)
+    names = [name for _, name, _ in rows]
+    assert names[:8] == ["Doshippin", "Arashi-kabu", "Arashi", "Nana-Go-San", "Ichi-Ni-San",
+                         "Raijin", "Fujin", "Nobori"]
+
+
+def test_the_docs_table_and_kabucli_rules_dare_say_the_same() -> None:
+    assert HAND_ROW.findall((ROOT / "docs/rules/dare.md").read_text()) == HAND_ROW.findall(
+        DARE.rules_doc)
+    shown = " ".join(run("rules", "dare").stdout.split())
+    assert "1 Doshippin 1, 10, 10" in shown and "8 Nobori any other three consecutive" in shown

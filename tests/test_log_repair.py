@@ -1,0 +1,168 @@
+"""`kabucli log repair IN OUT`: copies every record of a damaged log that still checks into a
+new log, reads on past damage in the middle of a msgpack log, reports each record it leaves
+out, and never changes the original. Tried on copies of the recorded games in replays/."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.log import read_log
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+KBL = sorted(REPLAYS.glob("*/*.kbl"))
+JSONL = sorted(REPLAYS.glob("*/*.jsonl"))
+runner = CliRunner()
+
+
+def run(*args: str) -> Any:
+    res = runner.invoke(app, list(args))
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def frames(data: bytes) -> list[tuple[int, int]]:
+    """(start, end) of every msgpack frame, header first, from the framing alone."""
+    out, pos = [], 8
+    while pos < len(data):
+        end = pos + 8 + int.from_bytes(data[pos:pos + 4], "big")
+        out.append((pos, end))
+        pos = end
+    return out
+
+
+def damaged_copy(src: Path, tmp_path: Path, data: bytes) -> Path:
+    path = tmp_path / src.name
+    path.write_bytes(data)
+    return path
+
+
+def repaired(log: Path, out: Path, kept: int, dropped: list[str]) -> list[Any]:
+    """Repair ``log`` into ``out``, check what it says, and return the events of ``out``."""
+    before = log.read_bytes()
+    res = run("log", "repair", str(log), str(out))
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr.strip().splitlines() == [f"dropped: {log}: {d}" for d in dropped]
+    note = "; with events missing it may not pass kabucli audit" if dropped else ""
+    assert res.stdout.strip() == (f"wrote {out} ({kept} events kept, {len(dropped)} "
+                                  f"record(s) dropped{note})")
+    assert log.read_bytes() == before
+    events = read_log(out, games.event_types).events
+    assert len(events) == kept
+    return events
+
+
+@pytest.mark.parametrize("src", KBL, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_flipped_bit_costs_one_event(src: Path, tmp_path: Path) -> None:
+    original = read_log(src, games.event_types).events
+    data = src.read_bytes()
+    bounds = frames(data)
+    k = len(bounds) // 2
+    start, end = bounds[k]
+    bad = bytearray(data)
+    bad[end - 1] ^= 0x04
+    log = damaged_copy(src, tmp_path, bytes(bad))
+    events = repaired(log, tmp_path / "out.kbl", len(original) - 1,
+                      [f"event {k} (bytes {start}-{end - 1}): corrupted: checksum does not match"])
+    assert events == original[:k - 1] + original[k:]
+
+
+@pytest.mark.parametrize("src", KBL[:3], ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_damaged_length_is_read_past(src: Path, tmp_path: Path) -> None:
+    original = read_log(src, games.event_types).events
+    data = src.read_bytes()
+    start, end = frames(data)[3]
+    log = damaged_copy(src, tmp_path, data[:start] + b"\x7f" + data[start + 1:])
+    events = repaired(log, tmp_path / "out.jsonl", len(original) - 1, [
+        f"event 3 (bytes {start}-{end - 1}): corrupted: its length runs past the end of the "
+        "file, yet whole records follow"])
+    assert events == original[:2] + original[3:]
+
+
+def test_a_wiped_stretch_over_two_records_is_one_gap(tmp_path: Path) -> None:
+    src = KBL[0]
+    original = read_log(src, games.event_types).events
+    data = src.read_bytes()
+    bounds = frames(data)
+    start, _ = bounds[4]
+    _, end = bounds[5]
+    wipe_from, wipe_to = start + 3, end - 3
+    log = damaged_copy(src, tmp_path, data[:wipe_from] + bytes(wipe_to - wipe_from)
+                       + data[wipe_to:])
+    events = repaired(log, tmp_path / "out.kbl", len(original) - 2, [
+        f"event 4 (bytes {start}-{end - 1}): corrupted: an empty frame"])
+    assert events == original[:3] + original[5:]
+
+
+@pytest.mark.parametrize("src", JSONL, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_bad_lines_and_a_torn_last_line_are_left_out(src: Path, tmp_path: Path) -> None:
+    original = read_log(src, games.event_types).events
+    lines = src.read_bytes().splitlines(keepends=True)
+    k = len(lines) // 2
+    start = sum(len(line) for line in lines[:k])
+    lines[k] = lines[k].replace(b"{", b"[", 1)
+    torn_at = sum(len(line) for line in lines[:-1])
+    log = damaged_copy(src, tmp_path, b"".join(lines)[:-2])
+    n = len(original)
+    dropped = repaired(log, tmp_path / "out.jsonl", n - 2, [
+        f"event {k} (bytes {start}-{start + len(lines[k]) - 1}): invalid record: "
+        "Expected `object`, got `array`",
+        f"event {n} (bytes {torn_at}-{len(log.read_bytes()) - 1}): truncated: the last line "
+        "has no end"])
+    assert dropped == original[:k - 1] + original[k:n - 1]
+
+
+def test_a_whole_log_is_copied_as_it_is_and_audits(tmp_path: Path) -> None:
+    for src in (KBL[0], JSONL[0]):
+        out = tmp_path / f"out{src.suffix}"
+        repaired(src, out, len(read_log(src, games.event_types).events), [])
+        assert out.read_bytes() == src.read_bytes()
+        assert run("audit", str(out)).exit_code == 0
+
+
+def test_a_repaired_log_missing_an_event_does_not_audit(tmp_path: Path) -> None:
+    src = KBL[0]
+    data = bytearray(src.read_bytes())
+    data[frames(bytes(data))[6][1] - 1] ^= 0x01
+    log = damaged_copy(src, tmp_path, bytes(data))
+    out = tmp_path / "out.kbl"
+    assert run("log", "repair", str(log), str(out)).exit_code == 0
+    assert run("audit", str(out)).exit_code == 1
+
+
+def test_repair_refuses_to_write_over_its_input_or_another_file(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    shutil.copy(KBL[0], log)
+    before = log.read_bytes()
+    (tmp_path / "link.kbl").symlink_to(log)
+    for dst in (log, tmp_path / "link.kbl"):
+        res = run("log", "repair", str(log), str(dst), "--force")
+        assert res.exit_code == 1
+        assert res.stderr.strip() == (f"error: {dst}: cannot repair a log onto itself (the "
+                                      "original stays as it is)")
+    other = tmp_path / "other.kbl"
+    other.write_bytes(b"keep me")
+    res = run("log", "repair", str(log), str(other))
+    assert res.exit_code == 1
+    assert res.stderr.strip() == f"error: {other} already exists; add --force to overwrite it"
+    assert other.read_bytes() == b"keep me"
+    assert run("log", "repair", str(log), str(other), "--force").exit_code == 0
+    assert other.read_bytes() == before == log.read_bytes()
+
+
+def test_a_damaged_header_cannot_be_repaired(tmp_path: Path) -> None:
+    data = bytearray(KBL[0].read_bytes())
+    data[20] ^= 0x01
+    log = damaged_copy(KBL[0], tmp_path, bytes(data))
+    out = tmp_path / "out.kbl"
+    res = run("log", "repair", str(log), str(out))
+    assert res.exit_code == 2
+    assert res.stderr.strip() == f"error: {log}: header: corrupted: checksum does not match"
+    assert not out.exists()
