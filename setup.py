@@ -19,9 +19,13 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 CORE = [
@@ -60,7 +64,10 @@ def core_extensions() -> list:
         print("kabucli: mypyc is not available, building pure Python", file=sys.stderr)
         return []
     try:
-        extensions = mypycify(CORE, opt_level="3", debug_level="0")
+        # multi_file: one C file per module (not one C file for all of them), for build_core
+        # to compile side by side; still one shared library, so calls between modules stay
+        # direct C calls.
+        extensions = mypycify(CORE, opt_level="3", debug_level="0", multi_file=True)
     except (Exception, SystemExit) as exc:  # mypyc stops with SystemExit on a type error
         print(f"kabucli: mypyc could not translate the core ({exc!r}), building pure Python",
               file=sys.stderr)
@@ -70,5 +77,42 @@ def core_extensions() -> list:
     return extensions
 
 
-if __name__ == "__main__":  # as pip's build runs it; the tests import CORE from here
-    setup(ext_modules=core_extensions())
+def metadata_only(argv: list[str]) -> bool:
+    """pip runs this file three times: for the build requirements (``egg_info``), for the
+    metadata (``dist_info``) and to build the wheel; only the last needs the compiled core."""
+    commands = [arg for arg in argv[1:] if not arg.startswith("-")]
+    return bool(commands) and commands[0] in ("egg_info", "dist_info")
+
+
+def compile_side_by_side(compile: Callable[..., list[str]], jobs: int) -> Callable[..., list[str]]:
+    """A compiler's ``compile``, which compiles its C files one after another, compiling them
+    ``jobs`` at a time instead, the largest first so that no long one starts last."""
+    def run(sources: list[str], *args: Any, **kwargs: Any) -> list[str]:
+        if jobs < 2 or len(sources) < 2:
+            return compile(sources, *args, **kwargs)
+        largest_first = sorted(sources, key=lambda s: Path(s).stat().st_size, reverse=True)
+        with ThreadPoolExecutor(jobs) as pool:
+            built = dict(zip(largest_first, pool.map(
+                lambda source: compile([source], *args, **kwargs), largest_first), strict=True))
+        return [obj for source in sources for obj in built[source]]
+    return run
+
+
+class build_core(build_ext):
+    """build_ext compiling the C files of an extension side by side, one per CPU."""
+
+    def jobs(self) -> int:
+        """The CPUs this build may use."""
+        if hasattr(os, "sched_getaffinity"):
+            return len(os.sched_getaffinity(0))
+        return os.cpu_count() or 1
+
+    def build_extensions(self) -> None:
+        if self.compiler.compiler_type == "unix":  # gcc or clang: one process per C file
+            self.compiler.compile = compile_side_by_side(self.compiler.compile, self.jobs())
+        super().build_extensions()
+
+
+if __name__ == "__main__":  # as pip (setuptools.build_meta) runs it; tests import it
+    setup(ext_modules=[] if metadata_only(sys.argv) else core_extensions(),
+          cmdclass={"build_ext": build_core})
