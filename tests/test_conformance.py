@@ -100,14 +100,14 @@ def snapshot(value: Any, depth: int = 0) -> Any:
 
 
 def attribute_names(obj: Any) -> list[str]:
-    names: list[str] = []
+    """The attributes of ``obj``: its ``__slots__`` and ``__dict__``, or those mypyc lists in
+    ``__mypyc_attrs__`` for a compiled class (properties are not read)."""
+    names: list[str] = list(getattr(obj, "__dict__", {}))
     for cls in type(obj).__mro__:
         slots = cls.__dict__.get("__slots__", ())
         names += [slots] if isinstance(slots, str) else list(slots)
-    names += list(getattr(obj, "__dict__", {}))
-    if not names:  # a compiled class keeps its attributes as descriptors of the type
-        names = [n for n in dir(type(obj)) if not n.startswith("__")
-                 and type(getattr(type(obj), n, None)).__name__ == "getset_descriptor"]
+        names += cls.__dict__.get("__mypyc_attrs__", ())
+    assert names, f"no attributes found on {obj!r}"
     return sorted({n for n in names if not n.startswith("_")})
 
 
