@@ -319,7 +319,7 @@ def card_tokens(game: Game) -> frozenset[str]:
 def shown(view: Any, tokens: frozenset[str], own: str | None = None,
           mine: bool = False) -> Counter[str]:
     """The card tokens anywhere in ``view``; with ``own`` (a seat ``pN``) only those under a
-    key ``own`` (``mine``) or only those not under one."""
+    key ``own`` (``mine``: already under one)."""
     out: Counter[str] = Counter()
     if isinstance(view, str):
         if view in tokens and mine:
@@ -358,7 +358,7 @@ def test_a_seat_sees_no_card_of_another_seat_that_the_others_do_not_all_see(
                 public &= c
             for s, (view, c) in enumerate(zip(seats, seen, strict=True), 1):
                 private = c - public
-                own = shown(view, tokens, f"p{s}", mine=False)
+                own = shown(view, tokens, f"p{s}")
                 assert not private - own, (
                     f"{name}: p{s} sees {sorted((private - own).elements())} that are neither "
                     f"its own nor shown to all, after {game.notate(ev)}")
@@ -405,7 +405,7 @@ def test_every_event_of_a_recorded_game_parses_back_from_its_notation(
 def cut_point(game: Game, data: Any) -> int:
     """Where to cut a recorded game to resume it: the middle input (an action, or at a real
     table a chance event the referee typed) that is not taken back by an undo later."""
-    match, _ = walk(game, data.header, data.events)
+    match = Match(game, data.header)
     inputs = [i for i, e in enumerate(data.events)
               if match.is_input(e) and i + 1 < len(data.events)
               and type_tag(type(data.events[i + 1])) != "undo"]
@@ -413,19 +413,13 @@ def cut_point(game: Game, data: Any) -> int:
 
 
 def script_after(game: Game, data: Any, cut: int) -> str:
-    """The moves typed at the prompt after ``cut``: every input of a seat that is a person."""
+    """The lines typed at the prompt after ``cut``: every input of a seat that is a person
+    (at a real table the referee's chance events too), and the undos."""
     humans = {i for i, s in enumerate(data.header.seats, 1) if s.control == "human"}
     match = Match(game, data.header)
-    lines = []
-    for i, ev in enumerate(data.events):
-        if i >= cut and match.is_input(ev):
-            seat = getattr(ev, "seat", None)
-            if ev.KIND != "action" or seat in humans:
-                lines.append(game.notate(ev))
-        if type_tag(type(ev)) == "undo":
-            match.submit(ev)
-        else:
-            match._commit(ev)
+    lines = [game.notate(ev) for ev in data.events[cut:]
+             if type_tag(type(ev)) == "undo" or (match.is_input(ev)
+             and (ev.KIND != "action" or getattr(ev, "seat", None) in humans))]
     return "\n".join(lines) + "\n"
 
 
