@@ -13,9 +13,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal
 
 import msgspec
+from typing_extensions import TypeVar
 
 from kabucli import __version__
 from kabucli.cards import Deck
@@ -43,8 +44,16 @@ class Pending:
     draws: bool = False
 
 
-class Game(ABC):
-    """The interface every game module implements (one instance per game, no state)."""
+S = TypeVar("S", default=Any)  # a game's state
+R = TypeVar("R", bound=msgspec.Struct, default=Any)  # a game's house rules
+
+
+class Game(ABC, Generic[S, R]):
+    """The interface every game module implements (one instance per game, no state).
+
+    A game subclasses ``Game[ItsState, ItsRules]``, so that mypy checks each of its methods
+    against this contract; elsewhere a bare ``Game`` is a game of any kind.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -58,35 +67,43 @@ class Game(ABC):
 
     # -- the state machine -------------------------------------------------------------
     @abstractmethod
-    def new_state(self, rules: Any, seats: int, physical: bool) -> Any: ...
+    def new_state(self, rules: R, seats: int, physical: bool) -> S: ...
 
     @abstractmethod
-    def pending(self, state: Any) -> Pending: ...
+    def pending(self, state: S) -> Pending: ...
 
     @abstractmethod
-    def check(self, state: Any, event: Event) -> str | None:
+    def check(self, state: S, event: Event) -> str | None:
         """Why ``event`` (an action, or a chance event typed by a referee) breaks a rule here,
-        or None when it is allowed. Never changes the state."""
+        or None when it is allowed. Never changes the state.
+
+        The engine (:meth:`Match.why_not`) asks only about an action or a chance event at a
+        real table, and only once it has verified that the state waits for an event of that
+        kind (the pending kind) and, for an action, that its ``seat`` is one of the pending
+        ``seats`` (so a seat in range, whose turn it is). ``check`` need not test these
+        again; it tests the rest: the phase within that kind, and the event's own rules.
+        Automatic events and the chance events of a seeded game never reach ``check``: the
+        engine compares them with the ones it computes."""
 
     @abstractmethod
-    def apply(self, state: Any, event: Event) -> None:
+    def apply(self, state: S, event: Event) -> None:
         """Apply an event already known to be allowed."""
 
     @abstractmethod
-    def auto(self, state: Any) -> Event:
+    def auto(self, state: S) -> Event:
         """The automatic event the state waits for (when pending kind is ``auto``)."""
 
     @abstractmethod
-    def chance(self, state: Any, rng: Rng) -> Event:
+    def chance(self, state: S, rng: Rng) -> Event:
         """The chance event of a seeded game (when pending kind is ``chance``)."""
 
     @abstractmethod
-    def legal(self, state: Any, seat: int) -> list[Event]:
+    def legal(self, state: S, seat: int) -> list[Event]:
         """Every legal action of ``seat`` now (empty when unknown cards make it unlistable)."""
 
     # -- what people see and type -------------------------------------------------------
     @abstractmethod
-    def parse(self, state: Any, text: str) -> Event:
+    def parse(self, state: S, text: str) -> Event:
         """An event from notation typed at this state; raises ParseError."""
 
     @abstractmethod
@@ -94,15 +111,15 @@ class Game(ABC):
         """The notation of an event (what people type, what replays print)."""
 
     @abstractmethod
-    def view(self, state: Any, seat: int | None = None) -> dict[str, Any]:
+    def view(self, state: S, seat: int | None = None) -> dict[str, Any]:
         """The state as plain data, as ``seat`` may see it (None: everything the log knows)."""
 
     @abstractmethod
-    def outcome(self, state: Any) -> dict[str, Any] | None:
+    def outcome(self, state: S) -> dict[str, Any] | None:
         """The match result once it is over, else None."""
 
     @abstractmethod
-    def hint(self, state: Any, seat: int) -> str:
+    def hint(self, state: S, seat: int) -> str:
         """A one-line description of what ``seat`` may do now, for the prompt."""
 
     rules_doc: ClassVar[str] = ""
@@ -110,18 +127,18 @@ class Game(ABC):
     # Questions a game answers at the play prompt (name -> help), e.g. Yatchaba's odds.
     commands: ClassVar[dict[str, str]] = {}
 
-    def blank_move(self, state: Any) -> str | None:
+    def blank_move(self, state: S) -> str | None:
         """What a blank line at the play prompt means now (e.g. Kazu-Tori: let the card go,
         or flip), or None when a blank line means nothing."""
         return None
 
-    def confirm(self, state: Any, event: Event) -> str | None:
+    def confirm(self, state: S, event: Event) -> str | None:
         """A yes/no question to ask a person at the play prompt before ``event`` is played
         (a move easy to type by mistake that ends much at once, e.g. Kazu-Tori's stop), or
         None to play it without asking. Scripts are not asked: their moves are deliberate."""
         return None
 
-    def command(self, state: Any, line: str) -> str | None:
+    def command(self, state: S, line: str) -> str | None:
         """The answer to one of this game's prompt ``commands``; None when ``line`` is not one.
         Never changes the state."""
         return None
@@ -441,11 +458,6 @@ def walk(game: Game, header: Header, events: Sequence[Event],
         if on_step is not None:
             on_step(index, ev, match)
     return match, None
-
-
-def chips_total(match: Match) -> int | None:
-    ledger = getattr(match.state, "ledger", None)
-    return None if ledger is None else int(ledger.total())
 
 
 def parse_seat_prefix(text: str, nseats: int) -> tuple[int | None, str]:

@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from kabucli.bots import make
-from kabucli.engine import Match, Violation, check_header, chips_total, make_header, walk
+from kabucli.engine import Match, Violation, check_header, make_header, walk
 from kabucli.errors import IllegalMove, KabuError
 from kabucli.events import Event, Pay, Undo
 from kabucli.games.dare.rules import GAME, DareRules, Deal, Lay, Show
@@ -156,7 +156,7 @@ def test_walk_of_a_whole_log_finds_no_violation() -> None:
     assert violation is None
     assert seen == list(range(1, len(m.events) + 1))
     assert replay.outcome() == m.outcome()
-    assert chips_total(replay) == 150
+    assert replay.state.ledger.total() == 150
 
 
 def first(events: list[Event], kind: type[Event]) -> int:

@@ -249,7 +249,7 @@ class DareState:
 
 # -- the game -------------------------------------------------------------------------------
 
-class Dare(Game):
+class Dare(Game[DareState, DareRules]):
     name = "dare"
     title = "Dare"
     summary = "kabufuda, 2-4 players: lay three sets matching the field's ones digit"
@@ -311,11 +311,6 @@ class Dare(Game):
             return self._check_deal(s, ev)
         if type(ev) is Show:
             return self._check_show(s, ev)
-        if type(ev) is Pay or type(ev) is Result or type(ev) is End:
-            if s.phase not in _AUTO_WHAT:
-                return f"waiting for {self.pending(s).what}, not for an engine event"
-            want = self.auto(s)
-            return None if ev == want else f"the engine computes {self.notate(want)!r} here"
         return f"{type(ev).__name__} is not a Dare event"
 
     def _check_deal(self, s: DareState, ev: Deal) -> str | None:
@@ -336,10 +331,7 @@ class Dare(Game):
         return self.deck.check_available(Counter(), cards)
 
     def _check_lay(self, s: DareState, ev: Lay) -> str | None:
-        if s.phase != "turns":
-            return f"nobody lays sets now (waiting for {self.pending(s).what})"
-        if ev.seat != s.actor:
-            return f"it is p{s.actor}'s turn, not p{ev.seat}'s"
+        # an action: the engine checked that it is ev.seat's turn to lay (phase "turns")
         if len(ev.sets) > 3:
             return f"a hand of {HAND} cards holds at most 3 sets, not {len(ev.sets)}"
         for st in ev.sets:
@@ -612,7 +604,7 @@ class Dare(Game):
             "reference": s.ref if s.field else None,
             "turn": s.actor if s.phase == "turns" else None,
             "pot": s.ledger.pot,
-            "chips": {f"p{p}": s.ledger.seat(p) for p in range(1, s.n + 1)},
+            "chips": s.ledger.by_seat(),
             "hands": {f"p{p}": hand(p) for p in range(1, s.n + 1)},
             "laid": {f"p{p}": [[tok(c) for c in st] for st in (s.laid[p] or [])]
                      for p in range(1, s.n + 1) if s.laid[p] is not None},
@@ -623,12 +615,8 @@ class Dare(Game):
     def outcome(self, s: DareState) -> dict[str, Any] | None:
         if s.phase != "over":
             return None
-        bal = {p: s.ledger.seat(p) for p in range(1, s.n + 1)}
-        top = max(bal.values())
         return {
-            "balances": {f"p{p}": b for p, b in bal.items()},
-            "pot": s.ledger.pot,
-            "leaders": [f"p{p}" for p, b in bal.items() if b == top],
+            **s.ledger.standings(),
             "rounds": [{"round": r.round, "reason": r.reason,
                         "winners": [f"p{w}" for w in r.winners]} for r in s.history],
         }

@@ -166,7 +166,7 @@ class KazuToriState:
 
 # -- the game -------------------------------------------------------------------------------
 
-class KazuTori(Game):
+class KazuTori(Game[KazuToriState, KazuToriRules]):
     name = "kazu-tori"
     title = "Kazu-Tori"
     summary = "Daini deck, 2-5 players: count while flipping, slap the card that matches"
@@ -254,11 +254,9 @@ class KazuTori(Game):
         if type(ev) is Flip:
             return self._check_flip(s, ev)
         if type(ev) is Claim or type(ev) is Pass or type(ev) is Stop:
+            # the engine checked that ev.seat is one the state waits for: still in, in
+            # phase "turn" (the flipper) or "window" (every seat still in), nothing queued
             seat = ev.seat
-            if not 1 <= seat <= s.n or not s.piles[seat]:
-                return f"p{seat} is out (no cards left) and takes no part"
-            if s.phase not in ("turn", "window") or s.todo:
-                return f"nobody acts now: waiting for {s.pend.what}"
             if type(ev) is Stop:
                 return None
             if s.phase != "window":
@@ -279,8 +277,7 @@ class KazuTori(Game):
         return f"{type(ev).__name__} is not a Kazu-Tori event typed by a person"
 
     def _check_flip(self, s: KazuToriState, ev: Flip) -> str | None:
-        if s.phase not in ("turn", "window") or s.todo:
-            return f"nobody flips now: waiting for {s.pend.what}"
+        # an action: the engine checked the phase ("turn" or "window", nothing queued)
         want = s.next_flipper()
         if ev.seat != want:
             return f"p{want} flips next, not p{ev.seat}"
@@ -887,7 +884,7 @@ class KazuTori(Game):
             "piles": {f"p{p}": pile(p) for p in range(1, s.n + 1)},
             "out": [f"p{p}" for p in range(1, s.n + 1) if s.phase != "deal" and not s.piles[p]],
             "claimed": sorted(f"p{p}" for p in s.claimed) if s.phase == "window" else [],
-            "chips": {f"p{p}": s.ledger.seat(p) for p in range(1, s.n + 1)},
+            "chips": s.ledger.by_seat(),
         }
 
     def outcome(self, s: KazuToriState) -> dict[str, Any] | None:
@@ -899,7 +896,7 @@ class KazuTori(Game):
             "seat": f"p{r.seat}" if r.seat else None,
             "cards": {f"p{p}": k for p, k in enumerate(r.cards, 1)},
             "winners": [f"p{w}" for w in r.winners],
-            "balances": {f"p{p}": s.ledger.seat(p) for p in range(1, s.n + 1)},
+            "balances": s.ledger.by_seat(),
             "flips": s.flips,
         }
 

@@ -205,7 +205,7 @@ _PENDING: dict[tuple[Any, ...], Pending] = {}
 
 # -- the game -------------------------------------------------------------------------------
 
-class Yatchaba(Game):
+class Yatchaba(Game[YatchabaState, YatchabaRules]):
     name = "yatchaba"
     title = "Yatchaba"
     summary = "hanafuda, 2-8 players: guess the months of three face-down cards"
@@ -270,7 +270,7 @@ class Yatchaba(Game):
         if type(ev) is Pass:
             return self._wrong_phase(s, ev, "bet") or self._check_pass(s, ev)
         if type(ev) is Continue or type(ev) is Stop:
-            return self._wrong_phase(s, ev, "decide") or self._check_decision(s, ev)
+            return self._wrong_phase(s, ev, "decide")  # the engine checked who decides
         if type(ev) is Guess:
             return self._wrong_phase(s, ev, "guess") or self._check_guess(s, ev)
         if type(ev) is Deal:
@@ -293,9 +293,6 @@ class Yatchaba(Game):
         if ev.seat == s.guesser:
             return f"p{ev.seat} is the guesser, and the guesser cannot pass"
         return None
-
-    def _check_decision(self, s: YatchabaState, ev: Event) -> str | None:
-        return None  # the engine checked that the seat is the one who decides
 
     def _check_guess(self, s: YatchabaState, ev: Guess) -> str | None:
         months = ev.months
@@ -554,12 +551,6 @@ class Yatchaba(Game):
                     f"deals {_seat_or_dash(ev.dealer)}")
         return notate_shared(ev) or repr(ev)
 
-    def public_notation(self, ev: Event) -> str:
-        """The notation as the players at the table may see it: face-down cards as ``??``."""
-        if type(ev) is Deal and ev.cards is not None:
-            return "deal " + " ".join("??" for _ in ev.cards)
-        return self.notate(ev)
-
     def _parse_months(self, words: list[str]) -> list[int]:
         months = []
         for w in words:
@@ -701,7 +692,7 @@ class Yatchaba(Game):
             "decider": s.decider if s.phase == "decide" else None,
             "lap": s.lap,
             "pot": s.ledger.pot,
-            "chips": {f"p{p}": s.ledger.seat(p) for p in range(1, s.n + 1)},
+            "chips": s.ledger.by_seat(),
             "bets": {f"p{p}": s.bets[p] for p in range(1, s.n + 1)},
             "passed": [f"p{p}" for p in range(1, s.n + 1) if s.out[p]],
             "passes": {f"p{p}": s.passes[p] for p in range(1, s.n + 1)},
@@ -711,12 +702,8 @@ class Yatchaba(Game):
     def outcome(self, s: YatchabaState) -> dict[str, Any] | None:
         if s.phase != "over":
             return None
-        bal = {p: s.ledger.seat(p) for p in range(1, s.n + 1)}
-        top = max(bal.values())
         return {
-            "balances": {f"p{p}": b for p, b in bal.items()},
-            "pot": s.ledger.pot,
-            "leaders": [f"p{p}" for p, b in bal.items() if b == top],
+            **s.ledger.standings(),
             "games": [{"game": h["game"], "dealer": f"p{h['dealer']}", "rounds": h["rounds"],
                        "winner": f"p{h['winner']}" if h["winner"] else None,
                        "carry": h["carry"]} for h in s.history],
