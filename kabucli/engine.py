@@ -44,6 +44,40 @@ class Pending:
     draws: bool = False
 
 
+class Pendings:
+    """What states wait for, made once per situation and shared: a game's one cache of
+    :class:`Pending` answers (they are immutable), so the hot path of a bot game builds no
+    text. ``build`` makes the answer from the *key* alone, which must therefore hold
+    everything the answer says.
+
+    A game's ``pending`` keeps the answer on its state until an event changes it::
+
+        def pending(self, s):
+            p = s.pend  # None once apply changed the state
+            if p is None:
+                p = s.pend = _PENDINGS.get(self._pending_key(s))
+            return p
+
+    and its ``apply`` starts with ``s.pend = None``.
+    """
+
+    __slots__ = ("_build", "_cache", "_limit")
+
+    def __init__(self, build: Callable[[tuple[Any, ...]], Pending], limit: int = 4096) -> None:
+        self._build = build
+        self._cache: dict[tuple[Any, ...], Pending] = {}
+        self._limit = limit
+
+    def get(self, key: tuple[Any, ...]) -> Pending:
+        """The answer for ``key``, built on first use (the cache starts afresh when full)."""
+        p = self._cache.get(key)
+        if p is None:
+            if len(self._cache) >= self._limit:
+                self._cache.clear()
+            p = self._cache[key] = self._build(key)
+        return p
+
+
 S = TypeVar("S", default=Any)  # a game's state
 R = TypeVar("R", bound=msgspec.Struct, default=Any)  # a game's house rules
 
@@ -70,7 +104,8 @@ class Game(ABC, Generic[S, R]):
     def new_state(self, rules: R, seats: int, physical: bool) -> S: ...
 
     @abstractmethod
-    def pending(self, state: S) -> Pending: ...
+    def pending(self, state: S) -> Pending:
+        """What the state waits for (asked several times per event: see :class:`Pendings`)."""
 
     @abstractmethod
     def check(self, state: S, event: Event) -> str | None:

@@ -15,7 +15,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from kabucli.cards import KABUFUDA_39, UNKNOWN
-from kabucli.engine import Game, Pending, parse_seat_prefix
+from kabucli.engine import Game, Pending, Pendings, parse_seat_prefix
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
 from kabucli.games.dare.events import (  # re-exported: the game's module names them all
@@ -206,8 +206,8 @@ class DareState:
     """
 
     __slots__ = ("_seen", "ante_left", "dealer", "dealt", "field", "hands", "history", "laid",
-                 "ledger", "n", "order", "payouts", "phase", "physical", "qualified", "ref",
-                 "round", "rules", "shown", "turn")
+                 "ledger", "n", "order", "payouts", "pend", "phase", "physical", "qualified",
+                 "ref", "round", "rules", "shown", "turn")
 
     def __init__(self, rules: DareRules, n: int, physical: bool) -> None:
         self.rules = rules
@@ -218,6 +218,7 @@ class DareState:
         self.ledger = Ledger(n, rules.chips)
         self.phase = "deal"
         self.history: list[Result] = []
+        self.pend: Pending | None = None  # see Dare.pending
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -265,35 +266,19 @@ class Dare(Game[DareState, DareRules]):
 
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: DareState) -> Pending:
-        # Asked several times per event: each Pending (immutable) is made once per key, and
-        # the key holds everything _new_pending reads.
-        phase = s.phase
-        if phase == "turns":
-            key: tuple[Any, ...] | str = (phase, s.order[s.turn], s.ref)
-        elif phase == "deal":
-            key = (phase, s.round, s.dealer)
-        elif phase == "show":
-            key = (phase, self._next_show(s))
-        else:
-            key = phase  # an automatic phase, or the end: one answer each
-        p = _PENDING.get(key)
+        p = s.pend  # None once an event changed the state
         if p is None:
-            if len(_PENDING) >= 4096:
-                _PENDING.clear()
-            p = _PENDING[key] = self._new_pending(s)
+            phase = s.phase
+            if phase == "turns":
+                key: tuple[Any, ...] = (phase, s.order[s.turn], s.ref)
+            elif phase == "deal":
+                key = (phase, s.round, s.dealer)
+            elif phase == "show":
+                key = (phase, self._next_show(s))
+            else:
+                key = (phase,)  # an automatic phase, or the end: one answer each
+            p = s.pend = _PENDINGS.get(key)
         return p
-
-    def _new_pending(self, s: DareState) -> Pending:
-        phase = s.phase
-        if phase == "turns":
-            return Pending("action", f"p{s.actor} to lay sets matching {s.ref}", (s.actor,))
-        if phase == "deal":
-            return Pending("chance", f"the deal of round {s.round} by p{s.dealer}")
-        if phase == "show":
-            return Pending("chance", f"p{self._next_show(s)} to show the three cards left")
-        if phase == "over":
-            return Pending("over", "nothing: the match is over")
-        return Pending("auto", _AUTO_WHAT[phase])
 
     @staticmethod
     def _next_show(s: DareState) -> int:
@@ -364,6 +349,7 @@ class Dare(Game[DareState, DareRules]):
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: DareState, ev: Event) -> None:
+        s.pend = None
         if type(ev) is Pay:  # the commonest event first
             s.ledger.apply(ev)
             if s.phase == "ante":
@@ -699,7 +685,23 @@ _AUTO_WHAT = {
     "payout": "the payout of the pot",
     "end": "the end of the match",
 }
-_PENDING: dict[tuple[Any, ...] | str, Pending] = {}  # Dare.pending's answers by key
+
+
+def _describe(key: tuple[Any, ...]) -> Pending:
+    """What a Dare state waits for, from its key (see :meth:`Dare.pending`)."""
+    phase = key[0]
+    if phase == "turns":
+        return Pending("action", f"p{key[1]} to lay sets matching {key[2]}", (key[1],))
+    if phase == "deal":
+        return Pending("chance", f"the deal of round {key[1]} by p{key[2]}")
+    if phase == "show":
+        return Pending("chance", f"p{key[1]} to show the three cards left")
+    if phase == "over":
+        return Pending("over", "nothing: the match is over")
+    return Pending("auto", _AUTO_WHAT[phase])
+
+
+_PENDINGS = Pendings(_describe)
 _CARDS = tuple(KABUFUDA_39.cards())  # the deck in its canonical order, as every deal starts
 
 GAME = Dare()

@@ -21,7 +21,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from kabucli.cards import DAINI_40, JIZO, ONI, UNKNOWN
-from kabucli.engine import Game, Pending, parse_seat_prefix
+from kabucli.engine import Game, Pending, Pendings, parse_seat_prefix
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
 from kabucli.games.kazu_tori.events import (  # re-exported: the game's module names them all
@@ -84,7 +84,6 @@ _AUTO_WHAT = {
     T_PAY: "the payments",
     T_END: "the end of the game",
 }
-_PENDINGS: dict[tuple[Any, ...], Pending] = {}  # see KazuTori._settle
 _CARDS = tuple(DAINI_40.cards())  # the deck in its canonical order, as the deal starts
 _NOBODY: frozenset[int] = frozenset()
 
@@ -126,7 +125,7 @@ class KazuToriState:
         self.passed = _NOBODY  # seats that let it go
         self.race: list[int] | None = None  # the last race's draws in this window
         self.result: Score | None = None
-        self.pend = Pending("over", "")  # set by KazuTori._settle
+        self.pend: Pending | None = None  # see KazuTori.pending
         self.ins: tuple[int, ...] = ()  # the seats still in (with cards); nobody comes back
         self.after = [0] * (n + 1)  # after[p]: the first seat still in after p
         self.seats_changed()
@@ -185,7 +184,10 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
 
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: KazuToriState) -> Pending:
-        return s.pend
+        p = s.pend  # None once an event changed the state
+        if p is None:
+            p = s.pend = _PENDINGS.get(self._pending_key(s))
+        return p
 
     def blank_move(self, s: KazuToriState) -> str | None:
         """A blank line lets the card on the table go (the bots may still race for it), or
@@ -201,53 +203,25 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
 
     def _settle(self, s: KazuToriState) -> None:
         """Do the queued steps that are no events (a flip that waited for the effects of the
-        window it closed), then work out what the state waits for. Pendings are shared from a
-        cache: the hot path of bot games builds no text."""
+        window it closed); what the state waits for is worked out again when asked."""
         todo = s.todo
         while todo and todo[0][0] == T_FLIP:
             _, (seat, card) = todo.pop(0)
             self._turn_card(s, seat, card)
-        # a key holds everything _pending reads
+        s.pend = None
+
+    def _pending_key(self, s: KazuToriState) -> tuple[Any, ...]:
+        """What :func:`_describe` reads."""
+        todo = s.todo
         if todo:
             code, arg = todo[0]
-            key: tuple[Any, ...] = ("todo", code, arg if code == T_SHUFFLE else None)
-        elif s.phase == "window":
-            key = ("window", s.table[-1], s.said, s.rules.limit, s.ins, s.last, s.physical)
-        elif s.phase == "turn":
-            key = ("turn", s.flipper, s.count)
-        else:
-            key = (s.phase, s.n)
-        p = _PENDINGS.get(key)
-        if p is None:
-            if len(_PENDINGS) > 50_000:
-                _PENDINGS.clear()
-            p = _PENDINGS[key] = self._pending(s)
-        s.pend = p
-
-    def _pending(self, s: KazuToriState) -> Pending:
-        if s.todo:
-            code, arg = s.todo[0]
-            if code == T_SHUFFLE:
-                seats, counts = arg
-                who = ", ".join(f"p{p}" for p in seats)
-                what = "the table dealt back to " if counts is not None else "the piles of "
-                return Pending("chance", f"the shuffle of {what}{who}")
-            return Pending("auto", _AUTO_WHAT[code])
-        if s.phase == "window":
-            card = self.deck.token(s.table[-1])
-            may = "may be taken" if matches(s.table[-1], s.said) else "may not be taken"
-            return Pending(
-                "action",
-                f"claims on the {card} (said {WORDS[s.said]}: {may}), "
-                f"or p{s.after[s.last]}'s flip saying {WORDS[self.next_count(s)]}",
-                s.ins, not s.physical)
-        if s.phase == "turn":
-            return Pending("action", f"p{s.flipper} to flip saying {WORDS[s.count]}",
-                           (s.flipper,))
-        if s.phase == "deal":
-            return Pending("chance", "the deal: " + " ".join(
-                f"p{i} {k}" for i, k in enumerate(pile_sizes(s.n), 1)) + " cards face down")
-        return Pending("over", "nothing: the game is over")
+            return ("todo", code, arg if code == T_SHUFFLE else None)
+        phase = s.phase
+        if phase == "window":
+            return (phase, s.table[-1], s.said, s.rules.limit, s.ins, s.last, s.physical)
+        if phase == "turn":
+            return (phase, s.flipper, s.count)
+        return (phase, s.n)
 
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: KazuToriState, ev: Event) -> str | None:
@@ -570,7 +544,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
                 out.append(Claim(seat))
             if seat not in s.passed:
                 out.append(Pass(seat))
-        if seat in s.pend.seats:
+        if seat in self.pending(s).seats:
             out.append(Stop(seat))
         return out
 
@@ -903,7 +877,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
     def hint(self, s: KazuToriState, seat: int) -> str:
         if s.phase == "deal":
             return "type 'deal' once each player has a face-down pile"
-        if s.pend.kind != "action":
+        if self.pending(s).kind != "action":
             return ""
         nxt = s.next_flipper()
         card = " CARD' with the card seen" if s.physical else "'"
@@ -995,4 +969,33 @@ What the program records by itself:
 """
 
 
+def _describe(key: tuple[Any, ...]) -> Pending:
+    """What a Kazu-Tori state waits for, from its key (see :meth:`KazuTori._pending_key`)."""
+    phase = key[0]
+    if phase == "todo":
+        code, arg = key[1], key[2]
+        if code == T_SHUFFLE:
+            seats, counts = arg
+            who = ", ".join(f"p{p}" for p in seats)
+            what = "the table dealt back to " if counts is not None else "the piles of "
+            return Pending("chance", f"the shuffle of {what}{who}")
+        return Pending("auto", _AUTO_WHAT[code])
+    if phase == "window":
+        _, top, said, limit, ins, last, physical = key
+        nxt = next((p for p in ins if p > last), ins[0])
+        may = "may be taken" if matches(top, said) else "may not be taken"
+        return Pending(
+            "action",
+            f"claims on the {DAINI_40.token(top)} (said {WORDS[said]}: {may}), "
+            f"or p{nxt}'s flip saying {WORDS[said % limit + 1]}",
+            ins, not physical)
+    if phase == "turn":
+        return Pending("action", f"p{key[1]} to flip saying {WORDS[key[2]]}", (key[1],))
+    if phase == "deal":
+        return Pending("chance", "the deal: " + " ".join(
+            f"p{i} {k}" for i, k in enumerate(pile_sizes(key[1]), 1)) + " cards face down")
+    return Pending("over", "nothing: the game is over")
+
+
+_PENDINGS = Pendings(_describe, 50_000)
 GAME = KazuTori()

@@ -23,7 +23,7 @@ from math import comb
 from typing import Any, ClassVar
 
 from kabucli.cards import HANAFUDA_48, MONTH_NAMES, UNKNOWN, month_of
-from kabucli.engine import Game, Pending, parse_seat_prefix
+from kabucli.engine import Game, Pending, Pendings, parse_seat_prefix
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
 from kabucli.games.yatchaba.events import (  # re-exported: the game's module names them all
@@ -199,10 +199,6 @@ class YatchabaState:
         return self.due
 
 
-# Pending answers are immutable and few: they are made once per distinct situation.
-_PENDING: dict[tuple[Any, ...], Pending] = {}
-
-
 # -- the game -------------------------------------------------------------------------------
 
 class Yatchaba(Game[YatchabaState, YatchabaRules]):
@@ -234,12 +230,7 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
             key = (phase, s.decider)
         else:
             key = (phase,)
-        p = _PENDING.get(key)
-        if p is None:
-            if len(_PENDING) > 4096:
-                _PENDING.clear()
-            p = _PENDING[key] = self._describe(key)
-        s.pend = p
+        p = s.pend = _PENDINGS.get(key)
         return p
 
     @staticmethod
@@ -894,4 +885,5 @@ def ratio(num: int, den: int) -> str:
     return f"{f.numerator}/{f.denominator} ({100 * num / den:.3f}%, 1 in {den / num:.0f})"
 
 
+_PENDINGS = Pendings(Yatchaba._describe)
 GAME = Yatchaba()
