@@ -20,12 +20,10 @@ from typing_extensions import TypeVar
 
 from kabucli import __version__
 from kabucli.cards import Deck
-from kabucli.errors import IllegalMove, KabuError, ParseError, RuleError
+from kabucli.errors import IllegalMove, KabuError, RuleError
 from kabucli.events import Event, Undo
 from kabucli.log import FORMAT_VERSION, Header, LogWriter, SeatInfo, now_iso
-from kabucli.notation import whole
 from kabucli.rules import as_dict, validate
-from kabucli.safetext import safe_text
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
 
 PendingKind = Literal["chance", "action", "auto", "over"]
@@ -494,14 +492,3 @@ def walk(game: Game, header: Header, events: Sequence[Event],
             on_step(index, ev, match)
     return match, None
 
-
-def parse_seat_prefix(text: str, nseats: int) -> tuple[int | None, str]:
-    """Split an optional leading ``pN`` seat off typed notation."""
-    head, _, rest = text.strip().partition(" ")
-    low = head.lower()
-    if len(low) >= 2 and low[0] == "p" and low[1:].isdigit():
-        seat = whole(low[1:], 1, nseats)
-        if seat is None:
-            raise ParseError(f"there is no seat {safe_text(head, 24)} (seats are p1-p{nseats})")
-        return seat, rest.strip()
-    return None, text.strip()

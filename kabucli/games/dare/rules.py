@@ -15,7 +15,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from kabucli.cards import KABUFUDA_39, UNKNOWN
-from kabucli.engine import Game, Pending, Pendings, parse_seat_prefix
+from kabucli.engine import Game, Pending, Pendings
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
 from kabucli.games.dare.events import (  # re-exported: the game's module names them all
@@ -26,7 +26,17 @@ from kabucli.games.dare.events import (  # re-exported: the game's module names 
     Show as Show,
 )
 from kabucli.ledger import POT, Ledger
-from kabucli.notation import LOG_INT, SHARED_VERBS, notate_shared, number, parse_shared, party
+from kabucli.notation import (
+    LOG_INT,
+    Typed,
+    Verbs,
+    card_list,
+    notate_shared,
+    number,
+    party,
+    seat_list,
+    split_seat,
+)
 from kabucli.shuffle import Rng
 
 HAND = 9
@@ -477,7 +487,7 @@ class Dare(Game[DareState, DareRules]):
 
     # -- notation ------------------------------------------------------------------------------
     def _set(self, cards: list[int] | tuple[int, ...]) -> str:
-        return "-".join(self.deck.token(c) for c in cards)
+        return card_list(self.deck, cards)
 
     def _sets(self, sets: list[list[int]]) -> str:
         return " ".join(self._set(st) for st in sets)
@@ -493,8 +503,8 @@ class Dare(Game[DareState, DareRules]):
                 text += "".join(f" | p{i} {self._set(h)}" for i, h in enumerate(ev.hands, 1))
             return text
         if type(ev) is Result:
-            winners = ",".join(f"p{w}" for w in ev.winners) or "-"
-            return f"result round {ev.round} {ev.reason} {winners} deals p{ev.dealer}"
+            return (f"result round {ev.round} {ev.reason} {seat_list(ev.winners, ',')} "
+                    f"deals p{ev.dealer}")
         return notate_shared(ev) or repr(ev)
 
     def _cards(self, text: str) -> list[int]:
@@ -511,52 +521,58 @@ class Dare(Game[DareState, DareRules]):
         return sorted(sets)
 
     def parse(self, s: DareState, text: str) -> Event:
-        seat, rest = parse_seat_prefix(text, s.n)
-        words = rest.split()
-        if not words:
-            raise ParseError("empty move: type sets like '1-3-9 3-5-5', or 'pass'")
-        verb, args = words[0].lower(), words[1:]
-        table = {"deal": self._parse_deal, "field": self._parse_deal,
-                 "result": self._parse_result}
-        if verb in table or verb in SHARED_VERBS:
-            if seat is not None:
-                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
-            if verb in SHARED_VERBS:
-                return parse_shared(verb, args, s.n)
-            return table[verb](s, args)
-        if verb in ("show", "shows"):
-            who = seat or (self._next_show(s) if s.phase == "show" else s.order[0])
-            return Show(who, sorted(self._cards(" ".join(args))))
-        who = seat or (s.actor if s.phase == "turns" else s.order[0])
-        if verb in ("pass", "none", "-"):
-            if args:
-                raise ParseError(f"'pass' takes nothing after it, got '{' '.join(args)}'")
-            return Lay(who, [])
-        if verb in ("sets", "set", "lay", "lays"):
-            if not args:
-                raise ParseError(f"'{words[0]}' needs sets after it, like '1-3-9 3-5-5' "
-                                 "(type 'pass' to lay none)")
-            words = args
-        elif not any(ch.isdigit() for ch in verb):
-            raise ParseError(f"'{words[0]}' is not a Dare move: use sets like '1-3-9', "
-                             "'pass', 'show 2-3-4' or 'deal 1-7-5'")
-        return Lay(who, self._parse_sets(words))
+        return self._verbs.parse(s, text, s.n)
 
-    def _parse_deal(self, s: DareState, args: list[str]) -> Event:
-        parts = " ".join(args).split("|")
+    def __init__(self) -> None:
+        show, lay, pass_ = self._parse_show, self._parse_lay, self._parse_pass
+        self._verbs = Verbs[DareState](
+            {"deal": self._parse_deal, "field": self._parse_deal, "result": self._parse_result,
+             "show": show, "shows": show, "pass": pass_, "none": pass_, "-": pass_,
+             "sets": lay, "set": lay, "lay": lay, "lays": lay},
+            self._parse_bare_sets, "empty move: type sets like '1-3-9 3-5-5', or 'pass'",
+            seatless=("deal", "field", "result"))
+
+    @staticmethod
+    def _layer(s: DareState, seat: int | None) -> int:
+        """Who lays: the seat typed, else the one whose turn it is."""
+        return seat or (s.actor if s.phase == "turns" else s.order[0])
+
+    def _parse_show(self, s: DareState, m: Typed) -> Event:
+        who = m.seat or (self._next_show(s) if s.phase == "show" else s.order[0])
+        return Show(who, sorted(self._cards(" ".join(m.args))))
+
+    def _parse_pass(self, s: DareState, m: Typed) -> Event:
+        m.none_after("pass")
+        return Lay(self._layer(s, m.seat), [])
+
+    def _parse_lay(self, s: DareState, m: Typed) -> Event:
+        if not m.args:
+            raise ParseError(f"'{m.words[0]}' needs sets after it, like '1-3-9 3-5-5' "
+                             "(type 'pass' to lay none)")
+        return Lay(self._layer(s, m.seat), self._parse_sets(m.args))
+
+    def _parse_bare_sets(self, s: DareState, m: Typed) -> Event:
+        if not any(ch.isdigit() for ch in m.verb):
+            raise ParseError(f"'{m.words[0]}' is not a Dare move: use sets like '1-3-9', "
+                             "'pass', 'show 2-3-4' or 'deal 1-7-5'")
+        return Lay(self._layer(s, m.seat), self._parse_sets(m.words))
+
+    def _parse_deal(self, s: DareState, m: Typed) -> Event:
+        parts = " ".join(m.args).split("|")
         field = self._cards(parts[0])
         hands: list[list[int]] | None = None
         if len(parts) > 1:
             hands = []
             for i, part in enumerate(parts[1:], start=1):
-                who, cards = parse_seat_prefix(part, s.n)
+                who, cards = split_seat(part, s.n)
                 if who is not None and who != i:
                     raise ParseError(f"hand {i} of the deal is labelled p{who}: give the "
                                      f"hands in seat order, p1 to p{s.n}")
                 hands.append(sorted(self._cards(cards)))
         return Deal(s.round, s.dealer, field, hands)
 
-    def _parse_result(self, s: DareState, args: list[str]) -> Event:
+    def _parse_result(self, s: DareState, m: Typed) -> Event:
+        args = m.args
         shape = "a result reads 'result round N REASON WINNERS deals pN', e.g. " \
                 "'result round 3 showdown p2 deals p2'"
         if len(args) != 6 or args[0] != "round" or args[4] != "deals" or not args[1].isdigit():

@@ -21,7 +21,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from kabucli.cards import DAINI_40, JIZO, ONI, UNKNOWN
-from kabucli.engine import Game, Pending, Pendings, parse_seat_prefix
+from kabucli.engine import Game, Pending, Pendings
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
 from kabucli.games.kazu_tori.events import (  # re-exported: the game's module names them all
@@ -39,7 +39,18 @@ from kabucli.games.kazu_tori.events import (  # re-exported: the game's module n
     Stop as Stop,
 )
 from kabucli.ledger import Ledger
-from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared, whole
+from kabucli.notation import (
+    Typed,
+    Verbs,
+    card_list,
+    notate_shared,
+    parse_seat,
+    parse_seats,
+    seat_list,
+    seat_of,
+    split_seat,
+    whole,
+)
 from kabucli.shuffle import Rng
 
 if TYPE_CHECKING:
@@ -628,7 +639,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
 
     # -- notation ------------------------------------------------------------------------------
     def _cards(self, cards: list[int]) -> str:
-        return "-".join(self.deck.token(c) for c in cards) or "-"
+        return card_list(self.deck, cards, "-", "-")
 
     def notate(self, ev: Event) -> str:
         if type(ev) is Flip:
@@ -646,18 +657,16 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         if type(ev) is Race:
             return "race " + " ".join(f"p{i}={d}" for i, d in enumerate(ev.draws, 1) if d >= 0)
         if type(ev) is Penalty:
-            return f"penalty p{ev.seat} gives " + (" ".join(f"p{x}" for x in ev.to) or "nobody")
+            return f"penalty p{ev.seat} gives {seat_list(ev.to, ' ', 'nobody')}"
         if type(ev) is Handout:
             jizo = f"p{ev.jizo}" if ev.jizo else "removed"
-            to = " ".join(f"p{x}" for x in ev.to) or "-"
-            return f"handout p{ev.seat} jizo {jizo} cards {to}"
+            return f"handout p{ev.seat} jizo {jizo} cards {seat_list(ev.to)}"
         if type(ev) is Return:
             return "return " + " ".join(f"p{i}={k}" for i, k in enumerate(ev.counts, 1) if k)
         if type(ev) is Score:
             who = f" p{ev.seat}" if ev.seat else ""
-            winners = ",".join(f"p{w}" for w in ev.winners) or "-"
             cards = " ".join(f"p{i}={k}" for i, k in enumerate(ev.cards, 1))
-            return f"score {ev.reason}{who} {cards} wins {winners}"
+            return f"score {ev.reason}{who} {cards} wins {seat_list(ev.winners, ',')}"
         if type(ev) is Deal:
             if ev.piles is None:
                 return "deal " + "/".join(map(str, ev.sizes))
@@ -665,125 +674,129 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         return notate_shared(ev) or repr(ev)
 
     def parse(self, s: KazuToriState, text: str) -> Event:
-        seat, rest = parse_seat_prefix(text, s.n)
-        words = rest.split()
-        if not words:
-            raise ParseError("empty move: type 'flip', 'p2 claim', 'p2 pass' or 'stop'")
-        verb = words[0].lower()
-        args = words[1:]
-        if verb == "deal":
-            return self._parse_deal(s, " ".join(args))
-        recorded = {"shuffle": self._parse_shuffle, "race": self._parse_race,
-                    "penalty": self._parse_penalty, "handout": self._parse_handout,
-                    "return": self._parse_return, "score": self._parse_score}
-        if verb in recorded or verb in SHARED_VERBS:
-            if seat is not None:
-                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
-            if verb in SHARED_VERBS:
-                return parse_shared(verb, args, s.n)
-            return recorded[verb](s, args)
-        if verb in ("claim", "take", "slap") and seat is None and len(args) == 1:  # 'claim p2'
-            seat, _ = parse_seat_prefix(args[0], s.n)
+        return self._verbs.parse(s, text, s.n)
+
+    def __init__(self) -> None:
+        claim, pass_, stop = self._parse_claim, self._parse_pass, self._parse_stop
+        self._verbs = Verbs[KazuToriState](
+            {"deal": self._parse_deal, "flip": self._parse_flip,
+             "claim": claim, "take": claim, "slap": claim, "pass": pass_, "go": pass_,
+             "stop": stop, "agree": stop,
+             "shuffle": self._parse_shuffle, "race": self._parse_race,
+             "penalty": self._parse_penalty, "handout": self._parse_handout,
+             "return": self._parse_return, "score": self._parse_score},
+            self._parse_card, "empty move: type 'flip', 'p2 claim', 'p2 pass' or 'stop'",
+            seatless=("shuffle", "race", "penalty", "handout", "return", "score"))
+
+    @staticmethod
+    def _parse_claim(s: KazuToriState, m: Typed) -> Event:
+        seat = m.seat
+        if seat is None and len(m.args) == 1:  # 'claim p2'
+            seat = seat_of(m.args[0], s.n)
             if seat is None:
-                raise ParseError(f"'{args[0]}' is not a seat: type 'claim p2'")
-            args = []
-        if verb in ("claim", "take", "slap", "pass", "go", "stop", "agree") and args:
-            raise ParseError(f"'{verb}' takes nothing after it, got '{' '.join(args)}'")
-        if verb in ("claim", "take", "slap"):
-            if seat is None:
-                raise ParseError("say who claimed first, e.g. 'p2 claim' or 'claim p2'")
-            return Claim(seat)
-        if verb in ("pass", "go"):
-            if seat is None:
-                raise ParseError("say who lets the card go, e.g. 'p2 pass'")
-            return Pass(seat)
-        who = seat if seat is not None else s.next_flipper()
-        if verb in ("stop", "agree"):
-            return Stop(who)
-        if verb == "flip":
-            if len(args) > 1:
-                raise ParseError(f"a flip turns one card, got '{' '.join(args)}'")
-            return Flip(who, self.deck.parse(args[0]) if args else None)
-        if not args:
+                raise ParseError(f"'{m.args[0]}' is not a seat: type 'claim p2'")
+        else:
+            m.none_after()
+        if seat is None:
+            raise ParseError("say who claimed first, e.g. 'p2 claim' or 'claim p2'")
+        return Claim(seat)
+
+    @staticmethod
+    def _parse_pass(s: KazuToriState, m: Typed) -> Event:
+        m.none_after()
+        if m.seat is None:
+            raise ParseError("say who lets the card go, e.g. 'p2 pass'")
+        return Pass(m.seat)
+
+    @staticmethod
+    def _parse_stop(s: KazuToriState, m: Typed) -> Event:
+        m.none_after()
+        return Stop(m.seat if m.seat is not None else s.next_flipper())
+
+    def _parse_flip(self, s: KazuToriState, m: Typed) -> Event:
+        args = m.args
+        if len(args) > 1:
+            raise ParseError(f"a flip turns one card, got '{' '.join(args)}'")
+        who = m.seat if m.seat is not None else s.next_flipper()
+        return Flip(who, self.deck.parse(args[0]) if args else None)
+
+    def _parse_card(self, s: KazuToriState, m: Typed) -> Event:
+        """A card alone: the next player flipped it (at a real table)."""
+        if not m.args:
             try:
-                return Flip(who, self.deck.parse(verb))
+                who = m.seat if m.seat is not None else s.next_flipper()
+                return Flip(who, self.deck.parse(m.verb))
             except ParseError:
                 pass
-        raise ParseError(f"'{rest}' is not a Kazu-Tori move: use 'flip', 'p3 flip 7', "
+        raise ParseError(f"'{m.rest}' is not a Kazu-Tori move: use 'flip', 'p3 flip 7', "
                          "'p2 claim', 'p2 pass' or 'stop'")
 
     @staticmethod
-    def _seat(s: KazuToriState, word: str, zero: str = "") -> int:
-        """A seat ``pN`` (or ``zero`` for 0, e.g. 'removed')."""
-        if zero and word.lower() == zero:
-            return 0
-        seat, rest = parse_seat_prefix(word, s.n)
-        if seat is None or rest:
-            raise ParseError(f"'{word}' is not a seat like p2")
-        return seat
+    def _seats(s: KazuToriState, words: list[str], none: str) -> list[int]:
+        return [] if words == [none] else parse_seats(words, s.n)
 
-    def _seats(self, s: KazuToriState, words: list[str], none: str = "") -> list[int]:
-        if none and words == [none]:
-            return []
-        return [self._seat(s, w) for w in words]
-
-    def _per_seat(self, s: KazuToriState, words: list[str], what: str, missing: int,
+    @staticmethod
+    def _per_seat(s: KazuToriState, words: list[str], what: str, missing: int,
                   hi: int) -> list[int]:
         """``pN=VALUE`` words as a list by seat, ``missing`` for seats not named; each value
         from ``missing`` to ``hi``."""
         out = [missing] * s.n
         for word in words:
             key, sep, val = word.partition("=")
-            seat = self._seat(s, key)
+            who = parse_seat(key, s.n)
             value = whole(val, missing, hi)
             if not sep or value is None:
                 raise ParseError(f"'{word}' should read pN={what} ({what} {missing}-{hi})")
-            out[seat - 1] = value
+            out[who - 1] = value
         return out
 
-    def _parse_shuffle(self, s: KazuToriState, args: list[str]) -> Event:
+    def _parse_shuffle(self, s: KazuToriState, m: Typed) -> Event:
         seats, piles = [], []
-        for part in " ".join(args).split("|"):
+        for part in " ".join(m.args).split("|"):
             words = part.split()
             if len(words) != 2:
                 raise ParseError("a shuffle reads 'shuffle p2 3-7-Oni-... | p3 ...'")
-            seats.append(self._seat(s, words[0]))
+            seats.append(parse_seat(words[0], s.n))
             piles.append(self.deck.parse_many(words[1].split("-")))
         return Shuffle(seats, piles)
 
-    def _parse_race(self, s: KazuToriState, args: list[str]) -> Event:
-        return Race(self._per_seat(s, args, "DRAW", -1, RACE_DRAWS - 1))
+    def _parse_race(self, s: KazuToriState, m: Typed) -> Event:
+        return Race(self._per_seat(s, m.args, "DRAW", -1, RACE_DRAWS - 1))
 
-    def _parse_penalty(self, s: KazuToriState, args: list[str]) -> Event:
+    def _parse_penalty(self, s: KazuToriState, m: Typed) -> Event:
+        args = m.args
         if len(args) < 3 or args[1] != "gives":
             raise ParseError("a penalty reads 'penalty p2 gives p3 p4 p1'")
-        return Penalty(self._seat(s, args[0]), self._seats(s, args[2:], "nobody"))
+        return Penalty(parse_seat(args[0], s.n), self._seats(s, args[2:], "nobody"))
 
-    def _parse_handout(self, s: KazuToriState, args: list[str]) -> Event:
+    def _parse_handout(self, s: KazuToriState, m: Typed) -> Event:
+        args = m.args
         if len(args) < 5 or args[1] != "jizo" or args[3] != "cards":
             raise ParseError("a hand-out reads 'handout p1 jizo p2 cards p3 p4' (jizo "
                              "'removed' after its third use, cards '-' for none)")
-        return Handout(self._seat(s, args[0]), self._seat(s, args[2], "removed"),
+        return Handout(parse_seat(args[0], s.n), parse_seat(args[2], s.n, "removed"),
                        self._seats(s, args[4:], "-"))
 
-    def _parse_return(self, s: KazuToriState, args: list[str]) -> Event:
-        return Return(self._per_seat(s, args, "CARDS", 0, self.deck.size))
+    def _parse_return(self, s: KazuToriState, m: Typed) -> Event:
+        return Return(self._per_seat(s, m.args, "CARDS", 0, self.deck.size))
 
-    def _parse_score(self, s: KazuToriState, args: list[str]) -> Event:
+    def _parse_score(self, s: KazuToriState, m: Typed) -> Event:
+        args = m.args
         reasons = ("take", "oni", "out", "agreement", "max_flips")
         shape = "a score reads 'score REASON [pN] p1=CARDS ... wins pN[,pM]'"
         if len(args) < 3 or args[0] not in reasons or args[-2] != "wins":
             raise ParseError(shape)
         body = args[1:-2]
-        seat = 0
+        who = 0
         if body and "=" not in body[0]:
-            seat = self._seat(s, body[0])
+            who = parse_seat(body[0], s.n)
             body = body[1:]
-        winners = [] if args[-1] == "-" else self._seats(s, args[-1].split(","))
-        return Score(args[0], seat,  # type: ignore[arg-type]
+        winners = [] if args[-1] == "-" else parse_seats(args[-1].split(","), s.n)
+        return Score(args[0], who,  # type: ignore[arg-type]
                      self._per_seat(s, body, "CARDS", 0, self.deck.size), winners)
 
-    def _parse_deal(self, s: KazuToriState, text: str) -> Deal:
+    def _parse_deal(self, s: KazuToriState, m: Typed) -> Deal:
+        text = " ".join(m.args)
         sizes = pile_sizes(s.n)
         if not text.strip():
             return Deal(sizes)
@@ -795,7 +808,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             return Deal([x for x in typed if x is not None])
         piles = []
         for part in parts:
-            body = parse_seat_prefix(part, s.n)[1]
+            body = split_seat(part, s.n)[1]
             toks = [t for t in body.replace("-", " ").split() if t]
             piles.append(self.deck.parse_many(toks))
         return Deal([len(p) for p in piles], piles)

@@ -23,7 +23,7 @@ from math import comb
 from typing import Any, ClassVar
 
 from kabucli.cards import HANAFUDA_48, MONTH_NAMES, UNKNOWN, month_of
-from kabucli.engine import Game, Pending, Pendings, parse_seat_prefix
+from kabucli.engine import Game, Pending, Pendings
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
 from kabucli.games.yatchaba.events import (  # re-exported: the game's module names them all
@@ -39,7 +39,16 @@ from kabucli.games.yatchaba.events import (  # re-exported: the game's module na
     YatchabaRules as YatchabaRules,
 )
 from kabucli.ledger import POT, Ledger
-from kabucli.notation import LOG_INT, SHARED_VERBS, notate_shared, number, parse_shared, whole
+from kabucli.notation import (
+    LOG_INT,
+    Typed,
+    Verbs,
+    card_list,
+    notate_shared,
+    number,
+    parse_seat,
+    whole,
+)
 from kabucli.shuffle import Rng
 
 LAID = 3
@@ -513,7 +522,7 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
         return " ".join(str(m) for m in months)
 
     def _cards(self, cards: list[int]) -> str:
-        return " ".join(self.deck.token(c) for c in cards)
+        return card_list(self.deck, cards, " ")
 
     def notate(self, ev: Event) -> str:
         if type(ev) is Bet:
@@ -574,50 +583,59 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
                       None if all(c == UNKNOWN for c in cards) else cards)
 
     def parse(self, s: YatchabaState, text: str) -> Event:
-        seat, rest = parse_seat_prefix(text, s.n)
-        words = rest.replace(",", " ").split()
-        if not words:
-            raise ParseError("empty move: type 'guess 1 1 8', 'bet', 'pass', 'continue' or "
-                             "'stop'")
-        verb = words[0].lower()
-        args = words[1:]
-        engine = {"result": self._parse_result, "gameend": self._parse_game_end}
-        if verb in engine or verb in SHARED_VERBS:
-            if seat is not None:
-                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
-            if verb in SHARED_VERBS:
-                return parse_shared(verb, args, s.n)
-            return engine[verb](s, args)
-        if verb in ("deal", "lay"):
-            if not args or all(a == "??" for a in args):
-                return Deal(s.game, s.round, s.guesser)
-            return Deal(s.game, s.round, s.guesser, sorted(self.deck.parse_many(args)))
-        if verb in ("reveal", "turn", "show"):
-            return self._parse_reveal(args)
-        if verb in ("guess", "guesses", "g"):
-            return Guess(seat or s.guesser, self._parse_months(args))
-        if verb in ("bet", "bets", "b"):
-            who = self._mover(s, seat, "bet", "bet")
-            if not args:
-                return Bet(who, s.next_amount())
-            if len(args) > 1 or not args[0].isdigit():
-                raise ParseError(f"'bet' takes the amount alone (or nothing), not "
-                                 f"'{' '.join(args)}'")
-            return Bet(who, number(args[0], 0, LOG_INT, "a bet"))
-        if verb in ("continue", "cont", "c", "more", "stop", "s"):
-            if args:
-                raise ParseError(f"'{verb}' takes nothing after it, got '{' '.join(args)}'")
-            stop = verb in ("stop", "s")
-            who = self._mover(s, seat, "decide", "stop" if stop else "continue")
-            return Stop(who) if stop else Continue(who)
-        if verb in ("pass", "passes", "p"):
-            if args:
-                raise ParseError(f"'pass' takes nothing after it, got '{' '.join(args)}'")
-            return Pass(self._mover(s, seat, "bet", "pass"))
-        if parse_month(verb) is not None and s.phase == "guess":
-            return Guess(seat or s.guesser, self._parse_months(words))
-        raise ParseError(f"'{words[0]}' is not a Yatchaba move: use 'guess 1 1 8', 'bet', "
+        return self._verbs.parse(s, text, s.n)
+
+    def __init__(self) -> None:
+        deal, reveal, guess = self._parse_deal, self._parse_reveal_move, self._parse_guess
+        bet, decide, pass_ = self._parse_bet, self._parse_decision, self._parse_pass
+        self._verbs = Verbs[YatchabaState](
+            {"result": self._parse_result, "gameend": self._parse_game_end,
+             "deal": deal, "lay": deal, "reveal": reveal, "turn": reveal, "show": reveal,
+             "guess": guess, "guesses": guess, "g": guess, "bet": bet, "bets": bet, "b": bet,
+             "continue": decide, "cont": decide, "c": decide, "more": decide, "stop": decide,
+             "s": decide, "pass": pass_, "passes": pass_, "p": pass_},
+            self._parse_bare_guess,
+            "empty move: type 'guess 1 1 8', 'bet', 'pass', 'continue' or 'stop'",
+            seatless=("result", "gameend"), split=_words)
+
+    def _parse_deal(self, s: YatchabaState, m: Typed) -> Event:
+        args = m.args
+        if not args or all(a == "??" for a in args):
+            return Deal(s.game, s.round, s.guesser)
+        return Deal(s.game, s.round, s.guesser, sorted(self.deck.parse_many(args)))
+
+    def _parse_reveal_move(self, s: YatchabaState, m: Typed) -> Event:
+        return self._parse_reveal(m.args)
+
+    def _parse_guess(self, s: YatchabaState, m: Typed) -> Event:
+        return Guess(m.seat or s.guesser, self._parse_months(m.args))
+
+    def _parse_bare_guess(self, s: YatchabaState, m: Typed) -> Event:
+        """Three months alone: the guesser's guess."""
+        if parse_month(m.verb) is not None and s.phase == "guess":
+            return Guess(m.seat or s.guesser, self._parse_months(m.words))
+        raise ParseError(f"'{m.words[0]}' is not a Yatchaba move: use 'guess 1 1 8', 'bet', "
                          "'pass', 'continue', 'stop', 'deal' or 'reveal 1 1 8'")
+
+    def _parse_bet(self, s: YatchabaState, m: Typed) -> Event:
+        args = m.args
+        who = self._mover(s, m.seat, "bet", "bet")
+        if not args:
+            return Bet(who, s.next_amount())
+        if len(args) > 1 or not args[0].isdigit():
+            raise ParseError(f"'bet' takes the amount alone (or nothing), not "
+                             f"'{' '.join(args)}'")
+        return Bet(who, number(args[0], 0, LOG_INT, "a bet"))
+
+    def _parse_decision(self, s: YatchabaState, m: Typed) -> Event:
+        m.none_after()
+        stop = m.verb in ("stop", "s")
+        who = self._mover(s, m.seat, "decide", "stop" if stop else "continue")
+        return Stop(who) if stop else Continue(who)
+
+    def _parse_pass(self, s: YatchabaState, m: Typed) -> Event:
+        m.none_after("pass")
+        return Pass(self._mover(s, m.seat, "bet", "pass"))
 
     def _mover(self, s: YatchabaState, seat: int | None, phase: str, verb: str) -> int:
         """Whose move ``verb`` is: the seat typed, else the one whose turn it is in ``phase``;
@@ -629,17 +647,8 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
         return s.bettor if phase == "bet" else s.decider
 
     # The engine's own events parse back too, so that every line of a replay can be typed.
-    @staticmethod
-    def _seat(s: YatchabaState, word: str, dash: bool = False) -> int:
-        low = word.lower()
-        if dash and low == "-":
-            return 0
-        seat = whole(low[1:], 1, s.n) if low[:1] == "p" else None
-        if seat is not None:
-            return seat
-        raise ParseError(f"'{word}' is not a seat p1-p{s.n}" + (" or '-'" if dash else ""))
-
-    def _parse_result(self, s: YatchabaState, args: list[str]) -> Event:
+    def _parse_result(self, s: YatchabaState, m: Typed) -> Event:
+        args = m.args
         shape = ("a result reads 'result game G round R pN right|wrong next pM|-', e.g. "
                  "'result game 1 round 2 p2 wrong next p3'")
         if (len(args) != 8 or args[0] != "game" or args[2] != "round" or args[6] != "next"
@@ -647,16 +656,18 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
                 or args[5] not in ("right", "wrong")):
             raise ParseError(shape)
         return Result(number(args[1], 0, LOG_INT, "a game"), number(args[3], 0, LOG_INT, "a round"),
-                      self._seat(s, args[4]), args[5] == "right", self._seat(s, args[7], dash=True))
+                      parse_seat(args[4], s.n), args[5] == "right",
+                      parse_seat(args[7], s.n, "-"))
 
-    def _parse_game_end(self, s: YatchabaState, args: list[str]) -> Event:
+    def _parse_game_end(self, s: YatchabaState, m: Typed) -> Event:
+        args = m.args
         shape = ("the end of a game reads 'gameend G winner pN|- carry CHIPS deals pM|-', "
                  "e.g. 'gameend 1 winner - carry 14 deals p2'")
         if (len(args) != 7 or args[1] != "winner" or args[3] != "carry" or args[5] != "deals"
                 or not args[0].isdigit() or not args[4].isdigit()):
             raise ParseError(shape)
-        return GameEnd(number(args[0], 0, LOG_INT, "a game"), self._seat(s, args[2], dash=True),
-                       number(args[4], 0, LOG_INT, "the carry"), self._seat(s, args[6], dash=True))
+        return GameEnd(number(args[0], 0, LOG_INT, "a game"), parse_seat(args[2], s.n, "-"),
+                       number(args[4], 0, LOG_INT, "the carry"), parse_seat(args[6], s.n, "-"))
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, s: YatchabaState, seat: int | None = None) -> dict[str, Any]:
@@ -871,6 +882,11 @@ def _game_end(s: YatchabaState, ev: GameEnd) -> None:
 
 def _end(s: YatchabaState, ev: End) -> None:
     s.phase = "over"
+
+
+def _words(text: str) -> list[str]:
+    """A typed move's words: commas separate them too (``guess 1,1,8``)."""
+    return text.replace(",", " ").split()
 
 
 def _seat_or_dash(seat: int) -> str:
