@@ -11,7 +11,7 @@ so the question "is this event legal here?" has one answer everywhere (:meth:`Ma
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal
 
@@ -76,6 +76,21 @@ class Pendings:
         return p
 
 
+# What a state has lined up for the engine to record next, its ``todo``: one list of
+# (code, argument) steps, first first, in every game. Code READY: the argument is the event
+# itself, known in advance (the antes of a deal, the payouts of a result). Any other code
+# is a step of the game's own, which its ``auto`` (or ``chance``) turns into an event when
+# the step comes up, because the event depends on the steps before it (Kazu-Tori's penalty
+# reads the piles its shuffle left). ``apply`` of the step's event pops it.
+READY = 0
+Step = tuple[int, Any]
+
+
+def ready(events: Iterable[Event]) -> list[Step]:
+    """Events known in advance, as steps of a ``todo``."""
+    return [(READY, e) for e in events]
+
+
 S = TypeVar("S", default=Any)  # a game's state
 R = TypeVar("R", bound=msgspec.Struct, default=Any)  # a game's house rules
 
@@ -124,7 +139,8 @@ class Game(ABC, Generic[S, R]):
 
     @abstractmethod
     def auto(self, state: S) -> Event:
-        """The automatic event the state waits for (when pending kind is ``auto``)."""
+        """The automatic event the state waits for (when pending kind is ``auto``): the first
+        step of its ``todo`` (see :data:`READY`), or what its phase derives (a result)."""
 
     @abstractmethod
     def chance(self, state: S, rng: Rng) -> Event:

@@ -15,7 +15,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from kabucli.cards import KABUFUDA_39, UNKNOWN
-from kabucli.engine import Game, Pending, Pendings
+from kabucli.engine import Game, Pending, Pendings, Step, ready
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
 from kabucli.games.dare.events import (  # re-exported: the game's module names them all
@@ -215,9 +215,9 @@ class DareState:
     is ever revealed, and bot games never ask.
     """
 
-    __slots__ = ("_seen", "ante_left", "dealer", "dealt", "field", "hands", "history", "laid",
-                 "ledger", "n", "order", "payouts", "pend", "phase", "physical", "qualified",
-                 "ref", "round", "rules", "shown", "turn")
+    __slots__ = ("_seen", "dealer", "dealt", "field", "hands", "history", "laid", "ledger", "n",
+                 "order", "pend", "phase", "physical", "qualified", "ref", "round", "rules",
+                 "shown", "todo", "turn")
 
     def __init__(self, rules: DareRules, n: int, physical: bool) -> None:
         self.rules = rules
@@ -241,8 +241,7 @@ class DareState:
         self.shown: list[list[int] | None] = [None] * (n + 1)
         self.qualified: list[int] = []
         self.turn = 0
-        self.ante_left: list[int] = []
-        self.payouts: list[Pay] = []
+        self.todo: list[Step] = []  # the antes, then the payouts (see engine.READY)
         self.dealt: list[int] = []
         self._seen: Counter[int] | None = None
 
@@ -278,17 +277,19 @@ class Dare(Game[DareState, DareRules]):
     def pending(self, s: DareState) -> Pending:
         p = s.pend  # None once an event changed the state
         if p is None:
-            phase = s.phase
-            if phase == "turns":
-                key: tuple[Any, ...] = (phase, s.order[s.turn], s.ref)
-            elif phase == "deal":
-                key = (phase, s.round, s.dealer)
-            elif phase == "show":
-                key = (phase, self._next_show(s))
-            else:
-                key = (phase,)  # an automatic phase, or the end: one answer each
-            p = s.pend = _PENDINGS.get(key)
+            p = s.pend = _PENDINGS.get(self._pending_key(s))
         return p
+
+    def _pending_key(self, s: DareState) -> tuple[Any, ...]:
+        """What :func:`_describe` reads."""
+        phase = s.phase
+        if phase == "turns":
+            return (phase, s.order[s.turn], s.ref)
+        if phase == "deal":
+            return (phase, s.round, s.dealer)
+        if phase == "show":
+            return (phase, self._next_show(s))
+        return (phase,)  # an automatic phase, or the end: one answer each
 
     @staticmethod
     def _next_show(s: DareState) -> int:
@@ -362,13 +363,12 @@ class Dare(Game[DareState, DareRules]):
         s.pend = None
         if type(ev) is Pay:  # the commonest event first
             s.ledger.apply(ev)
-            if s.phase == "ante":
-                s.ante_left.pop(0)
-                if not s.ante_left:
+            todo = s.todo
+            todo.pop(0)
+            if not todo:
+                if s.phase == "ante":
                     s.phase = "turns"
-            else:
-                s.payouts.pop(0)
-                if not s.payouts:
+                else:
                     self._next_round(s)
         elif type(ev) is Lay:
             self._apply_lay(s, ev)
@@ -382,8 +382,9 @@ class Dare(Game[DareState, DareRules]):
                 seen += [c for c in hand if c != UNKNOWN] if UNKNOWN in hand else hand
             s.dealt = seen
             s._seen = None
-            s.ante_left = list(s.order) if s.rules.ante > 0 else []
-            s.phase = "ante" if s.ante_left else "turns"
+            ante = s.rules.ante
+            s.todo = ready(Pay(p, POT, ante, "ante") for p in s.order) if ante > 0 else []
+            s.phase = "ante" if s.todo else "turns"
         elif type(ev) is Show:
             if UNKNOWN in s.hands[ev.seat]:  # a known hand reveals nothing
                 got = take(s.hands[ev.seat], list(ev.cards))
@@ -395,9 +396,9 @@ class Dare(Game[DareState, DareRules]):
                 s.phase = "result"
         elif type(ev) is Result:
             s.history.append(ev)
-            s.payouts = self._payouts(s, ev)
+            s.todo = ready(self._payouts(s, ev))
             s.dealer = ev.dealer
-            if s.payouts:
+            if s.todo:
                 s.phase = "payout"
             else:
                 self._next_round(s)
@@ -429,10 +430,9 @@ class Dare(Game[DareState, DareRules]):
 
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: DareState) -> Event:
-        if s.phase == "ante":
-            return Pay(s.ante_left[0], POT, s.rules.ante, "ante")
-        if s.phase == "payout":
-            return s.payouts[0]
+        if s.todo:  # the antes, or the payouts
+            ev: Event = s.todo[0][1]
+            return ev
         if s.phase == "result":
             return self._result(s)
         if s.phase == "end":

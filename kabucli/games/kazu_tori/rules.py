@@ -21,7 +21,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from kabucli.cards import DAINI_40, JIZO, ONI, UNKNOWN
-from kabucli.engine import Game, Pending, Pendings
+from kabucli.engine import READY, Game, Pending, Pendings, Step, ready
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
 from kabucli.games.kazu_tori.events import (  # re-exported: the game's module names them all
@@ -84,15 +84,16 @@ def pile_sizes(n: int) -> list[int]:
     return [DECK_SIZE // n + (1 if i < DECK_SIZE % n else 0) for i in range(n)]
 
 
-# the todo queue: effects waiting to be recorded (or done) after an event
-T_SHUFFLE, T_PENALTY, T_HANDOUT, T_RETURN, T_FLIP, T_SCORE, T_PAY, T_END = range(8)
+# the steps of the todo queue (see engine.READY): effects waiting to be recorded (or done)
+# after an event
+T_SHUFFLE, T_PENALTY, T_HANDOUT, T_RETURN, T_FLIP, T_SCORE, T_END = range(1, 8)
 
 _AUTO_WHAT = {
     T_PENALTY: "the wrong claim's penalty",
     T_HANDOUT: "the Jizo's hand-out",
     T_RETURN: "the return of the table cards",
     T_SCORE: "the score",
-    T_PAY: "the payments",
+    READY: "the payments",
     T_END: "the end of the game",
 }
 _CARDS = tuple(DAINI_40.cards())  # the deck in its canonical order, as the deal starts
@@ -120,7 +121,7 @@ class KazuToriState:
         self.table_by: list[int] = []  # who flipped each table card
         self.removed: list[int] = []  # the Jizo, once used up
         self.phase = "deal"  # deal | turn (flip, no card to claim) | window | end
-        self.todo: list[tuple[int, Any]] = []
+        self.todo: list[Step] = []
         self.flipper = 1  # who flips next in phase "turn"
         self.count = 1  # the number the next flip says
         self.said = 0  # the number said with the card on top of the table
@@ -341,7 +342,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         elif type(ev) is Score:
             todo.pop(0)
             s.result = ev
-            todo.extend((T_PAY, p) for p in self._payments(s, ev))
+            todo.extend(ready(self._payments(s, ev)))
             todo.append((T_END, None))
         elif type(ev) is End:
             todo.pop(0)
@@ -456,7 +457,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: KazuToriState) -> Event:
         code, arg = s.todo[0]
-        if code == T_PAY:
+        if code == READY:  # a payment
             pay: Pay = arg
             return pay
         if code == T_PENALTY:

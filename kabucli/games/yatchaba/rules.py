@@ -23,7 +23,7 @@ from math import comb
 from typing import Any, ClassVar
 
 from kabucli.cards import HANAFUDA_48, MONTH_NAMES, UNKNOWN, month_of
-from kabucli.engine import Game, Pending, Pendings
+from kabucli.engine import Game, Pending, Pendings, Step, ready
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
 from kabucli.games.yatchaba.events import (  # re-exported: the game's module names them all
@@ -141,8 +141,8 @@ class YatchabaState:
 
     __slots__ = ("bets", "dealer", "decider", "due", "game", "games", "guess", "guessed",
                  "guesser", "history", "laid", "lap", "ledger", "left", "n", "order", "out",
-                 "passes", "payouts", "pend", "phase", "physical", "round", "rules", "step",
-                 "table", "turn", "unseen", "winner")
+                 "passes", "pend", "phase", "physical", "round", "rules", "step", "table",
+                 "todo", "turn", "unseen", "winner")
 
     def __init__(self, rules: YatchabaRules, n: int, physical: bool) -> None:
         self.rules = rules
@@ -152,7 +152,7 @@ class YatchabaState:
         self.ledger = Ledger(n, rules.chips)
         self.history: list[dict[str, Any]] = []
         self.pend: Pending | None = None
-        self.payouts: list[Pay] = []
+        self.todo: list[Step] = []  # the payouts of a game (see engine.READY)
         self.game = 1
         self.dealer = 1
         self._reset_game()
@@ -227,20 +227,22 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: YatchabaState) -> Pending:
         p = s.pend  # None once an event changed the state
-        if p is not None:
-            return p
+        if p is None:
+            p = s.pend = _PENDINGS.get(self._pending_key(s))
+        return p
+
+    @staticmethod
+    def _pending_key(s: YatchabaState) -> tuple[Any, ...]:
+        """What :meth:`_describe` reads."""
         phase = s.phase
         if phase == "bet":
             b = s.order[s.turn]
-            key: tuple[Any, ...] = (phase, b, s.due, b == s.guesser)
-        elif phase == "guess" or phase == "deal":
-            key = (phase, s.guesser)
-        elif phase == "decide":
-            key = (phase, s.decider)
-        else:
-            key = (phase,)
-        p = s.pend = _PENDINGS.get(key)
-        return p
+            return (phase, b, s.due, b == s.guesser)
+        if phase == "guess" or phase == "deal":
+            return (phase, s.guesser)
+        if phase == "decide":
+            return (phase, s.decider)
+        return (phase,)
 
     @staticmethod
     def _describe(key: tuple[Any, ...]) -> Pending:
@@ -414,8 +416,8 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
                 pays.append(Pay(POT, s.dealer, share, "dealer"))
         else:
             pays.append(Pay(POT, s.dealer, share, "dealer"))
-        s.payouts = [p for p in pays if p.amount > 0]
-        s.phase = "payout" if s.payouts else "gameend"
+        s.todo = ready(p for p in pays if p.amount > 0)
+        s.phase = "payout" if s.todo else "gameend"
 
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: YatchabaState) -> Event:
@@ -425,7 +427,8 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
             nxt = 0 if right else s.next_guesser()
             return Result(s.game, s.round, s.guesser, right, nxt)
         if phase == "payout":
-            return s.payouts[0]
+            ev: Event = s.todo[0][1]
+            return ev
         if phase == "gameend":
             dealer = s.dealer % s.n + 1 if s.game < s.games else 0
             return GameEnd(s.game, s.winner, s.ledger.pot, dealer)
@@ -834,8 +837,8 @@ def _pass(s: YatchabaState, ev: Pass) -> None:
 
 def _pay(s: YatchabaState, ev: Pay) -> None:
     s.ledger.apply(ev)
-    s.payouts.pop(0)
-    if not s.payouts:
+    s.todo.pop(0)
+    if not s.todo:
         s.phase = "gameend"
 
 
