@@ -361,72 +361,21 @@ class Dare(Game[DareState, DareRules]):
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: DareState, ev: Event) -> None:
         s.pend = None
-        if type(ev) is Pay:  # the commonest event first
-            s.ledger.apply(ev)
-            todo = s.todo
-            todo.pop(0)
-            if not todo:
-                if s.phase == "ante":
-                    s.phase = "turns"
-                else:
-                    self._next_round(s)
+        # one module function per event, the commonest first
+        if type(ev) is Pay:
+            _apply_pay(s, ev)
         elif type(ev) is Lay:
-            self._apply_lay(s, ev)
+            _apply_lay(s, ev)
         elif type(ev) is Deal:
-            s.field = list(ev.field)
-            s.ref = sum(ev.field) % 10
-            seen = list(ev.field)  # then each hand's known cards, in order (counted lazily)
-            for seat in range(1, s.n + 1):
-                hand = sorted(ev.hands[seat - 1]) if ev.hands is not None else [UNKNOWN] * HAND
-                s.hands[seat] = hand
-                seen += [c for c in hand if c != UNKNOWN] if UNKNOWN in hand else hand
-            s.dealt = seen
-            s._seen = None
-            ante = s.rules.ante
-            s.todo = ready(Pay(p, POT, ante, "ante") for p in s.order) if ante > 0 else []
-            s.phase = "ante" if s.todo else "turns"
+            _apply_deal(s, ev)
         elif type(ev) is Show:
-            if UNKNOWN in s.hands[ev.seat]:  # a known hand reveals nothing
-                got = take(s.hands[ev.seat], list(ev.cards))
-                assert got is not None
-                s.seen.update(got[1])
-            s.hands[ev.seat] = sorted(ev.cards)
-            s.shown[ev.seat] = sorted(ev.cards)
-            if all(s.shown[q] is not None for q in s.qualified):
-                s.phase = "result"
+            _apply_show(s, ev)
         elif type(ev) is Result:
-            s.history.append(ev)
-            s.todo = ready(self._payouts(s, ev))
-            s.dealer = ev.dealer
-            if s.todo:
-                s.phase = "payout"
-            else:
-                self._next_round(s)
+            _apply_result(s, ev)
         elif type(ev) is End:
             s.phase = "over"
-
-    def _apply_lay(self, s: DareState, ev: Lay) -> None:
-        s.laid[ev.seat] = [list(st) for st in ev.sets]
-        got = take(s.hands[ev.seat], [c for st in ev.sets for c in st])
-        assert got is not None
-        s.hands[ev.seat] = got[0]
-        if got[1]:
-            s.seen.update(got[1])
-        if len(ev.sets) == 3:
-            s.phase = "result"
-            return
-        s.turn += 1
-        if s.turn == s.n:
-            s.qualified = [p for p in s.order if len(s.laid[p] or ()) == 2]
-            s.phase = "show" if s.qualified else "result"
-
-    def _next_round(self, s: DareState) -> None:
-        if s.round == s.rules.rounds:
-            s.phase = "end"
-            return
-        s.round += 1
-        s._reset_round()
-        s.phase = "deal"
+        else:
+            raise TypeError(f"{type(ev).__name__} is not a Dare event")
 
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: DareState) -> Event:
@@ -457,18 +406,6 @@ class Dare(Game[DareState, DareRules]):
         if tie == "split":
             return Result(s.round, "split", tied, tied[0])
         return Result(s.round, "order", [tied[0]], tied[0])
-
-    @staticmethod
-    def _payouts(s: DareState, ev: Result) -> list[Pay]:
-        """The pot to the winners: floor(pot / winners) each; odd chips and 0-chip payments
-        stay unrecorded in the pot."""
-        if not ev.winners:
-            return []
-        share = s.ledger.pot // len(ev.winners)
-        if share == 0:
-            return []
-        why = "split" if len(ev.winners) > 1 else "win"
-        return [Pay(POT, w, share, why) for w in ev.winners]
 
     def chance(self, s: DareState, rng: Rng) -> Event:
         if s.phase == "deal":
@@ -693,6 +630,92 @@ The engine's own events print as 'pay p1 pot 1 ante', 'result round 3 showdown p
 (winners '-' when nobody wins, 'p1,p3' when a pot is split) and 'end rounds p1=52 p2=47
 pot=1'; they parse back from the same text.
 """
+
+
+# -- changes, one function per event type ------------------------------------------------
+
+def _apply_pay(s: DareState, ev: Pay) -> None:
+    s.ledger.apply(ev)
+    todo = s.todo
+    todo.pop(0)
+    if not todo:
+        if s.phase == "ante":
+            s.phase = "turns"
+        else:
+            _next_round(s)
+
+
+def _apply_lay(s: DareState, ev: Lay) -> None:
+    s.laid[ev.seat] = [list(st) for st in ev.sets]
+    got = take(s.hands[ev.seat], [c for st in ev.sets for c in st])
+    assert got is not None
+    s.hands[ev.seat] = got[0]
+    if got[1]:
+        s.seen.update(got[1])
+    if len(ev.sets) == 3:
+        s.phase = "result"
+        return
+    s.turn += 1
+    if s.turn == s.n:
+        s.qualified = [p for p in s.order if len(s.laid[p] or ()) == 2]
+        s.phase = "show" if s.qualified else "result"
+
+
+def _apply_deal(s: DareState, ev: Deal) -> None:
+    s.field = list(ev.field)
+    s.ref = sum(ev.field) % 10
+    seen = list(ev.field)  # then each hand's known cards, in order (counted lazily)
+    for seat in range(1, s.n + 1):
+        hand = sorted(ev.hands[seat - 1]) if ev.hands is not None else [UNKNOWN] * HAND
+        s.hands[seat] = hand
+        seen += [c for c in hand if c != UNKNOWN] if UNKNOWN in hand else hand
+    s.dealt = seen
+    s._seen = None
+    ante = s.rules.ante
+    s.todo = ready(Pay(p, POT, ante, "ante") for p in s.order) if ante > 0 else []
+    s.phase = "ante" if s.todo else "turns"
+
+
+def _apply_show(s: DareState, ev: Show) -> None:
+    if UNKNOWN in s.hands[ev.seat]:  # a known hand reveals nothing
+        got = take(s.hands[ev.seat], list(ev.cards))
+        assert got is not None
+        s.seen.update(got[1])
+    s.hands[ev.seat] = sorted(ev.cards)
+    s.shown[ev.seat] = sorted(ev.cards)
+    if all(s.shown[q] is not None for q in s.qualified):
+        s.phase = "result"
+
+
+def _apply_result(s: DareState, ev: Result) -> None:
+    s.history.append(ev)
+    s.todo = ready(_payouts(s, ev))
+    s.dealer = ev.dealer
+    if s.todo:
+        s.phase = "payout"
+    else:
+        _next_round(s)
+
+
+def _next_round(s: DareState) -> None:
+    if s.round == s.rules.rounds:
+        s.phase = "end"
+        return
+    s.round += 1
+    s._reset_round()
+    s.phase = "deal"
+
+
+def _payouts(s: DareState, ev: Result) -> list[Pay]:
+    """The pot to the winners: floor(pot / winners) each; odd chips and 0-chip payments
+    stay unrecorded in the pot."""
+    if not ev.winners:
+        return []
+    share = s.ledger.pot // len(ev.winners)
+    if share == 0:
+        return []
+    why = "split" if len(ev.winners) > 1 else "win"
+    return [Pay(POT, w, share, why) for w in ev.winners]
 
 
 _AUTO_WHAT = {

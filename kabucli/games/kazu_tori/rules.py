@@ -191,7 +191,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
 
     def new_state(self, rules: KazuToriRules, seats: int, physical: bool) -> KazuToriState:
         s = KazuToriState(rules, seats, physical)
-        self._settle(s)
+        _settle(s)
         return s
 
     # -- what the state waits for ----------------------------------------------------------
@@ -212,15 +212,6 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         if type(ev) is Stop:
             return "End the game now and score the piles as they stand?"
         return None
-
-    def _settle(self, s: KazuToriState) -> None:
-        """Do the queued steps that are no events (a flip that waited for the effects of the
-        window it closed); what the state waits for is worked out again when asked."""
-        todo = s.todo
-        while todo and todo[0][0] == T_FLIP:
-            _, (seat, card) = todo.pop(0)
-            self._turn_card(s, seat, card)
-        s.pend = None
 
     def _pending_key(self, s: KazuToriState) -> tuple[Any, ...]:
         """What :func:`_describe` reads."""
@@ -296,163 +287,38 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: KazuToriState, ev: Event) -> None:
-        todo = s.todo
+        # one module function per event, the commonest first
         if type(ev) is Flip:
-            self._apply_flip(s, ev)
+            _apply_flip(s, ev)
         elif type(ev) is Shuffle:
-            if todo.pop(0)[1][1] is not None:  # a return: the table was dealt back
-                s.table = []
-                s.table_by = []
-            for seat, pile in zip(ev.seats, ev.piles, strict=True):
-                s.piles[seat] = list(pile)
+            _apply_shuffle(s, ev)
         elif type(ev) is Claim:
-            self._apply_claim(s, ev.seat)
+            _apply_claim(s, ev)
         elif type(ev) is Pay:
-            todo.pop(0)
+            s.todo.pop(0)
             s.ledger.apply(ev)
         elif type(ev) is Penalty:
-            todo.pop(0)
-            pile = s.piles[ev.seat]
-            gifts = [(to, pile.pop(0)) for to in ev.to]
-            if not pile:
-                s.lastcall = True
-                s.seats_changed()
-            self._receive(s, gifts)
+            _apply_penalty(s, ev)
         elif type(ev) is Handout:
-            self._apply_handout(s, ev)
+            _apply_handout(s, ev)
         elif type(ev) is Return:
-            todo.pop(0)
-            seats = tuple(seat for seat, k in enumerate(ev.counts, 1) if k)
-            if s.physical:
-                for seat in seats:
-                    s.piles[seat] += [UNKNOWN] * ev.counts[seat - 1]
-                s.table = []
-                s.table_by = []
-            else:  # the cards stay on the table until the shuffle deals them back
-                todo.insert(0, (T_SHUFFLE, (seats, tuple(ev.counts))))
+            _apply_return(s, ev)
         elif type(ev) is Race:
             s.race = list(ev.draws)
         elif type(ev) is Pass:
             s.passed = s.passed | {ev.seat}
         elif type(ev) is Stop:
             s.phase = "end"
-            todo.append((T_SCORE, ("agreement", ev.seat)))
+            s.todo.append((T_SCORE, ("agreement", ev.seat)))
         elif type(ev) is Deal:
-            self._apply_deal(s, ev)
+            _apply_deal(s, ev)
         elif type(ev) is Score:
-            todo.pop(0)
-            s.result = ev
-            todo.extend(ready(self._payments(s, ev)))
-            todo.append((T_END, None))
+            _apply_score(s, ev)
         elif type(ev) is End:
-            todo.pop(0)
-        self._settle(s)
-
-    def _apply_deal(self, s: KazuToriState, ev: Deal) -> None:
-        for seat, size in enumerate(ev.sizes, 1):
-            s.piles[seat] = list(ev.piles[seat - 1]) if ev.piles is not None else [UNKNOWN] * size
-        s.seats_changed()
-        s.phase = "turn"
-        s.flipper = 1
-        s.count = 1
-
-    def _apply_flip(self, s: KazuToriState, ev: Flip) -> None:
-        todo = s.todo
-        s.flip_events += 1
-        if s.phase == "window":  # the flip closes the window of the card on top
-            top = s.table[-1]
-            if top == JIZO:
-                todo.append((T_HANDOUT, None))
-            elif s.said == s.rules.limit and not s.lastcall:
-                todo.append((T_RETURN, None))
-            s.count = s.said % s.rules.limit + 1
-        s.phase = "turn"
-        if s.flips >= s.rules.max_flips:
-            s.phase = "end"
-            todo.append((T_SCORE, ("max_flips", 0)))
-        elif todo:  # the closing window's hand-out or return comes first
-            todo.append((T_FLIP, (ev.seat, ev.card)))
+            s.todo.pop(0)
         else:
-            self._turn_card(s, ev.seat, ev.card)
-
-    def _turn_card(self, s: KazuToriState, seat: int, card: int | None) -> None:
-        """A flip completes: the top card of ``seat``'s pile goes face up with the count."""
-        pile = s.piles[seat]
-        top = pile.pop(0)
-        if card is None:
-            card = top
-        s.flips += 1
-        s.table.append(card)
-        s.table_by.append(seat)
-        s.said = s.count
-        s.turned.append((seat, card, s.said, len(pile)))
-        s.ok = matches(card, s.said)
-        s.last = seat
-        s.claimed = _NOBODY
-        s.passed = _NOBODY
-        s.race = None
-        s.phase = "window"
-        if not pile:
-            s.lastcall = True
-            s.seats_changed()
-            if card == ONI:  # the Oni as a last card ends the game at once
-                s.table.pop()
-                s.table_by.pop()
-                pile.append(ONI)
-                s.phase = "end"
-                s.todo.append((T_SCORE, ("oni", seat)))
-            elif not any(s.piles):
-                s.phase = "end"
-                s.todo.append((T_SCORE, ("out", 0)))
-
-    def _apply_claim(self, s: KazuToriState, seat: int) -> None:
-        s.claimed = s.claimed | {seat}
-        if not matches(s.table[-1], s.said):
-            s.todo.append((T_PENALTY, seat))
-            return
-        pile = s.piles[seat]
-        pile.extend(s.table)
-        s.table = []
-        s.table_by = []
-        if s.lastcall:
-            s.phase = "end"
-            s.todo.append((T_SCORE, ("take", seat)))
-            return
-        s.phase = "turn"
-        s.flipper = seat
-        s.count = 1
-        if s.physical:
-            pile[:] = [UNKNOWN] * len(pile)
-        else:
-            s.todo.append((T_SHUFFLE, ((seat,), None)))
-
-    def _apply_handout(self, s: KazuToriState, ev: Handout) -> None:
-        s.todo.pop(0)
-        s.jizo_uses += 1
-        jizo = s.table.pop()
-        s.table_by.pop()
-        gifts = list(zip(ev.to, reversed(s.table), strict=True))
-        if ev.jizo:
-            gifts.insert(0, (ev.jizo, jizo))
-        else:
-            s.removed.append(jizo)
-        s.table = []
-        s.table_by = []
-        self._receive(s, gifts)
-
-    def _receive(self, s: KazuToriState, gifts: list[tuple[int, int]]) -> None:
-        """Cards go to the bottom of the receivers' piles; then those piles are shuffled: in a
-        seeded game one chance event (receivers in seat order) before anything else still
-        queued; at a real table the piles just become unknown again."""
-        piles = s.piles
-        for seat, card in gifts:
-            piles[seat].append(card)
-        got = sorted({seat for seat, _ in gifts})
-        if s.physical:
-            for seat in got:
-                piles[seat][:] = [UNKNOWN] * len(piles[seat])
-        elif got:
-            s.todo.insert(0, (T_SHUFFLE, (tuple(got), None)))
+            raise TypeError(f"{type(ev).__name__} is not a Kazu-Tori event")
+        _settle(s)
 
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: KazuToriState) -> Event:
@@ -499,27 +365,6 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             seat = s.next_in(seat)
             to.append(seat)
         return Handout(flipper, jizo, to)
-
-    @staticmethod
-    def _payments(s: KazuToriState, ev: Score) -> list[Pay]:
-        """Each loser pays the winner a chip per card held (ties by the ``tie`` house rule)."""
-        winners = ev.winners
-        if not winners:
-            return []
-        tie = s.rules.tie
-        w = len(winners)
-        if w > 1 and tie == "none":
-            return []
-        pays: list[Pay] = []
-        for p in range(1, s.n + 1):
-            k = ev.cards[p - 1]
-            if p in winners or k == 0:
-                continue
-            amount = k // w if tie == "split" else k
-            if amount:
-                why = "cards" if w == 1 else f"cards, tie {tie}"
-                pays.extend(Pay(p, win, amount, why) for win in winners)
-        return pays
 
     def chance(self, s: KazuToriState, rng: Rng) -> Event:
         if s.phase == "deal":
@@ -981,6 +826,190 @@ What the program records by itself:
   return p1=3 p2=2                  the table back to those who turned it
   score take p3 p1=9 p2=0 p3=21 p4=10 wins p3
 """
+
+
+# -- changes, one function per event type ------------------------------------------------
+
+def _settle(s: KazuToriState) -> None:
+    """Do the queued steps that are no events (a flip that waited for the effects of the
+    window it closed); what the state waits for is worked out again when asked."""
+    todo = s.todo
+    while todo and todo[0][0] == T_FLIP:
+        _, (seat, card) = todo.pop(0)
+        _turn_card(s, seat, card)
+    s.pend = None
+
+
+def _apply_deal(s: KazuToriState, ev: Deal) -> None:
+    for seat, size in enumerate(ev.sizes, 1):
+        s.piles[seat] = list(ev.piles[seat - 1]) if ev.piles is not None else [UNKNOWN] * size
+    s.seats_changed()
+    s.phase = "turn"
+    s.flipper = 1
+    s.count = 1
+
+
+def _apply_flip(s: KazuToriState, ev: Flip) -> None:
+    todo = s.todo
+    s.flip_events += 1
+    if s.phase == "window":  # the flip closes the window of the card on top
+        top = s.table[-1]
+        if top == JIZO:
+            todo.append((T_HANDOUT, None))
+        elif s.said == s.rules.limit and not s.lastcall:
+            todo.append((T_RETURN, None))
+        s.count = s.said % s.rules.limit + 1
+    s.phase = "turn"
+    if s.flips >= s.rules.max_flips:
+        s.phase = "end"
+        todo.append((T_SCORE, ("max_flips", 0)))
+    elif todo:  # the closing window's hand-out or return comes first
+        todo.append((T_FLIP, (ev.seat, ev.card)))
+    else:
+        _turn_card(s, ev.seat, ev.card)
+
+
+def _turn_card(s: KazuToriState, seat: int, card: int | None) -> None:
+    """A flip completes: the top card of ``seat``'s pile goes face up with the count."""
+    pile = s.piles[seat]
+    top = pile.pop(0)
+    if card is None:
+        card = top
+    s.flips += 1
+    s.table.append(card)
+    s.table_by.append(seat)
+    s.said = s.count
+    s.turned.append((seat, card, s.said, len(pile)))
+    s.ok = matches(card, s.said)
+    s.last = seat
+    s.claimed = _NOBODY
+    s.passed = _NOBODY
+    s.race = None
+    s.phase = "window"
+    if not pile:
+        s.lastcall = True
+        s.seats_changed()
+        if card == ONI:  # the Oni as a last card ends the game at once
+            s.table.pop()
+            s.table_by.pop()
+            pile.append(ONI)
+            s.phase = "end"
+            s.todo.append((T_SCORE, ("oni", seat)))
+        elif not any(s.piles):
+            s.phase = "end"
+            s.todo.append((T_SCORE, ("out", 0)))
+
+
+def _apply_claim(s: KazuToriState, ev: Claim) -> None:
+    seat = ev.seat
+    s.claimed = s.claimed | {seat}
+    if not matches(s.table[-1], s.said):
+        s.todo.append((T_PENALTY, seat))
+        return
+    pile = s.piles[seat]
+    pile.extend(s.table)
+    s.table = []
+    s.table_by = []
+    if s.lastcall:
+        s.phase = "end"
+        s.todo.append((T_SCORE, ("take", seat)))
+        return
+    s.phase = "turn"
+    s.flipper = seat
+    s.count = 1
+    if s.physical:
+        pile[:] = [UNKNOWN] * len(pile)
+    else:
+        s.todo.append((T_SHUFFLE, ((seat,), None)))
+
+
+def _apply_handout(s: KazuToriState, ev: Handout) -> None:
+    s.todo.pop(0)
+    s.jizo_uses += 1
+    jizo = s.table.pop()
+    s.table_by.pop()
+    gifts = list(zip(ev.to, reversed(s.table), strict=True))
+    if ev.jizo:
+        gifts.insert(0, (ev.jizo, jizo))
+    else:
+        s.removed.append(jizo)
+    s.table = []
+    s.table_by = []
+    _receive(s, gifts)
+
+
+def _receive(s: KazuToriState, gifts: list[tuple[int, int]]) -> None:
+    """Cards go to the bottom of the receivers' piles; then those piles are shuffled: in a
+    seeded game one chance event (receivers in seat order) before anything else still
+    queued; at a real table the piles just become unknown again."""
+    piles = s.piles
+    for seat, card in gifts:
+        piles[seat].append(card)
+    got = sorted({seat for seat, _ in gifts})
+    if s.physical:
+        for seat in got:
+            piles[seat][:] = [UNKNOWN] * len(piles[seat])
+    elif got:
+        s.todo.insert(0, (T_SHUFFLE, (tuple(got), None)))
+
+
+def _payments(s: KazuToriState, ev: Score) -> list[Pay]:
+    """Each loser pays the winner a chip per card held (ties by the ``tie`` house rule)."""
+    winners = ev.winners
+    if not winners:
+        return []
+    tie = s.rules.tie
+    w = len(winners)
+    if w > 1 and tie == "none":
+        return []
+    pays: list[Pay] = []
+    for p in range(1, s.n + 1):
+        k = ev.cards[p - 1]
+        if p in winners or k == 0:
+            continue
+        amount = k // w if tie == "split" else k
+        if amount:
+            why = "cards" if w == 1 else f"cards, tie {tie}"
+            pays.extend(Pay(p, win, amount, why) for win in winners)
+    return pays
+
+
+def _apply_shuffle(s: KazuToriState, ev: Shuffle) -> None:
+    if s.todo.pop(0)[1][1] is not None:  # a return: the table was dealt back
+        s.table = []
+        s.table_by = []
+    for seat, pile in zip(ev.seats, ev.piles, strict=True):
+        s.piles[seat] = list(pile)
+
+
+def _apply_penalty(s: KazuToriState, ev: Penalty) -> None:
+    s.todo.pop(0)
+    pile = s.piles[ev.seat]
+    gifts = [(to, pile.pop(0)) for to in ev.to]
+    if not pile:
+        s.lastcall = True
+        s.seats_changed()
+    _receive(s, gifts)
+
+
+def _apply_return(s: KazuToriState, ev: Return) -> None:
+    s.todo.pop(0)
+    seats = tuple(seat for seat, k in enumerate(ev.counts, 1) if k)
+    if s.physical:
+        for seat in seats:
+            s.piles[seat] += [UNKNOWN] * ev.counts[seat - 1]
+        s.table = []
+        s.table_by = []
+    else:  # the cards stay on the table until the shuffle deals them back
+        s.todo.insert(0, (T_SHUFFLE, (seats, tuple(ev.counts))))
+
+
+def _apply_score(s: KazuToriState, ev: Score) -> None:
+    todo = s.todo
+    todo.pop(0)
+    s.result = ev
+    todo.extend(ready(_payments(s, ev)))
+    todo.append((T_END, None))
 
 
 def _describe(key: tuple[Any, ...]) -> Pending:

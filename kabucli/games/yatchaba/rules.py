@@ -370,54 +370,32 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: YatchabaState, ev: Event) -> None:
         s.pend = None
-        # the commonest events first (a chain of tests calls the compiled functions directly)
+        # one module function per event, the commonest first (a chain of tests calls the
+        # compiled functions directly)
         if type(ev) is Bet:
-            _bet(s, ev)
+            _apply_bet(s, ev)
         elif type(ev) is Pass:
-            _pass(s, ev)
+            _apply_pass(s, ev)
         elif type(ev) is Deal:
-            _deal(s, ev)
+            _apply_deal(s, ev)
         elif type(ev) is Guess:
-            _guess(s, ev)
+            _apply_guess(s, ev)
         elif type(ev) is Reveal:
-            _reveal(s, ev)
+            _apply_reveal(s, ev)
         elif type(ev) is Result:
-            self._apply_result(s, ev)
+            _apply_result(s, ev)
         elif type(ev) is Continue:
-            _continue(s, ev)
+            _apply_continue(s, ev)
         elif type(ev) is Stop:
-            _stop(s, ev)
+            _apply_stop(s, ev)
         elif type(ev) is Pay:
-            _pay(s, ev)
+            _apply_pay(s, ev)
         elif type(ev) is GameEnd:
-            _game_end(s, ev)
+            _apply_game_end(s, ev)
         elif type(ev) is End:
-            _end(s, ev)
+            _apply_end(s, ev)
         else:
             raise TypeError(f"{type(ev).__name__} is not a Yatchaba event")
-
-    @staticmethod
-    def _apply_result(s: YatchabaState, ev: Result) -> None:
-        if ev.next:
-            s.guesser = ev.next
-            s.guessed.append(ev.next)
-            s.round += 1
-            s._reset_round()
-            return
-        pot = s.ledger.pot
-        share = pot // DEALER_SHARE_DIVISOR
-        pays: list[Pay] = []
-        if ev.right:
-            s.winner = ev.guesser
-            if ev.guesser == s.dealer:
-                pays.append(Pay(POT, ev.guesser, pot, "win"))
-            else:
-                pays.append(Pay(POT, ev.guesser, pot - share, "win"))
-                pays.append(Pay(POT, s.dealer, share, "dealer"))
-        else:
-            pays.append(Pay(POT, s.dealer, share, "dealer"))
-        s.todo = ready(p for p in pays if p.amount > 0)
-        s.phase = "payout" if s.todo else "gameend"
 
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: YatchabaState) -> Event:
@@ -815,7 +793,7 @@ def _next_bettor(s: YatchabaState) -> None:
         s.phase = "decide"
 
 
-def _bet(s: YatchabaState, ev: Bet) -> None:
+def _apply_bet(s: YatchabaState, ev: Bet) -> None:
     bal = s.ledger.balances
     bal[ev.seat] -= ev.amount
     bal[POT] += ev.amount
@@ -825,7 +803,7 @@ def _bet(s: YatchabaState, ev: Bet) -> None:
     _next_bettor(s)
 
 
-def _pass(s: YatchabaState, ev: Pass) -> None:
+def _apply_pass(s: YatchabaState, ev: Pass) -> None:
     bal = s.ledger.balances
     bal[ev.seat] -= PASS_COST
     bal[POT] += PASS_COST
@@ -835,34 +813,34 @@ def _pass(s: YatchabaState, ev: Pass) -> None:
     _next_bettor(s)
 
 
-def _pay(s: YatchabaState, ev: Pay) -> None:
+def _apply_pay(s: YatchabaState, ev: Pay) -> None:
     s.ledger.apply(ev)
     s.todo.pop(0)
     if not s.todo:
         s.phase = "gameend"
 
 
-def _deal(s: YatchabaState, ev: Deal) -> None:
+def _apply_deal(s: YatchabaState, ev: Deal) -> None:
     s.laid = None if ev.cards is None else list(ev.cards)
     s.phase = "guess"
 
 
-def _guess(s: YatchabaState, ev: Guess) -> None:
+def _apply_guess(s: YatchabaState, ev: Guess) -> None:
     s.guess = list(ev.months)
     s.phase = "bet"
 
 
-def _continue(s: YatchabaState, ev: Continue) -> None:
+def _apply_continue(s: YatchabaState, ev: Continue) -> None:
     s.lap += 1
     s.turn = 0
     s.phase = "bet"
 
 
-def _stop(s: YatchabaState, ev: Stop) -> None:
+def _apply_stop(s: YatchabaState, ev: Stop) -> None:
     s.phase = "reveal"
 
 
-def _reveal(s: YatchabaState, ev: Reveal) -> None:
+def _apply_reveal(s: YatchabaState, ev: Reveal) -> None:
     cards = ev.cards if ev.cards is not None else [UNKNOWN] * LAID
     for m, c in zip(ev.months, cards, strict=True):
         s.left[m] -= 1
@@ -872,7 +850,7 @@ def _reveal(s: YatchabaState, ev: Reveal) -> None:
     s.phase = "result"
 
 
-def _game_end(s: YatchabaState, ev: GameEnd) -> None:
+def _apply_game_end(s: YatchabaState, ev: GameEnd) -> None:
     s.history.append({"game": ev.game, "dealer": s.dealer, "winner": ev.winner,
                       "rounds": s.round, "carry": ev.carry})
     if ev.dealer == 0:
@@ -883,8 +861,31 @@ def _game_end(s: YatchabaState, ev: GameEnd) -> None:
         s._reset_game()
 
 
-def _end(s: YatchabaState, ev: End) -> None:
+def _apply_end(s: YatchabaState, ev: End) -> None:
     s.phase = "over"
+
+
+def _apply_result(s: YatchabaState, ev: Result) -> None:
+    if ev.next:
+        s.guesser = ev.next
+        s.guessed.append(ev.next)
+        s.round += 1
+        s._reset_round()
+        return
+    pot = s.ledger.pot
+    share = pot // DEALER_SHARE_DIVISOR
+    pays: list[Pay] = []
+    if ev.right:
+        s.winner = ev.guesser
+        if ev.guesser == s.dealer:
+            pays.append(Pay(POT, ev.guesser, pot, "win"))
+        else:
+            pays.append(Pay(POT, ev.guesser, pot - share, "win"))
+            pays.append(Pay(POT, s.dealer, share, "dealer"))
+    else:
+        pays.append(Pay(POT, s.dealer, share, "dealer"))
+    s.todo = ready(p for p in pays if p.amount > 0)
+    s.phase = "payout" if s.todo else "gameend"
 
 
 def _words(text: str) -> list[str]:
