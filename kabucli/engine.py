@@ -135,7 +135,8 @@ class Game(ABC, Generic[S, R]):
 
     @abstractmethod
     def apply(self, state: S, event: Event) -> None:
-        """Apply an event already known to be allowed."""
+        """Apply an event already known to be allowed: a chain of ``type(event) is X`` tests,
+        the commonest first, each calling the game's module function for that event."""
 
     @abstractmethod
     def auto(self, state: S) -> Event:
@@ -153,7 +154,8 @@ class Game(ABC, Generic[S, R]):
     # -- what people see and type -------------------------------------------------------
     @abstractmethod
     def parse(self, state: S, text: str) -> Event:
-        """An event from notation typed at this state; raises ParseError."""
+        """An event from notation typed at this state; raises ParseError. A game reads
+        its moves with one :class:`kabucli.notation.Verbs` table."""
 
     @abstractmethod
     def notate(self, event: Event) -> str:

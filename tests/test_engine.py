@@ -9,7 +9,17 @@ import msgspec
 import pytest
 
 from kabucli.bots import make
-from kabucli.engine import Match, Violation, check_header, make_header, walk
+from kabucli.engine import (
+    READY,
+    Match,
+    Pending,
+    Pendings,
+    Violation,
+    check_header,
+    make_header,
+    ready,
+    walk,
+)
 from kabucli.errors import IllegalMove, KabuError
 from kabucli.events import Event, Pay, Undo
 from kabucli.games.dare.rules import GAME, DareRules, Deal, Lay, Show
@@ -249,3 +259,27 @@ def test_check_header_rejects_an_unknown_shuffle() -> None:
     bad = msgspec.structs.replace(header(), shuffle="mt19937")
     with pytest.raises(KabuError, match=f"'mt19937' is unknown .this kabucli has {ALGORITHM}"):
         check_header(GAME, bad)
+
+
+# -- the engine's shared mechanics: pendings by key, the todo queue -----------------------------
+
+def test_pendings_are_built_once_per_key_and_the_cache_starts_afresh_when_full() -> None:
+    built: list[tuple[Any, ...]] = []
+
+    def build(key: tuple[Any, ...]) -> Pending:
+        built.append(key)
+        return Pending("action", f"p{key[0]} to act", (key[0],))
+
+    cache = Pendings(build, limit=2)
+    first = cache.get((1,))
+    assert cache.get((1,)) is first and built == [(1,)]
+    assert cache.get((2,)).seats == (2,)
+    cache.get((3,))  # a third key: the full cache was emptied first
+    assert cache.get((1,)) is not first and cache.get((1,)) == first
+    assert built == [(1,), (2,), (3,), (1,)]
+
+
+def test_events_known_in_advance_are_ready_steps_of_a_todo() -> None:
+    pays = [Pay(1, 0, 1, "ante"), Pay(2, 0, 1, "ante")]
+    assert ready(pays) == [(READY, pays[0]), (READY, pays[1])]
+    assert ready(iter(())) == []
