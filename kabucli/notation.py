@@ -9,8 +9,8 @@ way in every game (:func:`notate_shared`, :func:`parse_shared`)::
 
 A game's ``parse`` is a :class:`Verbs` table: an optional seat ``pN``, then a verb and its
 words, each verb handled by one function of the game (the shared verbs are handled here).
-Seats are read by :func:`parse_seat`, :func:`split_seat` (every number range-checked), card lists
-printed by :func:`card_list` and seat lists by :func:`seat_list`.
+Seats are read by :func:`seat_of` and the helpers built on it (every number range-checked);
+card lists are printed by :func:`card_list`, seat lists by :func:`seat_list`.
 """
 
 from __future__ import annotations
@@ -104,10 +104,12 @@ def card_list(deck: Deck, cards: Iterable[int], sep: str = "-", none: str = "") 
 
 def party(word: str, nseats: int) -> int:
     """The party a word names: ``pot`` (0) or a seat ``p1``..``pN``."""
-    low = word.lower()
-    if low == "pot":
+    if word.lower() == "pot":
         return POT
-    seat = whole(low[1:], 1, nseats) if low[:1] == "p" else None
+    try:
+        seat = seat_of(word, nseats)
+    except ParseError:  # a seat out of range: said as below
+        seat = None
     if seat is not None:
         return seat
     raise ParseError(f"'{word}' is neither 'pot' nor a seat p1-p{nseats}")
@@ -194,7 +196,7 @@ class Verbs(Generic[S]):
     (e.g. Dare's ``1-3-9``, a set typed without ``sets``). The shared verbs (``pay``,
     ``end``, ``undo``) are read by :func:`parse_shared`; they and the verbs in ``seatless``
     (the game's own engine events) are refused after a seat. ``empty`` is the message for
-    a line with no words; ``split`` prepares the text before it is cut into words.
+    a line with no words; ``split`` cuts the text after the seat into words (at spaces).
     """
 
     __slots__ = ("empty", "handlers", "other", "seatless", "split")
