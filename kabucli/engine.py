@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal
 
 import msgspec
+from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
 
 from kabucli import __version__
@@ -42,37 +43,33 @@ class Pending:
     draws: bool = False
 
 
-class Pendings:
+@mypyc_attr(native_class=False)  # a dict: its lookups stay as fast as a dict's, compiled or not
+class Pendings(dict[tuple[Any, ...], Pending]):
     """What states wait for, made once per situation and shared: a game's one cache of
-    :class:`Pending` answers (they are immutable), so the hot path of a bot game builds no
-    text. ``build`` makes the answer from the *key* alone, which must therefore hold
-    everything the answer says.
+    :class:`Pending` answers (they are immutable) by key, so the hot path of a bot game
+    builds no text. A key missing is built by ``build`` from the key alone, which must
+    therefore hold everything the answer says (the cache starts afresh when full).
 
     A game's ``pending`` keeps the answer on its state until an event changes it::
 
         def pending(self, s):
             p = s.pend  # None once apply changed the state
             if p is None:
-                p = s.pend = _PENDINGS.get(self._pending_key(s))
+                p = s.pend = _PENDINGS[(s.phase, ...)]  # the key, computed inline
             return p
 
     and its ``apply`` starts with ``s.pend = None``.
     """
 
-    __slots__ = ("_build", "_cache", "_limit")
-
     def __init__(self, build: Callable[[tuple[Any, ...]], Pending], limit: int = 4096) -> None:
-        self._build = build
-        self._cache: dict[tuple[Any, ...], Pending] = {}
-        self._limit = limit
+        super().__init__()
+        self.build = build
+        self.limit = limit
 
-    def get(self, key: tuple[Any, ...]) -> Pending:
-        """The answer for ``key``, built on first use (the cache starts afresh when full)."""
-        p = self._cache.get(key)
-        if p is None:
-            if len(self._cache) >= self._limit:
-                self._cache.clear()
-            p = self._cache[key] = self._build(key)
+    def __missing__(self, key: tuple[Any, ...]) -> Pending:
+        if len(self) >= self.limit:
+            self.clear()
+        p = self[key] = self.build(key)
         return p
 
 
@@ -136,7 +133,8 @@ class Game(ABC, Generic[S, R]):
     @abstractmethod
     def apply(self, state: S, event: Event) -> None:
         """Apply an event already known to be allowed: a chain of ``type(event) is X`` tests,
-        the commonest first, each calling the game's module function for that event."""
+        the commonest first, each calling the game's module function for that event (a
+        game may write out a very common event's few lines instead)."""
 
     @abstractmethod
     def auto(self, state: S) -> Event:

@@ -271,11 +271,11 @@ def test_pendings_are_built_once_per_key_and_the_cache_starts_afresh_when_full()
         return Pending("action", f"p{key[0]} to act", (key[0],))
 
     cache = Pendings(build, limit=2)
-    first = cache.get((1,))
-    assert cache.get((1,)) is first and built == [(1,)]
-    assert cache.get((2,)).seats == (2,)
-    cache.get((3,))  # a third key: the full cache was emptied first
-    assert cache.get((1,)) is not first and cache.get((1,)) == first
+    first = cache[(1,)]
+    assert cache[(1,)] is first and built == [(1,)]
+    assert cache[(2,)].seats == (2,)
+    assert cache[(3,)].seats == (3,) and len(cache) == 1  # the full cache was emptied first
+    assert cache[(1,)] is not first and cache[(1,)] == first
     assert built == [(1,), (2,), (3,), (1,)]
 
 

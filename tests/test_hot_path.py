@@ -20,10 +20,10 @@ from kabucli.engine import Match, Pending, _header_rules, make_header, walk
 from kabucli.errors import IllegalMove, KabuError
 from kabucli.events import Event
 from kabucli.games.dare.rules import (
+    _PENDINGS,
     GAME,
     DareRules,
     Lay,
-    _describe,
     _legal_lays_any,
     legal_lays,
 )
@@ -71,8 +71,15 @@ def test_legal_lays_of_odd_hands_is_the_general_enumeration(hand: tuple[int, ...
 
 
 def fresh_pending(state: Any) -> Pending:
-    """What a Dare state waits for, made afresh from the state (no cache)."""
-    return _describe(GAME._pending_key(state))
+    """What a Dare state waits for, made afresh: neither kept on the state nor cached."""
+    kept, state.pend = state.pend, None
+    saved = dict(_PENDINGS)
+    _PENDINGS.clear()
+    try:
+        return GAME.pending(state)
+    finally:
+        _PENDINGS.update(saved)
+        state.pend = kept
 
 
 def test_cached_pending_equals_a_fresh_pending_at_every_step() -> None:

@@ -197,8 +197,21 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: KazuToriState) -> Pending:
         p = s.pend  # None once an event changed the state
-        if p is None:
-            p = s.pend = _PENDINGS.get(self._pending_key(s))
+        if p is not None:
+            return p
+        # the key: what _describe reads
+        todo = s.todo
+        phase = s.phase
+        if todo:
+            code, arg = todo[0]
+            key: tuple[Any, ...] = ("todo", code, arg if code == T_SHUFFLE else None)
+        elif phase == "window":
+            key = (phase, s.table[-1], s.said, s.rules.limit, s.ins, s.last, s.physical)
+        elif phase == "turn":
+            key = (phase, s.flipper, s.count)
+        else:
+            key = (phase, s.n)
+        p = s.pend = _PENDINGS[key]
         return p
 
     def blank_move(self, s: KazuToriState) -> str | None:
@@ -212,19 +225,6 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         if type(ev) is Stop:
             return "End the game now and score the piles as they stand?"
         return None
-
-    def _pending_key(self, s: KazuToriState) -> tuple[Any, ...]:
-        """What :func:`_describe` reads."""
-        todo = s.todo
-        if todo:
-            code, arg = todo[0]
-            return ("todo", code, arg if code == T_SHUFFLE else None)
-        phase = s.phase
-        if phase == "window":
-            return (phase, s.table[-1], s.said, s.rules.limit, s.ins, s.last, s.physical)
-        if phase == "turn":
-            return (phase, s.flipper, s.count)
-        return (phase, s.n)
 
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: KazuToriState, ev: Event) -> str | None:
@@ -1013,7 +1013,7 @@ def _apply_score(s: KazuToriState, ev: Score) -> None:
 
 
 def _describe(key: tuple[Any, ...]) -> Pending:
-    """What a Kazu-Tori state waits for, from its key (see :meth:`KazuTori._pending_key`)."""
+    """What a Kazu-Tori state waits for, from its key (see :meth:`KazuTori.pending`)."""
     phase = key[0]
     if phase == "todo":
         code, arg = key[1], key[2]

@@ -227,22 +227,21 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: YatchabaState) -> Pending:
         p = s.pend  # None once an event changed the state
-        if p is None:
-            p = s.pend = _PENDINGS.get(self._pending_key(s))
-        return p
-
-    @staticmethod
-    def _pending_key(s: YatchabaState) -> tuple[Any, ...]:
-        """What :meth:`_describe` reads."""
+        if p is not None:
+            return p
+        # the key: what _describe reads
         phase = s.phase
         if phase == "bet":
             b = s.order[s.turn]
-            return (phase, b, s.due, b == s.guesser)
-        if phase == "guess" or phase == "deal":
-            return (phase, s.guesser)
-        if phase == "decide":
-            return (phase, s.decider)
-        return (phase,)
+            key: tuple[Any, ...] = (phase, b, s.due, b == s.guesser)
+        elif phase == "guess" or phase == "deal":
+            key = (phase, s.guesser)
+        elif phase == "decide":
+            key = (phase, s.decider)
+        else:
+            key = (phase,)
+        p = s.pend = _PENDINGS[key]
+        return p
 
     @staticmethod
     def _describe(key: tuple[Any, ...]) -> Pending:
