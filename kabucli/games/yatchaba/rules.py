@@ -543,9 +543,9 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
                              f"'guess jan jan aug', not {len(months)}")
         return sorted(months)
 
-    def _parse_reveal(self, words: list[str]) -> Reveal:
+    def _parse_reveal(self, s: YatchabaState, typed: Typed) -> Event:
         pairs: list[tuple[int, int]] = []
-        for w in words:
+        for w in typed.args:
             m = parse_month(w)
             if m is not None:
                 pairs.append((m, UNKNOWN))
@@ -566,7 +566,7 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
         return self._verbs.parse(s, text, s.n)
 
     def __init__(self) -> None:
-        deal, reveal, guess = self._parse_deal, self._parse_reveal_move, self._parse_guess
+        deal, reveal, guess = self._parse_deal, self._parse_reveal, self._parse_guess
         bet, decide, pass_ = self._parse_bet, self._parse_decision, self._parse_pass
         self._verbs = Verbs[YatchabaState](
             {"result": self._parse_result, "gameend": self._parse_game_end,
@@ -583,9 +583,6 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
         if not args or all(a == "??" for a in args):
             return Deal(s.game, s.round, s.guesser)
         return Deal(s.game, s.round, s.guesser, sorted(self.deck.parse_many(args)))
-
-    def _parse_reveal_move(self, s: YatchabaState, m: Typed) -> Event:
-        return self._parse_reveal(m.args)
 
     def _parse_guess(self, s: YatchabaState, m: Typed) -> Event:
         return Guess(m.seat or s.guesser, self._parse_months(m.args))
