@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
-from typing import Any
+from typing import Any, Final
 
 from kabucli.cards import KABUFUDA_39, UNKNOWN
 from kabucli.engine import Game, Pending, Pendings, Step, ready
@@ -737,7 +737,7 @@ def _describe(key: tuple[Any, ...]) -> Pending:
     return Pending("auto", _AUTO_WHAT[phase])
 
 
-_PENDINGS = Pendings(_describe)
+_PENDINGS: Final = Pendings(_describe)
 _CARDS = tuple(KABUFUDA_39.cards())  # the deck in its canonical order, as every deal starts
 
 GAME = Dare()

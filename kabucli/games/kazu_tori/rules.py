@@ -18,7 +18,7 @@ flip carries the card the referee saw.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from kabucli.cards import DAINI_40, JIZO, ONI, UNKNOWN
 from kabucli.engine import READY, Game, Pending, Pendings, Step, ready
@@ -1040,5 +1040,5 @@ def _describe(key: tuple[Any, ...]) -> Pending:
     return Pending("over", "nothing: the game is over")
 
 
-_PENDINGS = Pendings(_describe, 50_000)
+_PENDINGS: Final = Pendings(_describe, 50_000)
 GAME = KazuTori()

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from math import comb
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from kabucli.cards import HANAFUDA_48, MONTH_NAMES, UNKNOWN, month_of
 from kabucli.engine import Game, Pending, Pendings, Step, ready
@@ -901,5 +901,5 @@ def ratio(num: int, den: int) -> str:
     return f"{f.numerator}/{f.denominator} ({100 * num / den:.3f}%, 1 in {den / num:.0f})"
 
 
-_PENDINGS = Pendings(Yatchaba._describe)
+_PENDINGS: Final = Pendings(Yatchaba._describe)
 GAME = Yatchaba()
