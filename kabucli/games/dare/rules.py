@@ -15,7 +15,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any, Final
 
 from kabucli.cards import KABUFUDA_39, UNKNOWN
-from kabucli.engine import Game, Pending, Pendings, Step, ready
+from kabucli.engine import READY, Game, Pending, Pendings, Step
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
 from kabucli.games.dare.events import (  # re-exported: the game's module names them all
@@ -669,7 +669,7 @@ def _apply_deal(s: DareState, ev: Deal) -> None:
     s.dealt = seen
     s._seen = None
     ante = s.rules.ante
-    s.todo = ready(Pay(p, POT, ante, "ante") for p in s.order) if ante > 0 else []
+    s.todo = [(READY, Pay(p, POT, ante, "ante")) for p in s.order] if ante > 0 else []
     s.phase = "ante" if s.todo else "turns"
 
 
@@ -686,7 +686,7 @@ def _apply_show(s: DareState, ev: Show) -> None:
 
 def _apply_result(s: DareState, ev: Result) -> None:
     s.history.append(ev)
-    s.todo = ready(_payouts(s, ev))
+    s.todo = _payouts(s, ev)
     s.dealer = ev.dealer
     if s.todo:
         s.phase = "payout"
@@ -703,16 +703,16 @@ def _next_round(s: DareState) -> None:
     s.phase = "deal"
 
 
-def _payouts(s: DareState, ev: Result) -> list[Pay]:
+def _payouts(s: DareState, ev: Result) -> list[Step]:
     """The pot to the winners: floor(pot / winners) each; odd chips and 0-chip payments
-    stay unrecorded in the pot."""
+    stay unrecorded in the pot. As steps of the todo queue."""
     if not ev.winners:
         return []
     share = s.ledger.pot // len(ev.winners)
     if share == 0:
         return []
     why = "split" if len(ev.winners) > 1 else "win"
-    return [Pay(POT, w, share, why) for w in ev.winners]
+    return [(READY, Pay(POT, w, share, why)) for w in ev.winners]
 
 
 _AUTO_WHAT = {

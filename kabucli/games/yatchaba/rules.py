@@ -23,7 +23,7 @@ from math import comb
 from typing import Any, ClassVar, Final
 
 from kabucli.cards import HANAFUDA_48, MONTH_NAMES, UNKNOWN, month_of
-from kabucli.engine import Game, Pending, Pendings, Step, ready
+from kabucli.engine import READY, Game, Pending, Pendings, Step
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
 from kabucli.games.yatchaba.events import (  # re-exported: the game's module names them all
@@ -880,7 +880,7 @@ def _apply_result(s: YatchabaState, ev: Result) -> None:
             pays.append(Pay(POT, s.dealer, share, "dealer"))
     else:
         pays.append(Pay(POT, s.dealer, share, "dealer"))
-    s.todo = ready(p for p in pays if p.amount > 0)
+    s.todo = [(READY, p) for p in pays if p.amount > 0]
     s.phase = "payout" if s.todo else "gameend"
 
 
