@@ -55,7 +55,11 @@ class Pendings(dict[tuple[Any, ...], Pending]):
         def pending(self, s):
             p = s.pend  # None once apply changed the state
             if p is None:
-                p = s.pend = _PENDINGS[(s.phase, ...)]  # the key, computed inline
+                key = (s.phase, ...)  # computed inline
+                p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
+                if p is None:
+                    p = _PENDINGS[key]  # made now
+                s.pend = p
             return p
 
     and its ``apply`` starts with ``s.pend = None``.

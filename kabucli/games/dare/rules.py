@@ -288,7 +288,10 @@ class Dare(Game[DareState, DareRules]):
             key = (phase, self._next_show(s))
         else:
             key = (phase,)  # an automatic phase, or the end: one answer each
-        p = s.pend = _PENDINGS[key]
+        p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
+        if p is None:
+            p = _PENDINGS[key]  # made now
+        s.pend = p
         return p
 
     @staticmethod

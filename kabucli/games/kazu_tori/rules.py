@@ -211,7 +211,10 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             key = (phase, s.flipper, s.count)
         else:
             key = (phase, s.n)
-        p = s.pend = _PENDINGS[key]
+        p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
+        if p is None:
+            p = _PENDINGS[key]  # made now
+        s.pend = p
         return p
 
     def blank_move(self, s: KazuToriState) -> str | None:

@@ -240,7 +240,10 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
             key = (phase, s.decider)
         else:
             key = (phase,)
-        p = s.pend = _PENDINGS[key]
+        p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
+        if p is None:
+            p = _PENDINGS[key]  # made now
+        s.pend = p
         return p
 
     @staticmethod
