@@ -11,20 +11,20 @@ so the question "is this event legal here?" has one answer everywhere (:meth:`Ma
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal
 
 import msgspec
+from mypy_extensions import mypyc_attr
+from typing_extensions import TypeVar
 
 from kabucli import __version__
 from kabucli.cards import Deck
-from kabucli.errors import IllegalMove, KabuError, ParseError, RuleError
+from kabucli.errors import IllegalMove, KabuError, RuleError
 from kabucli.events import Event, Undo
 from kabucli.log import FORMAT_VERSION, Header, LogWriter, SeatInfo, now_iso
-from kabucli.notation import whole
 from kabucli.rules import as_dict, validate
-from kabucli.safetext import safe_text
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
 
 PendingKind = Literal["chance", "action", "auto", "over"]
@@ -43,8 +43,65 @@ class Pending:
     draws: bool = False
 
 
-class Game(ABC):
-    """The interface every game module implements (one instance per game, no state)."""
+@mypyc_attr(native_class=False)  # a dict: its lookups stay as fast as a dict's, compiled or not
+class Pendings(dict[tuple[Any, ...], Pending]):
+    """What states wait for, made once per situation and shared: a game's one cache of
+    :class:`Pending` answers (they are immutable) by key, so the hot path of a bot game
+    builds no text. A key missing is built by ``build`` from the key alone, which must
+    therefore hold everything the answer says (the cache starts afresh when full).
+
+    A game's ``pending`` keeps the answer on its state until an event changes it::
+
+        def pending(self, s):
+            p = s.pend  # None once apply changed the state
+            if p is None:
+                key = (s.phase, ...)  # computed inline
+                p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
+                if p is None:
+                    p = _PENDINGS[key]  # made now
+                s.pend = p
+            return p
+
+    and its ``apply`` starts with ``s.pend = None``.
+    """
+
+    def __init__(self, build: Callable[[tuple[Any, ...]], Pending], limit: int = 4096) -> None:
+        super().__init__()
+        self.build = build
+        self.limit = limit
+
+    def __missing__(self, key: tuple[Any, ...]) -> Pending:
+        if len(self) >= self.limit:
+            self.clear()
+        p = self[key] = self.build(key)
+        return p
+
+
+# What a state has lined up for the engine to record next, its ``todo``: one list of
+# (code, argument) steps, first first, in every game. Code READY: the argument is the event
+# itself, known in advance (the antes of a deal, the payouts of a result). Any other code
+# is a step of the game's own, which its ``auto`` (or ``chance``) turns into an event when
+# the step comes up, because the event depends on the steps before it (Kazu-Tori's penalty
+# reads the piles its shuffle left). ``apply`` of the step's event pops it.
+READY = 0
+Step = tuple[int, Any]
+
+
+def ready(events: Iterable[Event]) -> list[Step]:
+    """Events known in advance, as steps of a ``todo``."""
+    return [(READY, e) for e in events]
+
+
+S = TypeVar("S", default=Any)  # a game's state
+R = TypeVar("R", bound=msgspec.Struct, default=Any)  # a game's house rules
+
+
+class Game(ABC, Generic[S, R]):
+    """The interface every game module implements (one instance per game, no state).
+
+    A game subclasses ``Game[ItsState, ItsRules]``, so that mypy checks each of its methods
+    against this contract; elsewhere a bare ``Game`` is a game of any kind.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -58,58 +115,71 @@ class Game(ABC):
 
     # -- the state machine -------------------------------------------------------------
     @abstractmethod
-    def new_state(self, rules: Any, seats: int, physical: bool) -> Any: ...
+    def new_state(self, rules: R, seats: int, physical: bool) -> S: ...
 
     @abstractmethod
-    def pending(self, state: Any) -> Pending: ...
+    def pending(self, state: S) -> Pending:
+        """What the state waits for (asked several times per event: see :class:`Pendings`)."""
 
     @abstractmethod
-    def check(self, state: Any, event: Event) -> str | None:
+    def check(self, state: S, event: Event) -> str | None:
         """Why ``event`` (an action, or a chance event typed by a referee) breaks a rule here,
-        or None when it is allowed. Never changes the state."""
+        or None when it is allowed. Never changes the state.
+
+        The engine (:meth:`Match.why_not`) asks only about an action or a chance event at a
+        real table, and only once it has verified that the state waits for an event of that
+        kind (the pending kind) and, for an action, that its ``seat`` is one of the pending
+        ``seats`` (so a seat in range, whose turn it is). ``check`` need not test these
+        again; it tests the rest: the phase within that kind, and the event's own rules.
+        Automatic events and the chance events of a seeded game never reach ``check``: the
+        engine compares them with the ones it computes."""
 
     @abstractmethod
-    def apply(self, state: Any, event: Event) -> None:
-        """Apply an event already known to be allowed."""
+    def apply(self, state: S, event: Event) -> None:
+        """Apply an event already known to be allowed: a chain of ``type(event) is X`` tests,
+        the commonest first, each calling the game's module function for that event (a
+        game may write out a very common event's few lines instead)."""
 
     @abstractmethod
-    def auto(self, state: Any) -> Event:
-        """The automatic event the state waits for (when pending kind is ``auto``)."""
+    def auto(self, state: S) -> Event:
+        """The automatic event the state waits for (when pending kind is ``auto``): the first
+        step of its ``todo`` (see :data:`READY`), or what its phase derives (a result)."""
 
     @abstractmethod
-    def chance(self, state: Any, rng: Rng) -> Event:
+    def chance(self, state: S, rng: Rng) -> Event:
         """The chance event of a seeded game (when pending kind is ``chance``)."""
 
     @abstractmethod
-    def legal(self, state: Any, seat: int) -> list[Event]:
+    def legal(self, state: S, seat: int) -> list[Event]:
         """Every legal action of ``seat`` now (empty when unknown cards make it unlistable)."""
 
     # -- what people see and type -------------------------------------------------------
     @abstractmethod
-    def parse(self, state: Any, text: str) -> Event:
-        """An event from notation typed at this state; raises ParseError."""
+    def parse(self, state: S, text: str) -> Event:
+        """An event from notation typed at this state; raises ParseError. A game reads
+        its moves with one :class:`kabucli.notation.Verbs` table."""
 
     @abstractmethod
     def notate(self, event: Event) -> str:
         """The notation of an event (what people type, what replays print)."""
 
     @abstractmethod
-    def view(self, state: Any, seat: int | None = None) -> dict[str, Any]:
+    def view(self, state: S, seat: int | None = None) -> dict[str, Any]:
         """The state as plain data, as ``seat`` may see it (None: everything the log knows)."""
 
     @abstractmethod
-    def outcome(self, state: Any) -> dict[str, Any] | None:
+    def outcome(self, state: S) -> dict[str, Any] | None:
         """The match result once it is over, else None."""
 
     # Words for people (the rules page, hints, the prompt's questions such as Yatchaba's odds)
     # are not here: they are in the game's package, rules.md and text.py (kabucli.games).
 
-    def blank_move(self, state: Any) -> str | None:
+    def blank_move(self, state: S) -> str | None:
         """What a blank line at the play prompt means now (e.g. Kazu-Tori: let the card go,
         or flip), or None when a blank line means nothing."""
         return None
 
-    def confirm(self, state: Any, event: Event) -> str | None:
+    def confirm(self, state: S, event: Event) -> str | None:
         """A yes/no question to ask a person at the play prompt before ``event`` is played
         (a move easy to type by mistake that ends much at once, e.g. Kazu-Tori's stop), or
         None to play it without asking. Scripts are not asked: their moves are deliberate."""
@@ -431,19 +501,3 @@ def walk(game: Game, header: Header, events: Sequence[Event],
             on_step(index, ev, match)
     return match, None
 
-
-def chips_total(match: Match) -> int | None:
-    ledger = getattr(match.state, "ledger", None)
-    return None if ledger is None else int(ledger.total())
-
-
-def parse_seat_prefix(text: str, nseats: int) -> tuple[int | None, str]:
-    """Split an optional leading ``pN`` seat off typed notation."""
-    head, _, rest = text.strip().partition(" ")
-    low = head.lower()
-    if len(low) >= 2 and low[0] == "p" and low[1:].isdigit():
-        seat = whole(low[1:], 1, nseats)
-        if seat is None:
-            raise ParseError(f"there is no seat {safe_text(head, 24)} (seats are p1-p{nseats})")
-        return seat, rest.strip()
-    return None, text.strip()

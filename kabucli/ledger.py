@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kabucli.events import Pay
 
 POT = 0
@@ -20,11 +22,6 @@ class Ledger:
     def __init__(self, seats: int, chips: int) -> None:
         self.balances = [0] + [chips] * seats
 
-    def copy(self) -> Ledger:
-        new = Ledger.__new__(Ledger)
-        new.balances = list(self.balances)
-        return new
-
     @property
     def pot(self) -> int:
         return self.balances[POT]
@@ -38,3 +35,15 @@ class Ledger:
 
     def total(self) -> int:
         return sum(self.balances)
+
+    def by_seat(self) -> dict[str, int]:
+        """Each seat's balance by its name ``pN``."""
+        return {f"p{p}": b for p, b in enumerate(self.balances[1:], 1)}
+
+    def standings(self) -> dict[str, Any]:
+        """The ledger's part of a match outcome: balances by seat, the pot, and the seats
+        with the highest balance (``leaders``)."""
+        bal = self.by_seat()
+        top = max(bal.values())
+        return {"balances": bal, "pot": self.pot,
+                "leaders": [p for p, b in bal.items() if b == top]}

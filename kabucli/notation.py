@@ -1,19 +1,30 @@
-"""The notation of the events every game shares: payments, the end of a match, and undo.
+"""Notation: what every game's moves are typed and printed with.
+
+The events every game shares (payments, the end of a match, undo) read and print the same
+way in every game (:func:`notate_shared`, :func:`parse_shared`)::
 
     pay p1 pot 1 ante          chips move from a party to another (``pot`` or a seat)
     end rounds p1=52 p2=47 pot=1
     undo
 
-Each game's ``notate`` and ``parse`` hand these to :func:`notate_shared` and
-:func:`parse_shared`, so they read and print the same way in every game.
+A game's ``parse`` is a :class:`Verbs` table: an optional seat ``pN``, then a verb and its
+words, each verb handled by one function of the game (the shared verbs are handled here).
+Seats are read by :func:`seat_of` and the helpers built on it (every number range-checked);
+card lists are printed by :func:`card_list`, seat lists by :func:`seat_list`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
 from kabucli.ledger import POT, party_name
 from kabucli.safetext import safe_text
+
+if TYPE_CHECKING:
+    from kabucli.cards import Deck
 
 SHARED_VERBS = frozenset({"pay", "end", "undo"})
 LOG_INT = 2**63 - 1  # the largest whole number a log holds (msgpack: 64-bit integers)
@@ -42,12 +53,63 @@ def number(word: str, lo: int, hi: int, what: str) -> int:
     return value
 
 
+def seat_of(word: str, nseats: int) -> int | None:
+    """The seat a word ``pN`` names (any case); None when the word is not of that form, a
+    ParseError when N is no seat."""
+    low = word.lower()
+    if len(low) >= 2 and low[0] == "p" and low[1:].isdigit():
+        seat = whole(low[1:], 1, nseats)
+        if seat is None:
+            raise ParseError(f"there is no seat {safe_text(word, 24)} (seats are p1-p{nseats})")
+        return seat
+    return None
+
+
+def split_seat(text: str, nseats: int) -> tuple[int | None, str]:
+    """Split an optional leading seat ``pN`` off typed notation: (the seat or None, the rest)."""
+    head, _, rest = text.strip().partition(" ")
+    seat = seat_of(head, nseats)
+    if seat is None:
+        return None, text.strip()
+    return seat, rest.strip()
+
+
+def parse_seat(word: str, nseats: int, zero: str = "") -> int:
+    """A word that must name a seat ``pN``, or be ``zero`` (read as 0, e.g. ``-`` for
+    nobody) when one is given; else a ParseError."""
+    if zero and word.lower() == zero:
+        return 0
+    found = seat_of(word, nseats)
+    if found is None:
+        raise ParseError(f"'{safe_text(word, 24)}' is not a seat p1-p{nseats}"
+                         + (f" or '{zero}'" if zero else ""))
+    return found
+
+
+def parse_seats(words: Iterable[str], nseats: int) -> list[int]:
+    """Words that must each name a seat."""
+    return [parse_seat(w, nseats) for w in words]
+
+
+def seat_list(seats: Iterable[int], sep: str = " ", none: str = "-") -> str:
+    """Seats printed ``p1 p3`` (or joined by ``sep``); ``none`` when there are none."""
+    return sep.join(f"p{s}" for s in seats) or none
+
+
+def card_list(deck: Deck, cards: Iterable[int], sep: str = "-", none: str = "") -> str:
+    """Cards printed by their tokens joined by ``sep`` (``1-3-9``); ``none`` when empty."""
+    token = deck.token
+    return sep.join(token(c) for c in cards) or none
+
+
 def party(word: str, nseats: int) -> int:
     """The party a word names: ``pot`` (0) or a seat ``p1``..``pN``."""
-    low = word.lower()
-    if low == "pot":
+    if word.lower() == "pot":
         return POT
-    seat = whole(low[1:], 1, nseats) if low[:1] == "p" else None
+    try:
+        seat = seat_of(word, nseats)
+    except ParseError:  # a seat out of range: said as below
+        seat = None
     if seat is not None:
         return seat
     raise ParseError(f"'{word}' is neither 'pot' nor a seat p1-p{nseats}")
@@ -90,3 +152,75 @@ def parse_shared(verb: str, args: list[str], nseats: int) -> Event:
             values.append(value)
         return End(args[0], values[:-1], values[-1])
     raise ParseError(f"'{verb}' is not an event every game shares")
+
+
+S = TypeVar("S")
+
+
+class Typed:
+    """One typed move, split: the seat typed before it (or None), its words after the seat
+    (as typed), and the text after the seat."""
+
+    __slots__ = ("rest", "seat", "words")
+
+    def __init__(self, seat: int | None, words: list[str], rest: str) -> None:
+        self.seat = seat
+        self.words = words
+        self.rest = rest
+
+    @property
+    def verb(self) -> str:
+        """The first word in lower case."""
+        return self.words[0].lower()
+
+    @property
+    def args(self) -> list[str]:
+        """The words after the verb."""
+        return self.words[1:]
+
+    def none_after(self, verb: str = "") -> None:
+        """A ParseError unless nothing follows the verb (named ``verb`` in the message)."""
+        if len(self.words) > 1:
+            raise ParseError(f"'{verb or self.verb}' takes nothing after it, got "
+                             f"'{' '.join(self.words[1:])}'")
+
+
+Handler = Callable[[S, Typed], Event]
+
+
+class Verbs(Generic[S]):
+    """A game's parser: its verbs (every spelling) -> the function that reads the move.
+
+    ``parse(state, text, nseats)`` splits an optional seat ``pN`` off ``text``, then hands
+    the move to the handler of its first word, or to ``other`` when that word is no verb
+    (e.g. Dare's ``1-3-9``, a set typed without ``sets``). The shared verbs (``pay``,
+    ``end``, ``undo``) are read by :func:`parse_shared`; they and the verbs in ``seatless``
+    (the game's own engine events) are refused after a seat. ``empty`` is the message for
+    a line with no words; ``split`` cuts the text after the seat into words (at spaces).
+    """
+
+    __slots__ = ("empty", "handlers", "other", "seatless", "split")
+
+    def __init__(self, handlers: Mapping[str, Handler[S]], other: Handler[S], empty: str,
+                 seatless: Iterable[str] = (),
+                 split: Callable[[str], list[str]] = str.split) -> None:
+        self.handlers = dict(handlers)
+        self.other = other
+        self.empty = empty
+        self.seatless = frozenset(seatless) | SHARED_VERBS
+        self.split = split
+
+    def parse(self, state: S, text: str, nseats: int) -> Event:
+        seat, rest = split_seat(text, nseats)
+        words = self.split(rest)
+        if not words:
+            raise ParseError(self.empty)
+        verb = words[0].lower()
+        if verb in self.seatless:
+            if seat is not None:
+                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
+            if verb in SHARED_VERBS:
+                return parse_shared(verb, words[1:], nseats)
+        typed = Typed(seat, words, rest)
+        handler = self.handlers.get(verb)
+        return (self.other if handler is None else handler)(state, typed)

@@ -9,7 +9,17 @@ import msgspec
 import pytest
 
 from kabucli.bots import make
-from kabucli.engine import Match, Violation, check_header, chips_total, make_header, walk
+from kabucli.engine import (
+    READY,
+    Match,
+    Pending,
+    Pendings,
+    Violation,
+    check_header,
+    make_header,
+    ready,
+    walk,
+)
 from kabucli.errors import IllegalMove, KabuError
 from kabucli.events import Event, Pay, Undo
 from kabucli.games.dare.rules import GAME, DareRules, Deal, Lay, Show
@@ -156,7 +166,7 @@ def test_walk_of_a_whole_log_finds_no_violation() -> None:
     assert violation is None
     assert seen == list(range(1, len(m.events) + 1))
     assert replay.outcome() == m.outcome()
-    assert chips_total(replay) == 150
+    assert replay.state.ledger.total() == 150
 
 
 def first(events: list[Event], kind: type[Event]) -> int:
@@ -249,3 +259,27 @@ def test_check_header_rejects_an_unknown_shuffle() -> None:
     bad = msgspec.structs.replace(header(), shuffle="mt19937")
     with pytest.raises(KabuError, match=f"'mt19937' is unknown .this kabucli has {ALGORITHM}"):
         check_header(GAME, bad)
+
+
+# -- the engine's shared mechanics: pendings by key, the todo queue -----------------------------
+
+def test_pendings_are_built_once_per_key_and_the_cache_starts_afresh_when_full() -> None:
+    built: list[tuple[Any, ...]] = []
+
+    def build(key: tuple[Any, ...]) -> Pending:
+        built.append(key)
+        return Pending("action", f"p{key[0]} to act", (key[0],))
+
+    cache = Pendings(build, limit=2)
+    first = cache[(1,)]
+    assert cache[(1,)] is first and built == [(1,)]
+    assert cache[(2,)].seats == (2,)
+    assert cache[(3,)].seats == (3,) and len(cache) == 1  # the full cache was emptied first
+    assert cache[(1,)] is not first and cache[(1,)] == first
+    assert built == [(1,), (2,), (3,), (1,)]
+
+
+def test_events_known_in_advance_are_ready_steps_of_a_todo() -> None:
+    pays = [Pay(1, 0, 1, "ante"), Pay(2, 0, 1, "ante")]
+    assert ready(pays) == [(READY, pays[0]), (READY, pays[1])]
+    assert ready(iter(())) == []

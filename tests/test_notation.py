@@ -1,4 +1,5 @@
-"""The shared events (pay, end, undo) read and print the same way in every game."""
+"""The shared events (pay, end, undo) read and print the same way in every game; the seat
+reader, list printers and verb table every game's notation is made of."""
 
 from __future__ import annotations
 
@@ -6,9 +7,21 @@ import pytest
 
 from kabucli import games
 from kabucli.errors import ParseError
-from kabucli.events import End, Pay, Undo
+from kabucli.events import End, Event, Pay, Undo
 from kabucli.log import SeatInfo
-from kabucli.notation import notate_shared, parse_shared, party
+from kabucli.notation import (
+    Typed,
+    Verbs,
+    card_list,
+    notate_shared,
+    parse_seat,
+    parse_seats,
+    parse_shared,
+    party,
+    seat_list,
+    seat_of,
+    split_seat,
+)
 from kabucli.rules import build
 from kabucli.session import start
 
@@ -49,3 +62,63 @@ def test_malformed_shared_events_say_how_they_read(verb: str, args: list[str],
                                                    message: str) -> None:
     with pytest.raises(ParseError, match=message.replace("(", r"\(").replace("'", "'")):
         parse_shared(verb, args, 2)
+
+
+# -- the seat reader, the list printers and the verb table every game's parse is made of ----
+
+def test_a_seat_word_is_range_checked_and_zero_is_only_read_when_asked_for() -> None:
+    assert parse_seat("P3", 3) == 3 and parse_seat("-", 3, "-") == 0
+    assert seat_of("pass", 3) is None and seat_of("p", 3) is None
+    with pytest.raises(ParseError, match=r"^there is no seat p4 \(seats are p1-p3\)$"):
+        parse_seat("p4", 3)
+    with pytest.raises(ParseError, match=r"^there is no seat p0 "):
+        parse_seat("p0", 3)
+    with pytest.raises(ParseError, match=r"^'-' is not a seat p1-p3$"):
+        parse_seat("-", 3)
+    with pytest.raises(ParseError, match=r"^'x' is not a seat p1-p3 or 'removed'$"):
+        parse_seat("x", 3, "removed")
+    with pytest.raises(ParseError, match="there is no seat p9999"):
+        parse_seats(["p1", "p" + "9" * 4000], 3)  # refused without converting the digits
+    assert split_seat("  p2 claim ", 3) == (2, "claim")
+    assert split_seat("claim", 3) == (None, "claim")
+
+
+def test_lists_print_with_their_separator_and_a_word_for_none() -> None:
+    deck = games.get("dare").deck
+    assert card_list(deck, [1, 3, 9]) == "1-3-9" and card_list(deck, [2, 5], " ") == "2 5"
+    assert card_list(deck, [], "-", "-") == "-" and card_list(deck, []) == ""
+    assert seat_list([1, 3], ",") == "p1,p3" and seat_list([]) == "-"
+    assert seat_list([], " ", "nobody") == "nobody"
+
+
+def _table() -> Verbs[list[str]]:
+    def flip(state: list[str], m: Typed) -> Event:
+        m.none_after()
+        state.append(f"flip by {m.seat}")
+        return Undo()
+
+    def other(state: list[str], m: Typed) -> Event:
+        raise ParseError(f"'{m.rest}' is no move")
+
+    return Verbs({"flip": flip, "f": flip, "score": flip}, other, "empty move",
+                 seatless=("score",))
+
+
+def test_a_verb_table_hands_each_verb_to_its_handler_with_the_seat_typed() -> None:
+    table, seen = _table(), []
+    assert table.parse(seen, "p2 FLIP", 3) == Undo()
+    assert table.parse(seen, "f", 3) == Undo()
+    assert seen == ["flip by 2", "flip by None"]
+    assert table.parse(seen, "pay p1 pot 2 ante", 3) == Pay(1, 0, 2, "ante")  # shared verbs
+    with pytest.raises(ParseError, match=r"^'flip' takes nothing after it, got 'x y'$"):
+        table.parse(seen, "flip x y", 3)
+    with pytest.raises(ParseError, match=r"^empty move$"):
+        table.parse(seen, "p1  ", 3)
+    with pytest.raises(ParseError, match=r"^'jump p1' is no move$"):
+        table.parse(seen, "p2 jump p1", 3)
+    for line in ("p1 score", "p1 undo"):
+        with pytest.raises(ParseError, match=r"is not typed after a seat: type '(score|undo)'"):
+            table.parse(seen, line, 3)
+    with pytest.raises(ParseError, match="there is no seat p7"):
+        table.parse(seen, "p7 flip", 3)
+    assert len(seen) == 2  # nothing refused reached a handler

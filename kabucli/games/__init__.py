@@ -20,6 +20,8 @@ same files:
 Everything else finds a game's parts from here: the bot and render registries, the shared
 conformance tests, the compiled core (setup.py compiles each package's rules and bots), the
 benchmark. Packages are imported only when their game is used, to keep start-up fast.
+How a game's rules are written (pending, check, the todo queue, apply, parse) is in
+docs/adding-a-game.md.
 """
 
 from __future__ import annotations

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
-from typing import Any
+from typing import Any, Final
 
 from kabucli.cards import KABUFUDA_39, UNKNOWN
-from kabucli.engine import Game, Pending, parse_seat_prefix
+from kabucli.engine import READY, Game, Pending, Pendings, Step
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
 from kabucli.games.dare.events import (  # re-exported: the game's module names them all
@@ -26,7 +26,17 @@ from kabucli.games.dare.events import (  # re-exported: the game's module names 
     Show as Show,
 )
 from kabucli.ledger import POT, Ledger
-from kabucli.notation import LOG_INT, SHARED_VERBS, notate_shared, number, parse_shared, party
+from kabucli.notation import (
+    LOG_INT,
+    Typed,
+    Verbs,
+    card_list,
+    notate_shared,
+    number,
+    party,
+    seat_list,
+    split_seat,
+)
 from kabucli.shuffle import Rng
 
 HAND = 9
@@ -189,9 +199,9 @@ class DareState:
     is ever revealed, and bot games never ask.
     """
 
-    __slots__ = ("_seen", "ante_left", "dealer", "dealt", "field", "hands", "history", "laid",
-                 "ledger", "n", "order", "payouts", "phase", "physical", "qualified", "ref",
-                 "round", "rules", "shown", "turn")
+    __slots__ = ("_seen", "dealer", "dealt", "field", "hands", "history", "laid", "ledger", "n",
+                 "order", "pend", "phase", "physical", "qualified", "ref", "round", "rules",
+                 "shown", "todo", "turn")
 
     def __init__(self, rules: DareRules, n: int, physical: bool) -> None:
         self.rules = rules
@@ -202,6 +212,7 @@ class DareState:
         self.ledger = Ledger(n, rules.chips)
         self.phase = "deal"
         self.history: list[Result] = []
+        self.pend: Pending | None = None  # see Dare.pending
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -214,8 +225,7 @@ class DareState:
         self.shown: list[list[int] | None] = [None] * (n + 1)
         self.qualified: list[int] = []
         self.turn = 0
-        self.ante_left: list[int] = []
-        self.payouts: list[Pay] = []
+        self.todo: list[Step] = []  # the antes, then the payouts (see engine.READY)
         self.dealt: list[int] = []
         self._seen: Counter[int] | None = None
 
@@ -233,7 +243,7 @@ class DareState:
 
 # -- the game -------------------------------------------------------------------------------
 
-class Dare(Game):
+class Dare(Game[DareState, DareRules]):
     name = "dare"
     title = "Dare"
     summary = "kabufuda, 2-4 players: lay three sets matching the field's ones digit"
@@ -249,35 +259,24 @@ class Dare(Game):
 
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: DareState) -> Pending:
-        # Asked several times per event: each Pending (immutable) is made once per key, and
-        # the key holds everything _new_pending reads.
+        p = s.pend  # None once an event changed the state
+        if p is not None:
+            return p
+        # the key: what _describe reads
         phase = s.phase
         if phase == "turns":
-            key: tuple[Any, ...] | str = (phase, s.order[s.turn], s.ref)
+            key: tuple[Any, ...] = (phase, s.order[s.turn], s.ref)
         elif phase == "deal":
             key = (phase, s.round, s.dealer)
         elif phase == "show":
             key = (phase, self._next_show(s))
         else:
-            key = phase  # an automatic phase, or the end: one answer each
-        p = _PENDING.get(key)
+            key = (phase,)  # an automatic phase, or the end: one answer each
+        p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
         if p is None:
-            if len(_PENDING) >= 4096:
-                _PENDING.clear()
-            p = _PENDING[key] = self._new_pending(s)
+            p = _PENDINGS[key]  # made now
+        s.pend = p
         return p
-
-    def _new_pending(self, s: DareState) -> Pending:
-        phase = s.phase
-        if phase == "turns":
-            return Pending("action", f"p{s.actor} to lay sets matching {s.ref}", (s.actor,))
-        if phase == "deal":
-            return Pending("chance", f"the deal of round {s.round} by p{s.dealer}")
-        if phase == "show":
-            return Pending("chance", f"p{self._next_show(s)} to show the three cards left")
-        if phase == "over":
-            return Pending("over", "nothing: the match is over")
-        return Pending("auto", _AUTO_WHAT[phase])
 
     @staticmethod
     def _next_show(s: DareState) -> int:
@@ -295,11 +294,6 @@ class Dare(Game):
             return self._check_deal(s, ev)
         if type(ev) is Show:
             return self._check_show(s, ev)
-        if type(ev) is Pay or type(ev) is Result or type(ev) is End:
-            if s.phase not in _AUTO_WHAT:
-                return f"waiting for {self.pending(s).what}, not for an engine event"
-            want = self.auto(s)
-            return None if ev == want else f"the engine computes {self.notate(want)!r} here"
         return f"{type(ev).__name__} is not a Dare event"
 
     def _check_deal(self, s: DareState, ev: Deal) -> str | None:
@@ -320,10 +314,7 @@ class Dare(Game):
         return self.deck.check_available(Counter(), cards)
 
     def _check_lay(self, s: DareState, ev: Lay) -> str | None:
-        if s.phase != "turns":
-            return f"nobody lays sets now (waiting for {self.pending(s).what})"
-        if ev.seat != s.actor:
-            return f"it is p{s.actor}'s turn, not p{ev.seat}'s"
+        # an action: the engine checked that it is ev.seat's turn to lay (phase "turns")
         if len(ev.sets) > 3:
             return f"a hand of {HAND} cards holds at most 3 sets, not {len(ev.sets)}"
         for st in ev.sets:
@@ -356,79 +347,36 @@ class Dare(Game):
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: DareState, ev: Event) -> None:
-        if type(ev) is Pay:  # the commonest event first
+        s.pend = None
+        # one module function per event, the commonest first (a payment written out: it is
+        # four in ten of Dare's events, and the call costs the pure-Python build 2%)
+        if type(ev) is Pay:
             s.ledger.apply(ev)
-            if s.phase == "ante":
-                s.ante_left.pop(0)
-                if not s.ante_left:
+            todo = s.todo
+            todo.pop(0)
+            if not todo:
+                if s.phase == "ante":
                     s.phase = "turns"
-            else:
-                s.payouts.pop(0)
-                if not s.payouts:
-                    self._next_round(s)
+                else:
+                    _next_round(s)
         elif type(ev) is Lay:
-            self._apply_lay(s, ev)
+            _apply_lay(s, ev)
         elif type(ev) is Deal:
-            s.field = list(ev.field)
-            s.ref = sum(ev.field) % 10
-            seen = list(ev.field)  # then each hand's known cards, in order (counted lazily)
-            for seat in range(1, s.n + 1):
-                hand = sorted(ev.hands[seat - 1]) if ev.hands is not None else [UNKNOWN] * HAND
-                s.hands[seat] = hand
-                seen += [c for c in hand if c != UNKNOWN] if UNKNOWN in hand else hand
-            s.dealt = seen
-            s._seen = None
-            s.ante_left = list(s.order) if s.rules.ante > 0 else []
-            s.phase = "ante" if s.ante_left else "turns"
+            _apply_deal(s, ev)
         elif type(ev) is Show:
-            if UNKNOWN in s.hands[ev.seat]:  # a known hand reveals nothing
-                got = take(s.hands[ev.seat], list(ev.cards))
-                assert got is not None
-                s.seen.update(got[1])
-            s.hands[ev.seat] = sorted(ev.cards)
-            s.shown[ev.seat] = sorted(ev.cards)
-            if all(s.shown[q] is not None for q in s.qualified):
-                s.phase = "result"
+            _apply_show(s, ev)
         elif type(ev) is Result:
-            s.history.append(ev)
-            s.payouts = self._payouts(s, ev)
-            s.dealer = ev.dealer
-            if s.payouts:
-                s.phase = "payout"
-            else:
-                self._next_round(s)
+            _apply_result(s, ev)
         elif type(ev) is End:
             s.phase = "over"
-
-    def _apply_lay(self, s: DareState, ev: Lay) -> None:
-        s.laid[ev.seat] = [list(st) for st in ev.sets]
-        got = take(s.hands[ev.seat], [c for st in ev.sets for c in st])
-        assert got is not None
-        s.hands[ev.seat] = got[0]
-        if got[1]:
-            s.seen.update(got[1])
-        if len(ev.sets) == 3:
-            s.phase = "result"
-            return
-        s.turn += 1
-        if s.turn == s.n:
-            s.qualified = [p for p in s.order if len(s.laid[p] or ()) == 2]
-            s.phase = "show" if s.qualified else "result"
-
-    def _next_round(self, s: DareState) -> None:
-        if s.round == s.rules.rounds:
-            s.phase = "end"
-            return
-        s.round += 1
-        s._reset_round()
-        s.phase = "deal"
+        else:
+            raise TypeError(f"{type(ev).__name__} is not a Dare event")
 
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: DareState) -> Event:
-        if s.phase == "ante":
-            return Pay(s.ante_left[0], POT, s.rules.ante, "ante")
-        if s.phase == "payout":
-            return s.payouts[0]
+        if s.todo:  # the antes, or the payouts
+            ev: Event = s.todo[0][1]
+            return ev
         if s.phase == "result":
             return self._result(s)
         if s.phase == "end":
@@ -454,18 +402,6 @@ class Dare(Game):
             return Result(s.round, "split", tied, tied[0])
         return Result(s.round, "order", [tied[0]], tied[0])
 
-    @staticmethod
-    def _payouts(s: DareState, ev: Result) -> list[Pay]:
-        """The pot to the winners: floor(pot / winners) each; odd chips and 0-chip payments
-        stay unrecorded in the pot."""
-        if not ev.winners:
-            return []
-        share = s.ledger.pot // len(ev.winners)
-        if share == 0:
-            return []
-        why = "split" if len(ev.winners) > 1 else "win"
-        return [Pay(POT, w, share, why) for w in ev.winners]
-
     def chance(self, s: DareState, rng: Rng) -> Event:
         if s.phase == "deal":
             deck = rng.shuffled(_CARDS)
@@ -483,7 +419,7 @@ class Dare(Game):
 
     # -- notation ------------------------------------------------------------------------------
     def _set(self, cards: list[int] | tuple[int, ...]) -> str:
-        return "-".join(self.deck.token(c) for c in cards)
+        return card_list(self.deck, cards)
 
     def _sets(self, sets: list[list[int]]) -> str:
         return " ".join(self._set(st) for st in sets)
@@ -499,8 +435,8 @@ class Dare(Game):
                 text += "".join(f" | p{i} {self._set(h)}" for i, h in enumerate(ev.hands, 1))
             return text
         if type(ev) is Result:
-            winners = ",".join(f"p{w}" for w in ev.winners) or "-"
-            return f"result round {ev.round} {ev.reason} {winners} deals p{ev.dealer}"
+            return (f"result round {ev.round} {ev.reason} {seat_list(ev.winners, ',')} "
+                    f"deals p{ev.dealer}")
         return notate_shared(ev) or repr(ev)
 
     def _cards(self, text: str) -> list[int]:
@@ -517,52 +453,58 @@ class Dare(Game):
         return sorted(sets)
 
     def parse(self, s: DareState, text: str) -> Event:
-        seat, rest = parse_seat_prefix(text, s.n)
-        words = rest.split()
-        if not words:
-            raise ParseError("empty move: type sets like '1-3-9 3-5-5', or 'pass'")
-        verb, args = words[0].lower(), words[1:]
-        table = {"deal": self._parse_deal, "field": self._parse_deal,
-                 "result": self._parse_result}
-        if verb in table or verb in SHARED_VERBS:
-            if seat is not None:
-                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
-            if verb in SHARED_VERBS:
-                return parse_shared(verb, args, s.n)
-            return table[verb](s, args)
-        if verb in ("show", "shows"):
-            who = seat or (self._next_show(s) if s.phase == "show" else s.order[0])
-            return Show(who, sorted(self._cards(" ".join(args))))
-        who = seat or (s.actor if s.phase == "turns" else s.order[0])
-        if verb in ("pass", "none", "-"):
-            if args:
-                raise ParseError(f"'pass' takes nothing after it, got '{' '.join(args)}'")
-            return Lay(who, [])
-        if verb in ("sets", "set", "lay", "lays"):
-            if not args:
-                raise ParseError(f"'{words[0]}' needs sets after it, like '1-3-9 3-5-5' "
-                                 "(type 'pass' to lay none)")
-            words = args
-        elif not any(ch.isdigit() for ch in verb):
-            raise ParseError(f"'{words[0]}' is not a Dare move: use sets like '1-3-9', "
-                             "'pass', 'show 2-3-4' or 'deal 1-7-5'")
-        return Lay(who, self._parse_sets(words))
+        return self._verbs.parse(s, text, s.n)
 
-    def _parse_deal(self, s: DareState, args: list[str]) -> Event:
-        parts = " ".join(args).split("|")
+    def __init__(self) -> None:
+        show, lay, pass_ = self._parse_show, self._parse_lay, self._parse_pass
+        self._verbs = Verbs[DareState](
+            {"deal": self._parse_deal, "field": self._parse_deal, "result": self._parse_result,
+             "show": show, "shows": show, "pass": pass_, "none": pass_, "-": pass_,
+             "sets": lay, "set": lay, "lay": lay, "lays": lay},
+            self._parse_bare_sets, "empty move: type sets like '1-3-9 3-5-5', or 'pass'",
+            seatless=("deal", "field", "result"))
+
+    @staticmethod
+    def _layer(s: DareState, seat: int | None) -> int:
+        """Who lays: the seat typed, else the one whose turn it is."""
+        return seat or (s.actor if s.phase == "turns" else s.order[0])
+
+    def _parse_show(self, s: DareState, m: Typed) -> Event:
+        who = m.seat or (self._next_show(s) if s.phase == "show" else s.order[0])
+        return Show(who, sorted(self._cards(" ".join(m.args))))
+
+    def _parse_pass(self, s: DareState, m: Typed) -> Event:
+        m.none_after("pass")
+        return Lay(self._layer(s, m.seat), [])
+
+    def _parse_lay(self, s: DareState, m: Typed) -> Event:
+        if not m.args:
+            raise ParseError(f"'{m.words[0]}' needs sets after it, like '1-3-9 3-5-5' "
+                             "(type 'pass' to lay none)")
+        return Lay(self._layer(s, m.seat), self._parse_sets(m.args))
+
+    def _parse_bare_sets(self, s: DareState, m: Typed) -> Event:
+        if not any(ch.isdigit() for ch in m.verb):
+            raise ParseError(f"'{m.words[0]}' is not a Dare move: use sets like '1-3-9', "
+                             "'pass', 'show 2-3-4' or 'deal 1-7-5'")
+        return Lay(self._layer(s, m.seat), self._parse_sets(m.words))
+
+    def _parse_deal(self, s: DareState, m: Typed) -> Event:
+        parts = " ".join(m.args).split("|")
         field = self._cards(parts[0])
         hands: list[list[int]] | None = None
         if len(parts) > 1:
             hands = []
             for i, part in enumerate(parts[1:], start=1):
-                who, cards = parse_seat_prefix(part, s.n)
+                who, cards = split_seat(part, s.n)
                 if who is not None and who != i:
                     raise ParseError(f"hand {i} of the deal is labelled p{who}: give the "
                                      f"hands in seat order, p1 to p{s.n}")
                 hands.append(sorted(self._cards(cards)))
         return Deal(s.round, s.dealer, field, hands)
 
-    def _parse_result(self, s: DareState, args: list[str]) -> Event:
+    def _parse_result(self, s: DareState, m: Typed) -> Event:
+        args = m.args
         shape = "a result reads 'result round N REASON WINNERS deals pN', e.g. " \
                 "'result round 3 showdown p2 deals p2'"
         if len(args) != 6 or args[0] != "round" or args[4] != "deals" or not args[1].isdigit():
@@ -596,7 +538,7 @@ class Dare(Game):
             "reference": s.ref if s.field else None,
             "turn": s.actor if s.phase == "turns" else None,
             "pot": s.ledger.pot,
-            "chips": {f"p{p}": s.ledger.seat(p) for p in range(1, s.n + 1)},
+            "chips": s.ledger.by_seat(),
             "hands": {f"p{p}": hand(p) for p in range(1, s.n + 1)},
             "laid": {f"p{p}": [[tok(c) for c in st] for st in (s.laid[p] or [])]
                      for p in range(1, s.n + 1) if s.laid[p] is not None},
@@ -607,15 +549,86 @@ class Dare(Game):
     def outcome(self, s: DareState) -> dict[str, Any] | None:
         if s.phase != "over":
             return None
-        bal = {p: s.ledger.seat(p) for p in range(1, s.n + 1)}
-        top = max(bal.values())
         return {
-            "balances": {f"p{p}": b for p, b in bal.items()},
-            "pot": s.ledger.pot,
-            "leaders": [f"p{p}" for p, b in bal.items() if b == top],
+            **s.ledger.standings(),
             "rounds": [{"round": r.round, "reason": r.reason,
                         "winners": [f"p{w}" for w in r.winners]} for r in s.history],
         }
+
+
+# -- changes, one function per event type ------------------------------------------------
+
+def _apply_lay(s: DareState, ev: Lay) -> None:
+    s.laid[ev.seat] = [list(st) for st in ev.sets]
+    got = take(s.hands[ev.seat], [c for st in ev.sets for c in st])
+    assert got is not None
+    s.hands[ev.seat] = got[0]
+    if got[1]:
+        s.seen.update(got[1])
+    if len(ev.sets) == 3:
+        s.phase = "result"
+        return
+    s.turn += 1
+    if s.turn == s.n:
+        s.qualified = [p for p in s.order if len(s.laid[p] or ()) == 2]
+        s.phase = "show" if s.qualified else "result"
+
+
+def _apply_deal(s: DareState, ev: Deal) -> None:
+    s.field = list(ev.field)
+    s.ref = sum(ev.field) % 10
+    seen = list(ev.field)  # then each hand's known cards, in order (counted lazily)
+    for seat in range(1, s.n + 1):
+        hand = sorted(ev.hands[seat - 1]) if ev.hands is not None else [UNKNOWN] * HAND
+        s.hands[seat] = hand
+        seen += [c for c in hand if c != UNKNOWN] if UNKNOWN in hand else hand
+    s.dealt = seen
+    s._seen = None
+    ante = s.rules.ante
+    s.todo = [(READY, Pay(p, POT, ante, "ante")) for p in s.order] if ante > 0 else []
+    s.phase = "ante" if s.todo else "turns"
+
+
+def _apply_show(s: DareState, ev: Show) -> None:
+    if UNKNOWN in s.hands[ev.seat]:  # a known hand reveals nothing
+        got = take(s.hands[ev.seat], list(ev.cards))
+        assert got is not None
+        s.seen.update(got[1])
+    s.hands[ev.seat] = sorted(ev.cards)
+    s.shown[ev.seat] = sorted(ev.cards)
+    if all(s.shown[q] is not None for q in s.qualified):
+        s.phase = "result"
+
+
+def _apply_result(s: DareState, ev: Result) -> None:
+    s.history.append(ev)
+    s.todo = _payouts(s, ev)
+    s.dealer = ev.dealer
+    if s.todo:
+        s.phase = "payout"
+    else:
+        _next_round(s)
+
+
+def _next_round(s: DareState) -> None:
+    if s.round == s.rules.rounds:
+        s.phase = "end"
+        return
+    s.round += 1
+    s._reset_round()
+    s.phase = "deal"
+
+
+def _payouts(s: DareState, ev: Result) -> list[Step]:
+    """The pot to the winners: floor(pot / winners) each; odd chips and 0-chip payments
+    stay unrecorded in the pot. As steps of the todo queue."""
+    if not ev.winners:
+        return []
+    share = s.ledger.pot // len(ev.winners)
+    if share == 0:
+        return []
+    why = "split" if len(ev.winners) > 1 else "win"
+    return [(READY, Pay(POT, w, share, why)) for w in ev.winners]
 
 
 _AUTO_WHAT = {
@@ -624,7 +637,23 @@ _AUTO_WHAT = {
     "payout": "the payout of the pot",
     "end": "the end of the match",
 }
-_PENDING: dict[tuple[Any, ...] | str, Pending] = {}  # Dare.pending's answers by key
+
+
+def _describe(key: tuple[Any, ...]) -> Pending:
+    """What a Dare state waits for, from its key (see :meth:`Dare.pending`)."""
+    phase = key[0]
+    if phase == "turns":
+        return Pending("action", f"p{key[1]} to lay sets matching {key[2]}", (key[1],))
+    if phase == "deal":
+        return Pending("chance", f"the deal of round {key[1]} by p{key[2]}")
+    if phase == "show":
+        return Pending("chance", f"p{key[1]} to show the three cards left")
+    if phase == "over":
+        return Pending("over", "nothing: the match is over")
+    return Pending("auto", _AUTO_WHAT[phase])
+
+
+_PENDINGS: Final = Pendings(_describe)
 _CARDS = tuple(KABUFUDA_39.cards())  # the deck in its canonical order, as every deal starts
 
 GAME = Dare()

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from kabucli.cards import DAINI_40, JIZO, ONI, UNKNOWN
-from kabucli.engine import Game, Pending, parse_seat_prefix
+from kabucli.engine import READY, Game, Pending, Pendings, Step, ready
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
 from kabucli.games.kazu_tori.events import (  # re-exported: the game's module names them all
@@ -40,7 +40,18 @@ from kabucli.games.kazu_tori.events import (  # re-exported: the game's module n
     Stop as Stop,
 )
 from kabucli.ledger import Ledger
-from kabucli.notation import SHARED_VERBS, notate_shared, parse_shared, whole
+from kabucli.notation import (
+    Typed,
+    Verbs,
+    card_list,
+    notate_shared,
+    parse_seat,
+    parse_seats,
+    seat_list,
+    seat_of,
+    split_seat,
+    whole,
+)
 from kabucli.shuffle import Rng
 
 DECK_SIZE = 40
@@ -70,18 +81,18 @@ def pile_sizes(n: int) -> list[int]:
     return [DECK_SIZE // n + (1 if i < DECK_SIZE % n else 0) for i in range(n)]
 
 
-# the todo queue: effects waiting to be recorded (or done) after an event
-T_SHUFFLE, T_PENALTY, T_HANDOUT, T_RETURN, T_FLIP, T_SCORE, T_PAY, T_END = range(8)
+# the steps of the todo queue (see engine.READY): effects waiting to be recorded (or done)
+# after an event
+T_SHUFFLE, T_PENALTY, T_HANDOUT, T_RETURN, T_FLIP, T_SCORE, T_END = range(1, 8)
 
 _AUTO_WHAT = {
     T_PENALTY: "the wrong claim's penalty",
     T_HANDOUT: "the Jizo's hand-out",
     T_RETURN: "the return of the table cards",
     T_SCORE: "the score",
-    T_PAY: "the payments",
+    READY: "the payments",
     T_END: "the end of the game",
 }
-_PENDINGS: dict[tuple[Any, ...], Pending] = {}  # see KazuTori._settle
 _CARDS = tuple(DAINI_40.cards())  # the deck in its canonical order, as the deal starts
 _NOBODY: frozenset[int] = frozenset()
 Races = Callable[[Game, Any, dict[int, Any], Pending | None], tuple[Event, bool] | None]
@@ -119,7 +130,7 @@ class KazuToriState:
         self.table_by: list[int] = []  # who flipped each table card
         self.removed: list[int] = []  # the Jizo, once used up
         self.phase = "deal"  # deal | turn (flip, no card to claim) | window | end
-        self.todo: list[tuple[int, Any]] = []
+        self.todo: list[Step] = []
         self.flipper = 1  # who flips next in phase "turn"
         self.count = 1  # the number the next flip says
         self.said = 0  # the number said with the card on top of the table
@@ -135,7 +146,7 @@ class KazuToriState:
         self.passed = _NOBODY  # seats that let it go
         self.race: list[int] | None = None  # the last race's draws in this window
         self.result: Score | None = None
-        self.pend = Pending("over", "")  # set by KazuTori._settle
+        self.pend: Pending | None = None  # see KazuTori.pending
         self.ins: tuple[int, ...] = ()  # the seats still in (with cards); nobody comes back
         self.after = [0] * (n + 1)  # after[p]: the first seat still in after p
         self.seats_changed()
@@ -175,7 +186,7 @@ class KazuToriState:
 
 # -- the game -------------------------------------------------------------------------------
 
-class KazuTori(Game):
+class KazuTori(Game[KazuToriState, KazuToriRules]):
     name = "kazu-tori"
     title = "Kazu-Tori"
     summary = "Daini deck, 2-5 players: count while flipping, slap the card that matches"
@@ -189,12 +200,31 @@ class KazuTori(Game):
 
     def new_state(self, rules: KazuToriRules, seats: int, physical: bool) -> KazuToriState:
         s = KazuToriState(rules, seats, physical)
-        self._settle(s)
+        _settle(s)
         return s
 
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: KazuToriState) -> Pending:
-        return s.pend
+        p = s.pend  # None once an event changed the state
+        if p is not None:
+            return p
+        # the key: what _describe reads
+        todo = s.todo
+        phase = s.phase
+        if todo:
+            code, arg = todo[0]
+            key: tuple[Any, ...] = ("todo", code, arg if code == T_SHUFFLE else None)
+        elif phase == "window":
+            key = (phase, s.table[-1], s.said, s.rules.limit, s.ins, s.last, s.physical)
+        elif phase == "turn":
+            key = (phase, s.flipper, s.count)
+        else:
+            key = (phase, s.n)
+        p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
+        if p is None:
+            p = _PENDINGS[key]  # made now
+        s.pend = p
+        return p
 
     def blank_move(self, s: KazuToriState) -> str | None:
         """A blank line lets the card on the table go (the bots may still race for it), or
@@ -208,66 +238,14 @@ class KazuTori(Game):
             return "End the game now and score the piles as they stand?"
         return None
 
-    def _settle(self, s: KazuToriState) -> None:
-        """Do the queued steps that are no events (a flip that waited for the effects of the
-        window it closed), then work out what the state waits for. Pendings are shared from a
-        cache: the hot path of bot games builds no text."""
-        todo = s.todo
-        while todo and todo[0][0] == T_FLIP:
-            _, (seat, card) = todo.pop(0)
-            self._turn_card(s, seat, card)
-        # a key holds everything _pending reads
-        if todo:
-            code, arg = todo[0]
-            key: tuple[Any, ...] = ("todo", code, arg if code == T_SHUFFLE else None)
-        elif s.phase == "window":
-            key = ("window", s.table[-1], s.said, s.rules.limit, s.ins, s.last, s.physical)
-        elif s.phase == "turn":
-            key = ("turn", s.flipper, s.count)
-        else:
-            key = (s.phase, s.n)
-        p = _PENDINGS.get(key)
-        if p is None:
-            if len(_PENDINGS) > 50_000:
-                _PENDINGS.clear()
-            p = _PENDINGS[key] = self._pending(s)
-        s.pend = p
-
-    def _pending(self, s: KazuToriState) -> Pending:
-        if s.todo:
-            code, arg = s.todo[0]
-            if code == T_SHUFFLE:
-                seats, counts = arg
-                who = ", ".join(f"p{p}" for p in seats)
-                what = "the table dealt back to " if counts is not None else "the piles of "
-                return Pending("chance", f"the shuffle of {what}{who}")
-            return Pending("auto", _AUTO_WHAT[code])
-        if s.phase == "window":
-            card = self.deck.token(s.table[-1])
-            may = "may be taken" if matches(s.table[-1], s.said) else "may not be taken"
-            return Pending(
-                "action",
-                f"claims on the {card} (said {WORDS[s.said]}: {may}), "
-                f"or p{s.after[s.last]}'s flip saying {WORDS[self.next_count(s)]}",
-                s.ins, not s.physical)
-        if s.phase == "turn":
-            return Pending("action", f"p{s.flipper} to flip saying {WORDS[s.count]}",
-                           (s.flipper,))
-        if s.phase == "deal":
-            return Pending("chance", "the deal: " + " ".join(
-                f"p{i} {k}" for i, k in enumerate(pile_sizes(s.n), 1)) + " cards face down")
-        return Pending("over", "nothing: the game is over")
-
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: KazuToriState, ev: Event) -> str | None:
         if type(ev) is Flip:
             return self._check_flip(s, ev)
         if type(ev) is Claim or type(ev) is Pass or type(ev) is Stop:
+            # the engine checked that ev.seat is one the state waits for: still in, in
+            # phase "turn" (the flipper) or "window" (every seat still in), nothing queued
             seat = ev.seat
-            if not 1 <= seat <= s.n or not s.piles[seat]:
-                return f"p{seat} is out (no cards left) and takes no part"
-            if s.phase not in ("turn", "window") or s.todo:
-                return f"nobody acts now: waiting for {s.pend.what}"
             if type(ev) is Stop:
                 return None
             if s.phase != "window":
@@ -288,8 +266,7 @@ class KazuTori(Game):
         return f"{type(ev).__name__} is not a Kazu-Tori event typed by a person"
 
     def _check_flip(self, s: KazuToriState, ev: Flip) -> str | None:
-        if s.phase not in ("turn", "window") or s.todo:
-            return f"nobody flips now: waiting for {s.pend.what}"
+        # an action: the engine checked the phase ("turn" or "window", nothing queued)
         want = s.next_flipper()
         if ev.seat != want:
             return f"p{want} flips next, not p{ev.seat}"
@@ -322,168 +299,43 @@ class KazuTori(Game):
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: KazuToriState, ev: Event) -> None:
-        todo = s.todo
+        # one module function per event, the commonest first
         if type(ev) is Flip:
-            self._apply_flip(s, ev)
+            _apply_flip(s, ev)
         elif type(ev) is Shuffle:
-            if todo.pop(0)[1][1] is not None:  # a return: the table was dealt back
-                s.table = []
-                s.table_by = []
-            for seat, pile in zip(ev.seats, ev.piles, strict=True):
-                s.piles[seat] = list(pile)
+            _apply_shuffle(s, ev)
         elif type(ev) is Claim:
-            self._apply_claim(s, ev.seat)
+            _apply_claim(s, ev)
         elif type(ev) is Pay:
-            todo.pop(0)
+            s.todo.pop(0)
             s.ledger.apply(ev)
         elif type(ev) is Penalty:
-            todo.pop(0)
-            pile = s.piles[ev.seat]
-            gifts = [(to, pile.pop(0)) for to in ev.to]
-            if not pile:
-                s.lastcall = True
-                s.seats_changed()
-            self._receive(s, gifts)
+            _apply_penalty(s, ev)
         elif type(ev) is Handout:
-            self._apply_handout(s, ev)
+            _apply_handout(s, ev)
         elif type(ev) is Return:
-            todo.pop(0)
-            seats = tuple(seat for seat, k in enumerate(ev.counts, 1) if k)
-            if s.physical:
-                for seat in seats:
-                    s.piles[seat] += [UNKNOWN] * ev.counts[seat - 1]
-                s.table = []
-                s.table_by = []
-            else:  # the cards stay on the table until the shuffle deals them back
-                todo.insert(0, (T_SHUFFLE, (seats, tuple(ev.counts))))
+            _apply_return(s, ev)
         elif type(ev) is Race:
             s.race = list(ev.draws)
         elif type(ev) is Pass:
             s.passed = s.passed | {ev.seat}
         elif type(ev) is Stop:
             s.phase = "end"
-            todo.append((T_SCORE, ("agreement", ev.seat)))
+            s.todo.append((T_SCORE, ("agreement", ev.seat)))
         elif type(ev) is Deal:
-            self._apply_deal(s, ev)
+            _apply_deal(s, ev)
         elif type(ev) is Score:
-            todo.pop(0)
-            s.result = ev
-            todo.extend((T_PAY, p) for p in self._payments(s, ev))
-            todo.append((T_END, None))
+            _apply_score(s, ev)
         elif type(ev) is End:
-            todo.pop(0)
-        self._settle(s)
-
-    def _apply_deal(self, s: KazuToriState, ev: Deal) -> None:
-        for seat, size in enumerate(ev.sizes, 1):
-            s.piles[seat] = list(ev.piles[seat - 1]) if ev.piles is not None else [UNKNOWN] * size
-        s.seats_changed()
-        s.phase = "turn"
-        s.flipper = 1
-        s.count = 1
-
-    def _apply_flip(self, s: KazuToriState, ev: Flip) -> None:
-        todo = s.todo
-        s.flip_events += 1
-        if s.phase == "window":  # the flip closes the window of the card on top
-            top = s.table[-1]
-            if top == JIZO:
-                todo.append((T_HANDOUT, None))
-            elif s.said == s.rules.limit and not s.lastcall:
-                todo.append((T_RETURN, None))
-            s.count = s.said % s.rules.limit + 1
-        s.phase = "turn"
-        if s.flips >= s.rules.max_flips:
-            s.phase = "end"
-            todo.append((T_SCORE, ("max_flips", 0)))
-        elif todo:  # the closing window's hand-out or return comes first
-            todo.append((T_FLIP, (ev.seat, ev.card)))
+            s.todo.pop(0)
         else:
-            self._turn_card(s, ev.seat, ev.card)
-
-    def _turn_card(self, s: KazuToriState, seat: int, card: int | None) -> None:
-        """A flip completes: the top card of ``seat``'s pile goes face up with the count."""
-        pile = s.piles[seat]
-        top = pile.pop(0)
-        if card is None:
-            card = top
-        s.flips += 1
-        s.table.append(card)
-        s.table_by.append(seat)
-        s.said = s.count
-        s.turned.append((seat, card, s.said, len(pile)))
-        s.ok = matches(card, s.said)
-        s.last = seat
-        s.claimed = _NOBODY
-        s.passed = _NOBODY
-        s.race = None
-        s.phase = "window"
-        if not pile:
-            s.lastcall = True
-            s.seats_changed()
-            if card == ONI:  # the Oni as a last card ends the game at once
-                s.table.pop()
-                s.table_by.pop()
-                pile.append(ONI)
-                s.phase = "end"
-                s.todo.append((T_SCORE, ("oni", seat)))
-            elif not any(s.piles):
-                s.phase = "end"
-                s.todo.append((T_SCORE, ("out", 0)))
-
-    def _apply_claim(self, s: KazuToriState, seat: int) -> None:
-        s.claimed = s.claimed | {seat}
-        if not matches(s.table[-1], s.said):
-            s.todo.append((T_PENALTY, seat))
-            return
-        pile = s.piles[seat]
-        pile.extend(s.table)
-        s.table = []
-        s.table_by = []
-        if s.lastcall:
-            s.phase = "end"
-            s.todo.append((T_SCORE, ("take", seat)))
-            return
-        s.phase = "turn"
-        s.flipper = seat
-        s.count = 1
-        if s.physical:
-            pile[:] = [UNKNOWN] * len(pile)
-        else:
-            s.todo.append((T_SHUFFLE, ((seat,), None)))
-
-    def _apply_handout(self, s: KazuToriState, ev: Handout) -> None:
-        s.todo.pop(0)
-        s.jizo_uses += 1
-        jizo = s.table.pop()
-        s.table_by.pop()
-        gifts = list(zip(ev.to, reversed(s.table), strict=True))
-        if ev.jizo:
-            gifts.insert(0, (ev.jizo, jizo))
-        else:
-            s.removed.append(jizo)
-        s.table = []
-        s.table_by = []
-        self._receive(s, gifts)
-
-    def _receive(self, s: KazuToriState, gifts: list[tuple[int, int]]) -> None:
-        """Cards go to the bottom of the receivers' piles; then those piles are shuffled: in a
-        seeded game one chance event (receivers in seat order) before anything else still
-        queued; at a real table the piles just become unknown again."""
-        piles = s.piles
-        for seat, card in gifts:
-            piles[seat].append(card)
-        got = sorted({seat for seat, _ in gifts})
-        if s.physical:
-            for seat in got:
-                piles[seat][:] = [UNKNOWN] * len(piles[seat])
-        elif got:
-            s.todo.insert(0, (T_SHUFFLE, (tuple(got), None)))
+            raise TypeError(f"{type(ev).__name__} is not a Kazu-Tori event")
+        _settle(s)
 
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: KazuToriState) -> Event:
         code, arg = s.todo[0]
-        if code == T_PAY:
+        if code == READY:  # a payment
             pay: Pay = arg
             return pay
         if code == T_PENALTY:
@@ -526,27 +378,6 @@ class KazuTori(Game):
             to.append(seat)
         return Handout(flipper, jizo, to)
 
-    @staticmethod
-    def _payments(s: KazuToriState, ev: Score) -> list[Pay]:
-        """Each loser pays the winner a chip per card held (ties by the ``tie`` house rule)."""
-        winners = ev.winners
-        if not winners:
-            return []
-        tie = s.rules.tie
-        w = len(winners)
-        if w > 1 and tie == "none":
-            return []
-        pays: list[Pay] = []
-        for p in range(1, s.n + 1):
-            k = ev.cards[p - 1]
-            if p in winners or k == 0:
-                continue
-            amount = k // w if tie == "split" else k
-            if amount:
-                why = "cards" if w == 1 else f"cards, tie {tie}"
-                pays.extend(Pay(p, win, amount, why) for win in winners)
-        return pays
-
     def chance(self, s: KazuToriState, rng: Rng) -> Event:
         if s.phase == "deal":
             cards = rng.shuffled(_CARDS)
@@ -582,7 +413,7 @@ class KazuTori(Game):
                 out.append(Claim(seat))
             if seat not in s.passed:
                 out.append(Pass(seat))
-        if seat in s.pend.seats:
+        if seat in self.pending(s).seats:
             out.append(Stop(seat))
         return out
 
@@ -598,7 +429,7 @@ class KazuTori(Game):
 
     # -- notation ------------------------------------------------------------------------------
     def _cards(self, cards: list[int]) -> str:
-        return "-".join(self.deck.token(c) for c in cards) or "-"
+        return card_list(self.deck, cards, "-", "-")
 
     def notate(self, ev: Event) -> str:
         if type(ev) is Flip:
@@ -616,18 +447,16 @@ class KazuTori(Game):
         if type(ev) is Race:
             return "race " + " ".join(f"p{i}={d}" for i, d in enumerate(ev.draws, 1) if d >= 0)
         if type(ev) is Penalty:
-            return f"penalty p{ev.seat} gives " + (" ".join(f"p{x}" for x in ev.to) or "nobody")
+            return f"penalty p{ev.seat} gives {seat_list(ev.to, ' ', 'nobody')}"
         if type(ev) is Handout:
             jizo = f"p{ev.jizo}" if ev.jizo else "removed"
-            to = " ".join(f"p{x}" for x in ev.to) or "-"
-            return f"handout p{ev.seat} jizo {jizo} cards {to}"
+            return f"handout p{ev.seat} jizo {jizo} cards {seat_list(ev.to)}"
         if type(ev) is Return:
             return "return " + " ".join(f"p{i}={k}" for i, k in enumerate(ev.counts, 1) if k)
         if type(ev) is Score:
             who = f" p{ev.seat}" if ev.seat else ""
-            winners = ",".join(f"p{w}" for w in ev.winners) or "-"
             cards = " ".join(f"p{i}={k}" for i, k in enumerate(ev.cards, 1))
-            return f"score {ev.reason}{who} {cards} wins {winners}"
+            return f"score {ev.reason}{who} {cards} wins {seat_list(ev.winners, ',')}"
         if type(ev) is Deal:
             if ev.piles is None:
                 return "deal " + "/".join(map(str, ev.sizes))
@@ -635,125 +464,129 @@ class KazuTori(Game):
         return notate_shared(ev) or repr(ev)
 
     def parse(self, s: KazuToriState, text: str) -> Event:
-        seat, rest = parse_seat_prefix(text, s.n)
-        words = rest.split()
-        if not words:
-            raise ParseError("empty move: type 'flip', 'p2 claim', 'p2 pass' or 'stop'")
-        verb = words[0].lower()
-        args = words[1:]
-        if verb == "deal":
-            return self._parse_deal(s, " ".join(args))
-        recorded = {"shuffle": self._parse_shuffle, "race": self._parse_race,
-                    "penalty": self._parse_penalty, "handout": self._parse_handout,
-                    "return": self._parse_return, "score": self._parse_score}
-        if verb in recorded or verb in SHARED_VERBS:
-            if seat is not None:
-                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
-            if verb in SHARED_VERBS:
-                return parse_shared(verb, args, s.n)
-            return recorded[verb](s, args)
-        if verb in ("claim", "take", "slap") and seat is None and len(args) == 1:  # 'claim p2'
-            seat, _ = parse_seat_prefix(args[0], s.n)
+        return self._verbs.parse(s, text, s.n)
+
+    def __init__(self) -> None:
+        claim, pass_, stop = self._parse_claim, self._parse_pass, self._parse_stop
+        self._verbs = Verbs[KazuToriState](
+            {"deal": self._parse_deal, "flip": self._parse_flip,
+             "claim": claim, "take": claim, "slap": claim, "pass": pass_, "go": pass_,
+             "stop": stop, "agree": stop,
+             "shuffle": self._parse_shuffle, "race": self._parse_race,
+             "penalty": self._parse_penalty, "handout": self._parse_handout,
+             "return": self._parse_return, "score": self._parse_score},
+            self._parse_card, "empty move: type 'flip', 'p2 claim', 'p2 pass' or 'stop'",
+            seatless=("shuffle", "race", "penalty", "handout", "return", "score"))
+
+    @staticmethod
+    def _parse_claim(s: KazuToriState, m: Typed) -> Event:
+        seat = m.seat
+        if seat is None and len(m.args) == 1:  # 'claim p2'
+            seat = seat_of(m.args[0], s.n)
             if seat is None:
-                raise ParseError(f"'{args[0]}' is not a seat: type 'claim p2'")
-            args = []
-        if verb in ("claim", "take", "slap", "pass", "go", "stop", "agree") and args:
-            raise ParseError(f"'{verb}' takes nothing after it, got '{' '.join(args)}'")
-        if verb in ("claim", "take", "slap"):
-            if seat is None:
-                raise ParseError("say who claimed first, e.g. 'p2 claim' or 'claim p2'")
-            return Claim(seat)
-        if verb in ("pass", "go"):
-            if seat is None:
-                raise ParseError("say who lets the card go, e.g. 'p2 pass'")
-            return Pass(seat)
-        who = seat if seat is not None else s.next_flipper()
-        if verb in ("stop", "agree"):
-            return Stop(who)
-        if verb == "flip":
-            if len(args) > 1:
-                raise ParseError(f"a flip turns one card, got '{' '.join(args)}'")
-            return Flip(who, self.deck.parse(args[0]) if args else None)
-        if not args:
+                raise ParseError(f"'{m.args[0]}' is not a seat: type 'claim p2'")
+        else:
+            m.none_after()
+        if seat is None:
+            raise ParseError("say who claimed first, e.g. 'p2 claim' or 'claim p2'")
+        return Claim(seat)
+
+    @staticmethod
+    def _parse_pass(s: KazuToriState, m: Typed) -> Event:
+        m.none_after()
+        if m.seat is None:
+            raise ParseError("say who lets the card go, e.g. 'p2 pass'")
+        return Pass(m.seat)
+
+    @staticmethod
+    def _parse_stop(s: KazuToriState, m: Typed) -> Event:
+        m.none_after()
+        return Stop(m.seat if m.seat is not None else s.next_flipper())
+
+    def _parse_flip(self, s: KazuToriState, m: Typed) -> Event:
+        args = m.args
+        if len(args) > 1:
+            raise ParseError(f"a flip turns one card, got '{' '.join(args)}'")
+        who = m.seat if m.seat is not None else s.next_flipper()
+        return Flip(who, self.deck.parse(args[0]) if args else None)
+
+    def _parse_card(self, s: KazuToriState, m: Typed) -> Event:
+        """A card alone: the next player flipped it (at a real table)."""
+        if not m.args:
             try:
-                return Flip(who, self.deck.parse(verb))
+                who = m.seat if m.seat is not None else s.next_flipper()
+                return Flip(who, self.deck.parse(m.verb))
             except ParseError:
                 pass
-        raise ParseError(f"'{rest}' is not a Kazu-Tori move: use 'flip', 'p3 flip 7', "
+        raise ParseError(f"'{m.rest}' is not a Kazu-Tori move: use 'flip', 'p3 flip 7', "
                          "'p2 claim', 'p2 pass' or 'stop'")
 
     @staticmethod
-    def _seat(s: KazuToriState, word: str, zero: str = "") -> int:
-        """A seat ``pN`` (or ``zero`` for 0, e.g. 'removed')."""
-        if zero and word.lower() == zero:
-            return 0
-        seat, rest = parse_seat_prefix(word, s.n)
-        if seat is None or rest:
-            raise ParseError(f"'{word}' is not a seat like p2")
-        return seat
+    def _seats(s: KazuToriState, words: list[str], none: str) -> list[int]:
+        return [] if words == [none] else parse_seats(words, s.n)
 
-    def _seats(self, s: KazuToriState, words: list[str], none: str = "") -> list[int]:
-        if none and words == [none]:
-            return []
-        return [self._seat(s, w) for w in words]
-
-    def _per_seat(self, s: KazuToriState, words: list[str], what: str, missing: int,
+    @staticmethod
+    def _per_seat(s: KazuToriState, words: list[str], what: str, missing: int,
                   hi: int) -> list[int]:
         """``pN=VALUE`` words as a list by seat, ``missing`` for seats not named; each value
         from ``missing`` to ``hi``."""
         out = [missing] * s.n
         for word in words:
             key, sep, val = word.partition("=")
-            seat = self._seat(s, key)
+            who = parse_seat(key, s.n)
             value = whole(val, missing, hi)
             if not sep or value is None:
                 raise ParseError(f"'{word}' should read pN={what} ({what} {missing}-{hi})")
-            out[seat - 1] = value
+            out[who - 1] = value
         return out
 
-    def _parse_shuffle(self, s: KazuToriState, args: list[str]) -> Event:
+    def _parse_shuffle(self, s: KazuToriState, m: Typed) -> Event:
         seats, piles = [], []
-        for part in " ".join(args).split("|"):
+        for part in " ".join(m.args).split("|"):
             words = part.split()
             if len(words) != 2:
                 raise ParseError("a shuffle reads 'shuffle p2 3-7-Oni-... | p3 ...'")
-            seats.append(self._seat(s, words[0]))
+            seats.append(parse_seat(words[0], s.n))
             piles.append(self.deck.parse_many(words[1].split("-")))
         return Shuffle(seats, piles)
 
-    def _parse_race(self, s: KazuToriState, args: list[str]) -> Event:
-        return Race(self._per_seat(s, args, "DRAW", -1, RACE_DRAWS - 1))
+    def _parse_race(self, s: KazuToriState, m: Typed) -> Event:
+        return Race(self._per_seat(s, m.args, "DRAW", -1, RACE_DRAWS - 1))
 
-    def _parse_penalty(self, s: KazuToriState, args: list[str]) -> Event:
+    def _parse_penalty(self, s: KazuToriState, m: Typed) -> Event:
+        args = m.args
         if len(args) < 3 or args[1] != "gives":
             raise ParseError("a penalty reads 'penalty p2 gives p3 p4 p1'")
-        return Penalty(self._seat(s, args[0]), self._seats(s, args[2:], "nobody"))
+        return Penalty(parse_seat(args[0], s.n), self._seats(s, args[2:], "nobody"))
 
-    def _parse_handout(self, s: KazuToriState, args: list[str]) -> Event:
+    def _parse_handout(self, s: KazuToriState, m: Typed) -> Event:
+        args = m.args
         if len(args) < 5 or args[1] != "jizo" or args[3] != "cards":
             raise ParseError("a hand-out reads 'handout p1 jizo p2 cards p3 p4' (jizo "
                              "'removed' after its third use, cards '-' for none)")
-        return Handout(self._seat(s, args[0]), self._seat(s, args[2], "removed"),
+        return Handout(parse_seat(args[0], s.n), parse_seat(args[2], s.n, "removed"),
                        self._seats(s, args[4:], "-"))
 
-    def _parse_return(self, s: KazuToriState, args: list[str]) -> Event:
-        return Return(self._per_seat(s, args, "CARDS", 0, self.deck.size))
+    def _parse_return(self, s: KazuToriState, m: Typed) -> Event:
+        return Return(self._per_seat(s, m.args, "CARDS", 0, self.deck.size))
 
-    def _parse_score(self, s: KazuToriState, args: list[str]) -> Event:
+    def _parse_score(self, s: KazuToriState, m: Typed) -> Event:
+        args = m.args
         reasons = ("take", "oni", "out", "agreement", "max_flips")
         shape = "a score reads 'score REASON [pN] p1=CARDS ... wins pN[,pM]'"
         if len(args) < 3 or args[0] not in reasons or args[-2] != "wins":
             raise ParseError(shape)
         body = args[1:-2]
-        seat = 0
+        who = 0
         if body and "=" not in body[0]:
-            seat = self._seat(s, body[0])
+            who = parse_seat(body[0], s.n)
             body = body[1:]
-        winners = [] if args[-1] == "-" else self._seats(s, args[-1].split(","))
-        return Score(args[0], seat,  # type: ignore[arg-type]
+        winners = [] if args[-1] == "-" else parse_seats(args[-1].split(","), s.n)
+        return Score(args[0], who,  # type: ignore[arg-type]
                      self._per_seat(s, body, "CARDS", 0, self.deck.size), winners)
 
-    def _parse_deal(self, s: KazuToriState, text: str) -> Deal:
+    def _parse_deal(self, s: KazuToriState, m: Typed) -> Deal:
+        text = " ".join(m.args)
         sizes = pile_sizes(s.n)
         if not text.strip():
             return Deal(sizes)
@@ -765,7 +598,7 @@ class KazuTori(Game):
             return Deal([x for x in typed if x is not None])
         piles = []
         for part in parts:
-            body = parse_seat_prefix(part, s.n)[1]
+            body = split_seat(part, s.n)[1]
             toks = [t for t in body.replace("-", " ").split() if t]
             piles.append(self.deck.parse_many(toks))
         return Deal([len(p) for p in piles], piles)
@@ -828,7 +661,7 @@ class KazuTori(Game):
             "piles": {f"p{p}": pile(p) for p in range(1, s.n + 1)},
             "out": [f"p{p}" for p in range(1, s.n + 1) if s.phase != "deal" and not s.piles[p]],
             "claimed": sorted(f"p{p}" for p in s.claimed) if s.phase == "window" else [],
-            "chips": {f"p{p}": s.ledger.seat(p) for p in range(1, s.n + 1)},
+            "chips": s.ledger.by_seat(),
         }
 
     def outcome(self, s: KazuToriState) -> dict[str, Any] | None:
@@ -840,9 +673,222 @@ class KazuTori(Game):
             "seat": f"p{r.seat}" if r.seat else None,
             "cards": {f"p{p}": k for p, k in enumerate(r.cards, 1)},
             "winners": [f"p{w}" for w in r.winners],
-            "balances": {f"p{p}": s.ledger.seat(p) for p in range(1, s.n + 1)},
+            "balances": s.ledger.by_seat(),
             "flips": s.flips,
         }
 
 
+# -- changes, one function per event type ------------------------------------------------
+
+def _settle(s: KazuToriState) -> None:
+    """Do the queued steps that are no events (a flip that waited for the effects of the
+    window it closed); what the state waits for is worked out again when asked."""
+    todo = s.todo
+    while todo and todo[0][0] == T_FLIP:
+        _, (seat, card) = todo.pop(0)
+        _turn_card(s, seat, card)
+    s.pend = None
+
+
+def _apply_deal(s: KazuToriState, ev: Deal) -> None:
+    for seat, size in enumerate(ev.sizes, 1):
+        s.piles[seat] = list(ev.piles[seat - 1]) if ev.piles is not None else [UNKNOWN] * size
+    s.seats_changed()
+    s.phase = "turn"
+    s.flipper = 1
+    s.count = 1
+
+
+def _apply_flip(s: KazuToriState, ev: Flip) -> None:
+    todo = s.todo
+    s.flip_events += 1
+    if s.phase == "window":  # the flip closes the window of the card on top
+        top = s.table[-1]
+        if top == JIZO:
+            todo.append((T_HANDOUT, None))
+        elif s.said == s.rules.limit and not s.lastcall:
+            todo.append((T_RETURN, None))
+        s.count = s.said % s.rules.limit + 1
+    s.phase = "turn"
+    if s.flips >= s.rules.max_flips:
+        s.phase = "end"
+        todo.append((T_SCORE, ("max_flips", 0)))
+    elif todo:  # the closing window's hand-out or return comes first
+        todo.append((T_FLIP, (ev.seat, ev.card)))
+    else:
+        _turn_card(s, ev.seat, ev.card)
+
+
+def _turn_card(s: KazuToriState, seat: int, card: int | None) -> None:
+    """A flip completes: the top card of ``seat``'s pile goes face up with the count."""
+    pile = s.piles[seat]
+    top = pile.pop(0)
+    if card is None:
+        card = top
+    s.flips += 1
+    s.table.append(card)
+    s.table_by.append(seat)
+    s.said = s.count
+    s.turned.append((seat, card, s.said, len(pile)))
+    s.ok = matches(card, s.said)
+    s.last = seat
+    s.claimed = _NOBODY
+    s.passed = _NOBODY
+    s.race = None
+    s.phase = "window"
+    if not pile:
+        s.lastcall = True
+        s.seats_changed()
+        if card == ONI:  # the Oni as a last card ends the game at once
+            s.table.pop()
+            s.table_by.pop()
+            pile.append(ONI)
+            s.phase = "end"
+            s.todo.append((T_SCORE, ("oni", seat)))
+        elif not any(s.piles):
+            s.phase = "end"
+            s.todo.append((T_SCORE, ("out", 0)))
+
+
+def _apply_claim(s: KazuToriState, ev: Claim) -> None:
+    seat = ev.seat
+    s.claimed = s.claimed | {seat}
+    if not matches(s.table[-1], s.said):
+        s.todo.append((T_PENALTY, seat))
+        return
+    pile = s.piles[seat]
+    pile.extend(s.table)
+    s.table = []
+    s.table_by = []
+    if s.lastcall:
+        s.phase = "end"
+        s.todo.append((T_SCORE, ("take", seat)))
+        return
+    s.phase = "turn"
+    s.flipper = seat
+    s.count = 1
+    if s.physical:
+        pile[:] = [UNKNOWN] * len(pile)
+    else:
+        s.todo.append((T_SHUFFLE, ((seat,), None)))
+
+
+def _apply_handout(s: KazuToriState, ev: Handout) -> None:
+    s.todo.pop(0)
+    s.jizo_uses += 1
+    jizo = s.table.pop()
+    s.table_by.pop()
+    gifts = list(zip(ev.to, reversed(s.table), strict=True))
+    if ev.jizo:
+        gifts.insert(0, (ev.jizo, jizo))
+    else:
+        s.removed.append(jizo)
+    s.table = []
+    s.table_by = []
+    _receive(s, gifts)
+
+
+def _receive(s: KazuToriState, gifts: list[tuple[int, int]]) -> None:
+    """Cards go to the bottom of the receivers' piles; then those piles are shuffled: in a
+    seeded game one chance event (receivers in seat order) before anything else still
+    queued; at a real table the piles just become unknown again."""
+    piles = s.piles
+    for seat, card in gifts:
+        piles[seat].append(card)
+    got = sorted({seat for seat, _ in gifts})
+    if s.physical:
+        for seat in got:
+            piles[seat][:] = [UNKNOWN] * len(piles[seat])
+    elif got:
+        s.todo.insert(0, (T_SHUFFLE, (tuple(got), None)))
+
+
+def _payments(s: KazuToriState, ev: Score) -> list[Pay]:
+    """Each loser pays the winner a chip per card held (ties by the ``tie`` house rule)."""
+    winners = ev.winners
+    if not winners:
+        return []
+    tie = s.rules.tie
+    w = len(winners)
+    if w > 1 and tie == "none":
+        return []
+    pays: list[Pay] = []
+    for p in range(1, s.n + 1):
+        k = ev.cards[p - 1]
+        if p in winners or k == 0:
+            continue
+        amount = k // w if tie == "split" else k
+        if amount:
+            why = "cards" if w == 1 else f"cards, tie {tie}"
+            pays.extend(Pay(p, win, amount, why) for win in winners)
+    return pays
+
+
+def _apply_shuffle(s: KazuToriState, ev: Shuffle) -> None:
+    if s.todo.pop(0)[1][1] is not None:  # a return: the table was dealt back
+        s.table = []
+        s.table_by = []
+    for seat, pile in zip(ev.seats, ev.piles, strict=True):
+        s.piles[seat] = list(pile)
+
+
+def _apply_penalty(s: KazuToriState, ev: Penalty) -> None:
+    s.todo.pop(0)
+    pile = s.piles[ev.seat]
+    gifts = [(to, pile.pop(0)) for to in ev.to]
+    if not pile:
+        s.lastcall = True
+        s.seats_changed()
+    _receive(s, gifts)
+
+
+def _apply_return(s: KazuToriState, ev: Return) -> None:
+    s.todo.pop(0)
+    seats = tuple(seat for seat, k in enumerate(ev.counts, 1) if k)
+    if s.physical:
+        for seat in seats:
+            s.piles[seat] += [UNKNOWN] * ev.counts[seat - 1]
+        s.table = []
+        s.table_by = []
+    else:  # the cards stay on the table until the shuffle deals them back
+        s.todo.insert(0, (T_SHUFFLE, (seats, tuple(ev.counts))))
+
+
+def _apply_score(s: KazuToriState, ev: Score) -> None:
+    todo = s.todo
+    todo.pop(0)
+    s.result = ev
+    todo.extend(ready(_payments(s, ev)))
+    todo.append((T_END, None))
+
+
+def _describe(key: tuple[Any, ...]) -> Pending:
+    """What a Kazu-Tori state waits for, from its key (see :meth:`KazuTori.pending`)."""
+    phase = key[0]
+    if phase == "todo":
+        code, arg = key[1], key[2]
+        if code == T_SHUFFLE:
+            seats, counts = arg
+            who = ", ".join(f"p{p}" for p in seats)
+            what = "the table dealt back to " if counts is not None else "the piles of "
+            return Pending("chance", f"the shuffle of {what}{who}")
+        return Pending("auto", _AUTO_WHAT[code])
+    if phase == "window":
+        _, top, said, limit, ins, last, physical = key
+        nxt = next((p for p in ins if p > last), ins[0])
+        may = "may be taken" if matches(top, said) else "may not be taken"
+        return Pending(
+            "action",
+            f"claims on the {DAINI_40.token(top)} (said {WORDS[said]}: {may}), "
+            f"or p{nxt}'s flip saying {WORDS[said % limit + 1]}",
+            ins, not physical)
+    if phase == "turn":
+        return Pending("action", f"p{key[1]} to flip saying {WORDS[key[2]]}", (key[1],))
+    if phase == "deal":
+        return Pending("chance", "the deal: " + " ".join(
+            f"p{i} {k}" for i, k in enumerate(pile_sizes(key[1]), 1)) + " cards face down")
+    return Pending("over", "nothing: the game is over")
+
+
+_PENDINGS: Final = Pendings(_describe, 50_000)
 GAME = KazuTori()

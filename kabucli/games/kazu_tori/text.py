@@ -16,7 +16,7 @@ def hint(s: KazuToriState, seat: int) -> str:
     """What may be typed now, in one line."""
     if s.phase == "deal":
         return "type 'deal' once each player has a face-down pile"
-    if s.pend.kind != "action":
+    if GAME.pending(s).kind != "action":
         return ""
     nxt = s.next_flipper()
     card = " CARD' with the card seen" if s.physical else "'"

@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from math import comb
-from typing import Any
+from typing import Any, Final
 
 from kabucli.cards import HANAFUDA_48, MONTH_NAMES, UNKNOWN, month_of
-from kabucli.engine import Game, Pending, parse_seat_prefix
+from kabucli.engine import READY, Game, Pending, Pendings, Step
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
 from kabucli.games.yatchaba.events import (  # re-exported: the game's module names them all
@@ -39,7 +39,16 @@ from kabucli.games.yatchaba.events import (  # re-exported: the game's module na
     YatchabaRules as YatchabaRules,
 )
 from kabucli.ledger import POT, Ledger
-from kabucli.notation import LOG_INT, SHARED_VERBS, notate_shared, number, parse_shared, whole
+from kabucli.notation import (
+    LOG_INT,
+    Typed,
+    Verbs,
+    card_list,
+    notate_shared,
+    number,
+    parse_seat,
+    whole,
+)
 from kabucli.shuffle import Rng
 
 LAID = 3
@@ -132,8 +141,8 @@ class YatchabaState:
 
     __slots__ = ("bets", "dealer", "decider", "due", "game", "games", "guess", "guessed",
                  "guesser", "history", "laid", "lap", "ledger", "left", "n", "order", "out",
-                 "passes", "payouts", "pend", "phase", "physical", "round", "rules", "step",
-                 "table", "turn", "unseen", "winner")
+                 "passes", "pend", "phase", "physical", "round", "rules", "step", "table",
+                 "todo", "turn", "unseen", "winner")
 
     def __init__(self, rules: YatchabaRules, n: int, physical: bool) -> None:
         self.rules = rules
@@ -143,7 +152,7 @@ class YatchabaState:
         self.ledger = Ledger(n, rules.chips)
         self.history: list[dict[str, Any]] = []
         self.pend: Pending | None = None
-        self.payouts: list[Pay] = []
+        self.todo: list[Step] = []  # the payouts of a game (see engine.READY)
         self.game = 1
         self.dealer = 1
         self._reset_game()
@@ -199,13 +208,9 @@ class YatchabaState:
         return self.due
 
 
-# Pending answers are immutable and few: they are made once per distinct situation.
-_PENDING: dict[tuple[Any, ...], Pending] = {}
-
-
 # -- the game -------------------------------------------------------------------------------
 
-class Yatchaba(Game):
+class Yatchaba(Game[YatchabaState, YatchabaRules]):
     name = "yatchaba"
     title = "Yatchaba"
     summary = "hanafuda, 2-8 players: guess the months of three face-down cards"
@@ -224,6 +229,7 @@ class Yatchaba(Game):
         p = s.pend  # None once an event changed the state
         if p is not None:
             return p
+        # the key: what _describe reads
         phase = s.phase
         if phase == "bet":
             b = s.order[s.turn]
@@ -234,11 +240,9 @@ class Yatchaba(Game):
             key = (phase, s.decider)
         else:
             key = (phase,)
-        p = _PENDING.get(key)
+        p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
         if p is None:
-            if len(_PENDING) > 4096:
-                _PENDING.clear()
-            p = _PENDING[key] = self._describe(key)
+            p = _PENDINGS[key]  # made now
         s.pend = p
         return p
 
@@ -270,7 +274,7 @@ class Yatchaba(Game):
         if type(ev) is Pass:
             return self._wrong_phase(s, ev, "bet") or self._check_pass(s, ev)
         if type(ev) is Continue or type(ev) is Stop:
-            return self._wrong_phase(s, ev, "decide") or self._check_decision(s, ev)
+            return self._wrong_phase(s, ev, "decide")  # the engine checked who decides
         if type(ev) is Guess:
             return self._wrong_phase(s, ev, "guess") or self._check_guess(s, ev)
         if type(ev) is Deal:
@@ -293,9 +297,6 @@ class Yatchaba(Game):
         if ev.seat == s.guesser:
             return f"p{ev.seat} is the guesser, and the guesser cannot pass"
         return None
-
-    def _check_decision(self, s: YatchabaState, ev: Event) -> str | None:
-        return None  # the engine checked that the seat is the one who decides
 
     def _check_guess(self, s: YatchabaState, ev: Guess) -> str | None:
         months = ev.months
@@ -371,54 +372,32 @@ class Yatchaba(Game):
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: YatchabaState, ev: Event) -> None:
         s.pend = None
-        # the commonest events first (a chain of tests calls the compiled functions directly)
+        # one module function per event, the commonest first (a chain of tests calls the
+        # compiled functions directly)
         if type(ev) is Bet:
-            _bet(s, ev)
+            _apply_bet(s, ev)
         elif type(ev) is Pass:
-            _pass(s, ev)
+            _apply_pass(s, ev)
         elif type(ev) is Deal:
-            _deal(s, ev)
+            _apply_deal(s, ev)
         elif type(ev) is Guess:
-            _guess(s, ev)
+            _apply_guess(s, ev)
         elif type(ev) is Reveal:
-            _reveal(s, ev)
+            _apply_reveal(s, ev)
         elif type(ev) is Result:
-            self._apply_result(s, ev)
+            _apply_result(s, ev)
         elif type(ev) is Continue:
-            _continue(s, ev)
+            _apply_continue(s, ev)
         elif type(ev) is Stop:
-            _stop(s, ev)
+            _apply_stop(s, ev)
         elif type(ev) is Pay:
-            _pay(s, ev)
+            _apply_pay(s, ev)
         elif type(ev) is GameEnd:
-            _game_end(s, ev)
+            _apply_game_end(s, ev)
         elif type(ev) is End:
-            _end(s, ev)
+            _apply_end(s, ev)
         else:
             raise TypeError(f"{type(ev).__name__} is not a Yatchaba event")
-
-    @staticmethod
-    def _apply_result(s: YatchabaState, ev: Result) -> None:
-        if ev.next:
-            s.guesser = ev.next
-            s.guessed.append(ev.next)
-            s.round += 1
-            s._reset_round()
-            return
-        pot = s.ledger.pot
-        share = pot // DEALER_SHARE_DIVISOR
-        pays: list[Pay] = []
-        if ev.right:
-            s.winner = ev.guesser
-            if ev.guesser == s.dealer:
-                pays.append(Pay(POT, ev.guesser, pot, "win"))
-            else:
-                pays.append(Pay(POT, ev.guesser, pot - share, "win"))
-                pays.append(Pay(POT, s.dealer, share, "dealer"))
-        else:
-            pays.append(Pay(POT, s.dealer, share, "dealer"))
-        s.payouts = [p for p in pays if p.amount > 0]
-        s.phase = "payout" if s.payouts else "gameend"
 
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: YatchabaState) -> Event:
@@ -428,7 +407,8 @@ class Yatchaba(Game):
             nxt = 0 if right else s.next_guesser()
             return Result(s.game, s.round, s.guesser, right, nxt)
         if phase == "payout":
-            return s.payouts[0]
+            ev: Event = s.todo[0][1]
+            return ev
         if phase == "gameend":
             dealer = s.dealer % s.n + 1 if s.game < s.games else 0
             return GameEnd(s.game, s.winner, s.ledger.pot, dealer)
@@ -488,7 +468,7 @@ class Yatchaba(Game):
         return " ".join(str(m) for m in months)
 
     def _cards(self, cards: list[int]) -> str:
-        return " ".join(self.deck.token(c) for c in cards)
+        return card_list(self.deck, cards, " ")
 
     def notate(self, ev: Event) -> str:
         if type(ev) is Bet:
@@ -517,12 +497,6 @@ class Yatchaba(Game):
                     f"deals {_seat_or_dash(ev.dealer)}")
         return notate_shared(ev) or repr(ev)
 
-    def public_notation(self, ev: Event) -> str:
-        """The notation as the players at the table may see it: face-down cards as ``??``."""
-        if type(ev) is Deal and ev.cards is not None:
-            return "deal " + " ".join("??" for _ in ev.cards)
-        return self.notate(ev)
-
     def _parse_months(self, words: list[str]) -> list[int]:
         months = []
         for w in words:
@@ -535,9 +509,9 @@ class Yatchaba(Game):
                              f"'guess jan jan aug', not {len(months)}")
         return sorted(months)
 
-    def _parse_reveal(self, words: list[str]) -> Reveal:
+    def _parse_reveal(self, s: YatchabaState, typed: Typed) -> Event:
         pairs: list[tuple[int, int]] = []
-        for w in words:
+        for w in typed.args:
             m = parse_month(w)
             if m is not None:
                 pairs.append((m, UNKNOWN))
@@ -555,50 +529,56 @@ class Yatchaba(Game):
                       None if all(c == UNKNOWN for c in cards) else cards)
 
     def parse(self, s: YatchabaState, text: str) -> Event:
-        seat, rest = parse_seat_prefix(text, s.n)
-        words = rest.replace(",", " ").split()
-        if not words:
-            raise ParseError("empty move: type 'guess 1 1 8', 'bet', 'pass', 'continue' or "
-                             "'stop'")
-        verb = words[0].lower()
-        args = words[1:]
-        engine = {"result": self._parse_result, "gameend": self._parse_game_end}
-        if verb in engine or verb in SHARED_VERBS:
-            if seat is not None:
-                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
-            if verb in SHARED_VERBS:
-                return parse_shared(verb, args, s.n)
-            return engine[verb](s, args)
-        if verb in ("deal", "lay"):
-            if not args or all(a == "??" for a in args):
-                return Deal(s.game, s.round, s.guesser)
-            return Deal(s.game, s.round, s.guesser, sorted(self.deck.parse_many(args)))
-        if verb in ("reveal", "turn", "show"):
-            return self._parse_reveal(args)
-        if verb in ("guess", "guesses", "g"):
-            return Guess(seat or s.guesser, self._parse_months(args))
-        if verb in ("bet", "bets", "b"):
-            who = self._mover(s, seat, "bet", "bet")
-            if not args:
-                return Bet(who, s.next_amount())
-            if len(args) > 1 or not args[0].isdigit():
-                raise ParseError(f"'bet' takes the amount alone (or nothing), not "
-                                 f"'{' '.join(args)}'")
-            return Bet(who, number(args[0], 0, LOG_INT, "a bet"))
-        if verb in ("continue", "cont", "c", "more", "stop", "s"):
-            if args:
-                raise ParseError(f"'{verb}' takes nothing after it, got '{' '.join(args)}'")
-            stop = verb in ("stop", "s")
-            who = self._mover(s, seat, "decide", "stop" if stop else "continue")
-            return Stop(who) if stop else Continue(who)
-        if verb in ("pass", "passes", "p"):
-            if args:
-                raise ParseError(f"'pass' takes nothing after it, got '{' '.join(args)}'")
-            return Pass(self._mover(s, seat, "bet", "pass"))
-        if parse_month(verb) is not None and s.phase == "guess":
-            return Guess(seat or s.guesser, self._parse_months(words))
-        raise ParseError(f"'{words[0]}' is not a Yatchaba move: use 'guess 1 1 8', 'bet', "
+        return self._verbs.parse(s, text, s.n)
+
+    def __init__(self) -> None:
+        deal, reveal, guess = self._parse_deal, self._parse_reveal, self._parse_guess
+        bet, decide, pass_ = self._parse_bet, self._parse_decision, self._parse_pass
+        self._verbs = Verbs[YatchabaState](
+            {"result": self._parse_result, "gameend": self._parse_game_end,
+             "deal": deal, "lay": deal, "reveal": reveal, "turn": reveal, "show": reveal,
+             "guess": guess, "guesses": guess, "g": guess, "bet": bet, "bets": bet, "b": bet,
+             "continue": decide, "cont": decide, "c": decide, "more": decide, "stop": decide,
+             "s": decide, "pass": pass_, "passes": pass_, "p": pass_},
+            self._parse_bare_guess,
+            "empty move: type 'guess 1 1 8', 'bet', 'pass', 'continue' or 'stop'",
+            seatless=("result", "gameend"), split=_words)
+
+    def _parse_deal(self, s: YatchabaState, m: Typed) -> Event:
+        args = m.args
+        if not args or all(a == "??" for a in args):
+            return Deal(s.game, s.round, s.guesser)
+        return Deal(s.game, s.round, s.guesser, sorted(self.deck.parse_many(args)))
+
+    def _parse_guess(self, s: YatchabaState, m: Typed) -> Event:
+        return Guess(m.seat or s.guesser, self._parse_months(m.args))
+
+    def _parse_bare_guess(self, s: YatchabaState, m: Typed) -> Event:
+        """Three months alone: the guesser's guess."""
+        if parse_month(m.verb) is not None and s.phase == "guess":
+            return Guess(m.seat or s.guesser, self._parse_months(m.words))
+        raise ParseError(f"'{m.words[0]}' is not a Yatchaba move: use 'guess 1 1 8', 'bet', "
                          "'pass', 'continue', 'stop', 'deal' or 'reveal 1 1 8'")
+
+    def _parse_bet(self, s: YatchabaState, m: Typed) -> Event:
+        args = m.args
+        who = self._mover(s, m.seat, "bet", "bet")
+        if not args:
+            return Bet(who, s.next_amount())
+        if len(args) > 1 or not args[0].isdigit():
+            raise ParseError(f"'bet' takes the amount alone (or nothing), not "
+                             f"'{' '.join(args)}'")
+        return Bet(who, number(args[0], 0, LOG_INT, "a bet"))
+
+    def _parse_decision(self, s: YatchabaState, m: Typed) -> Event:
+        m.none_after()
+        stop = m.verb in ("stop", "s")
+        who = self._mover(s, m.seat, "decide", "stop" if stop else "continue")
+        return Stop(who) if stop else Continue(who)
+
+    def _parse_pass(self, s: YatchabaState, m: Typed) -> Event:
+        m.none_after("pass")
+        return Pass(self._mover(s, m.seat, "bet", "pass"))
 
     def _mover(self, s: YatchabaState, seat: int | None, phase: str, verb: str) -> int:
         """Whose move ``verb`` is: the seat typed, else the one whose turn it is in ``phase``;
@@ -610,17 +590,8 @@ class Yatchaba(Game):
         return s.bettor if phase == "bet" else s.decider
 
     # The engine's own events parse back too, so that every line of a replay can be typed.
-    @staticmethod
-    def _seat(s: YatchabaState, word: str, dash: bool = False) -> int:
-        low = word.lower()
-        if dash and low == "-":
-            return 0
-        seat = whole(low[1:], 1, s.n) if low[:1] == "p" else None
-        if seat is not None:
-            return seat
-        raise ParseError(f"'{word}' is not a seat p1-p{s.n}" + (" or '-'" if dash else ""))
-
-    def _parse_result(self, s: YatchabaState, args: list[str]) -> Event:
+    def _parse_result(self, s: YatchabaState, m: Typed) -> Event:
+        args = m.args
         shape = ("a result reads 'result game G round R pN right|wrong next pM|-', e.g. "
                  "'result game 1 round 2 p2 wrong next p3'")
         if (len(args) != 8 or args[0] != "game" or args[2] != "round" or args[6] != "next"
@@ -628,16 +599,18 @@ class Yatchaba(Game):
                 or args[5] not in ("right", "wrong")):
             raise ParseError(shape)
         return Result(number(args[1], 0, LOG_INT, "a game"), number(args[3], 0, LOG_INT, "a round"),
-                      self._seat(s, args[4]), args[5] == "right", self._seat(s, args[7], dash=True))
+                      parse_seat(args[4], s.n), args[5] == "right",
+                      parse_seat(args[7], s.n, "-"))
 
-    def _parse_game_end(self, s: YatchabaState, args: list[str]) -> Event:
+    def _parse_game_end(self, s: YatchabaState, m: Typed) -> Event:
+        args = m.args
         shape = ("the end of a game reads 'gameend G winner pN|- carry CHIPS deals pM|-', "
                  "e.g. 'gameend 1 winner - carry 14 deals p2'")
         if (len(args) != 7 or args[1] != "winner" or args[3] != "carry" or args[5] != "deals"
                 or not args[0].isdigit() or not args[4].isdigit()):
             raise ParseError(shape)
-        return GameEnd(number(args[0], 0, LOG_INT, "a game"), self._seat(s, args[2], dash=True),
-                       number(args[4], 0, LOG_INT, "the carry"), self._seat(s, args[6], dash=True))
+        return GameEnd(number(args[0], 0, LOG_INT, "a game"), parse_seat(args[2], s.n, "-"),
+                       number(args[4], 0, LOG_INT, "the carry"), parse_seat(args[6], s.n, "-"))
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, s: YatchabaState, seat: int | None = None) -> dict[str, Any]:
@@ -664,7 +637,7 @@ class Yatchaba(Game):
             "decider": s.decider if s.phase == "decide" else None,
             "lap": s.lap,
             "pot": s.ledger.pot,
-            "chips": {f"p{p}": s.ledger.seat(p) for p in range(1, s.n + 1)},
+            "chips": s.ledger.by_seat(),
             "bets": {f"p{p}": s.bets[p] for p in range(1, s.n + 1)},
             "passed": [f"p{p}" for p in range(1, s.n + 1) if s.out[p]],
             "passes": {f"p{p}": s.passes[p] for p in range(1, s.n + 1)},
@@ -674,12 +647,8 @@ class Yatchaba(Game):
     def outcome(self, s: YatchabaState) -> dict[str, Any] | None:
         if s.phase != "over":
             return None
-        bal = {p: s.ledger.seat(p) for p in range(1, s.n + 1)}
-        top = max(bal.values())
         return {
-            "balances": {f"p{p}": b for p, b in bal.items()},
-            "pot": s.ledger.pot,
-            "leaders": [f"p{p}" for p, b in bal.items() if b == top],
+            **s.ledger.standings(),
             "games": [{"game": h["game"], "dealer": f"p{h['dealer']}", "rounds": h["rounds"],
                        "winner": f"p{h['winner']}" if h["winner"] else None,
                        "carry": h["carry"]} for h in s.history],
@@ -705,7 +674,7 @@ def _next_bettor(s: YatchabaState) -> None:
         s.phase = "decide"
 
 
-def _bet(s: YatchabaState, ev: Bet) -> None:
+def _apply_bet(s: YatchabaState, ev: Bet) -> None:
     bal = s.ledger.balances
     bal[ev.seat] -= ev.amount
     bal[POT] += ev.amount
@@ -715,7 +684,7 @@ def _bet(s: YatchabaState, ev: Bet) -> None:
     _next_bettor(s)
 
 
-def _pass(s: YatchabaState, ev: Pass) -> None:
+def _apply_pass(s: YatchabaState, ev: Pass) -> None:
     bal = s.ledger.balances
     bal[ev.seat] -= PASS_COST
     bal[POT] += PASS_COST
@@ -725,34 +694,34 @@ def _pass(s: YatchabaState, ev: Pass) -> None:
     _next_bettor(s)
 
 
-def _pay(s: YatchabaState, ev: Pay) -> None:
+def _apply_pay(s: YatchabaState, ev: Pay) -> None:
     s.ledger.apply(ev)
-    s.payouts.pop(0)
-    if not s.payouts:
+    s.todo.pop(0)
+    if not s.todo:
         s.phase = "gameend"
 
 
-def _deal(s: YatchabaState, ev: Deal) -> None:
+def _apply_deal(s: YatchabaState, ev: Deal) -> None:
     s.laid = None if ev.cards is None else list(ev.cards)
     s.phase = "guess"
 
 
-def _guess(s: YatchabaState, ev: Guess) -> None:
+def _apply_guess(s: YatchabaState, ev: Guess) -> None:
     s.guess = list(ev.months)
     s.phase = "bet"
 
 
-def _continue(s: YatchabaState, ev: Continue) -> None:
+def _apply_continue(s: YatchabaState, ev: Continue) -> None:
     s.lap += 1
     s.turn = 0
     s.phase = "bet"
 
 
-def _stop(s: YatchabaState, ev: Stop) -> None:
+def _apply_stop(s: YatchabaState, ev: Stop) -> None:
     s.phase = "reveal"
 
 
-def _reveal(s: YatchabaState, ev: Reveal) -> None:
+def _apply_reveal(s: YatchabaState, ev: Reveal) -> None:
     cards = ev.cards if ev.cards is not None else [UNKNOWN] * LAID
     for m, c in zip(ev.months, cards, strict=True):
         s.left[m] -= 1
@@ -762,7 +731,7 @@ def _reveal(s: YatchabaState, ev: Reveal) -> None:
     s.phase = "result"
 
 
-def _game_end(s: YatchabaState, ev: GameEnd) -> None:
+def _apply_game_end(s: YatchabaState, ev: GameEnd) -> None:
     s.history.append({"game": ev.game, "dealer": s.dealer, "winner": ev.winner,
                       "rounds": s.round, "carry": ev.carry})
     if ev.dealer == 0:
@@ -773,12 +742,41 @@ def _game_end(s: YatchabaState, ev: GameEnd) -> None:
         s._reset_game()
 
 
-def _end(s: YatchabaState, ev: End) -> None:
+def _apply_end(s: YatchabaState, ev: End) -> None:
     s.phase = "over"
+
+
+def _apply_result(s: YatchabaState, ev: Result) -> None:
+    if ev.next:
+        s.guesser = ev.next
+        s.guessed.append(ev.next)
+        s.round += 1
+        s._reset_round()
+        return
+    pot = s.ledger.pot
+    share = pot // DEALER_SHARE_DIVISOR
+    pays: list[Pay] = []
+    if ev.right:
+        s.winner = ev.guesser
+        if ev.guesser == s.dealer:
+            pays.append(Pay(POT, ev.guesser, pot, "win"))
+        else:
+            pays.append(Pay(POT, ev.guesser, pot - share, "win"))
+            pays.append(Pay(POT, s.dealer, share, "dealer"))
+    else:
+        pays.append(Pay(POT, s.dealer, share, "dealer"))
+    s.todo = [(READY, p) for p in pays if p.amount > 0]
+    s.phase = "payout" if s.todo else "gameend"
+
+
+def _words(text: str) -> list[str]:
+    """A typed move's words: commas separate them too (``guess 1,1,8``)."""
+    return text.replace(",", " ").split()
 
 
 def _seat_or_dash(seat: int) -> str:
     return f"p{seat}" if seat else "-"
 
 
+_PENDINGS: Final = Pendings(Yatchaba._describe)
 GAME = Yatchaba()
