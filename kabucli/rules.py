@@ -58,6 +58,8 @@ def describe(rules_type: type[msgspec.Struct]) -> list[RuleInfo]:
                 kind = f"integer <= {hi}"
         elif isinstance(t, msgspec.inspect.BoolType):
             kind = "true | false"
+        elif isinstance(t, (msgspec.inspect.VarTupleType, msgspec.inspect.ListType)):
+            kind = "a list, in a rules file"
         else:
             kind = type(t).__name__.removesuffix("Type").lower()
         out.append(RuleInfo(f.name, kind, f.default, help_text, choices))

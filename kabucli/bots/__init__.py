@@ -29,6 +29,7 @@ MODULES: dict[str, str] = {
     "dare": "kabucli.bots.dare",
     "kazu-tori": "kabucli.bots.kazutori",
     "yatchaba": "kabucli.bots.yatchaba",
+    "uno-dare": "kabucli.games.uno_dare.bots",
 }
 
 

@@ -13,6 +13,7 @@ MODULES: dict[str, str] = {
     "dare": "kabucli.games.dare",
     "kazu-tori": "kabucli.games.kazutori",
     "yatchaba": "kabucli.games.yatchaba",
+    "uno-dare": "kabucli.games.uno_dare",
 }
 ALIASES: dict[str, str] = {"kazutori": "kazu-tori"}
 

@@ -24,6 +24,7 @@ MODULES: dict[str, str] = {
     "dare": "kabucli.render.dare",
     "kazu-tori": "kabucli.render.kazutori",
     "yatchaba": "kabucli.render.yatchaba",
+    "uno-dare": "kabucli.games.uno_dare.render",
 }
 
 KIND_STYLE = {"chance": "cyan", "action": "bold", "auto": "green", "meta": "magenta"}
