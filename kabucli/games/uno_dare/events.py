@@ -27,9 +27,9 @@ class UnoDareRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
                          "house-rules, your own 16 dares given as house_dares"),
     ] = "family"
     house_dares: Annotated[
-        tuple[Annotated[str, Meta(min_length=1, max_length=DARE_TEXT)], ...],
-        Meta(max_length=DARES, description="the 16 dares of the house-rules list, in order "
-                                           "(in a rules file: a list of 16 short texts)"),
+        tuple[str, ...],
+        Meta(description="the 16 dares of the house-rules list, in order (in a rules file: a "
+                         f"list of 16 texts of at most {DARE_TEXT} characters)"),
     ] = ()
     dare_skips: Annotated[
         bool, Meta(description="a player hit by a dare loses their turn, whether they do the "
@@ -58,6 +58,9 @@ class UnoDareRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         for i, text in enumerate(self.house_dares, 1):
             if not text.isprintable() or not text.strip():
                 raise ValueError(f"house dare #{i} must be printable text on one line")
+            if len(text) > DARE_TEXT:
+                raise ValueError(f"house dare #{i} is {len(text)} characters long; at most "
+                                 f"{DARE_TEXT}")
 
 
 # -- events ------------------------------------------------------------------------------
