@@ -162,4 +162,6 @@ def validate(rules_type: type[R], values: dict[str, Any], game: str = "") -> R:
 
 
 def as_dict(rules: msgspec.Struct) -> dict[str, Any]:
-    return typing.cast(dict[str, Any], msgspec.to_builtins(rules))
+    """The rules as a log's header holds them (a list-valued rule as a list, as read back)."""
+    values = typing.cast(dict[str, Any], msgspec.to_builtins(rules))
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}

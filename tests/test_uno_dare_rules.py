@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from matchtools import play, refused, since
 from rich.console import Console
 
 from kabucli import render
@@ -34,7 +35,6 @@ from kabucli.games.uno_dare.rules import (
 from kabucli.games.uno_dare.text import DARE_LISTS, dare_text
 from kabucli.log import SeatInfo
 from kabucli.rules import build, validate
-from tests.matchtools import play, refused, since
 
 DECK = UNO_DARE_108
 
