@@ -22,6 +22,7 @@ from kabucli.games.uno_dare.rules import (
     COLOR,
     COLORS,
     DARE,
+    MATCHES,
     POINTS,
     SYMBOL,
     WILD,
@@ -31,14 +32,13 @@ from kabucli.games.uno_dare.rules import (
     Name,
     Play,
     UnoState,
-    playable,
 )
 from kabucli.shuffle import Rng
 
 
 def _hand(s: UnoState, seat: int) -> list[int]:
     hand = s.hands[seat]
-    if UNKNOWN in hand:
+    if s.physical and UNKNOWN in hand:
         raise BotError(f"p{seat}'s hand is face down to the log: a bot cannot play it")
     return hand
 
@@ -85,7 +85,8 @@ class _UnoBot:
             if phase == "drawn":
                 options = [s.drawn]
             else:
-                options = [c for c in hand if playable(c, top, color)]
+                ok = MATCHES[top * 4 + color]
+                options = [c for c in hand if ok[c]]
             return self.pick(s, seat, options)
         if phase == "hit":
             return Answer(seat, "try" if self.tries(s, seat) else "decline")

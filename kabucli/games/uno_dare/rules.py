@@ -75,15 +75,25 @@ def dare_number(card: int) -> int:
     return card - UNO_DARE + 1 if card >= UNO_DARE else 0
 
 
-def playable(card: int, top: int, color: int) -> bool:
-    """Whether ``card`` may be played on ``top`` while ``color`` is the color in play: a
-    Wild Dare always; another card on its color, or on the same number or symbol (a Wild Dare
-    on the pile is matched by its named color only)."""
+def _matches(card: int, top: int, color: int) -> bool:
     c = COLOR[card]
     if c in (WILD, color):
         return True
     sym = SYMBOL[card]
     return sym == SYMBOL[top] and sym != WILD_DARE
+
+
+# MATCHES[top * 4 + color][card]: the answer of playable(), worked out once (bots ask it for
+# every card of their hand on every turn)
+MATCHES = tuple(tuple(_matches(card, top, color) for card in CODES)
+                for top in CODES for color in range(4))
+
+
+def playable(card: int, top: int, color: int) -> bool:
+    """Whether ``card`` may be played on ``top`` while ``color`` is the color in play: a
+    Wild Dare always; another card on its color, or on the same number or symbol (a Wild Dare
+    on the pile is matched by its named color only)."""
+    return MATCHES[top * 4 + color][card]
 
 
 # the todo queue: effects waiting to be recorded after an event
@@ -228,11 +238,12 @@ class UnoDare(Game):
         work out what the state waits for. Pendings are shared from a cache: the hot path of
         bot games builds no text."""
         todo = s.todo
-        if todo and todo[0][0] == T_SHOW and self._next_show(s) == 0:
-            todo.pop(0)
-        if s.phase == "turn" and not todo and s.turns >= s.rules.max_turns:
+        if todo:
+            if todo[0][0] == T_SHOW and self._next_show(s) == 0:
+                todo.pop(0)
+        elif s.phase == "turn" and s.turns >= s.rules.max_turns:
             self._end_round(s, 0)
-        if self.needs_reshuffle(s):
+        if not s.pile and len(s.discards) > 1 and self.needs_reshuffle(s):
             key: tuple[Any, ...] = ("reshuffle",)
         elif todo:
             key = ("todo", todo[0][0], todo[0][1], self._next_show(s))
@@ -473,13 +484,14 @@ class UnoDare(Game):
             s.phase = "over"
         self._settle(s)
 
-    def _close_window(self, s: UnoState) -> None:
+    @staticmethod
+    def _close_window(s: UnoState) -> None:
         """The next move was made: a missing UNO call can no longer be caught."""
         if s.window:
             s.missed = s.window
             s.window = 0
             s.passed = frozenset()
-        elif s.missed:
+        else:
             s.missed = 0
 
     def _apply_deal(self, s: UnoState, ev: Deal) -> None:
@@ -521,11 +533,12 @@ class UnoDare(Game):
         seat = ev.seat
         card = ev.card
         hand = s.hands[seat]
-        if card in hand:
-            hand.remove(card)
-        else:
+        if s.physical and card not in hand:
             hand.remove(UNKNOWN)
-        self._close_window(s)
+        else:
+            hand.remove(card)
+        if s.window or s.missed:
+            self._close_window(s)
         s.discards.append(card)
         s.turns += 1
         c = COLOR[card]
@@ -550,7 +563,8 @@ class UnoDare(Game):
             s.turn = s.step(seat, 1)
 
     def _apply_draw(self, s: UnoState, seat: int) -> None:
-        self._close_window(s)
+        if s.window or s.missed:
+            self._close_window(s)
         s.turns += 1
         if not s.pile:  # nothing left to draw anywhere: the turn passes
             s.turn = s.step(seat, 1)
