@@ -20,6 +20,7 @@ from kabucli.errors import RuleError
 from kabucli.safetext import safe_text
 
 R = TypeVar("R", bound=msgspec.Struct)
+MAX_RULES_FILE = 64 * 1024  # bytes read of a rules file at most
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,12 @@ def _from_file(file: Path, game: str) -> dict[str, Any]:
     from kabucli.games import names  # here: kabucli.games imports this module
 
     try:
-        loaded = msgspec.toml.decode(file.read_bytes())
+        with file.open("rb") as fh:  # a bounded read: a rules file is a few lines of text
+            data = fh.read(MAX_RULES_FILE + 1)
+        if len(data) > MAX_RULES_FILE:
+            raise RuleError(f"rules file {file} is longer than {MAX_RULES_FILE // 1024} KiB; "
+                            "a rules file is a few lines of text")
+        loaded = msgspec.toml.decode(data)
     except OSError as exc:
         raise RuleError(f"cannot read rules file {file}: {exc.strerror}") from None
     except msgspec.DecodeError as exc:

@@ -194,3 +194,15 @@ def test_an_external_bot_sees_only_its_own_hand(tmp_path: Path) -> None:
     assert views
     assert all(isinstance(v["p1"], list) and isinstance(v["p2"], int)
                and isinstance(v["p3"], int) for v in views)
+
+
+@pytest.mark.parametrize("source", ["big", "/dev/zero"])
+def test_a_rules_file_is_read_with_a_bound(tmp_path: Path, source: str) -> None:
+    rules = Path(source) if source.startswith("/") else tmp_path / "big.toml"
+    if not source.startswith("/"):
+        rules.write_text('house_dares = ["' + "x" * 100_000 + '"]\n')
+    res = run("play", "uno-dare", "--seed", "1", "--bot", "all=random", "--rules-file",
+              str(rules), "--no-log")
+    assert res.exit_code == 1
+    line, = res.stderr.strip().splitlines()
+    assert "is longer than 64 KiB" in line
