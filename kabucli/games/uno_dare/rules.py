@@ -762,15 +762,23 @@ class UnoDare(Game):
         return int(lo + (hi - lo) * draw // (RACE_DRAWS - 1))
 
     # -- notation ------------------------------------------------------------------------------
+    def _tok(self, card: int) -> str:
+        """A card's token; any other number as ``#N`` (a log may hold anything)."""
+        return self.deck.token(card) if card in self.deck.counts else f"#{card}"
+
     def _cards(self, cards: list[int]) -> str:
-        return "-".join(self.deck.token(c) for c in cards) or "-"
+        return "-".join(self._tok(c) for c in cards) or "-"
+
+    @staticmethod
+    def _color_name(color: int) -> str:
+        return text.COLOR_NAMES[color] if 0 <= color < COLORS else f"#{color}"
 
     def notate(self, ev: Event) -> str:
         t = type(ev)
-        tok = self.deck.token
+        tok = self._tok
         if t is Play:
             assert isinstance(ev, Play)
-            color = "" if ev.color is None else " " + text.COLOR_NAMES[ev.color]
+            color = "" if ev.color is None else " " + self._color_name(ev.color)
             return f"p{ev.seat} play {tok(ev.card)}{color}{' uno' if ev.uno else ''}"
         if t is Draw or t is Keep or t is Uno or t is Pass:
             return f"p{ev.seat} {ev.__struct_config__.tag}"  # type: ignore[attr-defined]
@@ -782,7 +790,7 @@ class UnoDare(Game):
             return f"p{ev.seat} catch p{ev.target}"
         if t is Name:
             assert isinstance(ev, Name)
-            return f"p{ev.seat} color {text.COLOR_NAMES[ev.color]}"
+            return f"p{ev.seat} color {self._color_name(ev.color)}"
         if t is Penalty:
             assert isinstance(ev, Penalty)
             return f"penalty p{ev.seat} draws {ev.count} {ev.why}"
