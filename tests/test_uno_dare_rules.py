@@ -381,6 +381,23 @@ def test_bots_catching_together_race_and_the_fastest_catches() -> None:
     assert type(m.events[-1]) is Race and m.events[-1].draws[1] == -1
 
 
+class Asked:
+    """A test bot with no ``catches`` (as a user's program): asked for its move, it catches."""
+
+    trusted = False
+
+    def choose(self, game: object, s: UnoState, seat: int) -> Catch:
+        return Catch(seat, s.window)
+
+
+def test_a_bot_of_the_users_own_is_asked_for_its_move_in_the_race() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
+    play(m, "p2 G1")
+    move = GAME.bot_move(m, {1: Asked(), 3: Asked()})
+    assert move is not None and move[0] in (Catch(1, 2), Catch(3, 2)) and move[1] is False
+    assert type(m.events[-1]) is Race
+
+
 def test_people_are_asked_before_bots_catch() -> None:
     m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
     play(m, "p2 G1")

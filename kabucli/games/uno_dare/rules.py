@@ -715,7 +715,8 @@ class UnoDare(Game):
         caught or let it go (``pass``). Then every bot says whether it catches (its
         ``catches(state, seat)``); one catcher catches, several race: :meth:`Match.draw`
         records a ``Race`` of reaction draws and the fastest by each bot's ``reaction``
-        profile catches first (equal times: the first seat after the player caught). Nobody
+        profile catches first (equal times: the first seat after the player caught); a bot
+        without ``catches`` (a program of the user's) catches when its move is a catch. Nobody
         catches: the player to move moves, if a bot; a person moves next: the bots' choice
         to let it go is recorded as a ``pass``. At a real table bots are not asked."""
         s: UnoState = match.state
@@ -733,7 +734,11 @@ class UnoDare(Game):
             racers = []
             for seat in range(1, s.n + 1):
                 bot = bots.get(seat)
-                if seat != w and bot is not None and seat not in passed and bot.catches(s, seat):
+                if seat == w or bot is None or seat in passed:
+                    continue
+                catches = getattr(bot, "catches", None)  # else (a bot of the user's) ask it
+                if catches(s, seat) if catches is not None else \
+                        type(bot.choose(self, s, seat)) is Catch:
                     racers.append(seat)
             if racers:
                 if len(racers) > 1:
