@@ -212,7 +212,7 @@ def bench_audit(entry: Entry, cfg: Settings, tmp: Path) -> dict[str, Any]:
     from kabucli.log import read_log, write_log
 
     game, rules, seats = _setup(entry)
-    folder = tmp / f"logs-{entry.game}"
+    folder = tmp / f"logs-{entry.game}-{entry.players}"
     folder.mkdir()
     paths = []
     for i in range(cfg.audit_logs):
@@ -248,6 +248,7 @@ def bench_audit(entry: Entry, cfg: Settings, tmp: Path) -> dict[str, Any]:
     read_t = _median_time(read_and_walk, cfg.runs)
     return {
         "game": entry.game,
+        "players": entry.players,
         "logs": len(paths),
         "events": nevents,
         "walk_events_per_s": nevents / walk_t,
@@ -585,15 +586,16 @@ def show(result: dict[str, Any]) -> None:
                       f"{r['us_per_event']:.1f}")
         con.print(t)
     if result["audit"]:
-        play = {r["game"]: r for r in result["play"]}
+        play = {(r["game"], r["players"]): r for r in result["play"]}
         t = Table(title="Audit: engine.walk over logs written beforehand",
                   caption="audit/play = walk events/s over play events/s (goal: >= 1)")
         for col in ("game", "logs", "events", "walk events/s", "read+walk events/s",
                     "play events/s", "audit/play"):
             t.add_column(col, justify="left" if col == "game" else "right")
         for r in result["audit"]:
-            p = play.get(r["game"])
-            t.add_row(r["game"], str(r["logs"]), f"{r['events']:,}",
+            p = play.get((r["game"], r.get("players")))
+            t.add_row(f"{r['game']} ({r.get('players', '?')})", str(r["logs"]),
+                      f"{r['events']:,}",
                       f"{r['walk_events_per_s']:,.0f}", f"{r['read_walk_events_per_s']:,.0f}",
                       f"{p['events_per_s']:,.0f}" if p else "-",
                       f"{r['walk_events_per_s'] / p['events_per_s']:.2f}" if p else "-")
