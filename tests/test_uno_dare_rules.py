@@ -533,7 +533,7 @@ def test_at_a_real_table_a_reshuffled_pile_still_holds_the_cards_put_in_it() -> 
     s = st(m)
     s.pile.clear()  # a shortcut for the 93 draws that empty it
     GAME._settle(s)
-    assert m.pending.kind == "chance" and "reshuffle" in m.pending.what
+    assert m.pending.kind == "chance" and "reshuffle of 2 discards" in m.pending.what
     play(m, "reshuffle")
     assert s.pool == Counter(cards("R5 R1")) and len(s.pile) == 2 and s.discards == cards("R1")
     assert "all are accounted for" in refused(m, "R1")  # one on top, one in the new pile
@@ -551,3 +551,12 @@ def test_at_a_real_table_the_hands_are_shown_and_scored_at_the_end_of_a_round() 
     assert "holds 6 cards" in refused(m, "p2 shows R8")
     play(m, "p2 shows R8-G8-B8-Y8-WD9-GS")
     assert m.over and st(m).totals[1] == 8 * 4 + 50 + 20
+
+
+def test_what_a_reshuffle_waits_for_names_its_own_size() -> None:
+    for played in (["R1"], ["R1", "p1 R2", "R3"]):
+        m = physical(2)
+        play(m, "deal R5", *played)
+        st(m).pile.clear()
+        GAME._settle(st(m))
+        assert f"reshuffle of {len(played)} discards" in m.pending.what

@@ -244,7 +244,7 @@ class UnoDare(Game):
         elif s.phase == "turn" and s.turns >= s.rules.max_turns:
             self._end_round(s, 0)
         if not s.pile and len(s.discards) > 1 and self.needs_reshuffle(s):
-            key: tuple[Any, ...] = ("reshuffle",)
+            key: tuple[Any, ...] = ("reshuffle", len(s.discards))
         elif todo:
             key = ("todo", todo[0][0], todo[0][1], self._next_show(s))
         elif s.phase in ("deal", "over"):
