@@ -355,7 +355,7 @@ class UnoDare(Game):
             return f"it is p{s.turn}'s turn, not p{seat}'s ({self._where(s)})"
         card = ev.card
         if not 0 <= card < len(CODES):
-            return "a played card is face up: name it"
+            return f"card code {card} is not in the {self.deck.title} deck"
         tok = self.deck.token(card)
         hand = s.hands[seat]
         if s.phase == "drawn" and not s.physical and card != s.drawn:
