@@ -101,9 +101,8 @@ def hint(game: UnoDare, s: UnoState, seat: int) -> str:
             parts.append(f"play a card on {top} (e.g. 'R5', 'WD12 red', add 'uno' with your "
                          "next-to-last card), or 'draw'")
         elif s.phase == "drawn":
-            drawn = "the card drawn" if s.physical else tok(s.drawn)
-            parts.append(f"play {drawn} now (e.g. '{tok(s.drawn) if not s.physical else 'R5'}')"
-                         f" or 'keep' it")
+            drawn = "the card drawn, if it matches," if s.physical else f"'{tok(s.drawn)}'"
+            parts.append(f"play {drawn} now, or 'keep' it")
         elif s.phase == "name":
             parts.append("name the color of the Wild Dare turned up: 'red', 'yellow', 'green' "
                          "or 'blue'")
