@@ -69,6 +69,8 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("dare", ("random",), 3, game_event="result"),
     Entry("kazu-tori", ("random",), 4),
     Entry("yatchaba", ("random",), 5, game_event="gameend"),
+    Entry("uno-dare", ("random",), 2, game_event="score"),
+    Entry("uno-dare", ("random",), 4, game_event="score"),
 )
 
 
@@ -210,7 +212,7 @@ def bench_audit(entry: Entry, cfg: Settings, tmp: Path) -> dict[str, Any]:
     from kabucli.log import read_log, write_log
 
     game, rules, seats = _setup(entry)
-    folder = tmp / f"logs-{entry.game}"
+    folder = tmp / f"logs-{entry.game}-{entry.players}"
     folder.mkdir()
     paths = []
     for i in range(cfg.audit_logs):
@@ -246,6 +248,7 @@ def bench_audit(entry: Entry, cfg: Settings, tmp: Path) -> dict[str, Any]:
     read_t = _median_time(read_and_walk, cfg.runs)
     return {
         "game": entry.game,
+        "players": entry.players,
         "logs": len(paths),
         "events": nevents,
         "walk_events_per_s": nevents / walk_t,
@@ -392,6 +395,112 @@ def bench_startup(cfg: Settings, tmp: Path) -> dict[str, Any]:
     }
 
 
+# -- anchors: other projects' engines of the same family, measured in the same run ------------
+
+def _rlcard_uno(players: int) -> Callable[[], int] | None:
+    """One RLCard UNO game (``env.run`` with random agents), or None without rlcard."""
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return None
+    env = rlcard.make("uno", config={"seed": 1, "game_num_players": players})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+
+    def one() -> int:
+        env.run(is_training=False)
+        return 1
+    return one
+
+
+def _spiel_crazy_eights(players: int) -> Callable[[], int] | None:
+    """One OpenSpiel crazy_eights game with uniform random actions (chance outcomes by their
+    probabilities), or None without open_spiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    import random
+
+    game = pyspiel.load_game("crazy_eights", {"players": players})
+    rng = random.Random(1)
+
+    def one() -> int:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        return 1
+    return one
+
+
+def _uno_dare(players: int, checked: bool) -> Callable[[], int]:
+    """One Uno Dare match between random bots (its rounds are the games counted); with
+    ``checked`` every bot move is checked in full as a person's move is (validation on)."""
+    from kabucli import bots as botreg
+    from kabucli.engine import Match, make_header
+    from kabucli.session import Session
+    from kabucli.shuffle import Rng
+
+    game, rules, seats = _setup(Entry("uno-dare", ("random",), players))
+    seeds = iter(range(FIRST_SEED + 9_000_000, FIRST_SEED + 10_000_000))
+
+    def one() -> int:
+        seed = next(seeds)
+        match = Match(game, make_header(game, rules, seats, seed))
+        if checked:
+            match.check_trusted = []
+        bots = {i: botreg.make(game.name, "random", Rng(seed, f"bot/{i}"))
+                for i in range(1, players + 1)}
+        Session(match, bots).run_bots()
+        return sum(1 for ev in match.events if _tag(ev) == "score")
+    return one
+
+
+def _rate(one: Callable[[], int], seconds: float) -> float:
+    """Games per second of calling ``one`` (which plays and counts games) for ``seconds``."""
+    games = 0
+    t0 = time.perf_counter()
+    while True:
+        games += one()
+        t = time.perf_counter() - t0
+        if t >= seconds:
+            return games / t
+
+
+def bench_anchors(cfg: Settings) -> list[dict[str, Any]]:
+    """Uno Dare rounds per second between random bots, with every move checked, side by
+    side with RLCard's UNO and OpenSpiel's crazy_eights when installed (the ``bench``
+    extra). The runs interleave, so load on the machine hits every engine alike."""
+    from kabucli import games
+
+    if "uno-dare" not in games.GAMES:
+        return []
+    out = []
+    for players in (2, 4):
+        engines: dict[str, Callable[[], int] | None] = {
+            "kabucli uno-dare (checked)": _uno_dare(players, True),
+            "kabucli uno-dare": _uno_dare(players, False),
+            "rlcard uno": _rlcard_uno(players),
+            "open_spiel crazy_eights": _spiel_crazy_eights(players),
+        }
+        rates: dict[str, list[float]] = {k: [] for k, v in engines.items() if v is not None}
+        for _ in range(cfg.runs):
+            for name in rates:
+                one = engines[name]
+                assert one is not None
+                rates[name].append(_rate(one, cfg.play_seconds))
+        med = {k: statistics.median(v) for k, v in rates.items()}
+        ours = med["kabucli uno-dare (checked)"]
+        out.append({"players": players, "games_per_s": med,
+                    "missing": [k for k, v in engines.items() if v is None],
+                    "ratio": {k: ours / v for k, v in med.items() if not k.startswith("kab")}})
+    return out
+
+
 # -- driver ----------------------------------------------------------------------------------------
 
 def pin_one_core() -> str:
@@ -449,6 +558,8 @@ def run(cfg: Settings, parts: set[str], quick: bool,
             result["audit"] = [bench_audit(e, cfg, tmp) for e in active]
         if "startup" in parts:
             result["startup"] = bench_startup(cfg, tmp)
+        if "anchors" in parts:
+            result["anchors"] = bench_anchors(cfg)
     return result
 
 
@@ -475,15 +586,16 @@ def show(result: dict[str, Any]) -> None:
                       f"{r['us_per_event']:.1f}")
         con.print(t)
     if result["audit"]:
-        play = {r["game"]: r for r in result["play"]}
+        play = {(r["game"], r["players"]): r for r in result["play"]}
         t = Table(title="Audit: engine.walk over logs written beforehand",
                   caption="audit/play = walk events/s over play events/s (goal: >= 1)")
         for col in ("game", "logs", "events", "walk events/s", "read+walk events/s",
                     "play events/s", "audit/play"):
             t.add_column(col, justify="left" if col == "game" else "right")
         for r in result["audit"]:
-            p = play.get(r["game"])
-            t.add_row(r["game"], str(r["logs"]), f"{r['events']:,}",
+            p = play.get((r["game"], r.get("players")))
+            t.add_row(f"{r['game']} ({r.get('players', '?')})", str(r["logs"]),
+                      f"{r['events']:,}",
                       f"{r['walk_events_per_s']:,.0f}", f"{r['read_walk_events_per_s']:,.0f}",
                       f"{p['events_per_s']:,.0f}" if p else "-",
                       f"{r['walk_events_per_s'] / p['events_per_s']:.2f}" if p else "-")
@@ -500,6 +612,20 @@ def show(result: dict[str, Any]) -> None:
             ratio = s["ratio_to_bare"].get(k)
             t.add_row(k, f"{ms:.1f}", f"{ratio:.2f}" if ratio is not None else "")
         con.print(t)
+    for a in result.get("anchors", []):
+        t = Table(title=f"Anchors, {a['players']} players: games (rounds) per second between "
+                        "random players, interleaved runs",
+                  caption="ratio = kabucli uno-dare (checked) / the anchor; goals: >= 5 for "
+                          "RLCard, >= 1 for OpenSpiel")
+        t.add_column("engine")
+        t.add_column("games/s", justify="right")
+        t.add_column("ratio", justify="right")
+        for name, rate in a["games_per_s"].items():
+            ratio = a["ratio"].get(name)
+            t.add_row(name, f"{rate:,.0f}", f"{ratio:.2f}" if ratio is not None else "")
+        for name in a["missing"]:
+            t.add_row(name, "not installed", "")
+        con.print(t)
     for note in result["skipped"]:
         con.print(f"[dim]skipped {note}[/]")
 
@@ -509,8 +635,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="fewer, shorter runs")
     ap.add_argument("--json", action="store_true", help="print JSON instead of tables")
     ap.add_argument("--runs", type=int, help="runs per figure (default 7, quick 3)")
-    ap.add_argument("--only", default="play,audit,startup",
-                    help="comma-separated parts: play, audit, startup")
+    ap.add_argument("--only", default="play,audit,startup,anchors",
+                    help="comma-separated parts: play, audit, startup, anchors")
     ap.add_argument("--game", action="append",
                     help="benchmark only this game (repeatable; default: every entry)")
     args = ap.parse_args(argv)
@@ -518,7 +644,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs:
         cfg = Settings(args.runs, cfg.play_seconds, cfg.audit_logs, cfg.startup_runs)
     parts = {p.strip() for p in args.only.split(",") if p.strip()}
-    bad = parts - {"play", "audit", "startup"}
+    bad = parts - {"play", "audit", "startup", "anchors"}
     if bad:
         ap.error(f"unknown part(s): {', '.join(sorted(bad))}")
     entries = all_entries()

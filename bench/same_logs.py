@@ -55,6 +55,11 @@ PLANS: dict[str, Plan] = {
         {}, {"amounts": "book"}, {"pass_limit": 0}, {"games": 2, "chips": 10},
         {"amounts": "book", "pass_limit": 1, "games": 1}, {"pass_limit": 3, "chips": 0},
     )),
+    "uno-dare": Plan(2, 9, (("random",), ("strong",), ("random", "strong")), (
+        {"target": 100}, {"scoring": "lowest", "target": 150}, {"dare_skips": False},
+        {"dares": "show-off", "target": 60}, {"max_turns": 40, "target": 80},
+        {"dares": "daredevil", "scoring": "lowest", "dare_skips": False, "target": 200},
+    )),
 }
 
 

@@ -613,6 +613,10 @@ def replay(
     as_json: Annotated[bool, typer.Option(
         "--json", help="One JSON document: the log's header, every step (event, notation, "
                        "state) and the outcome; with --at N, the state after event N.")] = False,
+    as_seat: Annotated[str | None, typer.Option(
+        "--as", metavar="SEAT", help="Show the game as the player in SEAT (e.g. p2) saw it: "
+                                     "other hands hidden, chance events by what they show "
+                                     "everyone.")] = None,
 ) -> None:
     """Show a recorded game step by step, as a person would read it."""
     from kabucli import games, render
@@ -627,6 +631,7 @@ def replay(
         fail(f"{log}: {exc}", EXIT_UNREADABLE)
     events: list[Event] = data.events
     out = _console()
+    viewer = None if as_seat is None else _viewer(as_seat, len(data.header.seats))
     if at is not None:
         if not 0 <= at <= len(events):
             fail(f"--at {at} is out of range: the log has events 1-{len(events)} "
@@ -634,9 +639,9 @@ def replay(
         events = events[:at]
 
     def on_text(index: int, ev: Event, m: Match) -> None:
-        out.print(render.event_line(g, index, ev, m))
+        out.print(render.event_line(g, index, ev, m, viewer))
         if step:
-            out.print(render.table(g, m))
+            out.print(render.table(g, m, viewer))
             try:
                 answer = input("-- Enter: next, q: quit -- ")
             except EOFError:
@@ -644,15 +649,15 @@ def replay(
             if answer.strip().lower().startswith("q"):
                 raise typer.Exit(0)
         elif render.is_milestone(g, ev) and not m.over:
-            out.print(render.table(g, m))
+            out.print(render.table(g, m, viewer))
 
     if as_json:
-        violation = _replay_json(log, g, data, events, at)
+        violation = _replay_json(log, g, data, events, at, viewer)
     elif at is not None:
         match, violation = walk(g, data.header, events)
         out.print(render.header_panel(g, match))
         out.print(f"state after event {at} of {len(data.events)}:")
-        out.print(render.table(g, match))
+        out.print(render.table(g, match, viewer))
     else:
         out.print(render.header_panel(g, Match(g, data.header)))
         match, violation = walk(g, data.header, events, on_text)
@@ -664,15 +669,28 @@ def replay(
         fail(f"{data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
 
 
-def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | None
-                 ) -> Violation | None:
+def _viewer(text: str, nseats: int) -> int:
+    """The seat ``--as`` names (``p2`` or ``2``); a clean failure when there is none."""
+    word = text.strip().lower().removeprefix("p")
+    seat = int(word) if word.isascii() and word.isdigit() and len(word) < 4 else 0
+    if not 1 <= seat <= nseats:
+        fail(f"--as {_escape(text[:24])}: there is no such seat (seats are p1-p{nseats})")
+    return seat
+
+
+def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | None,
+                 viewer: int | None = None) -> Violation | None:
     """``replay --json``: one JSON document, the log's header first. Without ``at`` it lists
     every step, one a line, written as it is walked (a long log takes no more memory than its
-    events); with ``at``, event ``at`` and the state after it."""
+    events); with ``at``, event ``at`` and the state after it. With ``viewer``, states are
+    that seat's view and chance events are left out (their notation says "hidden")."""
     from kabucli.engine import walk
     from kabucli.log import to_builtins
 
     def step(index: int, ev: Event) -> dict[str, Any]:
+        if viewer is not None and ev.KIND == "chance":
+            return {"index": index, "actor": g.actor(ev), "kind": ev.KIND,
+                    "notation": "hidden", "event": None}
         return {"index": index, "actor": g.actor(ev), "kind": ev.KIND,
                 "notation": g.notate(ev), "event": to_builtins(ev)}
 
@@ -689,7 +707,8 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
         shown = at if violation is None else violation.index - 1
         print(json.dumps({**head, "at": at,
                           "step": step(shown, events[shown - 1]) if shown else None,
-                          "state": g.view(match.state), **ending(match, violation)}, indent=2))
+                          "state": g.view(match.state, viewer), **ending(match, violation)},
+                         indent=2))
         return violation
 
     def members(values: dict[str, Any]) -> str:
@@ -701,7 +720,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
 
     def on_step(index: int, ev: Event, m: Match) -> None:
         nonlocal lead
-        print(lead + json.dumps({**step(index, ev), "state": g.view(m.state)}), end="")
+        print(lead + json.dumps({**step(index, ev), "state": g.view(m.state, viewer)}), end="")
         lead = ",\n    "
 
     match, violation = walk(g, data.header, events, on_step)
@@ -784,7 +803,8 @@ def sim(
     matches: Annotated[int, typer.Option(
         "--matches", "-m", min=1,
         help="How many matches, each played to its end under the house rules (Dare: "
-             "'rounds' rounds; Yatchaba: 'games' games; Kazu-Tori: one game).")] = 100,
+             "'rounds' rounds; Yatchaba: 'games' games; Kazu-Tori: one game; Uno Dare: "
+             "rounds to the 'target').")] = 100,
     seed: SeedOpt = None,
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
@@ -838,7 +858,7 @@ def sim(
     t = Table(title=f"{g.title}: {report.matches} matches from seed {s}"
               + (", bots change seats" if report.rotate else ", fixed seats"),
               title_justify="left")
-    for col in ("bot", "matches", "wins", "win rate", "mean chips", "95% CI"):
+    for col in ("bot", "matches", "wins", "win rate", f"mean {report.measure}", "95% CI"):
         t.add_column(col, justify="left" if col == "bot" else "right")
     for i, b in enumerate(report.bots, 1):
         d = b.as_dict()

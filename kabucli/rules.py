@@ -60,6 +60,8 @@ def describe(rules_type: type[msgspec.Struct]) -> list[RuleInfo]:
                 kind = f"integer <= {hi}"
         elif isinstance(t, msgspec.inspect.BoolType):
             kind = "true | false"
+        elif isinstance(t, (msgspec.inspect.VarTupleType, msgspec.inspect.ListType)):
+            kind = "a list, in a rules file"
         else:
             kind = type(t).__name__.removesuffix("Type").lower()
         out.append(RuleInfo(f.name, kind, f.default, help_text, choices))
@@ -166,4 +168,6 @@ def validate(rules_type: type[R], values: dict[str, Any], game: str = "") -> R:
 
 
 def as_dict(rules: msgspec.Struct) -> dict[str, Any]:
-    return typing.cast(dict[str, Any], msgspec.to_builtins(rules))
+    """The rules as a log's header holds them (a list-valued rule as a list, as read back)."""
+    values = typing.cast(dict[str, Any], msgspec.to_builtins(rules))
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}

@@ -25,7 +25,7 @@ from kabucli import games
 from kabucli.engine import Game, Match, walk
 from kabucli.errors import KabuError
 from kabucli.log import SeatInfo, read_log
-from kabucli.rules import as_dict
+from kabucli.rules import as_dict, describe
 from kabucli.session import start
 from kabucli.shuffle import SEED_LIMIT
 
@@ -75,11 +75,14 @@ class SimReport:
     events: int = 0
     pot_left: int = 0  # chips still in pots at the ends of matches (carried, never won)
     bots: list[BotStats] = field(default_factory=list)
+    # what a bot's mean counts: its change in chips, or in a game scored on a score sheet
+    # (Uno Dare) its final score, negated where the lowest score wins
+    measure: str = "chips"
 
     def as_dict(self) -> dict[str, Any]:
         return {"game": self.game, "seed": self.seed, "rotate": self.rotate,
                 "matches": self.matches, "reused_logs": self.reused, "events": self.events,
-                "pot_left": self.pot_left,
+                "pot_left": self.pot_left, "measure": self.measure,
                 "bots": [b.as_dict() for b in self.bots]}
 
 
@@ -110,7 +113,8 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     played: the finished log of the very match a run would play (same game, seed, seats and
     rules) is reused, the log of that match cut short is played again over it, and any other
     file stops the run (KabuError): it is never overwritten."""
-    report = SimReport(game.name, seed, rotate, bots=[BotStats(k) for k in kinds])
+    report = SimReport(game.name, seed, rotate, bots=[BotStats(k) for k in kinds],
+                       measure=measure(game))
     rules_dict = as_dict(rules)
 
     def plan(i: int) -> tuple[list[int], list[SeatInfo], int, Path | None]:
@@ -166,8 +170,28 @@ Tally = tuple[list[tuple[int, float]], int, int]
 
 
 def _tally(match: Match) -> Tally:
+    if getattr(match.state, "ledger", None) is None:
+        return _scored(match), match.logged, 0
     start_chips = [rules_chips(match)] * match.nseats
     return _result(match, start_chips), match.logged, match.state.ledger.pot
+
+
+def _scored(match: Match) -> list[tuple[int, float]]:
+    """(final score, share of the win) per seat of a finished match of a game that keeps a
+    score sheet instead of chips: its outcome's ``scores`` and ``winners`` (a score counts
+    negated when the outcome says the lowest wins)."""
+    out = match.outcome() or {}
+    scores, winners = out.get("scores"), out.get("winners")
+    if not isinstance(scores, dict) or not isinstance(winners, list) or not winners:
+        raise KabuError(f"{match.game.title} keeps no chips and no scores; nothing to count")
+    sign = -1 if out.get("scoring") == "lowest" else 1
+    return [(sign * int(scores[f"p{s}"]), 1.0 / len(winners) if f"p{s}" in winners else 0.0)
+            for s in range(1, match.nseats + 1)]
+
+
+def measure(game: Game) -> str:
+    """What a run's means count for ``game`` (see ``SimReport.measure``)."""
+    return "chips" if any(r.name == "chips" for r in describe(game.Rules)) else "score"
 
 
 def _log_folder(log_dir: Path) -> None:

@@ -23,12 +23,11 @@ from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-import msgspec
-
 from kabucli.bots import Bot, make as make_bot
 from kabucli.engine import Game, Match, make_header
 from kabucli.games import event_types
 from kabucli.log import LogData, SeatInfo, read_log
+from kabucli.rules import build
 from kabucli.shuffle import Rng
 
 # Seat kinds typed by people, not played by a bot: ``human`` (at a real table, or, for Dare,
@@ -59,13 +58,9 @@ class Recorded(Generic[C]):
 G = TypeVar("G", bound=Recorded[Any])
 
 
-def _value(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
-
-
 def house_rules(game: Game, rules: dict[str, str]) -> Any:
     """The ``--rule K=V`` values as the game's rules struct, as ``kabucli play`` reads them."""
-    return msgspec.convert({k: _value(v) for k, v in rules.items()}, game.Rules)
+    return build(game.Rules, [f"{k}={v}" for k, v in rules.items()], game=game.name)
 
 
 def seat_infos(seats: Sequence[str]) -> list[SeatInfo]:

@@ -17,6 +17,7 @@ import msgspec
 import pytest
 from typer.testing import CliRunner, Result
 
+from kabucli import games
 from kabucli.cards import DAINI_40, KABUFUDA_39
 from kabucli.cli import app
 from kabucli.games.kazu_tori import rules as kazutori
@@ -248,7 +249,7 @@ def test_control_characters_from_a_log_are_printed_escaped_on_one_line(tmp_path:
                  setitem("game", value="da\x1b[2J\nre\u2028"))
     line = one_line(run("audit", str(log)), 2)
     assert line == (f"unreadable: {log}: header: unknown game 'da\\x1b[2J\\nre\\u2028' "
-                    "(games: dare, kazu-tori, yatchaba)")
+                    f"(games: {', '.join(games.names())})")
     assert one_line(run("replay", str(log)), 2) == "error: " + line.removeprefix("unreadable: ")
 
 

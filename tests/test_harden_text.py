@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from kabucli import games
 from kabucli.cli import app
 from kabucli.errors import BotError
 from kabucli.safetext import safe_text
@@ -140,7 +141,7 @@ def test_resuming_a_log_with_an_escape_in_a_name_draws_it_safely(tmp_path: Path)
     assert "p1 Ann\\x1b[2J" in res.output
 
 
-@pytest.mark.parametrize("game", ["dare", "kazu-tori", "yatchaba"])
+@pytest.mark.parametrize("game", games.names())
 def test_names_that_look_like_markup_are_drawn_as_typed(game: str) -> None:
     res = run("play", game, "--seed", "2", "--no-log", "-p", "[/]", "-p", "[bold]x", "-p", "c",
               "--bot", "all=random", env=PLAIN)

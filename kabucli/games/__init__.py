@@ -34,7 +34,7 @@ from kabucli.engine import Game
 from kabucli.errors import ParseError
 from kabucli.events import Event
 
-GAMES: tuple[str, ...] = ("dare", "kazu-tori", "yatchaba")
+GAMES: tuple[str, ...] = ("dare", "kazu-tori", "yatchaba", "uno-dare")
 ALIASES: dict[str, str] = {"kazutori": "kazu-tori"}
 
 

@@ -84,12 +84,13 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     return rendered
 
 
-def event_line(game: Game, index: int, event: Event, match: Match | None = None) -> Text:
+def event_line(game: Game, index: int, event: Event, match: Match | None = None,
+               viewer: int | None = None) -> Text:
     """One numbered line for an event: index, actor, and what happened in words.
 
     A game's render module may define ``describe(game, event, match) -> str`` for a reader's
     wording of an event (the match is the state *after* the event); the notation is the
-    fallback."""
+    fallback, except for a chance event read by a ``viewer`` (it may carry hidden cards)."""
     line = Text()
     line.append(f"{index:>4} ", style="dim")
     actor = game.actor(event)
@@ -101,6 +102,8 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None)
         describe = getattr(_module(game), "describe", None)
         if describe is not None:
             text = describe(game, event, match)
+    if text is None and viewer is not None and event.KIND == "chance":
+        text = f"(a chance event, hidden from p{viewer})"
     # a log's events may carry text of their own (a payment's reason)
     line.append(safe_text(text or game.notate(event)), style=KIND_STYLE.get(event.KIND, ""))
     return line

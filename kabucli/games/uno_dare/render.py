@@ -1,0 +1,193 @@
+"""How an Uno Dare table looks: the top card and the color in play, the direction, whose move
+it is, each hand (its size only, for hands the viewer may not see), the score sheet, and the
+dare a player was just hit by with its text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from kabucli.cards import UNKNOWN
+from kabucli.engine import Game, Match
+from kabucli.events import End, Event
+from kabucli.games.uno_dare.rules import (
+    COLOR,
+    WILD,
+    Answer,
+    Catch,
+    Deal,
+    Draw,
+    Keep,
+    Name,
+    Pass,
+    Penalty,
+    Play,
+    Race,
+    Reshuffle,
+    Score,
+    Show,
+    Uno,
+    UnoState,
+    dare_number,
+)
+from kabucli.games.uno_dare.text import COLOR_NAMES, dare_text
+from kabucli.render import seat_cell, seat_label
+
+MILESTONES = {"deal", "score"}
+STYLES = ("bold white on red", "bold black on yellow", "bold white on green",
+          "bold white on blue")
+WILD_STYLE = "bold white on magenta"
+
+
+def card_text(game: Game, card: int) -> Text:
+    """One card drawn as a small face in its color."""
+    if card == UNKNOWN:
+        return Text("??", style="dim")
+    c = COLOR[card]
+    return Text(f" {game.deck.token(card)} ", style=WILD_STYLE if c == WILD else STYLES[c])
+
+
+def cards_line(game: Game, cards: list[int]) -> Text:
+    return Text(" ").join(card_text(game, c) for c in cards) if cards else Text("-", style="dim")
+
+
+def _status(s: UnoState, p: int) -> Text:
+    if s.phase == "over":
+        return Text("")
+    if s.hit == p:
+        return Text(f"hit by dare #{s.hit_number}", style="bold magenta")
+    if s.window == p:
+        return Text("one card, no UNO!", style="bold red")
+    if s.phase in ("turn", "drawn", "name") and s.turn == p and not s.todo:
+        return Text("to play" if s.phase != "drawn" else "drew a card", style="bold yellow")
+    if len(s.hands[p]) == 1 and s.phase != "deal":
+        return Text("UNO", style="cyan")
+    return Text("")
+
+
+def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
+    s: UnoState = match.state
+    arrow = "→ p1, p2, ..." if s.direction > 0 else "← ..., p2, p1"
+    title = (f"Uno Dare · round {s.round} · dealer p{s.dealer} · target {s.rules.target} "
+             f"({s.rules.scoring}) · dares: {s.rules.dares}")
+    head = Text()
+    if s.discards:
+        head.append("top ")
+        head.append_text(card_text(game, s.discards[-1]))
+        color = "to be named" if s.phase == "name" else COLOR_NAMES[s.color]
+        head.append(f"  color {color}  ·  play {arrow}  ·  pile {len(s.pile)}  ·  "
+                    f"discards {len(s.discards)}")
+    else:
+        head.append("waiting for the deal", style="dim")
+    seats = Table(show_edge=False, pad_edge=False)
+    seats.add_column("seat")
+    seats.add_column("score", justify="right")
+    seats.add_column("cards", justify="right")
+    seats.add_column("hand")
+    seats.add_column("")
+    for p in range(1, s.n + 1):
+        hand = s.hands[p]
+        shown = viewer is None or viewer == p
+        seats.add_row(seat_cell(match, p), str(s.totals[p]), str(len(hand)),
+                      cards_line(game, hand) if shown else Text("hidden", style="dim"),
+                      _status(s, p))
+    parts: list[RenderableType] = [head, Text(""), seats]
+    if s.hit_number:
+        parts += [Text(""), Text(f"p{s.hit} is hit by dare #{s.hit_number}: "
+                                 f"\"{dare_text(s.rules, s.hit_number)}\" - try it, or decline "
+                                 "and draw 2", style="magenta")]
+    if s.phase == "drawn" and (viewer is None or viewer == s.turn) and not s.physical:
+        parts.append(Text(f"p{s.turn} drew {game.deck.token(s.drawn)}: play it now or keep it"))
+    return Panel(Group(*parts), title=title, title_align="left", expand=False)
+
+
+def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
+    rounds = Table(title="rounds", title_justify="left")
+    rounds.add_column("round", justify="right")
+    rounds.add_column("went out")
+    for p in range(1, match.nseats + 1):
+        rounds.add_column(f"p{p}", justify="right")
+    for r in out["rounds"]:
+        winner = r["winner"]
+        who = seat_label(match, int(winner[1:])) if winner else "nobody (max_turns)"
+        rounds.add_row(str(r["round"]), Text(who), *(str(v) for v in r["hands"].values()))
+    sheet = Table(title=f"scores ({out['scoring']})", title_justify="left")
+    sheet.add_column("seat")
+    sheet.add_column("score", justify="right")
+    for key, score in out["scores"].items():
+        style = "bold green" if key in out["winners"] else ""
+        sheet.add_row(seat_cell(match, int(key[1:])), str(score), style=style)
+    winners = ", ".join(seat_label(match, int(w[1:])) for w in out["winners"])
+    return Group(rounds, sheet, Text(f"winner: {winners}", style="bold green"))
+
+
+def describe(game: Game, ev: Event, match: Match) -> str | None:
+    """A reader's wording of an Uno Dare event; ``match`` is the state after it."""
+    s: UnoState = match.state
+    tok = game.deck.token
+    t = type(ev)
+    if t is Play:
+        assert isinstance(ev, Play)
+        text = f"p{ev.seat} plays {tok(ev.card)}"
+        if COLOR[ev.card] == WILD and ev.color is not None:
+            text += f" and names {COLOR_NAMES[ev.color]}"
+        number = dare_number(ev.card)
+        if ev.uno:
+            text += ", calling UNO"
+        if number and s.hit:
+            text += f": p{s.hit} is hit by dare #{number}"
+        if s.window == ev.seat:
+            text += " (one card left, no UNO call!)"
+        return text
+    if t is Draw:
+        if s.phase == "drawn" and s.turn == ev.seat:  # type: ignore[attr-defined]
+            return f"p{ev.seat} draws a card, and may play it"  # type: ignore[attr-defined]
+        return f"p{ev.seat} draws a card"  # type: ignore[attr-defined]
+    if t is Keep:
+        return f"p{ev.seat} keeps the card drawn"  # type: ignore[attr-defined]
+    if t is Name:
+        assert isinstance(ev, Name)
+        return f"p{ev.seat} names {COLOR_NAMES[ev.color]}"
+    if t is Answer:
+        assert isinstance(ev, Answer)
+        return {"decline": f"p{ev.seat} declines the dare (draws 2)",
+                "try": f"p{ev.seat} tries the dare",
+                "done": f"p{ev.seat} did the dare",
+                "failed": f"p{ev.seat} failed the dare (draws 2)"}[ev.answer]
+    if t is Uno:
+        return f"p{ev.seat} calls UNO"  # type: ignore[attr-defined]
+    if t is Catch:
+        assert isinstance(ev, Catch)
+        return f"p{ev.seat} catches p{ev.target} without an UNO call"
+    if t is Pass:
+        return f"p{ev.seat} lets the missing UNO call go"  # type: ignore[attr-defined]
+    if t is Penalty:
+        assert isinstance(ev, Penalty)
+        why = {"declined": "declined dare", "failed": "failed dare", "uno": "caught without UNO",
+               "last": "a dare as the last card"}[ev.why]
+        return f"p{ev.seat} draws {ev.count} ({why})"
+    if t is Reshuffle:
+        assert isinstance(ev, Reshuffle)
+        return f"the {ev.size} discards under the top card are shuffled into a new draw pile"
+    if t is Race:
+        return game.notate(ev)
+    if t is Deal:
+        assert isinstance(ev, Deal)
+        return f"round {ev.round}, dealer p{ev.dealer}: {tok(ev.up)} turned up"
+    if t is Show:
+        assert isinstance(ev, Show)
+        return f"p{ev.seat} shows {'-'.join(tok(c) for c in ev.cards) or 'nothing'}"
+    if t is Score:
+        assert isinstance(ev, Score)
+        hands = ", ".join(f"p{i} {k}" for i, k in enumerate(ev.hands, 1))
+        head = (f"round {ev.round}: p{ev.winner} goes out" if ev.winner
+                else f"round {ev.round} reached max_turns: nobody scores")
+        return f"{head}; points in hand: {hands}"
+    if t is End:
+        assert isinstance(ev, End)
+        return "match over: " + ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
+    return None

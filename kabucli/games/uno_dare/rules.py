@@ -1,0 +1,1039 @@
+"""Uno Dare: UNO's shedding game with Dare and Wild Dare cards that hit the next player with a
+dare (do it, or draw 2).
+
+The 108-card deck has per color one 0, two each of 1-9, two Skips, two Reverses and two Dares,
+plus 8 Wild Dares; each of the 16 dare cards carries its own dare number. Players match the top
+discard by color, number or symbol; the first to shed their hand wins the round and scores the
+cards left in the other hands; rounds go on until a score reaches the target.
+
+Seeded games record the deal with every hand and the draw pile (top card last), so draws come
+from the top of the pile; at a real table (``physical``) hands and pile are known only by size
+and each card is learnt as it is played or shown.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from kabucli.cards import UNKNOWN, UNO_DARE, UNO_DARE_108, UNO_REVERSE, UNO_SKIP, uno_color
+from kabucli.engine import Game, Pending, parse_seat_prefix
+from kabucli.errors import ParseError
+from kabucli.events import End, Event, Undo
+from kabucli.games.uno_dare import text
+from kabucli.games.uno_dare.events import (  # re-exported: the game's module names them all
+    Answer as Answer,
+    Catch as Catch,
+    Deal as Deal,
+    Draw as Draw,
+    Keep as Keep,
+    Name as Name,
+    Pass as Pass,
+    Penalty as Penalty,
+    Play as Play,
+    Race as Race,
+    Reshuffle as Reshuffle,
+    Score as Score,
+    Show as Show,
+    Uno as Uno,
+    UnoDareRules as UnoDareRules,
+)
+from kabucli.notation import LOG_INT, SHARED_VERBS, notate_shared, number, parse_shared, whole
+from kabucli.shuffle import Rng
+
+if TYPE_CHECKING:
+    from kabucli.engine import Match
+
+HAND = 7
+DECK_SIZE = 108
+WILD = -1  # the color of a Wild Dare in COLOR
+SKIP, REVERSE, DARE, WILD_DARE = 10, 11, 12, 13  # symbols of the action cards in SYMBOL
+RACE_DRAWS = 1000  # a race draw is a per-mille quantile of each bot's reaction time
+DEFAULT_REACTION = (250, 500)  # ms, for a bot without a profile of its own
+COLORS = 4
+
+
+def _symbol(code: int) -> int:
+    if code < UNO_SKIP:
+        return code % 10
+    if code < UNO_REVERSE:
+        return SKIP
+    if code < UNO_DARE:
+        return REVERSE
+    return DARE if code < UNO_DARE + 8 else WILD_DARE
+
+
+CARDS = tuple(UNO_DARE_108.cards())  # the deck in its canonical order, as a deal starts
+CODES = range(UNO_DARE + 16)  # every card code
+COLOR = tuple(WILD if uno_color(c) is None else int(uno_color(c) or 0) for c in CODES)
+SYMBOL = tuple(_symbol(c) for c in CODES)
+POINTS = tuple(UNO_DARE_108.value(c) for c in CODES)
+
+
+def dare_number(card: int) -> int:
+    """The dare number (1-16) of a Dare or Wild Dare, 0 for any other card."""
+    return card - UNO_DARE + 1 if card >= UNO_DARE else 0
+
+
+def _matches(card: int, top: int, color: int) -> bool:
+    c = COLOR[card]
+    if c in (WILD, color):
+        return True
+    sym = SYMBOL[card]
+    return sym == SYMBOL[top] and sym != WILD_DARE
+
+
+# MATCHES[top * 4 + color][card]: the answer of playable(), worked out once (bots ask it for
+# every card of their hand on every turn)
+MATCHES = tuple(tuple(_matches(card, top, color) for card in CODES)
+                for top in CODES for color in range(4))
+
+
+def playable(card: int, top: int, color: int) -> bool:
+    """Whether ``card`` may be played on ``top`` while ``color`` is the color in play: a
+    Wild Dare always; another card on its color, or on the same number or symbol (a Wild Dare
+    on the pile is matched by its named color only)."""
+    return MATCHES[top * 4 + color][card]
+
+
+# the todo queue: effects waiting to be recorded after an event
+T_PENALTY, T_SHOW, T_SCORE, T_END = range(4)
+_PENDINGS: dict[tuple[Any, ...], Pending] = {}
+
+
+# -- state ----------------------------------------------------------------------------------
+
+class UnoState:
+    """Everything about an Uno Dare match at one moment. Seats are 1..n; lists are indexed by
+    seat. Hands are in the order cards came; at a real table their cards are ``UNKNOWN``
+    until shown. The draw pile's top card is its last."""
+
+    __slots__ = (
+        "color",
+        "dealer",
+        "direction",
+        "discards",
+        "drawn",
+        "drawn_since",
+        "hands",
+        "history",
+        "hit",
+        "hit_number",
+        "missed",
+        "n",
+        "passed",
+        "pend",
+        "phase",
+        "physical",
+        "pile",
+        "pool",
+        "race",
+        "round",
+        "rules",
+        "todo",
+        "totals",
+        "turn",
+        "turns",
+        "window",
+    )  # fmt: skip
+
+    def __init__(self, rules: UnoDareRules, n: int, physical: bool) -> None:
+        self.rules = rules
+        self.n = n
+        self.physical = physical
+        self.round = 1
+        self.dealer = 1
+        self.totals = [0] * (n + 1)  # the score sheet, by seat
+        self.history: list[Score] = []
+        self.todo: list[tuple[int, int, int, str]] = []  # (code, seat, count, why)
+        self.pend = Pending("over", "")
+        self.reset()
+
+    def reset(self) -> None:
+        """A fresh round waiting for its deal."""
+        n = self.n
+        self.phase = "deal"  # deal | turn | drawn | name | hit | verdict | round | over
+        self.hands: list[list[int]] = [[] for _ in range(n + 1)]
+        self.pile: list[int] = []
+        self.discards: list[int] = []
+        self.color = 0
+        self.direction = 1
+        self.turn = 0  # whose move it is (the hit player while a dare waits)
+        self.turns = 0  # turns taken this round
+        self.hit = 0  # the player hit by a dare, until it is settled
+        self.hit_number = 0
+        self.drawn = UNKNOWN  # the card just drawn (phase drawn)
+        self.window = 0  # the seat down to one card without calling UNO, while catchable
+        self.passed: frozenset[int] = frozenset()  # seats that let that missing call go
+        self.missed = 0  # the seat whose missing call was not caught in time
+        self.race: list[int] | None = None
+        # At a real table: the cards of the last reshuffle (known as a whole) and how many
+        # cards were drawn since; the pile certainly holds pool[c] - drawn_since copies of c.
+        self.pool: Counter[int] = Counter()
+        self.drawn_since = 0
+
+    def step(self, seat: int, k: int) -> int:
+        """The seat ``k`` places after ``seat`` in the direction of play."""
+        return (seat - 1 + k * self.direction) % self.n + 1
+
+    @property
+    def top(self) -> int:
+        return self.discards[-1]
+
+    def accounted(self) -> int:
+        """Cards in hands, the pile and the discards: always the 108 of the deck once dealt."""
+        return sum(len(h) for h in self.hands) + len(self.pile) + len(self.discards)
+
+    def certain(self) -> Counter[int]:
+        """Cards known to be out of every hidden hand: the discards, the hands known, and at a
+        real table what the pile certainly holds of its last reshuffle."""
+        seen = Counter(self.discards)
+        for hand in self.hands:
+            seen.update(c for c in hand if c != UNKNOWN)
+        left = self.drawn_since
+        for card, k in self.pool.items():
+            if k > left:
+                seen[card] += k - left
+        return seen
+
+
+# -- the game -------------------------------------------------------------------------------
+
+class UnoDare(Game):
+    name = "uno-dare"
+    title = "Uno Dare"
+    summary = "UNO deck with Dare and Wild Dare cards, 2-10 players: shed your hand"
+    deck = UNO_DARE_108
+    Rules = UnoDareRules
+    events = (Deal, Play, Draw, Keep, Name, Answer, Uno, Catch, Pass, Race, Reshuffle, Penalty,
+              Show, Score, End, Undo)
+    min_players = 2
+    max_players = 10
+    default_players = 4
+    rules_doc = text.RULES_DOC
+    notation_doc = text.NOTATION_DOC
+
+    def new_state(self, rules: UnoDareRules, seats: int, physical: bool) -> UnoState:
+        s = UnoState(rules, seats, physical)
+        self._settle(s)
+        return s
+
+    # -- what the state waits for ----------------------------------------------------------
+    def pending(self, s: UnoState) -> Pending:
+        return s.pend
+
+    def blank_move(self, s: UnoState) -> str | None:
+        """A blank line lets a missing UNO call go (so that the bots may react)."""
+        return "pass" if s.window else None
+
+    @staticmethod
+    def needs_reshuffle(s: UnoState) -> bool:
+        """Whether the empty draw pile waits to be refilled from the discards now."""
+        if s.pile or len(s.discards) < 2 or s.phase in ("deal", "over"):
+            return False
+        return s.phase != "round" or (bool(s.todo) and s.todo[0][0] == T_PENALTY)
+
+    def _settle(self, s: UnoState) -> None:
+        """Do the steps that are no events (a show nobody owes, a round out of turns), then
+        work out what the state waits for. Pendings are shared from a cache: the hot path of
+        bot games builds no text."""
+        todo = s.todo
+        if todo:
+            if todo[0][0] == T_SHOW and self._next_show(s) == 0:
+                todo.pop(0)
+        elif s.phase == "turn" and s.turns >= s.rules.max_turns:
+            self._end_round(s, 0)
+        if not s.pile and len(s.discards) > 1 and self.needs_reshuffle(s):
+            key: tuple[Any, ...] = ("reshuffle", len(s.discards))
+        elif todo:
+            key = ("todo", todo[0][0], todo[0][1], self._next_show(s))
+        elif s.phase in ("deal", "over"):
+            key = (s.phase, s.round, s.dealer)
+        else:
+            key = (s.phase, s.turn, s.window, s.discards[-1], s.color, s.hit_number, s.n,
+                   s.physical)
+        p = _PENDINGS.get(key)
+        if p is None:
+            if len(_PENDINGS) > 50_000:
+                _PENDINGS.clear()
+            p = _PENDINGS[key] = self._pending(s)
+        s.pend = p
+
+    def _pending(self, s: UnoState) -> Pending:
+        tok = self.deck.token
+        if self.needs_reshuffle(s):
+            return Pending("chance", f"the reshuffle of {len(s.discards) - 1} discards into "
+                                     "a new draw pile")
+        if s.todo:
+            code, seat = s.todo[0][0], s.todo[0][1]
+            if code == T_PENALTY:
+                return Pending("auto", f"p{seat}'s penalty draw")
+            if code == T_SHOW:
+                return Pending("chance", f"p{self._next_show(s)} to show the cards left")
+            return Pending("auto", "the score of the round" if code == T_SCORE
+                           else "the end of the match")
+        if s.phase == "deal":
+            return Pending("chance", f"the deal of round {s.round} by p{s.dealer}")
+        if s.phase == "over":
+            return Pending("over", "nothing: the match is over")
+        seat = s.turn
+        top = f"{tok(s.discards[-1])} ({text.COLOR_NAMES[s.color]})"
+        if s.phase == "turn":
+            what = f"p{seat} to play on {top} or draw"
+        elif s.phase == "drawn":
+            what = f"p{seat} to play the card just drawn or keep it"
+        elif s.phase == "name":
+            what = f"p{seat} to name the color of the {tok(s.discards[-1])}"
+        elif s.phase == "hit":
+            what = f"p{seat}, hit by dare #{s.hit_number}, to try it or decline (draw 2)"
+        else:
+            what = f"the table's verdict on p{seat}'s dare #{s.hit_number}: done or failed"
+        if not s.window:
+            return Pending("action", what, (seat,))
+        return Pending("action", f"{what}; p{s.window} has one card and did not call UNO",
+                       tuple(range(1, s.n + 1)), not s.physical)
+
+    @staticmethod
+    def _next_show(s: UnoState) -> int:
+        """The first seat whose hand is still unknown at the end of a round (0: none)."""
+        for p in range(1, s.n + 1):
+            if UNKNOWN in s.hands[p]:
+                return p
+        return 0
+
+    # -- checks ------------------------------------------------------------------------------
+    def check(self, s: UnoState, ev: Event) -> str | None:
+        t = type(ev)
+        if t is Play:
+            return self._check_play(s, ev)  # type: ignore[arg-type]
+        if t is Catch or t is Uno or t is Pass:
+            return self._check_window(s, ev)
+        if t is Draw or t is Keep or t is Name or t is Answer:
+            return self._check_turn(s, ev)
+        if t is Deal:
+            return self._check_deal(s, ev)  # type: ignore[arg-type]
+        if t is Reshuffle:
+            assert isinstance(ev, Reshuffle)
+            if not self.needs_reshuffle(s):
+                return "the draw pile is not empty (or there are no discards to reshuffle)"
+            if ev.pile is not None:
+                return "at a real table the new pile is face down: type 'reshuffle' alone"
+            if ev.size != len(s.discards) - 1:
+                return f"the discards under the top card are {len(s.discards) - 1}, not {ev.size}"
+            return None
+        if t is Show:
+            return self._check_show(s, ev)  # type: ignore[arg-type]
+        if t is Race:
+            return "races are drawn only in seeded games (at a real table type who caught first)"
+        return f"{t.__name__} is not an Uno Dare event typed by a person"
+
+    def _where(self, s: UnoState) -> str:
+        return f"round {s.round}, turn {s.turns + 1}"
+
+    def _check_turn(self, s: UnoState, ev: Event) -> str | None:
+        seat: int = ev.seat  # type: ignore[attr-defined]
+        t = type(ev)
+        want = {Draw: "turn", Keep: "drawn", Name: "name"}.get(t)
+        if t is Answer:
+            assert isinstance(ev, Answer)
+            want = "hit" if ev.answer in ("decline", "try") else "verdict"
+        if s.phase != want or s.todo:
+            return f"not now: waiting for {s.pend.what}"
+        if seat != s.turn:
+            return f"it is p{s.turn}'s move, not p{seat}'s ({self._where(s)})"
+        if t is Name:
+            assert isinstance(ev, Name)
+            if not 0 <= ev.color < COLORS:
+                return f"color {ev.color} is not one of the four"
+        return None
+
+    def _check_play(self, s: UnoState, ev: Play) -> str | None:
+        if s.phase not in ("turn", "drawn") or s.todo:
+            return f"nobody plays a card now: waiting for {s.pend.what}"
+        seat = ev.seat
+        if seat != s.turn:
+            return f"it is p{s.turn}'s turn, not p{seat}'s ({self._where(s)})"
+        card = ev.card
+        if not 0 <= card < len(CODES):
+            return f"card code {card} is not in the {self.deck.title} deck"
+        tok = self.deck.token(card)
+        hand = s.hands[seat]
+        if s.phase == "drawn" and not s.physical and card != s.drawn:
+            return (f"only the card just drawn ({self.deck.token(s.drawn)}) may be played now, "
+                    "or 'keep' it")
+        if card not in hand:
+            if UNKNOWN not in hand:
+                return f"p{seat} does not hold {tok}"
+            seen = s.certain()
+            if seen[card] >= self.deck.counts[card]:
+                copies = self.deck.counts[card]
+                return (f"the deck has {copies} {tok}: "
+                        f"{'it is' if copies == 1 else 'all are'} accounted for")
+        if COLOR[card] == WILD:
+            if ev.color is None or not 0 <= ev.color < COLORS:
+                return f"a Wild Dare names a color: '{tok} red' (or yellow, green, blue)"
+        elif ev.color is not None:
+            return f"only a Wild Dare names a color, not {tok}"
+        if not playable(card, s.discards[-1], s.color):
+            return (f"{tok} does not match {self.deck.token(s.discards[-1])} "
+                    f"({text.COLOR_NAMES[s.color]}): same color, number or symbol, or a "
+                    "Wild Dare")
+        if ev.uno and len(hand) != 2:
+            return f"UNO is called with the next-to-last card; p{seat} holds {len(hand)}"
+        return None
+
+    def _check_window(self, s: UnoState, ev: Event) -> str | None:
+        seat: int = ev.seat  # type: ignore[attr-defined]
+        w = s.window
+        t = type(ev)
+        if t is Catch:
+            assert isinstance(ev, Catch)
+            target = ev.target
+            if not 1 <= target <= s.n:
+                return f"there is no seat p{target}"
+            if target == seat:
+                return "nobody catches themselves: type 'uno' to call it"
+            if target != w:
+                if target == s.missed:
+                    return (f"too late: p{target} did not call UNO, but the next move was made "
+                            "before the catch")
+                k = len(s.hands[target])
+                if k == 1:
+                    return f"p{target} called UNO in time"
+                return f"p{target} holds {k} cards, not one"
+            return None
+        if not w:
+            return "there is no missing UNO call now"
+        if t is Uno:
+            if seat != w:
+                return f"p{seat} does not hold one card without having called UNO"
+            return None
+        if seat in s.passed:
+            return f"p{seat} already let p{w}'s missing call go"
+        if seat == w:
+            return f"p{w} calls UNO ('uno') or waits to be caught, but does not pass"
+        return None
+
+    def _check_deal(self, s: UnoState, ev: Deal) -> str | None:
+        if s.phase != "deal":
+            return f"round {s.round} is already dealt (waiting for {s.pend.what})"
+        if ev.round != s.round or ev.dealer != s.dealer:
+            return (f"this is the deal of round {s.round} by p{s.dealer}, "
+                    f"not of round {ev.round} by p{ev.dealer}")
+        if ev.hands is not None or ev.pile is not None:
+            return "at a real table the hands and the pile are face down: type 'deal CARD'"
+        if not 0 <= ev.up < len(CODES):
+            return "the card turned up is face up: name it"
+        return None
+
+    def _check_show(self, s: UnoState, ev: Show) -> str | None:
+        want = self._next_show(s)
+        if not s.todo or s.todo[0][0] != T_SHOW or want == 0:
+            return f"nobody shows cards now (waiting for {s.pend.what})"
+        if ev.seat != want:
+            return f"p{want} shows next, not p{ev.seat}"
+        hand = s.hands[want]
+        if len(ev.cards) != len(hand):
+            return f"p{want} holds {len(hand)} cards, not {len(ev.cards)}"
+        if UNKNOWN in ev.cards or not all(0 <= c < len(CODES) for c in ev.cards):
+            return "shown cards are face up: name each"
+        known = Counter(c for c in hand if c != UNKNOWN)
+        if known - Counter(ev.cards):
+            return f"p{want}'s hand holds {self._cards(sorted(known.elements()))}, all shown"
+        revealed = list((Counter(ev.cards) - known).elements())
+        return self.deck.check_available(s.certain(), revealed)
+
+    # -- changes -----------------------------------------------------------------------------
+    def apply(self, s: UnoState, ev: Event) -> None:
+        t = type(ev)
+        if t is Play:
+            self._apply_play(s, ev)  # type: ignore[arg-type]
+        elif t is Draw:
+            self._apply_draw(s, ev.seat)  # type: ignore[attr-defined]
+        elif t is Penalty:
+            self._apply_penalty(s, ev)  # type: ignore[arg-type]
+        elif t is Keep:
+            self._close_window(s)
+            s.phase = "turn"
+            s.turn = s.step(s.turn, 1)
+        elif t is Answer:
+            self._apply_answer(s, ev)  # type: ignore[arg-type]
+        elif t is Catch:
+            s.window = 0
+            s.todo.insert(0, (T_PENALTY, ev.target, 2, "uno"))  # type: ignore[attr-defined]
+        elif t is Uno:
+            s.window = 0
+        elif t is Pass:
+            s.passed = s.passed | {ev.seat}  # type: ignore[attr-defined]
+        elif t is Race:
+            s.race = list(ev.draws)  # type: ignore[attr-defined]
+        elif t is Reshuffle:
+            self._apply_reshuffle(s, ev)  # type: ignore[arg-type]
+        elif t is Name:
+            self._close_window(s)
+            s.color = ev.color  # type: ignore[attr-defined]
+            s.phase = "hit"
+        elif t is Deal:
+            self._apply_deal(s, ev)  # type: ignore[arg-type]
+        elif t is Show:
+            s.hands[ev.seat] = list(ev.cards)  # type: ignore[attr-defined]
+        elif t is Score:
+            self._apply_score(s, ev)  # type: ignore[arg-type]
+        elif t is End:
+            s.todo.pop(0)
+            s.phase = "over"
+        self._settle(s)
+
+    @staticmethod
+    def _close_window(s: UnoState) -> None:
+        """The next move was made: a missing UNO call can no longer be caught."""
+        if s.window:
+            s.missed = s.window
+            s.window = 0
+            s.passed = frozenset()
+        else:
+            s.missed = 0
+
+    def _apply_deal(self, s: UnoState, ev: Deal) -> None:
+        n = s.n
+        if ev.hands is not None and ev.pile is not None:
+            for seat in range(1, n + 1):
+                s.hands[seat] = list(ev.hands[seat - 1])
+            s.pile = list(ev.pile)
+        else:
+            for seat in range(1, n + 1):
+                s.hands[seat] = [UNKNOWN] * HAND
+            s.pile = [UNKNOWN] * (DECK_SIZE - HAND * n - 1)
+        up = ev.up
+        s.discards = [up]
+        first = s.step(s.dealer, 1)
+        s.turn = first
+        s.phase = "turn"
+        sym = SYMBOL[up]
+        s.color = COLOR[up]
+        if sym == SKIP:
+            s.turn = s.step(first, 1)
+        elif sym == REVERSE:
+            s.direction = -1
+            s.turn = s.dealer
+        elif sym == DARE:
+            self._hit(s, first, up)
+        elif sym == WILD_DARE:
+            s.color = 0  # until the first player names it
+            self._hit(s, first, up)
+            s.phase = "name"
+
+    @staticmethod
+    def _hit(s: UnoState, seat: int, card: int) -> None:
+        s.phase = "hit"
+        s.hit = s.turn = seat
+        s.hit_number = dare_number(card)
+
+    def _apply_play(self, s: UnoState, ev: Play) -> None:
+        seat = ev.seat
+        card = ev.card
+        hand = s.hands[seat]
+        if s.physical and card not in hand:
+            hand.remove(UNKNOWN)
+        else:
+            hand.remove(card)
+        if s.window or s.missed:
+            self._close_window(s)
+        s.discards.append(card)
+        s.turns += 1
+        c = COLOR[card]
+        s.color = c if c != WILD else (ev.color or 0)
+        s.phase = "turn"
+        sym = SYMBOL[card]
+        if not hand:  # the round is won
+            if sym >= DARE:  # a dare as a last card: the next player draws 2, no dare
+                s.todo.append((T_PENALTY, s.step(seat, 1), 2, "last"))
+            self._end_round(s, seat)
+            return
+        if len(hand) == 1 and not ev.uno:
+            s.window = seat
+        if sym == SKIP:
+            s.turn = s.step(seat, 2)
+        elif sym == REVERSE:
+            s.direction = -s.direction
+            s.turn = seat if s.n == 2 else s.step(seat, 1)
+        elif sym >= DARE:
+            self._hit(s, s.step(seat, 1), card)
+        else:
+            s.turn = s.step(seat, 1)
+
+    def _apply_draw(self, s: UnoState, seat: int) -> None:
+        if s.window or s.missed:
+            self._close_window(s)
+        s.turns += 1
+        if not s.pile:  # nothing left to draw anywhere: the turn passes
+            s.turn = s.step(seat, 1)
+            return
+        card = s.pile.pop()
+        s.hands[seat].append(card)
+        if s.physical:
+            s.drawn_since += 1
+        if s.physical or playable(card, s.discards[-1], s.color):
+            s.phase = "drawn"
+            s.drawn = card
+        else:
+            s.turn = s.step(seat, 1)
+
+    def _apply_answer(self, s: UnoState, ev: Answer) -> None:
+        self._close_window(s)
+        answer = ev.answer
+        if answer == "try":
+            s.phase = "verdict"
+            return
+        seat = s.hit
+        if answer != "done":
+            s.todo.append((T_PENALTY, seat, 2, "declined" if answer == "decline" else "failed"))
+        s.hit = 0
+        s.hit_number = 0
+        s.phase = "turn"
+        s.turn = s.step(seat, 1) if s.rules.dare_skips else seat
+
+    def _apply_penalty(self, s: UnoState, ev: Penalty) -> None:
+        code, seat, count, why = s.todo.pop(0)
+        hand = s.hands[ev.seat]
+        pile = s.pile
+        for _ in range(ev.count):
+            hand.append(pile.pop())
+        if s.physical:
+            s.drawn_since += ev.count
+        left = count - ev.count
+        if left > 0 and len(s.discards) > 1:  # the rest after the reshuffle
+            s.todo.insert(0, (code, seat, left, why))
+
+    def _apply_reshuffle(self, s: UnoState, ev: Reshuffle) -> None:
+        under = s.discards[:-1]
+        s.discards = s.discards[-1:]
+        if ev.pile is not None:
+            s.pile = list(ev.pile)
+        else:
+            s.pile = [UNKNOWN] * ev.size
+            s.pool = Counter(under)
+            s.drawn_since = 0
+
+    def _end_round(self, s: UnoState, winner: int) -> None:
+        s.phase = "round"
+        s.window = 0
+        s.missed = 0
+        s.hit = s.hit_number = 0
+        if s.physical:
+            s.todo.append((T_SHOW, 0, 0, ""))
+        s.todo.append((T_SCORE, winner, 0, ""))
+
+    def _apply_score(self, s: UnoState, ev: Score) -> None:
+        s.todo.pop(0)
+        s.history.append(ev)
+        totals = s.totals
+        if ev.winner:
+            if s.rules.scoring == "winner":
+                totals[ev.winner] += sum(ev.hands)
+            else:
+                for p in range(1, s.n + 1):
+                    totals[p] += ev.hands[p - 1]
+        if max(totals) >= s.rules.target:
+            s.todo.append((T_END, 0, 0, ""))
+            return
+        s.round += 1
+        s.dealer = s.dealer % s.n + 1
+        s.reset()
+
+    # -- what the engine derives -------------------------------------------------------------
+    def auto(self, s: UnoState) -> Event:
+        code, seat, count, why = s.todo[0]
+        if code == T_PENALTY:
+            return Penalty(seat, min(count, len(s.pile)), why)  # type: ignore[arg-type]
+        if code == T_SCORE:
+            hands = [sum(POINTS[c] for c in s.hands[p]) for p in range(1, s.n + 1)]
+            return Score(s.round, seat, hands)
+        if code == T_END:
+            return End("target", s.totals[1:], 0)
+        raise AssertionError(f"no automatic event waits (todo {s.todo[:1]})")
+
+    def chance(self, s: UnoState, rng: Rng) -> Event:
+        if s.phase == "deal":
+            cards = rng.shuffled(CARDS)
+            n = s.n
+            hands = [cards[i * HAND:(i + 1) * HAND] for i in range(n)]
+            return Deal(s.round, s.dealer, cards[n * HAND], hands, cards[n * HAND + 1:])
+        if self.needs_reshuffle(s):
+            return Reshuffle(len(s.discards) - 1, rng.shuffled(s.discards[:-1]))
+        if s.todo:  # a seeded game knows every hand: nobody owes a show
+            raise AssertionError("a seeded game never waits for a show")
+        return Race([rng.below(RACE_DRAWS) if p != s.window else -1 for p in range(1, s.n + 1)])
+
+    def legal(self, s: UnoState, seat: int) -> list[Event]:
+        if s.todo or seat not in s.pend.seats or s.pend.kind != "action":
+            return []
+        out: list[Event] = []
+        if seat == s.turn:
+            phase = s.phase
+            if phase == "turn" or phase == "drawn":
+                hand = s.hands[seat]
+                if phase == "drawn" and not s.physical:
+                    cards = [s.drawn]
+                elif UNKNOWN in hand:
+                    seen = s.certain()
+                    cards = [c for c in CODES if seen[c] < self.deck.counts[c]]
+                else:
+                    cards = sorted(set(hand))
+                top = s.discards[-1]
+                calls = (True, False) if len(hand) == 2 else (False,)
+                for c in cards:
+                    if playable(c, top, s.color):
+                        colors: tuple[int | None, ...] = (
+                            tuple(range(COLORS)) if COLOR[c] == WILD else (None,))
+                        out += [Play(seat, c, k, u) for k in colors for u in calls]
+                out.append(Draw(seat) if phase == "turn" else Keep(seat))
+            elif phase == "name":
+                out += [Name(seat, c) for c in range(COLORS)]
+            elif phase == "hit":
+                out += [Answer(seat, "try"), Answer(seat, "decline")]
+            elif phase == "verdict":
+                out += [Answer(seat, "done"), Answer(seat, "failed")]
+        w = s.window
+        if w:
+            if seat == w:
+                out.append(Uno(seat))
+            else:
+                out.append(Catch(seat, w))
+                if seat not in s.passed:
+                    out.append(Pass(seat))
+        return out
+
+    # -- races between bots --------------------------------------------------------------------
+    def bot_move(self, match: Match, bots: dict[int, Any],
+                 pending: Pending | None = None) -> tuple[Event, bool] | None:
+        """The event bot seats produce now and whether it is trusted (see
+        :meth:`Game.bot_move`), or None when a person must act.
+
+        While a player holds one card without having called UNO, every other seat may catch
+        them until the next move. People are asked first: bots wait until each person has
+        caught or let it go (``pass``). Then every bot says whether it catches (its
+        ``catches(state, seat)``); one catcher catches, several race: :meth:`Match.draw`
+        records a ``Race`` of reaction draws and the fastest by each bot's ``reaction``
+        profile catches first (equal times: the first seat after the player caught); a bot
+        without ``catches`` (a program of the user's) catches when its move is a catch. Nobody
+        catches: the player to move moves, if a bot; a person moves next: the bots' choice
+        to let it go is recorded as a ``pass``. At a real table bots are not asked."""
+        s: UnoState = match.state
+        if match.physical:
+            return None
+        p = s.pend if pending is None else pending
+        if p.kind != "action":
+            return None
+        w = s.window
+        if w:
+            passed = s.passed
+            for seat in range(1, s.n + 1):
+                if seat != w and seat not in bots and seat not in passed:
+                    return None
+            racers = []
+            for seat in range(1, s.n + 1):
+                bot = bots.get(seat)
+                if seat == w or bot is None or seat in passed:
+                    continue
+                catches = getattr(bot, "catches", None)  # else (a bot of the user's) ask it
+                if catches(s, seat) if catches is not None else \
+                        type(bot.choose(self, s, seat)) is Catch:
+                    racers.append(seat)
+            if racers:
+                if len(racers) > 1:
+                    race = match.draw()
+                    assert type(race) is Race
+                    n = s.n
+                    racers.sort(key=lambda seat: (
+                        self.reaction_ms(bots[seat], race.draws[seat - 1]), (seat - w - 1) % n))
+                winner = racers[0]
+                return Catch(winner, w), getattr(bots[winner], "trusted", False) is True
+            if s.turn not in bots:
+                for seat in range(1, s.n + 1):
+                    if seat in bots and seat != w and seat not in passed:
+                        return Pass(seat), getattr(bots[seat], "trusted", False) is True
+                return None
+        bot = bots.get(s.turn)
+        if bot is None:
+            return None
+        ev: Event = bot.choose(self, s, s.turn)
+        return ev, getattr(bot, "trusted", False) is True
+
+    @staticmethod
+    def reaction_ms(bot: Any, draw: int) -> int:
+        """The reaction time (ms) a race ``draw`` gives ``bot`` by its profile."""
+        lo, hi = getattr(bot, "reaction", DEFAULT_REACTION)
+        return int(lo + (hi - lo) * draw // (RACE_DRAWS - 1))
+
+    # -- notation ------------------------------------------------------------------------------
+    def _tok(self, card: int) -> str:
+        """A card's token; any other number as ``#N`` (a log may hold anything)."""
+        return self.deck.token(card) if card in self.deck.counts else f"#{card}"
+
+    def _cards(self, cards: list[int]) -> str:
+        return "-".join(self._tok(c) for c in cards) or "-"
+
+    @staticmethod
+    def _color_name(color: int) -> str:
+        return text.COLOR_NAMES[color] if 0 <= color < COLORS else f"#{color}"
+
+    def notate(self, ev: Event) -> str:
+        t = type(ev)
+        tok = self._tok
+        if t is Play:
+            assert isinstance(ev, Play)
+            color = "" if ev.color is None else " " + self._color_name(ev.color)
+            return f"p{ev.seat} play {tok(ev.card)}{color}{' uno' if ev.uno else ''}"
+        if t is Draw or t is Keep or t is Uno or t is Pass:
+            return f"p{ev.seat} {ev.__struct_config__.tag}"  # type: ignore[attr-defined]
+        if t is Answer:
+            assert isinstance(ev, Answer)
+            return f"p{ev.seat} {ev.answer}"
+        if t is Catch:
+            assert isinstance(ev, Catch)
+            return f"p{ev.seat} catch p{ev.target}"
+        if t is Name:
+            assert isinstance(ev, Name)
+            return f"p{ev.seat} color {self._color_name(ev.color)}"
+        if t is Penalty:
+            assert isinstance(ev, Penalty)
+            return f"penalty p{ev.seat} draws {ev.count} {ev.why}"
+        if t is Race:
+            assert isinstance(ev, Race)
+            return "race " + " ".join(f"p{i}={d}" for i, d in enumerate(ev.draws, 1) if d >= 0)
+        if t is Reshuffle:
+            assert isinstance(ev, Reshuffle)
+            if ev.pile is None:
+                return f"reshuffle {ev.size}"
+            return f"reshuffle {self._cards(ev.pile)}"
+        if t is Show:
+            assert isinstance(ev, Show)
+            return f"p{ev.seat} shows {self._cards(ev.cards)}"
+        if t is Score:
+            assert isinstance(ev, Score)
+            hands = " ".join(f"p{i}={k}" for i, k in enumerate(ev.hands, 1))
+            winner = f"p{ev.winner}" if ev.winner else "-"
+            return f"score round {ev.round} winner {winner} hands {hands}"
+        if t is Deal:
+            assert isinstance(ev, Deal)
+            head = f"deal round {ev.round} dealer p{ev.dealer} up {tok(ev.up)}"
+            if ev.hands is None or ev.pile is None:
+                return head
+            hands = "".join(f" | p{i} {self._cards(h)}" for i, h in enumerate(ev.hands, 1))
+            return f"{head}{hands} | pile {self._cards(ev.pile)}"
+        return notate_shared(ev) or repr(ev)
+
+    def parse(self, s: UnoState, line: str) -> Event:
+        seat, rest = parse_seat_prefix(line, s.n)
+        words = rest.split()
+        if not words:
+            raise ParseError("empty move: type a card like 'R5', 'draw', 'decline', 'uno' or "
+                             "'catch p3'")
+        verb = words[0].lower()
+        args = words[1:]
+        recorded = {"deal": self._parse_deal, "reshuffle": self._parse_reshuffle,
+                    "penalty": self._parse_penalty, "race": self._parse_race,
+                    "score": self._parse_score}
+        if verb in recorded or verb in SHARED_VERBS:
+            if seat is not None:
+                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
+            if verb in SHARED_VERBS:
+                return parse_shared(verb, args, s.n)
+            return recorded[verb](s, args)
+        if verb in ("show", "shows"):
+            return Show(seat or self._next_show(s) or 1, self._parse_cards(" ".join(args)))
+        if verb == "catch":
+            if len(args) != 1:
+                raise ParseError("a catch names who is caught: 'catch p3' (or 'p1 catch p3')")
+            target, tail = parse_seat_prefix(args[0], s.n)
+            if target is None or tail:
+                raise ParseError(f"'{args[0]}' is not a seat: type 'catch p3'")
+            if seat is None:  # the first player after the one caught, in the direction of play
+                seat = s.step(target, 1)
+            return Catch(seat, target)
+        who = seat if seat is not None else s.turn
+        if verb == "uno" and not args:
+            return Uno(seat if seat is not None else (s.window or who))
+        if verb in ("pass", "go") and not args:
+            if s.phase == "drawn" and who == s.turn and (seat is not None or not s.window):
+                return Keep(who)
+            return Pass(who)
+        single = {"draw": Draw, "d": Draw, "keep": Keep}
+        if verb in single and not args:
+            return single[verb](who)
+        if verb in ("decline", "try", "done", "failed") and not args:
+            return Answer(who, verb)  # type: ignore[arg-type]
+        if verb in ("color", "colour", "name") and len(args) == 1:
+            return Name(who, self._color(args[0]))
+        if s.phase == "name" and not args and verb in text.COLOR_WORDS:
+            return Name(who, self._color(verb))
+        if verb == "play":
+            if not args:
+                raise ParseError("'play' needs a card after it, e.g. 'play R5'")
+            verb, args = args[0].lower(), args[1:]
+        return self._parse_play(who, verb, args)
+
+    def _parse_play(self, seat: int, word: str, args: list[str]) -> Play:
+        try:
+            card = self.deck.parse(word)
+        except ParseError:
+            raise ParseError(f"'{word}' is not an Uno Dare move: type a card like 'R5', "
+                             "'WD12 red', 'draw', 'keep', 'decline', 'try', 'uno' or "
+                             "'catch p3'") from None
+        if card < 0:
+            raise ParseError("a played card is face up: name it")
+        uno = False
+        if args and args[-1].lower() == "uno":
+            uno = True
+            args = args[:-1]
+        color = None
+        if len(args) == 1:
+            color = self._color(args[0])
+        elif args:
+            raise ParseError(f"after the card only a color (for a Wild Dare) and 'uno' may "
+                             f"follow, not '{' '.join(args)}'")
+        return Play(seat, card, color, uno)
+
+    @staticmethod
+    def _color(word: str) -> int:
+        color = text.COLOR_WORDS.get(word.lower())
+        if color is None:
+            raise ParseError(f"'{word}' is not a color (red, yellow, green, blue or R, Y, G, B)")
+        return color
+
+    def _parse_cards(self, body: str) -> list[int]:
+        toks = [t for t in body.replace(",", " ").replace("-", " ").split() if t]
+        return self.deck.parse_many(toks)
+
+    def _parse_deal(self, s: UnoState, args: list[str]) -> Event:
+        parts = " ".join(args).split("|")
+        head = parts[0].split()
+        rnd, dealer = s.round, s.dealer
+        if len(head) == 6 and head[0] == "round" and head[2] == "dealer" and head[4] == "up":
+            rnd = number(head[1], 1, LOG_INT, "a round")
+            dealer, tail = parse_seat_prefix(head[3], s.n)  # type: ignore[assignment]
+            if dealer is None or tail:
+                raise ParseError(f"'{head[3]}' is not a seat like p2")
+            head = head[5:]
+        elif head[:1] == ["up"]:
+            head = head[1:]
+        if len(head) != 1:
+            raise ParseError("a deal reads 'deal R5' (the card turned up) at a real table")
+        up = self.deck.parse(head[0])
+        if len(parts) == 1:
+            return Deal(rnd, dealer, up)
+        hands: list[list[int]] = []
+        pile: list[int] | None = None
+        for part in parts[1:]:
+            words = part.split()
+            if len(words) != 2:
+                raise ParseError("each part of a deal reads 'pN CARDS' or 'pile CARDS'")
+            cards = [] if words[1] == "-" else self._parse_cards(words[1])
+            if words[0].lower() == "pile":
+                pile = cards
+            else:
+                hands.append(cards)
+        return Deal(rnd, dealer, up, hands, pile)
+
+    def _parse_reshuffle(self, s: UnoState, args: list[str]) -> Event:
+        if not args:
+            return Reshuffle(max(len(s.discards) - 1, 0))
+        if len(args) == 1 and args[0].isdigit():
+            return Reshuffle(number(args[0], 0, DECK_SIZE, "a reshuffle"))
+        pile = self._parse_cards(" ".join(args))
+        return Reshuffle(len(pile), pile)
+
+    def _parse_penalty(self, s: UnoState, args: list[str]) -> Event:
+        shape = "a penalty reads 'penalty p2 draws 2 declined' (declined, failed, uno, last)"
+        if len(args) != 4 or args[1] != "draws" or args[3] not in ("declined", "failed",
+                                                                   "uno", "last"):
+            raise ParseError(shape)
+        seat, tail = parse_seat_prefix(args[0], s.n)
+        if seat is None or tail:
+            raise ParseError(shape)
+        return Penalty(seat, number(args[2], 0, DECK_SIZE, "a penalty"),
+                       args[3])  # type: ignore[arg-type]
+
+    def _parse_race(self, s: UnoState, args: list[str]) -> Event:
+        draws = [-1] * s.n
+        for word in args:
+            key, sep, val = word.partition("=")
+            seat, tail = parse_seat_prefix(key, s.n)
+            value = whole(val, 0, RACE_DRAWS - 1)
+            if seat is None or tail or not sep or value is None:
+                raise ParseError(f"'{word}' should read pN=DRAW (DRAW 0-{RACE_DRAWS - 1})")
+            draws[seat - 1] = value
+        return Race(draws)
+
+    def _parse_score(self, s: UnoState, args: list[str]) -> Event:
+        shape = "a score reads 'score round N winner pN hands p1=POINTS ...'"
+        if len(args) != 5 + s.n or args[0] != "round" or args[2] != "winner" \
+                or args[4] != "hands":
+            raise ParseError(shape)
+        winner = 0
+        if args[3] != "-":
+            seat, tail = parse_seat_prefix(args[3], s.n)
+            if seat is None or tail:
+                raise ParseError(shape)
+            winner = seat
+        hands = []
+        for i, word in enumerate(args[5:], 1):
+            key, sep, val = word.partition("=")
+            value = whole(val, 0, LOG_INT)
+            if key.lower() != f"p{i}" or not sep or value is None:
+                raise ParseError(shape)
+            hands.append(value)
+        return Score(number(args[1], 1, LOG_INT, "a round"), winner, hands)
+
+    # -- views ---------------------------------------------------------------------------------
+    def view(self, s: UnoState, seat: int | None = None) -> dict[str, Any]:
+        tok = self.deck.token
+
+        def hand(p: int) -> list[str] | int:
+            if seat is None or seat == p:
+                return [tok(c) for c in s.hands[p]]
+            return len(s.hands[p])
+
+        dealt = s.phase != "deal"
+        dare = s.hit_number
+        return {
+            "game": self.name,
+            "round": s.round,
+            "dealer": s.dealer,
+            "phase": s.phase,
+            "top": tok(s.discards[-1]) if dealt and s.discards else None,
+            "color": text.COLOR_NAMES[s.color] if dealt and s.phase != "name" else None,
+            "direction": "clockwise" if s.direction > 0 else "counter-clockwise",
+            "turn": f"p{s.turn}" if s.turn and s.pend.kind == "action" else None,
+            "hit": f"p{s.hit}" if s.hit else None,
+            "dare": {"number": dare, "text": text.dare_text(s.rules, dare)} if dare else None,
+            "drawn": (tok(s.drawn) if s.phase == "drawn" and seat in (None, s.turn) else None),
+            "uno_missing": f"p{s.window}" if s.window else None,
+            "pile": len(s.pile),
+            "discards": len(s.discards),
+            "hands": {f"p{p}": hand(p) for p in range(1, s.n + 1)},
+            "cards": {f"p{p}": len(s.hands[p]) for p in range(1, s.n + 1)},
+            "scores": {f"p{p}": s.totals[p] for p in range(1, s.n + 1)},
+            "target": s.rules.target,
+        }
+
+    def outcome(self, s: UnoState) -> dict[str, Any] | None:
+        if s.phase != "over":
+            return None
+        totals = s.totals[1:]
+        best = min(totals) if s.rules.scoring == "lowest" else max(totals)
+        return {
+            "scoring": s.rules.scoring,
+            "scores": {f"p{p}": s.totals[p] for p in range(1, s.n + 1)},
+            "winners": [f"p{p}" for p in range(1, s.n + 1) if s.totals[p] == best],
+            "rounds": [{"round": r.round, "winner": f"p{r.winner}" if r.winner else None,
+                        "hands": {f"p{p}": k for p, k in enumerate(r.hands, 1)}}
+                       for r in s.history],
+        }
+
+    def hint(self, s: UnoState, seat: int) -> str:
+        return text.hint(self, s, seat)
+
+
+GAME = UnoDare()

@@ -1,0 +1,125 @@
+"""Uno Dare's bots do what ``kabucli rules uno-dare`` says they do: ``strong`` keeps its Wild
+Dares, names the color it holds most of, hits a player close to going out, never forgets UNO
+and catches; ``random`` plays any legal move, forgets UNO sometimes; strong beats random."""
+
+from __future__ import annotations
+
+import pytest
+from matchtools import bot_match
+
+from kabucli.cards import UNKNOWN, UNO_DARE_108
+from kabucli.engine import Match, make_header
+from kabucli.errors import BotError
+from kabucli.games.uno_dare.bots import RandomBot, StrongBot, most_held
+from kabucli.games.uno_dare.rules import (
+    GAME,
+    Answer,
+    Deal,
+    Draw,
+    Name,
+    Play,
+    UnoDareRules,
+    UnoState,
+)
+from kabucli.log import SeatInfo
+from kabucli.shuffle import Rng
+
+DECK = UNO_DARE_108
+
+
+def cards(text: str) -> list[int]:
+    return DECK.parse_many(text.split())
+
+
+def state(hands: list[str], up: str, pile: str = "Y1 Y2 Y3 Y4") -> UnoState:
+    """A seeded state right after a deal of these hands (p2 plays first)."""
+    seats = [SeatInfo(f"p{i}", "human") for i in range(1, len(hands) + 1)]
+    m = Match(GAME, make_header(GAME, UnoDareRules(), seats, 1))
+    m._commit(Deal(1, 1, DECK.parse(up), [cards(h) for h in hands], cards(pile)))
+    s: UnoState = m.state
+    return s
+
+
+def test_most_held_is_the_color_with_the_most_cards() -> None:
+    assert most_held(cards("R1 G2 G3 B4 WD9")) == 2
+    assert most_held(cards("WD9 WD10")) == 0
+
+
+def test_strong_keeps_its_wild_dare_while_another_card_matches_and_nobody_is_close() -> None:
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "G1 WD9 B2 B3 B4", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "G5")
+    ev = StrongBot(Rng(1)).choose(GAME, s, 2)
+    assert ev == Play(2, DECK.parse("G1"))
+
+
+def test_strong_plays_a_dare_on_a_next_player_close_to_going_out() -> None:
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "G1 GD5 B2 B3 B4", "Y1 Y2"], "G5")
+    ev = StrongBot(Rng(1)).choose(GAME, s, 2)
+    assert ev == Play(2, DECK.parse("GD5"))
+
+
+def test_strong_names_the_color_it_holds_most_of() -> None:
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "WD9 B2 B3 G4", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "R5")
+    ev = StrongBot(Rng(1)).choose(GAME, s, 2)
+    assert ev == Play(2, DECK.parse("WD9"), 3)
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "Y2 B2 B3 G4 R9 RS R0", "Y1 Y3 Y4 Y5 Y6 Y7 Y8"],
+              "WD12")
+    assert StrongBot(Rng(1)).choose(GAME, s, 2) == Name(2, 0)
+
+
+def test_strong_never_forgets_uno_and_always_catches() -> None:
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "G1 B2", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "G5")
+    bot = StrongBot(Rng(1))
+    assert bot.choose(GAME, s, 2) == Play(2, DECK.parse("G1"), None, True)
+    assert bot.catches(s, 1)
+
+
+def test_strong_tries_every_dare_and_draws_when_nothing_matches() -> None:
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "B1 B2", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "GD5")
+    bot = StrongBot(Rng(1))
+    assert bot.choose(GAME, s, 2) == Answer(2, "try")
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "B1 B2", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "G5")
+    assert bot.choose(GAME, s, 2) == Draw(2)
+
+
+def test_random_forgets_uno_sometimes_and_catches_sometimes() -> None:
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "G5")
+    bot = RandomBot(Rng(3))
+    calls = [bot.choose(GAME, s, 2) for _ in range(200)]
+    plays = [e for e in calls if type(e) is Play]
+    assert {e.uno for e in plays} == {True, False}
+    assert any(type(e) is Draw for e in calls)
+    assert {bot.catches(s, 1) for _ in range(50)} == {True, False}
+
+
+def test_every_move_a_bot_chooses_is_legal() -> None:
+    for kind in ("random", "strong"):
+        for seed in range(5):
+            m, bots = bot_match(GAME, UnoDareRules(target=60), {1: kind, 2: kind, 3: kind}, seed)
+            while m.advance().kind != "over":
+                move = GAME.bot_move(m, bots)
+                assert move is not None
+                assert m.why_not(move[0]) is None, GAME.notate(move[0])
+                m.submit(move[0])
+
+
+def test_a_bot_cannot_play_a_hand_nobody_has_seen() -> None:
+    seats = [SeatInfo(f"p{i}", "human") for i in range(1, 4)]
+    m = Match(GAME, make_header(GAME, UnoDareRules(), seats, None))
+    m.submit(Deal(1, 1, DECK.parse("R5")))
+    assert m.state.hands[2] == [UNKNOWN] * 7
+    with pytest.raises(BotError, match="face down"):
+        StrongBot(Rng(1)).choose(GAME, m.state, 2)
+
+
+def test_strong_beats_random() -> None:
+    wins = 0
+    for seed in range(30):
+        m, bots = bot_match(GAME, UnoDareRules(target=100), {1: "strong", 2: "random"}, seed)
+        while m.advance().kind != "over":
+            move = GAME.bot_move(m, bots)
+            assert move is not None
+            m.accept_trusted(move[0])
+        out = GAME.outcome(m.state)
+        assert out is not None
+        wins += out["winners"] == ["p1"]
+    assert wins >= 24

@@ -1,0 +1,208 @@
+"""Uno Dare at the command line: rules, play (bots, a person with bots, a refereed table from
+a script, house dares from a rules file), replay (whole, as one seat, JSON), audit, resume,
+log convert, sim and an external bot that sees only its own hand."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli.cli import app
+from kabucli.games import event_types
+from kabucli.games.uno_dare.rules import Deal
+from kabucli.games.uno_dare.text import DARE_LISTS
+from kabucli.log import read_log, write_log
+
+runner = CliRunner()
+ENV = {"NO_COLOR": "1", "COLUMNS": "120", "TERM": "dumb"}
+REPLAYS = Path(__file__).resolve().parent.parent / "replays" / "uno-dare"
+
+# The refereed table of docs/rules/uno-dare.md.
+SCRIPT = """\
+deal R5          # p1 deals, R5 is turned up: p2 plays first
+G5               # p2 plays the green 5
+GD5              # p3 plays green Dare #5: p1 is hit
+try              # p1 tries it...
+done             # ...and the table says it was done: p1 loses the turn (dare_skips)
+draw             # p2 draws a card
+keep             # and keeps it
+WD12 blue        # p3 plays Wild Dare #12 and names blue: p1 is hit again
+decline          # p1 draws 2
+"""
+
+
+def run(*args: str, input: str | None = None) -> Any:
+    res = runner.invoke(app, list(args), input=input, env=ENV)
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+@pytest.fixture(scope="module")
+def bot_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("uno") / "bots.kbl"
+    res = run("play", "uno-dare", "--seed", "5", "--bot", "1=strong", "--bot", "2=random",
+              "--bot", "3=strong", "--rule", "target=100", "--log", str(path), "--quiet")
+    assert res.exit_code == 0, res.stderr
+    return path
+
+
+def test_rules_uno_dare_documents_the_notation_the_dare_lists_and_the_house_rules() -> None:
+    res = run("rules", "uno-dare")
+    assert res.exit_code == 0
+    for words in ("WD12 green", "catch p3", "decline", "dare_skips", "scoring", "target",
+                  DARE_LISTS["show-off"][15], "strong", "random"):
+        assert words in " ".join(res.stdout.split()), words
+
+
+def test_a_bot_match_plays_to_the_target_and_audits_valid(bot_log: Path) -> None:
+    res = run("audit", str(bot_log), "--json")
+    report = json.loads(res.stdout)
+    assert res.exit_code == 0 and report[0]["status"] == "valid"
+
+
+def test_the_refereed_table_of_the_rules_page_plays_from_a_script(tmp_path: Path) -> None:
+    script = tmp_path / "moves.txt"
+    script.write_text(SCRIPT)
+    log = tmp_path / "table.kbl"
+    res = run("play", "uno-dare", "--physical", "--players", "3", "--script", str(script),
+              "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    assert "the script" in res.stderr and "ended" in res.stderr
+    data = read_log(log, event_types)
+    assert data.header.mode == "physical" and len(data.events) == 10
+    assert "p1 declines the dare (draws 2)" in res.stdout
+    assert "p1 is hit by dare #12" in " ".join(res.stdout.split())
+
+
+def test_a_person_plays_with_bots_from_a_script(tmp_path: Path) -> None:
+    log = tmp_path / "person.kbl"
+    script = tmp_path / "moves.txt"
+    script.write_text("draw\n" * 3)
+    res = run("play", "uno-dare", "--seed", "11", "--players", "2", "--bot", "2=strong",
+              "--script", str(script), "--log", str(log))
+    assert "Traceback" not in res.output
+    events = read_log(log, event_types).events
+    assert any(getattr(e, "seat", 0) == 1 for e in events[1:])
+
+
+def test_replay_as_a_seat_hides_the_other_hands(bot_log: Path) -> None:
+    res = run("replay", str(bot_log), "--as", "p2", "--at", "1")
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.count("hidden") == 2
+    doc = json.loads(run("replay", str(bot_log), "--as", "2", "--json").stdout)
+    first = doc["steps"][0]
+    assert first["notation"] == "hidden" and first["event"] is None
+    hands = first["state"]["hands"]
+    assert isinstance(hands["p2"], list) and hands["p1"] == 7 and hands["p3"] == 7
+    assert all(s["event"] is not None for s in doc["steps"] if s["kind"] != "chance")
+    full = json.loads(run("replay", str(bot_log), "--json").stdout)
+    assert isinstance(full["steps"][0]["state"]["hands"]["p1"], list)
+
+
+def test_replay_as_a_seat_that_is_not_there_is_one_line() -> None:
+    res = run("replay", str(REPLAYS / "3p-first-card-dare.kbl"), "--as", "p7")
+    assert res.exit_code == 1
+    assert res.stderr.strip().splitlines() == [
+        "error: --as p7: there is no such seat (seats are p1-p3)"]
+
+
+def test_resume_goes_on_from_a_log_cut_short(bot_log: Path, tmp_path: Path) -> None:
+    data = read_log(bot_log, event_types)
+    cut = tmp_path / "cut.kbl"
+    write_log(cut, data.header, data.events[:40], data.fmt)
+    res = run("resume", str(cut), "--quiet")
+    assert res.exit_code == 0, res.stderr
+    events = read_log(cut, event_types).events
+    assert events[:40] == data.events[:40] and len(events) > 40
+    assert run("audit", str(cut)).stdout.startswith(f"valid: {cut} ({len(events)} events, "
+                                                    "finished)")
+
+
+def test_log_convert_round_trips(bot_log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "bots.jsonl"
+    assert run("log", "convert", str(bot_log), str(out)).exit_code == 0
+    back = tmp_path / "back.kbl"
+    assert run("log", "convert", str(out), str(back)).exit_code == 0
+    assert read_log(back, event_types).events == read_log(bot_log, event_types).events
+
+
+def test_sim_reports_scores_and_wins_per_bot() -> None:
+    res = run("sim", "uno-dare", "-m", "12", "-b", "strong", "-b", "random", "--seed", "3",
+              "--json")
+    assert res.exit_code == 0, res.stderr
+    report = json.loads(res.stdout)
+    assert report["measure"] == "score" and report["matches"] == 12
+    strong, rand = report["bots"]
+    assert strong["wins"] + rand["wins"] == 12 and strong["wins"] > rand["wins"]
+
+
+HOUSE = [f"House dare {i}: clap {i} times." for i in range(1, 17)]
+
+
+def test_house_dares_from_a_rules_file_reach_the_header_and_the_replay(tmp_path: Path) -> None:
+    rules = tmp_path / "house.toml"
+    rules.write_text('[uno-dare]\ndares = "house-rules"\nhouse_dares = [\n'
+                     + ",\n".join(f'  "{d}"' for d in HOUSE) + "\n]\n")
+    log = tmp_path / "house.jsonl"
+    res = run("play", "uno-dare", "--physical", "--players", "2", "--rules-file", str(rules),
+              "--log", str(log), "--script", "-", input="deal WD10\nred\n")
+    assert res.exit_code == 0, res.stderr
+    data = read_log(log, event_types)
+    assert data.header.rules["house_dares"] == HOUSE and type(data.events[0]) is Deal
+    shown = run("replay", str(log), "--at", "2")
+    assert "dare #10" in shown.stdout and HOUSE[9] in " ".join(shown.stdout.split())
+
+
+def test_a_house_rules_file_with_too_few_dares_is_refused_in_one_line(tmp_path: Path) -> None:
+    rules = tmp_path / "house.toml"
+    rules.write_text('dares = "house-rules"\nhouse_dares = ["one", "two"]\n')
+    res = run("play", "uno-dare", "--seed", "1", "--bot", "all=random", "--rules-file",
+              str(rules), "--no-log")
+    assert res.exit_code == 1
+    line, = res.stderr.strip().splitlines()
+    assert "16 dares, not 2" in line
+
+
+BOT = """\
+import json, sys
+seen = open(sys.argv[1], "w")
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] != "turn":
+        break
+    seen.write(json.dumps(msg["state"]["hands"]) + "\\n")
+    seen.flush()
+    print(msg["legal"][-1] if msg["state"]["phase"] != "turn" else "draw", flush=True)
+"""
+
+
+def test_an_external_bot_sees_only_its_own_hand(tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text(BOT)
+    seen = tmp_path / "seen.txt"
+    res = run("play", "uno-dare", "--seed", "2", "--players", "3",
+              "--bot", f"1=cmd:{sys.executable} {bot} {seen}", "--bot", "2=strong",
+              "--bot", "3=strong", "--rule", "target=30", "--no-log", "--quiet")
+    assert res.exit_code == 0, res.stderr
+    views = [json.loads(line) for line in seen.read_text().splitlines()]
+    assert views
+    assert all(isinstance(v["p1"], list) and isinstance(v["p2"], int)
+               and isinstance(v["p3"], int) for v in views)
+
+
+@pytest.mark.parametrize("source", ["big", "/dev/zero"])
+def test_a_rules_file_is_read_with_a_bound(tmp_path: Path, source: str) -> None:
+    rules = Path(source) if source.startswith("/") else tmp_path / "big.toml"
+    if not source.startswith("/"):
+        rules.write_text('house_dares = ["' + "x" * 1_100_000 + '"]\n')
+    res = run("play", "uno-dare", "--seed", "1", "--bot", "all=random", "--rules-file",
+              str(rules), "--no-log")
+    assert res.exit_code == 2
+    line, = res.stderr.strip().splitlines()
+    assert "larger than 1 MiB" in line or "not a regular file" in line

@@ -1,0 +1,562 @@
+"""Uno Dare's rules, one test (or a few) per clause of the rule text and of the rulings.
+
+Most tests referee a real table (``--physical``: the test types each card, as a referee does);
+the seeded ones start from a deal written here (hands and pile chosen), so that the draws
+and the pile running out are known."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from matchtools import play, refused, since
+from rich.console import Console
+
+from kabucli import render
+from kabucli.cards import UNKNOWN, UNO_DARE_108
+from kabucli.engine import Match, make_header
+from kabucli.errors import RuleError
+from kabucli.games.uno_dare.events import DARES
+from kabucli.games.uno_dare.rules import (
+    GAME,
+    Catch,
+    Deal,
+    Penalty,
+    Play,
+    Race,
+    Reshuffle,
+    Score,
+    UnoDareRules,
+    UnoState,
+    dare_number,
+    playable,
+)
+from kabucli.games.uno_dare.text import DARE_LISTS, dare_text
+from kabucli.log import SeatInfo
+from kabucli.rules import build, validate
+
+DECK = UNO_DARE_108
+
+
+def cards(text: str) -> list[int]:
+    return DECK.parse_many(text.split())
+
+
+def rules(**values: object) -> UnoDareRules:
+    return validate(UnoDareRules, dict(values), "uno-dare")
+
+
+def physical(n: int = 3, **values: object) -> Match:
+    """A real table of ``n`` players (the test types every card)."""
+    seats = [SeatInfo(f"p{i}", "human") for i in range(1, n + 1)]
+    m = Match(GAME, make_header(GAME, rules(**values), seats, None))
+    m.advance()
+    return m
+
+
+def seeded(hands: list[str], up: str, pile: str, **values: object) -> Match:
+    """A seeded match whose first deal is ``hands``, ``up`` and ``pile`` (top card last):
+    the deal is recorded as it is, as if the seed had dealt it."""
+    seats = [SeatInfo(f"p{i}", "human") for i in range(1, len(hands) + 1)]
+    m = Match(GAME, make_header(GAME, rules(**values), seats, 1))
+    m._commit(Deal(1, 1, DECK.parse(up), [cards(h) for h in hands], cards(pile)))
+    m.advance()
+    return m
+
+
+def st(m: Match) -> UnoState:
+    state: UnoState = m.state
+    return state
+
+
+# -- the deck -----------------------------------------------------------------------------
+
+def test_deck_has_108_cards_per_color_one_0_two_of_1_to_9_two_skips_reverses_dares() -> None:
+    assert DECK.size == 108
+    for color in "RYGB":
+        assert DECK.counts[DECK.parse(f"{color}0")] == 1
+        for n in range(1, 10):
+            assert DECK.counts[DECK.parse(f"{color}{n}")] == 2
+        assert DECK.counts[DECK.parse(f"{color}S")] == 2
+        assert DECK.counts[DECK.parse(f"{color}R")] == 2
+    dares = [c for c in DECK.counts if dare_number(c)]
+    assert len(dares) == 16 and all(DECK.counts[c] == 1 for c in dares)
+
+
+def test_dare_numbers_1_to_8_are_colored_dares_red_1_2_yellow_3_4_green_5_6_blue_7_8() -> None:
+    assert [dare_number(DECK.parse(t)) for t in
+            ["RD1", "RD2", "YD3", "YD4", "GD5", "GD6", "BD7", "BD8"]] == list(range(1, 9))
+
+
+def test_dare_numbers_9_to_16_are_the_eight_wild_dares() -> None:
+    assert [dare_number(DECK.parse(f"WD{n}")) for n in range(9, 17)] == list(range(9, 17))
+    assert all(DECK.value(DECK.parse(f"WD{n}")) == 50 for n in range(9, 17))
+
+
+def test_no_draw_two_wild_or_wild_draw_four_in_the_deck() -> None:
+    for token in ("R+2", "W", "W+4", "WD4", "RD9"):
+        with pytest.raises(Exception):  # noqa: B017 (ParseError: not a card of the deck)
+            DECK.parse(token)
+
+
+@pytest.mark.parametrize("n", [2, 10])
+def test_players_2_to_10_each_dealt_seven_with_one_card_turned_up(n: int) -> None:
+    seats = [SeatInfo(f"p{i}", "human") for i in range(1, n + 1)]
+    m = Match(GAME, make_header(GAME, rules(), seats, 5))
+    m.advance()
+    s = st(m)
+    assert [len(s.hands[p]) for p in range(1, n + 1)] == [7] * n
+    assert len(s.discards) == 1 and len(s.pile) == 108 - 7 * n - 1
+    assert s.accounted() == 108
+    assert (GAME.min_players, GAME.max_players) == (2, 10)
+
+
+# -- the first discard --------------------------------------------------------------------
+
+def test_first_discard_number_the_player_after_the_dealer_plays_first() -> None:
+    m = physical()
+    play(m, "deal R5")
+    assert st(m).turn == 2 and st(m).color == 0
+
+
+def test_first_discard_skip_skips_the_first_player() -> None:
+    m = physical()
+    play(m, "deal RS")
+    assert st(m).turn == 3
+
+
+def test_first_discard_reverse_the_dealer_plays_first_in_the_reversed_direction() -> None:
+    m = physical(4)
+    play(m, "deal GR")
+    assert st(m).turn == 1 and st(m).direction == -1
+    play(m, "G3")
+    assert st(m).turn == 4
+
+
+def test_first_discard_dare_hits_the_first_player() -> None:
+    m = physical()
+    play(m, "deal YD3")
+    assert st(m).phase == "hit" and st(m).hit == 2 and st(m).hit_number == 3
+    play(m, "decline")
+    assert len(st(m).hands[2]) == 9 and st(m).turn == 3
+
+
+def test_first_discard_wild_dare_the_first_player_names_the_color_and_is_hit() -> None:
+    m = physical()
+    play(m, "deal WD12")
+    assert st(m).phase == "name" and m.pending.seats == (2,)
+    assert "not now" in refused(m, "decline")
+    play(m, "blue")
+    assert st(m).color == 3 and st(m).phase == "hit" and st(m).hit == 2
+    play(m, "try", "done")
+    assert len(st(m).hands[2]) == 7 and st(m).turn == 3
+
+
+# -- matching -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("top", "color", "card", "ok"), [
+    ("R5", 0, "R9", True),    # same color
+    ("R5", 0, "G5", True),    # same number
+    ("RS", 0, "GS", True),    # same symbol: Skip on Skip
+    ("RR", 0, "BR", True),    # Reverse on Reverse
+    ("RD1", 0, "BD8", True),  # Dare on Dare
+    ("R5", 0, "G6", False),
+    ("RS", 0, "GR", False),
+    ("R5", 0, "WD9", True),   # a Wild Dare is always playable
+    ("WD9", 2, "G4", True),   # a Wild Dare on the pile: its named color
+    ("WD9", 2, "RD1", False),  # ...not the Dare symbol
+    ("WD9", 2, "WD10", True),
+])
+def test_a_card_matches_by_color_number_or_symbol_and_wild_dares_always(
+        top: str, color: int, card: str, ok: bool) -> None:
+    assert playable(DECK.parse(card), DECK.parse(top), color) is ok
+
+
+def test_a_card_that_does_not_match_is_refused() -> None:
+    m = physical()
+    play(m, "deal R5")
+    assert "does not match R5 (red)" in refused(m, "G7")
+
+
+def test_a_wild_dare_names_a_color_and_that_color_is_played_next() -> None:
+    m = physical()
+    play(m, "deal R5")
+    assert "names a color" in refused(m, "WD10")
+    assert "only a Wild Dare names a color" in refused(m, "R7 blue")
+    play(m, "WD10 g")
+    assert st(m).color == 2 and st(m).hit == 3
+
+
+# -- drawing --------------------------------------------------------------------------------
+
+def test_a_player_may_always_draw_instead_of_playing_even_holding_a_match() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 Y8", "B1 B2 B3 B4 B6 B7 B8"],
+               "Y5", "Y9 B9")
+    play(m, "p2 draw")
+    assert st(m).hands[2][-1] == DECK.parse("B9")
+    assert st(m).turn == 3  # B9 does not match Y5: the turn passes
+
+
+def test_a_card_drawn_that_matches_may_be_played_at_once_and_only_that_card() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 Y8", "B1 B2 B3 B4 B6 B7 B8"],
+               "Y5", "B9 Y9")
+    play(m, "draw")
+    assert st(m).phase == "drawn" and st(m).turn == 2
+    assert "only the card just drawn (Y9)" in refused(m, "Y8")
+    assert "not p1's" in refused(m, "p1 R1")
+    play(m, "Y9")
+    assert st(m).turn == 3
+
+
+def test_a_card_drawn_may_be_kept_and_the_turn_passes() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 Y8", "B1 B2 B3 B4 B6 B7 B8"],
+               "Y5", "B9 Y9")
+    play(m, "draw", "keep")
+    assert st(m).turn == 3 and len(st(m).hands[2]) == 8
+
+
+def test_an_empty_draw_pile_is_refilled_by_shuffling_the_discards_but_the_top_card() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 Y8", "B1 B2 B3 B4 B6 B7 Y3"],
+               "Y5", "Y9")
+    play(m, "p2 Y8", "p3 Y3", "p1 draw")  # p1 takes the last card: the pile is empty
+    last = m.events[-1]
+    assert type(last) is Reshuffle and last.size == 2 and last.pile is not None
+    assert sorted(last.pile) == sorted(cards("Y5 Y8"))
+    assert st(m).discards == cards("Y3") and st(m).phase == "drawn"
+
+
+def test_with_nothing_left_to_draw_a_draw_passes_the_turn() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"],
+               "Y5", "")
+    play(m, "p2 draw")
+    assert st(m).turn == 3 and len(st(m).hands[2]) == 7
+
+
+# -- action cards ---------------------------------------------------------------------------
+
+def test_skip_the_next_player_misses_their_turn() -> None:
+    m = physical(4)
+    play(m, "deal R5", "RS")
+    assert st(m).turn == 4
+
+
+def test_reverse_play_turns_round() -> None:
+    m = physical(4)
+    play(m, "deal R5", "RR")
+    assert st(m).turn == 1 and st(m).direction == -1
+    play(m, "R3")
+    assert st(m).turn == 4
+
+
+def test_reverse_with_two_players_acts_as_skip() -> None:
+    m = physical(2)
+    play(m, "deal R5", "RR")
+    assert st(m).turn == 2
+
+
+def test_dare_hit_decline_draws_two() -> None:
+    m = physical()
+    play(m, "deal R5", "RD1")
+    assert m.pending.seats == (3,) and st(m).hit_number == 1
+    play(m, "decline")
+    assert since(m, len(m.events) - 2) == ["p3 decline", "penalty p3 draws 2 declined"]
+    assert len(st(m).hands[3]) == 9
+
+
+def test_dare_hit_try_then_done_draws_nothing() -> None:
+    m = physical()
+    play(m, "deal R5", "RD1", "try")
+    assert st(m).phase == "verdict"
+    assert "not now" in refused(m, "decline")
+    play(m, "done")
+    assert len(st(m).hands[3]) == 7
+
+
+def test_dare_hit_try_then_failed_draws_two() -> None:
+    m = physical()
+    play(m, "deal R5", "RD1", "try", "failed")
+    assert type(m.events[-1]) is Penalty and len(st(m).hands[3]) == 9
+
+
+def test_dare_skips_default_the_hit_player_loses_their_turn_either_way() -> None:
+    m = physical()
+    play(m, "deal R5", "RD1", "try", "done")
+    assert st(m).turn == 1
+    m = physical()
+    play(m, "deal R5", "RD1", "decline")
+    assert st(m).turn == 1
+
+
+def test_dare_skips_false_the_hit_player_plays_after_the_dare() -> None:
+    m = physical(dare_skips=False)
+    play(m, "deal R5", "RD1", "decline")
+    assert st(m).turn == 3 and st(m).phase == "turn"
+
+
+def test_a_dare_hit_shows_the_dare_number_and_its_text() -> None:
+    m = physical(dares="daredevil")
+    play(m, "deal R5", "RD2")
+    hint = GAME.hint(st(m), 3)
+    assert "dare #2" in hint and DARE_LISTS["daredevil"][1] in hint
+    assert GAME.view(st(m))["dare"] == {"number": 2, "text": DARE_LISTS["daredevil"][1]}
+
+
+def test_a_dare_card_as_the_last_card_makes_the_next_player_draw_two_without_a_dare() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 RD1", "B1 B2 B3 B4 B6 B7 B8"],
+               "G5", "Y1 Y2 Y3 Y4 Y6")
+    play(m, "p2 G1 uno", "p3 B1", "p1 R1", "p2 RD1")
+    rd1 = Play(2, DECK.parse("RD1"))
+    last = m.events.index(rd1)
+    assert since(m, last)[:3] == [
+        "p2 play RD1", "penalty p3 draws 2 last", "score round 1 winner p2 hands p1=30 p2=0 "
+        "p3=40"]
+    assert st(m).totals[2] == 70  # the two cards p3 drew (Y6, Y4) count
+
+
+# -- UNO ------------------------------------------------------------------------------------
+
+def test_uno_called_with_the_next_to_last_card_cannot_be_caught() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
+    play(m, "G1 uno")
+    assert st(m).window == 0 and m.pending.seats == (3,)
+    assert "called UNO in time" in refused(m, "p3 catch p2")
+
+
+def test_a_missing_uno_call_caught_before_the_next_move_draws_two() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2 Y3")
+    play(m, "G1")
+    assert st(m).window == 2 and m.pending.seats == (1, 2, 3)
+    play(m, "p1 catch p2")
+    assert since(m, len(m.events) - 2) == ["p1 catch p2", "penalty p2 draws 2 uno"]
+    assert len(st(m).hands[2]) == 3 and st(m).turn == 3
+
+
+def test_a_late_uno_call_before_anybody_catches_saves_the_player() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
+    play(m, "G1", "p2 uno")
+    assert st(m).window == 0
+    assert "called UNO in time" in refused(m, "p3 catch p2")
+
+
+def test_a_catch_after_the_next_move_is_too_late() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
+    play(m, "G1", "p3 draw")
+    assert "too late" in refused(m, "p1 catch p2")
+
+
+def test_a_catch_of_a_player_holding_several_cards_is_refused() -> None:
+    m = physical()
+    play(m, "deal R5", "R3")
+    assert "holds 6 cards, not one" in refused(m, "p3 catch p2")
+
+
+def test_uno_is_called_only_with_the_next_to_last_card() -> None:
+    m = physical()
+    play(m, "deal R5")
+    assert "next-to-last card" in refused(m, "R3 uno")
+
+
+# -- races between bots ---------------------------------------------------------------------
+
+class Catcher:
+    """A test bot: catches every missing call, with a fixed reaction profile."""
+
+    trusted = True
+
+    def __init__(self, reaction: tuple[int, int]) -> None:
+        self.reaction = reaction
+
+    def catches(self, s: UnoState, seat: int) -> bool:
+        return True
+
+
+def test_bots_catching_together_race_and_the_fastest_catches() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8", "Y7 Y8 Y9 B5 B9 GS GR"],
+               "G5", "Y1 Y2 Y3 Y4")
+    play(m, "p2 G1")
+    bots = {1: Catcher((500, 500)), 3: Catcher((100, 100)), 4: Catcher((300, 300))}
+    move = GAME.bot_move(m, bots)
+    assert move is not None and move[0] == Catch(3, 2)
+    assert type(m.events[-1]) is Race and m.events[-1].draws[1] == -1
+
+
+class Asked:
+    """A test bot with no ``catches`` (as a user's program): asked for its move, it catches."""
+
+    trusted = False
+
+    def choose(self, game: object, s: UnoState, seat: int) -> Catch:
+        return Catch(seat, s.window)
+
+
+def test_a_bot_of_the_users_own_is_asked_for_its_move_in_the_race() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
+    play(m, "p2 G1")
+    move = GAME.bot_move(m, {1: Asked(), 3: Asked()})
+    assert move is not None and move[0] in (Catch(1, 2), Catch(3, 2)) and move[1] is False
+    assert type(m.events[-1]) is Race
+
+
+def test_people_are_asked_before_bots_catch() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
+    play(m, "p2 G1")
+    bots = {3: Catcher((100, 100))}
+    assert GAME.bot_move(m, bots) is None  # p1, a person, may catch first
+    play(m, "p1 pass")
+    move = GAME.bot_move(m, bots)
+    assert move is not None and move[0] == Catch(3, 2)
+
+
+# -- scoring and the match ------------------------------------------------------------------
+
+def test_cards_score_face_value_20_for_skip_reverse_dare_and_50_for_a_wild_dare() -> None:
+    assert [DECK.value(DECK.parse(t)) for t in ["R0", "R7", "B9", "GS", "YR", "BD8", "WD16"]] == \
+        [0, 7, 9, 20, 20, 20, 50]
+
+
+def test_scoring_winner_the_round_winner_scores_every_other_hand() -> None:
+    m = seeded(["R1 GS", "G1 R2", "B1 WD9"], "G5", "Y1 Y2 Y3 Y4", target=500)
+    play(m, "p2 G1 uno", "p3 B1 uno", "p1 R1 uno", "p2 R2")
+    score = next(e for e in m.events if type(e) is Score)
+    assert score.winner == 2 and score.hands == [20, 0, 50]
+    assert st(m).totals[1:] == [0, 70, 0] and st(m).dealer == 2
+
+
+def test_scoring_lowest_each_player_adds_their_own_hand_and_the_lowest_wins() -> None:
+    m = seeded(["R1 GS", "G1 R2", "B1 WD9"], "G5", "Y1 Y2 Y3 Y4", target=50,
+               scoring="lowest")
+    play(m, "p2 G1 uno", "p3 B1 uno", "p1 R1 uno", "p2 R2")
+    assert st(m).totals[1:] == [20, 0, 50]
+    assert m.over and GAME.outcome(st(m))["winners"] == ["p2"]  # type: ignore[index]
+
+
+def test_the_match_ends_when_a_score_reaches_the_target() -> None:
+    m = seeded(["R1 GS", "G1 R2", "B1 WD9"], "G5", "Y1 Y2 Y3 Y4", target=70)
+    play(m, "p2 G1 uno", "p3 B1 uno", "p1 R1 uno", "p2 R2")
+    assert m.over
+    out = GAME.outcome(st(m))
+    assert out is not None and out["winners"] == ["p2"] and out["scores"]["p2"] == 70
+
+
+def test_the_deal_passes_to_the_next_seat_after_each_round() -> None:
+    m = seeded(["R1 GS", "G1 R2", "B1 WD9"], "G5", "Y1 Y2 Y3 Y4")
+    play(m, "p2 G1 uno", "p3 B1 uno", "p1 R1 uno", "p2 R2")
+    assert st(m).round == 2 and st(m).dealer == 2
+    deal = next(e for e in reversed(m.events) if type(e) is Deal)
+    assert deal.dealer == 2 and deal.round == 2
+
+
+def test_a_round_past_max_turns_ends_without_a_winner_and_scores_nothing() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"],
+               "Y5", "", max_turns=10)
+    play(m, *["draw"] * 10)
+    score = next(e for e in m.events if type(e) is Score)
+    assert score.winner == 0 and st(m).totals == [0, 0, 0, 0] and st(m).round == 2
+
+
+# -- the dare lists ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["family", "daredevil", "show-off"])
+def test_the_three_shipped_dare_lists_hold_16_short_dares(name: str) -> None:
+    texts = DARE_LISTS[name]
+    assert len(texts) == DARES and len(set(texts)) == DARES
+    assert all(0 < len(t) <= 70 and t.isprintable() for t in texts)
+    assert dare_text(rules(dares=name), 16) == texts[15]
+
+
+def house_file(tmp_path: Path, dares: list[str]) -> Path:
+    path = tmp_path / "house.toml"
+    body = ",\n".join(f'  "{d}"' for d in dares)
+    path.write_text(f'[uno-dare]\ndares = "house-rules"\nhouse_dares = [\n{body}\n]\n')
+    return path
+
+
+def test_house_rules_dares_come_from_a_rules_file_and_are_written_into_the_header(
+        tmp_path: Path) -> None:
+    dares = [f"House dare number {i}" for i in range(1, 17)]
+    r = build(UnoDareRules, file=house_file(tmp_path, dares), game="uno-dare")
+    assert r.house_dares == tuple(dares) and dare_text(r, 9) == "House dare number 9"
+    header = make_header(GAME, r, [SeatInfo("a", "human"), SeatInfo("b", "human")], 3)
+    assert list(header.rules["house_dares"]) == dares
+    assert Match(GAME, header).rules == r  # a replay reads the same texts back
+
+
+@pytest.mark.parametrize(("dares", "words"), [
+    (["one"] * 15, "16 dares, not 15"),
+    (["one"] * 17, "16 dares, not 17"),
+    (["x" * 81] + ["one"] * 15, "#1 is 81 characters long"),
+    (["bell\\u0007"] + ["one"] * 15, "printable"),
+])
+def test_house_rules_dares_are_checked_when_read(tmp_path: Path, dares: list[str],
+                                                 words: str) -> None:
+    with pytest.raises(RuleError) as err:
+        build(UnoDareRules, file=house_file(tmp_path, dares), game="uno-dare")
+    assert words in str(err.value)
+
+
+def test_house_dares_are_played_only_with_the_house_rules_list() -> None:
+    with pytest.raises(RuleError, match="only with dares=house-rules"):
+        rules(house_dares=["a"] * 16)
+
+
+def test_a_house_dare_is_shown_as_text_never_as_markup() -> None:
+    m = physical(dares="house-rules", house_dares=["[red]blush[/] [link=x]now[/]"] + ["ok"] * 15)
+    play(m, "deal RD1")
+    console = Console(width=100, no_color=True, record=True)
+    console.print(render.table(GAME, m))
+    assert '"[red]blush[/] [link=x]now[/]"' in console.export_text()
+
+
+# -- at a real table --------------------------------------------------------------------------
+
+def test_at_a_real_table_hands_are_known_only_by_their_size() -> None:
+    m = physical()
+    play(m, "deal R5", "draw")
+    s = st(m)
+    assert s.hands[2] == [UNKNOWN] * 8 and s.phase == "drawn"
+    assert GAME.view(s, 1)["hands"]["p2"] == 8
+
+
+def test_at_a_real_table_a_card_is_refused_when_every_copy_already_showed() -> None:
+    m = physical()
+    play(m, "deal R0")
+    assert "the deck has 1 R0: it is accounted for" in refused(m, "R0")
+    m = physical()
+    play(m, "deal R1", "R1")
+    assert "the deck has 2 R1: all are accounted for" in refused(m, "R1")
+
+
+def test_at_a_real_table_a_reshuffled_pile_still_holds_the_cards_put_in_it() -> None:
+    m = physical(2)
+    play(m, "deal R5", "R1", "p1 R1")
+    s = st(m)
+    s.pile.clear()  # a shortcut for the 93 draws that empty it
+    GAME._settle(s)
+    assert m.pending.kind == "chance" and "reshuffle of 2 discards" in m.pending.what
+    play(m, "reshuffle")
+    assert s.pool == Counter(cards("R5 R1")) and len(s.pile) == 2 and s.discards == cards("R1")
+    assert "all are accounted for" in refused(m, "R1")  # one on top, one in the new pile
+    play(m, "draw")  # a card drawn from the new pile: that R1 may now be in p2's hand
+    play(m, "R1")
+    assert st(m).discards == cards("R1 R1")
+
+
+def test_at_a_real_table_the_hands_are_shown_and_scored_at_the_end_of_a_round() -> None:
+    m = physical(2, target=1)
+    play(m, "deal R5")
+    st(m).hands[1] = [UNKNOWN]  # a shortcut: p1 is down to one card
+    play(m, "p2 R6", "p1 R7")
+    assert m.pending.kind == "chance" and "show" in m.pending.what
+    assert "holds 6 cards" in refused(m, "p2 shows R8")
+    play(m, "p2 shows R8-G8-B8-Y8-WD9-GS")
+    assert m.over and st(m).totals[1] == 8 * 4 + 50 + 20
+
+
+def test_what_a_reshuffle_waits_for_names_its_own_size() -> None:
+    for played in (["R1"], ["R1", "p1 R2", "R3"]):
+        m = physical(2)
+        play(m, "deal R5", *played)
+        st(m).pile.clear()
+        GAME._settle(st(m))
+        assert f"reshuffle of {len(played)} discards" in m.pending.what
