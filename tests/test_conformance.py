@@ -171,6 +171,19 @@ def choices(game: Game) -> dict[str, tuple[Any, ...]]:
     return out
 
 
+def chosen(game: Game, picks: dict[str, Any]) -> msgspec.Struct:
+    """House rules with these choices; a choice that needs more than a value of its own (Uno
+    Dare's house-rules dares need the dares) is left at its default."""
+    for name in [*picks, None]:
+        try:
+            return game.Rules(**picks)
+        except (ValueError, TypeError):
+            if name is None:
+                raise
+            del picks[name]
+    raise AssertionError("unreachable")
+
+
 def plans(game: Game) -> list[tuple[int, dict[int, str], msgspec.Struct, str]]:
     """(seed, bot kind by seat, house rules, label) of the matches to play: at the fewest, a
     middle and the most seats, mixed bots; and each bot kind alone at the fewest and most."""
@@ -182,7 +195,7 @@ def plans(game: Game) -> list[tuple[int, dict[int, str], msgspec.Struct, str]]:
     for n in sorted({lo, (lo + hi) // 2, hi}):
         for _ in range(MATCHES_PER_SEATS):
             seed += 1
-            rules = game.Rules(**{k: v[seed % len(v)] for k, v in rule_choices.items()})
+            rules = chosen(game, {k: v[seed % len(v)] for k, v in rule_choices.items()})
             seats = {p: kinds[(p + seed) % len(kinds)] for p in range(1, n + 1)}
             out.append((seed, seats, rules, "mixed"))
     for kind in kinds:

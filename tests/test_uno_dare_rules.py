@@ -17,6 +17,7 @@ from kabucli import render
 from kabucli.cards import UNKNOWN, UNO_DARE_108
 from kabucli.engine import Match, make_header
 from kabucli.errors import RuleError
+from kabucli.games.uno_dare import text
 from kabucli.games.uno_dare.events import DARES
 from kabucli.games.uno_dare.rules import (
     GAME,
@@ -297,7 +298,7 @@ def test_dare_skips_false_the_hit_player_plays_after_the_dare() -> None:
 def test_a_dare_hit_shows_the_dare_number_and_its_text() -> None:
     m = physical(dares="daredevil")
     play(m, "deal R5", "RD2")
-    hint = GAME.hint(st(m), 3)
+    hint = text.hint(st(m), 3)
     assert "dare #2" in hint and DARE_LISTS["daredevil"][1] in hint
     assert GAME.view(st(m))["dare"] == {"number": 2, "text": DARE_LISTS["daredevil"][1]}
 
@@ -560,3 +561,12 @@ def test_what_a_reshuffle_waits_for_names_its_own_size() -> None:
         st(m).pile.clear()
         GAME._settle(st(m))
         assert f"reshuffle of {len(played)} discards" in m.pending.what
+
+
+def test_the_rules_page_lists_the_shipped_dares_as_played() -> None:
+    from kabucli import games
+
+    page = games.page("uno-dare")
+    for name, dares in DARE_LISTS.items():
+        section = page.split(f"\n*{name}*\n\n", 1)[1]
+        assert section.startswith("".join(f"{i}. {d}\n" for i, d in enumerate(dares, 1))), name

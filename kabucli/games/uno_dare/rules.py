@@ -17,7 +17,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from kabucli.cards import UNKNOWN, UNO_DARE, UNO_DARE_108, UNO_REVERSE, UNO_SKIP, uno_color
-from kabucli.engine import Game, Pending, parse_seat_prefix
+from kabucli.engine import Game, Pending
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Undo
 from kabucli.games.uno_dare import text
@@ -38,7 +38,15 @@ from kabucli.games.uno_dare.events import (  # re-exported: the game's module na
     Uno as Uno,
     UnoDareRules as UnoDareRules,
 )
-from kabucli.notation import LOG_INT, SHARED_VERBS, notate_shared, number, parse_shared, whole
+from kabucli.notation import (
+    LOG_INT,
+    SHARED_VERBS,
+    notate_shared,
+    number,
+    parse_shared,
+    split_seat,
+    whole,
+)
 from kabucli.shuffle import Rng
 
 if TYPE_CHECKING:
@@ -210,8 +218,6 @@ class UnoDare(Game):
     min_players = 2
     max_players = 10
     default_players = 4
-    rules_doc = text.RULES_DOC
-    notation_doc = text.NOTATION_DOC
 
     def new_state(self, rules: UnoDareRules, seats: int, physical: bool) -> UnoState:
         s = UnoState(rules, seats, physical)
@@ -825,7 +831,7 @@ class UnoDare(Game):
         return notate_shared(ev) or repr(ev)
 
     def parse(self, s: UnoState, line: str) -> Event:
-        seat, rest = parse_seat_prefix(line, s.n)
+        seat, rest = split_seat(line, s.n)
         words = rest.split()
         if not words:
             raise ParseError("empty move: type a card like 'R5', 'draw', 'decline', 'uno' or "
@@ -846,7 +852,7 @@ class UnoDare(Game):
         if verb == "catch":
             if len(args) != 1:
                 raise ParseError("a catch names who is caught: 'catch p3' (or 'p1 catch p3')")
-            target, tail = parse_seat_prefix(args[0], s.n)
+            target, tail = split_seat(args[0], s.n)
             if target is None or tail:
                 raise ParseError(f"'{args[0]}' is not a seat: type 'catch p3'")
             if seat is None:  # the first player after the one caught, in the direction of play
@@ -912,7 +918,7 @@ class UnoDare(Game):
         rnd, dealer = s.round, s.dealer
         if len(head) == 6 and head[0] == "round" and head[2] == "dealer" and head[4] == "up":
             rnd = number(head[1], 1, LOG_INT, "a round")
-            dealer, tail = parse_seat_prefix(head[3], s.n)  # type: ignore[assignment]
+            dealer, tail = split_seat(head[3], s.n)  # type: ignore[assignment]
             if dealer is None or tail:
                 raise ParseError(f"'{head[3]}' is not a seat like p2")
             head = head[5:]
@@ -949,7 +955,7 @@ class UnoDare(Game):
         if len(args) != 4 or args[1] != "draws" or args[3] not in ("declined", "failed",
                                                                    "uno", "last"):
             raise ParseError(shape)
-        seat, tail = parse_seat_prefix(args[0], s.n)
+        seat, tail = split_seat(args[0], s.n)
         if seat is None or tail:
             raise ParseError(shape)
         return Penalty(seat, number(args[2], 0, DECK_SIZE, "a penalty"),
@@ -959,7 +965,7 @@ class UnoDare(Game):
         draws = [-1] * s.n
         for word in args:
             key, sep, val = word.partition("=")
-            seat, tail = parse_seat_prefix(key, s.n)
+            seat, tail = split_seat(key, s.n)
             value = whole(val, 0, RACE_DRAWS - 1)
             if seat is None or tail or not sep or value is None:
                 raise ParseError(f"'{word}' should read pN=DRAW (DRAW 0-{RACE_DRAWS - 1})")
@@ -973,7 +979,7 @@ class UnoDare(Game):
             raise ParseError(shape)
         winner = 0
         if args[3] != "-":
-            seat, tail = parse_seat_prefix(args[3], s.n)
+            seat, tail = split_seat(args[3], s.n)
             if seat is None or tail:
                 raise ParseError(shape)
             winner = seat
@@ -1008,7 +1014,9 @@ class UnoDare(Game):
             "turn": f"p{s.turn}" if s.turn and s.pend.kind == "action" else None,
             "hit": f"p{s.hit}" if s.hit else None,
             "dare": {"number": dare, "text": text.dare_text(s.rules, dare)} if dare else None,
-            "drawn": (tok(s.drawn) if s.phase == "drawn" and seat in (None, s.turn) else None),
+            # the card just drawn, under its holder's seat (only that seat sees it)
+            "drawn": ({f"p{s.turn}": tok(s.drawn)} if s.phase == "drawn" and seat in (None, s.turn)
+                      else None),
             "uno_missing": f"p{s.window}" if s.window else None,
             "pile": len(s.pile),
             "discards": len(s.discards),
@@ -1031,9 +1039,6 @@ class UnoDare(Game):
                         "hands": {f"p{p}": k for p, k in enumerate(r.hands, 1)}}
                        for r in s.history],
         }
-
-    def hint(self, s: UnoState, seat: int) -> str:
-        return text.hint(self, s, seat)
 
 
 GAME = UnoDare()
