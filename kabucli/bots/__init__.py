@@ -28,6 +28,7 @@ BotFactory = Callable[[Rng], Bot]
 MODULES: dict[str, str] = {
     "dare": "kabucli.bots.dare",
     "kazu-tori": "kabucli.bots.kazutori",
+    "kabu-tsukuri": "kabucli.games.kabu_tsukuri.bots",
     "yatchaba": "kabucli.bots.yatchaba",
 }
 

@@ -12,9 +12,10 @@ from kabucli.events import Event
 MODULES: dict[str, str] = {
     "dare": "kabucli.games.dare",
     "kazu-tori": "kabucli.games.kazutori",
+    "kabu-tsukuri": "kabucli.games.kabu_tsukuri",
     "yatchaba": "kabucli.games.yatchaba",
 }
-ALIASES: dict[str, str] = {"kazutori": "kazu-tori"}
+ALIASES: dict[str, str] = {"kazutori": "kazu-tori", "kabutsukuri": "kabu-tsukuri"}
 
 
 def names() -> list[str]:

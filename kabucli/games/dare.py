@@ -25,6 +25,7 @@ from kabucli.games.dare_events import (  # re-exported: the game's module names 
     Result as Result,
     Show as Show,
 )
+from kabucli.hands import ARASHI, NOBORI, PLAIN, RANK_NAMES, digit_name, fixed_rank
 from kabucli.ledger import POT, Ledger
 from kabucli.notation import LOG_INT, SHARED_VERBS, notate_shared, number, parse_shared, party
 from kabucli.shuffle import Rng
@@ -34,22 +35,6 @@ FIELD = 3
 
 
 # -- showdown strength ---------------------------------------------------------------------
-
-DIGIT_NAMES = ("Buta", "Pin", "Nizou", "Santa", "Yotsuya", "Goke", "Roppou", "Shichiken",
-               "Oicho", "Kabu")
-
-# The named hands of the extended ranking (Hiki-Kabu's, see docs/rules/dare.md), strongest first.
-_NAMED = {
-    (1, 10, 10): (10, "Doshippin"),
-    (3, 3, 3): (9, "Arashi-kabu"),
-    (3, 5, 7): (7, "Nana-Go-San"),
-    (1, 2, 3): (6, "Ichi-Ni-San"),
-    (4, 7, 9): (5, "Raijin"),
-    (3, 7, 10): (4, "Fujin"),
-}
-ARASHI = 8
-NOBORI = 3
-
 
 def strength(cards: list[int] | tuple[int, ...], yaku: str) -> tuple[int, int]:
     """Comparable strength of a showdown hand: (named-hand rank, ones digit); higher wins.
@@ -62,14 +47,11 @@ def strength(cards: list[int] | tuple[int, ...], yaku: str) -> tuple[int, int]:
     if yaku == "none":
         return (0, digit)
     a, b, c = sorted(cards)
-    triple = a == b == c
     if yaku == "arashi":
-        return (1, 0) if triple else (0, digit)
-    named = _NAMED.get((a, b, c))
-    if named is not None:
-        return (named[0], 0)
-    if triple:
-        return (ARASHI, 0)
+        return (1, 0) if a == b == c else (0, digit)
+    rank = fixed_rank(a, b, c)
+    if rank != PLAIN:
+        return (rank, 0)
     if b == a + 1 and c == b + 1:
         return (NOBORI, digit)
     return (0, digit)
@@ -77,8 +59,7 @@ def strength(cards: list[int] | tuple[int, ...], yaku: str) -> tuple[int, int]:
 
 def hand_name(cards: list[int] | tuple[int, ...], yaku: str) -> str:
     """The name of a showdown hand, e.g. ``Kabu (9)`` or ``Arashi``."""
-    digit = sum(cards) % 10
-    plain = f"{DIGIT_NAMES[digit]} ({digit})"
+    plain = digit_name(sum(cards) % 10)
     rank, _ = strength(cards, yaku)
     if rank == 0:
         return plain
@@ -86,7 +67,7 @@ def hand_name(cards: list[int] | tuple[int, ...], yaku: str) -> str:
         return "Arashi (three of a kind)"
     if rank == NOBORI:
         return f"Nobori, {plain}"
-    return _NAMED[tuple(sorted(cards))][1]  # type: ignore[index]
+    return RANK_NAMES[rank]
 
 
 # -- legal sets -----------------------------------------------------------------------------

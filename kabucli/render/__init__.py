@@ -23,6 +23,7 @@ from kabucli.safetext import safe_text
 MODULES: dict[str, str] = {
     "dare": "kabucli.render.dare",
     "kazu-tori": "kabucli.render.kazutori",
+    "kabu-tsukuri": "kabucli.games.kabu_tsukuri.render",
     "yatchaba": "kabucli.render.yatchaba",
 }
 

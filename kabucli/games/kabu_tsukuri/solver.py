@@ -1,0 +1,259 @@
+"""The Kabu-Tsukuri solver: the arrangement of a hand with the most expected chips.
+
+Model (docs/rules/kabu-tsukuri.md): each other player's row in each round is three cards
+drawn at random, in a random laid order, from the cards this player has not seen (the deck
+less their own hand), independently of every other row. Under it a row of strength ``s`` wins
+its round with probability ``w[s]`` and the round ties (the pot carries) with probability
+``t[s]``, whoever ties; with ``Q`` = the pot of row 1 (the bets and what was carried in) and
+``B`` = the bets of one round, the chips a hand brings back are
+
+    w1*Q + w2*(B + t1*Q) + w3*(B + t2*(B + t1*Q))
+
+and the expectation per hand is that less the three bets. A tie on row 3 carries the pot out
+of the hand: it counts nothing here.
+
+Method: the rows' strengths are read from a table of every laid row (12**3 of them) made once
+per ranking. An arrangement is a card set aside (ten cards), three sets of three for the rows
+and a laid order in each; orders that give a row the same strength give the arrangement the
+same value, so each set of three is tried with one order per strength it can reach (one,
+except three consecutive months: rising, falling, any other). Every set aside, every split
+into rows, every order of the rows and every reachable strength are tried; the value above
+is ``Q*(w1 + t1*V2) + B*(V2 + V3)`` with ``V3 = w3`` and ``V2 = w2 + t2*V3``, so the splits
+of the six cards of rows 2 and 3 are valued once per set of six.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, permutations
+
+from kabucli.hands import FIXED, KUDARI, NOBORI, PLAIN, fixed_rank
+
+MONTHS = 12
+COPIES = 4
+LEVELS = 110  # strengths are rank * 10 + digit, rank 0-10
+RANKINGS = ("extended", "kabu")
+
+Triple = tuple[int, int, int]
+
+
+def _index(a: int, b: int, c: int) -> int:
+    return (a * 13 + b) * 13 + c
+
+
+def row_strength(a: int, b: int, c: int, ranking: str) -> int:
+    """The strength of a row laid in the order a, b, c (months 1-12); higher wins, equal
+    strengths tie. ``kabu``: the ones digit of the sum. ``extended``: a named hand first
+    (rank * 10; Nobori and Kudari also add their ones digit), else the ones digit."""
+    digit = (a + b + c) % 10
+    if ranking == "kabu":
+        return digit
+    x, y, z = sorted((a, b, c))
+    rank = fixed_rank(x, y, z)
+    if rank != PLAIN:
+        return rank * 10
+    if b == a + 1 and c == b + 1:
+        return NOBORI * 10 + digit
+    if b == a - 1 and c == b - 1:
+        return KUDARI * 10 + digit
+    return digit
+
+
+def _tables() -> tuple[dict[str, list[int]], list[Triple],
+                       dict[str, dict[Triple, list[tuple[int, Triple]]]],
+                       dict[str, dict[Triple, list[tuple[int, int]]]]]:
+    strength: dict[str, list[int]] = {}
+    keys = [(a, b, c) for a in range(1, 13) for b in range(a, 13) for c in range(b, 13)]
+    options: dict[str, dict[Triple, list[tuple[int, Triple]]]] = {}
+    counts: dict[str, dict[Triple, list[tuple[int, int]]]] = {}
+    for ranking in RANKINGS:
+        table = [0] * (13 ** 3)
+        for a in range(1, 13):
+            for b in range(1, 13):
+                for c in range(1, 13):
+                    table[_index(a, b, c)] = row_strength(a, b, c, ranking)
+        strength[ranking] = table
+        opts: dict[Triple, list[tuple[int, Triple]]] = {}
+        cnts: dict[Triple, list[tuple[int, int]]] = {}
+        for key in keys:
+            by_level: dict[int, Triple] = {}
+            n_level: dict[int, int] = {}
+            for a, b, c in sorted(set(permutations(key))):
+                order = (a, b, c)
+                level = table[_index(a, b, c)]
+                by_level.setdefault(level, order)
+                n_level[level] = n_level.get(level, 0) + 1
+            opts[key] = sorted(by_level.items(), reverse=True)
+            cnts[key] = sorted(n_level.items())
+        options[ranking] = opts
+        counts[ranking] = cnts
+    return strength, keys, options, counts
+
+
+# STRENGTH[ranking][_index(a, b, c)]; OPTIONS[ranking][sorted triple]: (strength, a laid order
+# reaching it), strongest first; ORDERS[ranking][sorted triple]: (strength, how many of its
+# distinct laid orders reach it).
+STRENGTH, KEYS, OPTIONS, ORDERS = _tables()
+assert all(k in OPTIONS["extended"] for k in FIXED)
+
+
+def unseen(hand: list[int] | tuple[int, ...]) -> list[int]:
+    """Cards of each month (index 1-12) a player holding ``hand`` has not seen."""
+    left = [0] + [COPIES] * MONTHS
+    for m in hand:
+        left[m] -= 1
+    return left
+
+
+def opponent_levels(left: list[int], ranking: str) -> list[float]:
+    """The chance of each strength for a row of three cards drawn from ``left`` in a random
+    laid order."""
+    dist = [0.0] * LEVELS
+    total = 0
+    orders = ORDERS[ranking]
+    for key in KEYS:
+        a, b, c = key
+        ways = left[a] * (left[b] - (b == a)) * (left[c] - (c == a) - (c == b))
+        if ways <= 0:
+            continue
+        for level, n in orders[key]:
+            dist[level] += ways * n
+            total += ways * n
+    if total:
+        for i in range(LEVELS):
+            dist[i] /= total
+    return dist
+
+
+def odds(dist: list[float], others: int) -> tuple[list[float], list[float]]:
+    """For each strength ``s`` of our row against ``others`` rows of strength distribution
+    ``dist``: the chance ours is the one strongest (``w[s]``), and the chance the strongest
+    row is shared, ours among them or not (``t[s]``, the pot carries)."""
+    k = others
+    below = [0.0] * (LEVELS + 1)
+    for i in range(LEVELS):
+        below[i + 1] = below[i] + dist[i]
+    # shared[v]: the strongest of the others' rows is v and two or more have it
+    shared = [0.0] * (LEVELS + 1)
+    for v in range(LEVELS - 1, -1, -1):
+        g, e = below[v], dist[v]
+        here = (g + e) ** k - g ** k - k * e * g ** (k - 1) if e > 0 else 0.0
+        shared[v] = shared[v + 1] + max(here, 0.0)
+    win = [0.0] * LEVELS
+    tie = [0.0] * LEVELS
+    for s in range(LEVELS):
+        g, e = below[s], dist[s]
+        win[s] = g ** k
+        tie[s] = (g + e) ** k - g ** k + shared[s + 1]
+    return win, tie
+
+
+class Plan:
+    """One arrangement and its expected chips per hand: the cards set aside, the rows in
+    laid order (row 1 first) and each row's strength."""
+
+    __slots__ = ("aside", "ev", "levels", "rows")
+
+    def __init__(self, ev: float, aside: tuple[int, ...], rows: tuple[Triple, Triple, Triple],
+                 levels: tuple[int, int, int]) -> None:
+        self.ev = ev
+        self.aside = aside
+        self.rows = rows
+        self.levels = levels
+
+
+class Model:
+    """Win and tie chances of each row strength for one player's hand, the table, the bet
+    and what carried into the hand."""
+
+    __slots__ = ("bet", "first", "ranking", "round", "tie", "win")
+
+    def __init__(self, hand: list[int] | tuple[int, ...], players: int, ranking: str,
+                 bet: int = 1, carried: int = 0) -> None:
+        self.win, self.tie = odds(opponent_levels(unseen(hand), ranking), players - 1)
+        self.ranking = ranking
+        self.bet = bet
+        self.round = float(players * bet)  # the bets of one round
+        self.first = float(players * bet + carried)  # the pot of row 1
+
+    def value(self, levels: tuple[int, int, int] | list[int]) -> float:
+        """Expected chips per hand of rows of these strengths (row 1 first)."""
+        w, t = self.win, self.tie
+        s1, s2, s3 = levels
+        q, b = self.first, self.round
+        return (w[s1] * q + w[s2] * (b + t[s1] * q) + w[s3] * (b + t[s2] * (b + t[s1] * q))
+                - 3 * self.bet)
+
+
+def arrangement_value(model: Model, rows: list[list[int]] | tuple[Triple, ...]) -> float:
+    """Expected chips per hand of rows in laid order (the way any arrangement is valued)."""
+    table = STRENGTH[model.ranking]
+    return model.value([table[_index(r[0], r[1], r[2])] for r in rows])
+
+
+def _triples(cards: tuple[int, ...]) -> list[tuple[Triple, tuple[int, ...]]]:
+    """Each distinct set of three of sorted ``cards`` and the cards left, once each."""
+    out: list[tuple[Triple, tuple[int, ...]]] = []
+    seen: set[Triple] = set()
+    n = len(cards)
+    for i, j, k in combinations(range(n), 3):
+        key = (cards[i], cards[j], cards[k])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((key, tuple(cards[x] for x in range(n) if x != i and x != j and x != k)))
+    return out
+
+
+def solve(hand: list[int] | tuple[int, ...], players: int, ranking: str = "extended",
+          bet: int = 1, carried: int = 0, top: int = 1) -> list[Plan]:
+    """The ``top`` arrangements of ``hand`` (9 or 10 months) with the most expected chips,
+    best first (ties keep the first found). Every arrangement is covered (see the module)."""
+    model = Model(hand, players, ranking, bet, carried)
+    w, t = model.win, model.tie
+    q, b = model.first, model.round
+    opts = OPTIONS[ranking]
+    cards = tuple(sorted(hand))
+    spare = len(cards) - 9
+    asides: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    if spare == 0:
+        asides.append(((), cards))
+    else:
+        for i in range(len(cards)):
+            if i and cards[i] == cards[i - 1]:
+                continue
+            asides.append(((cards[i],), cards[:i] + cards[i + 1:]))
+    # per set of six cards: every way to lay rows 2 and 3, valued (V2, V3)
+    splits: dict[tuple[int, ...], list[tuple[float, float, Triple, Triple, int, int]]] = {}
+    best: list[tuple[float, int, Plan]] = []
+    found = 0
+    floor = -1e300
+    for aside, nine in asides:
+        for key1, six in _triples(nine):
+            ways = splits.get(six)
+            if ways is None:
+                ways = []
+                for key2, three in _triples(six):
+                    key3 = (three[0], three[1], three[2])
+                    s3, o3 = opts[key3][0]  # the strongest order of row 3 is its best
+                    v3 = w[s3]
+                    v2, s2, o2 = max((w[s] + t[s] * v3, s, o) for s, o in opts[key2])
+                    ways.append((v2, v3, o2, o3, s2, s3))
+                splits[six] = ways
+            for v2, v3, o2, o3, s2, s3 in ways:
+                rest = b * (v2 + v3)
+                for s1, o1 in opts[key1]:
+                    ev = q * (w[s1] + t[s1] * v2) + rest - 3 * bet
+                    if ev <= floor:
+                        continue
+                    found += 1
+                    best.append((ev, -found, Plan(ev, aside, (o1, o2, o3), (s1, s2, s3))))
+                    if len(best) > 4 * top + 32:
+                        best.sort(reverse=True, key=_rank)
+                        del best[top:]
+                        floor = best[-1][0] if len(best) == top else floor
+    best.sort(reverse=True, key=_rank)
+    return [p for _, _, p in best[:top]]
+
+
+def _rank(item: tuple[float, int, Plan]) -> tuple[float, int]:
+    return (item[0], item[1])
