@@ -1,10 +1,11 @@
 """Build kabucli: the pure-Python package, with its hot path compiled by mypyc when it can be.
 
 Everything about the project is in pyproject.toml; this file only adds the compiled core.
-The modules in ``CORE`` (the engine, the shuffle and the games' rules and bots: what every
-event of a bot game runs through) are compiled to C extension modules by mypyc, from the same
-typed source, when the build has a C compiler. A compiled module sits beside its ``.py`` file
-and Python imports it first; both behave the same (the tests compare the logs they write).
+The modules in ``CORE`` (the engine, the shuffle and every game package's ``rules.py`` and
+``bots.py``: what every event of a bot game runs through) are compiled to C extension
+modules by mypyc, from the same typed source, when the build has a C compiler. A compiled
+module sits beside its ``.py`` file and Python imports it first; both behave the same (the
+tests compare the logs they write).
 
 - No C compiler, or a compile error: the extensions are optional, so the build warns and the
   package installs as pure Python, whose bot play is about 2.5 times slower.
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from setuptools import setup
 
+HERE = Path(__file__).resolve().parent
 CORE = [
     "kabucli/cards.py",
     "kabucli/shuffle.py",
@@ -29,24 +31,20 @@ CORE = [
     "kabucli/notation.py",
     "kabucli/engine.py",
     "kabucli/session.py",
-    "kabucli/games/dare.py",
-    "kabucli/games/kazutori.py",
-    "kabucli/games/yatchaba.py",
-    "kabucli/bots/dare.py",
-    "kabucli/bots/kazutori.py",
-    "kabucli/bots/yatchaba.py",
+    # every game's rules and bots (kabucli/games/<name>/), found here rather than listed
+    *sorted(str(p.relative_to(HERE)) for part in ("rules", "bots")
+            for p in HERE.glob(f"kabucli/games/*/{part}.py")),
 ]
 
 
 def remove_inplace_core() -> None:
     """An editable install compiles into the source tree, where a compiled module would go on
     shadowing its .py file: a pure build takes those out."""
-    here = Path(__file__).resolve().parent
-    stale = [f for path in CORE for f in (here / path).parent.glob(Path(path).stem + ".*")
+    stale = [f for path in CORE for f in (HERE / path).parent.glob(Path(path).stem + ".*")
              if f.suffix in (".so", ".pyd")]
-    stale += [f for f in here.glob("*__mypyc.*") if f.suffix in (".so", ".pyd")]
+    stale += [f for f in HERE.glob("*__mypyc.*") if f.suffix in (".so", ".pyd")]
     for f in stale:
-        print(f"kabucli: removing the compiled {f.relative_to(here)}", file=sys.stderr)
+        print(f"kabucli: removing the compiled {f.relative_to(HERE)}", file=sys.stderr)
         f.unlink()
 
 
@@ -72,4 +70,5 @@ def core_extensions() -> list:
     return extensions
 
 
-setup(ext_modules=core_extensions())
+if __name__ == "__main__":  # as pip's build runs it; the tests import CORE from here
+    setup(ext_modules=core_extensions())

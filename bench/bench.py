@@ -63,7 +63,8 @@ class Entry:
     rules: dict[str, Any] = field(default_factory=dict)
 
 
-# Games not yet in kabucli.games.MODULES are skipped (and listed as skipped).
+# Games not yet in kabucli.games.GAMES are skipped (and listed as skipped); a registered game
+# without an entry here is measured by default_entry (its random bots at its usual table).
 ENTRIES: tuple[Entry, ...] = (
     Entry("dare", ("random",), 3, game_event="result"),
     Entry("kazu-tori", ("random",), 4),
@@ -401,11 +402,22 @@ def pin_one_core() -> str:
     return "not pinned (no sched_setaffinity)"
 
 
+def all_entries() -> tuple[Entry, ...]:
+    """ENTRIES, and a default entry for every registered game that has none."""
+    from kabucli import games
+
+    named = {e.game for e in ENTRIES}
+    extra = tuple(Entry(g, ("random",), games.get(g).default_players)
+                  for g in games.names() if g not in named)
+    return ENTRIES + extra
+
+
 def run(cfg: Settings, parts: set[str], quick: bool,
-        entries: tuple[Entry, ...] = ENTRIES) -> dict[str, Any]:
+        entries: tuple[Entry, ...] | None = None) -> dict[str, Any]:
     import kabucli
     from kabucli import bots as botreg, games
 
+    entries = all_entries() if entries is None else entries
     result: dict[str, Any] = {
         "kabucli": str(Path(kabucli.__file__).parent),
         "python": platform.python_version(),
@@ -421,8 +433,8 @@ def run(cfg: Settings, parts: set[str], quick: bool,
     }
     active = []
     for entry in entries:
-        if entry.game not in games.MODULES:
-            result["skipped"].append(f"{entry.game}: not registered in kabucli.games.MODULES")
+        if entry.game not in games.GAMES:
+            result["skipped"].append(f"{entry.game}: not registered in kabucli.games.GAMES")
             continue
         unknown = [k for k in entry.bots if k not in botreg.kinds(entry.game)]
         if unknown:
@@ -509,10 +521,10 @@ def main(argv: list[str] | None = None) -> int:
     bad = parts - {"play", "audit", "startup"}
     if bad:
         ap.error(f"unknown part(s): {', '.join(sorted(bad))}")
-    entries = ENTRIES
+    entries = all_entries()
     if args.game:
         wanted = {g.lower() for g in args.game}
-        entries = tuple(e for e in ENTRIES if e.game in wanted)
+        entries = tuple(e for e in entries if e.game in wanted)
     result = run(cfg, parts, args.quick, entries)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))

@@ -24,7 +24,7 @@ from pathlib import Path
 import recording
 
 from kabucli.events import Event, Pay
-from kabucli.games.dare import GAME, Deal, Lay, Result, Show, strength
+from kabucli.games.dare.rules import GAME, Deal, Lay, Result, Show, strength
 from kabucli.ledger import POT
 from kabucli.log import LogData
 

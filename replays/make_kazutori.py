@@ -28,7 +28,7 @@ import recording
 from kabucli.cards import JIZO, ONI
 from kabucli.engine import Match, walk
 from kabucli.events import Event, Pay
-from kabucli.games.kazutori import (
+from kabucli.games.kazu_tori.rules import (
     GAME,
     Claim,
     Handout,

@@ -24,7 +24,7 @@ from pathlib import Path
 import recording
 
 from kabucli.events import Event, Pay
-from kabucli.games.yatchaba import (
+from kabucli.games.yatchaba.rules import (
     BOOK,
     GAME,
     PASS_COST,

@@ -6,7 +6,7 @@ import pytest
 
 from kabucli.bots import make
 from kabucli.engine import Match, make_header
-from kabucli.games.dare import GAME
+from kabucli.games.dare.rules import GAME
 from kabucli.log import SeatInfo
 from kabucli.shuffle import Rng
 

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from kabucli import games
 from kabucli.cli import SHELLS, app
-from kabucli.games.dare import GAME
+from kabucli.games.dare.rules import GAME
 from kabucli.log import read_log
 from kabucli.rules import describe
 

@@ -14,7 +14,7 @@ from kabucli import games
 from kabucli.cli import app
 from kabucli.engine import Match, walk
 from kabucli.events import Undo
-from kabucli.games.dare import GAME, Lay
+from kabucli.games.dare.rules import GAME, Lay
 from kabucli.log import read_log
 
 runner = CliRunner()

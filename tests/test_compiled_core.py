@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import runpy
 import shutil
 import subprocess
 import sys
@@ -17,8 +18,7 @@ import kabucli
 
 ROOT = Path(__file__).resolve().parent.parent
 SAME_LOGS = ROOT / "bench" / "same_logs.py"
-CORE = [line.strip().strip('",') for line in (ROOT / "setup.py").read_text().splitlines()
-        if line.strip().startswith('"kabucli/')]
+CORE: list[str] = runpy.run_path(str(ROOT / "setup.py"), run_name="setup")["CORE"]
 
 
 def pure_copy(dest: Path) -> Path:
@@ -68,6 +68,14 @@ def test_core_list_names_real_modules() -> None:
         assert (ROOT / path).is_file(), path
 
 
+def test_the_core_holds_every_registered_games_rules_and_bots() -> None:
+    from kabucli import games
+
+    for name in games.names():
+        package = f"kabucli/games/{name.replace('-', '_')}"
+        assert {f"{package}/rules.py", f"{package}/bots.py"} <= set(CORE), name
+
+
 @pytest.mark.skipif(not kabucli.compiled(), reason="this installation runs pure Python")
 def test_compiled_and_pure_python_write_the_same_logs(tmp_path: Path) -> None:
     pure = pure_copy(tmp_path / "pure")
@@ -75,7 +83,10 @@ def test_compiled_and_pure_python_write_the_same_logs(tmp_path: Path) -> None:
     assert compiled_in(None) is True
     compiled_lines = same_logs(tmp_path / "compiled.txt", None, 40)
     pure_lines = same_logs(tmp_path / "pure.txt", pure, 40)
-    assert len(compiled_lines) == 3 * 40  # 40 matches of each game, each audited clean
+    from kabucli import games
+
+    # 40 matches of each game, each audited clean
+    assert len(compiled_lines) == len(games.names()) * 40
     assert compiled_lines == pure_lines
 
 

@@ -11,7 +11,7 @@ import pytest
 from kabucli.bots import make
 from kabucli.cards import UNKNOWN
 from kabucli.errors import BotError
-from kabucli.games.dare import GAME, DareRules, DareState, Lay, strength
+from kabucli.games.dare.rules import GAME, DareRules, DareState, Lay, strength
 from kabucli.shuffle import Rng
 
 DECK = GAME.deck.cards()

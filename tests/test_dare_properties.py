@@ -9,7 +9,7 @@ from matchtools import bot_match
 
 from kabucli.engine import Match, walk
 from kabucli.events import End, Event
-from kabucli.games.dare import GAME, DareRules, Lay, Show
+from kabucli.games.dare.rules import GAME, DareRules, Lay, Show
 from kabucli.shuffle import Rng
 
 SEEDS = range(300)

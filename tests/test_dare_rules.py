@@ -18,7 +18,7 @@ from kabucli.cards import UNKNOWN
 from kabucli.engine import Match, check_header, make_header
 from kabucli.errors import KabuError, ParseError
 from kabucli.events import End, Pay, Undo
-from kabucli.games.dare import (
+from kabucli.games.dare.rules import (
     ARASHI,
     GAME,
     NOBORI,

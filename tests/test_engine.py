@@ -12,7 +12,7 @@ from kabucli.bots import make
 from kabucli.engine import Match, Violation, check_header, chips_total, make_header, walk
 from kabucli.errors import IllegalMove, KabuError
 from kabucli.events import Event, Pay, Undo
-from kabucli.games.dare import GAME, DareRules, Deal, Lay, Show
+from kabucli.games.dare.rules import GAME, DareRules, Deal, Lay, Show
 from kabucli.log import Header, LogWriter, SeatInfo
 from kabucli.shuffle import ALGORITHM, Rng
 

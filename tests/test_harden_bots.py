@@ -263,7 +263,7 @@ def test_a_python_bot_printing_cannot_spoil_json_output(tmp_path: Path) -> None:
 
 
 KAZUTORI_BOTS = """
-from kabucli.bots.kazutori import SharpBot
+from kabucli.games.kazu_tori.bots import SharpBot
 
 class Quick(SharpBot):
     reaction = (0, 1)
@@ -285,7 +285,7 @@ def test_a_python_bot_keeps_its_own_reaction_profile(tmp_path: Path) -> None:
 
 def test_a_python_bot_plays_the_same_game_as_in_process(tmp_path: Path) -> None:
     # the bot's process keeps a copy of the match from the events; it sees the same states
-    path = write(tmp_path, "mybest.py", "from kabucli.bots.dare import BestBot as Mine\n")
+    path = write(tmp_path, "mybest.py", "from kabucli.games.dare.bots import BestBot as Mine\n")
     for kind, log in ((f"py:{path}:Mine", "py.kbl"), ("best", "builtin.kbl")):
         code, out, _ = play("--bot", f"1={kind}", "--bot", "2=random", "--log",
                             str(tmp_path / log))

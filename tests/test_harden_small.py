@@ -19,9 +19,9 @@ from kabucli.cli import app
 from kabucli.engine import Match, make_header, walk
 from kabucli.errors import ParseError
 from kabucli.events import Event
-from kabucli.games.dare import GAME as DARE, Lay, hand_name, strength
-from kabucli.games.kazutori import GAME as KAZUTORI
-from kabucli.games.yatchaba import GAME as YATCHABA, Guess
+from kabucli.games.dare.rules import GAME as DARE, Lay, hand_name, strength
+from kabucli.games.kazu_tori.rules import GAME as KAZUTORI
+from kabucli.games.yatchaba.rules import GAME as YATCHABA, Guess
 from kabucli.log import SeatInfo, read_log, to_builtins, write_log
 from kabucli.session import start
 

@@ -19,7 +19,7 @@ from kabucli.bots.external import GuardedBot, ProcessBot, load_python_bot
 from kabucli.engine import Match, _header_rules, make_header, walk
 from kabucli.errors import IllegalMove, KabuError
 from kabucli.events import Event
-from kabucli.games.dare import GAME, DareRules, Lay, _legal_lays_any, legal_lays
+from kabucli.games.dare.rules import GAME, DareRules, Lay, _legal_lays_any, legal_lays
 from kabucli.log import SeatInfo
 from kabucli.session import Session
 from kabucli.shuffle import Rng
@@ -178,7 +178,7 @@ def test_moves_of_a_wrapped_user_bot_are_checked_in_full_never_trusted(name: str
 def test_a_user_bot_class_that_calls_itself_trusted_is_still_checked(tmp_path: Path) -> None:
     path = tmp_path / "liar.py"
     path.write_text("""
-from kabucli.games.dare import Lay
+from kabucli.games.dare.rules import Lay
 
 class Liar:
     trusted = True  # a user's class cannot skip the check by saying so

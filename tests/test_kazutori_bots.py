@@ -10,7 +10,7 @@ from kabucli.bots import make
 from kabucli.cards import ONI
 from kabucli.engine import Match, make_header, walk
 from kabucli.events import Event
-from kabucli.games.kazutori import (
+from kabucli.games.kazu_tori.rules import (
     GAME,
     RACE_DRAWS,
     Claim,

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from kabucli import games
 from kabucli.cli import app
-from kabucli.games.kazutori import GAME, Flip, Race, Score, Shuffle
+from kabucli.games.kazu_tori.rules import GAME, Flip, Race, Score, Shuffle
 from kabucli.log import read_log, write_log
 
 runner = CliRunner()

@@ -13,7 +13,7 @@ from matchtools import bot_match
 from kabucli.engine import Match, make_header, walk
 from kabucli.events import End, Event, Undo
 from kabucli.games import event_types
-from kabucli.games.kazutori import GAME, Deal, KazuToriRules, Score, Stop, pile_sizes
+from kabucli.games.kazu_tori.rules import GAME, Deal, KazuToriRules, Score, Stop, pile_sizes
 from kabucli.log import SeatInfo, read_log, write_log
 from kabucli.shuffle import Rng
 

@@ -33,7 +33,7 @@ from kabucli.cards import JIZO, ONI
 from kabucli.engine import Match, walk
 from kabucli.events import End, Event, Pay
 from kabucli.games import event_types
-from kabucli.games.kazutori import (
+from kabucli.games.kazu_tori.rules import (
     GAME,
     Claim,
     Deal,

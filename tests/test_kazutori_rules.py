@@ -18,7 +18,7 @@ from kabucli.cards import DAINI_40, JIZO, ONI
 from kabucli.engine import Match, make_header
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
-from kabucli.games.kazutori import (
+from kabucli.games.kazu_tori.rules import (
     GAME,
     Claim,
     Deal,

@@ -13,7 +13,7 @@ from kabucli.bots import make
 from kabucli.cards import JIZO
 from kabucli.engine import Match, make_header, walk
 from kabucli.events import End, Event, Pay
-from kabucli.games.kazutori import (
+from kabucli.games.kazu_tori.rules import (
     GAME,
     Claim,
     Deal,

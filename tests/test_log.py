@@ -18,7 +18,7 @@ from kabucli.engine import Match, walk
 from kabucli.errors import LogError
 from kabucli.events import Undo
 from kabucli.games import event_types
-from kabucli.games.dare import GAME, Lay
+from kabucli.games.dare.rules import GAME, Lay
 from kabucli.log import (
     MAGIC,
     Fmt,

@@ -10,9 +10,8 @@ import msgspec
 import pytest
 from msgspec import Meta
 
-import kabucli.games
 from kabucli.errors import RuleError
-from kabucli.games.dare import DareRules
+from kabucli.games.dare.rules import DareRules
 from kabucli.rules import as_dict, build, describe, validate
 
 
@@ -138,10 +137,8 @@ def test_the_game_table_adds_to_and_overrides_top_level_rules(tmp_path: Path) ->
     assert build(DareRules, file=file, game="dare") == DareRules(ante=5, chips=30)
 
 
-def test_tables_for_other_games_are_skipped(tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(kabucli.games.MODULES, "kazutori", "kabucli.games.kazutori")
-    file = write(tmp_path, '[kazutori]\nlimit = 15\n[dare]\ntie = "order"\n')
+def test_tables_for_other_games_are_skipped(tmp_path: Path) -> None:
+    file = write(tmp_path, '[kazu-tori]\nlimit = 15\n[dare]\ntie = "order"\n')
     assert build(DareRules, file=file, game="dare") == DareRules(tie="order")
 
 

@@ -104,7 +104,7 @@ def test_python_bot_class_plays_and_a_failing_one_is_reported(tmp_path: Path) ->
 
 
 MALFORMED_BOTS = """
-from kabucli.games.dare import Lay
+from kabucli.games.dare.rules import Lay
 
 class StrSeat:
     def __init__(self, rng): pass
@@ -133,9 +133,9 @@ def test_a_python_bot_returning_a_malformed_event_is_one_line(tmp_path: Path, cl
 
 
 SUBCLASS_BOTS = """
-from kabucli.bots.dare import BestBot
-from kabucli.bots.kazutori import SharpBot
-from kabucli.bots.yatchaba import SmartBot
+from kabucli.games.dare.bots import BestBot
+from kabucli.games.kazu_tori.bots import SharpBot
+from kabucli.games.yatchaba.bots import SmartBot
 
 CALLS = []
 

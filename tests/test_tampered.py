@@ -26,7 +26,7 @@ from tampering import (
 
 from kabucli.events import End, Event, Pay
 from kabucli.games import event_types
-from kabucli.games.dare import GAME, Deal, Lay, Result, Show, take
+from kabucli.games.dare.rules import GAME, Deal, Lay, Result, Show, take
 from kabucli.log import MAGIC, LogData, read_log
 
 DARE = Path(__file__).resolve().parent.parent / "replays" / "dare"

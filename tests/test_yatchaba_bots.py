@@ -7,10 +7,10 @@ from collections import Counter
 from typing import Any
 
 from kabucli.bots import kinds, make
-from kabucli.bots.yatchaba import RandomBot, SmartBot
 from kabucli.engine import Match, make_header
 from kabucli.events import Event
-from kabucli.games.yatchaba import (
+from kabucli.games.yatchaba.bots import RandomBot, SmartBot
+from kabucli.games.yatchaba.rules import (
     GAME,
     Bet,
     Continue,

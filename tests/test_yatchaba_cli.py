@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from kabucli import games
 from kabucli.cli import app
-from kabucli.games.yatchaba import Bet
+from kabucli.games.yatchaba.rules import Bet
 from kabucli.log import read_log, write_log
 
 runner = CliRunner()

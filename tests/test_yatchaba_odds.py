@@ -10,10 +10,10 @@ from math import comb
 
 from hypothesis import given, settings, strategies as st
 
-from kabucli.bots.yatchaba import best_guess
 from kabucli.cards import HANAFUDA_48, month_of
 from kabucli.engine import Match, make_header
-from kabucli.games.yatchaba import (
+from kabucli.games.yatchaba.bots import best_guess
+from kabucli.games.yatchaba.rules import (
     GAME,
     GUESSES,
     YatchabaRules,

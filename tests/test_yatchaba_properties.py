@@ -14,7 +14,7 @@ from matchtools import bot_header, bot_match
 
 from kabucli.engine import Match, walk
 from kabucli.events import End, Event, Pay
-from kabucli.games.yatchaba import (
+from kabucli.games.yatchaba.rules import (
     GAME,
     Bet,
     Continue,

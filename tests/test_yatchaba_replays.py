@@ -25,7 +25,7 @@ from tampering import (
 
 from kabucli.events import End, Event, Pay
 from kabucli.games import event_types
-from kabucli.games.yatchaba import (
+from kabucli.games.yatchaba.rules import (
     BOOK,
     GAME,
     MONTHS,

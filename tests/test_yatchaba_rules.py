@@ -15,7 +15,7 @@ from matchtools import play, refused, step
 from kabucli.engine import Match, make_header
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
-from kabucli.games.yatchaba import (
+from kabucli.games.yatchaba.rules import (
     BOOK,
     GAME,
     Bet,

@@ -1,16 +1,18 @@
 """Bots: built-in players, and the registry that names them for ``--bot SEAT=KIND``.
 
-A bot is an object with ``choose(match, seat) -> Event``. Built-in bots read the engine state
-directly (and only what their seat may know); each gets its own seeded generator, so a seeded
-game between bots is the same game every time.
+A bot is an object with ``choose(game, state, seat) -> Event`` (:class:`Bot`). Built-in bots
+live in each game's package (``kabucli/games/<name>/bots.py``, a ``BOTS`` dict of kind ->
+factory); they read the engine state directly (and only what their seat may know), and each
+gets its own seeded generator, so a seeded game between bots is the same game every time.
+Users' bots (``cmd:``, ``py:``) are in :mod:`kabucli.bots.external`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
 from typing import Any, Protocol
 
+from kabucli import games
 from kabucli.engine import Game, Match
 from kabucli.errors import BotError, ParseError
 from kabucli.events import Event
@@ -24,20 +26,11 @@ class Bot(Protocol):
 
 BotFactory = Callable[[Rng], Bot]
 
-# game -> module holding a BOTS dict of kind -> factory
-MODULES: dict[str, str] = {
-    "dare": "kabucli.bots.dare",
-    "kazu-tori": "kabucli.bots.kazutori",
-    "kabu-tsukuri": "kabucli.games.kabu_tsukuri.bots",
-    "yatchaba": "kabucli.bots.yatchaba",
-}
-
-
 def kinds(game: str) -> dict[str, BotFactory]:
-    mod = MODULES.get(game)
-    if mod is None:
+    """The built-in bots of ``game`` (its package's ``bots.BOTS``), by kind."""
+    if game not in games.GAMES:
         return {}
-    bots: dict[str, BotFactory] = import_module(mod).BOTS
+    bots: dict[str, BotFactory] = games.part(game, "bots").BOTS
     return bots
 
 

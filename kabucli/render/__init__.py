@@ -1,13 +1,14 @@
 """Rich renderables for states, steps and outcomes. Functions here return, they never print.
 
-Cards are drawn as small boxes; each game has a module here (``render/NAME.py``) with a
-``table(game, match)`` function that draws its table. Games without one fall back to a plain
-view of their state.
+Cards are drawn as small boxes. Each game's package has a ``render.py`` with a
+``table(game, match, viewer)`` function that draws its table; it may also have ``describe``
+(an event in words), ``MILESTONES`` (event tags after which the whole table is drawn) and
+``outcome`` (the result drawn).
 """
 
 from __future__ import annotations
 
-from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -16,16 +17,16 @@ from rich.pretty import Pretty
 from rich.table import Table
 from rich.text import Text
 
+from kabucli import games
 from kabucli.engine import Game, Match
 from kabucli.events import Event
 from kabucli.safetext import safe_text
 
-MODULES: dict[str, str] = {
-    "dare": "kabucli.render.dare",
-    "kazu-tori": "kabucli.render.kazutori",
-    "kabu-tsukuri": "kabucli.games.kabu_tsukuri.render",
-    "yatchaba": "kabucli.render.yatchaba",
-}
+
+def _module(game: Game) -> ModuleType:
+    """The game's render module (its package's ``render.py``)."""
+    return games.part(game.name, "render")
+
 
 KIND_STYLE = {"chance": "cyan", "action": "bold", "auto": "green", "meta": "magenta"}
 
@@ -79,10 +80,7 @@ def seat_cell(match: Match, seat: int) -> Text:
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
     """The table as a person wants to see it now; with ``viewer`` set, only what that seat
     may see (other players' hidden cards are drawn face down)."""
-    mod = MODULES.get(game.name)
-    if mod is None:
-        return Panel(Pretty(game.view(match.state, viewer)), title=game.title)
-    rendered: RenderableType = import_module(mod).table(game, match, viewer)
+    rendered: RenderableType = _module(game).table(game, match, viewer)
     return rendered
 
 
@@ -99,9 +97,8 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None)
         actor = seat_label(match, int(actor[1:]))
     line.append(f"{actor:<12} ", style=KIND_STYLE.get(event.KIND, ""))
     text = None
-    mod = MODULES.get(game.name)
-    if match is not None and mod is not None:
-        describe = getattr(import_module(mod), "describe", None)
+    if match is not None:
+        describe = getattr(_module(game), "describe", None)
         if describe is not None:
             text = describe(game, event, match)
     # a log's events may carry text of their own (a payment's reason)
@@ -112,8 +109,7 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None)
 def is_milestone(game: Game, event: Event) -> bool:
     """Whether a reader wants the whole table drawn after this event (a game's render
     module may say with ``MILESTONES``, a set of event tags; default: deals and results)."""
-    mod = MODULES.get(game.name)
-    tags = getattr(import_module(mod), "MILESTONES", None) if mod else None
+    tags = getattr(_module(game), "MILESTONES", None)
     tag = type(event).__struct_config__.tag
     return tag in (tags if tags is not None else {"deal", "result"})
 
@@ -138,9 +134,9 @@ def outcome_panel(game: Game, match: Match) -> RenderableType:
     out = match.outcome()
     if out is None:
         return Text("The match is not over.", style="yellow")
-    mod = MODULES.get(game.name)
-    if mod is not None and hasattr(import_module(mod), "outcome"):
-        rendered: RenderableType = import_module(mod).outcome(game, match, out)
+    outcome = getattr(_module(game), "outcome", None)
+    if outcome is not None:
+        rendered: RenderableType = outcome(game, match, out)
         return rendered
     return Panel(Pretty(out), title="result")
 

@@ -18,7 +18,7 @@ from kabucli.cards import KABUFUDA_39, UNKNOWN
 from kabucli.engine import Game, Pending, parse_seat_prefix
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
-from kabucli.games.dare_events import (  # re-exported: the game's module names them all
+from kabucli.games.dare.events import (  # re-exported: the game's module names them all
     DareRules as DareRules,
     Deal as Deal,
     Lay as Lay,

@@ -16,7 +16,7 @@ from kabucli.bots import kinds
 from kabucli.cards import ONI
 from kabucli.engine import Game, Match
 from kabucli.events import End, Event, Pay
-from kabucli.games.kazutori import (
+from kabucli.games.kazu_tori.rules import (
     GAME,
     JIZO_USES,
     T_HANDOUT,

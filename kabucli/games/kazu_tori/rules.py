@@ -24,7 +24,7 @@ from kabucli.cards import DAINI_40, JIZO, ONI, UNKNOWN
 from kabucli.engine import Game, Pending, parse_seat_prefix
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay, Undo
-from kabucli.games.kazutori_events import (  # re-exported: the game's module names them all
+from kabucli.games.kazu_tori.events import (  # re-exported: the game's module names them all
     Claim as Claim,
     Deal as Deal,
     Flip as Flip,

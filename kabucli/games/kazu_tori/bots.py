@@ -15,7 +15,7 @@ from mypy_extensions import mypyc_attr  # compiled, the bot classes stay subclas
 
 from kabucli.engine import Game
 from kabucli.events import Event
-from kabucli.games.kazutori import Claim, Flip, KazuToriState, Pass
+from kabucli.games.kazu_tori.rules import Claim, Flip, KazuToriState, Pass
 from kabucli.shuffle import Rng
 
 

@@ -26,7 +26,7 @@ from kabucli.cards import HANAFUDA_48, MONTH_NAMES, UNKNOWN, month_of
 from kabucli.engine import Game, Pending, parse_seat_prefix
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
-from kabucli.games.yatchaba_events import (  # re-exported: the game's module names them all
+from kabucli.games.yatchaba.events import (  # re-exported: the game's module names them all
     Bet as Bet,
     Continue as Continue,
     Deal as Deal,

@@ -28,7 +28,7 @@ from mypy_extensions import mypyc_attr  # compiled, the bot classes stay subclas
 
 from kabucli.engine import Game
 from kabucli.events import Event
-from kabucli.games.yatchaba import (
+from kabucli.games.yatchaba.rules import (
     GUESSES,
     MONTHS,
     PAIR_WAYS,

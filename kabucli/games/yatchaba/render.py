@@ -14,7 +14,7 @@ from rich.text import Text
 from kabucli.cards import UNKNOWN
 from kabucli.engine import Game, Match
 from kabucli.events import End, Event, Pay
-from kabucli.games.yatchaba import (
+from kabucli.games.yatchaba.rules import (
     GAME,
     Bet,
     Continue,

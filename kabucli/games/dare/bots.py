@@ -11,7 +11,7 @@ from kabucli.cards import UNKNOWN
 from kabucli.engine import Game
 from kabucli.errors import BotError
 from kabucli.events import Event
-from kabucli.games.dare import DareState, Lay, Move, legal_lays, strength, take
+from kabucli.games.dare.rules import DareState, Lay, Move, legal_lays, strength, take
 from kabucli.shuffle import Rng
 
 

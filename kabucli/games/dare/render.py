@@ -11,7 +11,7 @@ from rich.text import Text
 
 from kabucli.engine import Game, Match
 from kabucli.events import End, Event, Pay
-from kabucli.games.dare import DareState, Deal, Lay, Result, Show, hand_name
+from kabucli.games.dare.rules import DareState, Deal, Lay, Result, Show, hand_name
 from kabucli.ledger import party_name
 from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, seat_label
 

@@ -1,0 +1,1 @@
+"""Dare: its events, rules, words, bots and table (see kabucli.games for the shape)."""
