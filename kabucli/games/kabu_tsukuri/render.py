@@ -145,3 +145,24 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
         chips = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
         return f"match over: {chips}" + (f"; pot left {ev.pot}" if ev.pot else "")
     return None
+
+
+def solution(answer: dict[str, Any]) -> RenderableType:
+    """``kabucli solve``'s answer: the best arrangements, each row with its name and chances."""
+    hand = cards_inline(answer["hand"])
+    t = Table(title=f"best arrangements · {answer['players']} players · ranking "
+                    f"{answer['ranking']} · bet {answer['bet']}", title_justify="left")
+    t.add_column("#", justify="right")
+    for r in range(1, ROWS + 1):
+        t.add_column(f"row {r}: win · tie", no_wrap=True)
+    t.add_column("aside")
+    t.add_column("chips", justify="right")
+    for i, plan in enumerate(answer["arrangements"], start=1):
+        cells = [cards_inline(row, sep="-") + Text(f"\n{name}\n{w:.0%} · {tie:.0%}",
+                                                  style="cyan")
+                 for row, name, w, tie in zip(plan["rows"], plan["names"], plan["win"],
+                                              plan["tie"], strict=True)]
+        t.add_row(str(i), *cells, "-".join(plan["aside"]), f"{plan['expected']:+.3f}")
+    note = Text("expected chips per hand, bets included, when every other row is three "
+                "unseen cards at random (docs/rules/kabu-tsukuri.md)", style="dim")
+    return Group(Text("hand ") + hand, t, note)

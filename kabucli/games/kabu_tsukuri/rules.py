@@ -33,7 +33,7 @@ from kabucli.games.kabu_tsukuri.events import (  # re-exported: the game's modul
     Stakes as Stakes,
     Turn as Turn,
 )
-from kabucli.games.kabu_tsukuri.solver import STRENGTH, solve
+from kabucli.games.kabu_tsukuri.solver import STRENGTH, Model, best_plans, solve
 from kabucli.ledger import POT, Ledger
 from kabucli.notation import LOG_INT, SHARED_VERBS, notate_shared, number, parse_shared, party
 from kabucli.shuffle import Rng
@@ -563,6 +563,42 @@ class KabuTsukuri(Game):
         seat = s.actor
         plans = solve(s.cards[seat], s.n, s.rules.ranking, s.rules.bet, s.ledger.pot, top=3)
         return text.best_text(seat, plans, s.rules.ranking, self.deck.token)
+
+
+    def solve(self, rules: KabuRules, words: list[str], players: int | None,
+              top: int) -> dict[str, Any]:
+        """``kabucli solve``: the ``top`` best arrangements of the hand typed as ``words``
+        (9 or 10 months) at a table of ``players``, as plain data; ParseError for a hand
+        that cannot be dealt."""
+        hand = [c for w in words for c in self._cards(w)]
+        if players is None:
+            players = 5 if len(hand) == 9 else self.default_players
+        if not self.min_players <= players <= self.max_players:
+            raise ParseError(f"{self.title} takes {self.min_players}-{self.max_players} "
+                             f"players, not {players}")
+        size = hand_size(players)
+        if len(hand) != size:
+            raise ParseError(f"with {players} players a hand is {size} cards, not {len(hand)}")
+        if UNKNOWN in hand:
+            raise ParseError("the solver needs every card of the hand named")
+        why = self.deck.check_available(Counter(), hand)
+        if why is not None:
+            raise ParseError(why)
+        model = Model(hand, players, rules.ranking, rules.bet)
+        tok = self.deck.token
+        return {
+            "game": self.name, "hand": [tok(c) for c in sorted(hand)], "players": players,
+            "ranking": rules.ranking, "bet": rules.bet,
+            "model": "every other row: three unseen cards at random, in random order",
+            "arrangements": [{
+                "rows": [[tok(c) for c in r] for r in plan.rows],
+                "aside": [tok(c) for c in plan.aside],
+                "names": [text.row_name(v, rules.ranking) for v in plan.levels],
+                "win": [round(model.win[v], 4) for v in plan.levels],
+                "tie": [round(model.tie[v], 4) for v in plan.levels],
+                "expected": round(plan.ev, 4),
+            } for plan in best_plans(model, hand, top)],
+        }
 
 
 _PENDING: dict[tuple[Any, ...], Pending] = {}  # KabuTsukuri.pending's answers by key

@@ -208,7 +208,13 @@ def solve(hand: list[int] | tuple[int, ...], players: int, ranking: str = "exten
           bet: int = 1, carried: int = 0, top: int = 1) -> list[Plan]:
     """The ``top`` arrangements of ``hand`` (9 or 10 months) with the most expected chips,
     best first (ties keep the first found). Every arrangement is covered (see the module)."""
-    model = Model(hand, players, ranking, bet, carried)
+    return best_plans(Model(hand, players, ranking, bet, carried), hand, top)
+
+
+def best_plans(model: Model, hand: list[int] | tuple[int, ...], top: int = 1) -> list[Plan]:
+    """:func:`solve` under a model already made for ``hand``."""
+    bet = model.bet
+    ranking = model.ranking
     w, t = model.win, model.tie
     q, b = model.first, model.round
     opts = OPTIONS[ranking]
