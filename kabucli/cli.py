@@ -528,8 +528,8 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         return "handled"
     # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).
     answer = g.command(m.state, line)
-    if answer is not None:
-        out.print(Text(safe_text(answer)))
+    if answer is not None:  # one or more lines, each shown as text
+        out.print(Text("\n".join(safe_text(part) for part in answer.split("\n"))))
         return "handled"
     return None
 
