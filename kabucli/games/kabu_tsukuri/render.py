@@ -47,9 +47,9 @@ def _leader(s: KabuState) -> Text:
     """Who takes the pot of this round, as far as its rows are shown."""
     levels = s.levels()
     if not levels:
-        return Text("")
+        return _last(s)
     top = max(levels.values())
-    best = [p for p in s.order if levels[p] == top]
+    best = [p for p in s.order if levels.get(p) == top]
     name = row_name(top, s.rules.ranking)
     done = len(levels) == s.n
     if len(best) == 1:
@@ -59,6 +59,19 @@ def _leader(s: KabuState) -> Text:
     what = "tie: the pot carries" if done else "tied so far"
     return Text(f"row {s.row}: {what} ({', '.join(f'p{p}' for p in best)}, {name})",
                 style="bold yellow")
+
+
+def _last(s: KabuState) -> Text:
+    """What the last row decided, until the next row is turned over."""
+    if not s.history:
+        return Text("")
+    r = s.history[-1]
+    if len(r.best) == 1:
+        return Text(f"hand {r.hand} row {r.row}: p{r.best[0]} took the pot of {r.amount}",
+                    style="green")
+    where = "the next row" if r.row < ROWS else "the next hand"
+    return Text(f"hand {r.hand} row {r.row}: tie ({', '.join(f'p{p}' for p in r.best)}), "
+                f"{r.amount} carries to {where}", style="yellow")
 
 
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
