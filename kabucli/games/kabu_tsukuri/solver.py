@@ -16,10 +16,11 @@ Method: the rows' strengths are read from a table of every laid row (12**3 of th
 per ranking. An arrangement is a card set aside (ten cards), three sets of three for the rows
 and a laid order in each; orders that give a row the same strength give the arrangement the
 same value, so each set of three is tried with one order per strength it can reach (one,
-except three consecutive months: rising, falling, any other). Every set aside, every split
-into rows, every order of the rows and every reachable strength are tried; the value above
-is ``Q*(w1 + t1*V2) + B*(V2 + V3)`` with ``V3 = w3`` and ``V2 = w2 + t2*V3``, so the splits
-of the six cards of rows 2 and 3 are valued once per set of six.
+except three consecutive months: rising, falling, any other). The value above is
+``Q*(w1 + t1*V2) + B*(V2 + V3)`` with ``V3 = w3`` and ``V2 = w2 + t2*V3``: the splits of the
+six cards of rows 2 and 3 are valued once per set of six, and a bound on that value for each
+row 1 (:func:`best_plans`) leaves out only rows 1 that cannot beat what was found. So every
+set aside, split into rows, order of the rows and reachable strength is accounted for.
 """
 
 from __future__ import annotations
@@ -190,18 +191,63 @@ def arrangement_value(model: Model, rows: list[list[int]] | tuple[Triple, ...]) 
     return model.value([table[_index(r[0], r[1], r[2])] for r in rows])
 
 
-def _triples(cards: tuple[int, ...]) -> list[tuple[Triple, tuple[int, ...]]]:
-    """Each distinct set of three of sorted ``cards`` and the cards left, once each."""
-    out: list[tuple[Triple, tuple[int, ...]]] = []
+# Index triples of 6 sorted positions, each with the positions left, in the order
+# combinations gives them: the cards at ascending positions of sorted cards come out sorted.
+_SIX = tuple((i, j, k, *(x for x in range(6) if x not in (i, j, k)))
+             for i, j, k in combinations(range(6), 3))
+
+Way = tuple[float, float, Triple, Triple, int, int]  # V2, V3, row 2, row 3, their strengths
+Option = tuple[float, float, int, Triple]  # a row's w, t, strength and laid order
+
+# The splits of each set of six cards (they depend on the cards alone, so every hand shares
+# them; bounded in size).
+_SPLITS: dict[tuple[int, ...], tuple[tuple[Triple, Triple], ...]] = {}
+_SPLITS_MAX = 200_000
+
+
+def _splits(cards: tuple[int, ...]) -> tuple[tuple[Triple, Triple], ...]:
+    """The distinct ways to split six sorted cards into two sets of three (the first set
+    once each)."""
+    got = _SPLITS.get(cards)
+    if got is not None:
+        return got
+    out: list[tuple[Triple, Triple]] = []
     seen: set[Triple] = set()
-    n = len(cards)
-    for i, j, k in combinations(range(n), 3):
+    for i, j, k, a, b, c in _SIX:
         key = (cards[i], cards[j], cards[k])
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append((key, tuple(cards[x] for x in range(n) if x != i and x != j and x != k)))
-    return out
+        if key not in seen:
+            seen.add(key)
+            out.append((key, (cards[a], cards[b], cards[c])))
+    if len(_SPLITS) >= _SPLITS_MAX:
+        _SPLITS.clear()
+    got = _SPLITS[cards] = tuple(out)
+    return got
+
+
+def _ways(six: tuple[int, ...], rows: dict[Triple, list[Option]]) -> list[Way]:
+    """Every way to lay six sorted cards as rows 2 and 3 (one per pair of sets and strength
+    of row 2, row 3 in its strongest order), valued (V2, V3)."""
+    ways: list[Way] = []
+    for key2, key3 in _splits(six):
+        w3, _, s3, o3 = rows[key3][0]  # row 3: its strongest order is its best
+        for w2, t2, s2, o2 in rows[key2]:
+            ways.append((w2 + t2 * w3, w3, o2, o3, s2, s3))
+    return ways
+
+
+def _options(model: Model, cards: tuple[int, ...]) -> dict[Triple, list[Option]]:
+    """Each set of three of ``cards``: its options as a row, strongest first."""
+    opts = OPTIONS[model.ranking]
+    w, t = model.win, model.tie
+    rows: dict[Triple, list[Option]] = {}
+    n = len(cards)
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                key = (cards[i], cards[j], cards[k])
+                if key not in rows:
+                    rows[key] = [(w[s], t[s], s, o) for s, o in opts[key]]
+    return rows
 
 
 def solve(hand: list[int] | tuple[int, ...], players: int, ranking: str = "extended",
@@ -211,47 +257,67 @@ def solve(hand: list[int] | tuple[int, ...], players: int, ranking: str = "exten
     return best_plans(Model(hand, players, ranking, bet, carried), hand, top)
 
 
+def _without(cards: tuple[int, ...], drop: tuple[int, ...]) -> tuple[int, ...]:
+    """Sorted ``cards`` less the sorted cards ``drop`` (which they hold)."""
+    out: list[int] = []
+    j = 0
+    n = len(drop)
+    for c in cards:
+        if j < n and c == drop[j]:
+            j += 1
+        else:
+            out.append(c)
+    return tuple(out)
+
+
 def best_plans(model: Model, hand: list[int] | tuple[int, ...], top: int = 1) -> list[Plan]:
-    """:func:`solve` under a model already made for ``hand``."""
+    """:func:`solve` under a model already made for ``hand``.
+
+    Branch and bound over row 1: with ``W`` the best chance any set of the hand has as row 3
+    and ``V`` the best ``w2 + t2*W`` of any set as row 2, no arrangement with row 1 ``R`` is
+    worth more than ``Q*max(w1 + t1*V) + B*(V + W)`` over R's orders. Rows 1 are tried from
+    the highest bound down, each with every card set aside and every split of the rest, until
+    the bound falls to the value already found: what is left cannot beat it."""
     bet = model.bet
-    ranking = model.ranking
-    w, t = model.win, model.tie
     q, b = model.first, model.round
-    opts = OPTIONS[ranking]
     cards = tuple(sorted(hand))
-    spare = len(cards) - 9
-    asides: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-    if spare == 0:
-        asides.append(((), cards))
-    else:
-        for i in range(len(cards)):
-            if i and cards[i] == cards[i - 1]:
-                continue
-            asides.append(((cards[i],), cards[:i] + cards[i + 1:]))
-    # per set of six cards: every way to lay rows 2 and 3, valued (V2, V3)
-    splits: dict[tuple[int, ...], list[tuple[float, float, Triple, Triple, int, int]]] = {}
+    rows = _options(model, cards)
+    w3best = max(opts[0][0] for opts in rows.values())
+    v2best = max(w + t * w3best for opts in rows.values() for w, t, _, _ in opts)
+    bound = b * (v2best + w3best) - 3.0 * bet
+    firsts = sorted(((max(w + t * v2best for w, t, _, _ in opts), key)
+                     for key, opts in rows.items()), key=_first, reverse=True)
+    one = top == 1
+    ways_of: dict[tuple[int, ...], list[Way]] = {}  # the ways of each set of six cards
     best: list[tuple[float, int, Plan]] = []
     found = 0
     floor = -1e300
-    for aside, nine in asides:
-        for key1, six in _triples(nine):
-            ways = splits.get(six)
+    base = -3.0 * bet
+    for g1, key1 in firsts:
+        if q * g1 + bound <= floor:
+            break
+        seven = _without(cards, key1)
+        options = rows[key1]
+        spare = len(seven) == 7  # ten cards: one of the seven left is set aside
+        for a in range(len(seven) if spare else 1):
+            if a and seven[a] == seven[a - 1]:
+                continue
+            aside = (seven[a],) if spare else ()
+            six = seven[:a] + seven[a + 1:] if spare else seven
+            ways = ways_of.get(six)
             if ways is None:
-                ways = []
-                for key2, three in _triples(six):
-                    key3 = (three[0], three[1], three[2])
-                    s3, o3 = opts[key3][0]  # the strongest order of row 3 is its best
-                    v3 = w[s3]
-                    v2, s2, o2 = max((w[s] + t[s] * v3, s, o) for s, o in opts[key2])
-                    ways.append((v2, v3, o2, o3, s2, s3))
-                splits[six] = ways
+                ways = ways_of[six] = _ways(six, rows)
             for v2, v3, o2, o3, s2, s3 in ways:
-                rest = b * (v2 + v3)
-                for s1, o1 in opts[key1]:
-                    ev = q * (w[s1] + t[s1] * v2) + rest - 3 * bet
+                rest = b * (v2 + v3) + base
+                for w1, t1, s1, o1 in options:
+                    ev = q * (w1 + t1 * v2) + rest
                     if ev <= floor:
                         continue
                     found += 1
+                    if one:
+                        floor = ev
+                        best = [(ev, -found, Plan(ev, aside, (o1, o2, o3), (s1, s2, s3)))]
+                        continue
                     best.append((ev, -found, Plan(ev, aside, (o1, o2, o3), (s1, s2, s3))))
                     if len(best) > 4 * top + 32:
                         best.sort(reverse=True, key=_rank)
@@ -259,6 +325,10 @@ def best_plans(model: Model, hand: list[int] | tuple[int, ...], top: int = 1) ->
                         floor = best[-1][0] if len(best) == top else floor
     best.sort(reverse=True, key=_rank)
     return [p for _, _, p in best[:top]]
+
+
+def _first(item: tuple[float, Triple]) -> float:
+    return item[0]
 
 
 def _rank(item: tuple[float, int, Plan]) -> tuple[float, int]:
