@@ -220,10 +220,9 @@ class KabuTsukuri(Game):
         if len(ev.aside) != spare:
             return (f"with {s.size} cards one is set aside (add 'aside CARD')" if spare
                     else f"with {s.size} cards none is set aside")
-        laid = [c for r in ev.rows for c in r] + list(ev.aside)
-        if Counter(laid) != Counter(s.cards[ev.seat]):
-            return (f"p{ev.seat}'s hand is {self._set(s.cards[ev.seat])}, not "
-                    f"{self._set(sorted(laid))}")
+        laid = sorted([*ev.rows[0], *ev.rows[1], *ev.rows[2], *ev.aside])
+        if laid != s.cards[ev.seat]:  # the hand is sorted
+            return f"p{ev.seat}'s hand is {self._set(s.cards[ev.seat])}, not {self._set(laid)}"
         return None
 
     def _check_show(self, s: KabuState, ev: Show) -> str | None:
