@@ -48,9 +48,12 @@ class Deck:
         return [code for code in sorted(self.counts) for _ in range(self.counts[code])]
 
     def token(self, code: int) -> str:
+        """The printed token of a card; a code that is no card of the deck (read from a
+        damaged log, which the rules then refuse) prints as ``<card CODE>``."""
         if code == UNKNOWN:
             return UNKNOWN_TOKEN
-        return self.tokens[code]
+        tok = self.tokens.get(code)
+        return tok if tok is not None else f"<card {code}>"
 
     def value(self, code: int) -> int:
         return self.values[code]

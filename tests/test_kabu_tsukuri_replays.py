@@ -210,6 +210,22 @@ def fifth_card_of_a_month(events: list[Event]) -> Tampered:
     return replaced(events, later, changed), later + 1, "only 4 copies of 12"
 
 
+def card_not_in_the_deck(events: list[Event]) -> Tampered:
+    pos = first(events, lambda e: isinstance(e, Show))
+    ev = events[pos]
+    assert isinstance(ev, Show)
+    return replaced(events, pos, Show(ev.seat, [99, *ev.cards[1:]])), pos + 1, \
+        "card code 99 is not in the hanafuda (48, by month) deck"
+
+
+def arrangement_with_a_card_not_in_the_deck(events: list[Event]) -> Tampered:
+    pos = first(events, lambda e: isinstance(e, Arrange))
+    ev = events[pos]
+    assert isinstance(ev, Arrange)
+    changed = Arrange(ev.seat, [[99, *ev.rows[0][1:]], *ev.rows[1:]], ev.aside)
+    return replaced(events, pos, changed), pos + 1, "<card 99>"
+
+
 def bet_out_of_turn(events: list[Event]) -> Tampered:
     pos = first(events, lambda e: isinstance(e, Bet))
     ev = events[pos + 1]
@@ -238,6 +254,9 @@ TAMPERED: list[Any] = [
     pytest.param(WINNER, stakes_changed, id="bets-of-the-wrong-amount"),
     pytest.param(ROW_TIE, end_balances_changed, id="end-balances-changed"),
     pytest.param(PHYSICAL, fifth_card_of_a_month, id="physical-fifth-card-of-a-month"),
+    pytest.param(PHYSICAL, card_not_in_the_deck, id="physical-card-not-in-the-deck"),
+    pytest.param(KABU, arrangement_with_a_card_not_in_the_deck,
+                 id="arrangement-with-a-card-not-in-the-deck"),
     pytest.param(PHYSICAL, bet_out_of_turn, id="physical-bet-out-of-turn"),
     pytest.param(PHYSICAL, show_before_the_bets, id="physical-row-shown-before-the-bets"),
     pytest.param(PHYSICAL, end_balances_changed, id="physical-end-balances-changed"),
