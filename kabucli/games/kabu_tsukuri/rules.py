@@ -588,7 +588,7 @@ class KabuTsukuri(Game):
         return {
             "game": self.name, "hand": [tok(c) for c in sorted(hand)], "players": players,
             "ranking": rules.ranking, "bet": rules.bet,
-            "model": "every other row: three unseen cards at random, in random order",
+            "model": text.MODEL,
             "arrangements": [{
                 "rows": [[tok(c) for c in r] for r in plan.rows],
                 "aside": [tok(c) for c in plan.aside],

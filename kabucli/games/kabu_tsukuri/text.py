@@ -10,6 +10,8 @@ from kabucli.hands import BY_DIGIT, RANK_NAMES, digit_name
 if TYPE_CHECKING:
     from kabucli.games.kabu_tsukuri.solver import Plan
 
+MODEL = "every other row: three cards the player has not seen, at random, in random order"
+
 COMMANDS = {
     "best": "the solver's three best arrangements for the seat laying its rows, with the "
             "chips each is expected to bring per hand",
