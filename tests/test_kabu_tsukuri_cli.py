@@ -134,7 +134,7 @@ def test_a_physical_table_from_a_script(tmp_path: Path) -> None:
               "--script", str(script), "--log", str(log))
     assert res.exit_code == 0, res.stderr
     assert "bets due on row 1: p2, p1" in res.stdout
-    assert "hand 1 row 1: p2 took the pot of 2" in res.stdout
+    assert "hand 1 row 1: p2 takes the pot of 2" in res.stdout
     assert "row 3: p2 leads for the pot of 2 with Kabu (9)" in res.stdout
     assert "tie (p2, p1), 2 carries to the next hand" in res.stdout
     data = read_log(log, games.event_types)

@@ -23,7 +23,7 @@ from kabucli.games.kabu_tsukuri.rules import (
     Stakes,
     Turn,
 )
-from kabucli.games.kabu_tsukuri.text import row_name
+from kabucli.games.kabu_tsukuri.text import result_line, row_name
 from kabucli.render import balances_table, cards_inline, seat_cell, seat_label
 
 MILESTONES = {"deal", "result"}
@@ -66,12 +66,7 @@ def _last(s: KabuState) -> Text:
     if not s.history:
         return Text("")
     r = s.history[-1]
-    if len(r.best) == 1:
-        return Text(f"hand {r.hand} row {r.row}: p{r.best[0]} took the pot of {r.amount}",
-                    style="green")
-    where = "the next row" if r.row < ROWS else "the next hand"
-    return Text(f"hand {r.hand} row {r.row}: tie ({', '.join(f'p{p}' for p in r.best)}), "
-                f"{r.amount} carries to {where}", style="yellow")
+    return Text(result_line(r), style="green" if len(r.best) == 1 else "yellow")
 
 
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
@@ -149,11 +144,7 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
     if isinstance(ev, Show):
         return f"p{ev.seat} turns over {cards(ev.cards)}: {row_name(s.level(ev.cards), ranking)}"
     if isinstance(ev, Result):
-        if len(ev.best) == 1:
-            return f"hand {ev.hand} row {ev.row}: p{ev.best[0]} takes the pot of {ev.amount}"
-        where = "the next row" if ev.row < ROWS else "the next hand"
-        tied = ", ".join(f"p{p}" for p in ev.best)
-        return f"hand {ev.hand} row {ev.row}: tie ({tied}), {ev.amount} carries to {where}"
+        return result_line(ev)
     if isinstance(ev, End):
         chips = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
         return f"match over: {chips}" + (f"; pot left {ev.pot}" if ev.pot else "")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from kabucli.games.kabu_tsukuri.events import Result
 from kabucli.hands import BY_DIGIT, RANK_NAMES, digit_name
 
 if TYPE_CHECKING:
@@ -27,6 +28,16 @@ def row_name(level: int, ranking: str) -> str:
     if rank in BY_DIGIT:
         return f"{RANK_NAMES[rank]}, {digit_name(digit)}"
     return RANK_NAMES[rank]
+
+
+def result_line(r: Result) -> str:
+    """How a row ended: ``hand 1 row 2: p3 takes the pot of 8``, or a tie that carries."""
+    head = f"hand {r.hand} row {r.row}"
+    if len(r.best) == 1:
+        return f"{head}: p{r.best[0]} takes the pot of {r.amount}"
+    where = "the next row" if r.row < 3 else "the next hand"
+    tied = ", ".join(f"p{p}" for p in r.best)
+    return f"{head}: tie ({tied}), {r.amount} carries to {where}"
 
 
 def hint(phase: str, physical: bool, size: int, row: int, actor: int) -> str:
