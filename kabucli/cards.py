@@ -48,12 +48,12 @@ class Deck:
         return [code for code in sorted(self.counts) for _ in range(self.counts[code])]
 
     def token(self, code: int) -> str:
-        """The printed token of a card; a code that is no card of the deck (read from a
-        damaged log, which the rules then refuse) prints as ``<card CODE>``."""
+        """The printed token of a card; ``#CODE`` for a code outside the deck (which only a
+        damaged log holds, and which the games refuse), so any event can be printed."""
         if code == UNKNOWN:
             return UNKNOWN_TOKEN
-        tok = self.tokens.get(code)
-        return tok if tok is not None else f"<card {code}>"
+        token = self.tokens.get(code)
+        return f"#{code}" if token is None else token
 
     def value(self, code: int) -> int:
         return self.values[code]

@@ -80,6 +80,7 @@ def _root(
 
 EXIT_RULE = 1
 EXIT_UNREADABLE = 2
+MAX_SCRIPT_BYTES = 16 * 2**20  # the largest move script read (about a million moves)
 
 
 def _console(stderr: bool = False) -> Console:
@@ -119,11 +120,14 @@ def _game(name: str) -> Game:
 
 
 def _rules(game: Game, pairs: list[str], file: Path | None) -> Any:
-    from kabucli.errors import KabuError
+    from kabucli import games
+    from kabucli.errors import KabuError, RulesFileError
     from kabucli.rules import build
 
     try:
-        return build(game.Rules, pairs, file, game.name)
+        return build(game.Rules, pairs, file, game.name, games.names())
+    except RulesFileError as exc:
+        fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:
         fail(str(exc))
 
@@ -347,16 +351,23 @@ def resume(
 def _read_script(script: str | None) -> tuple[str, Iterator[tuple[int, str]]] | None:
     """The name and numbered lines of a move script (None: ask at the prompt). Read before
     the game starts, so an unreadable script stops everything and leaves no log behind."""
+    from kabucli.files import read_bytes, size_text
     from kabucli.session import script_lines
 
     if script is None:
         return None
     try:
-        text = sys.stdin.read() if script == "-" else Path(script).read_text()
+        if script == "-":  # standard input may never end either: read as much as a file
+            text = sys.stdin.read(MAX_SCRIPT_BYTES + 1)
+            if len(text) > MAX_SCRIPT_BYTES:
+                fail(f"cannot read script -: larger than {size_text(MAX_SCRIPT_BYTES)}, the "
+                     "most kabucli reads from such a file", EXIT_UNREADABLE)
+        else:
+            text = read_bytes(script, MAX_SCRIPT_BYTES).decode()
     except OSError as exc:
-        fail(f"cannot read script {script}: {exc.strerror}")
+        fail(f"cannot read script {script}: {exc.strerror}", EXIT_UNREADABLE)
     except UnicodeDecodeError:
-        fail(f"script {script} is not text")
+        fail(f"script {script} is not text", EXIT_UNREADABLE)
     return ("standard input" if script == "-" else script), script_lines(text)
 
 
@@ -842,6 +853,7 @@ def log_convert(
 ) -> None:
     """Convert a log between msgpack (compact) and JSON Lines (readable)."""
     from kabucli.errors import LogError
+    from kabucli.games import event_types
     from kabucli.log import convert_log
 
     if to not in (None, "msgpack", "jsonl"):
@@ -849,7 +861,7 @@ def log_convert(
     if dst.exists() and not force:
         fail(f"{dst} already exists; add --force to overwrite it")
     try:
-        n = convert_log(src, dst, to, overwrite=force)  # type: ignore[arg-type]
+        n = convert_log(src, dst, event_types, to, overwrite=force)  # type: ignore[arg-type]
     except LogError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     _console().print(f"wrote {_escape(str(dst))} ({n} events)", soft_wrap=True)

@@ -19,15 +19,24 @@ class RuleError(KabuError):
     """An unknown house rule or a value it cannot take."""
 
 
+class RulesFileError(RuleError):
+    """A rules file that cannot be read, or is not TOML (unreadable, where a bad rule in it
+    is refused)."""
+
+
 class LogError(KabuError):
     """A log that cannot be read: missing, truncated, corrupted or of an unknown format."""
 
-    def __init__(self, message: str, index: int | None = None, good: int | None = None) -> None:
+    def __init__(self, message: str, index: int | None = None, good: int | None = None,
+                 path: object = None) -> None:
+        """``index``: the record at fault (0 = the header), ``good``: the events read whole
+        before it, ``path``: the file; each says where, before ``message``."""
         self.index = index
         self.good = good
         where = f"event {index}: " if index is not None and index > 0 else ""
         where = "header: " if index == 0 else where
-        super().__init__(f"{where}{message}")
+        file = f"{path}: " if path is not None else ""
+        super().__init__(f"{file}{where}{message}")
 
 
 class BotError(KabuError):

@@ -18,6 +18,7 @@ what still checks out of a damaged log.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import struct
@@ -32,10 +33,13 @@ import msgspec
 
 from kabucli.errors import KabuError, LogError
 from kabucli.events import Event, Undo
+from kabucli.files import MiB, read_bytes
 
 FORMAT_VERSION = 1
 MAGIC = b"KBCLOG1\n"
 _FRAME = struct.Struct(">II")
+# The largest log read (about a million events): a bigger file is refused, not loaded.
+MAX_LOG_BYTES = 64 * MiB
 
 Fmt = Literal["msgpack", "jsonl"]
 
@@ -80,6 +84,11 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     started: str
     seed: int | None = None
     shuffle: str | None = None
+
+    def __post_init__(self) -> None:
+        # msgspec bounds stop at int64; a reader refuses the record with this message
+        if self.seed is not None and not 0 <= self.seed < 2**64:
+            raise ValueError(f"seed {self.seed} is out of range (0 to 2**64 - 1) - at `$.seed`")
 
 
 def now_iso() -> str:
@@ -321,17 +330,13 @@ def _raw_records(data: bytes, fmt: Fmt, resync: bool = False) -> Iterator[_Raw]:
 def _log_error(path: Path, index: int, why: str, good: int) -> LogError:
     """A LogError for record ``index`` (0 = header) that says where, with ``good`` events
     read whole before it."""
-    where = "header" if index == 0 else f"event {index}"
-    err = LogError(f"{path}: {where}: {why}")
-    err.index = index
-    err.good = good
-    return err
+    return LogError(why, index, good, path)
 
 
 def _read_bytes(path: Path) -> tuple[bytes, Fmt]:
     """A log file's bytes and, from its content, its encoding."""
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, MAX_LOG_BYTES)
     except FileNotFoundError:
         raise LogError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -369,6 +374,10 @@ class _Decoder:
             return str(exc)
         except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
             return f"invalid record: {_field_path(str(exc))}"
+        except UnicodeDecodeError:
+            return "invalid record: a string in it is not valid UTF-8"
+        except RecursionError:
+            return "invalid record: values nested too deeply"
         return ""
 
 
@@ -470,16 +479,23 @@ def _event_decoder(game: str, event_types: EventTypes, fmt: Fmt) -> Any:
         raise LogError(str(exc)) from None
     if Undo not in types:  # the engine handles undo for every game
         types += (Undo,)
+    return _decoder(types, fmt)
+
+
+@functools.cache
+def _decoder(types: tuple[type[Event], ...], fmt: Fmt) -> Any:
+    """A decoder of these event types, made once (making one costs as much as reading a short
+    log, and an audit reads many logs of the same game)."""
     union = typing.Union[types] if len(types) > 1 else types[0]  # noqa: UP007
     return msgspec.msgpack.Decoder(union) if fmt == "msgpack" else msgspec.json.Decoder(union)
 
 
-def convert_log(src: Path, dst: Path, fmt: Fmt | None = None, overwrite: bool = False) -> int:
+def convert_log(src: Path, dst: Path, event_types: EventTypes, fmt: Fmt | None = None,
+                overwrite: bool = False) -> int:
     """Copy the log ``src`` to ``dst`` in encoding ``fmt`` (by default the one ``dst``'s name
-    asks for, as for any new log); return the number of events. ``src`` is read strictly, so
-    a damaged log is refused, and ``dst`` is not overwritten unless ``overwrite``."""
-    from kabucli.games import event_types  # here: kabucli.games imports this module
-
+    asks for, as for any new log); return the number of events. ``src`` is read strictly (its
+    game's events from ``event_types``), so a damaged log is refused, and ``dst`` is not
+    overwritten unless ``overwrite``."""
     src, dst = Path(src), Path(dst)
     log = read_log(src, event_types, strict=True)
     if dst.exists() and dst.resolve() == src.resolve():

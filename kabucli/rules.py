@@ -8,7 +8,7 @@ rules all read the same definition.
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -16,10 +16,12 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from kabucli.errors import RuleError
+from kabucli.errors import RuleError, RulesFileError
+from kabucli.files import MiB, read_bytes
 from kabucli.safetext import safe_text
 
 R = TypeVar("R", bound=msgspec.Struct)
+MAX_RULES_BYTES = MiB  # a rules file is a few lines: a bigger one is refused, not loaded
 
 
 @dataclass(frozen=True)
@@ -94,16 +96,16 @@ def _coerce(text: str) -> Any:
 
 
 def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = None,
-          game: str = "") -> R:
+          game: str = "", games: Sequence[str] = ()) -> R:
     """Rules from defaults, then a TOML file, then ``NAME=VALUE`` pairs; RuleError if bad.
 
     In the file, top-level keys are rules; a table named after the game (``[dare]``) adds to
-    and overrides them, and tables named after other games are skipped, so one file can hold
-    the house rules of several games.
+    and overrides them, and tables named after the other ``games`` (every game's name) are
+    skipped, so one file can hold the house rules of several games.
     """
     values: dict[str, Any] = {}
     if file is not None:
-        values.update(_from_file(file, game))
+        values.update(_from_file(file, game, games))
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
@@ -112,22 +114,26 @@ def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = No
     return validate(rules_type, values, game)
 
 
-def _from_file(file: Path, game: str) -> dict[str, Any]:
-    from kabucli.games import names  # here: kabucli.games imports this module
-
+def _from_file(file: Path, game: str, games: Sequence[str]) -> dict[str, Any]:
     try:
-        loaded = msgspec.toml.decode(file.read_bytes())
+        loaded = msgspec.toml.decode(read_bytes(file, MAX_RULES_BYTES))
     except OSError as exc:
-        raise RuleError(f"cannot read rules file {file}: {exc.strerror}") from None
+        raise RulesFileError(f"cannot read rules file {file}: {exc.strerror}") from None
     except msgspec.DecodeError as exc:
-        raise RuleError(f"rules file {file} is not valid TOML: {exc}") from None
+        raise RulesFileError(f"rules file {file} is not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RulesFileError(f"rules file {file} is not valid TOML: it is not UTF-8 text (byte "
+                             f"{exc.start + 1})") from None
+    except RecursionError:
+        raise RulesFileError(f"rules file {file} is not valid TOML: values nested too "
+                             "deeply") from None
     values = {k: v for k, v in loaded.items() if not isinstance(v, dict)}
     for table, inner in loaded.items():
-        if not isinstance(inner, dict) or (table != game and table in names()):
+        if not isinstance(inner, dict) or (table != game and table in games):
             continue
         if table != game:
             raise RuleError(f"rules file {file}: [{table}] is not a game "
-                            f"(games: {', '.join(names())})")
+                            f"(games: {', '.join(games or [game])})")
         values.update(inner)
     return values
 

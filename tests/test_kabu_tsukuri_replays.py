@@ -223,7 +223,7 @@ def arrangement_with_a_card_not_in_the_deck(events: list[Event]) -> Tampered:
     ev = events[pos]
     assert isinstance(ev, Arrange)
     changed = Arrange(ev.seat, [[99, *ev.rows[0][1:]], *ev.rows[1:]], ev.aside)
-    return replaced(events, pos, changed), pos + 1, "<card 99>"
+    return replaced(events, pos, changed), pos + 1, "#99"
 
 
 def bet_out_of_turn(events: list[Event]) -> Tampered:

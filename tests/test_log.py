@@ -403,10 +403,11 @@ def test_the_file_name_chooses_the_encoding_when_creating(tmp_path: Path,
 
 def test_convert_msgpack_to_jsonl_and_back_is_lossless(tmp_path: Path, dare_match: Match) -> None:
     original = write_match(tmp_path / "game.kbl", dare_match)
-    assert convert_log(original, tmp_path / "game.jsonl") == len(dare_match.events)
+    assert convert_log(original, tmp_path / "game.jsonl", event_types) == len(dare_match.events)
     as_json = read_log(tmp_path / "game.jsonl", event_types)
     assert as_json.fmt == "jsonl"
-    assert convert_log(tmp_path / "game.jsonl", tmp_path / "back.kbl") == len(dare_match.events)
+    back = convert_log(tmp_path / "game.jsonl", tmp_path / "back.kbl", event_types)
+    assert back == len(dare_match.events)
     back = read_log(tmp_path / "back.kbl", event_types)
     assert back.fmt == "msgpack"
     assert back.header == as_json.header == dare_match.header
@@ -416,9 +417,9 @@ def test_convert_msgpack_to_jsonl_and_back_is_lossless(tmp_path: Path, dare_matc
 
 def test_convert_writes_the_encoding_asked_for(tmp_path: Path, dare_match: Match) -> None:
     src = write_match(tmp_path / "game.jsonl", dare_match)
-    convert_log(src, tmp_path / "out.jsonl", fmt="msgpack")
+    convert_log(src, tmp_path / "out.jsonl", event_types, fmt="msgpack")
     assert read_log(tmp_path / "out.jsonl", event_types).fmt == "msgpack"
-    convert_log(tmp_path / "out.jsonl", tmp_path / "out.kbl", fmt="jsonl")
+    convert_log(tmp_path / "out.jsonl", tmp_path / "out.kbl", event_types, fmt="jsonl")
     assert (tmp_path / "out.kbl").read_bytes() == src.read_bytes()
 
 
@@ -427,7 +428,7 @@ def test_convert_by_default_writes_the_encoding_the_new_name_asks_for(
     src = write_match(tmp_path / "game.jsonl", dare_match)
     for name, fmt in [("a.kbl", "msgpack"), ("a.log", "msgpack"), ("a.ndjson", "jsonl"),
                       ("copy.jsonl", "jsonl")]:
-        convert_log(src, tmp_path / name)
+        convert_log(src, tmp_path / name, event_types)
         assert read_log(tmp_path / name, event_types).fmt == fmt, name
     assert (tmp_path / "copy.jsonl").read_bytes() == src.read_bytes()
 
@@ -437,19 +438,19 @@ def test_convert_refuses_to_overwrite_unless_asked(tmp_path: Path, dare_match: M
     dst = tmp_path / "game.jsonl"
     dst.write_bytes(b"keep me")
     with pytest.raises(LogError, match="already exists"):
-        convert_log(src, dst)
+        convert_log(src, dst, event_types)
     assert dst.read_bytes() == b"keep me"
-    assert convert_log(src, dst, overwrite=True) == len(dare_match.events)
+    assert convert_log(src, dst, event_types, overwrite=True) == len(dare_match.events)
     assert read_log(dst, event_types).events == dare_match.events
     with pytest.raises(LogError, match="onto itself"):
-        convert_log(src, src, overwrite=True)
+        convert_log(src, src, event_types, overwrite=True)
 
 
 def test_convert_refuses_a_damaged_log(tmp_path: Path, dare_match: Match) -> None:
     src = write_match(tmp_path / "game.kbl", dare_match)
     src.write_bytes(src.read_bytes()[:-1])
     with pytest.raises(LogError, match="truncated"):
-        convert_log(src, tmp_path / "game.jsonl")
+        convert_log(src, tmp_path / "game.jsonl", event_types)
     assert not (tmp_path / "game.jsonl").exists()
 
 

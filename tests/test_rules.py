@@ -10,6 +10,7 @@ import msgspec
 import pytest
 from msgspec import Meta
 
+from kabucli import games
 from kabucli.errors import RuleError
 from kabucli.games.dare.rules import DareRules
 from kabucli.rules import as_dict, build, describe, validate
@@ -122,30 +123,35 @@ def write(tmp_path: Path, text: str) -> Path:
     return path
 
 
+def from_file(file: Path) -> DareRules:
+    """Dare's rules from a file, knowing every game's name as the command line does."""
+    return build(DareRules, file=file, game="dare", games=games.names())
+
+
 def test_a_toml_file_with_top_level_rules(tmp_path: Path) -> None:
     file = write(tmp_path, 'ante = 2\ntie = "split"\n')
-    assert build(DareRules, file=file, game="dare") == DareRules(ante=2, tie="split")
+    assert from_file(file) == DareRules(ante=2, tie="split")
 
 
 def test_a_toml_file_with_a_table_for_the_game(tmp_path: Path) -> None:
     file = write(tmp_path, '[dare]\nyaku = "extended"\nrounds = 4\n')
-    assert build(DareRules, file=file, game="dare") == DareRules(yaku="extended", rounds=4)
+    assert from_file(file) == DareRules(yaku="extended", rounds=4)
 
 
 def test_the_game_table_adds_to_and_overrides_top_level_rules(tmp_path: Path) -> None:
     file = write(tmp_path, 'ante = 2\nchips = 30\n[dare]\nante = 5\n')
-    assert build(DareRules, file=file, game="dare") == DareRules(ante=5, chips=30)
+    assert from_file(file) == DareRules(ante=5, chips=30)
 
 
 def test_tables_for_other_games_are_skipped(tmp_path: Path) -> None:
     file = write(tmp_path, '[kazu-tori]\nlimit = 15\n[dare]\ntie = "order"\n')
-    assert build(DareRules, file=file, game="dare") == DareRules(tie="order")
+    assert from_file(file) == DareRules(tie="order")
 
 
 def test_a_table_that_names_no_game_is_refused(tmp_path: Path) -> None:
     file = write(tmp_path, "[dar]\nante = 2\n")
     with pytest.raises(RuleError, match=r"\[dar\] is not a game"):
-        build(DareRules, file=file, game="dare")
+        from_file(file)
 
 
 def test_pairs_override_the_file(tmp_path: Path) -> None:
@@ -156,13 +162,13 @@ def test_pairs_override_the_file(tmp_path: Path) -> None:
 def test_a_bad_value_in_a_file_names_the_rule(tmp_path: Path) -> None:
     file = write(tmp_path, '[dare]\nante = "two"\n')
     with pytest.raises(RuleError, match=r"ante='two' .*integer 0-1000000"):
-        build(DareRules, file=file, game="dare")
+        from_file(file)
 
 
 def test_an_unknown_rule_in_a_file_is_refused(tmp_path: Path) -> None:
     file = write(tmp_path, "jokers = 2\n")
     with pytest.raises(RuleError, match="unknown house rule 'jokers'"):
-        build(DareRules, file=file, game="dare")
+        from_file(file)
 
 
 def test_a_file_that_is_not_toml_or_not_there_is_refused(tmp_path: Path) -> None:

@@ -11,7 +11,11 @@ from typing import Annotated, ClassVar, Literal
 import msgspec
 from msgspec import Meta
 
+from kabucli.cards import KABUFUDA_39, UNKNOWN
 from kabucli.events import Event
+
+# A card code as a log may hold it: a kabufuda card, or UNKNOWN (a reader refuses any other).
+Card = Annotated[int, Meta(ge=UNKNOWN, le=max(KABUFUDA_39.counts))]
 
 
 class DareRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -44,15 +48,15 @@ class Deal(Event, tag="deal", frozen=True):
     KIND: ClassVar[str] = "chance"
     round: int
     dealer: int
-    field: list[int]
-    hands: list[list[int]] | None = None
+    field: list[Card]
+    hands: list[list[Card]] | None = None
 
 
 class Lay(Event, tag="lay", frozen=True):
     """``seat`` lays down ``sets`` (0-3 sets of three cards) on their turn."""
 
     seat: int
-    sets: list[list[int]]
+    sets: list[list[Card]]
 
 
 class Show(Event, tag="show", frozen=True):
@@ -60,7 +64,7 @@ class Show(Event, tag="show", frozen=True):
 
     KIND: ClassVar[str] = "chance"
     seat: int
-    cards: list[int]
+    cards: list[Card]
 
 
 class Result(Event, tag="result", frozen=True):

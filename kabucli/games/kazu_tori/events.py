@@ -11,7 +11,11 @@ from typing import Annotated, ClassVar, Literal
 import msgspec
 from msgspec import Meta
 
+from kabucli.cards import DAINI_40, UNKNOWN
 from kabucli.events import Event
+
+# A card code as a log may hold it: a Daini card, or UNKNOWN (a reader refuses any other).
+Card = Annotated[int, Meta(ge=UNKNOWN, le=max(DAINI_40.counts))]
 
 
 class KazuToriRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -45,7 +49,7 @@ class Deal(Event, tag="deal", frozen=True):
 
     KIND: ClassVar[str] = "chance"
     sizes: list[int]
-    piles: list[list[int]] | None = None
+    piles: list[list[Card]] | None = None
 
 
 class Shuffle(Event, tag="shuffle", frozen=True):
@@ -56,7 +60,7 @@ class Shuffle(Event, tag="shuffle", frozen=True):
 
     KIND: ClassVar[str] = "chance"
     seats: list[int]
-    piles: list[list[int]]
+    piles: list[list[Card]]
 
 
 class Flip(Event, tag="flip", frozen=True):
@@ -65,7 +69,7 @@ class Flip(Event, tag="flip", frozen=True):
     A flip closes the claim window of the card before it."""
 
     seat: int
-    card: int | None = None
+    card: Card | None = None
 
 
 class Claim(Event, tag="claim", frozen=True):

@@ -671,7 +671,7 @@ class KazuTori(Game):
             return f"p{ev.seat} stop"
         if type(ev) is Shuffle:
             return "shuffle " + " | ".join(
-                f"p{seat} {self._cards(p)}" for seat, p in zip(ev.seats, ev.piles, strict=True))
+                f"p{seat} {self._cards(p)}" for seat, p in zip(ev.seats, ev.piles, strict=False))
         if type(ev) is Race:
             return "race " + " ".join(f"p{i}={d}" for i, d in enumerate(ev.draws, 1) if d >= 0)
         if type(ev) is Penalty:

@@ -11,7 +11,13 @@ from typing import Annotated, ClassVar, Literal
 import msgspec
 from msgspec import Meta
 
+from kabucli.cards import HANAFUDA_48, UNKNOWN
 from kabucli.events import Event
+
+# A card code and a month as a log may hold them (a reader refuses any other): a hanafuda
+# card or UNKNOWN, and a month 1-12.
+Card = Annotated[int, Meta(ge=UNKNOWN, le=max(HANAFUDA_48.counts))]
+Month = Annotated[int, Meta(ge=1, le=12)]
 
 
 class YatchabaRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -46,14 +52,14 @@ class Deal(Event, tag="deal", frozen=True):
     game: int
     round: int
     guesser: int
-    cards: list[int] | None = None
+    cards: list[Card] | None = None
 
 
 class Guess(Event, tag="guess", frozen=True):
     """The guesser names three months (ascending; repeats allowed)."""
 
     seat: int
-    months: list[int]
+    months: list[Month]
 
 
 class Bet(Event, tag="bet", frozen=True):
@@ -86,8 +92,8 @@ class Reveal(Event, tag="reveal", frozen=True):
     is ``months[i]``, or UNKNOWN when a real table gave only the month; None: months only."""
 
     KIND: ClassVar[str] = "chance"
-    months: list[int]
-    cards: list[int] | None = None
+    months: list[Month]
+    cards: list[Card] | None = None
 
 
 class Result(Event, tag="result", frozen=True):
