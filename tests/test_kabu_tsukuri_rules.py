@@ -423,7 +423,7 @@ def test_physical_a_deal_names_no_card() -> None:
 def test_physical_nobody_types_an_arrangement() -> None:
     m = physical_match(2)
     reason = m.why_not(Arrange(2, [[1, 2, 3], [4, 5, 6], [7, 8, 9]], [10]))
-    assert reason is not None
+    assert reason is not None and "rows are learnt as they are turned over" in reason
 
 
 def test_physical_bets_are_due_in_turn_from_the_dealers_next_seat() -> None:
