@@ -17,10 +17,10 @@ per ranking. An arrangement is a card set aside (ten cards), three sets of three
 and a laid order in each; orders that give a row the same strength give the arrangement the
 same value, so each set of three is tried with one order per strength it can reach (one,
 except three consecutive months: rising, falling, any other). The value above is
-``Q*(w1 + t1*V2) + B*(V2 + V3)`` with ``V3 = w3`` and ``V2 = w2 + t2*V3``: the splits of the
-six cards of rows 2 and 3 are valued once per set of six, and a bound on that value for each
-row 1 (:func:`best_plans`) leaves out only rows 1 that cannot beat what was found. So every
-set aside, split into rows, order of the rows and reachable strength is accounted for.
+``Q*(w1 + t1*V2) + B*(V2 + V3)`` with ``V3 = w3`` and ``V2 = w2 + t2*V3``: it only grows with
+``w3``, so row 3 is laid in its strongest order, and a bound on it for each row 1
+(:func:`best_plans`) leaves out only rows 1 that cannot beat what was found. So every set
+aside, split into rows, order of the rows and reachable strength is accounted for.
 """
 
 from __future__ import annotations
@@ -97,6 +97,13 @@ STRENGTH, KEYS, OPTIONS, ORDERS = _tables()
 assert all(k in OPTIONS["extended"] for k in FIXED)
 
 
+# Per ranking, each set of three months a, b, c (ascending) with how many of b and c are
+# already taken by the months before them, and its (strength, orders) list.
+_DRAWS = {ranking: tuple((a, b, c, int(b == a), int(c == a) + int(c == b),
+                          tuple(ORDERS[ranking][(a, b, c)])) for a, b, c in KEYS)
+          for ranking in RANKINGS}
+
+
 def unseen(hand: list[int] | tuple[int, ...]) -> list[int]:
     """Cards of each month (index 1-12) a player holding ``hand`` has not seen."""
     left = [0] + [COPIES] * MONTHS
@@ -110,13 +117,11 @@ def opponent_levels(left: list[int], ranking: str) -> list[float]:
     laid order."""
     dist = [0.0] * LEVELS
     total = 0
-    orders = ORDERS[ranking]
-    for key in KEYS:
-        a, b, c = key
-        ways = left[a] * (left[b] - (b == a)) * (left[c] - (c == a) - (c == b))
+    for a, b, c, same_b, same_c, orders in _DRAWS[ranking]:
+        ways = left[a] * (left[b] - same_b) * (left[c] - same_c)
         if ways <= 0:
             continue
-        for level, n in orders[key]:
+        for level, n in orders:
             dist[level] += ways * n
             total += ways * n
     if total:
@@ -196,7 +201,6 @@ def arrangement_value(model: Model, rows: list[list[int]] | tuple[Triple, ...]) 
 _SIX = tuple((i, j, k, *(x for x in range(6) if x not in (i, j, k)))
              for i, j, k in combinations(range(6), 3))
 
-Way = tuple[float, float, Triple, Triple, int, int]  # V2, V3, row 2, row 3, their strengths
 Option = tuple[float, float, int, Triple]  # a row's w, t, strength and laid order
 
 # The splits of each set of six cards (they depend on the cards alone, so every hand shares
@@ -222,17 +226,6 @@ def _splits(cards: tuple[int, ...]) -> tuple[tuple[Triple, Triple], ...]:
         _SPLITS.clear()
     got = _SPLITS[cards] = tuple(out)
     return got
-
-
-def _ways(six: tuple[int, ...], rows: dict[Triple, list[Option]]) -> list[Way]:
-    """Every way to lay six sorted cards as rows 2 and 3 (one per pair of sets and strength
-    of row 2, row 3 in its strongest order), valued (V2, V3)."""
-    ways: list[Way] = []
-    for key2, key3 in _splits(six):
-        w3, _, s3, o3 = rows[key3][0]  # row 3: its strongest order is its best
-        for w2, t2, s2, o2 in rows[key2]:
-            ways.append((w2 + t2 * w3, w3, o2, o3, s2, s3))
-    return ways
 
 
 def _options(model: Model, cards: tuple[int, ...]) -> dict[Triple, list[Option]]:
@@ -288,7 +281,6 @@ def best_plans(model: Model, hand: list[int] | tuple[int, ...], top: int = 1) ->
     firsts = sorted(((max(w + t * v2best for w, t, _, _ in opts), key)
                      for key, opts in rows.items()), key=_first, reverse=True)
     one = top == 1
-    ways_of: dict[tuple[int, ...], list[Way]] = {}  # the ways of each set of six cards
     best: list[tuple[float, int, Plan]] = []
     found = 0
     floor = -1e300
@@ -304,25 +296,26 @@ def best_plans(model: Model, hand: list[int] | tuple[int, ...], top: int = 1) ->
                 continue
             aside = (seven[a],) if spare else ()
             six = seven[:a] + seven[a + 1:] if spare else seven
-            ways = ways_of.get(six)
-            if ways is None:
-                ways = ways_of[six] = _ways(six, rows)
-            for v2, v3, o2, o3, s2, s3 in ways:
-                rest = b * (v2 + v3) + base
-                for w1, t1, s1, o1 in options:
-                    ev = q * (w1 + t1 * v2) + rest
-                    if ev <= floor:
-                        continue
-                    found += 1
-                    if one:
-                        floor = ev
-                        best = [(ev, -found, Plan(ev, aside, (o1, o2, o3), (s1, s2, s3)))]
-                        continue
-                    best.append((ev, -found, Plan(ev, aside, (o1, o2, o3), (s1, s2, s3))))
-                    if len(best) > 4 * top + 32:
-                        best.sort(reverse=True, key=_rank)
-                        del best[top:]
-                        floor = best[-1][0] if len(best) == top else floor
+            for key2, key3 in _splits(six):
+                w3, _, s3, o3 = rows[key3][0]  # row 3: its strongest order is its best
+                for w2, t2, s2, o2 in rows[key2]:
+                    v2 = w2 + t2 * w3
+                    rest = b * (v2 + w3) + base
+                    for w1, t1, s1, o1 in options:
+                        ev = q * (w1 + t1 * v2) + rest
+                        if ev <= floor:
+                            continue
+                        found += 1
+                        plan = Plan(ev, aside, (o1, o2, o3), (s1, s2, s3))
+                        if one:
+                            floor = ev
+                            best = [(ev, -found, plan)]
+                            continue
+                        best.append((ev, -found, plan))
+                        if len(best) > 4 * top + 32:
+                            best.sort(reverse=True, key=_rank)
+                            del best[top:]
+                            floor = best[-1][0] if len(best) == top else floor
     best.sort(reverse=True, key=_rank)
     return [p for _, _, p in best[:top]]
 
