@@ -71,6 +71,9 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("yatchaba", ("random",), 5, game_event="gameend"),
     Entry("uno-dare", ("random",), 2, game_event="score"),
     Entry("uno-dare", ("random",), 4, game_event="score"),
+    # Kabu-Tsukuri: a game is a hand (one deal); the best bots run the solver every hand
+    Entry("kabu-tsukuri", ("random",), 4, game_event="deal"),
+    Entry("kabu-tsukuri", ("best",), 4, game_event="deal"),
 )
 
 
@@ -352,6 +355,37 @@ def _wall(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
     return t
 
 
+def bench_solve(cfg: Settings) -> dict[str, Any]:
+    """The Kabu-Tsukuri solver's time per hand (what the ``best`` bot and ``kabucli solve``
+    run): random hands of 10 cards at a table of 4 (and 9 at a table of 5), each solved once;
+    the median run's median, mean and slowest hand."""
+    from kabucli.games.kabu_tsukuri.solver import solve
+    from kabucli.shuffle import Rng
+
+    deck = [m for m in range(1, 13) for _ in range(4)]
+    n = 200 if cfg.runs <= 3 else 1000
+    out = {}
+    for players, size in ((4, 10), (5, 9)):
+        rng = Rng(FIRST_SEED, f"bench/solve/{players}")
+        hands = [rng.shuffled(deck)[:size] for _ in range(n)]
+        for hand in hands[:20]:  # warm up the shared tables of splits
+            solve(hand, players)
+        runs = []
+        for _ in range(cfg.runs):
+            times = []
+            for hand in hands:
+                start = time.perf_counter()
+                solve(hand, players)
+                times.append(time.perf_counter() - start)
+            times.sort()
+            runs.append((times[len(times) // 2], sum(times) / len(times), times[-1]))
+        runs.sort()
+        median, mean, worst = runs[len(runs) // 2]
+        out[f"{players}p"] = {"hands": n, "median_ms": median * 1000, "mean_ms": mean * 1000,
+                              "max_ms": worst * 1000, "hands_per_s": 1 / mean}
+    return out
+
+
 def bench_startup(cfg: Settings, tmp: Path) -> dict[str, Any]:
     shape, source = cli_shape()
     folder = tmp / "bare"
@@ -555,7 +589,10 @@ def run(cfg: Settings, parts: set[str], quick: bool,
         if "play" in parts:
             result["play"] = [bench_play(e, cfg) for e in active]
         if "audit" in parts:
-            result["audit"] = [bench_audit(e, cfg, tmp) for e in active]
+            # one audit per game: its first entry's logs (a second entry differs by bots)
+            audited = {e.game: e for e in reversed(active)}
+            result["audit"] = [bench_audit(e, cfg, tmp) for e in active
+                               if audited[e.game] is e]
         if "startup" in parts:
             result["startup"] = bench_startup(cfg, tmp)
         if "anchors" in parts:
@@ -625,6 +662,14 @@ def show(result: dict[str, Any]) -> None:
             t.add_row(name, f"{rate:,.0f}", f"{ratio:.2f}" if ratio is not None else "")
         for name in a["missing"]:
             t.add_row(name, "not installed", "")
+    if "solve" in result:
+        t = Table(title="Solve: the Kabu-Tsukuri solver, one random hand at a time",
+                  caption="every arrangement of the hand accounted for (goal: < 50 ms a hand)")
+        for col in ("table", "hands", "median ms", "mean ms", "max ms", "hands/s"):
+            t.add_column(col, justify="left" if col == "table" else "right")
+        for k, r in result["solve"].items():
+            t.add_row(k, str(r["hands"]), f"{r['median_ms']:.2f}", f"{r['mean_ms']:.2f}",
+                      f"{r['max_ms']:.2f}", f"{r['hands_per_s']:,.0f}")
         con.print(t)
     for note in result["skipped"]:
         con.print(f"[dim]skipped {note}[/]")
@@ -635,8 +680,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="fewer, shorter runs")
     ap.add_argument("--json", action="store_true", help="print JSON instead of tables")
     ap.add_argument("--runs", type=int, help="runs per figure (default 7, quick 3)")
-    ap.add_argument("--only", default="play,audit,startup,anchors",
-                    help="comma-separated parts: play, audit, startup, anchors")
+    ap.add_argument("--only", default="play,audit,startup,anchors,solve",
+                    help="comma-separated parts: play, audit, startup, anchors, solve")
     ap.add_argument("--game", action="append",
                     help="benchmark only this game (repeatable; default: every entry)")
     args = ap.parse_args(argv)
@@ -644,7 +689,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs:
         cfg = Settings(args.runs, cfg.play_seconds, cfg.audit_logs, cfg.startup_runs)
     parts = {p.strip() for p in args.only.split(",") if p.strip()}
-    bad = parts - {"play", "audit", "startup", "anchors"}
+    bad = parts - {"play", "audit", "startup", "anchors", "solve"}
     if bad:
         ap.error(f"unknown part(s): {', '.join(sorted(bad))}")
     entries = all_entries()

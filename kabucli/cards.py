@@ -151,6 +151,14 @@ def _hanafuda() -> Deck:
 
 HANAFUDA_48 = _hanafuda()
 
+# Hanafuda counted by month, for games whose rules never tell two cards of a month apart
+# (Kabu-Tsukuri): codes are the months 1-12, four copies each. A hanafuda token (3b, 11r) is
+# read as its month, so a referee may type either.
+HANAFUDA_MONTHS = _numbered(
+    "hanafuda-months", "hanafuda (48, by month)", dict.fromkeys(range(1, 13), 4),
+    aliases={tok: month_of(code) for code, tok in HANAFUDA_48.tokens.items()},
+)
+
 # Uno Dare: per color one 0, two each of 1-9, two Skips, two Reverses, two Dares (each Dare
 # card distinct by its dare number); plus 8 Wild Dares. 108 cards.
 UNO_COLORS = ("R", "Y", "G", "B")
@@ -201,5 +209,5 @@ def _uno() -> Deck:
 UNO_DARE_108 = _uno()
 
 DECKS: dict[str, Deck] = {
-    d.name: d for d in (KABUFUDA_39, DAINI_40, HANAFUDA_48, UNO_DARE_108)
+    d.name: d for d in (KABUFUDA_39, DAINI_40, HANAFUDA_48, HANAFUDA_MONTHS, UNO_DARE_108)
 }

@@ -547,8 +547,8 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         return "handled"
     # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).
     answer = words.command(m.state, line)
-    if answer is not None:
-        out.print(Text(safe_text(answer)))
+    if answer is not None:  # one or more lines, each shown as text
+        out.print(Text("\n".join(safe_text(part) for part in answer.split("\n"))))
         return "handled"
     return None
 
@@ -921,6 +921,39 @@ def log_repair(
     missing = "; with events missing it may not pass kabucli audit" if dropped else ""
     _console().print(f"wrote {_escape(str(dst))} ({kept} events kept, {len(dropped)} "
                      f"record(s) dropped{missing})", soft_wrap=True)
+
+
+# -- solve -------------------------------------------------------------------------------
+
+@app.command()
+def solve(
+    game: GameArg,
+    cards: Annotated[list[str], typer.Argument(help="The cards of the hand, e.g. 1 3 5 7 ...")],
+    players: PlayersOpt = None,
+    rule: RuleOpt = None,
+    rules_file: RulesFileOpt = None,
+    top: Annotated[int, typer.Option("--top", min=1, max=50,
+                                     help="How many arrangements to show.")] = 5,
+    as_json: JsonOpt = False,
+) -> None:
+    """Find the best ways to play a hand (Kabu-Tsukuri: its three rows)."""
+    from kabucli.errors import KabuError
+
+    g = _game(game)
+    solver = getattr(g, "solve", None)
+    if solver is None:
+        fail(f"{g.title} has no solver (kabu-tsukuri has one)")
+    r = _rules(g, rule or [], rules_file)
+    try:
+        answer = solver(r, cards, players, top)
+    except KabuError as exc:
+        fail(str(exc))
+    if as_json:
+        print(json.dumps(answer, indent=2))
+        return
+    from kabucli import games
+
+    _console().print(games.part(g.name, "render").solution(answer))
 
 
 # -- completion --------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""What the recorders of replays/GAME/ share (make_dare.py, make_kazutori.py, make_yatchaba.py).
+"""What the recorders of replays/GAME/ share (make_dare.py, make_kazutori.py, make_yatchaba.py,
+make_kabu_tsukuri.py).
 
 A recorder knows the games to record (``Recorded``: a file name, seats, house rules, the
 situation the match must show), how to tell whether a seed's match shows it (the game's own

@@ -39,7 +39,8 @@ def test_each_deck_has_its_size(deck: Deck, size: int) -> None:
 
 
 def test_every_deck_is_registered() -> None:
-    assert sorted(DECKS) == ["daini-40", "hanafuda-48", "kabufuda-39", "uno-dare-108"]
+    assert sorted(DECKS) == ["daini-40", "hanafuda-48", "hanafuda-months", "kabufuda-39",
+                            "uno-dare-108"]
 
 
 def test_dare_deck_has_four_of_each_value_but_three_1s() -> None:

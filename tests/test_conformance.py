@@ -149,6 +149,9 @@ class Findings:
 
     matches: list[Match] = field(default_factory=list)
     legal_checked: int = 0
+    # bot moves checked (match.submit) at a turn whose moves the game does not list: a
+    # Kabu-Tsukuri arrangement is one of millions, so `legal` lists none
+    unlisted_checked: int = 0
     crafted_checked: int = 0
     crafted_refused: int = 0
     refused_legal: list[str] = field(default_factory=list)
@@ -252,6 +255,8 @@ def play_checked(game: Game, seed: int, seats: dict[int, str], rules: msgspec.St
             check_step(match, p, recent, rng, where, found)
         ev = game.bot_event(match, bots)
         assert ev is not None, f"{where}: the bots do not move at {p.what}"
+        if p.kind == "action" and not game.legal(match.state, getattr(ev, "seat", 0)):
+            found.unlisted_checked += 1
         match.submit(ev)
     assert match.over, f"{game.name} seed {seed}: the match did not end"
     return match
@@ -277,7 +282,7 @@ def findings(name: str) -> Findings:
 def test_every_legal_move_passes_the_check(name: str) -> None:
     found = findings(name)
     assert found.refused_legal == []
-    assert found.legal_checked >= 100
+    assert found.legal_checked >= 100 or found.unlisted_checked >= 100
 
 
 @pytest.mark.parametrize("name", NAMES)

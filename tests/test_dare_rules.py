@@ -19,9 +19,7 @@ from kabucli.engine import Match, check_header, make_header
 from kabucli.errors import KabuError, ParseError
 from kabucli.events import End, Pay, Undo
 from kabucli.games.dare.rules import (
-    ARASHI,
     GAME,
-    NOBORI,
     DareRules,
     Deal,
     Lay,
@@ -30,6 +28,7 @@ from kabucli.games.dare.rules import (
     strength,
 )
 from kabucli.games.dare.text import hand_name
+from kabucli.hands import ARASHI, NOBORI
 from kabucli.log import SeatInfo
 
 U9 = [UNKNOWN] * 9

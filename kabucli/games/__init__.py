@@ -34,8 +34,8 @@ from kabucli.engine import Game
 from kabucli.errors import ParseError
 from kabucli.events import Event
 
-GAMES: tuple[str, ...] = ("dare", "kazu-tori", "yatchaba", "uno-dare")
-ALIASES: dict[str, str] = {"kazutori": "kazu-tori"}
+GAMES: tuple[str, ...] = ("dare", "kazu-tori", "yatchaba", "uno-dare", "kabu-tsukuri")
+ALIASES: dict[str, str] = {"kazutori": "kazu-tori", "kabutsukuri": "kabu-tsukuri"}
 
 
 def names() -> list[str]:

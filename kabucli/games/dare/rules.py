@@ -25,6 +25,7 @@ from kabucli.games.dare.events import (  # re-exported: the game's module names 
     Result as Result,
     Show as Show,
 )
+from kabucli.hands import NOBORI, PLAIN, fixed_rank
 from kabucli.ledger import POT, Ledger
 from kabucli.notation import (
     LOG_INT,
@@ -45,20 +46,6 @@ FIELD = 3
 
 # -- showdown strength ---------------------------------------------------------------------
 
-# The named hands of the extended ranking (Hiki-Kabu's) by their cards, sorted: their rank
-# (higher wins). Their names are in the game's text module.
-_NAMED = {
-    (1, 10, 10): 10,  # Doshippin
-    (3, 3, 3): 9,  # Arashi-kabu
-    (3, 5, 7): 7,  # Nana-Go-San
-    (1, 2, 3): 6,  # Ichi-Ni-San
-    (4, 7, 9): 5,  # Raijin
-    (3, 7, 10): 4,  # Fujin
-}
-ARASHI = 8
-NOBORI = 3
-
-
 def strength(cards: list[int] | tuple[int, ...], yaku: str) -> tuple[int, int]:
     """Comparable strength of a showdown hand: (named-hand rank, ones digit); higher wins.
 
@@ -70,14 +57,11 @@ def strength(cards: list[int] | tuple[int, ...], yaku: str) -> tuple[int, int]:
     if yaku == "none":
         return (0, digit)
     a, b, c = sorted(cards)
-    triple = a == b == c
     if yaku == "arashi":
-        return (1, 0) if triple else (0, digit)
-    named = _NAMED.get((a, b, c))
-    if named is not None:
-        return (named, 0)
-    if triple:
-        return (ARASHI, 0)
+        return (1, 0) if a == b == c else (0, digit)
+    rank = fixed_rank(a, b, c)
+    if rank != PLAIN:
+        return (rank, 0)
     if b == a + 1 and c == b + 1:
         return (NOBORI, digit)
     return (0, digit)

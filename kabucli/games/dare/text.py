@@ -7,21 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from kabucli.games.dare.rules import ARASHI, NOBORI, Dare, DareState, strength
-
-DIGIT_NAMES = ("Buta", "Pin", "Nizou", "Santa", "Yotsuya", "Goke", "Roppou", "Shichiken",
-               "Oicho", "Kabu")
-# The names of the extended ranking's hands, by the rank :func:`strength` gives them.
-NAMED = {10: "Doshippin", 9: "Arashi-kabu", 7: "Nana-Go-San", 6: "Ichi-Ni-San", 5: "Raijin",
-         4: "Fujin"}
+from kabucli.games.dare.rules import Dare, DareState, strength
+from kabucli.hands import ARASHI, NOBORI, RANK_NAMES, digit_name
 
 COMMANDS: dict[str, str] = {}  # Dare answers no questions of its own at the prompt
 
 
 def hand_name(cards: list[int] | tuple[int, ...], yaku: str) -> str:
     """The name of a showdown hand, e.g. ``Kabu (9)`` or ``Arashi (three of a kind)``."""
-    digit = sum(cards) % 10
-    plain = f"{DIGIT_NAMES[digit]} ({digit})"
+    plain = digit_name(sum(cards) % 10)
     rank, _ = strength(cards, yaku)
     if rank == 0:
         return plain
@@ -29,7 +23,7 @@ def hand_name(cards: list[int] | tuple[int, ...], yaku: str) -> str:
         return "Arashi (three of a kind)"
     if rank == NOBORI:
         return f"Nobori, {plain}"
-    return NAMED[rank]
+    return RANK_NAMES[rank]
 
 
 def hint(s: DareState, seat: int) -> str:

@@ -1,0 +1,172 @@
+"""How a Kabu-Tsukuri table looks: each seat's hand and rows (face down until turned over,
+with their names once shown), chips, the pot, what a tie carried, and who leads the row."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from kabucli.engine import Game, Match
+from kabucli.events import End, Event
+from kabucli.games.kabu_tsukuri.rules import (
+    ROWS,
+    Arrange,
+    Bet,
+    Deal,
+    KabuState,
+    Result,
+    Show,
+    Stakes,
+    Turn,
+)
+from kabucli.games.kabu_tsukuri.text import result_line, row_name
+from kabucli.render import balances_table, cards_inline, seat_cell, seat_label
+
+MILESTONES = {"deal", "result"}
+
+
+def _row_cell(s: KabuState, game: Game, p: int, r: int, hidden: bool) -> Text:
+    tok = game.deck.token
+    shown = s.shown[p]
+    if r < len(shown):
+        cards = cards_inline([tok(c) for c in shown[r]], sep="-")
+        return cards + Text(f"\n{row_name(s.level(shown[r]), s.rules.ranking)}", style="cyan")
+    laid = s.rows[p]
+    if laid is None:
+        return Text("")
+    if hidden:
+        return cards_inline(["??"] * 3, sep="-")
+    return cards_inline([tok(c) for c in laid[r]], style="dim", sep="-")
+
+
+def _leader(s: KabuState) -> Text:
+    """Who takes the pot of this round, as far as its rows are shown."""
+    levels = s.levels()
+    if not levels:
+        return _last(s)
+    top = max(levels.values())
+    best = [p for p in s.order if levels.get(p) == top]
+    name = row_name(top, s.rules.ranking)
+    done = len(levels) == s.n
+    if len(best) == 1:
+        verb = "takes" if done else "leads for"
+        return Text(f"row {s.row}: p{best[0]} {verb} the pot of {s.ledger.pot} with {name}",
+                    style="bold green")
+    what = "tie: the pot carries" if done else "tied so far"
+    return Text(f"row {s.row}: {what} ({', '.join(f'p{p}' for p in best)}, {name})",
+                style="bold yellow")
+
+
+def _last(s: KabuState) -> Text:
+    """What the last row decided, until the next row is turned over."""
+    if not s.history:
+        return Text("")
+    r = s.history[-1]
+    return Text(result_line(r), style="green" if len(r.best) == 1 else "yellow")
+
+
+def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
+    s: KabuState = match.state
+    tok = game.deck.token
+    title = (f"Kabu-Tsukuri · hand {s.hand}/{s.rules.hands} · dealer p{s.dealer} · "
+             f"row {s.row} · pot {s.ledger.pot}")
+    if s.carried:
+        title += f" (carried {s.carried})"
+    seats = Table(show_edge=False, pad_edge=False)
+    for col in ("seat", "chips", "cards", *(f"row {r}" for r in range(1, ROWS + 1))):
+        seats.add_column(col, justify="right" if col == "chips" else "left", no_wrap=True)
+    actor = s.actor if match.pending.kind != "over" else 0
+    for p in s.order:
+        hidden = viewer is not None and viewer != p
+        if s.rows[p] is not None:
+            hand = Text("" if hidden or not s.aside[p] else
+                        "aside " + "-".join(tok(c) for c in s.aside[p]), style="dim")
+        elif s.cards[p]:
+            hand = cards_inline(["??"] * len(s.cards[p]) if hidden
+                                else [tok(c) for c in s.cards[p]])
+        else:
+            hand = Text(f"{s.size} face down", style="dim") if s.phase != "deal" else Text("")
+        label = seat_cell(match, p)
+        if match.pending.seats == (p,) and p == actor:
+            label.append(" ◀", style="bold yellow")
+        seats.add_row(label, str(s.ledger.seat(p)), hand,
+                      *(_row_cell(s, game, p, r, hidden) for r in range(ROWS)))
+    parts: list[RenderableType] = [seats]
+    lead = _leader(s)
+    if lead.plain:
+        parts.append(lead)
+    if s.physical and s.phase == "bets":
+        due = ", ".join(f"p{p}" for p in s.order[s.turn:])
+        parts.append(Text(f"bets due on row {s.row}: {due}", style="yellow"))
+    return Panel(Group(*parts), title=title, title_align="left", expand=False)
+
+
+def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
+    rows = Table(title="rows", title_justify="left")
+    rows.add_column("hand", justify="right")
+    rows.add_column("row", justify="right")
+    rows.add_column("result")
+    for r in out["rows"]:
+        best = [seat_label(match, int(w[1:])) for w in r["best"]]
+        what = (f"{best[0]} takes {r['amount']}" if len(best) == 1
+                else f"tie ({', '.join(best)}): {r['amount']} carries")
+        rows.add_row(str(r["hand"]), str(r["row"]), Text(what))
+    chips = balances_table(match, out["balances"], title="final chips")
+    pot = Text(f"pot left: {out['pot']}", style="dim") if out["pot"] else Text("")
+    return Group(rows, chips, pot)
+
+
+def describe(game: Game, ev: Event, match: Match) -> str | None:
+    """A reader's wording of a Kabu-Tsukuri event; ``match`` is the state after it."""
+    s: KabuState = match.state
+    tok = game.deck.token
+
+    def cards(cs: list[int]) -> str:
+        return "-".join(tok(c) for c in cs)
+
+    ranking = s.rules.ranking
+    if isinstance(ev, Deal):
+        return f"hand {ev.hand}, dealer p{ev.dealer}: {s.size} cards each"
+    if isinstance(ev, Arrange):
+        return f"p{ev.seat} lays three rows face down"
+    if isinstance(ev, Stakes):
+        return f"everyone bets {ev.amount} on row {ev.row}"
+    if isinstance(ev, Bet):
+        return f"p{ev.seat} bets {s.rules.bet}"
+    if isinstance(ev, Turn):
+        shown = ", ".join(f"p{p} {cards(r)} {row_name(s.level(r), ranking)}"
+                          for p, r in enumerate(ev.rows, 1))
+        return f"row {ev.row} turned over: {shown}"
+    if isinstance(ev, Show):
+        return f"p{ev.seat} turns over {cards(ev.cards)}: {row_name(s.level(ev.cards), ranking)}"
+    if isinstance(ev, Result):
+        return result_line(ev)
+    if isinstance(ev, End):
+        chips = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
+        return f"match over: {chips}" + (f"; pot left {ev.pot}" if ev.pot else "")
+    return None
+
+
+def solution(answer: dict[str, Any]) -> RenderableType:
+    """``kabucli solve``'s answer: the best arrangements, each row with its name and chances."""
+    hand = cards_inline(answer["hand"])
+    t = Table(title=f"best arrangements · {answer['players']} players · ranking "
+                    f"{answer['ranking']} · bet {answer['bet']}", title_justify="left")
+    t.add_column("#", justify="right")
+    for r in range(1, ROWS + 1):
+        t.add_column(f"row {r}: win · tie", no_wrap=True)
+    t.add_column("aside")
+    t.add_column("chips", justify="right")
+    for i, plan in enumerate(answer["arrangements"], start=1):
+        cells = [cards_inline(row, sep="-") + Text(f"\n{name}\n{w:.0%} · {tie:.0%}",
+                                                  style="cyan")
+                 for row, name, w, tie in zip(plan["rows"], plan["names"], plan["win"],
+                                              plan["tie"], strict=True)]
+        t.add_row(str(i), *cells, "-".join(plan["aside"]), f"{plan['expected']:+.3f}")
+    note = Text("expected chips per hand, bets included, when every other row is three "
+                "unseen cards at random (docs/rules/kabu-tsukuri.md)", style="dim")
+    return Group(Text("hand ") + hand, t, note)

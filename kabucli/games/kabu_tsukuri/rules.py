@@ -1,0 +1,596 @@
+"""Kabu-Tsukuri (かぶ作り): lay nine cards in three face-down rows; each row is a showdown.
+
+The rules as kabucli plays them are in docs/rules/kabu-tsukuri.md. Each hand deals 10 cards
+to each of 2-4 players (9 to each of 5) from the 48-card hanafuda deck counted by month. Each
+player sets one card aside (with ten) and lays the other nine face down in three rows of three,
+in an order of their choosing (:class:`Arrange`, secret until each row is turned over). Then
+three rounds: everyone bets ``bet`` chips, everyone turns the round's row over, and the
+strongest row takes the pot; a tie for strongest carries the pot to the next row, and after
+row 3 into the next hand. A match is ``hands`` hands.
+
+A seeded game records one :class:`Stakes` (every seat's bet) and one :class:`Turn` (every
+seat's row) per round. At a real table (physical mode) nothing is dealt by the program: the
+referee records each bet (:class:`Bet`) and each row as it is turned over (:class:`Show`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from kabucli.cards import HANAFUDA_MONTHS, UNKNOWN
+from kabucli.engine import Game, Pending
+from kabucli.errors import ParseError
+from kabucli.events import End, Event, Undo
+from kabucli.games.kabu_tsukuri import text
+from kabucli.games.kabu_tsukuri.events import (  # re-exported: the game's module names them all
+    Arrange as Arrange,
+    Bet as Bet,
+    Deal as Deal,
+    KabuRules as KabuRules,
+    Result as Result,
+    Show as Show,
+    Stakes as Stakes,
+    Turn as Turn,
+)
+from kabucli.games.kabu_tsukuri.solver import STRENGTH, Model, best_plans
+from kabucli.ledger import POT, Ledger
+from kabucli.notation import (
+    LOG_INT,
+    SHARED_VERBS,
+    notate_shared,
+    number,
+    parse_shared,
+    party,
+    split_seat,
+)
+from kabucli.shuffle import Rng
+
+ROWS = 3
+ROW = 3  # cards in a row
+MONTHS = 12
+
+
+def hand_size(players: int) -> int:
+    """Cards dealt to each player: 10 to each of 2-4 players, 9 to each of 5."""
+    return 9 if players == 5 else 10
+
+
+def strength(row: list[int] | tuple[int, ...], ranking: str) -> int:
+    """The strength of a row in laid order (see solver.row_strength); higher wins."""
+    return STRENGTH[ranking][(row[0] * 13 + row[1]) * 13 + row[2]]
+
+
+# -- state ----------------------------------------------------------------------------------
+
+class KabuState:
+    """Everything about a Kabu-Tsukuri match at one moment. Lists are indexed by seat (1..n).
+
+    ``cards`` are the dealt hands (sorted; empty at a real table), ``rows`` and ``aside`` each
+    seat's secret arrangement once laid, ``shown`` the rows turned over so far this hand,
+    ``seen`` the cards turned over this hand (checked against the deck at a real table),
+    ``carried`` the pot the last tie carried on.
+    """
+
+    __slots__ = ("aside", "cards", "carried", "dealer", "hand", "history", "ledger", "n", "order",
+                 "phase", "physical", "rest", "row", "rows", "rules", "seen", "shown", "size",
+                 "table", "turn")
+
+    def __init__(self, rules: KabuRules, n: int, physical: bool) -> None:
+        self.rules = rules
+        self.n = n
+        self.physical = physical
+        self.size = hand_size(n)
+        self.table = STRENGTH[rules.ranking]
+        self.ledger = Ledger(n, rules.chips)
+        self.history: list[Result] = []
+        self.hand = 1
+        self.dealer = 1
+        self.carried = 0  # the pot a tie carried into the coming row
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        n = self.n
+        self.order = [(self.dealer + i - 1) % n + 1 for i in range(1, n + 1)]
+        self.cards: list[list[int]] = [[] for _ in range(n + 1)]
+        self.rest: list[int] = []
+        self.rows: list[list[list[int]] | None] = [None] * (n + 1)
+        self.aside: list[list[int]] = [[] for _ in range(n + 1)]
+        self.shown: list[list[list[int]]] = [[] for _ in range(n + 1)]
+        self.seen: Counter[int] = Counter()
+        self.row = 1
+        self.turn = 0
+        self.phase = "deal"
+
+    @property
+    def actor(self) -> int:
+        return self.order[self.turn]
+
+    def level(self, row: list[int]) -> int:
+        return self.table[(row[0] * 13 + row[1]) * 13 + row[2]]
+
+    def levels(self) -> dict[int, int]:
+        """The strength of each row turned over in this round, by seat."""
+        r = self.row - 1
+        return {p: self.level(self.shown[p][r]) for p in self.order if len(self.shown[p]) > r}
+
+
+# -- the game -------------------------------------------------------------------------------
+
+class KabuTsukuri(Game):
+    name = "kabu-tsukuri"
+    title = "Kabu-Tsukuri"
+    summary = "hanafuda, 2-5 players: lay three face-down rows; each row is a showdown"
+    deck = HANAFUDA_MONTHS
+    Rules = KabuRules
+    events = (Deal, Arrange, Bet, Stakes, Turn, Show, Result, End, Undo)
+    min_players = 2
+    max_players = 5
+    default_players = 4
+
+    def new_state(self, rules: KabuRules, seats: int, physical: bool) -> KabuState:
+        return KabuState(rules, seats, physical)
+
+    # -- what the state waits for ----------------------------------------------------------
+    def pending(self, s: KabuState) -> Pending:
+        phase = s.phase
+        if phase == "arrange" or (s.physical and phase in ("bets", "show")):
+            key: tuple[Any, ...] = (phase, s.row, s.order[s.turn], s.physical)
+        elif phase == "deal":
+            key = (phase, s.hand, s.dealer)
+        else:
+            key = (phase, s.row, s.physical)
+        p = _PENDING.get(key)
+        if p is None:
+            if len(_PENDING) >= 4096:
+                _PENDING.clear()
+            p = _PENDING[key] = self._new_pending(s)
+        return p
+
+    @staticmethod
+    def _new_pending(s: KabuState) -> Pending:
+        phase = s.phase
+        if phase == "deal":
+            return Pending("chance", f"the deal of hand {s.hand} by p{s.dealer}")
+        if phase == "arrange":
+            return Pending("action", f"p{s.actor} to lay three rows", (s.actor,))
+        if phase == "bets":
+            if s.physical:
+                return Pending("action", f"p{s.actor}'s bet on row {s.row}", (s.actor,))
+            return Pending("auto", f"the bets on row {s.row}")
+        if phase == "show":
+            if s.physical:
+                return Pending("chance", f"p{s.actor} to turn row {s.row} over")
+            return Pending("chance", f"row {s.row} turned over")
+        if phase == "result":
+            return Pending("auto", f"the result of row {s.row}")
+        if phase == "end":
+            return Pending("auto", "the end of the match")
+        return Pending("over", "nothing: the match is over")
+
+    # -- checks ------------------------------------------------------------------------------
+    def check(self, s: KabuState, ev: Event) -> str | None:
+        t = type(ev)
+        if t is Arrange:
+            return self._check_arrange(s, ev)  # type: ignore[arg-type]
+        if t is Bet:
+            if s.phase != "bets" or not s.physical:
+                return f"no bet is due now (waiting for {self.pending(s).what})"
+            return None if ev.seat == s.actor else f"p{s.actor} bets next, not p{ev.seat}"  # type: ignore[attr-defined]
+        if t is Show:
+            return self._check_show(s, ev)  # type: ignore[arg-type]
+        if t is Deal:
+            return self._check_deal(s, ev)  # type: ignore[arg-type]
+        if t is Turn:
+            if s.physical:
+                return "at a real table each row is shown seat by seat (e.g. 'show 3-4-5')"
+            return None if s.phase == "show" else f"waiting for {self.pending(s).what}"
+        if t is Stakes or t is Result or t is End:
+            if s.phase not in ("bets", "result", "end") or self.pending(s).kind != "auto":
+                return f"waiting for {self.pending(s).what}, not for an engine event"
+            want = self.auto(s)
+            return None if ev == want else f"the engine computes {self.notate(want)!r} here"
+        return f"{t.__name__} is not a Kabu-Tsukuri event"
+
+    def _check_deal(self, s: KabuState, ev: Deal) -> str | None:
+        if s.phase != "deal":
+            return f"hand {s.hand} is already dealt (waiting for {self.pending(s).what})"
+        if ev.hand != s.hand or ev.dealer != s.dealer:
+            return (f"this is the deal of hand {s.hand} by p{s.dealer}, "
+                    f"not of hand {ev.hand} by p{ev.dealer}")
+        if s.physical:
+            if ev.hands is not None or ev.rest is not None:
+                return "at a real table the cards are dealt face down: type 'deal' alone"
+            return None
+        if ev.hands is None or ev.rest is None:
+            return "a seeded deal lists every hand and the cards left"
+        if len(ev.hands) != s.n or any(len(h) != s.size for h in ev.hands):
+            return f"each of the {s.n} players is dealt {s.size} cards"
+        cards = [c for h in ev.hands for c in h] + list(ev.rest)
+        if len(cards) != self.deck.size:
+            return f"the deal must account for all {self.deck.size} cards, not {len(cards)}"
+        return self.deck.check_available(Counter(), cards)
+
+    def _check_arrange(self, s: KabuState, ev: Arrange) -> str | None:
+        if s.phase != "arrange":
+            if s.physical and s.phase != "over":
+                return "at a real table rows are learnt as they are turned over: " \
+                       f"waiting for {self.pending(s).what}"
+            return f"nobody lays rows now (waiting for {self.pending(s).what})"
+        if ev.seat != s.actor:
+            return f"p{s.actor} lays rows next, not p{ev.seat}"
+        if len(ev.rows) != ROWS or any(len(r) != ROW for r in ev.rows):
+            return f"an arrangement is {ROWS} rows of {ROW} cards, not {self._rows(ev.rows)}"
+        spare = s.size - ROWS * ROW
+        if len(ev.aside) != spare:
+            return (f"with {s.size} cards one is set aside (add 'aside CARD')" if spare
+                    else f"with {s.size} cards none is set aside")
+        laid = sorted([*ev.rows[0], *ev.rows[1], *ev.rows[2], *ev.aside])
+        if laid != s.cards[ev.seat]:  # the hand is sorted
+            return f"p{ev.seat}'s hand is {self._set(s.cards[ev.seat])}, not {self._set(laid)}"
+        return None
+
+    def _check_show(self, s: KabuState, ev: Show) -> str | None:
+        if not s.physical:
+            return ("a seeded game turns every row over at once "
+                    f"(waiting for {self.pending(s).what})")
+        if s.phase != "show":
+            return f"no row is turned over now (waiting for {self.pending(s).what})"
+        if ev.seat != s.actor:
+            return f"p{s.actor} turns row {s.row} over next, not p{ev.seat}"
+        if len(ev.cards) != ROW or UNKNOWN in ev.cards:
+            return f"a row is {ROW} named cards, not {self._set(ev.cards)}"
+        return self.deck.check_available(s.seen, ev.cards)
+
+    # -- changes -----------------------------------------------------------------------------
+    def apply(self, s: KabuState, ev: Event) -> None:
+        t = type(ev)
+        if t is Turn:
+            assert isinstance(ev, Turn)
+            for p, row in enumerate(ev.rows, start=1):
+                s.shown[p].append(list(row))
+            s.phase = "result"
+        elif t is Stakes:
+            assert isinstance(ev, Stakes)
+            bal = s.ledger.balances
+            for p in range(1, s.n + 1):
+                bal[p] -= ev.amount
+            bal[POT] += ev.amount * s.n
+            s.phase = "show"
+        elif t is Result:
+            assert isinstance(ev, Result)
+            self._apply_result(s, ev)
+        elif t is Arrange:
+            assert isinstance(ev, Arrange)
+            s.rows[ev.seat] = [list(r) for r in ev.rows]
+            s.aside[ev.seat] = list(ev.aside)
+            s.turn += 1
+            if s.turn == s.n:
+                s.turn = 0
+                s.phase = "bets"
+        elif t is Deal:
+            assert isinstance(ev, Deal)
+            if ev.hands is not None:
+                for p, h in enumerate(ev.hands, start=1):
+                    s.cards[p] = sorted(h)
+                s.rest = sorted(ev.rest or [])
+                s.phase = "arrange"
+            else:
+                s.phase = "bets"
+        elif t is Bet:
+            bal = s.ledger.balances
+            bal[s.actor] -= s.rules.bet
+            bal[POT] += s.rules.bet
+            self._next_turn(s, "show")
+        elif t is Show:
+            assert isinstance(ev, Show)
+            s.shown[ev.seat].append(list(ev.cards))
+            s.seen.update(ev.cards)
+            self._next_turn(s, "result")
+        elif t is End:
+            s.phase = "over"
+
+    @staticmethod
+    def _next_turn(s: KabuState, then: str) -> None:
+        s.turn += 1
+        if s.turn == s.n:
+            s.turn = 0
+            s.phase = then
+
+    def _apply_result(self, s: KabuState, ev: Result) -> None:
+        s.history.append(ev)
+        s.carried = 0 if len(ev.best) == 1 else ev.amount
+        if len(ev.best) == 1:
+            bal = s.ledger.balances
+            bal[POT] -= ev.amount
+            bal[ev.best[0]] += ev.amount
+        if s.row < ROWS:
+            s.row += 1
+            s.phase = "bets"
+            return
+        if s.rules.dealer == "rotate":
+            s.dealer = s.dealer % s.n + 1
+        elif len(ev.best) == 1:
+            s.dealer = ev.best[0]
+        if s.hand == s.rules.hands:
+            s.phase = "end"
+            return
+        s.hand += 1
+        s._reset_hand()
+
+    # -- what the engine derives -------------------------------------------------------------
+    def auto(self, s: KabuState) -> Event:
+        if s.phase == "bets":
+            return Stakes(s.row, s.rules.bet)
+        if s.phase == "result":
+            return self._result(s)
+        if s.phase == "end":
+            return End("hands", s.ledger.balances[1:], s.ledger.pot)
+        raise AssertionError(f"no automatic event in phase {s.phase}")
+
+    @staticmethod
+    def _result(s: KabuState) -> Result:
+        levels = s.levels()
+        top = max(levels.values())
+        best = [p for p in s.order if levels[p] == top]
+        return Result(s.hand, s.row, best, s.ledger.pot)
+
+    def chance(self, s: KabuState, rng: Rng) -> Event:
+        if s.phase == "deal":
+            deck = rng.shuffled(_CARDS)
+            k = s.size
+            hands = [sorted(deck[i * k:(i + 1) * k]) for i in range(s.n)]
+            return Deal(s.hand, s.dealer, hands, sorted(deck[s.n * k:]))
+        r = s.row - 1
+        rows = []
+        for p in range(1, s.n + 1):
+            laid = s.rows[p]
+            assert laid is not None
+            rows.append(laid[r])
+        return Turn(s.row, rows)
+
+    def legal(self, s: KabuState, seat: int) -> list[Event]:
+        """Bets are listed; arrangements are not (up to 3,628,800 of them, see the hint)."""
+        if s.phase == "bets" and s.physical and seat == s.actor:
+            return [Bet(seat)]
+        return []
+
+    # -- notation ------------------------------------------------------------------------------
+    def _set(self, cards: list[int] | tuple[int, ...]) -> str:
+        return "-".join(self.deck.token(c) for c in cards)
+
+    def _rows(self, rows: list[list[int]]) -> str:
+        return " ".join(self._set(r) for r in rows)
+
+    def notate(self, ev: Event) -> str:
+        t = type(ev)
+        if t is Arrange:
+            assert isinstance(ev, Arrange)
+            aside = f" aside {self._set(ev.aside)}" if ev.aside else ""
+            return f"p{ev.seat} rows {self._rows(ev.rows)}{aside}"
+        if t is Turn:
+            assert isinstance(ev, Turn)
+            rows = "".join(f" | p{p} {self._set(r)}" for p, r in enumerate(ev.rows, 1))
+            return f"turn row {ev.row}{rows}"
+        if t is Stakes:
+            assert isinstance(ev, Stakes)
+            return f"stakes row {ev.row} {ev.amount} each"
+        if t is Result:
+            assert isinstance(ev, Result)
+            head = f"result hand {ev.hand} row {ev.row}"
+            if len(ev.best) == 1:
+                return f"{head} p{ev.best[0]} takes {ev.amount}"
+            return f"{head} tie {','.join(f'p{p}' for p in ev.best)} carries {ev.amount}"
+        if t is Bet:
+            assert isinstance(ev, Bet)
+            return f"p{ev.seat} bets"
+        if t is Show:
+            assert isinstance(ev, Show)
+            return f"p{ev.seat} shows {self._set(ev.cards)}"
+        if t is Deal:
+            assert isinstance(ev, Deal)
+            if ev.hands is None:
+                return "deal"
+            hands = "".join(f" | p{p} {self._set(h)}" for p, h in enumerate(ev.hands, 1))
+            return f"deal{hands} | rest {self._set(ev.rest or [])}"
+        return notate_shared(ev) or repr(ev)
+
+    def _cards(self, word: str) -> list[int]:
+        return self.deck.parse_many([t for t in word.replace(",", "-").split("-") if t])
+
+    def _row(self, word: str) -> list[int]:
+        cards = self._cards(word)
+        if len(cards) != ROW:
+            raise ParseError(f"'{word}' is not a row of three cards joined by '-' (e.g. 3-4-5)")
+        return cards
+
+    def parse(self, s: KabuState, text: str) -> Event:
+        seat, rest = split_seat(text, s.n)
+        words = rest.split()
+        if not words:
+            raise ParseError("empty move: type three rows like '1-2-3 4-5-6 7-8-9 aside 12'")
+        verb, args = words[0].lower(), words[1:]
+        table = {"deal": self._parse_deal, "turn": self._parse_turn,
+                 "stakes": self._parse_stakes, "result": self._parse_result}
+        if verb in table or verb in SHARED_VERBS:
+            if seat is not None:
+                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
+            if verb in SHARED_VERBS:
+                return parse_shared(verb, args, s.n)
+            return table[verb](s, args)
+        who = seat or (s.actor if s.phase in ("arrange", "bets", "show") else s.order[0])
+        if verb in ("bet", "bets"):
+            if args:
+                raise ParseError(f"'{words[0]}' takes nothing after it: the bet is "
+                                 f"{s.rules.bet} chip(s) by the house rules")
+            return Bet(who)
+        if verb in ("show", "shows"):
+            if len(args) != 1:
+                raise ParseError("a row turned over reads 'show 3-4-5' (in laid order)")
+            return Show(who, self._row(args[0]))
+        if verb in ("rows", "row", "lay", "lays", "arrange", "arranges"):
+            words = args
+        elif not any(ch.isdigit() for ch in verb):
+            raise ParseError(f"'{words[0]}' is not a Kabu-Tsukuri move: lay rows like "
+                             "'1-2-3 4-5-6 7-8-9 aside 12', or 'bet', 'show 3-4-5', 'best'")
+        return self._parse_arrange(who, words)
+
+    def _parse_arrange(self, seat: int, words: list[str]) -> Arrange:
+        aside: list[int] = []
+        low = [w.lower() for w in words]
+        if "aside" in low:
+            at = low.index("aside")
+            aside = [c for w in words[at + 1:] for c in self._cards(w)]
+            if not aside:
+                raise ParseError("'aside' needs the card set aside after it, e.g. 'aside 12'")
+            words = words[:at]
+        if len(words) != ROWS:
+            raise ParseError(f"an arrangement is {ROWS} rows like '1-2-3 4-5-6 7-8-9', "
+                             f"got {len(words)} word(s)")
+        return Arrange(seat, [self._row(w) for w in words], aside)
+
+    def _parse_deal(self, s: KabuState, args: list[str]) -> Event:
+        joined = " ".join(args).strip()
+        if not joined:
+            return Deal(s.hand, s.dealer)
+        parts = [p.strip() for p in joined.split("|")]
+        if parts[0]:
+            raise ParseError("a deal reads 'deal' or 'deal | p1 CARDS | ... | rest CARDS'")
+        hands: list[list[int]] = []
+        rest: list[int] | None = None
+        for i, part in enumerate(parts[1:], start=1):
+            if part.lower().startswith("rest"):
+                rest = sorted(self._cards(part[4:].strip()))
+                continue
+            who, cards = split_seat(part, s.n)
+            if who is not None and who != i:
+                raise ParseError(f"hand {i} of the deal is labelled p{who}: give the hands "
+                                 f"in seat order, p1 to p{s.n}")
+            hands.append(sorted(self._cards(cards)))
+        return Deal(s.hand, s.dealer, hands, rest if rest is not None else [])
+
+    def _parse_turn(self, s: KabuState, args: list[str]) -> Event:
+        parts = [p.strip() for p in " ".join(args).split("|")]
+        head = parts[0].split()
+        if len(head) != 2 or head[0].lower() != "row":
+            raise ParseError("a turn reads 'turn row N | p1 A-B-C | p2 ...'")
+        rows = []
+        for i, part in enumerate(parts[1:], start=1):
+            who, cards = split_seat(part, s.n)
+            if who is not None and who != i:
+                raise ParseError(f"row {i} of the turn is labelled p{who}: give the rows in "
+                                 f"seat order, p1 to p{s.n}")
+            rows.append(self._row(cards))
+        return Turn(number(head[1], 1, ROWS, "a row"), rows)
+
+    def _parse_stakes(self, s: KabuState, args: list[str]) -> Event:
+        if len(args) not in (3, 4) or args[0].lower() != "row":
+            raise ParseError("the bets read 'stakes row N CHIPS each'")
+        return Stakes(number(args[1], 1, ROWS, "a row"),
+                      number(args[2], 0, LOG_INT, "a bet"))
+
+    def _parse_result(self, s: KabuState, args: list[str]) -> Event:
+        shape = ("a result reads 'result hand H row R pN takes CHIPS' or "
+                 "'result hand H row R tie pA,pB carries CHIPS'")
+        if len(args) < 6 or args[0] != "hand" or args[2] != "row":
+            raise ParseError(shape)
+        hand = number(args[1], 1, LOG_INT, "a hand")
+        row = number(args[3], 1, ROWS, "a row")
+        rest = args[4:]
+        if len(rest) == 3 and rest[1] == "takes":
+            best = [party(rest[0], s.n)]
+        elif len(rest) == 4 and rest[0] == "tie" and rest[2] == "carries":
+            best = [party(w, s.n) for w in rest[1].split(",")]
+        else:
+            raise ParseError(shape)
+        if POT in best:
+            raise ParseError(shape)
+        return Result(hand, row, best, number(rest[-1], 0, LOG_INT, "a pot"))
+
+    # -- views ---------------------------------------------------------------------------------
+    def view(self, s: KabuState, seat: int | None = None) -> dict[str, Any]:
+        tok = self.deck.token
+
+        def cards(cs: list[int]) -> list[str]:
+            return [tok(c) for c in cs]
+
+        def mine(p: int) -> bool:
+            return seat is None or seat == p
+
+        seats = range(1, s.n + 1)
+        ranking = s.rules.ranking
+        return {
+            "game": self.name,
+            "hand": s.hand,
+            "hands": s.rules.hands,
+            "dealer": s.dealer,
+            "phase": s.phase,
+            "row": s.row,
+            "turn": s.actor if self.pending(s).kind == "action" else None,
+            "pot": s.ledger.pot,
+            "chips": {f"p{p}": s.ledger.seat(p) for p in seats},
+            "cards": {f"p{p}": cards(s.cards[p]) if mine(p) else len(s.cards[p])
+                      for p in seats},
+            "rows": {f"p{p}": ([cards(r) for r in s.rows[p] or []] if mine(p)
+                               else "face down")
+                     for p in seats if s.rows[p] is not None},
+            "aside": {f"p{p}": cards(s.aside[p]) for p in seats
+                      if s.aside[p] and mine(p)},
+            "shown": {f"p{p}": [cards(r) for r in s.shown[p]] for p in seats if s.shown[p]},
+            "names": {f"p{p}": [text.row_name(s.level(r), ranking) for r in s.shown[p]]
+                      for p in seats if s.shown[p]},
+        }
+
+    def outcome(self, s: KabuState) -> dict[str, Any] | None:
+        if s.phase != "over":
+            return None
+        bal = {p: s.ledger.seat(p) for p in range(1, s.n + 1)}
+        top = max(bal.values())
+        return {
+            "balances": {f"p{p}": b for p, b in bal.items()},
+            "pot": s.ledger.pot,
+            "leaders": [f"p{p}" for p, b in bal.items() if b == top],
+            "rows": [{"hand": r.hand, "row": r.row, "best": [f"p{p}" for p in r.best],
+                      "amount": r.amount} for r in s.history],
+        }
+
+    def solve(self, rules: KabuRules, words: list[str], players: int | None,
+              top: int) -> dict[str, Any]:
+        """``kabucli solve``: the ``top`` best arrangements of the hand typed as ``words``
+        (9 or 10 months) at a table of ``players``, as plain data; ParseError for a hand
+        that cannot be dealt."""
+        hand = [c for w in words for c in self._cards(w)]
+        if players is None:
+            players = 5 if len(hand) == 9 else self.default_players
+        if not self.min_players <= players <= self.max_players:
+            raise ParseError(f"{self.title} takes {self.min_players}-{self.max_players} "
+                             f"players, not {players}")
+        size = hand_size(players)
+        if len(hand) != size:
+            raise ParseError(f"with {players} players a hand is {size} cards, not {len(hand)}")
+        if UNKNOWN in hand:
+            raise ParseError("the solver needs every card of the hand named")
+        why = self.deck.check_available(Counter(), hand)
+        if why is not None:
+            raise ParseError(why)
+        model = Model(hand, players, rules.ranking, rules.bet)
+        tok = self.deck.token
+        return {
+            "game": self.name, "hand": [tok(c) for c in sorted(hand)], "players": players,
+            "ranking": rules.ranking, "bet": rules.bet,
+            "model": text.MODEL,
+            "arrangements": [{
+                "rows": [[tok(c) for c in r] for r in plan.rows],
+                "aside": [tok(c) for c in plan.aside],
+                "names": [text.row_name(v, rules.ranking) for v in plan.levels],
+                "win": [round(model.win[v], 4) for v in plan.levels],
+                "tie": [round(model.tie[v], 4) for v in plan.levels],
+                "expected": round(plan.ev, 4),
+            } for plan in best_plans(model, hand, top)],
+        }
+
+
+_PENDING: dict[tuple[Any, ...], Pending] = {}  # KabuTsukuri.pending's answers by key
+_CARDS = tuple(HANAFUDA_MONTHS.cards())  # the deck in its canonical order, as every deal starts
+
+GAME = KabuTsukuri()

@@ -1,0 +1,85 @@
+"""Kabu-Tsukuri's words: the rules and notation pages, hints, and the names of rows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from kabucli.games.kabu_tsukuri.events import Result
+from kabucli.hands import BY_DIGIT, RANK_NAMES, digit_name
+
+if TYPE_CHECKING:
+    from kabucli.games.kabu_tsukuri.rules import KabuState
+    from kabucli.games.kabu_tsukuri.solver import Plan
+
+MODEL = "every other row: three cards the player has not seen, at random, in random order"
+
+COMMANDS = {
+    "best": "the solver's three best arrangements for the seat laying its rows, with the "
+            "chips each is expected to bring per hand",
+}
+
+
+def row_name(level: int, ranking: str) -> str:
+    """The name of a row of strength ``level``: ``Kabu (9)``, ``Nobori, Roppou (6)``,
+    ``Arashi``."""
+    rank, digit = divmod(level, 10)
+    if ranking == "kabu" or rank == 0:
+        return digit_name(digit)
+    if rank in BY_DIGIT:
+        return f"{RANK_NAMES[rank]}, {digit_name(digit)}"
+    return RANK_NAMES[rank]
+
+
+def result_line(r: Result) -> str:
+    """How a row ended: ``hand 1 row 2: p3 takes the pot of 8``, or a tie that carries."""
+    head = f"hand {r.hand} row {r.row}"
+    if len(r.best) == 1:
+        return f"{head}: p{r.best[0]} takes the pot of {r.amount}"
+    where = "the next row" if r.row < 3 else "the next hand"
+    tied = ", ".join(f"p{p}" for p in r.best)
+    return f"{head}: tie ({tied}), {r.amount} carries to {where}"
+
+
+def hint(s: KabuState, seat: int) -> str:
+    """What the seat (or the referee) may type now."""
+    phase, size, row, actor = s.phase, s.size, s.row, s.actor
+    if phase == "arrange":
+        aside = " aside 12" if size == 10 else ""
+        return (f"lay your {size} cards in three rows of three in the order you lay them, row "
+                f"1 first (e.g. '1-2-3 4-5-6 7-8-9{aside}'); 'best' asks the solver")
+    if phase == "bets":
+        return f"type 'bet' when p{actor} has put the bet of row {row} in the pot"
+    if phase == "show":
+        return f"type the row p{actor} turns over, in laid order (e.g. 'show 3-4-5')"
+    if phase == "deal":
+        return "type 'deal' once the cards are dealt"
+    return ""
+
+
+def best_text(seat: int, plans: Sequence[Plan], ranking: str,
+              token: Callable[[int], str]) -> str:
+    """The solver's answer at the prompt: one line per arrangement, best first."""
+    lines = [f"best arrangements for p{seat} (expected chips per hand, other rows at random):"]
+    for i, plan in enumerate(plans, start=1):
+        rows = " ".join("-".join(token(c) for c in r) for r in plan.rows)
+        aside = plan.aside
+        aside_text = f" aside {'-'.join(token(c) for c in aside)}" if aside else ""
+        names = ", ".join(row_name(v, ranking) for v in plan.levels)
+        lines.append(f"  {i}. {rows}{aside_text}   {plan.ev:+.3f}   ({names})")
+    return "\n".join(lines)
+
+
+def command(s: KabuState, line: str) -> str | None:
+    """``best``: the solver's best arrangements for the seat to lay rows now."""
+    from kabucli.games.kabu_tsukuri.rules import GAME
+    from kabucli.games.kabu_tsukuri.solver import solve
+
+    words = line.split()
+    if not words or words[0].lower() not in COMMANDS:
+        return None
+    if s.phase != "arrange" or not s.cards[s.actor]:
+        return "'best' answers while a seat lays its rows in a seeded game"
+    seat = s.actor
+    plans = solve(s.cards[seat], s.n, s.rules.ranking, s.rules.bet, s.ledger.pot, top=3)
+    return best_text(seat, plans, s.rules.ranking, GAME.deck.token)

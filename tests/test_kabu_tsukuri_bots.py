@@ -1,0 +1,72 @@
+"""Kabu-Tsukuri's built-in bots: ``random`` lays its own hand in any order, ``best`` lays the
+solver's arrangement, neither plays cards it was not dealt, and ``best`` wins chips from
+``random`` over many hands."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from matchtools import bot_match
+
+from kabucli.bots import about, kinds
+from kabucli.errors import BotError
+from kabucli.games.kabu_tsukuri.bots import BestBot, RandomBot
+from kabucli.games.kabu_tsukuri.rules import GAME, Arrange, KabuRules
+from kabucli.games.kabu_tsukuri.solver import solve
+from kabucli.shuffle import Rng
+
+
+def test_the_bots_are_registered_with_a_line_each() -> None:
+    assert set(kinds("kabu-tsukuri")) == {"random", "best"}
+    assert all(about("kabu-tsukuri").values())
+
+
+def test_random_lays_its_own_hand_and_varies() -> None:
+    m, _ = bot_match(GAME, KabuRules(), {1: "random", 2: "random"}, 3)
+    m.advance()
+    seat = m.pending.seats[0]
+    bot = RandomBot(Rng(1, "t"))
+    moves = [bot.choose(GAME, m.state, seat) for _ in range(20)]
+    for ev in moves:
+        assert isinstance(ev, Arrange)
+        assert Counter([c for r in ev.rows for c in r] + ev.aside) == Counter(
+            m.state.cards[seat])
+        assert m.why_not(ev) is None
+    assert len({GAME.notate(ev) for ev in moves}) > 10
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_best_lays_the_solvers_arrangement(n: int) -> None:
+    rules = KabuRules(bet=2)
+    m, _ = bot_match(GAME, rules, dict.fromkeys(range(1, n + 1), "best"), 11)
+    m.advance()
+    seat = m.pending.seats[0]
+    ev = BestBot(Rng(1, "t")).choose(GAME, m.state, seat)
+    plan = solve(m.state.cards[seat], n, "extended", 2, m.state.ledger.pot)[0]
+    assert isinstance(ev, Arrange)
+    assert ev.rows == [list(r) for r in plan.rows] and ev.aside == list(plan.aside)
+    assert m.why_not(ev) is None
+
+
+@pytest.mark.parametrize("bot", [RandomBot, BestBot])
+def test_a_bot_cannot_lay_cards_the_program_did_not_deal(bot: type) -> None:
+    m, _ = bot_match(GAME, KabuRules(), {1: "random", 2: "random"}, 3)
+    m.state.cards[2] = []  # as at a real table
+    with pytest.raises(BotError, match="no cards the program dealt"):
+        bot(Rng(1, "t")).choose(GAME, m.state, 2)
+
+
+def test_best_wins_chips_from_random_over_many_hands() -> None:
+    """40 seeded matches of 5 hands, best in seats 1 and 3 against random in 2 and 4."""
+    gain = {"best": 0, "random": 0}
+    for seed in range(40):
+        kinds_ = {1: "best", 2: "random", 3: "best", 4: "random"}
+        m, bots = bot_match(GAME, KabuRules(hands=5), kinds_, seed)
+        while m.advance().kind != "over":
+            move = GAME.bot_move(m, bots)
+            assert move is not None
+            m.accept_trusted(move[0])
+        for seat, kind in kinds_.items():
+            gain[kind] += m.state.ledger.seat(seat) - 50
+    assert gain["best"] > 0 > gain["random"]

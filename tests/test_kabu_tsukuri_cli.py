@@ -1,0 +1,173 @@
+"""Kabu-Tsukuri through the command line: rules, solve, play with bots, people typing and
+an external program, a physical table, replay, audit, resume, log convert, completion."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.completion import complete_game
+from kabucli.log import read_log
+
+runner = CliRunner()
+ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
+HAND = ["1", "1", "3", "4", "5", "7", "9", "10", "10", "12"]
+
+
+def run(*args: str, input: str | None = None) -> Any:
+    res = runner.invoke(app, list(args), input=input, env=ENV)
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def test_rules_kabu_tsukuri_documents_the_notation_and_every_house_rule() -> None:
+    res = run("rules", "kabu-tsukuri")
+    assert res.exit_code == 0
+    for text in ("1-2-3 4-5-6 7-8-9 aside 12", "p3 shows 5-6-7", "p3 bets", "best",
+                 "ranking", "extended | kabu", "dealer", "rotate | winner", "bet", "chips",
+                 "hands", "Doshippin", "Kudari", "10-11-12", "random", "best"):
+        assert text in res.stdout, text
+    data = json.loads(run("rules", "kabu-tsukuri", "--json").stdout)
+    assert {r["name"] for r in data["house_rules"]} == {"ranking", "dealer", "bet", "chips",
+                                                        "hands"}
+    assert {b["kind"] for b in data["bots"]} >= {"random", "best"}
+
+
+def test_solve_prints_the_best_arrangements_in_a_table() -> None:
+    res = run("solve", "kabu-tsukuri", *HAND, "--top", "3")
+    assert res.exit_code == 0, res.stderr
+    assert "best arrangements · 4 players · ranking extended" in res.stdout
+    assert "Doshippin" in res.stdout and "Raijin" in res.stdout
+    assert max(len(line) for line in res.stdout.splitlines()) <= 100
+
+
+def test_solve_json_gives_rows_names_chances_and_expected_chips() -> None:
+    res = run("solve", "kabu-tsukuri", *HAND, "--json", "--top", "2", "-n", "3",
+              "--rule", "ranking=kabu")
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["players"] == 3 and data["ranking"] == "kabu"
+    best, second = data["arrangements"]
+    assert best["expected"] >= second["expected"]
+    laid = sorted(int(c) for r in best["rows"] for c in r) + [int(c) for c in best["aside"]]
+    assert sorted(laid) == sorted(int(c) for c in HAND)
+    assert len(best["names"]) == len(best["win"]) == len(best["tie"]) == 3
+
+
+def test_solve_reads_nine_cards_as_five_players() -> None:
+    res = run("solve", "kabu-tsukuri", *HAND[:9], "--json", "--top", "1")
+    data = json.loads(res.stdout)
+    assert data["players"] == 5 and data["arrangements"][0]["aside"] == []
+
+
+def test_solve_refuses_a_hand_that_cannot_be_dealt_in_one_line() -> None:
+    for args, words in [
+        (HAND[:8], "a hand is 10 cards, not 8"),
+        (["1"] * 5 + HAND[:5], "only 4 copies of 1"),
+        ([*HAND[:9], "13"], "'13' is not a card"),
+        ([*HAND[:9], "??"], "every card of the hand named"),
+        ([*HAND, "-n", "6"], "takes 2-5 players"),
+        ([*HAND, "-n", "5"], "with 5 players a hand is 9 cards"),
+    ]:
+        res = run("solve", "kabu-tsukuri", *args)
+        assert res.exit_code == 1, args
+        assert words in res.stderr and len(res.stderr.strip().splitlines()) == 1, res.stderr
+
+
+def test_solve_says_which_game_has_a_solver() -> None:
+    res = run("solve", "dare", "1", "2", "3")
+    assert res.exit_code == 1 and "has no solver" in res.stderr
+
+
+def test_a_bot_match_is_logged_audited_replayed_converted(tmp_path: Path) -> None:
+    log = tmp_path / "k.kbl"
+    res = run("play", "kabu-tsukuri", "--seed", "9", "--bot", "all=best", "--bot", "2=random",
+              "--rule", "hands=2", "--log", str(log), "--quiet")
+    assert res.exit_code == 0, res.stderr
+    n = len(read_log(log, games.event_types).events)
+    res = run("audit", str(log))
+    assert res.exit_code == 0 and f"({n} events, finished)" in res.stdout
+    res = run("replay", str(log))
+    assert res.exit_code == 0
+    assert "lays three rows face down" in res.stdout and "match over" in res.stdout
+    steps = json.loads(run("replay", str(log), "--json").stdout)["steps"]
+    assert len(steps) == n
+    out = tmp_path / "k.jsonl"
+    assert run("log", "convert", str(log), str(out)).exit_code == 0
+    assert run("audit", str(out)).exit_code == 0
+
+
+def test_a_person_asks_best_then_lays_rows_and_resumes_later(tmp_path: Path) -> None:
+    log = tmp_path / "p.kbl"
+    res = run("play", "kabu-tsukuri", "--seed", "2", "-n", "2", "--bot", "2=best",
+              "--rule", "hands=1", "--log", str(log), input="best\n")
+    assert "best arrangements for p1" in res.stdout
+    line = next(x for x in res.stdout.splitlines() if x.strip().startswith("1. "))
+    move = line.split("   ")[0].strip()[3:]  # '1-3-4 9-9-11 6-7-8 aside 1'
+    res = run("resume", str(log), "--script", "-", "-q", input=f"{move}\n")
+    assert res.exit_code == 0, res.stderr
+    res = run("audit", str(log))
+    assert res.exit_code == 0 and "finished" in res.stdout
+
+
+def test_the_prompt_refuses_a_wrong_arrangement_with_a_reason() -> None:
+    res = run("play", "kabu-tsukuri", "--seed", "2", "-n", "2", "--bot", "2=best", "--no-log",
+              input="1-2-3 4-5-6\n1-2-3 4-5-6 7-8-9 aside 10\n")
+    assert "got 2 word(s)" in res.stdout
+    assert "p1's hand is" in res.stdout
+
+
+def test_a_physical_table_from_a_script(tmp_path: Path) -> None:
+    script = tmp_path / "moves.txt"
+    rows = ["1-2-6 4-4-5", "1-2-7 4-4-6", "3-5-11 2-8-9"]
+    lines = ["deal"] + [x for r in rows for x in ("bet", "bet", *(f"show {c}"
+                                                              for c in r.split()))]
+    script.write_text("\n".join(lines) + "\n")
+    log = tmp_path / "t.kbl"
+    res = run("play", "kabu-tsukuri", "--physical", "-n", "2", "--rule", "hands=1",
+              "--script", str(script), "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    assert "bets due on row 1: p2, p1" in res.stdout
+    assert "hand 1 row 1: p2 takes the pot of 2" in res.stdout
+    assert "row 3: p2 leads for the pot of 2 with Kabu (9)" in res.stdout
+    assert "tie (p2, p1), 2 carries to the next hand" in res.stdout
+    data = read_log(log, games.event_types)
+    assert data.header.mode == "physical"
+    assert run("audit", str(log)).exit_code == 0
+
+
+def test_an_external_program_answers_with_an_arrangement(tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    seen = tmp_path / "seen.jsonl"
+    bot.write_text(f"""\
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    with open({str(seen)!r}, "a") as f:
+        f.write(line)
+    if msg["type"] != "turn":
+        break
+    cards = msg["state"]["cards"]["p%d" % msg["seat"]]
+    rows = " ".join("-".join(cards[i:i + 3]) for i in (0, 3, 6))
+    print(rows + (" aside " + cards[9] if len(cards) == 10 else ""), flush=True)
+""")
+    res = run("play", "kabu-tsukuri", "--seed", "5", "-n", "3", "--bot", "1=best",
+              "--bot", f"2=cmd:{sys.executable} {bot}", "--bot", "3=random",
+              "--rule", "hands=2", "--no-log", "-q", "--json")
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout)["outcome"]["balances"]
+    turns = [json.loads(x) for x in seen.read_text().splitlines()]
+    first = turns[0]
+    assert first["legal"] == [] and "aside" in first["hint"]
+    assert isinstance(first["state"]["cards"]["p1"], int)  # another seat's hand: a count
+    assert len(first["state"]["cards"]["p2"]) == 10
+
+
+def test_completion_offers_kabu_tsukuri() -> None:
+    assert "kabu-tsukuri" in complete_game()

@@ -1,0 +1,478 @@
+"""Kabu-Tsukuri, clause by clause: the rules and the decisions of docs/rules/kabu-tsukuri.md.
+Each test drives the engine through ``Match``: seeded tables where hands must be known,
+physical ones (the referee types bets and rows) where a row's cards must be chosen."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import permutations
+from typing import Any
+
+import pytest
+from matchtools import play, refused, since
+
+from kabucli.cards import HANAFUDA_MONTHS
+from kabucli.engine import Match, check_header, make_header
+from kabucli.errors import KabuError, ParseError
+from kabucli.events import End
+from kabucli.games.kabu_tsukuri.rules import (
+    GAME,
+    Arrange,
+    Deal,
+    KabuRules,
+    Result,
+    Stakes,
+    Turn,
+    hand_size,
+    strength,
+)
+from kabucli.games.kabu_tsukuri.text import row_name
+from kabucli.log import SeatInfo
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def new_match(n: int = 3, seed: int | None = None, **rules: Any) -> Match:
+    seats = [SeatInfo(f"P{i}") for i in range(1, n + 1)]
+    match = Match(GAME, make_header(GAME, KabuRules(**rules), seats, seed))
+    match.advance()
+    return match
+
+
+def lay_in_order(m: Match) -> None:
+    """Every seat lays its hand as dealt (sorted): rows of the first nine, the tenth aside;
+    the hand then plays out to the next one's arranging (or the end)."""
+    for _ in range(m.nseats):
+        seat = m.pending.seats[0]
+        cards = m.state.cards[seat]
+        m.submit(Arrange(seat, [cards[0:3], cards[3:6], cards[6:9]], cards[9:]))
+        m.advance()
+
+
+def physical_row(m: Match, rows: list[str]) -> None:
+    """At a real table: everyone bets, then turns over ``rows`` (one per seat, turn order)."""
+    for _ in range(m.nseats):
+        play(m, "bet")
+    for row in rows:
+        play(m, f"show {row}")
+
+
+def results(m: Match) -> list[Result]:
+    return [e for e in m.events if isinstance(e, Result)]
+
+
+def beats(stronger: tuple[int, ...], weaker: tuple[int, ...], ranking: str = "extended") -> bool:
+    return strength(stronger, ranking) > strength(weaker, ranking)
+
+
+def ties(a: tuple[int, ...], b: tuple[int, ...], ranking: str = "extended") -> bool:
+    return strength(a, ranking) == strength(b, ranking)
+
+
+# -- cards and players ------------------------------------------------------------------------
+
+def test_the_deck_is_48_hanafuda_cards_counted_by_month() -> None:
+    assert GAME.deck is HANAFUDA_MONTHS
+    assert Counter(HANAFUDA_MONTHS.cards()) == dict.fromkeys(range(1, 13), 4)
+    assert HANAFUDA_MONTHS.size == 48
+
+
+@pytest.mark.parametrize(("token", "month"), [("1b", 1), ("3r", 3), ("11a", 11), ("12c3", 12),
+                                              ("12", 12)])
+def test_a_hanafuda_card_is_read_as_its_month(token: str, month: int) -> None:
+    assert HANAFUDA_MONTHS.parse(token) == month
+
+
+@pytest.mark.parametrize("n", [1, 6])
+def test_two_to_five_players(n: int) -> None:
+    seats = [SeatInfo(f"P{i}") for i in range(1, n + 1)]
+    with pytest.raises(KabuError, match="takes 2-5 players"):
+        check_header(GAME, make_header(GAME, KabuRules(), seats, 1))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_two_to_four_players_are_dealt_ten_cards_each(n: int) -> None:
+    m = new_match(n, seed=5)
+    deal = m.events[0]
+    assert isinstance(deal, Deal) and deal.hands is not None
+    assert [len(h) for h in deal.hands] == [10] * n
+    assert hand_size(n) == 10
+
+
+def test_five_players_are_dealt_nine_cards_each() -> None:
+    m = new_match(5, seed=5)
+    deal = m.events[0]
+    assert isinstance(deal, Deal) and deal.hands is not None
+    assert [len(h) for h in deal.hands] == [9] * 5
+
+
+@pytest.mark.parametrize("n", [2, 5])
+def test_the_remaining_cards_are_not_used_and_all_48_are_accounted_for(n: int) -> None:
+    m = new_match(n, seed=9)
+    deal = m.events[0]
+    assert isinstance(deal, Deal) and deal.hands is not None and deal.rest is not None
+    assert len(deal.rest) == 48 - n * hand_size(n)
+    assert Counter(deal.rest + [c for h in deal.hands for c in h]) == dict.fromkeys(
+        range(1, 13), 4)
+
+
+def test_p1_deals_first_and_rows_are_laid_from_the_dealers_next_seat() -> None:
+    m = new_match(3, seed=1)
+    deal = m.events[0]
+    assert isinstance(deal, Deal) and deal.dealer == 1
+    assert m.pending.seats == (2,)
+    lay_in_order(m)
+    assert [e.seat for e in m.events if isinstance(e, Arrange)] == [2, 3, 1]
+
+
+def test_a_seeded_deal_that_is_not_the_seeds_is_refused() -> None:
+    m = new_match(2, seed=1)
+    m2 = Match(GAME, m.header)
+    deal = m.events[0]
+    assert isinstance(deal, Deal) and deal.hands is not None
+    swapped = Deal(1, 1, [deal.hands[1], deal.hands[0]], deal.rest)
+    assert "the seed deals" in (m2.why_not(swapped) or "")
+
+
+# -- arranging ---------------------------------------------------------------------------------
+
+def test_with_ten_cards_one_card_is_set_aside() -> None:
+    m = new_match(2, seed=3)
+    cards = m.state.cards[2]
+    assert "one is set aside" in refused(m, Arrange(2, [cards[0:3], cards[3:6], cards[6:9]]))
+    play(m, Arrange(2, [cards[0:3], cards[3:6], cards[6:9]], cards[9:]))
+    assert m.state.aside[2] == cards[9:]
+
+
+def test_with_nine_cards_no_card_is_set_aside() -> None:
+    m = new_match(5, seed=3)
+    seat = m.pending.seats[0]
+    cards = m.state.cards[seat]
+    assert "none is set aside" in refused(
+        m, Arrange(seat, [cards[0:3], cards[3:6], [cards[6], cards[7], cards[8]]], [cards[0]]))
+    play(m, Arrange(seat, [cards[0:3], cards[3:6], cards[6:9]]))
+
+
+def test_rows_are_three_rows_of_three_cards() -> None:
+    m = new_match(2, seed=3)
+    c = m.state.cards[2]
+    assert "3 rows of 3 cards" in refused(m, Arrange(2, [c[0:4], c[4:6], c[6:9]], c[9:]))
+    assert "3 rows of 3 cards" in refused(m, Arrange(2, [c[0:3], c[3:6]], c[6:7]))
+
+
+def test_rows_are_the_players_own_cards() -> None:
+    m = new_match(2, seed=3)
+    mine, theirs = m.state.cards[2], m.state.cards[1]
+    other = [theirs[0], *mine[1:]]
+    if Counter(other) == Counter(mine):  # the same month: take one the seat lacks
+        other = [next(x for x in range(1, 13) if x not in mine), *mine[1:]]
+    assert "p2's hand is" in refused(m, Arrange(2, [other[0:3], other[3:6], other[6:9]],
+                                                other[9:]))
+
+
+def test_rows_are_laid_in_turn_and_only_by_the_seat_on_turn() -> None:
+    m = new_match(3, seed=3)
+    c = m.state.cards[3]
+    reason = m.why_not(Arrange(3, [c[0:3], c[3:6], c[6:9]], c[9:]))
+    assert reason is not None and "not p3's turn" in reason
+
+
+def test_the_arrangement_is_secret_until_each_row_is_turned_over() -> None:
+    m = new_match(2, seed=4)
+    for seat in (2, 1):
+        c = m.state.cards[seat]
+        m.submit(Arrange(seat, [c[0:3], c[3:6], c[6:9]], c[9:]))
+    before = GAME.view(m.state, 1)
+    assert before["rows"]["p2"] == "face down"
+    assert before["cards"]["p2"] == 10
+    assert "p2" not in before["aside"]
+    assert before["rows"]["p1"] == [[HANAFUDA_MONTHS.token(x) for x in r]
+                                    for r in m.state.rows[1]]
+    for _ in range(2):  # the bets, and row 1 turned over
+        ev = m.expected()
+        assert ev is not None
+        m.submit(ev)
+    after = GAME.view(m.state, 1)
+    row1 = m.state.rows[2][0]
+    assert after["shown"]["p2"] == [[HANAFUDA_MONTHS.token(x) for x in row1]]
+    assert after["rows"]["p2"] == "face down"
+    assert GAME.view(m.state)["rows"]["p2"] == [[HANAFUDA_MONTHS.token(x) for x in r]
+                                               for r in m.state.rows[2]]
+
+
+def test_each_row_turns_over_in_its_round() -> None:
+    m = new_match(2, seed=4, hands=1)
+    lay_in_order(m)
+    turns = [e for e in m.events if isinstance(e, Turn)]
+    assert [t.row for t in turns] == [1, 2, 3]
+    for r, turn in enumerate(turns):
+        assert turn.rows == [m.state.rows[1][r], m.state.rows[2][r]]
+
+
+# -- betting and the pot ---------------------------------------------------------------------
+
+def test_every_player_bets_on_every_row() -> None:
+    m = new_match(3, seed=4, bet=2)
+    lay_in_order(m)
+    stakes = [e for e in m.events if isinstance(e, Stakes)]
+    assert [(s.row, s.amount) for s in stakes[:3]] == [(1, 2), (2, 2), (3, 2)]
+
+
+def test_the_strongest_row_takes_the_pot() -> None:
+    m = physical_match(3)
+    physical_row(m, ["5-6-7", "1-10-10", "9-9-9"])  # p2 Nobori, p3 Doshippin, p1 Arashi
+    assert results(m)[-1] == Result(1, 1, [3], 3)
+    assert m.state.ledger.balances == [0, 49, 49, 52]
+
+
+def test_a_tie_for_strongest_carries_the_pot_to_the_next_row() -> None:
+    m = physical_match(3)
+    physical_row(m, ["1-1-1", "9-9-9", "5-6-7"])  # two Arashi tie
+    assert results(m)[-1] == Result(1, 1, [2, 3], 3)
+    assert m.state.ledger.pot == 3 and m.state.carried == 3
+    physical_row(m, ["2-3-4", "5-5-9", "6-6-8"])  # p2's Nobori takes both rows' bets
+    assert results(m)[-1] == Result(1, 2, [2], 6)
+    assert m.state.ledger.balances == [0, 48, 54, 48]
+
+
+def test_a_row_3_tie_carries_the_pot_into_the_next_hand() -> None:
+    m = physical_match(2, hands=2)
+    physical_row(m, ["1-2-6", "4-4-5"])  # p2 9 against p1 3
+    physical_row(m, ["1-2-7", "4-4-6"])  # 0 against 4
+    physical_row(m, ["3-5-11", "2-8-9"])  # 9 and 9: the pot of 2 carries into hand 2
+    assert results(m)[-1] == Result(1, 3, [2, 1], 2)
+    assert m.state.hand == 2 and m.state.ledger.pot == 2
+    play(m, "deal")
+    physical_row(m, ["1-1-7", "2-2-2"])  # hand 2 (p2 deals, p1 first): p2's Arashi takes
+    assert results(m)[-1] == Result(2, 1, [2], 4)  # the 2 carried and the 2 bets
+
+
+def test_the_pot_left_after_the_last_hand_is_reported_at_the_end() -> None:
+    m = physical_match(2, hands=1)
+    physical_row(m, ["1-2-6", "4-4-5"])
+    physical_row(m, ["1-2-7", "4-4-6"])
+    physical_row(m, ["3-5-11", "2-8-9"])
+    end = m.events[-1]
+    assert isinstance(end, End) and end.pot == 2 and end.reason == "hands"
+    assert sum(end.balances) + end.pot == 2 * 50
+    assert GAME.outcome(m.state) is not None and GAME.outcome(m.state)["pot"] == 2
+
+
+def test_a_match_is_hands_hands() -> None:
+    m = new_match(2, seed=8, hands=3)
+    lay_in_order(m)
+    lay_in_order(m)
+    lay_in_order(m)
+    assert m.over
+    assert [e.hand for e in m.events if isinstance(e, Deal)] == [1, 2, 3]
+
+
+def test_chips_are_only_moved_never_made() -> None:
+    m = new_match(4, seed=2, hands=4, chips=7, bet=3)
+    for _ in range(4):
+        lay_in_order(m)
+    assert m.over and m.state.ledger.total() == 4 * 7
+
+
+# -- the next dealer ---------------------------------------------------------------------------
+
+def test_dealer_rotate_passes_the_deal_to_the_next_seat() -> None:
+    m = new_match(3, seed=8, hands=4)
+    for _ in range(4):
+        lay_in_order(m)
+    assert [e.dealer for e in m.events if isinstance(e, Deal)] == [1, 2, 3, 1]
+
+
+def test_dealer_winner_gives_the_deal_to_the_winner_of_row_3() -> None:
+    m = physical_match(3, hands=2, dealer="winner")
+    physical_row(m, ["1-2-6", "4-4-5", "2-2-3"])
+    physical_row(m, ["1-2-7", "4-4-6", "1-1-3"])
+    physical_row(m, ["3-5-11", "12-12-12", "7-7-8"])  # p3's Arashi takes row 3
+    assert m.state.dealer == 3
+    play(m, "deal")
+    assert m.events[-1] == Deal(2, 3)
+    assert m.state.order == [1, 2, 3]
+
+
+def test_dealer_winner_keeps_the_dealer_when_row_3_ties() -> None:
+    m = physical_match(2, hands=2, dealer="winner")
+    physical_row(m, ["1-2-6", "4-4-5"])
+    physical_row(m, ["1-2-7", "4-4-6"])
+    physical_row(m, ["3-5-11", "2-8-9"])
+    assert m.state.dealer == 1
+
+
+# -- row strength: the extended ranking ------------------------------------------------------
+
+NEIGHBOURS = [  # each named row against the next one down
+    ("doshippin_beats_arashi_kabu", (1, 10, 10), (3, 3, 3)),
+    ("arashi_kabu_beats_any_other_arashi", (3, 3, 3), (12, 12, 12)),
+    ("arashi_beats_nana_go_san", (2, 2, 2), (7, 5, 3)),
+    ("nana_go_san_beats_ichi_ni_san", (3, 5, 7), (1, 2, 3)),
+    ("ichi_ni_san_beats_raijin", (1, 2, 3), (4, 7, 9)),
+    ("raijin_beats_fujin", (4, 7, 9), (3, 7, 10)),
+    ("fujin_beats_the_best_nobori", (3, 7, 10), (2, 3, 4)),
+    ("the_weakest_nobori_beats_the_best_kudari", (9, 10, 11), (4, 3, 2)),
+    ("the_weakest_kudari_beats_a_kabu_row", (11, 10, 9), (1, 2, 6)),
+]
+
+
+@pytest.mark.parametrize(("name", "stronger", "weaker"), NEIGHBOURS,
+                         ids=[n for n, _, _ in NEIGHBOURS])
+def test_named_row_against_its_neighbour(name: str, stronger: tuple[int, ...],
+                                         weaker: tuple[int, ...]) -> None:
+    assert beats(stronger, weaker)
+
+
+@pytest.mark.parametrize(("cards", "name"), [
+    ((1, 10, 10), "Doshippin"), ((3, 3, 3), "Arashi-kabu"), ((11, 11, 11), "Arashi"),
+    ((12, 12, 12), "Arashi"), ((7, 5, 3), "Nana-Go-San"), ((3, 2, 1), "Ichi-Ni-San"),
+    ((9, 4, 7), "Raijin"), ((10, 3, 7), "Fujin"), ((5, 6, 7), "Nobori, Oicho (8)"),
+    ((7, 6, 5), "Kudari, Oicho (8)"), ((1, 2, 6), "Kabu (9)"), ((5, 6, 11), "Nizou (2)"),
+])
+def test_every_named_row_has_its_name(cards: tuple[int, ...], name: str) -> None:
+    assert row_name(strength(cards, "extended"), "extended") == name
+
+
+@pytest.mark.parametrize("cards", [(1, 10, 10), (3, 5, 7), (1, 2, 3), (4, 7, 9), (3, 7, 10)])
+def test_named_rows_other_than_runs_count_in_any_laid_order(cards: tuple[int, ...]) -> None:
+    assert len({strength(p, "extended") for p in permutations(cards)}) == 1
+
+
+def test_nobori_is_a_row_rising_by_one_as_laid() -> None:
+    assert row_name(strength((5, 6, 7), "extended"), "extended").startswith("Nobori")
+    assert row_name(strength((5, 7, 6), "extended"), "extended") == "Oicho (8)"
+
+
+def test_kudari_is_a_row_falling_by_one_as_laid() -> None:
+    assert row_name(strength((7, 6, 5), "extended"), "extended").startswith("Kudari")
+    assert beats((5, 6, 7), (7, 6, 5))
+
+
+def test_10_11_12_counts_as_nobori_and_11_12_1_does_not() -> None:
+    assert row_name(strength((10, 11, 12), "extended"), "extended") == "Nobori, Santa (3)"
+    assert row_name(strength((12, 11, 10), "extended"), "extended") == "Kudari, Santa (3)"
+    assert row_name(strength((11, 12, 1), "extended"), "extended") == "Yotsuya (4)"
+    assert row_name(strength((12, 1, 2), "extended"), "extended") == "Goke (5)"
+    assert row_name(strength((1, 12, 11), "extended"), "extended") == "Yotsuya (4)"
+
+
+def test_a_run_that_is_also_a_named_hand_counts_as_the_named_hand() -> None:
+    assert ties((1, 2, 3), (3, 2, 1))
+    assert row_name(strength((1, 2, 3), "extended"), "extended") == "Ichi-Ni-San"
+
+
+def test_two_equal_named_rows_tie() -> None:
+    assert ties((1, 1, 1), (9, 9, 9))  # two Arashi, whatever their months
+    assert ties((11, 11, 11), (2, 2, 2))
+    assert ties((7, 5, 3), (3, 7, 5))
+
+
+def test_nobori_against_nobori_compares_the_ones_digit() -> None:
+    assert beats((2, 3, 4), (5, 6, 7))  # 9 against 8
+    assert ties((2, 3, 4), (2, 3, 4))
+
+
+def test_kudari_against_kudari_compares_the_ones_digit() -> None:
+    assert beats((4, 3, 2), (7, 6, 5))
+    assert beats((7, 6, 5), (11, 10, 9))  # 8 against 0
+
+
+def test_plain_rows_count_the_ones_digit_of_the_sum_9_best_0_worst() -> None:
+    assert beats((1, 2, 6), (4, 4, 12))  # 9 against 0
+    assert ties((1, 2, 6), (2, 8, 9))
+    plain = sorted({strength((a, b, 1), "extended") for a in (2, 4, 8) for b in (5, 6, 11)})
+    assert all(0 <= s <= 9 for s in plain)
+
+
+def test_months_add_up_at_face_value() -> None:
+    assert strength((5, 6, 11), "extended") == 2  # 22
+    assert strength((12, 12, 5), "extended") == 9  # 29
+
+
+def test_ranking_kabu_uses_the_ones_digit_alone() -> None:
+    assert strength((1, 10, 10), "kabu") == 1
+    assert strength((3, 3, 3), "kabu") == 9
+    assert ties((5, 6, 7), (2, 2, 4), "kabu")
+    assert beats((1, 2, 6), (4, 7, 9), "kabu")
+    assert row_name(strength((3, 3, 3), "kabu"), "kabu") == "Kabu (9)"
+
+
+def test_ranking_kabu_decides_a_whole_game() -> None:
+    m = physical_match(2, ranking="kabu")
+    physical_row(m, ["1-10-10", "4-4-5"])  # 1 against 3: the Doshippin loses
+    assert results(m)[-1].best == [1]
+
+
+# -- a real table ------------------------------------------------------------------------------
+
+def physical_match(n: int, **rules: Any) -> Match:
+    m = new_match(n, **rules)
+    play(m, "deal")
+    return m
+
+
+def test_physical_a_deal_names_no_card() -> None:
+    m = new_match(3)
+    assert m.pending.kind == "chance"
+    assert "type 'deal' alone" in refused(m, Deal(1, 1, [[1] * 10] * 3, [2] * 18))
+    play(m, "deal")
+    assert m.events[-1] == Deal(1, 1)
+
+
+def test_physical_nobody_types_an_arrangement() -> None:
+    m = physical_match(2)
+    reason = m.why_not(Arrange(2, [[1, 2, 3], [4, 5, 6], [7, 8, 9]], [10]))
+    assert reason is not None and "rows are learnt as they are turned over" in reason
+
+
+def test_physical_bets_are_due_in_turn_from_the_dealers_next_seat() -> None:
+    m = physical_match(3)
+    assert m.pending.seats == (2,)
+    assert "not p3's turn" in (m.why_not(GAME.parse(m.state, "p3 bets")) or "")
+    play(m, "p2 bets", "bet")
+    assert m.pending.seats == (1,)
+    assert m.state.ledger.pot == 2
+
+
+def test_physical_rows_are_shown_in_turn_after_every_bet() -> None:
+    m = physical_match(2)
+    assert "waiting for p2's bet" in refused(m, "show 1-2-3")
+    play(m, "bet", "bet")
+    assert "p2 turns row 1 over next" in refused(m, "p1 shows 1-2-3")
+
+
+def test_physical_a_card_turned_over_must_still_exist_in_the_deck() -> None:
+    m = physical_match(3)
+    physical_row(m, ["5-5-5", "5-6-7"])  # four 5s are out
+    assert "only 4 copies of 5" in refused(m, "show 5-8-9")
+
+
+def test_physical_a_players_own_rows_use_distinct_cards() -> None:
+    m = physical_match(2)
+    physical_row(m, ["4-4-4", "1-2-6"])
+    physical_row(m, ["4-3-2", "1-2-7"])  # p2's fourth 4
+    for _ in range(2):
+        play(m, "bet")
+    assert "only 4 copies of 4" in refused(m, "show 4-8-9")
+
+
+def test_physical_a_row_is_three_named_cards() -> None:
+    m = physical_match(2)
+    play(m, "bet", "bet")
+    assert "a row is 3 named cards" in refused(m, "show 1-2-??")
+    with pytest.raises(ParseError, match="not a row of three cards"):
+        GAME.parse(m.state, "show 1-2")
+
+
+def test_physical_a_seeded_turn_is_refused_at_a_real_table() -> None:
+    m = physical_match(2)
+    play(m, "bet", "bet")
+    assert "seat by seat" in refused(m, Turn(1, [[1, 2, 3], [4, 5, 6]]))
+
+
+def test_an_undo_takes_back_the_last_bet_or_row() -> None:
+    m = physical_match(2)
+    play(m, "bet", "bet", "show 1-2-3", "undo")
+    assert m.pending.what == "p2 to turn row 1 over"
+    assert since(m, 0) == ["deal", "p2 bets", "p1 bets"]
