@@ -118,18 +118,24 @@ def test_only_the_newest_lines_of_a_long_history_are_loaded(tmp_path: Path) -> N
 # -- the line editor, driven through a pipe ----------------------------------------------------
 
 def ask_with_keys(editor_of: Any, *keys: str) -> str:
-    """What the editor returns for ``keys``, typed a chunk at a time: completion runs after
-    the key that asks for it, as it does for a person, who waits to see it."""
+    """What the editor returns for ``keys``, typed a chunk at a time: each chunk but the last
+    is sent once the one before has changed the line (a completion shows), as a person waits
+    to see it; not after a fixed pause, which a loaded machine may outlast."""
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        editor: LineEditor = editor_of(pipe)
+        buffer = editor.prompt.default_buffer
+
         def typist() -> None:
-            for chunk in keys:
-                time.sleep(0.1)
+            for i, chunk in enumerate(keys):
+                before = buffer.text
                 pipe.send_text(chunk)
+                end = time.monotonic() + 20
+                while i < len(keys) - 1 and buffer.text == before and time.monotonic() < end:
+                    time.sleep(0.01)
 
         thread = threading.Thread(target=typist)
-        thread.start()
         try:
-            editor: LineEditor = editor_of(pipe)
+            thread.start()
             return editor.ask("p1", "p1 to lay sets matching 7")
         finally:
             thread.join()
