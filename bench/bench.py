@@ -589,10 +589,11 @@ def run(cfg: Settings, parts: set[str], quick: bool,
         if "play" in parts:
             result["play"] = [bench_play(e, cfg) for e in active]
         if "audit" in parts:
-            # one audit per game: its first entry's logs (a second entry differs by bots)
-            audited = {e.game: e for e in reversed(active)}
+            # one audit per game and table size: the first entry's logs (a later entry of the
+            # same size differs only by its bots, and their logs walk alike)
+            audited = {(e.game, e.players): e for e in reversed(active)}
             result["audit"] = [bench_audit(e, cfg, tmp) for e in active
-                               if audited[e.game] is e]
+                               if audited[(e.game, e.players)] is e]
         if "startup" in parts:
             result["startup"] = bench_startup(cfg, tmp)
         if "anchors" in parts:
@@ -623,7 +624,9 @@ def show(result: dict[str, Any]) -> None:
                       f"{r['us_per_event']:.1f}")
         con.print(t)
     if result["audit"]:
-        play = {(r["game"], r["players"]): r for r in result["play"]}
+        play: dict[tuple[str, int], dict[str, Any]] = {}
+        for r in result["play"]:  # the first entry of each game and size, as audited
+            play.setdefault((r["game"], r["players"]), r)
         t = Table(title="Audit: engine.walk over logs written beforehand",
                   caption="audit/play = walk events/s over play events/s (goal: >= 1)")
         for col in ("game", "logs", "events", "walk events/s", "read+walk events/s",
