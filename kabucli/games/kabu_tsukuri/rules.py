@@ -37,11 +37,13 @@ from kabucli.games.kabu_tsukuri.solver import STRENGTH, Model, best_plans
 from kabucli.ledger import POT, Ledger
 from kabucli.notation import (
     LOG_INT,
-    SHARED_VERBS,
+    Typed,
+    Verbs,
+    card_list,
     notate_shared,
     number,
-    parse_shared,
-    party,
+    parse_seat,
+    seat_list,
     split_seat,
 )
 from kabucli.shuffle import Rng
@@ -357,7 +359,7 @@ class KabuTsukuri(Game):
 
     # -- notation ------------------------------------------------------------------------------
     def _set(self, cards: list[int] | tuple[int, ...]) -> str:
-        return "-".join(self.deck.token(c) for c in cards)
+        return card_list(self.deck, cards)
 
     def _rows(self, rows: list[list[int]]) -> str:
         return " ".join(self._set(r) for r in rows)
@@ -380,7 +382,7 @@ class KabuTsukuri(Game):
             head = f"result hand {ev.hand} row {ev.row}"
             if len(ev.best) == 1:
                 return f"{head} p{ev.best[0]} takes {ev.amount}"
-            return f"{head} tie {','.join(f'p{p}' for p in ev.best)} carries {ev.amount}"
+            return f"{head} tie {seat_list(ev.best, ',')} carries {ev.amount}"
         if t is Bet:
             assert isinstance(ev, Bet)
             return f"p{ev.seat} bets"
@@ -405,35 +407,43 @@ class KabuTsukuri(Game):
         return cards
 
     def parse(self, s: KabuState, text: str) -> Event:
-        seat, rest = split_seat(text, s.n)
-        words = rest.split()
-        if not words:
-            raise ParseError("empty move: type three rows like '1-2-3 4-5-6 7-8-9 aside 12'")
-        verb, args = words[0].lower(), words[1:]
-        table = {"deal": self._parse_deal, "turn": self._parse_turn,
-                 "stakes": self._parse_stakes, "result": self._parse_result}
-        if verb in table or verb in SHARED_VERBS:
-            if seat is not None:
-                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
-            if verb in SHARED_VERBS:
-                return parse_shared(verb, args, s.n)
-            return table[verb](s, args)
-        who = seat or (s.actor if s.phase in ("arrange", "bets", "show") else s.order[0])
-        if verb in ("bet", "bets"):
-            if args:
-                raise ParseError(f"'{words[0]}' takes nothing after it: the bet is "
-                                 f"{s.rules.bet} chip(s) by the house rules")
-            return Bet(who)
-        if verb in ("show", "shows"):
-            if len(args) != 1:
-                raise ParseError("a row turned over reads 'show 3-4-5' (in laid order)")
-            return Show(who, self._row(args[0]))
-        if verb in ("rows", "row", "lay", "lays", "arrange", "arranges"):
-            words = args
-        elif not any(ch.isdigit() for ch in verb):
-            raise ParseError(f"'{words[0]}' is not a Kabu-Tsukuri move: lay rows like "
+        return self._verbs.parse(s, text, s.n)
+
+    def __init__(self) -> None:
+        bet, show, lay = self._parse_bet, self._parse_show, self._parse_lay
+        self._verbs = Verbs[KabuState](
+            {"deal": self._parse_deal, "turn": self._parse_turn, "stakes": self._parse_stakes,
+             "result": self._parse_result, "bet": bet, "bets": bet, "show": show,
+             "shows": show, "rows": lay, "row": lay, "lay": lay, "lays": lay, "arrange": lay,
+             "arranges": lay},
+            self._parse_bare_rows,
+            "empty move: type three rows like '1-2-3 4-5-6 7-8-9 aside 12'",
+            seatless=("deal", "turn", "stakes", "result"))
+
+    @staticmethod
+    def _mover(s: KabuState, seat: int | None) -> int:
+        """Who moves: the seat typed, else the one whose turn it is."""
+        return seat or (s.actor if s.phase in ("arrange", "bets", "show") else s.order[0])
+
+    def _parse_bet(self, s: KabuState, m: Typed) -> Event:
+        if m.args:
+            raise ParseError(f"'{m.words[0]}' takes nothing after it: the bet is "
+                             f"{s.rules.bet} chip(s) by the house rules")
+        return Bet(self._mover(s, m.seat))
+
+    def _parse_show(self, s: KabuState, m: Typed) -> Event:
+        if len(m.args) != 1:
+            raise ParseError("a row turned over reads 'show 3-4-5' (in laid order)")
+        return Show(self._mover(s, m.seat), self._row(m.args[0]))
+
+    def _parse_lay(self, s: KabuState, m: Typed) -> Event:
+        return self._parse_arrange(self._mover(s, m.seat), m.args)
+
+    def _parse_bare_rows(self, s: KabuState, m: Typed) -> Event:
+        if not any(ch.isdigit() for ch in m.verb):
+            raise ParseError(f"'{m.words[0]}' is not a Kabu-Tsukuri move: lay rows like "
                              "'1-2-3 4-5-6 7-8-9 aside 12', or 'bet', 'show 3-4-5', 'best'")
-        return self._parse_arrange(who, words)
+        return self._parse_arrange(self._mover(s, m.seat), m.words)
 
     def _parse_arrange(self, seat: int, words: list[str]) -> Arrange:
         aside: list[int] = []
@@ -449,7 +459,8 @@ class KabuTsukuri(Game):
                              f"got {len(words)} word(s)")
         return Arrange(seat, [self._row(w) for w in words], aside)
 
-    def _parse_deal(self, s: KabuState, args: list[str]) -> Event:
+    def _parse_deal(self, s: KabuState, m: Typed) -> Event:
+        args = m.args
         joined = " ".join(args).strip()
         if not joined:
             return Deal(s.hand, s.dealer)
@@ -469,7 +480,8 @@ class KabuTsukuri(Game):
             hands.append(sorted(self._cards(cards)))
         return Deal(s.hand, s.dealer, hands, rest if rest is not None else [])
 
-    def _parse_turn(self, s: KabuState, args: list[str]) -> Event:
+    def _parse_turn(self, s: KabuState, m: Typed) -> Event:
+        args = m.args
         parts = [p.strip() for p in " ".join(args).split("|")]
         head = parts[0].split()
         if len(head) != 2 or head[0].lower() != "row":
@@ -483,13 +495,15 @@ class KabuTsukuri(Game):
             rows.append(self._row(cards))
         return Turn(number(head[1], 1, ROWS, "a row"), rows)
 
-    def _parse_stakes(self, s: KabuState, args: list[str]) -> Event:
+    def _parse_stakes(self, s: KabuState, m: Typed) -> Event:
+        args = m.args
         if len(args) not in (3, 4) or args[0].lower() != "row":
             raise ParseError("the bets read 'stakes row N CHIPS each'")
         return Stakes(number(args[1], 1, ROWS, "a row"),
                       number(args[2], 0, LOG_INT, "a bet"))
 
-    def _parse_result(self, s: KabuState, args: list[str]) -> Event:
+    def _parse_result(self, s: KabuState, m: Typed) -> Event:
+        args = m.args
         shape = ("a result reads 'result hand H row R pN takes CHIPS' or "
                  "'result hand H row R tie pA,pB carries CHIPS'")
         if len(args) < 6 or args[0] != "hand" or args[2] != "row":
@@ -498,12 +512,10 @@ class KabuTsukuri(Game):
         row = number(args[3], 1, ROWS, "a row")
         rest = args[4:]
         if len(rest) == 3 and rest[1] == "takes":
-            best = [party(rest[0], s.n)]
+            best = [parse_seat(rest[0], s.n)]
         elif len(rest) == 4 and rest[0] == "tie" and rest[2] == "carries":
-            best = [party(w, s.n) for w in rest[1].split(",")]
+            best = [parse_seat(w, s.n) for w in rest[1].split(",")]
         else:
-            raise ParseError(shape)
-        if POT in best:
             raise ParseError(shape)
         return Result(hand, row, best, number(rest[-1], 0, LOG_INT, "a pot"))
 
