@@ -16,10 +16,10 @@ referee records each bet (:class:`Bet`) and each row as it is turned over (:clas
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 from kabucli.cards import HANAFUDA_MONTHS, UNKNOWN
-from kabucli.engine import Game, Pending
+from kabucli.engine import Game, Pending, Pendings
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Undo
 from kabucli.games.kabu_tsukuri import text
@@ -75,8 +75,8 @@ class KabuState:
     """
 
     __slots__ = ("aside", "cards", "carried", "dealer", "hand", "history", "ledger", "n", "order",
-                 "phase", "physical", "rest", "row", "rows", "rules", "seen", "shown", "size",
-                 "table", "turn")
+                 "pend", "phase", "physical", "rest", "row", "rows", "rules", "seen", "shown",
+                 "size", "table", "turn")
 
     def __init__(self, rules: KabuRules, n: int, physical: bool) -> None:
         self.rules = rules
@@ -89,6 +89,7 @@ class KabuState:
         self.hand = 1
         self.dealer = 1
         self.carried = 0  # the pot a tie carried into the coming row
+        self.pend: Pending | None = None  # see KabuTsukuri.pending
         self._reset_hand()
 
     def _reset_hand(self) -> None:
@@ -135,6 +136,10 @@ class KabuTsukuri(Game):
 
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: KabuState) -> Pending:
+        p = s.pend  # None once an event changed the state
+        if p is not None:
+            return p
+        # the key: what _describe reads
         phase = s.phase
         if phase == "arrange" or (s.physical and phase in ("bets", "show")):
             key: tuple[Any, ...] = (phase, s.row, s.order[s.turn], s.physical)
@@ -142,33 +147,11 @@ class KabuTsukuri(Game):
             key = (phase, s.hand, s.dealer)
         else:
             key = (phase, s.row, s.physical)
-        p = _PENDING.get(key)
+        p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
         if p is None:
-            if len(_PENDING) >= 4096:
-                _PENDING.clear()
-            p = _PENDING[key] = self._new_pending(s)
+            p = _PENDINGS[key]  # made now
+        s.pend = p
         return p
-
-    @staticmethod
-    def _new_pending(s: KabuState) -> Pending:
-        phase = s.phase
-        if phase == "deal":
-            return Pending("chance", f"the deal of hand {s.hand} by p{s.dealer}")
-        if phase == "arrange":
-            return Pending("action", f"p{s.actor} to lay three rows", (s.actor,))
-        if phase == "bets":
-            if s.physical:
-                return Pending("action", f"p{s.actor}'s bet on row {s.row}", (s.actor,))
-            return Pending("auto", f"the bets on row {s.row}")
-        if phase == "show":
-            if s.physical:
-                return Pending("chance", f"p{s.actor} to turn row {s.row} over")
-            return Pending("chance", f"row {s.row} turned over")
-        if phase == "result":
-            return Pending("auto", f"the result of row {s.row}")
-        if phase == "end":
-            return Pending("auto", "the end of the match")
-        return Pending("over", "nothing: the match is over")
 
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: KabuState, ev: Event) -> str | None:
@@ -246,6 +229,7 @@ class KabuTsukuri(Game):
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: KabuState, ev: Event) -> None:
+        s.pend = None
         t = type(ev)
         if t is Turn:
             assert isinstance(ev, Turn)
@@ -602,7 +586,30 @@ class KabuTsukuri(Game):
         }
 
 
-_PENDING: dict[tuple[Any, ...], Pending] = {}  # KabuTsukuri.pending's answers by key
+def _describe(key: tuple[Any, ...]) -> Pending:
+    """What a Kabu-Tsukuri state waits for, from its key (see :meth:`KabuTsukuri.pending`):
+    (phase, row, seat to act, physical), (phase, hand, dealer) or (phase, row, physical)."""
+    phase = key[0]
+    if phase == "arrange":
+        return Pending("action", f"p{key[2]} to lay three rows", (key[2],))
+    if phase == "deal":
+        return Pending("chance", f"the deal of hand {key[1]} by p{key[2]}")
+    if phase == "bets":
+        if key[-1]:  # physical: the seat to bet is key[2]
+            return Pending("action", f"p{key[2]}'s bet on row {key[1]}", (key[2],))
+        return Pending("auto", f"the bets on row {key[1]}")
+    if phase == "show":
+        if key[-1]:
+            return Pending("chance", f"p{key[2]} to turn row {key[1]} over")
+        return Pending("chance", f"row {key[1]} turned over")
+    if phase == "result":
+        return Pending("auto", f"the result of row {key[1]}")
+    if phase == "end":
+        return Pending("auto", "the end of the match")
+    return Pending("over", "nothing: the match is over")
+
+
+_PENDINGS: Final = Pendings(_describe)
 _CARDS = tuple(HANAFUDA_MONTHS.cards())  # the deck in its canonical order, as every deal starts
 
 GAME = KabuTsukuri()
