@@ -120,7 +120,7 @@ class KabuState:
 
 # -- the game -------------------------------------------------------------------------------
 
-class KabuTsukuri(Game):
+class KabuTsukuri(Game[KabuState, KabuRules]):
     name = "kabu-tsukuri"
     title = "Kabu-Tsukuri"
     summary = "hanafuda, 2-5 players: lay three face-down rows; each row is a showdown"
@@ -155,17 +155,17 @@ class KabuTsukuri(Game):
 
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: KabuState, ev: Event) -> str | None:
-        t = type(ev)
-        if t is Arrange:
-            return self._check_arrange(s, ev)  # type: ignore[arg-type]
-        if t is Bet:
+        if type(ev) is Arrange:
+            return self._check_arrange(s, ev)
+        if type(ev) is Bet:
             if s.phase != "bets" or not s.physical:
                 return f"no bet is due now (waiting for {self.pending(s).what})"
-            return None if ev.seat == s.actor else f"p{s.actor} bets next, not p{ev.seat}"  # type: ignore[attr-defined]
-        if t is Show:
-            return self._check_show(s, ev)  # type: ignore[arg-type]
-        if t is Deal:
-            return self._check_deal(s, ev)  # type: ignore[arg-type]
+            return None if ev.seat == s.actor else f"p{s.actor} bets next, not p{ev.seat}"
+        if type(ev) is Show:
+            return self._check_show(s, ev)
+        if type(ev) is Deal:
+            return self._check_deal(s, ev)
+        t = type(ev)
         if t is Turn:
             if s.physical:
                 return "at a real table each row is shown seat by seat (e.g. 'show 3-4-5')"
@@ -230,79 +230,32 @@ class KabuTsukuri(Game):
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: KabuState, ev: Event) -> None:
         s.pend = None
-        t = type(ev)
-        if t is Turn:
-            assert isinstance(ev, Turn)
+        # one module function per event, the commonest first (a turn and the stakes written
+        # out: with the result they are most of a seeded match's events)
+        if type(ev) is Turn:
             for p, row in enumerate(ev.rows, start=1):
                 s.shown[p].append(list(row))
             s.phase = "result"
-        elif t is Stakes:
-            assert isinstance(ev, Stakes)
+        elif type(ev) is Stakes:
             bal = s.ledger.balances
             for p in range(1, s.n + 1):
                 bal[p] -= ev.amount
             bal[POT] += ev.amount * s.n
             s.phase = "show"
-        elif t is Result:
-            assert isinstance(ev, Result)
-            self._apply_result(s, ev)
-        elif t is Arrange:
-            assert isinstance(ev, Arrange)
-            s.rows[ev.seat] = [list(r) for r in ev.rows]
-            s.aside[ev.seat] = list(ev.aside)
-            s.turn += 1
-            if s.turn == s.n:
-                s.turn = 0
-                s.phase = "bets"
-        elif t is Deal:
-            assert isinstance(ev, Deal)
-            if ev.hands is not None:
-                for p, h in enumerate(ev.hands, start=1):
-                    s.cards[p] = sorted(h)
-                s.rest = sorted(ev.rest or [])
-                s.phase = "arrange"
-            else:
-                s.phase = "bets"
-        elif t is Bet:
-            bal = s.ledger.balances
-            bal[s.actor] -= s.rules.bet
-            bal[POT] += s.rules.bet
-            self._next_turn(s, "show")
-        elif t is Show:
-            assert isinstance(ev, Show)
-            s.shown[ev.seat].append(list(ev.cards))
-            s.seen.update(ev.cards)
-            self._next_turn(s, "result")
-        elif t is End:
+        elif type(ev) is Result:
+            _apply_result(s, ev)
+        elif type(ev) is Arrange:
+            _apply_arrange(s, ev)
+        elif type(ev) is Deal:
+            _apply_deal(s, ev)
+        elif type(ev) is Bet:
+            _apply_bet(s)
+        elif type(ev) is Show:
+            _apply_show(s, ev)
+        elif type(ev) is End:
             s.phase = "over"
-
-    @staticmethod
-    def _next_turn(s: KabuState, then: str) -> None:
-        s.turn += 1
-        if s.turn == s.n:
-            s.turn = 0
-            s.phase = then
-
-    def _apply_result(self, s: KabuState, ev: Result) -> None:
-        s.history.append(ev)
-        s.carried = 0 if len(ev.best) == 1 else ev.amount
-        if len(ev.best) == 1:
-            bal = s.ledger.balances
-            bal[POT] -= ev.amount
-            bal[ev.best[0]] += ev.amount
-        if s.row < ROWS:
-            s.row += 1
-            s.phase = "bets"
-            return
-        if s.rules.dealer == "rotate":
-            s.dealer = s.dealer % s.n + 1
-        elif len(ev.best) == 1:
-            s.dealer = ev.best[0]
-        if s.hand == s.rules.hands:
-            s.phase = "end"
-            return
-        s.hand += 1
-        s._reset_hand()
+        else:
+            raise TypeError(f"{type(ev).__name__} is not a Kabu-Tsukuri event")
 
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: KabuState) -> Event:
@@ -349,32 +302,24 @@ class KabuTsukuri(Game):
         return " ".join(self._set(r) for r in rows)
 
     def notate(self, ev: Event) -> str:
-        t = type(ev)
-        if t is Arrange:
-            assert isinstance(ev, Arrange)
+        if type(ev) is Arrange:
             aside = f" aside {self._set(ev.aside)}" if ev.aside else ""
             return f"p{ev.seat} rows {self._rows(ev.rows)}{aside}"
-        if t is Turn:
-            assert isinstance(ev, Turn)
+        if type(ev) is Turn:
             rows = "".join(f" | p{p} {self._set(r)}" for p, r in enumerate(ev.rows, 1))
             return f"turn row {ev.row}{rows}"
-        if t is Stakes:
-            assert isinstance(ev, Stakes)
+        if type(ev) is Stakes:
             return f"stakes row {ev.row} {ev.amount} each"
-        if t is Result:
-            assert isinstance(ev, Result)
+        if type(ev) is Result:
             head = f"result hand {ev.hand} row {ev.row}"
             if len(ev.best) == 1:
                 return f"{head} p{ev.best[0]} takes {ev.amount}"
             return f"{head} tie {seat_list(ev.best, ',')} carries {ev.amount}"
-        if t is Bet:
-            assert isinstance(ev, Bet)
+        if type(ev) is Bet:
             return f"p{ev.seat} bets"
-        if t is Show:
-            assert isinstance(ev, Show)
+        if type(ev) is Show:
             return f"p{ev.seat} shows {self._set(ev.cards)}"
-        if t is Deal:
-            assert isinstance(ev, Deal)
+        if type(ev) is Deal:
             if ev.hands is None:
                 return "deal"
             hands = "".join(f" | p{p} {self._set(h)}" for p, h in enumerate(ev.hands, 1))
@@ -524,7 +469,7 @@ class KabuTsukuri(Game):
             "row": s.row,
             "turn": s.actor if self.pending(s).kind == "action" else None,
             "pot": s.ledger.pot,
-            "chips": {f"p{p}": s.ledger.seat(p) for p in seats},
+            "chips": s.ledger.by_seat(),
             "cards": {f"p{p}": cards(s.cards[p]) if mine(p) else len(s.cards[p])
                       for p in seats},
             "rows": {f"p{p}": ([cards(r) for r in s.rows[p] or []] if mine(p)
@@ -540,12 +485,8 @@ class KabuTsukuri(Game):
     def outcome(self, s: KabuState) -> dict[str, Any] | None:
         if s.phase != "over":
             return None
-        bal = {p: s.ledger.seat(p) for p in range(1, s.n + 1)}
-        top = max(bal.values())
         return {
-            "balances": {f"p{p}": b for p, b in bal.items()},
-            "pot": s.ledger.pot,
-            "leaders": [f"p{p}" for p, b in bal.items() if b == top],
+            **s.ledger.standings(),
             "rows": [{"hand": r.hand, "row": r.row, "best": [f"p{p}" for p in r.best],
                       "amount": r.amount} for r in s.history],
         }
@@ -584,6 +525,69 @@ class KabuTsukuri(Game):
                 "expected": round(plan.ev, 4),
             } for plan in best_plans(model, hand, top)],
         }
+
+
+# -- changes, one function per event type ------------------------------------------------
+
+def _apply_arrange(s: KabuState, ev: Arrange) -> None:
+    s.rows[ev.seat] = [list(r) for r in ev.rows]
+    s.aside[ev.seat] = list(ev.aside)
+    s.turn += 1
+    if s.turn == s.n:
+        s.turn = 0
+        s.phase = "bets"
+
+
+def _apply_deal(s: KabuState, ev: Deal) -> None:
+    if ev.hands is not None:
+        for p, h in enumerate(ev.hands, start=1):
+            s.cards[p] = sorted(h)
+        s.rest = sorted(ev.rest or [])
+        s.phase = "arrange"
+    else:  # a real table: the cards are dealt face down
+        s.phase = "bets"
+
+
+def _apply_bet(s: KabuState) -> None:
+    bal = s.ledger.balances
+    bal[s.actor] -= s.rules.bet
+    bal[POT] += s.rules.bet
+    _next_turn(s, "show")
+
+
+def _apply_show(s: KabuState, ev: Show) -> None:
+    s.shown[ev.seat].append(list(ev.cards))
+    s.seen.update(ev.cards)
+    _next_turn(s, "result")
+
+
+def _next_turn(s: KabuState, then: str) -> None:
+    s.turn += 1
+    if s.turn == s.n:
+        s.turn = 0
+        s.phase = then
+
+
+def _apply_result(s: KabuState, ev: Result) -> None:
+    s.history.append(ev)
+    s.carried = 0 if len(ev.best) == 1 else ev.amount
+    if len(ev.best) == 1:
+        bal = s.ledger.balances
+        bal[POT] -= ev.amount
+        bal[ev.best[0]] += ev.amount
+    if s.row < ROWS:
+        s.row += 1
+        s.phase = "bets"
+        return
+    if s.rules.dealer == "rotate":
+        s.dealer = s.dealer % s.n + 1
+    elif len(ev.best) == 1:
+        s.dealer = ev.best[0]
+    if s.hand == s.rules.hands:
+        s.phase = "end"
+        return
+    s.hand += 1
+    s._reset_hand()
 
 
 def _describe(key: tuple[Any, ...]) -> Pending:
