@@ -155,55 +155,38 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
 
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: KabuState, ev: Event) -> str | None:
+        # An action is awaited in phase "arrange" (seeded) or "bets" (a real table), from
+        # the seat whose turn it is (the engine checked that); a chance event reaches here
+        # only at a real table.
         if type(ev) is Arrange:
             return self._check_arrange(s, ev)
         if type(ev) is Bet:
-            if s.phase != "bets" or not s.physical:
+            if s.phase != "bets":
                 return f"no bet is due now (waiting for {self.pending(s).what})"
-            return None if ev.seat == s.actor else f"p{s.actor} bets next, not p{ev.seat}"
+            return None
         if type(ev) is Show:
             return self._check_show(s, ev)
         if type(ev) is Deal:
             return self._check_deal(s, ev)
-        t = type(ev)
-        if t is Turn:
-            if s.physical:
-                return "at a real table each row is shown seat by seat (e.g. 'show 3-4-5')"
-            return None if s.phase == "show" else f"waiting for {self.pending(s).what}"
-        if t is Stakes or t is Result or t is End:
-            if s.phase not in ("bets", "result", "end") or self.pending(s).kind != "auto":
-                return f"waiting for {self.pending(s).what}, not for an engine event"
-            want = self.auto(s)
-            return None if ev == want else f"the engine computes {self.notate(want)!r} here"
-        return f"{t.__name__} is not a Kabu-Tsukuri event"
+        if type(ev) is Turn:
+            return "at a real table each row is shown seat by seat (e.g. 'show 3-4-5')"
+        return f"{type(ev).__name__} is not a Kabu-Tsukuri event"
 
     def _check_deal(self, s: KabuState, ev: Deal) -> str | None:
+        # a real table: a seeded game's deal is the seed's
         if s.phase != "deal":
             return f"hand {s.hand} is already dealt (waiting for {self.pending(s).what})"
         if ev.hand != s.hand or ev.dealer != s.dealer:
             return (f"this is the deal of hand {s.hand} by p{s.dealer}, "
                     f"not of hand {ev.hand} by p{ev.dealer}")
-        if s.physical:
-            if ev.hands is not None or ev.rest is not None:
-                return "at a real table the cards are dealt face down: type 'deal' alone"
-            return None
-        if ev.hands is None or ev.rest is None:
-            return "a seeded deal lists every hand and the cards left"
-        if len(ev.hands) != s.n or any(len(h) != s.size for h in ev.hands):
-            return f"each of the {s.n} players is dealt {s.size} cards"
-        cards = [c for h in ev.hands for c in h] + list(ev.rest)
-        if len(cards) != self.deck.size:
-            return f"the deal must account for all {self.deck.size} cards, not {len(cards)}"
-        return self.deck.check_available(Counter(), cards)
+        if ev.hands is not None or ev.rest is not None:
+            return "at a real table the cards are dealt face down: type 'deal' alone"
+        return None
 
     def _check_arrange(self, s: KabuState, ev: Arrange) -> str | None:
-        if s.phase != "arrange":
-            if s.physical and s.phase != "over":
-                return "at a real table rows are learnt as they are turned over: " \
-                       f"waiting for {self.pending(s).what}"
-            return f"nobody lays rows now (waiting for {self.pending(s).what})"
-        if ev.seat != s.actor:
-            return f"p{s.actor} lays rows next, not p{ev.seat}"
+        if s.phase != "arrange":  # a real table
+            return "at a real table rows are learnt as they are turned over: " \
+                   f"waiting for {self.pending(s).what}"
         if len(ev.rows) != ROWS or any(len(r) != ROW for r in ev.rows):
             return f"an arrangement is {ROWS} rows of {ROW} cards, not {self._rows(ev.rows)}"
         spare = s.size - ROWS * ROW
@@ -216,9 +199,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         return None
 
     def _check_show(self, s: KabuState, ev: Show) -> str | None:
-        if not s.physical:
-            return ("a seeded game turns every row over at once "
-                    f"(waiting for {self.pending(s).what})")
+        # a real table: in a seeded game every row is turned over at once (a Turn)
         if s.phase != "show":
             return f"no row is turned over now (waiting for {self.pending(s).what})"
         if ev.seat != s.actor:
