@@ -243,17 +243,10 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         if s.phase == "bets":
             return Stakes(s.row, s.rules.bet)
         if s.phase == "result":
-            return self._result(s)
+            return _result(s)
         if s.phase == "end":
             return End("hands", s.ledger.balances[1:], s.ledger.pot)
         raise AssertionError(f"no automatic event in phase {s.phase}")
-
-    @staticmethod
-    def _result(s: KabuState) -> Result:
-        levels = s.levels()
-        top = max(levels.values())
-        best = [p for p in s.order if levels[p] == top]
-        return Result(s.hand, s.row, best, s.ledger.pot)
 
     def chance(self, s: KabuState, rng: Rng) -> Event:
         if s.phase == "deal":
@@ -506,6 +499,27 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
                 "expected": round(plan.ev, 4),
             } for plan in best_plans(model, hand, top)],
         }
+
+
+def _result(s: KabuState) -> Result:
+    """The result of the round: the seats whose row turned over is strongest (in turn order)
+    take the pot, or carry it on (s.levels() and its maximum, written out: one per round)."""
+    r = s.row - 1
+    table = s.table
+    shown = s.shown
+    top = -1  # every strength is at least 0
+    best: list[int] = []
+    for p in s.order:
+        rows = shown[p]
+        if len(rows) > r:
+            row = rows[r]
+            level = table[(row[0] * 13 + row[1]) * 13 + row[2]]
+            if level > top:
+                top = level
+                best = [p]
+            elif level == top:
+                best.append(p)
+    return Result(s.hand, s.row, best, s.ledger.pot)
 
 
 # -- changes, one function per event type ------------------------------------------------
