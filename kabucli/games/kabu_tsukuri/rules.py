@@ -16,10 +16,10 @@ referee records each bet (:class:`Bet`) and each row as it is turned over (:clas
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 from kabucli.cards import HANAFUDA_MONTHS, UNKNOWN
-from kabucli.engine import Game, Pending
+from kabucli.engine import Game, Pending, Pendings
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Undo
 from kabucli.games.kabu_tsukuri import text
@@ -37,11 +37,13 @@ from kabucli.games.kabu_tsukuri.solver import STRENGTH, Model, best_plans
 from kabucli.ledger import POT, Ledger
 from kabucli.notation import (
     LOG_INT,
-    SHARED_VERBS,
+    Typed,
+    Verbs,
+    card_list,
     notate_shared,
     number,
-    parse_shared,
-    party,
+    parse_seat,
+    seat_list,
     split_seat,
 )
 from kabucli.shuffle import Rng
@@ -73,8 +75,8 @@ class KabuState:
     """
 
     __slots__ = ("aside", "cards", "carried", "dealer", "hand", "history", "ledger", "n", "order",
-                 "phase", "physical", "rest", "row", "rows", "rules", "seen", "shown", "size",
-                 "table", "turn")
+                 "pend", "phase", "physical", "rest", "row", "rows", "rules", "seen", "shown",
+                 "size", "table", "turn")
 
     def __init__(self, rules: KabuRules, n: int, physical: bool) -> None:
         self.rules = rules
@@ -87,6 +89,7 @@ class KabuState:
         self.hand = 1
         self.dealer = 1
         self.carried = 0  # the pot a tie carried into the coming row
+        self.pend: Pending | None = None  # see KabuTsukuri.pending
         self._reset_hand()
 
     def _reset_hand(self) -> None:
@@ -117,7 +120,7 @@ class KabuState:
 
 # -- the game -------------------------------------------------------------------------------
 
-class KabuTsukuri(Game):
+class KabuTsukuri(Game[KabuState, KabuRules]):
     name = "kabu-tsukuri"
     title = "Kabu-Tsukuri"
     summary = "hanafuda, 2-5 players: lay three face-down rows; each row is a showdown"
@@ -133,6 +136,10 @@ class KabuTsukuri(Game):
 
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: KabuState) -> Pending:
+        p = s.pend  # None once an event changed the state
+        if p is not None:
+            return p
+        # the key: what _describe reads
         phase = s.phase
         if phase == "arrange" or (s.physical and phase in ("bets", "show")):
             key: tuple[Any, ...] = (phase, s.row, s.order[s.turn], s.physical)
@@ -140,85 +147,46 @@ class KabuTsukuri(Game):
             key = (phase, s.hand, s.dealer)
         else:
             key = (phase, s.row, s.physical)
-        p = _PENDING.get(key)
+        p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
         if p is None:
-            if len(_PENDING) >= 4096:
-                _PENDING.clear()
-            p = _PENDING[key] = self._new_pending(s)
+            p = _PENDINGS[key]  # made now
+        s.pend = p
         return p
-
-    @staticmethod
-    def _new_pending(s: KabuState) -> Pending:
-        phase = s.phase
-        if phase == "deal":
-            return Pending("chance", f"the deal of hand {s.hand} by p{s.dealer}")
-        if phase == "arrange":
-            return Pending("action", f"p{s.actor} to lay three rows", (s.actor,))
-        if phase == "bets":
-            if s.physical:
-                return Pending("action", f"p{s.actor}'s bet on row {s.row}", (s.actor,))
-            return Pending("auto", f"the bets on row {s.row}")
-        if phase == "show":
-            if s.physical:
-                return Pending("chance", f"p{s.actor} to turn row {s.row} over")
-            return Pending("chance", f"row {s.row} turned over")
-        if phase == "result":
-            return Pending("auto", f"the result of row {s.row}")
-        if phase == "end":
-            return Pending("auto", "the end of the match")
-        return Pending("over", "nothing: the match is over")
 
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: KabuState, ev: Event) -> str | None:
-        t = type(ev)
-        if t is Arrange:
-            return self._check_arrange(s, ev)  # type: ignore[arg-type]
-        if t is Bet:
-            if s.phase != "bets" or not s.physical:
+        # An action is awaited in phase "arrange" (seeded) or "bets" (a real table), from
+        # the seat whose turn it is (the engine checked that); a chance event reaches here
+        # only at a real table.
+        if type(ev) is Arrange:
+            return self._check_arrange(s, ev)
+        if type(ev) is Bet:
+            if s.phase != "bets":
                 return f"no bet is due now (waiting for {self.pending(s).what})"
-            return None if ev.seat == s.actor else f"p{s.actor} bets next, not p{ev.seat}"  # type: ignore[attr-defined]
-        if t is Show:
-            return self._check_show(s, ev)  # type: ignore[arg-type]
-        if t is Deal:
-            return self._check_deal(s, ev)  # type: ignore[arg-type]
-        if t is Turn:
-            if s.physical:
-                return "at a real table each row is shown seat by seat (e.g. 'show 3-4-5')"
-            return None if s.phase == "show" else f"waiting for {self.pending(s).what}"
-        if t is Stakes or t is Result or t is End:
-            if s.phase not in ("bets", "result", "end") or self.pending(s).kind != "auto":
-                return f"waiting for {self.pending(s).what}, not for an engine event"
-            want = self.auto(s)
-            return None if ev == want else f"the engine computes {self.notate(want)!r} here"
-        return f"{t.__name__} is not a Kabu-Tsukuri event"
+            return None
+        if type(ev) is Show:
+            return self._check_show(s, ev)
+        if type(ev) is Deal:
+            return self._check_deal(s, ev)
+        if type(ev) is Turn:
+            return "at a real table each row is shown seat by seat (e.g. 'show 3-4-5')"
+        return f"{type(ev).__name__} is not a Kabu-Tsukuri event"
 
     def _check_deal(self, s: KabuState, ev: Deal) -> str | None:
+        # a real table: a seeded game's deal is the seed's
         if s.phase != "deal":
             return f"hand {s.hand} is already dealt (waiting for {self.pending(s).what})"
         if ev.hand != s.hand or ev.dealer != s.dealer:
             return (f"this is the deal of hand {s.hand} by p{s.dealer}, "
                     f"not of hand {ev.hand} by p{ev.dealer}")
-        if s.physical:
-            if ev.hands is not None or ev.rest is not None:
-                return "at a real table the cards are dealt face down: type 'deal' alone"
-            return None
-        if ev.hands is None or ev.rest is None:
-            return "a seeded deal lists every hand and the cards left"
-        if len(ev.hands) != s.n or any(len(h) != s.size for h in ev.hands):
-            return f"each of the {s.n} players is dealt {s.size} cards"
-        cards = [c for h in ev.hands for c in h] + list(ev.rest)
-        if len(cards) != self.deck.size:
-            return f"the deal must account for all {self.deck.size} cards, not {len(cards)}"
-        return self.deck.check_available(Counter(), cards)
+        if ev.hands is not None or ev.rest is not None:
+            return "at a real table the cards are dealt face down: type 'deal' alone"
+        return None
 
     def _check_arrange(self, s: KabuState, ev: Arrange) -> str | None:
-        if s.phase != "arrange":
-            if s.physical and s.phase != "over":
-                return "at a real table rows are learnt as they are turned over: " \
-                       f"waiting for {self.pending(s).what}"
-            return f"nobody lays rows now (waiting for {self.pending(s).what})"
-        if ev.seat != s.actor:
-            return f"p{s.actor} lays rows next, not p{ev.seat}"
+        if s.phase != "arrange":  # a real table
+            return "at a real table rows are learnt as they are turned over: " \
+                   f"waiting for {self.pending(s).what}"
         if len(ev.rows) != ROWS or any(len(r) != ROW for r in ev.rows):
             return f"an arrangement is {ROWS} rows of {ROW} cards, not {self._rows(ev.rows)}"
         spare = s.size - ROWS * ROW
@@ -231,9 +199,7 @@ class KabuTsukuri(Game):
         return None
 
     def _check_show(self, s: KabuState, ev: Show) -> str | None:
-        if not s.physical:
-            return ("a seeded game turns every row over at once "
-                    f"(waiting for {self.pending(s).what})")
+        # a real table: in a seeded game every row is turned over at once (a Turn)
         if s.phase != "show":
             return f"no row is turned over now (waiting for {self.pending(s).what})"
         if ev.seat != s.actor:
@@ -244,96 +210,43 @@ class KabuTsukuri(Game):
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: KabuState, ev: Event) -> None:
-        t = type(ev)
-        if t is Turn:
-            assert isinstance(ev, Turn)
+        s.pend = None
+        # one module function per event, the commonest first (a turn and the stakes written
+        # out: with the result they are most of a seeded match's events)
+        if type(ev) is Turn:
             for p, row in enumerate(ev.rows, start=1):
                 s.shown[p].append(list(row))
             s.phase = "result"
-        elif t is Stakes:
-            assert isinstance(ev, Stakes)
+        elif type(ev) is Stakes:
             bal = s.ledger.balances
             for p in range(1, s.n + 1):
                 bal[p] -= ev.amount
             bal[POT] += ev.amount * s.n
             s.phase = "show"
-        elif t is Result:
-            assert isinstance(ev, Result)
-            self._apply_result(s, ev)
-        elif t is Arrange:
-            assert isinstance(ev, Arrange)
-            s.rows[ev.seat] = [list(r) for r in ev.rows]
-            s.aside[ev.seat] = list(ev.aside)
-            s.turn += 1
-            if s.turn == s.n:
-                s.turn = 0
-                s.phase = "bets"
-        elif t is Deal:
-            assert isinstance(ev, Deal)
-            if ev.hands is not None:
-                for p, h in enumerate(ev.hands, start=1):
-                    s.cards[p] = sorted(h)
-                s.rest = sorted(ev.rest or [])
-                s.phase = "arrange"
-            else:
-                s.phase = "bets"
-        elif t is Bet:
-            bal = s.ledger.balances
-            bal[s.actor] -= s.rules.bet
-            bal[POT] += s.rules.bet
-            self._next_turn(s, "show")
-        elif t is Show:
-            assert isinstance(ev, Show)
-            s.shown[ev.seat].append(list(ev.cards))
-            s.seen.update(ev.cards)
-            self._next_turn(s, "result")
-        elif t is End:
+        elif type(ev) is Result:
+            _apply_result(s, ev)
+        elif type(ev) is Arrange:
+            _apply_arrange(s, ev)
+        elif type(ev) is Deal:
+            _apply_deal(s, ev)
+        elif type(ev) is Bet:
+            _apply_bet(s)
+        elif type(ev) is Show:
+            _apply_show(s, ev)
+        elif type(ev) is End:
             s.phase = "over"
-
-    @staticmethod
-    def _next_turn(s: KabuState, then: str) -> None:
-        s.turn += 1
-        if s.turn == s.n:
-            s.turn = 0
-            s.phase = then
-
-    def _apply_result(self, s: KabuState, ev: Result) -> None:
-        s.history.append(ev)
-        s.carried = 0 if len(ev.best) == 1 else ev.amount
-        if len(ev.best) == 1:
-            bal = s.ledger.balances
-            bal[POT] -= ev.amount
-            bal[ev.best[0]] += ev.amount
-        if s.row < ROWS:
-            s.row += 1
-            s.phase = "bets"
-            return
-        if s.rules.dealer == "rotate":
-            s.dealer = s.dealer % s.n + 1
-        elif len(ev.best) == 1:
-            s.dealer = ev.best[0]
-        if s.hand == s.rules.hands:
-            s.phase = "end"
-            return
-        s.hand += 1
-        s._reset_hand()
+        else:
+            raise TypeError(f"{type(ev).__name__} is not a Kabu-Tsukuri event")
 
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: KabuState) -> Event:
         if s.phase == "bets":
             return Stakes(s.row, s.rules.bet)
         if s.phase == "result":
-            return self._result(s)
+            return _result(s)
         if s.phase == "end":
             return End("hands", s.ledger.balances[1:], s.ledger.pot)
         raise AssertionError(f"no automatic event in phase {s.phase}")
-
-    @staticmethod
-    def _result(s: KabuState) -> Result:
-        levels = s.levels()
-        top = max(levels.values())
-        best = [p for p in s.order if levels[p] == top]
-        return Result(s.hand, s.row, best, s.ledger.pot)
 
     def chance(self, s: KabuState, rng: Rng) -> Event:
         if s.phase == "deal":
@@ -357,38 +270,30 @@ class KabuTsukuri(Game):
 
     # -- notation ------------------------------------------------------------------------------
     def _set(self, cards: list[int] | tuple[int, ...]) -> str:
-        return "-".join(self.deck.token(c) for c in cards)
+        return card_list(self.deck, cards)
 
     def _rows(self, rows: list[list[int]]) -> str:
         return " ".join(self._set(r) for r in rows)
 
     def notate(self, ev: Event) -> str:
-        t = type(ev)
-        if t is Arrange:
-            assert isinstance(ev, Arrange)
+        if type(ev) is Arrange:
             aside = f" aside {self._set(ev.aside)}" if ev.aside else ""
             return f"p{ev.seat} rows {self._rows(ev.rows)}{aside}"
-        if t is Turn:
-            assert isinstance(ev, Turn)
+        if type(ev) is Turn:
             rows = "".join(f" | p{p} {self._set(r)}" for p, r in enumerate(ev.rows, 1))
             return f"turn row {ev.row}{rows}"
-        if t is Stakes:
-            assert isinstance(ev, Stakes)
+        if type(ev) is Stakes:
             return f"stakes row {ev.row} {ev.amount} each"
-        if t is Result:
-            assert isinstance(ev, Result)
+        if type(ev) is Result:
             head = f"result hand {ev.hand} row {ev.row}"
             if len(ev.best) == 1:
                 return f"{head} p{ev.best[0]} takes {ev.amount}"
-            return f"{head} tie {','.join(f'p{p}' for p in ev.best)} carries {ev.amount}"
-        if t is Bet:
-            assert isinstance(ev, Bet)
+            return f"{head} tie {seat_list(ev.best, ',')} carries {ev.amount}"
+        if type(ev) is Bet:
             return f"p{ev.seat} bets"
-        if t is Show:
-            assert isinstance(ev, Show)
+        if type(ev) is Show:
             return f"p{ev.seat} shows {self._set(ev.cards)}"
-        if t is Deal:
-            assert isinstance(ev, Deal)
+        if type(ev) is Deal:
             if ev.hands is None:
                 return "deal"
             hands = "".join(f" | p{p} {self._set(h)}" for p, h in enumerate(ev.hands, 1))
@@ -405,35 +310,43 @@ class KabuTsukuri(Game):
         return cards
 
     def parse(self, s: KabuState, text: str) -> Event:
-        seat, rest = split_seat(text, s.n)
-        words = rest.split()
-        if not words:
-            raise ParseError("empty move: type three rows like '1-2-3 4-5-6 7-8-9 aside 12'")
-        verb, args = words[0].lower(), words[1:]
-        table = {"deal": self._parse_deal, "turn": self._parse_turn,
-                 "stakes": self._parse_stakes, "result": self._parse_result}
-        if verb in table or verb in SHARED_VERBS:
-            if seat is not None:
-                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
-            if verb in SHARED_VERBS:
-                return parse_shared(verb, args, s.n)
-            return table[verb](s, args)
-        who = seat or (s.actor if s.phase in ("arrange", "bets", "show") else s.order[0])
-        if verb in ("bet", "bets"):
-            if args:
-                raise ParseError(f"'{words[0]}' takes nothing after it: the bet is "
-                                 f"{s.rules.bet} chip(s) by the house rules")
-            return Bet(who)
-        if verb in ("show", "shows"):
-            if len(args) != 1:
-                raise ParseError("a row turned over reads 'show 3-4-5' (in laid order)")
-            return Show(who, self._row(args[0]))
-        if verb in ("rows", "row", "lay", "lays", "arrange", "arranges"):
-            words = args
-        elif not any(ch.isdigit() for ch in verb):
-            raise ParseError(f"'{words[0]}' is not a Kabu-Tsukuri move: lay rows like "
+        return self._verbs.parse(s, text, s.n)
+
+    def __init__(self) -> None:
+        bet, show, lay = self._parse_bet, self._parse_show, self._parse_lay
+        self._verbs = Verbs[KabuState](
+            {"deal": self._parse_deal, "turn": self._parse_turn, "stakes": self._parse_stakes,
+             "result": self._parse_result, "bet": bet, "bets": bet, "show": show,
+             "shows": show, "rows": lay, "row": lay, "lay": lay, "lays": lay, "arrange": lay,
+             "arranges": lay},
+            self._parse_bare_rows,
+            "empty move: type three rows like '1-2-3 4-5-6 7-8-9 aside 12'",
+            seatless=("deal", "turn", "stakes", "result"))
+
+    @staticmethod
+    def _mover(s: KabuState, seat: int | None) -> int:
+        """Who moves: the seat typed, else the one whose turn it is."""
+        return seat or (s.actor if s.phase in ("arrange", "bets", "show") else s.order[0])
+
+    def _parse_bet(self, s: KabuState, m: Typed) -> Event:
+        if m.args:
+            raise ParseError(f"'{m.words[0]}' takes nothing after it: the bet is "
+                             f"{s.rules.bet} chip(s) by the house rules")
+        return Bet(self._mover(s, m.seat))
+
+    def _parse_show(self, s: KabuState, m: Typed) -> Event:
+        if len(m.args) != 1:
+            raise ParseError("a row turned over reads 'show 3-4-5' (in laid order)")
+        return Show(self._mover(s, m.seat), self._row(m.args[0]))
+
+    def _parse_lay(self, s: KabuState, m: Typed) -> Event:
+        return self._parse_arrange(self._mover(s, m.seat), m.args)
+
+    def _parse_bare_rows(self, s: KabuState, m: Typed) -> Event:
+        if not any(ch.isdigit() for ch in m.verb):
+            raise ParseError(f"'{m.words[0]}' is not a Kabu-Tsukuri move: lay rows like "
                              "'1-2-3 4-5-6 7-8-9 aside 12', or 'bet', 'show 3-4-5', 'best'")
-        return self._parse_arrange(who, words)
+        return self._parse_arrange(self._mover(s, m.seat), m.words)
 
     def _parse_arrange(self, seat: int, words: list[str]) -> Arrange:
         aside: list[int] = []
@@ -449,7 +362,8 @@ class KabuTsukuri(Game):
                              f"got {len(words)} word(s)")
         return Arrange(seat, [self._row(w) for w in words], aside)
 
-    def _parse_deal(self, s: KabuState, args: list[str]) -> Event:
+    def _parse_deal(self, s: KabuState, m: Typed) -> Event:
+        args = m.args
         joined = " ".join(args).strip()
         if not joined:
             return Deal(s.hand, s.dealer)
@@ -469,7 +383,8 @@ class KabuTsukuri(Game):
             hands.append(sorted(self._cards(cards)))
         return Deal(s.hand, s.dealer, hands, rest if rest is not None else [])
 
-    def _parse_turn(self, s: KabuState, args: list[str]) -> Event:
+    def _parse_turn(self, s: KabuState, m: Typed) -> Event:
+        args = m.args
         parts = [p.strip() for p in " ".join(args).split("|")]
         head = parts[0].split()
         if len(head) != 2 or head[0].lower() != "row":
@@ -483,13 +398,15 @@ class KabuTsukuri(Game):
             rows.append(self._row(cards))
         return Turn(number(head[1], 1, ROWS, "a row"), rows)
 
-    def _parse_stakes(self, s: KabuState, args: list[str]) -> Event:
+    def _parse_stakes(self, s: KabuState, m: Typed) -> Event:
+        args = m.args
         if len(args) not in (3, 4) or args[0].lower() != "row":
             raise ParseError("the bets read 'stakes row N CHIPS each'")
         return Stakes(number(args[1], 1, ROWS, "a row"),
                       number(args[2], 0, LOG_INT, "a bet"))
 
-    def _parse_result(self, s: KabuState, args: list[str]) -> Event:
+    def _parse_result(self, s: KabuState, m: Typed) -> Event:
+        args = m.args
         shape = ("a result reads 'result hand H row R pN takes CHIPS' or "
                  "'result hand H row R tie pA,pB carries CHIPS'")
         if len(args) < 6 or args[0] != "hand" or args[2] != "row":
@@ -498,12 +415,10 @@ class KabuTsukuri(Game):
         row = number(args[3], 1, ROWS, "a row")
         rest = args[4:]
         if len(rest) == 3 and rest[1] == "takes":
-            best = [party(rest[0], s.n)]
+            best = [parse_seat(rest[0], s.n)]
         elif len(rest) == 4 and rest[0] == "tie" and rest[2] == "carries":
-            best = [party(w, s.n) for w in rest[1].split(",")]
+            best = [parse_seat(w, s.n) for w in rest[1].split(",")]
         else:
-            raise ParseError(shape)
-        if POT in best:
             raise ParseError(shape)
         return Result(hand, row, best, number(rest[-1], 0, LOG_INT, "a pot"))
 
@@ -528,7 +443,7 @@ class KabuTsukuri(Game):
             "row": s.row,
             "turn": s.actor if self.pending(s).kind == "action" else None,
             "pot": s.ledger.pot,
-            "chips": {f"p{p}": s.ledger.seat(p) for p in seats},
+            "chips": s.ledger.by_seat(),
             "cards": {f"p{p}": cards(s.cards[p]) if mine(p) else len(s.cards[p])
                       for p in seats},
             "rows": {f"p{p}": ([cards(r) for r in s.rows[p] or []] if mine(p)
@@ -544,12 +459,8 @@ class KabuTsukuri(Game):
     def outcome(self, s: KabuState) -> dict[str, Any] | None:
         if s.phase != "over":
             return None
-        bal = {p: s.ledger.seat(p) for p in range(1, s.n + 1)}
-        top = max(bal.values())
         return {
-            "balances": {f"p{p}": b for p, b in bal.items()},
-            "pot": s.ledger.pot,
-            "leaders": [f"p{p}" for p, b in bal.items() if b == top],
+            **s.ledger.standings(),
             "rows": [{"hand": r.hand, "row": r.row, "best": [f"p{p}" for p in r.best],
                       "amount": r.amount} for r in s.history],
         }
@@ -590,7 +501,114 @@ class KabuTsukuri(Game):
         }
 
 
-_PENDING: dict[tuple[Any, ...], Pending] = {}  # KabuTsukuri.pending's answers by key
+def _result(s: KabuState) -> Result:
+    """The result of the round: the seats whose row turned over is strongest (in turn order)
+    take the pot, or carry it on (s.levels() and its maximum, written out: one per round)."""
+    r = s.row - 1
+    table = s.table
+    shown = s.shown
+    top = -1  # every strength is at least 0
+    best: list[int] = []
+    for p in s.order:
+        rows = shown[p]
+        if len(rows) > r:
+            row = rows[r]
+            level = table[(row[0] * 13 + row[1]) * 13 + row[2]]
+            if level > top:
+                top = level
+                best = [p]
+            elif level == top:
+                best.append(p)
+    return Result(s.hand, s.row, best, s.ledger.pot)
+
+
+# -- changes, one function per event type ------------------------------------------------
+
+def _apply_arrange(s: KabuState, ev: Arrange) -> None:
+    s.rows[ev.seat] = [list(r) for r in ev.rows]
+    s.aside[ev.seat] = list(ev.aside)
+    s.turn += 1
+    if s.turn == s.n:
+        s.turn = 0
+        s.phase = "bets"
+
+
+def _apply_deal(s: KabuState, ev: Deal) -> None:
+    if ev.hands is not None:
+        for p, h in enumerate(ev.hands, start=1):
+            s.cards[p] = sorted(h)
+        s.rest = sorted(ev.rest or [])
+        s.phase = "arrange"
+    else:  # a real table: the cards are dealt face down
+        s.phase = "bets"
+
+
+def _apply_bet(s: KabuState) -> None:
+    bal = s.ledger.balances
+    bal[s.actor] -= s.rules.bet
+    bal[POT] += s.rules.bet
+    _next_turn(s, "show")
+
+
+def _apply_show(s: KabuState, ev: Show) -> None:
+    s.shown[ev.seat].append(list(ev.cards))
+    s.seen.update(ev.cards)
+    _next_turn(s, "result")
+
+
+def _next_turn(s: KabuState, then: str) -> None:
+    s.turn += 1
+    if s.turn == s.n:
+        s.turn = 0
+        s.phase = then
+
+
+def _apply_result(s: KabuState, ev: Result) -> None:
+    s.history.append(ev)
+    s.carried = 0 if len(ev.best) == 1 else ev.amount
+    if len(ev.best) == 1:
+        bal = s.ledger.balances
+        bal[POT] -= ev.amount
+        bal[ev.best[0]] += ev.amount
+    if s.row < ROWS:
+        s.row += 1
+        s.phase = "bets"
+        return
+    if s.rules.dealer == "rotate":
+        s.dealer = s.dealer % s.n + 1
+    elif len(ev.best) == 1:
+        s.dealer = ev.best[0]
+    if s.hand == s.rules.hands:
+        s.phase = "end"
+        return
+    s.hand += 1
+    s._reset_hand()
+
+
+def _describe(key: tuple[Any, ...]) -> Pending:
+    """What a Kabu-Tsukuri state waits for, from its key (see :meth:`KabuTsukuri.pending`):
+    (phase, row, seat to act, physical), (phase, hand, dealer) or (phase, row, physical)."""
+    phase = key[0]
+    if phase == "arrange":
+        return Pending("action", f"p{key[2]} to lay three rows", (key[2],))
+    if phase == "deal":
+        return Pending("chance", f"the deal of hand {key[1]} by p{key[2]}")
+    if phase == "bets":
+        if key[-1]:  # physical: the seat to bet is key[2]
+            return Pending("action", f"p{key[2]}'s bet on row {key[1]}", (key[2],))
+        return Pending("auto", f"the bets on row {key[1]}")
+    if phase == "show":
+        if key[-1]:
+            return Pending("chance", f"p{key[2]} to turn row {key[1]} over")
+        return Pending("chance", f"row {key[1]} turned over")
+    if phase == "result":
+        return Pending("auto", f"the result of row {key[1]}")
+    if phase == "end":
+        return Pending("auto", "the end of the match")
+    return Pending("over", "nothing: the match is over")
+
+
+_PENDINGS: Final = Pendings(_describe)
 _CARDS = tuple(HANAFUDA_MONTHS.cards())  # the deck in its canonical order, as every deal starts
 
 GAME = KabuTsukuri()
