@@ -40,11 +40,12 @@ from kabucli.games.uno_dare.events import (  # re-exported: the game's module na
 )
 from kabucli.notation import (
     LOG_INT,
-    SHARED_VERBS,
+    Typed,
+    Verbs,
+    card_list,
     notate_shared,
     number,
-    parse_shared,
-    split_seat,
+    seat_of,
     whole,
 )
 from kabucli.shuffle import Rng
@@ -773,12 +774,8 @@ class UnoDare(Game):
         return int(lo + (hi - lo) * draw // (RACE_DRAWS - 1))
 
     # -- notation ------------------------------------------------------------------------------
-    def _tok(self, card: int) -> str:
-        """A card's token; any other number as ``#N`` (a log may hold anything)."""
-        return self.deck.token(card) if card in self.deck.counts else f"#{card}"
-
     def _cards(self, cards: list[int]) -> str:
-        return "-".join(self._tok(c) for c in cards) or "-"
+        return card_list(self.deck, cards, "-", "-")
 
     @staticmethod
     def _color_name(color: int) -> str:
@@ -786,7 +783,7 @@ class UnoDare(Game):
 
     def notate(self, ev: Event) -> str:
         t = type(ev)
-        tok = self._tok
+        tok = self.deck.token
         if t is Play:
             assert isinstance(ev, Play)
             color = "" if ev.color is None else " " + self._color_name(ev.color)
@@ -831,54 +828,81 @@ class UnoDare(Game):
         return notate_shared(ev) or repr(ev)
 
     def parse(self, s: UnoState, line: str) -> Event:
-        seat, rest = split_seat(line, s.n)
-        words = rest.split()
-        if not words:
-            raise ParseError("empty move: type a card like 'R5', 'draw', 'decline', 'uno' or "
-                             "'catch p3'")
-        verb = words[0].lower()
-        args = words[1:]
-        recorded = {"deal": self._parse_deal, "reshuffle": self._parse_reshuffle,
-                    "penalty": self._parse_penalty, "race": self._parse_race,
-                    "score": self._parse_score}
-        if verb in recorded or verb in SHARED_VERBS:
-            if seat is not None:
-                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
-            if verb in SHARED_VERBS:
-                return parse_shared(verb, args, s.n)
-            return recorded[verb](s, args)
-        if verb in ("show", "shows"):
-            return Show(seat or self._next_show(s) or 1, self._parse_cards(" ".join(args)))
-        if verb == "catch":
-            if len(args) != 1:
-                raise ParseError("a catch names who is caught: 'catch p3' (or 'p1 catch p3')")
-            target, tail = split_seat(args[0], s.n)
-            if target is None or tail:
-                raise ParseError(f"'{args[0]}' is not a seat: type 'catch p3'")
-            if seat is None:  # the first player after the one caught, in the direction of play
-                seat = s.step(target, 1)
-            return Catch(seat, target)
-        who = seat if seat is not None else s.turn
-        if verb == "uno" and not args:
-            return Uno(seat if seat is not None else (s.window or who))
-        if verb in ("pass", "go") and not args:
-            if s.phase == "drawn" and who == s.turn and (seat is not None or not s.window):
-                return Keep(who)
-            return Pass(who)
-        single = {"draw": Draw, "d": Draw, "keep": Keep}
-        if verb in single and not args:
-            return single[verb](who)
-        if verb in ("decline", "try", "done", "failed") and not args:
-            return Answer(who, verb)  # type: ignore[arg-type]
-        if verb in ("color", "colour", "name") and len(args) == 1:
-            return Name(who, self._color(args[0]))
-        if s.phase == "name" and not args and verb in text.COLOR_WORDS:
-            return Name(who, self._color(verb))
-        if verb == "play":
-            if not args:
-                raise ParseError("'play' needs a card after it, e.g. 'play R5'")
-            verb, args = args[0].lower(), args[1:]
-        return self._parse_play(who, verb, args)
+        return self._verbs.parse(s, line, s.n)
+
+    def __init__(self) -> None:
+        show, pass_, answer = self._parse_show, self._parse_pass, self._parse_answer
+        draw, color = self._parse_draw, self._parse_name
+        self._verbs = Verbs[UnoState](
+            {"deal": self._parse_deal, "reshuffle": self._parse_reshuffle,
+             "penalty": self._parse_penalty, "race": self._parse_race,
+             "score": self._parse_score,
+             "show": show, "shows": show, "catch": self._parse_catch, "uno": self._parse_uno,
+             "pass": pass_, "go": pass_, "draw": draw, "d": draw, "keep": self._parse_keep,
+             "decline": answer, "try": answer, "done": answer, "failed": answer,
+             "color": color, "colour": color, "name": color, "play": self._parse_play_verb},
+            self._parse_other,
+            "empty move: type a card like 'R5', 'draw', 'decline', 'uno' or 'catch p3'",
+            seatless=("deal", "reshuffle", "penalty", "race", "score"))
+
+    @staticmethod
+    def _who(s: UnoState, m: Typed) -> int:
+        """Who moves: the seat typed, else the one whose move it is."""
+        return m.seat if m.seat is not None else s.turn
+
+    def _parse_show(self, s: UnoState, m: Typed) -> Event:
+        return Show(m.seat or self._next_show(s) or 1, self._parse_cards(" ".join(m.args)))
+
+    def _parse_catch(self, s: UnoState, m: Typed) -> Event:
+        args = m.args
+        if len(args) != 1:
+            raise ParseError("a catch names who is caught: 'catch p3' (or 'p1 catch p3')")
+        target = seat_of(args[0], s.n)
+        if target is None:
+            raise ParseError(f"'{args[0]}' is not a seat: type 'catch p3'")
+        # untyped: the first player after the one caught, in the direction of play
+        return Catch(s.step(target, 1) if m.seat is None else m.seat, target)
+
+    def _parse_uno(self, s: UnoState, m: Typed) -> Event:
+        if m.args:
+            return self._parse_other(s, m)
+        return Uno(m.seat if m.seat is not None else (s.window or s.turn))
+
+    def _parse_pass(self, s: UnoState, m: Typed) -> Event:
+        if m.args:
+            return self._parse_other(s, m)
+        who = self._who(s, m)
+        if s.phase == "drawn" and who == s.turn and (m.seat is not None or not s.window):
+            return Keep(who)
+        return Pass(who)
+
+    def _parse_draw(self, s: UnoState, m: Typed) -> Event:
+        return self._parse_other(s, m) if m.args else Draw(self._who(s, m))
+
+    def _parse_keep(self, s: UnoState, m: Typed) -> Event:
+        return self._parse_other(s, m) if m.args else Keep(self._who(s, m))
+
+    def _parse_answer(self, s: UnoState, m: Typed) -> Event:
+        if m.args:
+            return self._parse_other(s, m)
+        return Answer(self._who(s, m), m.verb)  # type: ignore[arg-type]
+
+    def _parse_name(self, s: UnoState, m: Typed) -> Event:
+        if len(m.args) != 1:
+            return self._parse_other(s, m)
+        return Name(self._who(s, m), self._color(m.args[0]))
+
+    def _parse_play_verb(self, s: UnoState, m: Typed) -> Event:
+        if not m.args:
+            raise ParseError("'play' needs a card after it, e.g. 'play R5'")
+        return self._parse_play(self._who(s, m), m.args[0].lower(), m.args[1:])
+
+    def _parse_other(self, s: UnoState, m: Typed) -> Event:
+        """A card played (``R5``), or a color named alone while one is to be named."""
+        verb = m.verb
+        if s.phase == "name" and len(m.words) == 1 and verb in text.COLOR_WORDS:
+            return Name(self._who(s, m), self._color(verb))
+        return self._parse_play(self._who(s, m), verb, m.args)
 
     def _parse_play(self, seat: int, word: str, args: list[str]) -> Play:
         try:
@@ -912,15 +936,16 @@ class UnoDare(Game):
         toks = [t for t in body.replace(",", " ").replace("-", " ").split() if t]
         return self.deck.parse_many(toks)
 
-    def _parse_deal(self, s: UnoState, args: list[str]) -> Event:
-        parts = " ".join(args).split("|")
+    def _parse_deal(self, s: UnoState, m: Typed) -> Event:
+        parts = " ".join(m.args).split("|")
         head = parts[0].split()
         rnd, dealer = s.round, s.dealer
         if len(head) == 6 and head[0] == "round" and head[2] == "dealer" and head[4] == "up":
             rnd = number(head[1], 1, LOG_INT, "a round")
-            dealer, tail = split_seat(head[3], s.n)  # type: ignore[assignment]
-            if dealer is None or tail:
+            seat = seat_of(head[3], s.n)
+            if seat is None:
                 raise ParseError(f"'{head[3]}' is not a seat like p2")
+            dealer = seat
             head = head[5:]
         elif head[:1] == ["up"]:
             head = head[1:]
@@ -942,7 +967,8 @@ class UnoDare(Game):
                 hands.append(cards)
         return Deal(rnd, dealer, up, hands, pile)
 
-    def _parse_reshuffle(self, s: UnoState, args: list[str]) -> Event:
+    def _parse_reshuffle(self, s: UnoState, m: Typed) -> Event:
+        args = m.args
         if not args:
             return Reshuffle(max(len(s.discards) - 1, 0))
         if len(args) == 1 and args[0].isdigit():
@@ -950,37 +976,39 @@ class UnoDare(Game):
         pile = self._parse_cards(" ".join(args))
         return Reshuffle(len(pile), pile)
 
-    def _parse_penalty(self, s: UnoState, args: list[str]) -> Event:
+    def _parse_penalty(self, s: UnoState, m: Typed) -> Event:
+        args = m.args
         shape = "a penalty reads 'penalty p2 draws 2 declined' (declined, failed, uno, last)"
         if len(args) != 4 or args[1] != "draws" or args[3] not in ("declined", "failed",
                                                                    "uno", "last"):
             raise ParseError(shape)
-        seat, tail = split_seat(args[0], s.n)
-        if seat is None or tail:
+        seat = seat_of(args[0], s.n)
+        if seat is None:
             raise ParseError(shape)
         return Penalty(seat, number(args[2], 0, DECK_SIZE, "a penalty"),
                        args[3])  # type: ignore[arg-type]
 
-    def _parse_race(self, s: UnoState, args: list[str]) -> Event:
+    def _parse_race(self, s: UnoState, m: Typed) -> Event:
         draws = [-1] * s.n
-        for word in args:
+        for word in m.args:
             key, sep, val = word.partition("=")
-            seat, tail = split_seat(key, s.n)
+            seat = seat_of(key, s.n)
             value = whole(val, 0, RACE_DRAWS - 1)
-            if seat is None or tail or not sep or value is None:
+            if seat is None or not sep or value is None:
                 raise ParseError(f"'{word}' should read pN=DRAW (DRAW 0-{RACE_DRAWS - 1})")
             draws[seat - 1] = value
         return Race(draws)
 
-    def _parse_score(self, s: UnoState, args: list[str]) -> Event:
+    def _parse_score(self, s: UnoState, m: Typed) -> Event:
+        args = m.args
         shape = "a score reads 'score round N winner pN hands p1=POINTS ...'"
         if len(args) != 5 + s.n or args[0] != "round" or args[2] != "winner" \
                 or args[4] != "hands":
             raise ParseError(shape)
         winner = 0
         if args[3] != "-":
-            seat, tail = split_seat(args[3], s.n)
-            if seat is None or tail:
+            seat = seat_of(args[3], s.n)
+            if seat is None:
                 raise ParseError(shape)
             winner = seat
         hands = []
