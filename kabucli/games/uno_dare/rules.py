@@ -14,10 +14,10 @@ and each card is learnt as it is played or shown.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from kabucli.cards import UNKNOWN, UNO_DARE, UNO_DARE_108, UNO_REVERSE, UNO_SKIP, uno_color
-from kabucli.engine import Game, Pending
+from kabucli.engine import Game, Pending, Pendings
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Undo
 from kabucli.games.uno_dare import text
@@ -107,7 +107,6 @@ def playable(card: int, top: int, color: int) -> bool:
 
 # the todo queue: effects waiting to be recorded after an event
 T_PENALTY, T_SHOW, T_SCORE, T_END = range(4)
-_PENDINGS: dict[tuple[Any, ...], Pending] = {}
 
 
 # -- state ----------------------------------------------------------------------------------
@@ -155,7 +154,7 @@ class UnoState:
         self.totals = [0] * (n + 1)  # the score sheet, by seat
         self.history: list[Score] = []
         self.todo: list[tuple[int, int, int, str]] = []  # (code, seat, count, why)
-        self.pend = Pending("over", "")
+        self.pend: Pending | None = None  # see UnoDare.pending
         self.reset()
 
     def reset(self) -> None:
@@ -221,13 +220,29 @@ class UnoDare(Game):
     default_players = 4
 
     def new_state(self, rules: UnoDareRules, seats: int, physical: bool) -> UnoState:
-        s = UnoState(rules, seats, physical)
-        self._settle(s)
-        return s
+        return UnoState(rules, seats, physical)
 
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: UnoState) -> Pending:
-        return s.pend
+        p = s.pend  # None once an event changed the state
+        if p is not None:
+            return p
+        # the key: what _describe reads
+        todo = s.todo
+        if not s.pile and len(s.discards) > 1 and self.needs_reshuffle(s):
+            key: tuple[Any, ...] = ("reshuffle", len(s.discards))
+        elif todo:
+            key = ("todo", todo[0][0], todo[0][1], self._next_show(s))
+        elif s.phase in ("deal", "over"):
+            key = (s.phase, s.round, s.dealer)
+        else:
+            key = (s.phase, s.turn, s.window, s.discards[-1], s.color, s.hit_number, s.n,
+                   s.physical)
+        p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
+        if p is None:
+            p = _PENDINGS[key]  # made now
+        s.pend = p
+        return p
 
     def blank_move(self, s: UnoState) -> str | None:
         """A blank line lets a missing UNO call go (so that the bots may react)."""
@@ -241,64 +256,15 @@ class UnoDare(Game):
         return s.phase != "round" or (bool(s.todo) and s.todo[0][0] == T_PENALTY)
 
     def _settle(self, s: UnoState) -> None:
-        """Do the steps that are no events (a show nobody owes, a round out of turns), then
-        work out what the state waits for. Pendings are shared from a cache: the hot path of
-        bot games builds no text."""
+        """Do the steps that are no events (a show nobody owes, a round out of turns); what
+        the state waits for is worked out again when asked."""
+        s.pend = None
         todo = s.todo
         if todo:
             if todo[0][0] == T_SHOW and self._next_show(s) == 0:
                 todo.pop(0)
         elif s.phase == "turn" and s.turns >= s.rules.max_turns:
             self._end_round(s, 0)
-        if not s.pile and len(s.discards) > 1 and self.needs_reshuffle(s):
-            key: tuple[Any, ...] = ("reshuffle", len(s.discards))
-        elif todo:
-            key = ("todo", todo[0][0], todo[0][1], self._next_show(s))
-        elif s.phase in ("deal", "over"):
-            key = (s.phase, s.round, s.dealer)
-        else:
-            key = (s.phase, s.turn, s.window, s.discards[-1], s.color, s.hit_number, s.n,
-                   s.physical)
-        p = _PENDINGS.get(key)
-        if p is None:
-            if len(_PENDINGS) > 50_000:
-                _PENDINGS.clear()
-            p = _PENDINGS[key] = self._pending(s)
-        s.pend = p
-
-    def _pending(self, s: UnoState) -> Pending:
-        tok = self.deck.token
-        if self.needs_reshuffle(s):
-            return Pending("chance", f"the reshuffle of {len(s.discards) - 1} discards into "
-                                     "a new draw pile")
-        if s.todo:
-            code, seat = s.todo[0][0], s.todo[0][1]
-            if code == T_PENALTY:
-                return Pending("auto", f"p{seat}'s penalty draw")
-            if code == T_SHOW:
-                return Pending("chance", f"p{self._next_show(s)} to show the cards left")
-            return Pending("auto", "the score of the round" if code == T_SCORE
-                           else "the end of the match")
-        if s.phase == "deal":
-            return Pending("chance", f"the deal of round {s.round} by p{s.dealer}")
-        if s.phase == "over":
-            return Pending("over", "nothing: the match is over")
-        seat = s.turn
-        top = f"{tok(s.discards[-1])} ({text.COLOR_NAMES[s.color]})"
-        if s.phase == "turn":
-            what = f"p{seat} to play on {top} or draw"
-        elif s.phase == "drawn":
-            what = f"p{seat} to play the card just drawn or keep it"
-        elif s.phase == "name":
-            what = f"p{seat} to name the color of the {tok(s.discards[-1])}"
-        elif s.phase == "hit":
-            what = f"p{seat}, hit by dare #{s.hit_number}, to try it or decline (draw 2)"
-        else:
-            what = f"the table's verdict on p{seat}'s dare #{s.hit_number}: done or failed"
-        if not s.window:
-            return Pending("action", what, (seat,))
-        return Pending("action", f"{what}; p{s.window} has one card and did not call UNO",
-                       tuple(range(1, s.n + 1)), not s.physical)
 
     @staticmethod
     def _next_show(s: UnoState) -> int:
@@ -345,7 +311,7 @@ class UnoDare(Game):
             assert isinstance(ev, Answer)
             want = "hit" if ev.answer in ("decline", "try") else "verdict"
         if s.phase != want or s.todo:
-            return f"not now: waiting for {s.pend.what}"
+            return f"not now: waiting for {self.pending(s).what}"
         if seat != s.turn:
             return f"it is p{s.turn}'s move, not p{seat}'s ({self._where(s)})"
         if t is Name:
@@ -356,7 +322,7 @@ class UnoDare(Game):
 
     def _check_play(self, s: UnoState, ev: Play) -> str | None:
         if s.phase not in ("turn", "drawn") or s.todo:
-            return f"nobody plays a card now: waiting for {s.pend.what}"
+            return f"nobody plays a card now: waiting for {self.pending(s).what}"
         seat = ev.seat
         if seat != s.turn:
             return f"it is p{s.turn}'s turn, not p{seat}'s ({self._where(s)})"
@@ -423,7 +389,7 @@ class UnoDare(Game):
 
     def _check_deal(self, s: UnoState, ev: Deal) -> str | None:
         if s.phase != "deal":
-            return f"round {s.round} is already dealt (waiting for {s.pend.what})"
+            return f"round {s.round} is already dealt (waiting for {self.pending(s).what})"
         if ev.round != s.round or ev.dealer != s.dealer:
             return (f"this is the deal of round {s.round} by p{s.dealer}, "
                     f"not of round {ev.round} by p{ev.dealer}")
@@ -436,7 +402,7 @@ class UnoDare(Game):
     def _check_show(self, s: UnoState, ev: Show) -> str | None:
         want = self._next_show(s)
         if not s.todo or s.todo[0][0] != T_SHOW or want == 0:
-            return f"nobody shows cards now (waiting for {s.pend.what})"
+            return f"nobody shows cards now (waiting for {self.pending(s).what})"
         if ev.seat != want:
             return f"p{want} shows next, not p{ev.seat}"
         hand = s.hands[want]
@@ -452,6 +418,7 @@ class UnoDare(Game):
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: UnoState, ev: Event) -> None:
+        s.pend = None  # worked out again when asked (see pending)
         t = type(ev)
         if t is Play:
             self._apply_play(s, ev)  # type: ignore[arg-type]
@@ -673,7 +640,8 @@ class UnoDare(Game):
         return Race([rng.below(RACE_DRAWS) if p != s.window else -1 for p in range(1, s.n + 1)])
 
     def legal(self, s: UnoState, seat: int) -> list[Event]:
-        if s.todo or seat not in s.pend.seats or s.pend.kind != "action":
+        p = self.pending(s)
+        if s.todo or seat not in p.seats or p.kind != "action":
             return []
         out: list[Event] = []
         if seat == s.turn:
@@ -729,7 +697,7 @@ class UnoDare(Game):
         s: UnoState = match.state
         if match.physical:
             return None
-        p = s.pend if pending is None else pending
+        p = self.pending(s) if pending is None else pending
         if p.kind != "action":
             return None
         w = s.window
@@ -1039,7 +1007,7 @@ class UnoDare(Game):
             "top": tok(s.discards[-1]) if dealt and s.discards else None,
             "color": text.COLOR_NAMES[s.color] if dealt and s.phase != "name" else None,
             "direction": "clockwise" if s.direction > 0 else "counter-clockwise",
-            "turn": f"p{s.turn}" if s.turn and s.pend.kind == "action" else None,
+            "turn": f"p{s.turn}" if s.turn and self.pending(s).kind == "action" else None,
             "hit": f"p{s.hit}" if s.hit else None,
             "dare": {"number": dare, "text": text.dare_text(s.rules, dare)} if dare else None,
             # the card just drawn, under its holder's seat (only that seat sees it)
@@ -1068,5 +1036,42 @@ class UnoDare(Game):
                        for r in s.history],
         }
 
+
+def _describe(key: tuple[Any, ...]) -> Pending:
+    """What an Uno Dare state waits for, from its key (see :meth:`UnoDare.pending`)."""
+    phase = key[0]
+    if phase == "reshuffle":
+        return Pending("chance", f"the reshuffle of {key[1] - 1} discards into a new draw pile")
+    if phase == "todo":
+        code, seat = key[1], key[2]
+        if code == T_PENALTY:
+            return Pending("auto", f"p{seat}'s penalty draw")
+        if code == T_SHOW:
+            return Pending("chance", f"p{key[3]} to show the cards left")
+        return Pending("auto", "the score of the round" if code == T_SCORE
+                       else "the end of the match")
+    if phase == "deal":
+        return Pending("chance", f"the deal of round {key[1]} by p{key[2]}")
+    if phase == "over":
+        return Pending("over", "nothing: the match is over")
+    _, seat, window, top_card, color, hit_number, n, physical = key
+    tok = UNO_DARE_108.token
+    if phase == "turn":
+        what = f"p{seat} to play on {tok(top_card)} ({text.COLOR_NAMES[color]}) or draw"
+    elif phase == "drawn":
+        what = f"p{seat} to play the card just drawn or keep it"
+    elif phase == "name":
+        what = f"p{seat} to name the color of the {tok(top_card)}"
+    elif phase == "hit":
+        what = f"p{seat}, hit by dare #{hit_number}, to try it or decline (draw 2)"
+    else:
+        what = f"the table's verdict on p{seat}'s dare #{hit_number}: done or failed"
+    if not window:
+        return Pending("action", what, (seat,))
+    return Pending("action", f"{what}; p{window} has one card and did not call UNO",
+                   tuple(range(1, n + 1)), not physical)
+
+
+_PENDINGS: Final = Pendings(_describe, 50_000)
 
 GAME = UnoDare()
