@@ -17,7 +17,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Final
 
 from kabucli.cards import UNKNOWN, UNO_DARE, UNO_DARE_108, UNO_REVERSE, UNO_SKIP, uno_color
-from kabucli.engine import Game, Pending, Pendings
+from kabucli.engine import READY, Game, Pending, Pendings, Step
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Undo
 from kabucli.games.uno_dare import text
@@ -105,8 +105,10 @@ def playable(card: int, top: int, color: int) -> bool:
     return MATCHES[top * 4 + color][card]
 
 
-# the todo queue: effects waiting to be recorded after an event
-T_PENALTY, T_SHOW, T_SCORE, T_END = range(4)
+# The steps of the todo queue (see engine.READY), with their arguments: a penalty draw
+# (seat, count, why), the show of the hands left at a real table (None), the score of the
+# round (its winner, 0 for none); the end of the match is queued ready.
+T_PENALTY, T_SHOW, T_SCORE = range(1, 4)
 
 
 # -- state ----------------------------------------------------------------------------------
@@ -153,7 +155,7 @@ class UnoState:
         self.dealer = 1
         self.totals = [0] * (n + 1)  # the score sheet, by seat
         self.history: list[Score] = []
-        self.todo: list[tuple[int, int, int, str]] = []  # (code, seat, count, why)
+        self.todo: list[Step] = []  # the penalty draws, the show, the score, the end
         self.pend: Pending | None = None  # see UnoDare.pending
         self.reset()
 
@@ -207,7 +209,7 @@ class UnoState:
 
 # -- the game -------------------------------------------------------------------------------
 
-class UnoDare(Game):
+class UnoDare(Game[UnoState, UnoDareRules]):
     name = "uno-dare"
     title = "Uno Dare"
     summary = "UNO deck with Dare and Wild Dare cards, 2-10 players: shed your hand"
@@ -232,7 +234,8 @@ class UnoDare(Game):
         if not s.pile and len(s.discards) > 1 and self.needs_reshuffle(s):
             key: tuple[Any, ...] = ("reshuffle", len(s.discards))
         elif todo:
-            key = ("todo", todo[0][0], todo[0][1], self._next_show(s))
+            code, arg = todo[0]
+            key = ("todo", code, arg[0] if code == T_PENALTY else 0, self._next_show(s))
         elif s.phase in ("deal", "over"):
             key = (s.phase, s.round, s.dealer)
         else:
@@ -434,7 +437,7 @@ class UnoDare(Game):
             self._apply_answer(s, ev)  # type: ignore[arg-type]
         elif t is Catch:
             s.window = 0
-            s.todo.insert(0, (T_PENALTY, ev.target, 2, "uno"))  # type: ignore[attr-defined]
+            s.todo.insert(0, (T_PENALTY, (ev.target, 2, "uno")))  # type: ignore[attr-defined]
         elif t is Uno:
             s.window = 0
         elif t is Pass:
@@ -521,7 +524,7 @@ class UnoDare(Game):
         sym = SYMBOL[card]
         if not hand:  # the round is won
             if sym >= DARE:  # a dare as a last card: the next player draws 2, no dare
-                s.todo.append((T_PENALTY, s.step(seat, 1), 2, "last"))
+                s.todo.append((T_PENALTY, (s.step(seat, 1), 2, "last")))
             self._end_round(s, seat)
             return
         if len(hand) == 1 and not ev.uno:
@@ -561,14 +564,16 @@ class UnoDare(Game):
             return
         seat = s.hit
         if answer != "done":
-            s.todo.append((T_PENALTY, seat, 2, "declined" if answer == "decline" else "failed"))
+            s.todo.append((T_PENALTY, (seat, 2, "declined" if answer == "decline"
+                                       else "failed")))
         s.hit = 0
         s.hit_number = 0
         s.phase = "turn"
         s.turn = s.step(seat, 1) if s.rules.dare_skips else seat
 
     def _apply_penalty(self, s: UnoState, ev: Penalty) -> None:
-        code, seat, count, why = s.todo.pop(0)
+        step: tuple[int, int, str] = s.todo.pop(0)[1]
+        seat, count, why = step
         hand = s.hands[ev.seat]
         pile = s.pile
         for _ in range(ev.count):
@@ -577,7 +582,7 @@ class UnoDare(Game):
             s.drawn_since += ev.count
         left = count - ev.count
         if left > 0 and len(s.discards) > 1:  # the rest after the reshuffle
-            s.todo.insert(0, (code, seat, left, why))
+            s.todo.insert(0, (T_PENALTY, (seat, left, why)))
 
     def _apply_reshuffle(self, s: UnoState, ev: Reshuffle) -> None:
         under = s.discards[:-1]
@@ -595,8 +600,8 @@ class UnoDare(Game):
         s.missed = 0
         s.hit = s.hit_number = 0
         if s.physical:
-            s.todo.append((T_SHOW, 0, 0, ""))
-        s.todo.append((T_SCORE, winner, 0, ""))
+            s.todo.append((T_SHOW, None))
+        s.todo.append((T_SCORE, winner))
 
     def _apply_score(self, s: UnoState, ev: Score) -> None:
         s.todo.pop(0)
@@ -609,7 +614,7 @@ class UnoDare(Game):
                 for p in range(1, s.n + 1):
                     totals[p] += ev.hands[p - 1]
         if max(totals) >= s.rules.target:
-            s.todo.append((T_END, 0, 0, ""))
+            s.todo.append((READY, End("target", totals[1:], 0)))
             return
         s.round += 1
         s.dealer = s.dealer % s.n + 1
@@ -617,14 +622,16 @@ class UnoDare(Game):
 
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: UnoState) -> Event:
-        code, seat, count, why = s.todo[0]
+        code, arg = s.todo[0]
         if code == T_PENALTY:
-            return Penalty(seat, min(count, len(s.pile)), why)  # type: ignore[arg-type]
+            seat, count, why = arg
+            return Penalty(seat, min(count, len(s.pile)), why)
         if code == T_SCORE:
             hands = [sum(POINTS[c] for c in s.hands[p]) for p in range(1, s.n + 1)]
-            return Score(s.round, seat, hands)
-        if code == T_END:
-            return End("target", s.totals[1:], 0)
+            return Score(s.round, arg, hands)
+        if code == READY:  # the end of the match
+            ev: Event = arg
+            return ev
         raise AssertionError(f"no automatic event waits (todo {s.todo[:1]})")
 
     def chance(self, s: UnoState, rng: Rng) -> Event:
