@@ -111,6 +111,10 @@ def playable(card: int, top: int, color: int) -> bool:
 T_PENALTY, T_SHOW, T_SCORE = range(1, 4)
 
 
+# the phase in which each event of the player to move is typed (an answer: see _check_turn)
+_TURN_PHASE: Final[dict[type[Event], str]] = {Draw: "turn", Keep: "drawn", Name: "name"}
+
+
 # -- state ----------------------------------------------------------------------------------
 
 class UnoState:
@@ -235,7 +239,10 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             key: tuple[Any, ...] = ("reshuffle", len(s.discards))
         elif todo:
             code, arg = todo[0]
-            key = ("todo", code, arg[0] if code == T_PENALTY else 0, self._next_show(s))
+            if code == T_PENALTY:
+                key = ("todo", code, arg[0], 0)
+            else:
+                key = ("todo", code, 0, self._next_show(s) if code == T_SHOW else 0)
         elif s.phase in ("deal", "over"):
             key = (s.phase, s.round, s.dealer)
         else:
@@ -309,7 +316,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def _check_turn(self, s: UnoState, ev: Event) -> str | None:
         seat: int = ev.seat  # type: ignore[attr-defined]
         t = type(ev)
-        want = {Draw: "turn", Keep: "drawn", Name: "name"}.get(t)
+        want = _TURN_PHASE.get(t)
         if t is Answer:
             assert isinstance(ev, Answer)
             want = "hit" if ev.answer in ("decline", "try") else "verdict"
@@ -459,7 +466,8 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         elif t is End:
             s.todo.pop(0)
             s.phase = "over"
-        self._settle(s)
+        if s.todo or s.turns >= s.rules.max_turns:  # (the call costs most events 2%)
+            self._settle(s)
 
     @staticmethod
     def _close_window(s: UnoState) -> None:
