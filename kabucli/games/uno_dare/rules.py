@@ -14,10 +14,10 @@ and each card is learnt as it is played or shown.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from kabucli.cards import UNKNOWN, UNO_DARE, UNO_DARE_108, UNO_REVERSE, UNO_SKIP, uno_color
-from kabucli.engine import Game, Pending
+from kabucli.engine import READY, Game, Pending, Pendings, Step
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Undo
 from kabucli.games.uno_dare import text
@@ -40,11 +40,12 @@ from kabucli.games.uno_dare.events import (  # re-exported: the game's module na
 )
 from kabucli.notation import (
     LOG_INT,
-    SHARED_VERBS,
+    Typed,
+    Verbs,
+    card_list,
     notate_shared,
     number,
-    parse_shared,
-    split_seat,
+    seat_of,
     whole,
 )
 from kabucli.shuffle import Rng
@@ -104,9 +105,14 @@ def playable(card: int, top: int, color: int) -> bool:
     return MATCHES[top * 4 + color][card]
 
 
-# the todo queue: effects waiting to be recorded after an event
-T_PENALTY, T_SHOW, T_SCORE, T_END = range(4)
-_PENDINGS: dict[tuple[Any, ...], Pending] = {}
+# The steps of the todo queue (see engine.READY), with their arguments: a penalty draw
+# (seat, count, why), the show of the hands left at a real table (None), the score of the
+# round (its winner, 0 for none); the end of the match is queued ready.
+T_PENALTY, T_SHOW, T_SCORE = range(1, 4)
+
+
+# the phase in which each event of the player to move is typed (an answer: see _check_turn)
+_TURN_PHASE: Final[dict[type[Event], str]] = {Draw: "turn", Keep: "drawn", Name: "name"}
 
 
 # -- state ----------------------------------------------------------------------------------
@@ -153,8 +159,8 @@ class UnoState:
         self.dealer = 1
         self.totals = [0] * (n + 1)  # the score sheet, by seat
         self.history: list[Score] = []
-        self.todo: list[tuple[int, int, int, str]] = []  # (code, seat, count, why)
-        self.pend = Pending("over", "")
+        self.todo: list[Step] = []  # the penalty draws, the show, the score, the end
+        self.pend: Pending | None = None  # see UnoDare.pending
         self.reset()
 
     def reset(self) -> None:
@@ -207,7 +213,7 @@ class UnoState:
 
 # -- the game -------------------------------------------------------------------------------
 
-class UnoDare(Game):
+class UnoDare(Game[UnoState, UnoDareRules]):
     name = "uno-dare"
     title = "Uno Dare"
     summary = "UNO deck with Dare and Wild Dare cards, 2-10 players: shed your hand"
@@ -220,13 +226,33 @@ class UnoDare(Game):
     default_players = 4
 
     def new_state(self, rules: UnoDareRules, seats: int, physical: bool) -> UnoState:
-        s = UnoState(rules, seats, physical)
-        self._settle(s)
-        return s
+        return UnoState(rules, seats, physical)
 
     # -- what the state waits for ----------------------------------------------------------
     def pending(self, s: UnoState) -> Pending:
-        return s.pend
+        p = s.pend  # None once an event changed the state
+        if p is not None:
+            return p
+        # the key: what _describe reads
+        todo = s.todo
+        if not s.pile and len(s.discards) > 1 and self.needs_reshuffle(s):
+            key: tuple[Any, ...] = ("reshuffle", len(s.discards))
+        elif todo:
+            code, arg = todo[0]
+            if code == T_PENALTY:
+                key = ("todo", code, arg[0], 0)
+            else:
+                key = ("todo", code, 0, self._next_show(s) if code == T_SHOW else 0)
+        elif s.phase in ("deal", "over"):
+            key = (s.phase, s.round, s.dealer)
+        else:
+            key = (s.phase, s.turn, s.window, s.discards[-1], s.color, s.hit_number, s.n,
+                   s.physical)
+        p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
+        if p is None:
+            p = _PENDINGS[key]  # made now
+        s.pend = p
+        return p
 
     def blank_move(self, s: UnoState) -> str | None:
         """A blank line lets a missing UNO call go (so that the bots may react)."""
@@ -240,64 +266,15 @@ class UnoDare(Game):
         return s.phase != "round" or (bool(s.todo) and s.todo[0][0] == T_PENALTY)
 
     def _settle(self, s: UnoState) -> None:
-        """Do the steps that are no events (a show nobody owes, a round out of turns), then
-        work out what the state waits for. Pendings are shared from a cache: the hot path of
-        bot games builds no text."""
+        """Do the steps that are no events (a show nobody owes, a round out of turns); what
+        the state waits for is worked out again when asked."""
+        s.pend = None
         todo = s.todo
         if todo:
             if todo[0][0] == T_SHOW and self._next_show(s) == 0:
                 todo.pop(0)
         elif s.phase == "turn" and s.turns >= s.rules.max_turns:
             self._end_round(s, 0)
-        if not s.pile and len(s.discards) > 1 and self.needs_reshuffle(s):
-            key: tuple[Any, ...] = ("reshuffle", len(s.discards))
-        elif todo:
-            key = ("todo", todo[0][0], todo[0][1], self._next_show(s))
-        elif s.phase in ("deal", "over"):
-            key = (s.phase, s.round, s.dealer)
-        else:
-            key = (s.phase, s.turn, s.window, s.discards[-1], s.color, s.hit_number, s.n,
-                   s.physical)
-        p = _PENDINGS.get(key)
-        if p is None:
-            if len(_PENDINGS) > 50_000:
-                _PENDINGS.clear()
-            p = _PENDINGS[key] = self._pending(s)
-        s.pend = p
-
-    def _pending(self, s: UnoState) -> Pending:
-        tok = self.deck.token
-        if self.needs_reshuffle(s):
-            return Pending("chance", f"the reshuffle of {len(s.discards) - 1} discards into "
-                                     "a new draw pile")
-        if s.todo:
-            code, seat = s.todo[0][0], s.todo[0][1]
-            if code == T_PENALTY:
-                return Pending("auto", f"p{seat}'s penalty draw")
-            if code == T_SHOW:
-                return Pending("chance", f"p{self._next_show(s)} to show the cards left")
-            return Pending("auto", "the score of the round" if code == T_SCORE
-                           else "the end of the match")
-        if s.phase == "deal":
-            return Pending("chance", f"the deal of round {s.round} by p{s.dealer}")
-        if s.phase == "over":
-            return Pending("over", "nothing: the match is over")
-        seat = s.turn
-        top = f"{tok(s.discards[-1])} ({text.COLOR_NAMES[s.color]})"
-        if s.phase == "turn":
-            what = f"p{seat} to play on {top} or draw"
-        elif s.phase == "drawn":
-            what = f"p{seat} to play the card just drawn or keep it"
-        elif s.phase == "name":
-            what = f"p{seat} to name the color of the {tok(s.discards[-1])}"
-        elif s.phase == "hit":
-            what = f"p{seat}, hit by dare #{s.hit_number}, to try it or decline (draw 2)"
-        else:
-            what = f"the table's verdict on p{seat}'s dare #{s.hit_number}: done or failed"
-        if not s.window:
-            return Pending("action", what, (seat,))
-        return Pending("action", f"{what}; p{s.window} has one card and did not call UNO",
-                       tuple(range(1, s.n + 1)), not s.physical)
 
     @staticmethod
     def _next_show(s: UnoState) -> int:
@@ -339,12 +316,12 @@ class UnoDare(Game):
     def _check_turn(self, s: UnoState, ev: Event) -> str | None:
         seat: int = ev.seat  # type: ignore[attr-defined]
         t = type(ev)
-        want = {Draw: "turn", Keep: "drawn", Name: "name"}.get(t)
+        want = _TURN_PHASE.get(t)
         if t is Answer:
             assert isinstance(ev, Answer)
             want = "hit" if ev.answer in ("decline", "try") else "verdict"
         if s.phase != want or s.todo:
-            return f"not now: waiting for {s.pend.what}"
+            return f"not now: waiting for {self.pending(s).what}"
         if seat != s.turn:
             return f"it is p{s.turn}'s move, not p{seat}'s ({self._where(s)})"
         if t is Name:
@@ -355,7 +332,7 @@ class UnoDare(Game):
 
     def _check_play(self, s: UnoState, ev: Play) -> str | None:
         if s.phase not in ("turn", "drawn") or s.todo:
-            return f"nobody plays a card now: waiting for {s.pend.what}"
+            return f"nobody plays a card now: waiting for {self.pending(s).what}"
         seat = ev.seat
         if seat != s.turn:
             return f"it is p{s.turn}'s turn, not p{seat}'s ({self._where(s)})"
@@ -422,7 +399,7 @@ class UnoDare(Game):
 
     def _check_deal(self, s: UnoState, ev: Deal) -> str | None:
         if s.phase != "deal":
-            return f"round {s.round} is already dealt (waiting for {s.pend.what})"
+            return f"round {s.round} is already dealt (waiting for {self.pending(s).what})"
         if ev.round != s.round or ev.dealer != s.dealer:
             return (f"this is the deal of round {s.round} by p{s.dealer}, "
                     f"not of round {ev.round} by p{ev.dealer}")
@@ -435,7 +412,7 @@ class UnoDare(Game):
     def _check_show(self, s: UnoState, ev: Show) -> str | None:
         want = self._next_show(s)
         if not s.todo or s.todo[0][0] != T_SHOW or want == 0:
-            return f"nobody shows cards now (waiting for {s.pend.what})"
+            return f"nobody shows cards now (waiting for {self.pending(s).what})"
         if ev.seat != want:
             return f"p{want} shows next, not p{ev.seat}"
         hand = s.hands[want]
@@ -451,6 +428,7 @@ class UnoDare(Game):
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: UnoState, ev: Event) -> None:
+        s.pend = None  # worked out again when asked (see pending)
         t = type(ev)
         if t is Play:
             self._apply_play(s, ev)  # type: ignore[arg-type]
@@ -466,7 +444,7 @@ class UnoDare(Game):
             self._apply_answer(s, ev)  # type: ignore[arg-type]
         elif t is Catch:
             s.window = 0
-            s.todo.insert(0, (T_PENALTY, ev.target, 2, "uno"))  # type: ignore[attr-defined]
+            s.todo.insert(0, (T_PENALTY, (ev.target, 2, "uno")))  # type: ignore[attr-defined]
         elif t is Uno:
             s.window = 0
         elif t is Pass:
@@ -488,7 +466,8 @@ class UnoDare(Game):
         elif t is End:
             s.todo.pop(0)
             s.phase = "over"
-        self._settle(s)
+        if s.todo or s.turns >= s.rules.max_turns:  # (the call costs most events 2%)
+            self._settle(s)
 
     @staticmethod
     def _close_window(s: UnoState) -> None:
@@ -553,7 +532,7 @@ class UnoDare(Game):
         sym = SYMBOL[card]
         if not hand:  # the round is won
             if sym >= DARE:  # a dare as a last card: the next player draws 2, no dare
-                s.todo.append((T_PENALTY, s.step(seat, 1), 2, "last"))
+                s.todo.append((T_PENALTY, (s.step(seat, 1), 2, "last")))
             self._end_round(s, seat)
             return
         if len(hand) == 1 and not ev.uno:
@@ -593,14 +572,16 @@ class UnoDare(Game):
             return
         seat = s.hit
         if answer != "done":
-            s.todo.append((T_PENALTY, seat, 2, "declined" if answer == "decline" else "failed"))
+            s.todo.append((T_PENALTY, (seat, 2, "declined" if answer == "decline"
+                                       else "failed")))
         s.hit = 0
         s.hit_number = 0
         s.phase = "turn"
         s.turn = s.step(seat, 1) if s.rules.dare_skips else seat
 
     def _apply_penalty(self, s: UnoState, ev: Penalty) -> None:
-        code, seat, count, why = s.todo.pop(0)
+        step: tuple[int, int, str] = s.todo.pop(0)[1]
+        seat, count, why = step
         hand = s.hands[ev.seat]
         pile = s.pile
         for _ in range(ev.count):
@@ -609,7 +590,7 @@ class UnoDare(Game):
             s.drawn_since += ev.count
         left = count - ev.count
         if left > 0 and len(s.discards) > 1:  # the rest after the reshuffle
-            s.todo.insert(0, (code, seat, left, why))
+            s.todo.insert(0, (T_PENALTY, (seat, left, why)))
 
     def _apply_reshuffle(self, s: UnoState, ev: Reshuffle) -> None:
         under = s.discards[:-1]
@@ -627,8 +608,8 @@ class UnoDare(Game):
         s.missed = 0
         s.hit = s.hit_number = 0
         if s.physical:
-            s.todo.append((T_SHOW, 0, 0, ""))
-        s.todo.append((T_SCORE, winner, 0, ""))
+            s.todo.append((T_SHOW, None))
+        s.todo.append((T_SCORE, winner))
 
     def _apply_score(self, s: UnoState, ev: Score) -> None:
         s.todo.pop(0)
@@ -641,7 +622,7 @@ class UnoDare(Game):
                 for p in range(1, s.n + 1):
                     totals[p] += ev.hands[p - 1]
         if max(totals) >= s.rules.target:
-            s.todo.append((T_END, 0, 0, ""))
+            s.todo.append((READY, End("target", totals[1:], 0)))
             return
         s.round += 1
         s.dealer = s.dealer % s.n + 1
@@ -649,14 +630,16 @@ class UnoDare(Game):
 
     # -- what the engine derives -------------------------------------------------------------
     def auto(self, s: UnoState) -> Event:
-        code, seat, count, why = s.todo[0]
+        code, arg = s.todo[0]
         if code == T_PENALTY:
-            return Penalty(seat, min(count, len(s.pile)), why)  # type: ignore[arg-type]
+            seat, count, why = arg
+            return Penalty(seat, min(count, len(s.pile)), why)
         if code == T_SCORE:
             hands = [sum(POINTS[c] for c in s.hands[p]) for p in range(1, s.n + 1)]
-            return Score(s.round, seat, hands)
-        if code == T_END:
-            return End("target", s.totals[1:], 0)
+            return Score(s.round, arg, hands)
+        if code == READY:  # the end of the match
+            ev: Event = arg
+            return ev
         raise AssertionError(f"no automatic event waits (todo {s.todo[:1]})")
 
     def chance(self, s: UnoState, rng: Rng) -> Event:
@@ -672,7 +655,8 @@ class UnoDare(Game):
         return Race([rng.below(RACE_DRAWS) if p != s.window else -1 for p in range(1, s.n + 1)])
 
     def legal(self, s: UnoState, seat: int) -> list[Event]:
-        if s.todo or seat not in s.pend.seats or s.pend.kind != "action":
+        p = self.pending(s)
+        if s.todo or seat not in p.seats or p.kind != "action":
             return []
         out: list[Event] = []
         if seat == s.turn:
@@ -728,7 +712,7 @@ class UnoDare(Game):
         s: UnoState = match.state
         if match.physical:
             return None
-        p = s.pend if pending is None else pending
+        p = self.pending(s) if pending is None else pending
         if p.kind != "action":
             return None
         w = s.window
@@ -773,12 +757,8 @@ class UnoDare(Game):
         return int(lo + (hi - lo) * draw // (RACE_DRAWS - 1))
 
     # -- notation ------------------------------------------------------------------------------
-    def _tok(self, card: int) -> str:
-        """A card's token; any other number as ``#N`` (a log may hold anything)."""
-        return self.deck.token(card) if card in self.deck.counts else f"#{card}"
-
     def _cards(self, cards: list[int]) -> str:
-        return "-".join(self._tok(c) for c in cards) or "-"
+        return card_list(self.deck, cards, "-", "-")
 
     @staticmethod
     def _color_name(color: int) -> str:
@@ -786,7 +766,7 @@ class UnoDare(Game):
 
     def notate(self, ev: Event) -> str:
         t = type(ev)
-        tok = self._tok
+        tok = self.deck.token
         if t is Play:
             assert isinstance(ev, Play)
             color = "" if ev.color is None else " " + self._color_name(ev.color)
@@ -831,54 +811,81 @@ class UnoDare(Game):
         return notate_shared(ev) or repr(ev)
 
     def parse(self, s: UnoState, line: str) -> Event:
-        seat, rest = split_seat(line, s.n)
-        words = rest.split()
-        if not words:
-            raise ParseError("empty move: type a card like 'R5', 'draw', 'decline', 'uno' or "
-                             "'catch p3'")
-        verb = words[0].lower()
-        args = words[1:]
-        recorded = {"deal": self._parse_deal, "reshuffle": self._parse_reshuffle,
-                    "penalty": self._parse_penalty, "race": self._parse_race,
-                    "score": self._parse_score}
-        if verb in recorded or verb in SHARED_VERBS:
-            if seat is not None:
-                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
-            if verb in SHARED_VERBS:
-                return parse_shared(verb, args, s.n)
-            return recorded[verb](s, args)
-        if verb in ("show", "shows"):
-            return Show(seat or self._next_show(s) or 1, self._parse_cards(" ".join(args)))
-        if verb == "catch":
-            if len(args) != 1:
-                raise ParseError("a catch names who is caught: 'catch p3' (or 'p1 catch p3')")
-            target, tail = split_seat(args[0], s.n)
-            if target is None or tail:
-                raise ParseError(f"'{args[0]}' is not a seat: type 'catch p3'")
-            if seat is None:  # the first player after the one caught, in the direction of play
-                seat = s.step(target, 1)
-            return Catch(seat, target)
-        who = seat if seat is not None else s.turn
-        if verb == "uno" and not args:
-            return Uno(seat if seat is not None else (s.window or who))
-        if verb in ("pass", "go") and not args:
-            if s.phase == "drawn" and who == s.turn and (seat is not None or not s.window):
-                return Keep(who)
-            return Pass(who)
-        single = {"draw": Draw, "d": Draw, "keep": Keep}
-        if verb in single and not args:
-            return single[verb](who)
-        if verb in ("decline", "try", "done", "failed") and not args:
-            return Answer(who, verb)  # type: ignore[arg-type]
-        if verb in ("color", "colour", "name") and len(args) == 1:
-            return Name(who, self._color(args[0]))
-        if s.phase == "name" and not args and verb in text.COLOR_WORDS:
-            return Name(who, self._color(verb))
-        if verb == "play":
-            if not args:
-                raise ParseError("'play' needs a card after it, e.g. 'play R5'")
-            verb, args = args[0].lower(), args[1:]
-        return self._parse_play(who, verb, args)
+        return self._verbs.parse(s, line, s.n)
+
+    def __init__(self) -> None:
+        show, pass_, answer = self._parse_show, self._parse_pass, self._parse_answer
+        draw, color = self._parse_draw, self._parse_name
+        self._verbs = Verbs[UnoState](
+            {"deal": self._parse_deal, "reshuffle": self._parse_reshuffle,
+             "penalty": self._parse_penalty, "race": self._parse_race,
+             "score": self._parse_score,
+             "show": show, "shows": show, "catch": self._parse_catch, "uno": self._parse_uno,
+             "pass": pass_, "go": pass_, "draw": draw, "d": draw, "keep": self._parse_keep,
+             "decline": answer, "try": answer, "done": answer, "failed": answer,
+             "color": color, "colour": color, "name": color, "play": self._parse_play_verb},
+            self._parse_other,
+            "empty move: type a card like 'R5', 'draw', 'decline', 'uno' or 'catch p3'",
+            seatless=("deal", "reshuffle", "penalty", "race", "score"))
+
+    @staticmethod
+    def _who(s: UnoState, m: Typed) -> int:
+        """Who moves: the seat typed, else the one whose move it is."""
+        return m.seat if m.seat is not None else s.turn
+
+    def _parse_show(self, s: UnoState, m: Typed) -> Event:
+        return Show(m.seat or self._next_show(s) or 1, self._parse_cards(" ".join(m.args)))
+
+    def _parse_catch(self, s: UnoState, m: Typed) -> Event:
+        args = m.args
+        if len(args) != 1:
+            raise ParseError("a catch names who is caught: 'catch p3' (or 'p1 catch p3')")
+        target = seat_of(args[0], s.n)
+        if target is None:
+            raise ParseError(f"'{args[0]}' is not a seat: type 'catch p3'")
+        # untyped: the first player after the one caught, in the direction of play
+        return Catch(s.step(target, 1) if m.seat is None else m.seat, target)
+
+    def _parse_uno(self, s: UnoState, m: Typed) -> Event:
+        if m.args:
+            return self._parse_other(s, m)
+        return Uno(m.seat if m.seat is not None else (s.window or s.turn))
+
+    def _parse_pass(self, s: UnoState, m: Typed) -> Event:
+        if m.args:
+            return self._parse_other(s, m)
+        who = self._who(s, m)
+        if s.phase == "drawn" and who == s.turn and (m.seat is not None or not s.window):
+            return Keep(who)
+        return Pass(who)
+
+    def _parse_draw(self, s: UnoState, m: Typed) -> Event:
+        return self._parse_other(s, m) if m.args else Draw(self._who(s, m))
+
+    def _parse_keep(self, s: UnoState, m: Typed) -> Event:
+        return self._parse_other(s, m) if m.args else Keep(self._who(s, m))
+
+    def _parse_answer(self, s: UnoState, m: Typed) -> Event:
+        if m.args:
+            return self._parse_other(s, m)
+        return Answer(self._who(s, m), m.verb)  # type: ignore[arg-type]
+
+    def _parse_name(self, s: UnoState, m: Typed) -> Event:
+        if len(m.args) != 1:
+            return self._parse_other(s, m)
+        return Name(self._who(s, m), self._color(m.args[0]))
+
+    def _parse_play_verb(self, s: UnoState, m: Typed) -> Event:
+        if not m.args:
+            raise ParseError("'play' needs a card after it, e.g. 'play R5'")
+        return self._parse_play(self._who(s, m), m.args[0].lower(), m.args[1:])
+
+    def _parse_other(self, s: UnoState, m: Typed) -> Event:
+        """A card played (``R5``), or a color named alone while one is to be named."""
+        verb = m.verb
+        if s.phase == "name" and len(m.words) == 1 and verb in text.COLOR_WORDS:
+            return Name(self._who(s, m), self._color(verb))
+        return self._parse_play(self._who(s, m), verb, m.args)
 
     def _parse_play(self, seat: int, word: str, args: list[str]) -> Play:
         try:
@@ -912,15 +919,16 @@ class UnoDare(Game):
         toks = [t for t in body.replace(",", " ").replace("-", " ").split() if t]
         return self.deck.parse_many(toks)
 
-    def _parse_deal(self, s: UnoState, args: list[str]) -> Event:
-        parts = " ".join(args).split("|")
+    def _parse_deal(self, s: UnoState, m: Typed) -> Event:
+        parts = " ".join(m.args).split("|")
         head = parts[0].split()
         rnd, dealer = s.round, s.dealer
         if len(head) == 6 and head[0] == "round" and head[2] == "dealer" and head[4] == "up":
             rnd = number(head[1], 1, LOG_INT, "a round")
-            dealer, tail = split_seat(head[3], s.n)  # type: ignore[assignment]
-            if dealer is None or tail:
+            seat = seat_of(head[3], s.n)
+            if seat is None:
                 raise ParseError(f"'{head[3]}' is not a seat like p2")
+            dealer = seat
             head = head[5:]
         elif head[:1] == ["up"]:
             head = head[1:]
@@ -942,7 +950,8 @@ class UnoDare(Game):
                 hands.append(cards)
         return Deal(rnd, dealer, up, hands, pile)
 
-    def _parse_reshuffle(self, s: UnoState, args: list[str]) -> Event:
+    def _parse_reshuffle(self, s: UnoState, m: Typed) -> Event:
+        args = m.args
         if not args:
             return Reshuffle(max(len(s.discards) - 1, 0))
         if len(args) == 1 and args[0].isdigit():
@@ -950,37 +959,39 @@ class UnoDare(Game):
         pile = self._parse_cards(" ".join(args))
         return Reshuffle(len(pile), pile)
 
-    def _parse_penalty(self, s: UnoState, args: list[str]) -> Event:
+    def _parse_penalty(self, s: UnoState, m: Typed) -> Event:
+        args = m.args
         shape = "a penalty reads 'penalty p2 draws 2 declined' (declined, failed, uno, last)"
         if len(args) != 4 or args[1] != "draws" or args[3] not in ("declined", "failed",
                                                                    "uno", "last"):
             raise ParseError(shape)
-        seat, tail = split_seat(args[0], s.n)
-        if seat is None or tail:
+        seat = seat_of(args[0], s.n)
+        if seat is None:
             raise ParseError(shape)
         return Penalty(seat, number(args[2], 0, DECK_SIZE, "a penalty"),
                        args[3])  # type: ignore[arg-type]
 
-    def _parse_race(self, s: UnoState, args: list[str]) -> Event:
+    def _parse_race(self, s: UnoState, m: Typed) -> Event:
         draws = [-1] * s.n
-        for word in args:
+        for word in m.args:
             key, sep, val = word.partition("=")
-            seat, tail = split_seat(key, s.n)
+            seat = seat_of(key, s.n)
             value = whole(val, 0, RACE_DRAWS - 1)
-            if seat is None or tail or not sep or value is None:
+            if seat is None or not sep or value is None:
                 raise ParseError(f"'{word}' should read pN=DRAW (DRAW 0-{RACE_DRAWS - 1})")
             draws[seat - 1] = value
         return Race(draws)
 
-    def _parse_score(self, s: UnoState, args: list[str]) -> Event:
+    def _parse_score(self, s: UnoState, m: Typed) -> Event:
+        args = m.args
         shape = "a score reads 'score round N winner pN hands p1=POINTS ...'"
         if len(args) != 5 + s.n or args[0] != "round" or args[2] != "winner" \
                 or args[4] != "hands":
             raise ParseError(shape)
         winner = 0
         if args[3] != "-":
-            seat, tail = split_seat(args[3], s.n)
-            if seat is None or tail:
+            seat = seat_of(args[3], s.n)
+            if seat is None:
                 raise ParseError(shape)
             winner = seat
         hands = []
@@ -1011,7 +1022,7 @@ class UnoDare(Game):
             "top": tok(s.discards[-1]) if dealt and s.discards else None,
             "color": text.COLOR_NAMES[s.color] if dealt and s.phase != "name" else None,
             "direction": "clockwise" if s.direction > 0 else "counter-clockwise",
-            "turn": f"p{s.turn}" if s.turn and s.pend.kind == "action" else None,
+            "turn": f"p{s.turn}" if s.turn and self.pending(s).kind == "action" else None,
             "hit": f"p{s.hit}" if s.hit else None,
             "dare": {"number": dare, "text": text.dare_text(s.rules, dare)} if dare else None,
             # the card just drawn, under its holder's seat (only that seat sees it)
@@ -1040,5 +1051,42 @@ class UnoDare(Game):
                        for r in s.history],
         }
 
+
+def _describe(key: tuple[Any, ...]) -> Pending:
+    """What an Uno Dare state waits for, from its key (see :meth:`UnoDare.pending`)."""
+    phase = key[0]
+    if phase == "reshuffle":
+        return Pending("chance", f"the reshuffle of {key[1] - 1} discards into a new draw pile")
+    if phase == "todo":
+        code, seat = key[1], key[2]
+        if code == T_PENALTY:
+            return Pending("auto", f"p{seat}'s penalty draw")
+        if code == T_SHOW:
+            return Pending("chance", f"p{key[3]} to show the cards left")
+        return Pending("auto", "the score of the round" if code == T_SCORE
+                       else "the end of the match")
+    if phase == "deal":
+        return Pending("chance", f"the deal of round {key[1]} by p{key[2]}")
+    if phase == "over":
+        return Pending("over", "nothing: the match is over")
+    _, seat, window, top_card, color, hit_number, n, physical = key
+    tok = UNO_DARE_108.token
+    if phase == "turn":
+        what = f"p{seat} to play on {tok(top_card)} ({text.COLOR_NAMES[color]}) or draw"
+    elif phase == "drawn":
+        what = f"p{seat} to play the card just drawn or keep it"
+    elif phase == "name":
+        what = f"p{seat} to name the color of the {tok(top_card)}"
+    elif phase == "hit":
+        what = f"p{seat}, hit by dare #{hit_number}, to try it or decline (draw 2)"
+    else:
+        what = f"the table's verdict on p{seat}'s dare #{hit_number}: done or failed"
+    if not window:
+        return Pending("action", what, (seat,))
+    return Pending("action", f"{what}; p{window} has one card and did not call UNO",
+                   tuple(range(1, n + 1)), not physical)
+
+
+_PENDINGS: Final = Pendings(_describe, 50_000)
 
 GAME = UnoDare()
