@@ -175,16 +175,17 @@ def choices(game: Game) -> dict[str, tuple[Any, ...]]:
 
 
 def chosen(game: Game, picks: dict[str, Any]) -> msgspec.Struct:
-    """House rules with these choices; a choice that needs more than a value of its own (Uno
-    Dare's house-rules dares need the dares) is left at its default."""
-    for name in [*picks, None]:
+    """House rules with these choices; a choice that is not valid on its own (Uno Dare's
+    house-rules dares need the dares too) is left at its default."""
+
+    def valid(name: str, value: Any) -> bool:
         try:
-            return game.Rules(**picks)
+            game.Rules(**{name: value})
         except (ValueError, TypeError):
-            if name is None:
-                raise
-            del picks[name]
-    raise AssertionError("unreachable")
+            return False
+        return True
+
+    return game.Rules(**{k: v for k, v in picks.items() if valid(k, v)})
 
 
 def plans(game: Game) -> list[tuple[int, dict[int, str], msgspec.Struct, str]]:
