@@ -14,6 +14,7 @@ from kabucli.events import End, Event, Pay
 from kabucli.games.dare.rules import DareState, Deal, Lay, Result, Show
 from kabucli.games.dare.text import hand_name
 from kabucli.ledger import party_name
+from kabucli.notation import card_list
 from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, seat_label
 
 
@@ -81,19 +82,18 @@ _REASONS = {"dare": "is Dare and takes the pot", "showdown": "wins the showdown"
 def describe(game: Game, ev: Event, match: Match) -> str | None:
     """A reader's wording of a Dare event; ``match`` is the state after it."""
     s: DareState = match.state
-    tok = game.deck.token
     if isinstance(ev, Deal):
-        field = "-".join(tok(c) for c in ev.field)
+        field = card_list(game.deck, ev.field)
         return (f"round {ev.round}, dealer p{ev.dealer}: field {field}, reference "
                 f"{sum(ev.field) % 10}")
     if isinstance(ev, Lay):
         if not ev.sets:
             return f"p{ev.seat} lays no set"
-        sets = " ".join("-".join(tok(c) for c in st) for st in ev.sets)
+        sets = " ".join(card_list(game.deck, st) for st in ev.sets)
         what = {3: "DARE!", 2: "qualifies", 1: "is out"}[len(ev.sets)]
         return f"p{ev.seat} lays {sets}: {what}"
     if isinstance(ev, Show):
-        return (f"p{ev.seat} shows {'-'.join(tok(c) for c in ev.cards)}: "
+        return (f"p{ev.seat} shows {card_list(game.deck, ev.cards)}: "
                 f"{hand_name(ev.cards, s.rules.yaku)}")
     if isinstance(ev, Pay):
         return f"{party_name(ev.src)} pays {ev.amount} to {party_name(ev.dst)} ({ev.why})"

@@ -24,6 +24,7 @@ from kabucli.games.kabu_tsukuri.rules import (
     Turn,
 )
 from kabucli.games.kabu_tsukuri.text import result_line, row_name
+from kabucli.notation import card_list
 from kabucli.render import balances_table, cards_inline, seat_cell, seat_label
 
 MILESTONES = {"deal", "result"}
@@ -84,7 +85,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
         hidden = viewer is not None and viewer != p
         if s.rows[p] is not None:
             hand = Text("" if hidden or not s.aside[p] else
-                        "aside " + "-".join(tok(c) for c in s.aside[p]), style="dim")
+                        "aside " + card_list(game.deck, s.aside[p]), style="dim")
         elif s.cards[p]:
             hand = cards_inline(["??"] * len(s.cards[p]) if hidden
                                 else [tok(c) for c in s.cards[p]])
@@ -123,11 +124,6 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
 def describe(game: Game, ev: Event, match: Match) -> str | None:
     """A reader's wording of a Kabu-Tsukuri event; ``match`` is the state after it."""
     s: KabuState = match.state
-    tok = game.deck.token
-
-    def cards(cs: list[int]) -> str:
-        return "-".join(tok(c) for c in cs)
-
     ranking = s.rules.ranking
     if isinstance(ev, Deal):
         return f"hand {ev.hand}, dealer p{ev.dealer}: {s.size} cards each"
@@ -138,11 +134,12 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
     if isinstance(ev, Bet):
         return f"p{ev.seat} bets {s.rules.bet}"
     if isinstance(ev, Turn):
-        shown = ", ".join(f"p{p} {cards(r)} {row_name(s.level(r), ranking)}"
+        shown = ", ".join(f"p{p} {card_list(game.deck, r)} {row_name(s.level(r), ranking)}"
                           for p, r in enumerate(ev.rows, 1))
         return f"row {ev.row} turned over: {shown}"
     if isinstance(ev, Show):
-        return f"p{ev.seat} turns over {cards(ev.cards)}: {row_name(s.level(ev.cards), ranking)}"
+        return (f"p{ev.seat} turns over {card_list(game.deck, ev.cards)}: "
+                f"{row_name(s.level(ev.cards), ranking)}")
     if isinstance(ev, Result):
         return result_line(ev)
     if isinstance(ev, End):

@@ -35,6 +35,7 @@ from kabucli.games.uno_dare.rules import (
     dare_number,
 )
 from kabucli.games.uno_dare.text import COLOR_NAMES, dare_text
+from kabucli.notation import card_list
 from kabucli.render import seat_cell, seat_label
 
 MILESTONES = {"deal", "score"}
@@ -180,7 +181,7 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
         return f"round {ev.round}, dealer p{ev.dealer}: {tok(ev.up)} turned up"
     if t is Show:
         assert isinstance(ev, Show)
-        return f"p{ev.seat} shows {'-'.join(tok(c) for c in ev.cards) or 'nothing'}"
+        return f"p{ev.seat} shows {card_list(game.deck, ev.cards, '-', 'nothing')}"
     if t is Score:
         assert isinstance(ev, Score)
         hands = ", ".join(f"p{i} {k}" for i, k in enumerate(ev.hands, 1))
