@@ -35,8 +35,9 @@ CORE = [
     "kabucli/notation.py",
     "kabucli/engine.py",
     "kabucli/session.py",
-    # every game's rules and bots (kabucli/games/<name>/), found here rather than listed
-    *sorted(str(p.relative_to(HERE)) for part in ("rules", "bots")
+    # every game's rules and bots (kabucli/games/<name>/), found here rather than listed, and a
+    # game's solver when it has one (Kabu-Tsukuri's: what its best bot runs every hand)
+    *sorted(str(p.relative_to(HERE)) for part in ("rules", "bots", "solver")
             for p in HERE.glob(f"kabucli/games/*/{part}.py")),
 ]
 
@@ -71,6 +72,8 @@ def core_extensions() -> list:
     except (Exception, SystemExit) as exc:  # mypyc stops with SystemExit on a type error
         print(f"kabucli: mypyc could not translate the core ({exc!r}), building pure Python",
               file=sys.stderr)
+        if "editable_wheel" in sys.argv:  # else an earlier build's modules shadow the sources
+            remove_inplace_core()
         return []
     for ext in extensions:
         ext.optional = True  # no compiler, or a failed compile: install the pure-Python modules

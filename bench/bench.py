@@ -598,6 +598,8 @@ def run(cfg: Settings, parts: set[str], quick: bool,
             result["startup"] = bench_startup(cfg, tmp)
         if "anchors" in parts:
             result["anchors"] = bench_anchors(cfg)
+        if "solve" in parts and "kabu-tsukuri" in games.GAMES:
+            result["solve"] = bench_solve(cfg)
     return result
 
 

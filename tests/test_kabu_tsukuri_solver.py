@@ -156,6 +156,25 @@ def test_the_solver_covers_every_arrangement(hand: list[int]) -> None:
     assert solve(hand, 3, "extended")[0].ev == pytest.approx(best)
 
 
+@pytest.mark.parametrize(("hand", "players", "ranking", "carried"), [
+    ([4, 5, 6, 6, 7, 8, 9, 9, 10], 5, "extended", 0),  # nine cards: nothing set aside
+    ([1, 2, 3, 3, 5, 7, 7, 9, 10], 5, "kabu", 3),
+    ([2, 3, 4, 5, 6, 7, 11, 12, 12, 1], 2, "kabu", 0),
+])
+def test_the_solver_covers_every_arrangement_of_nine_and_both_rankings(
+        hand: list[int], players: int, ranking: str, carried: int) -> None:
+    model = Model(hand, players, ranking, 1, carried)
+    values = sorted({arrangement_value(model, [seq[0:3], seq[3:6], seq[6:9]])
+                     for seq in set(permutations(hand))}, reverse=True)
+    plans = solve(hand, players, ranking, 1, carried, top=4)
+    assert plans[0].ev == pytest.approx(values[0])
+    # the list: best first, each an arrangement of the hand valued as the model says
+    assert [p.ev for p in plans] == sorted((p.ev for p in plans), reverse=True)
+    for plan in plans:
+        assert Counter([c for r in plan.rows for c in r] + list(plan.aside)) == Counter(hand)
+        assert arrangement_value(model, plan.rows) == pytest.approx(plan.ev)
+
+
 def test_the_solver_lists_arrangements_best_first() -> None:
     plans = solve([1, 1, 3, 4, 5, 7, 9, 10, 10, 12], 4, top=5)
     assert len(plans) == 5

@@ -21,24 +21,59 @@ except three consecutive months: rising, falling, any other). The value above is
 ``w3``, so row 3 is laid in its strongest order, and a bound on it for each row 1
 (:func:`best_plans`) leaves out only rows 1 that cannot beat what was found. So every set
 aside, split into rows, order of the rows and reachable strength is accounted for.
+
+The search runs over positions in the sorted hand, not over months: which sets of positions
+make row 1, which position is set aside and how the six left split into rows 2 and 3 are
+tables made once at import for hands of 9 and of 10 cards (:data:`_SHAPES`), so a hand only
+looks its months up. The module is written for mypyc (flat lists of numbers, no tuples or
+dictionaries in the loops) and is part of the compiled core.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations, permutations
+from typing import Final
+
+from librt.vecs import append, vec
+from mypy_extensions import i64
 
 from kabucli.hands import FIXED, KUDARI, NOBORI, PLAIN, fixed_rank
 
-MONTHS = 12
-COPIES = 4
-LEVELS = 110  # strengths are rank * 10 + digit, rank 0-10
-RANKINGS = ("extended", "kabu")
+MONTHS: Final = 12
+COPIES: Final = 4
+LEVELS: Final = 110  # strengths are rank * 10 + digit, rank 0-10
+RANKINGS: Final = ("extended", "kabu")
 
 Triple = tuple[int, int, int]
 
 
 def _index(a: int, b: int, c: int) -> int:
     return (a * 13 + b) * 13 + c
+
+
+class _ListVec:
+    """``vec[T](items, capacity=n)`` made a plain list, and ``append`` on it."""
+
+    def __class_getitem__(cls, item: object) -> type[_ListVec]:
+        return cls
+
+    def __new__(cls, items: Iterable[object] = (), *,  # type: ignore[misc]
+                capacity: int = 0) -> list[object]:
+        return list(items)
+
+
+def _list_append(v: list[object], o: object) -> list[object]:
+    v.append(o)
+    return v
+
+
+# Compiled, librt's vec is an array of machine numbers that the loops below read without
+# boxing. Interpreted it is slower than a list (each append makes a new vec, each index
+# converts), so the pure-Python build runs the same code on lists. (A compiled function is a
+# builtin, an interpreted one a plain Python function.)
+if type(_index).__name__ == "function":
+    globals().update(vec=_ListVec, append=_list_append)
 
 
 def row_strength(a: int, b: int, c: int, ranking: str) -> int:
@@ -97,11 +132,44 @@ STRENGTH, KEYS, OPTIONS, ORDERS = _tables()
 assert all(k in OPTIONS["extended"] for k in FIXED)
 
 
-# Per ranking, each set of three months a, b, c (ascending) with how many of b and c are
-# already taken by the months before them, and its (strength, orders) list.
-_DRAWS = {ranking: tuple((a, b, c, int(b == a), int(c == a) + int(c == b),
-                          tuple(ORDERS[ranking][(a, b, c)])) for a, b, c in KEYS)
-          for ranking in RANKINGS}
+class _Flat:
+    """One ranking's tables as flat native arrays, for the loops.
+
+    ``opt_first[_index(a, b, c)]`` / ``opt_count``: where the row options of the sorted
+    triple a <= b <= c start in ``opt_level`` / ``opt_order`` (strongest first; an order is
+    ``_index`` of its laid months). ``draw_start[i]`` .. ``draw_start[i + 1]``: the
+    (strength, orders) pairs of the i-th of :data:`KEYS` in ``draw_level`` / ``draw_n``."""
+
+    def __init__(self, ranking: str) -> None:
+        first = [0] * (13 ** 3)
+        count = [0] * (13 ** 3)
+        level: list[int] = []
+        order: list[int] = []
+        for key, opts in OPTIONS[ranking].items():
+            i = _index(key[0], key[1], key[2])
+            first[i] = len(level)
+            count[i] = len(opts)
+            for lv, o in opts:
+                level.append(lv)
+                order.append(_index(o[0], o[1], o[2]))
+        start = [0]
+        draw_level: list[int] = []
+        draw_n: list[int] = []
+        for key in KEYS:
+            for lv, n in ORDERS[ranking][key]:
+                draw_level.append(lv)
+                draw_n.append(n)
+            start.append(len(draw_level))
+        self.opt_first = vec[i64](first)
+        self.opt_count = vec[i64](count)
+        self.opt_level = vec[i64](level)
+        self.opt_order = vec[i64](order)
+        self.draw_start = vec[i64](start)
+        self.draw_level = vec[i64](draw_level)
+        self.draw_n = vec[i64](draw_n)
+
+
+_FLAT: Final = {ranking: _Flat(ranking) for ranking in RANKINGS}
 
 
 def unseen(hand: list[int] | tuple[int, ...]) -> list[int]:
@@ -112,52 +180,90 @@ def unseen(hand: list[int] | tuple[int, ...]) -> list[int]:
     return left
 
 
+def _levels(left: vec[i64], flat: _Flat) -> vec[float]:
+    """:func:`opponent_levels` on native arrays."""
+    start = flat.draw_start
+    levels = flat.draw_level
+    norders = flat.draw_n
+    counts = vec[i64]([0] * LEVELS)
+    k: i64 = 0  # the number of (a, b, c) among KEYS, which run in this order
+    for a in range(1, MONTHS + 1):
+        la = left[a]
+        for b in range(a, MONTHS + 1):
+            lab = la * (left[b] - 1 if b == a else left[b])
+            for c in range(b, MONTHS + 1):
+                lc = left[c]
+                if c == b:
+                    lc -= 1
+                    if c == a:
+                        lc -= 1
+                ways = lab * lc
+                if ways > 0:
+                    for j in range(start[k], start[k + 1]):
+                        counts[levels[j]] += ways * norders[j]
+                k += 1
+    cards: i64 = 0
+    for m in range(1, MONTHS + 1):
+        cards += left[m]
+    total = cards * (cards - 1) * (cards - 2)  # every laid order of three distinct cards
+    dist = vec[float](capacity=LEVELS)
+    for i in range(LEVELS):
+        dist = append(dist, float(counts[i]) / float(total) if total > 0 else 0.0)
+    return dist
+
+
 def opponent_levels(left: list[int], ranking: str) -> list[float]:
     """The chance of each strength for a row of three cards drawn from ``left`` in a random
     laid order."""
-    dist = [0.0] * LEVELS
-    total = 0
-    for a, b, c, same_b, same_c, orders in _DRAWS[ranking]:
-        ways = left[a] * (left[b] - same_b) * (left[c] - same_c)
-        if ways <= 0:
-            continue
-        for level, n in orders:
-            dist[level] += ways * n
-            total += ways * n
-    if total:
-        for i in range(LEVELS):
-            dist[i] /= total
-    return dist
+    return list(_levels(vec[i64](left), _FLAT[ranking]))
+
+
+def _power(x: float, k: i64) -> float:
+    """``x ** k`` for a small whole ``k >= 0``, by multiplying (compiled, a call of ** is
+    slower)."""
+    out = 1.0
+    for _ in range(k):
+        out *= x
+    return out
+
+
+def _odds(dist: vec[float], k: i64) -> tuple[vec[float], vec[float]]:
+    """:func:`odds` on native arrays."""
+    below = vec[float](capacity=LEVELS + 1)  # below[s]: one other row is weaker than s
+    lower = vec[float](capacity=LEVELS + 1)  # every other row is weaker
+    g = 0.0
+    for i in range(LEVELS + 1):
+        below = append(below, g)
+        lower = append(lower, _power(g, k))
+        if i < LEVELS:
+            g += dist[i]
+    # shared[v]: the strongest of the others' rows is v and two or more have it
+    shared = vec[float]([0.0] * (LEVELS + 1))
+    for v in range(LEVELS - 1, -1, -1):
+        e = dist[v]
+        here = 0.0
+        if e > 0:
+            here = lower[v + 1] - lower[v] - float(k) * e * _power(below[v], k - 1)
+        shared[v] = shared[v + 1] + max(here, 0.0)
+    win = vec[float](capacity=LEVELS)
+    tie = vec[float](capacity=LEVELS)
+    for s in range(LEVELS):
+        win = append(win, lower[s])
+        tie = append(tie, lower[s + 1] - lower[s] + shared[s + 1])
+    return win, tie
 
 
 def odds(dist: list[float], others: int) -> tuple[list[float], list[float]]:
     """For each strength ``s`` of our row against ``others`` rows of strength distribution
     ``dist``: the chance ours is the one strongest (``w[s]``), and the chance the strongest
     row is shared, ours among them or not (``t[s]``, the pot carries)."""
-    k = others
-    below = [0.0] * (LEVELS + 1)
-    for i in range(LEVELS):
-        below[i + 1] = below[i] + dist[i]
-    # shared[v]: the strongest of the others' rows is v and two or more have it
-    shared = [0.0] * (LEVELS + 1)
-    for v in range(LEVELS - 1, -1, -1):
-        g, e = below[v], dist[v]
-        here = (g + e) ** k - g ** k - k * e * g ** (k - 1) if e > 0 else 0.0
-        shared[v] = shared[v + 1] + max(here, 0.0)
-    win = [0.0] * LEVELS
-    tie = [0.0] * LEVELS
-    for s in range(LEVELS):
-        g, e = below[s], dist[s]
-        win[s] = g ** k
-        tie[s] = (g + e) ** k - g ** k + shared[s + 1]
-    return win, tie
+    win, tie = _odds(vec[float](dist), others)
+    return list(win), list(tie)
 
 
 class Plan:
     """One arrangement and its expected chips per hand: the cards set aside, the rows in
     laid order (row 1 first) and each row's strength."""
-
-    __slots__ = ("aside", "ev", "levels", "rows")
 
     def __init__(self, ev: float, aside: tuple[int, ...], rows: tuple[Triple, Triple, Triple],
                  levels: tuple[int, int, int]) -> None:
@@ -171,19 +277,28 @@ class Model:
     """Win and tie chances of each row strength for one player's hand, the table, the bet
     and what carried into the hand."""
 
-    __slots__ = ("bet", "first", "ranking", "round", "tie", "win")
-
     def __init__(self, hand: list[int] | tuple[int, ...], players: int, ranking: str,
                  bet: int = 1, carried: int = 0) -> None:
-        self.win, self.tie = odds(opponent_levels(unseen(hand), ranking), players - 1)
+        self.flat = _FLAT[ranking]
+        self.wv, self.tv = _odds(_levels(vec[i64](unseen(hand)), self.flat), players - 1)
         self.ranking = ranking
         self.bet = bet
         self.round = float(players * bet)  # the bets of one round
         self.first = float(players * bet + carried)  # the pot of row 1
 
+    @property
+    def win(self) -> list[float]:
+        """The chance a row of each strength wins its round."""
+        return list(self.wv)
+
+    @property
+    def tie(self) -> list[float]:
+        """The chance the round of a row of each strength ties (the pot carries)."""
+        return list(self.tv)
+
     def value(self, levels: tuple[int, int, int] | list[int]) -> float:
         """Expected chips per hand of rows of these strengths (row 1 first)."""
-        w, t = self.win, self.tie
+        w, t = self.wv, self.tv
         s1, s2, s3 = levels
         q, b = self.first, self.round
         return (w[s1] * q + w[s2] * (b + t[s1] * q) + w[s3] * (b + t[s2] * (b + t[s1] * q))
@@ -196,71 +311,72 @@ def arrangement_value(model: Model, rows: list[list[int]] | tuple[Triple, ...]) 
     return model.value([table[_index(r[0], r[1], r[2])] for r in rows])
 
 
-# Index triples of 6 sorted positions, each with the positions left, in the order
-# combinations gives them: the cards at ascending positions of sorted cards come out sorted.
-_SIX = tuple((i, j, k, *(x for x in range(6) if x not in (i, j, k)))
-             for i, j, k in combinations(range(6), 3))
+class _Shape:
+    """The ways to arrange a sorted hand of ``size`` cards, by position.
 
-Option = tuple[float, float, int, Triple]  # a row's w, t, strength and laid order
+    ``tri``: every set of three positions (ascending), three numbers a set. A *combo* is a
+    row 1 and a position set aside (none with nine cards): ``combo_aside[c]`` (-1: none) and
+    ``combo_prev[c]``, the position before the one set aside among those row 1 leaves (-1:
+    none; the same month there means the same combo was tried already). Combo ``c`` splits
+    the six positions left into two sets of three in 10 ways, ``split_low[10*c + j]`` (the
+    set holding the lowest of the six) and ``split_high[10*c + j]``, each a set of ``tri``;
+    either may be row 2. The combos of row 1 ``t`` are ``row1_first[t]`` ..
+    ``row1_first[t + 1]``; the sets that share no position with set ``t`` are ``apart[i]``
+    for i in ``apart_first[t]`` .. ``apart_first[t + 1]``."""
 
-# The splits of each set of six cards (they depend on the cards alone, so every hand shares
-# them; bounded in size).
-_SPLITS: dict[tuple[int, ...], tuple[tuple[Triple, Triple], ...]] = {}
-_SPLITS_MAX = 200_000
+    def __init__(self, size: int) -> None:
+        sets = list(combinations(range(size), 3))
+        number = {st: i for i, st in enumerate(sets)}
+        masks = [(1 << x) | (1 << y) | (1 << z) for x, y, z in sets]
+        combo_aside: list[int] = []
+        combo_prev: list[int] = []
+        split_low: list[int] = []
+        split_high: list[int] = []
+        row1_first: list[int] = []
+        apart_first: list[int] = []
+        apart: list[int] = []
+        spare = size == 10
+        for t, row1 in enumerate(sets):
+            row1_first.append(len(combo_aside))
+            apart_first.append(len(apart))
+            apart += [i for i, mask in enumerate(masks) if not mask & masks[t]]
+            rest = [p for p in range(size) if p not in row1]
+            for a in range(len(rest)) if spare else [-1]:
+                six = [p for i, p in enumerate(rest) if i != a] if spare else rest
+                combo_aside.append(rest[a] if spare else -1)
+                combo_prev.append(rest[a - 1] if spare and a > 0 else -1)
+                for one in combinations(six[1:], 2):  # the set holding six[0], and the rest
+                    low = (six[0], one[0], one[1])
+                    high = [p for p in six if p not in low]
+                    split_low.append(number[low])
+                    split_high.append(number[(high[0], high[1], high[2])])
+        row1_first.append(len(combo_aside))
+        apart_first.append(len(apart))
+        self.size = size
+        self.tri = vec[i64]([p for st in sets for p in st])
+        self.combo_aside = vec[i64](combo_aside)
+        self.combo_prev = vec[i64](combo_prev)
+        self.split_low = vec[i64](split_low)
+        self.split_high = vec[i64](split_high)
+        self.row1_first = vec[i64](row1_first)
+        self.apart_first = vec[i64](apart_first)
+        self.apart = vec[i64](apart)
 
 
-def _splits(cards: tuple[int, ...]) -> tuple[tuple[Triple, Triple], ...]:
-    """The distinct ways to split six sorted cards into two sets of three (the first set
-    once each)."""
-    got = _SPLITS.get(cards)
-    if got is not None:
-        return got
-    out: list[tuple[Triple, Triple]] = []
-    seen: set[Triple] = set()
-    for i, j, k, a, b, c in _SIX:
-        key = (cards[i], cards[j], cards[k])
-        if key not in seen:
-            seen.add(key)
-            out.append((key, (cards[a], cards[b], cards[c])))
-    if len(_SPLITS) >= _SPLITS_MAX:
-        _SPLITS.clear()
-    got = _SPLITS[cards] = tuple(out)
-    return got
-
-
-def _options(model: Model, cards: tuple[int, ...]) -> dict[Triple, list[Option]]:
-    """Each set of three of ``cards``: its options as a row, strongest first."""
-    opts = OPTIONS[model.ranking]
-    w, t = model.win, model.tie
-    rows: dict[Triple, list[Option]] = {}
-    n = len(cards)
-    for i in range(n):
-        for j in range(i + 1, n):
-            for k in range(j + 1, n):
-                key = (cards[i], cards[j], cards[k])
-                if key not in rows:
-                    rows[key] = [(w[s], t[s], s, o) for s, o in opts[key]]
-    return rows
+_SHAPES: Final = {9: _Shape(9), 10: _Shape(10)}
 
 
 def solve(hand: list[int] | tuple[int, ...], players: int, ranking: str = "extended",
           bet: int = 1, carried: int = 0, top: int = 1) -> list[Plan]:
     """The ``top`` arrangements of ``hand`` (9 or 10 months) with the most expected chips,
-    best first (ties keep the first found). Every arrangement is covered (see the module)."""
+    best first (among equal values, the first found in the search's order). Every
+    arrangement is covered (see the module)."""
     return best_plans(Model(hand, players, ranking, bet, carried), hand, top)
 
 
-def _without(cards: tuple[int, ...], drop: tuple[int, ...]) -> tuple[int, ...]:
-    """Sorted ``cards`` less the sorted cards ``drop`` (which they hold)."""
-    out: list[int] = []
-    j = 0
-    n = len(drop)
-    for c in cards:
-        if j < n and c == drop[j]:
-            j += 1
-        else:
-            out.append(c)
-    return tuple(out)
+def _months(order: i64) -> Triple:
+    """The laid months of an order numbered by ``_index``."""
+    return (int(order // 169), int(order // 13 % 13), int(order % 13))
 
 
 def best_plans(model: Model, hand: list[int] | tuple[int, ...], top: int = 1) -> list[Plan]:
@@ -268,61 +384,174 @@ def best_plans(model: Model, hand: list[int] | tuple[int, ...], top: int = 1) ->
 
     Branch and bound over row 1: with ``W`` the best chance any set of the hand has as row 3
     and ``V`` the best ``w2 + t2*W`` of any set as row 2, no arrangement with row 1 ``R`` is
-    worth more than ``Q*max(w1 + t1*V) + B*(V + W)`` over R's orders. Rows 1 are tried from
-    the highest bound down, each with every card set aside and every split of the rest, until
-    the bound falls to the value already found: what is left cannot beat it."""
-    bet = model.bet
-    q, b = model.first, model.round
-    cards = tuple(sorted(hand))
-    rows = _options(model, cards)
-    w3best = max(opts[0][0] for opts in rows.values())
-    v2best = max(w + t * w3best for opts in rows.values() for w, t, _, _ in opts)
-    bound = b * (v2best + w3best) - 3.0 * bet
-    firsts = sorted(((max(w + t * v2best for w, t, _, _ in opts), key)
-                     for key, opts in rows.items()), key=_first, reverse=True)
+    worth more than ``Q*max(w1 + t1*V) + B*(V + W)`` over R's orders; the same bound from
+    only the sets that share no card with ``R`` is tighter. Each distinct row 1 (by months)
+    is tried from the highest first bound down, with every card set aside and every split of
+    the rest into rows 2 and 3, until the bound falls to the value already found: what is
+    left cannot beat it."""
+    size = len(hand)
+    shape = _SHAPES.get(size)
+    if shape is None:
+        raise ValueError(f"the solver takes a hand of 9 or 10 cards, not {size}")
+    cards = vec[i64](sorted(hand))
+    flat = model.flat
+    win = model.wv
+    tie = model.tv
+    q = model.first
+    b = model.round
+    base = -3.0 * model.bet
+    tri = shape.tri
+    ntri: i64 = len(tri) // 3
+    opt_first = flat.opt_first
+    opt_count = flat.opt_count
+    opt_level = flat.opt_level
+    # Each set of three positions: its options as a row (w, t and the option's index in the
+    # ranking's tables), strongest first, at opt_s[t] .. opt_s[t + 1] of o_w, o_t, o_g; the
+    # bound on it as row 1 (g1, -1 for a set of the same months as one before it).
+    opt_s = vec[i64](capacity=ntri + 1)
+    o_w = vec[float](capacity=4 * ntri)
+    o_t = vec[float](capacity=4 * ntri)
+    o_g = vec[i64](capacity=4 * ntri)
+    canon = vec[bool](capacity=ntri)
+    n: i64 = 0
+    w3best = 0.0
+    for t in range(ntri):
+        x = tri[3 * t]
+        y = tri[3 * t + 1]
+        z = tri[3 * t + 2]
+        i = (cards[x] * 13 + cards[y]) * 13 + cards[z]
+        opt_s = append(opt_s, n)
+        first = opt_first[i]
+        for g in range(first, first + opt_count[i]):
+            level = opt_level[g]
+            o_w = append(o_w, win[level])
+            o_t = append(o_t, tie[level])
+            o_g = append(o_g, g)
+            n += 1
+        w = o_w[opt_s[t]]
+        if w > w3best:
+            w3best = w
+        # the first of the sets of these months: each card's month, when the position
+        # before holds the same month, has that position taken too
+        canon = append(canon, not ((x > 0 and cards[x - 1] == cards[x])
+                                   or (y - 1 != x and cards[y - 1] == cards[y])
+                                   or (z - 1 != y and cards[z - 1] == cards[z])))
+    opt_s = append(opt_s, n)
+    v2best = 0.0
+    for o in range(n):
+        v = o_w[o] + o_t[o] * w3best
+        if v > v2best:
+            v2best = v
+    g1s = vec[float](capacity=ntri)
+    for t in range(ntri):
+        g1 = -1.0
+        if canon[t]:
+            for o in range(opt_s[t], opt_s[t + 1]):
+                v = o_w[o] + o_t[o] * v2best
+                if v > g1:
+                    g1 = v
+        g1s = append(g1s, g1)
+    bound = b * (v2best + w3best) + base
     one = top == 1
-    best: list[tuple[float, int, Plan]] = []
-    found = 0
     floor = -1e300
-    base = -3.0 * bet
-    for g1, key1 in firsts:
-        if q * g1 + bound <= floor:
+    found: i64 = 0
+    best1: i64 = -1  # with top == 1, the arrangement kept: its options and set-aside position
+    best2: i64 = -1
+    best3: i64 = -1
+    best_aside: i64 = -1
+    # with top > 1: the arrangements kept, (-value, order found, o1, o2, o3, aside position),
+    # and their keys by months
+    kept: list[tuple[float, int, int, int, int, int]] = []
+    listed: set[int] = set()
+    combo_aside = shape.combo_aside
+    combo_prev = shape.combo_prev
+    split_low = shape.split_low
+    split_high = shape.split_high
+    row1_first = shape.row1_first
+    apart_first = shape.apart_first
+    apart = shape.apart
+    while True:
+        t1: i64 = -1  # the next row 1: the highest bound left, the first of equals
+        g1 = -1.0
+        for t in range(ntri):
+            if g1s[t] > g1:
+                g1 = g1s[t]
+                t1 = t
+        if t1 < 0 or q * g1 + bound <= floor:
             break
-        seven = _without(cards, key1)
-        options = rows[key1]
-        spare = len(seven) == 7  # ten cards: one of the seven left is set aside
-        for a in range(len(seven) if spare else 1):
-            if a and seven[a] == seven[a - 1]:
+        g1s[t1] = -1.0
+        s1 = opt_s[t1]
+        e1 = opt_s[t1 + 1]
+        if found:
+            # The same bound from the sets rows 2 and 3 can take beside this row 1 only.
+            w3top = 0.0
+            for i in range(apart_first[t1], apart_first[t1 + 1]):
+                w = o_w[opt_s[apart[i]]]
+                if w > w3top:
+                    w3top = w
+            v2top = 0.0
+            for i in range(apart_first[t1], apart_first[t1 + 1]):
+                d = apart[i]
+                for o in range(opt_s[d], opt_s[d + 1]):
+                    v = o_w[o] + o_t[o] * w3top
+                    if v > v2top:
+                        v2top = v
+            g1 = -1.0
+            for o in range(s1, e1):
+                v = o_w[o] + o_t[o] * v2top
+                if v > g1:
+                    g1 = v
+            if q * g1 + b * (v2top + w3top) + base <= floor:
                 continue
-            aside = (seven[a],) if spare else ()
-            six = seven[:a] + seven[a + 1:] if spare else seven
-            for key2, key3 in _splits(six):
-                w3, _, s3, o3 = rows[key3][0]  # row 3: its strongest order is its best
-                for w2, t2, s2, o2 in rows[key2]:
-                    v2 = w2 + t2 * w3
-                    rest = b * (v2 + w3) + base
-                    for w1, t1, s1, o1 in options:
-                        ev = q * (w1 + t1 * v2) + rest
-                        if ev <= floor:
-                            continue
-                        found += 1
-                        plan = Plan(ev, aside, (o1, o2, o3), (s1, s2, s3))
-                        if one:
-                            floor = ev
-                            best = [(ev, -found, plan)]
-                            continue
-                        best.append((ev, -found, plan))
-                        if len(best) > 4 * top + 32:
-                            best.sort(reverse=True, key=_rank)
-                            del best[top:]
-                            floor = best[-1][0] if len(best) == top else floor
-    best.sort(reverse=True, key=_rank)
-    return [p for _, _, p in best[:top]]
-
-
-def _first(item: tuple[float, Triple]) -> float:
-    return item[0]
-
-
-def _rank(item: tuple[float, int, Plan]) -> tuple[float, int]:
-    return (item[0], item[1])
+        for c in range(row1_first[t1], row1_first[t1 + 1]):
+            prev = combo_prev[c]
+            aside = combo_aside[c]
+            if prev >= 0 and cards[prev] == cards[aside]:
+                continue  # the same month set aside as the combo before
+            for j in range(10 * c, 10 * c + 10):
+                for side in range(2):  # which of the two sets is row 2
+                    if side == 0:
+                        r2 = split_low[j]
+                        r3 = split_high[j]
+                    else:
+                        r2 = split_high[j]
+                        r3 = split_low[j]
+                    o3 = opt_s[r3]  # row 3: its strongest order is its best
+                    w3 = o_w[o3]
+                    for o2 in range(opt_s[r2], opt_s[r2 + 1]):
+                        v2 = o_w[o2] + o_t[o2] * w3
+                        rest = b * (v2 + w3) + base
+                        for o1 in range(s1, e1):
+                            ev = q * (o_w[o1] + o_t[o1] * v2) + rest
+                            if ev <= floor:
+                                continue
+                            found += 1
+                            if one:
+                                floor = ev
+                                best1 = o1
+                                best2 = o2
+                                best3 = o3
+                                best_aside = aside
+                                continue
+                            key = ((o_g[o1] * 4096 + o_g[o2]) * 4096 + o_g[o3]) * 16 + (
+                                cards[aside] if aside >= 0 else 0)
+                            if key in listed:  # the same months at other positions
+                                continue
+                            listed.add(key)
+                            kept.append((-ev, found, o1, o2, o3, aside))
+                            if len(kept) > 4 * top + 32:
+                                kept.sort()
+                                del kept[top:]
+                                if len(kept) == top:
+                                    floor = -kept[-1][0]
+    if one and found:
+        kept = [(-floor, 1, best1, best2, best3, best_aside)]
+    kept.sort()
+    plans: list[Plan] = []
+    for neg_ev, _, o1, o2, o3, aside in kept[:top]:
+        x1, x2, x3 = o_g[o1], o_g[o2], o_g[o3]
+        plans.append(Plan(-neg_ev, (int(cards[aside]),) if aside >= 0 else (),
+                          (_months(flat.opt_order[x1]), _months(flat.opt_order[x2]),
+                           _months(flat.opt_order[x3])),
+                          (int(opt_level[x1]), int(opt_level[x2]), int(opt_level[x3]))))
+    return plans
