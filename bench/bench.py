@@ -222,7 +222,7 @@ def bench_audit(entry: Entry, cfg: Settings, tmp: Path) -> dict[str, Any]:
         seed = 10_000 + i
         match = play_match(game, rules, seats, seed)
         path = folder / f"{i:05d}.kbl"
-        write_log(path, match.header, match.events, "msgpack")
+        write_log(path, match.header, match.events, "msgpack", types=game.events)
         paths.append(path)
     logs = [read_log(p, games.event_types) for p in paths]
     nevents = sum(len(d.events) for d in logs)

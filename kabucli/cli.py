@@ -292,6 +292,10 @@ def play(
         "--physical", help="Referee a real table: deal nothing, learn cards as they are "
                            "shown.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the result.")] = False,
+    commit: Annotated[bool, typer.Option(
+        "--commit", help="Print the seed's commitment before any card is dealt, to write "
+                         "down; kabucli audit later checks the seed in the log against "
+                         "it.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a game: interactive by default, or from a script; bots fill any seats."""
@@ -306,6 +310,8 @@ def play(
         fail("--physical deals nothing, so it takes no --seed")
     if physical and bot:
         fail("bots need cards the program dealt: --bot cannot be used with --physical")
+    if physical and commit:
+        fail("--physical deals nothing, so it has no seed to commit to (--commit)")
     moves = _read_script(script)
     try:
         seats = build_seats(g, players, player or [], bot or [])
@@ -314,9 +320,17 @@ def play(
         path = None if no_log else (log or default_log_path(g, "msgpack"))
         humans = any(x.control == "human" for x in seats)
         sess = start(g, r, seats, None if physical else s, path,
-                     format_for(path) if path else None, durable=humans or physical)
+                     format_for(path) if path else None, durable=humans or physical,
+                     commit=commit)
     except KabuError as exc:
         fail(str(exc))
+    if commit:  # before anything is dealt: the first event comes in _drive
+        line = f"seed commitment: {sess.match.header.commit}"
+        if as_json:
+            _console(stderr=True).print(line, soft_wrap=True)
+        else:
+            _console().print(f"[bold]{line}[/] (write it down: kabucli audit LOG --commit "
+                             "HEX checks the seed the log reveals against it)", soft_wrap=True)
     _drive(sess, moves, quiet, as_json)
 
 
@@ -638,8 +652,11 @@ def replay(
                  "(0 is the state before the first)")
         events = events[:at]
 
+    times = data.times
+
     def on_text(index: int, ev: Event, m: Match) -> None:
-        out.print(render.event_line(g, index, ev, m, viewer))
+        at = times[index - 1] if times is not None and index <= len(times) else None
+        out.print(render.event_line(g, index, ev, m, viewer, at))
         if step:
             out.print(render.table(g, m, viewer))
             try:
@@ -687,12 +704,16 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     from kabucli.engine import walk
     from kabucli.log import to_builtins
 
+    times = data.times
+
     def step(index: int, ev: Event) -> dict[str, Any]:
+        at = ({"t": times[index - 1]} if times is not None and 0 < index <= len(times)
+              else {})
         if viewer is not None and ev.KIND == "chance":
             return {"index": index, "actor": g.actor(ev), "kind": ev.KIND,
-                    "notation": "hidden", "event": None}
+                    "notation": "hidden", "event": None, **at}
         return {"index": index, "actor": g.actor(ev), "kind": ev.KIND,
-                "notation": g.notate(ev), "event": to_builtins(ev)}
+                "notation": g.notate(ev), "event": to_builtins(ev), **at}
 
     def ending(match: Match, violation: Violation | None) -> dict[str, Any]:
         return {"outcome": match.outcome(),
@@ -733,15 +754,27 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
 @app.command()
 def audit(
     logs: Annotated[list[Path], typer.Argument(help="Log files to check.")],
+    digest: Annotated[str | None, typer.Option(
+        "--digest", metavar="HEX", help="The digest written down at the table (at least "
+                                        "its first 16 hex digits): the log must be the one "
+                                        "that had it.")] = None,
+    commitment: Annotated[str | None, typer.Option(
+        "--commit", metavar="HEX", help="The seed commitment kabucli play --commit printed "
+                                        "(at least its first 16 hex digits): the log's seed "
+                                        "must be the one committed to.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Check logs against the rules: exit 0 if all are valid, 1 if one breaks a rule,
-    2 if one cannot be read."""
+    """Check logs against the rules: exit 0 if all are valid, 1 if one breaks a rule or
+    is not the one --digest or --commit names, 2 if one cannot be read. Prints each valid
+    log's digest."""
     from kabucli import games
-    from kabucli.engine import check_header, walk
+    from kabucli.compact import seed_commitment
+    from kabucli.engine import Violation, check_header, walk
     from kabucli.errors import KabuError
-    from kabucli.log import external_bot, read_log
+    from kabucli.log import external_bot, log_digest, read_log
 
+    want = {name: _hex_option(name, value) for name, value in
+            (("--digest", digest), ("--commit", commitment)) if value is not None}
     out = _console()
     err = _console(stderr=True)
     worst = 0
@@ -765,16 +798,36 @@ def audit(
             if not as_json:
                 err.print(f"[bold red]unreadable:[/] {_escape(msg)}")
             continue
-        match, violation = walk(g, data.header, data.events)
+        # a format 2 binary log was walked as it was read
+        match, violation = data.walked or walk(g, data.header, data.events)
+        head = data.header
+        if violation is None and head.commit is not None and (
+                head.seed is None or head.salt is None
+                or seed_commitment(head.seed, head.salt) != head.commit):
+            violation = Violation(0, "table", "seed", "the seed is not the one the header's "
+                                  "commitment binds")
+        found = log_digest(data) if violation is None else None
+        if violation is None:
+            for name, value in want.items():
+                have = found if name == "--digest" else head.commit
+                if have is None or not have.startswith(value):
+                    what = "digest" if name == "--digest" else "seed commitment"
+                    violation = Violation(0, "log", name, f"its {what} is {have or 'none'}, "
+                                          f"not {value}...")
         if violation is not None:
             worst = max(worst, EXIT_RULE)
             res.update(status="invalid", index=violation.index, actor=violation.actor,
                        action=violation.action, reason=violation.reason)
             if not as_json:
-                err.print(f"[bold red]invalid:[/] {_escape(violation.line(str(path)))}")
+                line = (violation.line(str(path)) if violation.index
+                        else f"{path}: {violation.reason}")
+                err.print(f"[bold red]invalid:[/] {_escape(line)}")
         else:
             state = "finished" if match.over else "unfinished"
-            res.update(status="valid", events=len(data.events), finished=match.over)
+            res.update(status="valid", events=len(data.events), finished=match.over,
+                       digest=found, format=head.format)
+            if head.commit is not None:
+                res["commit"] = head.commit
             # A user's own bot is recorded, never run (audit runs no bot); resume needs it named.
             own = {i: k for i, s in enumerate(data.header.seats, 1)
                    if (k := external_bot(s.control)) is not None}
@@ -785,10 +838,21 @@ def audit(
             if not as_json:
                 out.print(f"[green]valid:[/] {_escape(str(path))} ({len(data.events)} events, "
                           f"{_escape(state)})", soft_wrap=True)
+                out.print(f"  digest {found}" + ("; seed commitment checked"
+                                                 if head.commit is not None else ""),
+                          soft_wrap=True, highlight=False)
         results.append(res)
     if as_json:
         print(json.dumps(results, indent=2))
     raise typer.Exit(worst)
+
+
+def _hex_option(name: str, value: str) -> str:
+    """A digest or commitment typed by a person: 16 to 64 hex digits, spaces allowed."""
+    text = "".join(value.split()).lower()
+    if not 16 <= len(text) <= 64 or any(c not in "0123456789abcdef" for c in text):
+        fail(f"{name} {_escape(value[:80])}: give 16 to 64 hex digits (of the 64 audit prints)")
+    return text
 
 
 # -- sim ---------------------------------------------------------------------------------

@@ -23,7 +23,8 @@ from kabucli import __version__
 from kabucli.cards import Deck
 from kabucli.errors import IllegalMove, KabuError, RuleError
 from kabucli.events import Event, Undo
-from kabucli.log import FORMAT_VERSION, Header, LogWriter, SeatInfo, now_iso
+from kabucli.compact import DERIVED, DRAW, INPUT
+from kabucli.log import FORMAT_VERSION, Header, SeatInfo, now_iso, now_ms
 from kabucli.rules import as_dict, validate
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
 
@@ -225,7 +226,10 @@ class Game(ABC, Generic[S, R]):
 
 
 def make_header(game: Game, rules: msgspec.Struct, seats: Sequence[SeatInfo],
-                seed: int | None) -> Header:
+                seed: int | None, timed: bool = False, commit: str | None = None,
+                salt: str | None = None) -> Header:
+    """The header of a new log; ``timed``: its inputs carry when they were entered (a game
+    with a person, or at a real table); ``commit``, ``salt``: the seed's commitment."""
     return Header(
         format=FORMAT_VERSION,
         game=game.name,
@@ -236,6 +240,9 @@ def make_header(game: Game, rules: msgspec.Struct, seats: Sequence[SeatInfo],
         started=now_iso(),
         seed=seed,
         shuffle=ALGORITHM if seed is not None else None,
+        clock=now_ms() if timed else None,
+        commit=commit,
+        salt=salt,
     )
 
 
@@ -284,14 +291,15 @@ def check_header(game: Game, header: Header) -> msgspec.Struct:
 class Match:
     """One game in progress: its state, the events in effect, and the log being written."""
 
-    def __init__(self, game: Game, header: Header, writer: LogWriter | None = None) -> None:
+    def __init__(self, game: Game, header: Header, writer: Any = None) -> None:
         self.game = game
         self.header = header
         self.rules = check_header(game, header)
         self.seed = header.seed if header.mode == "seeded" else None
         self.physical = header.mode == "physical"
         self.nseats = len(header.seats)
-        self.writer = writer
+        # the log being written (a kabucli.log.LogWriter, or anything with its ``append``)
+        self.writer: Any = writer
         # Told of every event recorded from now on (log index, event), e.g. to draw it live.
         self.on_event: Callable[[int, Event], None] | None = None
         self.events: list[Event] = []  # in effect (undo removes from here, never from the log)
@@ -338,7 +346,7 @@ class Match:
         ones, and return it; None when there is none to draw."""
         ev = self._drawn()
         if ev is not None:
-            self._commit(ev)
+            self._commit(ev, DRAW)
         return ev
 
     def _drawn(self) -> Event | None:
@@ -395,12 +403,14 @@ class Match:
         else:
             self._commit(event)
 
-    def _commit(self, event: Event) -> None:
+    def _commit(self, event: Event, how: int = INPUT) -> None:
         """Record and apply one event, then tell the listener (``on_event``), if any.
-        (:meth:`_record` and :meth:`_apply` written out: this runs for every event of a
-        match, and the two calls cost Yatchaba's bot play about 3%.)"""
+        ``how`` tells the log whether the engine derived the event, it is an input, or a
+        race drawn from the seed (:mod:`kabucli.compact`). (:meth:`_record` and
+        :meth:`_apply` written out: this runs for every event of a match, and the two calls
+        cost Yatchaba's bot play about 3%.)"""
         if self.writer is not None:
-            self.writer.append(event)
+            self.writer.append(event, how)
         self.logged += 1
         self.game.apply(self.state, event)
         self.events.append(event)
@@ -461,7 +471,7 @@ class Match:
                 ev = self._dealt()
             else:
                 return p
-            self._commit(ev)
+            self._commit(ev, DERIVED)
 
     def outcome(self) -> dict[str, Any] | None:
         return self.game.outcome(self.state)
@@ -501,3 +511,79 @@ def walk(game: Game, header: Header, events: Sequence[Event],
             on_step(index, ev, match)
     return match, None
 
+
+
+class _Keep:
+    """What :func:`derive` gives a match as its log: a list of every event logged, each with
+    the time of the input it follows."""
+
+    def __init__(self, times: list[int] | None, now: int) -> None:
+        self.events: list[Event] = []
+        self.times = times
+        self.now = now
+
+    def append(self, event: Event, how: int = INPUT) -> None:
+        self.events.append(event)
+        if self.times is not None:
+            self.times.append(self.now)
+
+
+@dataclass
+class Derived:
+    """A format 2 log's events, derived from its inputs: every event logged (undone ones and
+    undos included), when each was entered (a timed log), and the walk that made them."""
+
+    events: list[Event]
+    times: list[int] | None
+    walked: tuple[Match, Violation | None]
+
+
+def derive(game: Game, header: Header,
+           inputs: Sequence[tuple[int, Event | None]]) -> Derived:
+    """Play a log's inputs ((time, event), the event None for a race drawn from the seed)
+    through a fresh match: the engine records what it derives between them and checks each
+    input; the first that breaks a rule is the last event (see :class:`Violation`)."""
+    keep = _Keep([] if header.timed else None, header.clock or 0)
+    match = Match(game, header, keep)
+    violation = None
+    for t, ev in inputs:
+        match.advance()
+        keep.now = t
+        if ev is None:
+            if match.draw() is None:
+                violation = Violation(len(keep.events) + 1, "table", "race",
+                                      "a race is recorded where none can be drawn")
+                break
+            continue
+        reason = match.why_not(ev)
+        if reason is not None:
+            keep.append(ev)
+            violation = Violation(len(keep.events), game.actor(ev), game.notate(ev), reason)
+            break
+        match._accept(ev)
+    else:
+        match.advance()
+    return Derived(keep.events, keep.times, (match, violation))
+
+
+def classify(game: Game, header: Header,
+             events: Sequence[Event]) -> tuple[list[int], Violation | None]:
+    """How each event of a log came about (:mod:`kabucli.compact`: derived by the engine, an
+    input, or a race drawn from the seed), up to the first that breaks a rule."""
+    match = Match(game, header)
+    seeded = match.seed is not None
+    hows: list[int] = []
+    for index, ev in enumerate(events, start=1):
+        p = game.pending(match.state)
+        reason = match.why_not(ev)
+        if reason is not None:
+            return hows, Violation(index, game.actor(ev), game.notate(ev), reason)
+        kind = p.kind
+        if kind == "auto" or (kind == "chance" and seeded):
+            hows.append(DERIVED)
+        elif seeded and ev.KIND == "chance":
+            hows.append(DRAW)
+        else:
+            hows.append(INPUT)
+        match._accept(ev)
+    return hows, None

@@ -22,6 +22,7 @@ import functools
 import os
 import re
 import struct
+import time
 import typing
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -31,12 +32,15 @@ from typing import IO, Any, Literal, NamedTuple
 
 import msgspec
 
+from kabucli.compact import DERIVED, DRAW, INPUT, array_body, array_head, codec, new_digest
 from kabucli.errors import KabuError, LogError
 from kabucli.events import Event, Undo
-from kabucli.files import MiB, read_bytes
+from kabucli.files import MiB, read_bytes, size_text
 
-FORMAT_VERSION = 1
-MAGIC = b"KBCLOG1\n"
+FORMAT_VERSION = 2
+READ_VERSIONS = (1, 2)
+MAGIC = b"KBCLOG2\n"  # format 2's binary encoding
+MAGIC1 = b"KBCLOG1\n"  # format 1's, still read (and appended to by resume)
 _FRAME = struct.Struct(">II")
 # The largest log read (about a million events): a bigger file is refused, not loaded.
 MAX_LOG_BYTES = 64 * MiB
@@ -84,11 +88,31 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     started: str
     seed: int | None = None
     shuffle: str | None = None
+    # format 2: when the log was started, in ms since 1970 (UTC), in a log whose inputs carry
+    # the time they were entered (a game with a person or at a real table); else None
+    clock: int | None = None
+    # format 2: the seed's commitment, BLAKE2b-256 of the salt and the seed (kabucli play
+    # --commit), in hex, and the salt, in hex; else None
+    commit: str | None = None
+    salt: str | None = None
 
     def __post_init__(self) -> None:
         # msgspec bounds stop at int64; a reader refuses the record with this message
         if self.seed is not None and not 0 <= self.seed < 2**64:
             raise ValueError(f"seed {self.seed} is out of range (0 to 2**64 - 1) - at `$.seed`")
+        if self.clock is not None and not 0 <= self.clock < 2**53:
+            raise ValueError(f"clock {self.clock} is out of range - at `$.clock`")
+        for name in ("commit", "salt"):
+            value = getattr(self, name)
+            if value is not None and not _HEX.fullmatch(value):
+                raise ValueError(f"{name} is not 16 to 64 hex digits - at `$.{name}`")
+
+    @property
+    def timed(self) -> bool:
+        return self.clock is not None
+
+
+_HEX = re.compile(r"[0-9a-f]{16,64}")
 
 
 def now_iso() -> str:
@@ -102,28 +126,71 @@ def format_for(path: Path | str) -> Fmt:
 
 _enc_mp = msgspec.msgpack.Encoder()
 _enc_js = msgspec.json.Encoder()
+# Format 2 keeps a bot game's inputs in memory until this many are waiting (or the log
+# closes), then writes them as one compressed block.
+BLOCK_RECORDS = 4096
+# The most a block may hold once inflated, and the most inputs a log may hold: a crafted
+# file must not fill the memory.
+MAX_BLOCK_BYTES = 16 * MiB
+MAX_INPUTS = 4_000_000
+RAW, DEFLATE = 0, 1  # a block's first byte: how its records are stored
 
 
 def encode_record(obj: msgspec.Struct, fmt: Fmt) -> bytes:
+    """One record as format 1 writes it (a msgpack map in a frame, or a JSON line)."""
     if fmt == "jsonl":
         return _enc_js.encode(obj) + b"\n"
-    payload = _enc_mp.encode(obj)
+    return frame(_enc_mp.encode(obj))
+
+
+def frame(payload: bytes) -> bytes:
+    """A binary record: its length and CRC-32, then the payload."""
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
 
 
-class LogWriter:
-    """Appends records to a log file, flushing (and syncing) after each one."""
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
 
-    def __init__(self, fh: IO[bytes], fmt: Fmt, durable: bool = True) -> None:
+
+def game_of(types: Sequence[type[Event]]) -> Any:
+    """The game an event types tuple carries (``kabucli.games.event_types``), or None."""
+    return getattr(types, "game", None)
+
+
+class LogWriter:
+    """Appends a game's events to its log as they happen (docs/log-format.md).
+
+    Format 2's binary encoding stores only the inputs (:data:`kabucli.compact.INPUT`: the
+    engine says which events it derives); with ``durable`` (a person at the table) each input
+    is written and synced before the game goes on, else they are written in blocks of
+    :data:`BLOCK_RECORDS` and when the log closes. JSON Lines holds every event, one a line.
+    A format 1 log (resumed) gets format 1 records."""
+
+    def __init__(self, fh: IO[bytes], fmt: Fmt, durable: bool = True,
+                 header: Header | None = None, types: Sequence[type[Event]] = ()) -> None:
         self._fh = fh
         self.fmt = fmt
         self.durable = durable
+        self.version = FORMAT_VERSION if header is None else header.format
         self.count = 0  # events written so far (the header is not counted)
         self.torn_file: Path | None = None  # where reopen kept a torn tail it cut off
+        self.header = header
+        self.timed = header is not None and header.timed
+        self._codec: Any = None
+        if header is not None and self.version >= 2:
+            if not types:
+                raise ValueError("a format 2 log is written with its game's event types")
+            self._codec = codec(_with_undo(types), header.timed)
+        self._last = (header.clock or 0) if header is not None else 0
+        self._records: list[msgspec.Struct] = []
+        self._digest: Any = None
+        if header is not None and self.version >= 2:
+            self._digest = new_digest(_enc_mp.encode(header))
 
     @classmethod
     def create(cls, path: Path, header: Header, fmt: Fmt | None = None,
-               durable: bool = True, overwrite: bool = False) -> LogWriter:
+               durable: bool = True, overwrite: bool = False,
+               types: Sequence[type[Event]] = ()) -> LogWriter:
         fmt = fmt or format_for(path)
         try:
             fh = open(path, "wb" if overwrite else "xb")  # noqa: SIM115 - held open for appends
@@ -131,15 +198,24 @@ class LogWriter:
             raise LogError(f"{path} already exists; choose another --log name") from None
         except OSError as exc:
             raise LogError(f"cannot create {path}: {exc.strerror}") from None
-        writer = cls(fh, fmt, durable)
-        if fmt == "msgpack":
-            fh.write(MAGIC)
-        writer._write(encode_record(header, fmt))
+        try:
+            writer = cls(fh, fmt, durable, header, types)
+        except BaseException:
+            fh.close()
+            raise
+        if fmt == "jsonl" or header.format < 2:
+            if fmt == "msgpack":
+                fh.write(MAGIC1)
+            writer._write(encode_record(header, fmt))
+        else:  # format 2: the header's map packed as a block is
+            writer._write(MAGIC + frame(_pack(_enc_mp.encode(header))))
         return writer
 
     @classmethod
-    def reopen(cls, path: Path, good_bytes: int, events: int, durable: bool = True) -> LogWriter:
-        """Open a log to append after its last good record (``good_bytes``, from read_log).
+    def reopen(cls, path: Path, good_bytes: int, events: int, durable: bool = True,
+               log: LogData | None = None) -> LogWriter:
+        """Open a log to append after its last good record (``good_bytes``, from read_log;
+        ``log``: what read_log read, which a format 2 log needs to go on).
 
         Bytes after that may only be a torn tail (see :func:`_is_torn`): they are first moved
         to a new side file, named by ``torn_file``, and only then cut off. Anything else after
@@ -150,7 +226,7 @@ class LogWriter:
             raise LogError(f"{path}: cannot open to append ({exc.strerror})") from None
         try:
             data = fh.read()
-            fmt: Fmt = "msgpack" if data.startswith(MAGIC) else "jsonl"
+            fmt: Fmt = "msgpack" if data.startswith((MAGIC, MAGIC1)) else "jsonl"
             aside = None
             if len(data) > good_bytes:
                 if not _is_torn(data, fmt, good_bytes):
@@ -159,10 +235,14 @@ class LogWriter:
                 aside = _set_aside(path, data[good_bytes:])
                 fh.truncate(good_bytes)
             fh.seek(good_bytes)
+            writer = (cls(fh, fmt, durable) if log is None
+                      else cls(fh, fmt, durable, log.header, log.types))
         except BaseException:
             fh.close()
             raise
-        writer = cls(fh, fmt, durable)
+        if log is not None and writer.version >= 2:
+            writer._digest = log.hasher
+            writer._last = log.last_time
         writer.count = events
         writer.torn_file = aside
         return writer
@@ -173,12 +253,95 @@ class LogWriter:
         if self.durable:
             os.fsync(self._fh.fileno())
 
-    def append(self, event: Event) -> None:
-        self._write(encode_record(event, self.fmt))
+    def append(self, event: Event, how: int = INPUT, at: int | None = None) -> None:
+        """Record one event; ``how``: whether the engine derived it, it is an input, or a
+        race drawn from the seed (:mod:`kabucli.compact`); ``at``: when it was entered (ms
+        since 1970) if not now (a log being converted)."""
         self.count += 1
+        if self.version < 2:
+            self._write(encode_record(event, self.fmt))
+            return
+        if how == DERIVED:
+            if self.fmt == "jsonl":
+                self._fh.write(_enc_js.encode(event) + b"\n")
+            return
+        dt = 0
+        if self.timed:
+            now = now_ms() if at is None else at
+            dt = max(0, now - self._last)
+            self._last += dt
+        rec = self._codec.record(None if how == DRAW else event, dt)
+        if self.fmt == "jsonl":
+            self._digest.update(_enc_mp.encode(rec))
+            line = _enc_js.encode(event)
+            if self.timed:
+                line = line[:-1] + b',"t":%d}' % self._last
+            self._write(line + b"\n")
+            return
+        self._records.append(rec)
+        if self.durable or len(self._records) >= BLOCK_RECORDS:
+            self.flush()
+
+    def append_input(self, event: Event | None, at: int) -> None:
+        """Store one input as read from a format 2 log (None: a race mark), entered at ``at``."""
+        if event is None:
+            self.count += 1
+            dt = max(0, at - self._last) if self.timed else 0
+            self._last += dt
+            self._records.append(self._codec.record(None, dt))
+        else:
+            self.append(event, INPUT, at)
+
+    def flush(self) -> None:
+        """Write the inputs waiting as one block (format 2's binary encoding)."""
+        if not self._records:
+            return
+        body, head = array_body(self._records)
+        self._records = []
+        self._digest.update(memoryview(body)[head:])
+        self._write(frame(_pack(body)))
+
+    @property
+    def digest(self) -> str | None:
+        """The log's digest so far, in hex (format 2), or None (format 1)."""
+        if self._digest is None:
+            return None
+        return str(self._digest.copy().hexdigest())
 
     def close(self) -> None:
-        self._fh.close()
+        if self._fh.closed:
+            return
+        try:
+            self.flush()
+        finally:
+            self._fh.close()
+
+
+def _pack(body: bytes) -> bytes:
+    """A format 2 frame's payload: ``body`` deflated (raw deflate) when that is shorter,
+    after one byte that says which (DEFLATE or RAW)."""
+    packed = zlib.compress(body, 9, -15) if len(body) > 24 else body
+    if len(packed) < len(body):
+        return bytes((DEFLATE,)) + packed
+    return bytes((RAW,)) + body
+
+
+def _unpack(payload: bytes) -> bytes | str:
+    """The body of a format 2 frame's payload, or why it cannot be had (a str)."""
+    how, body = payload[0], payload[1:]
+    if how == DEFLATE:
+        inflate = zlib.decompressobj(-15)
+        try:
+            body = inflate.decompress(body, MAX_BLOCK_BYTES)
+        except zlib.error as exc:
+            return f"corrupted: the record does not inflate ({exc})"
+        if inflate.unconsumed_tail:
+            return f"invalid record: it inflates to more than {size_text(MAX_BLOCK_BYTES)}"
+        if not inflate.eof or inflate.unused_data:
+            return "corrupted: the record's compressed data is cut short or followed by more"
+    elif how != RAW:
+        return f"invalid record: stored in an unknown way ({how})"
+    return body
 
 
 def _set_aside(path: Path, tail: bytes) -> Path:
@@ -208,7 +371,12 @@ def _set_aside(path: Path, tail: bytes) -> Path:
 
 
 class LogData(msgspec.Struct):
-    """A log as read: its header, its events, and where reading stopped if it stopped early."""
+    """A log as read: its header, its events, and where reading stopped if it stopped early.
+
+    ``times``: when each event was entered, in ms since 1970 (a timed log; events the engine
+    derived carry the time of the input before them), else None. A format 2 binary log is
+    read by playing its inputs through the engine, which checks each as it goes: ``walked``
+    is then that walk's (match, violation), so an audit need not walk it again."""
 
     path: str
     header: Header
@@ -217,6 +385,21 @@ class LogData(msgspec.Struct):
     good_bytes: int
     error: LogError | None = None
     torn: bool = False  # the error is a torn tail (the last record cut short), not damage
+    times: list[int] | None = None
+    inputs: int = 0  # records stored (format 2's binary encoding)
+    hasher: Any = None  # the running digest after the last good record (format 2 binary)
+    last_time: int = 0  # the time of the last stored input (a timed format 2 log)
+    walked: Any = None
+    types: Any = ()  # the game's event types, as the reader was given them (with the game)
+
+    @property
+    def version(self) -> int:
+        return self.header.format
+
+    @property
+    def digest(self) -> str | None:
+        """The digest of what was read whole (format 2 binary; see :func:`log_digest`)."""
+        return None if self.hasher is None else str(self.hasher.copy().hexdigest())
 
 
 EventTypes = Callable[[str], Sequence[type[Event]]]
@@ -235,7 +418,8 @@ class _Raw(NamedTuple):
 
 # Where a frame may start when reading on past damage: a length below 1 MiB (far more than
 # any record needs) and a payload that opens a msgpack map, as every record does.
-_FRAME_START = re.compile(rb"(?=\x00[\x00-\x0f].{6}[\x80-\x8f\xde\xdf])", re.DOTALL)
+# (A format 2 block opens with its RAW or DEFLATE byte instead.)
+_FRAME_START = re.compile(rb"(?=\x00[\x00-\x0f].{6}[\x00\x01\x80-\x8f\xde\xdf])", re.DOTALL)
 
 
 def _frame_end(data: bytes, pos: int) -> tuple[int, str, bool]:
@@ -298,7 +482,7 @@ def _raw_records(data: bytes, fmt: Fmt, resync: bool = False) -> Iterator[_Raw]:
     next frame that checks (a JSON Lines line is a record whatever it holds)."""
     index = 0
     if fmt == "msgpack":
-        pos = len(MAGIC)
+        pos = len(MAGIC)  # format 1's magic is as long
         while pos < len(data):
             end, why, cut = _frame_end(data, pos)
             if not why:
@@ -343,7 +527,7 @@ def _read_bytes(path: Path) -> tuple[bytes, Fmt]:
         raise LogError(f"{path}: is a directory, not a log") from None
     except OSError as exc:
         raise LogError(f"{path}: cannot read ({exc.strerror})") from None
-    if data.startswith(MAGIC):
+    if data.startswith((MAGIC, MAGIC1)):
         return data, "msgpack"
     if data[:1] == b"{":
         return data, "jsonl"
@@ -352,24 +536,63 @@ def _read_bytes(path: Path) -> tuple[bytes, Fmt]:
     raise LogError(f"{path}: not a kabucli log (unknown format)")
 
 
-class _Decoder:
-    """Decodes a log's records in order: the header, then events of its game."""
+_TIME = re.compile(rb',"t":(\d{1,16})}\s*$')
 
-    def __init__(self, event_types: EventTypes, fmt: Fmt) -> None:
+
+class _Decoder:
+    """Decodes a log's records in order: the header, then events of its game (format 2's
+    binary encoding: blocks of inputs)."""
+
+    def __init__(self, event_types: EventTypes, fmt: Fmt, data: bytes) -> None:
         self.event_types = event_types
         self.fmt = fmt
+        self.magic2 = data.startswith(MAGIC)
         self.header: Header | None = None
         self.events: list[Event] = []
+        self.times: list[int] | None = None
+        self.inputs: list[tuple[int, Event | None]] = []
+        self.hasher: Any = None
+        self.last = 0
         self._events: Any = None
+        self._codec: Any = None
+        self.types: Any = ()
+
+    @property
+    def blocks(self) -> bool:
+        """Whether the events come as format 2 blocks of inputs."""
+        return self._codec is not None
 
     def decode(self, index: int, payload: bytes) -> str:
         """Take one whole record (0: the header); "" when it decodes, else why not."""
         try:
             if index == 0:
-                self.header = _decode_header(payload, self.fmt)
-                self._events = _event_decoder(self.header.game, self.event_types, self.fmt)
+                if self.magic2:
+                    unpacked = _unpack(payload)
+                    if isinstance(unpacked, str):
+                        return unpacked
+                    payload = unpacked
+                header = self.header = _decode_header(payload, self.fmt, self.magic2)
+                self._events = _event_decoder(header.game, self.event_types, self.fmt)
+                self.types = self._events[2]
+                if header.timed:
+                    self.times = []
+                    self.last = header.clock or 0
+                if header.format >= 2 and self.fmt == "msgpack":
+                    self._codec = codec(self._events[1], header.timed)
+                    self.hasher = new_digest(_enc_mp.encode(header))
+            elif self._codec is not None:
+                return self._block(payload)
             else:
-                self.events.append(self._events.decode(payload))
+                t = None
+                if self.times is not None and payload.endswith(b"}"):
+                    m = _TIME.search(payload)
+                    if m is not None:
+                        t = int(m[1])
+                        payload = payload[:m.start()] + b"}"
+                self.events.append(self._events[0].decode(payload))
+                if self.times is not None:
+                    self.last = t if t is not None else self.last
+                    self.times.append(self.last)
         except LogError as exc:
             return str(exc)
         except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
@@ -378,6 +601,30 @@ class _Decoder:
             return "invalid record: a string in it is not valid UTF-8"
         except RecursionError:
             return "invalid record: values nested too deeply"
+        except (ValueError, TypeError) as exc:  # an event's own check of its fields
+            return f"invalid record: {exc}"
+        return ""
+
+    def _block(self, payload: bytes) -> str:
+        body = _unpack(payload)
+        if isinstance(body, str):
+            return body
+        head = array_head(body)
+        if not head or len(body) == head:
+            return "invalid record: a block that does not hold a list of records"
+        records = self._codec.decoder.decode(body)
+        if len(self.inputs) + len(records) > MAX_INPUTS:
+            return f"invalid record: more than {MAX_INPUTS:,} inputs, the most kabucli reads"
+        convert = self._codec.event
+        last = self.last
+        out = []
+        for rec in records:
+            dt, ev = convert(rec)
+            last += dt
+            out.append((last, ev))
+        self.hasher.update(memoryview(body)[head:])
+        self.inputs += out
+        self.last = last
         return ""
 
 
@@ -385,55 +632,134 @@ def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> 
     """Read a whole log. With ``strict`` a bad record raises LogError; otherwise the events
     before it are returned with ``error`` set (for replaying or resuming a damaged log), and
     ``torn`` when it is a torn tail. A bad or unsupported header always raises: nothing after
-    it can be trusted."""
+    it can be trusted.
+
+    A format 2 binary log's inputs are played through the engine, which derives the events
+    between them and checks each input (``LogData.walked``); an input that breaks a rule ends
+    the events there (it is the last one), and an audit reports it as a format 1 log's."""
     path = Path(path)
     data, fmt = _read_bytes(path)
-    records = _Decoder(event_types, fmt)
+    records = _Decoder(event_types, fmt, data)
     good = len(MAGIC) if fmt == "msgpack" else 0
-    error: LogError | None = None
-    torn = False
+    bad: _Raw | None = None
+    why = ""
     for raw in _raw_records(data, fmt):
         why = raw.why if raw.payload is None else records.decode(raw.number, raw.payload)
         if why:
-            error = _log_error(path, raw.number, why, len(records.events))
             if raw.number == 0:
-                raise error
-            torn = raw.torn
+                raise _log_error(path, 0, why, 0)
+            bad = raw
             break
         good = raw.end
-    if records.header is None:
+    header = records.header
+    if header is None:
         raise _log_error(path, 0, "missing: the log holds no records", 0)
-    if error is not None and strict:
-        raise error
-    return LogData(str(path), records.header, records.events, fmt, good, error, torn)
+    walked = None
+    if records.blocks:
+        try:
+            derived = _derive(records.types, header, records.inputs)
+        except KabuError as exc:
+            raise LogError(f"{path}: {exc}") from None
+        records.events, records.times, walked = derived.events, derived.times, derived.walked
+    error = None
+    if bad is not None:
+        n = len(records.events)
+        error = _log_error(path, n + 1 if records.blocks else bad.number, why, n)
+        if strict:
+            raise error
+    return LogData(str(path), header, records.events, fmt, good, error,
+                   bad is not None and bad.torn, records.times, len(records.inputs),
+                   records.hasher, records.last, walked, records.types)
+
+
+def log_digest(log: LogData) -> str | None:
+    """The digest of a log as read (:mod:`kabucli.compact`): the same for a game whichever
+    encoding or format holds it; None when the log breaks a rule before its end (then the
+    inputs after that cannot be told from the events the engine would derive)."""
+    if log.hasher is not None:
+        return log.digest
+    from kabucli.engine import classify
+
+    game = game_of(log.types)
+    if game is None:
+        return None
+    header = msgspec.structs.replace(log.header, format=FORMAT_VERSION)
+    hows, violation = classify(game, header, log.events)
+    if violation is not None:
+        return None
+    rec = codec(_with_undo(log.types), header.timed)
+    h = new_digest(_enc_mp.encode(header))
+    last = header.clock or 0
+    times = log.times
+    for i, (ev, how) in enumerate(zip(log.events, hows, strict=True)):
+        if how == DERIVED:
+            continue
+        dt = 0
+        if times is not None:
+            dt = max(0, times[i] - last)
+            last += dt
+        h.update(_enc_mp.encode(rec.record(None if how == DRAW else ev, dt)))
+    return str(h.hexdigest())
+
+
+def _derive(types: Sequence[type[Event]], header: Header,
+            inputs: Sequence[tuple[int, Event | None]]) -> Any:
+    """The events of a format 2 log, from its inputs, by its game's engine."""
+    from kabucli.engine import derive
+
+    game = game_of(types)
+    if game is None:
+        raise LogError("a format 2 log is read by its game's engine, which was not given")
+    return derive(game, header, inputs)
 
 
 def repair_log(src: Path | str, dst: Path | str, event_types: EventTypes,
                overwrite: bool = False) -> tuple[int, list[str]]:
     """Write to ``dst`` the header and every event of ``src`` that still checks and decodes;
     return the number of events kept and one line per record left out. ``src`` is only read.
-    Past a bad msgpack frame, reading goes on at the next frame that checks; a bad JSON Lines
-    line is left out alone. A bad header is an error: nothing after it can be trusted."""
+    Past a bad binary frame, reading goes on at the next frame that checks; a bad JSON Lines
+    line is left out alone. A bad header is an error: nothing after it can be trusted.
+
+    Of a format 2 binary log, the inputs of every block that checks are kept; written in
+    that encoding they are kept all, in JSON Lines the events they lead to up to the first
+    that breaks a rule. The count returned is of the events kept."""
     src, dst = Path(src), Path(dst)
     data, fmt = _read_bytes(src)
     if same_file(src, dst):
         raise LogError(f"{dst}: cannot repair a log onto itself (the original stays as it is)")
-    records = _Decoder(event_types, fmt)
+    records = _Decoder(event_types, fmt, data)
     dropped = []
     for raw in _raw_records(data, fmt, resync=True):
         why = raw.why if raw.payload is None else records.decode(raw.number, raw.payload)
         if why and raw.number == 0:
             raise _log_error(src, 0, why, 0)
         if why:
-            dropped.append(f"{src}: event {raw.number} (bytes {raw.start}-{raw.end - 1}): {why}")
-    if records.header is None:
+            what = "block" if records.blocks else "event"
+            dropped.append(f"{src}: {what} {raw.number} (bytes {raw.start}-{raw.end - 1}): "
+                           f"{why}")
+    header = records.header
+    if header is None:
         raise _log_error(src, 0, "missing: the log holds no records", 0)
     try:
-        write_log(dst, records.header, records.events, format_for(dst), overwrite=overwrite)
+        if records.blocks and format_for(dst) == "msgpack":
+            writer = LogWriter.create(dst, header, "msgpack", durable=False,
+                                      overwrite=overwrite, types=records.types)
+            try:
+                for t, ev in records.inputs:
+                    writer.append_input(ev, t)
+            finally:
+                writer.close()
+            return len(_derive(records.types, header, records.inputs).events), dropped
+        events, times = records.events, records.times
+        if records.blocks:
+            derived = _derive(records.types, header, records.inputs)
+            events, times = derived.events, derived.times
+        write_log(dst, header, events, format_for(dst), overwrite=overwrite, times=times,
+                  types=records.types)
     except OSError as exc:
         dst.unlink(missing_ok=True)
         raise LogError(f"cannot write {dst}: {exc.strerror}") from None
-    return len(records.events), dropped
+    return len(events), dropped
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -458,12 +784,19 @@ def _field_path(msg: str) -> str:
     return f"{what} - at `{m[3] or '$'}.{m[2]}`"
 
 
-def _decode_header(payload: bytes, fmt: Fmt) -> Header:
+def _decode_header(payload: bytes, fmt: Fmt, magic2: bool) -> Header:
     header = (msgspec.msgpack.decode(payload, type=Header) if fmt == "msgpack"
               else msgspec.json.decode(payload, type=Header))
-    if header.format != FORMAT_VERSION:
+    if header.format not in READ_VERSIONS:
         raise LogError(f"log format version {header.format} is not supported (this kabucli "
-                       f"reads version {FORMAT_VERSION})")
+                       f"reads versions {READ_VERSIONS[0]}-{READ_VERSIONS[-1]})")
+    if fmt == "msgpack" and (header.format >= 2) != magic2:
+        raise LogError(f"invalid record: format {header.format} in a file that starts as "
+                       f"format {2 if magic2 else 1} - at `$.format`")
+    if header.format < 2:
+        for name in ("clock", "commit", "salt"):
+            if getattr(header, name) is not None:
+                raise LogError(f"invalid record: unknown field - at `$.{name}`")
     for i, seat in enumerate(header.seats, start=1):
         problem = _control_problem(seat.control)
         if problem is not None:
@@ -474,12 +807,16 @@ def _decode_header(payload: bytes, fmt: Fmt) -> Header:
 def _event_decoder(game: str, event_types: EventTypes, fmt: Fmt) -> Any:
     """A decoder for the events of ``game``, plus the shared ``undo``."""
     try:
-        types = tuple(event_types(game))
+        given = event_types(game)
     except KabuError as exc:
         raise LogError(str(exc)) from None
-    if Undo not in types:  # the engine handles undo for every game
-        types += (Undo,)
-    return _decoder(types, fmt)
+    types = _with_undo(given)
+    return _decoder(types, fmt), types, given
+
+
+def _with_undo(types: Sequence[type[Event]]) -> tuple[type[Event], ...]:
+    """A game's event types with the shared ``undo`` (the engine handles it for every game)."""
+    return tuple(types) if Undo in types else (*types, Undo)
 
 
 @functools.cache
@@ -493,15 +830,20 @@ def _decoder(types: tuple[type[Event], ...], fmt: Fmt) -> Any:
 def convert_log(src: Path, dst: Path, event_types: EventTypes, fmt: Fmt | None = None,
                 overwrite: bool = False) -> int:
     """Copy the log ``src`` to ``dst`` in encoding ``fmt`` (by default the one ``dst``'s name
-    asks for, as for any new log); return the number of events. ``src`` is read strictly (its
-    game's events from ``event_types``), so a damaged log is refused, and ``dst`` is not
-    overwritten unless ``overwrite``."""
+    asks for, as for any new log), as format 2; return the number of events. ``src`` (format
+    1 or 2) is read strictly (its game's events from ``event_types``), so a damaged log is
+    refused, and ``dst`` is not overwritten unless ``overwrite``. Format 2's binary encoding
+    keeps only the inputs: a log whose events are not what the engine derives from them (one
+    that breaks a rule) is refused, in JSON Lines it is copied as it is."""
     src, dst = Path(src), Path(dst)
     log = read_log(src, event_types, strict=True)
     if dst.exists() and dst.resolve() == src.resolve():
         raise LogError(f"{dst}: cannot convert a log onto itself")
+    fmt = fmt or format_for(dst)
+    header = msgspec.structs.replace(log.header, format=FORMAT_VERSION)
     try:
-        write_log(dst, log.header, log.events, fmt or format_for(dst), overwrite=overwrite)
+        write_log(dst, header, log.events, fmt, overwrite=overwrite, times=log.times,
+                  types=log.types)
     except OSError as exc:
         dst.unlink(missing_ok=True)
         raise LogError(f"cannot write {dst}: {exc.strerror}") from None
@@ -509,11 +851,37 @@ def convert_log(src: Path, dst: Path, event_types: EventTypes, fmt: Fmt | None =
 
 
 def write_log(path: Path, header: Header, events: Sequence[Event], fmt: Fmt,
-              overwrite: bool = False) -> None:
-    writer = LogWriter.create(path, header, fmt, durable=False, overwrite=overwrite)
+              overwrite: bool = False, times: Sequence[int] | None = None,
+              types: Sequence[type[Event]] = ()) -> None:
+    """Write a whole log at once (not synced: it can be written again). A format 2 log needs
+    its game's event types with the game (``kabucli.games.event_types(name)``): its binary
+    encoding stores only the inputs, so it refuses events the engine would not derive from
+    them (a log that breaks a rule): LogError, and nothing is written."""
+    hows: Sequence[int] = [INPUT] * len(events)
+    if header.format >= 2:
+        from kabucli.engine import classify
+
+        game = game_of(types)
+        if game is None:
+            raise LogError(f"{path}: a format 2 log is written with its game's engine")
+        try:
+            found, violation = classify(game, header, events)
+        except KabuError as exc:
+            raise LogError(f"{path}: cannot write: {exc}") from None
+        if violation is not None and fmt == "msgpack":
+            raise LogError(f"{path}: cannot write {violation.line('the log')} (format 2's "
+                           "binary encoding keeps only the inputs, from which the engine "
+                           "derives the rest; JSON Lines can hold it)")
+        hows = found + [INPUT] * (len(events) - len(found))
+    writer = LogWriter.create(path, header, fmt, durable=False, overwrite=overwrite,
+                              types=types)
     try:
-        for ev in events:
-            writer.append(ev)
+        if times is None or not header.timed:
+            for ev, how in zip(events, hows, strict=True):
+                writer.append(ev, how)
+        else:
+            for ev, how, t in zip(events, hows, times, strict=True):
+                writer.append(ev, how, t)
     finally:
         writer.close()
 

@@ -21,6 +21,7 @@ from kabucli import bots as botreg, games
 from kabucli.engine import Game, Match, check_header, make_header, walk
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
+from kabucli.compact import new_salt, seed_commitment
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, format_for, read_log
 from kabucli.notation import MAX_LINE
 from kabucli.safetext import safe_text
@@ -436,11 +437,20 @@ class Session:
 
 
 def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | None,
-          log_path: Path | None, fmt: Fmt | None, durable: bool = True) -> Session:
-    header = make_header(game, rules, seats, seed)
+          log_path: Path | None, fmt: Fmt | None, durable: bool = True,
+          commit: bool = False) -> Session:
+    """A new game (``commit``: the header commits to the seed, see
+    :func:`kabucli.compact.seed_commitment`; the caller shows ``header.commit``)."""
+    # a game with a person, or at a real table, records when each input was entered
+    timed = seed is None or any(s.control == "human" for s in seats)
+    salt = new_salt() if commit and seed is not None else None
+    header = make_header(game, rules, seats, seed, timed=timed,
+                         commit=None if salt is None or seed is None
+                         else seed_commitment(seed, salt), salt=salt)
     writer = None
     if log_path is not None:
-        writer = LogWriter.create(log_path, header, fmt or format_for(log_path), durable)
+        writer = LogWriter.create(log_path, header, fmt or format_for(log_path), durable,
+                                  types=game.events)
     match = Match(game, header, writer)
     humans = {i for i, s in enumerate(seats, 1) if s.control == "human"}
     return Session(match, make_bots(match, recorded_bots(seats)), log_path, humans)
@@ -469,7 +479,7 @@ def resume(path: Path, bot_specs: list[str] | None = None,
     if match.over:  # checked before reopening, which would set a torn tail aside
         raise KabuError(f"{path}: the game in this log is already over")
     bots = make_bots(match, resume_bots(game, data.header.seats, bot_specs or []))
-    match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable)
+    match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable, data)
     humans = {i for i, s in enumerate(data.header.seats, 1) if s.control == "human"}
     return Session(match, bots, path, humans), data.error
 

@@ -77,11 +77,30 @@ def notation(name: str) -> str:
     return rest.split("\n## ", 1)[0].strip() + "\n"
 
 
+class GameEvents(tuple[type[Event], ...]):
+    """A game's event types, with the game they belong to."""
+
+    game: Game
+
+    @classmethod
+    def of(cls, game: Game) -> GameEvents:
+        found = _EVENTS.get(game.name)
+        if found is None:
+            found = _EVENTS[game.name] = cls(game.events)
+            found.game = game
+        return found
+
+
+_EVENTS: dict[str, GameEvents] = {}
+
+
 def get(name: str) -> Game:
     game = part(name, "rules").GAME
     assert isinstance(game, Game)
     return game
 
 
-def event_types(name: str) -> tuple[type[Event], ...]:
-    return get(name).events
+def event_types(name: str) -> GameEvents:
+    """The event types of a game, which also carry the game (``.game``): what the log module
+    needs of a game to read its logs (a format 2 log is read by the game's engine)."""
+    return GameEvents.of(get(name))

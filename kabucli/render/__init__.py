@@ -84,8 +84,15 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     return rendered
 
 
+def clock_text(ms: int) -> str:
+    """A time of a timed log (ms since 1970) as UTC ``HH:MM:SS.mmm``."""
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%H:%M:%S.%f")[:-3]
+
+
 def event_line(game: Game, index: int, event: Event, match: Match | None = None,
-               viewer: int | None = None) -> Text:
+               viewer: int | None = None, at: int | None = None) -> Text:
     """One numbered line for an event: index, actor, and what happened in words.
 
     A game's render module may define ``describe(game, event, match) -> str`` for a reader's
@@ -93,6 +100,8 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None,
     fallback, except for a chance event read by a ``viewer`` (it may carry hidden cards)."""
     line = Text()
     line.append(f"{index:>4} ", style="dim")
+    if at is not None:  # when it was entered (a timed log), UTC to the millisecond
+        line.append(clock_text(at) + " ", style="dim")
     actor = game.actor(event)
     if match is not None and actor.startswith("p") and actor[1:].isdigit():
         actor = seat_label(match, int(actor[1:]))
