@@ -34,6 +34,18 @@ DERIVED = 0
 INPUT = 1
 DRAW = 2
 
+# The preset dictionary of format 2's deflated payloads (zlib's ``zdict``): these words, each
+# as a msgpack string (one byte 0xa0 + its length, then its ASCII bytes), one after another.
+# It holds what every header says, so a short game's log is not mostly its header. Part of
+# the format: it never changes (tests/test_log_v2.py pins its hash).
+DICTIONARY_WORDS = (
+    "format game rules seats name control human bot:random bot:best bot:cmd: bot:py: mode "
+    "seeded physical kabucli 0.1.0 started 2026- T00:00:00+00:00 seed shuffle blake2b-fy-v1 "
+    "clock commit salt dare kazu-tori yatchaba uno-dare kabu-tsukuri ante yaku none tie carry "
+    "rounds chips limit jizo ranking extended dealer rotate winner bet hands games points"
+).split()
+DICTIONARY = b"".join(bytes((0xA0 | len(w),)) + w.encode() for w in DICTIONARY_WORDS)
+
 DRAW_CODE = 0
 UNDO_CODE = 1
 DIGEST_PREFIX = b"kabucli log 2\n"

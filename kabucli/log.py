@@ -32,7 +32,7 @@ from typing import IO, Any, Literal, NamedTuple
 
 import msgspec
 
-from kabucli.compact import DERIVED, DRAW, INPUT, array_body, array_head, codec, new_digest
+from kabucli.compact import DICTIONARY, DERIVED, DRAW, INPUT, array_body, array_head, codec, new_digest
 from kabucli.errors import KabuError, LogError
 from kabucli.events import Event, Undo
 from kabucli.files import MiB, read_bytes, size_text
@@ -320,7 +320,10 @@ class LogWriter:
 def _pack(body: bytes) -> bytes:
     """A format 2 frame's payload: ``body`` deflated (raw deflate) when that is shorter,
     after one byte that says which (DEFLATE or RAW)."""
-    packed = zlib.compress(body, 9, -15) if len(body) > 24 else body
+    packed = body
+    if len(body) > 24:
+        deflate = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=DICTIONARY)
+        packed = deflate.compress(body) + deflate.flush()
     if len(packed) < len(body):
         return bytes((DEFLATE,)) + packed
     return bytes((RAW,)) + body
@@ -330,7 +333,7 @@ def _unpack(payload: bytes) -> bytes | str:
     """The body of a format 2 frame's payload, or why it cannot be had (a str)."""
     how, body = payload[0], payload[1:]
     if how == DEFLATE:
-        inflate = zlib.decompressobj(-15)
+        inflate = zlib.decompressobj(-15, zdict=DICTIONARY)
         try:
             body = inflate.decompress(body, MAX_BLOCK_BYTES)
         except zlib.error as exc:
