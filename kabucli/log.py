@@ -152,9 +152,21 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def game_of(types: Sequence[type[Event]]) -> Any:
-    """The game an event types tuple carries (``kabucli.games.event_types``), or None."""
-    return getattr(types, "game", None)
+# How a game is found by name, for a format 2 log: set by kabucli.games when it is imported
+# (this module sits below the games, so it is told rather than importing them).
+find_game: Callable[[str], Any] | None = None
+
+
+def game_of(types: Sequence[type[Event]], name: str = "") -> Any:
+    """The game an event types tuple carries (``kabucli.games.event_types``), else the one
+    named ``name`` once kabucli.games is loaded, else None."""
+    game = getattr(types, "game", None)
+    if game is None and name and find_game is not None:
+        try:
+            game = find_game(name)
+        except KabuError:
+            return None
+    return game
 
 
 class LogWriter:
@@ -683,7 +695,7 @@ def log_digest(log: LogData) -> str | None:
         return log.digest
     from kabucli.engine import classify
 
-    game = game_of(log.types)
+    game = game_of(log.types, log.header.game)
     if game is None:
         return None
     header = msgspec.structs.replace(log.header, format=FORMAT_VERSION)
@@ -710,7 +722,7 @@ def _derive(types: Sequence[type[Event]], header: Header,
     """The events of a format 2 log, from its inputs, by its game's engine."""
     from kabucli.engine import derive
 
-    game = game_of(types)
+    game = game_of(types, header.game)
     if game is None:
         raise LogError("a format 2 log is read by its game's engine, which was not given")
     return derive(game, header, inputs)
@@ -864,9 +876,10 @@ def write_log(path: Path, header: Header, events: Sequence[Event], fmt: Fmt,
     if header.format >= 2:
         from kabucli.engine import classify
 
-        game = game_of(types)
+        game = game_of(types, header.game)
         if game is None:
             raise LogError(f"{path}: a format 2 log is written with its game's engine")
+        types = types or game.events
         try:
             found, violation = classify(game, header, events)
         except KabuError as exc:

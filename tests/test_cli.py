@@ -43,7 +43,9 @@ def audit_ok(path: Path, finished: bool = True) -> None:
     res = run("audit", str(path))
     assert res.exit_code == 0, res.stderr
     state = "finished" if finished else "unfinished"
-    assert res.stdout.strip() == f"valid: {path} ({events_in(path)} events, {state})"
+    first, digest = res.stdout.strip().splitlines()
+    assert first == f"valid: {path} ({events_in(path)} events, {state})"
+    assert re.fullmatch(r"  digest [0-9a-f]{64}", digest)
 
 
 @pytest.fixture(scope="module")
@@ -449,7 +451,8 @@ def test_entry_point_plays_a_game_and_audits_it(tmp_path: Path) -> None:
     assert json.loads(play.stdout)["log"] == "g.jsonl"
     audit = kabucli("audit", "g.jsonl", cwd=tmp_path)
     n = events_in(tmp_path / "g.jsonl")
-    assert (audit.returncode, audit.stdout.strip()) == (0, f"valid: g.jsonl ({n} events, finished)")
+    assert (audit.returncode, audit.stdout.splitlines()[0]) == (
+        0, f"valid: g.jsonl ({n} events, finished)")
     assert ANSI not in play.stdout + audit.stdout
 
 

@@ -111,7 +111,7 @@ def test_resume_runs_a_user_bot_named_again_and_keeps_the_header(tmp_path: Path,
     assert data.header == header
     audit = run("audit", str(log))
     assert audit.exit_code == 0, audit.stderr
-    assert audit.stdout.strip() == (f"valid: {log} ({len(data.events)} events, finished; "
+    assert audit.stdout.splitlines()[0] == (f"valid: {log} ({len(data.events)} events, finished; "
                                     f"user's bot, not run: p2 '{bot}')")
 
 

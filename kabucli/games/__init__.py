@@ -30,6 +30,7 @@ from importlib import import_module
 from importlib.resources import files
 from types import ModuleType
 
+from kabucli import log as _log
 from kabucli.engine import Game
 from kabucli.errors import ParseError
 from kabucli.events import Event
@@ -95,6 +96,7 @@ _EVENTS: dict[str, GameEvents] = {}
 
 
 def get(name: str) -> Game:
+    """The registered game ``name`` (ParseError, a KabuError, when there is none)."""
     game = part(name, "rules").GAME
     assert isinstance(game, Game)
     return game
@@ -104,3 +106,6 @@ def event_types(name: str) -> GameEvents:
     """The event types of a game, which also carry the game (``.game``): what the log module
     needs of a game to read its logs (a format 2 log is read by the game's engine)."""
     return GameEvents.of(get(name))
+
+
+_log.find_game = get  # a format 2 log is read and written by its game's engine
