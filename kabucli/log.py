@@ -143,6 +143,15 @@ def encode_record(obj: msgspec.Struct, fmt: Fmt) -> bytes:
     return frame(_enc_mp.encode(obj))
 
 
+def _v1_header(header: Header, fmt: Fmt) -> bytes:
+    """A format 1 header record: without the fields format 2 added."""
+    fields = {k: v for k, v in msgspec.to_builtins(header).items()
+              if k not in ("clock", "commit", "salt")}
+    if fmt == "jsonl":
+        return _enc_js.encode(fields) + b"\n"
+    return frame(_enc_mp.encode(fields))
+
+
 def frame(payload: bytes) -> bytes:
     """A binary record: its length and CRC-32, then the payload."""
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
@@ -183,7 +192,8 @@ class LogWriter:
         self._fh = fh
         self.fmt = fmt
         self.durable = durable
-        self.version = FORMAT_VERSION if header is None else header.format
+        # without a header: a format 1 log (resumed), whose records are written whole
+        self.version = 1 if header is None else header.format
         self.count = 0  # events written so far (the header is not counted)
         self.torn_file: Path | None = None  # where reopen kept a torn tail it cut off
         self.header = header
@@ -196,7 +206,7 @@ class LogWriter:
         self._last = (header.clock or 0) if header is not None else 0
         self._records: list[msgspec.Struct] = []
         self._digest: Any = None
-        if header is not None and self.version >= 2:
+        if header is not None and self.version >= 2 and fmt == "msgpack":
             self._digest = new_digest(_enc_mp.encode(header))
 
     @classmethod
@@ -218,7 +228,8 @@ class LogWriter:
         if fmt == "jsonl" or header.format < 2:
             if fmt == "msgpack":
                 fh.write(MAGIC1)
-            writer._write(encode_record(header, fmt))
+            writer._write(encode_record(header, fmt) if header.format >= 2
+                          else _v1_header(header, fmt))
         else:  # format 2: the header's map packed as a block is
             writer._write(MAGIC + frame(_pack(_enc_mp.encode(header))))
         return writer
@@ -282,15 +293,13 @@ class LogWriter:
             now = now_ms() if at is None else at
             dt = max(0, now - self._last)
             self._last += dt
-        rec = self._codec.record(None if how == DRAW else event, dt)
-        if self.fmt == "jsonl":
-            self._digest.update(_enc_mp.encode(rec))
+        if self.fmt == "jsonl":  # (its digest is computed when it is read: log_digest)
             line = _enc_js.encode(event)
             if self.timed:
                 line = line[:-1] + b',"t":%d}' % self._last
             self._write(line + b"\n")
             return
-        self._records.append(rec)
+        self._records.append(self._codec.record(None if how == DRAW else event, dt))
         if self.durable or len(self._records) >= BLOCK_RECORDS:
             self.flush()
 

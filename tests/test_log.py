@@ -1,5 +1,6 @@
-"""The event log (docs/log-format.md): both encodings round-trip a real Dare match, the reader
-names the first bad record of a cut, corrupted or invalid log, and convert_log is lossless."""
+"""The event log in format 1 (docs/log-format.md; still read, and appended to when such a log
+is resumed): both encodings round-trip a real Dare match, the reader names the first bad record
+of a cut, corrupted or invalid log, and convert_log is lossless. Format 2: test_log_v2.py."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from kabucli.events import Undo
 from kabucli.games import event_types
 from kabucli.games.dare.rules import GAME, Lay
 from kabucli.log import (
-    MAGIC,
+    MAGIC1 as MAGIC,
     Fmt,
     Header,
     LogWriter,
@@ -33,6 +34,18 @@ from kabucli.log import (
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 FMTS: list[Fmt] = ["msgpack", "jsonl"]
 NAMES = {"msgpack": "game.kbl", "jsonl": "game.jsonl"}
+
+
+def as_v1(header: Header) -> Header:
+    return msgspec.structs.replace(header, format=1, clock=None, commit=None, salt=None)
+
+
+@pytest.fixture
+def dare_match(dare_match: Match) -> Match:
+    """The conftest's match under a format 1 header: what this file tests."""
+    match, violation = walk(GAME, as_v1(dare_match.header), dare_match.events)
+    assert violation is None
+    return match
 
 
 def write_match(path: Path, match: Match, fmt: Fmt | None = None) -> Path:
@@ -109,7 +122,9 @@ def test_msgpack_frames_are_length_then_crc32_then_payload(tmp_path: Path,
     size, crc = struct.unpack_from(">II", data, 8)
     payload = data[16:16 + size]
     assert zlib.crc32(payload) == crc
-    assert msgspec.msgpack.decode(payload) == msgspec.to_builtins(dare_match.header)
+    v1 = {k: v for k, v in msgspec.to_builtins(dare_match.header).items()
+          if k not in ("clock", "commit", "salt")}  # fields format 2 added
+    assert msgspec.msgpack.decode(payload) == v1
     assert len(record_bounds(data, "msgpack")) == 1 + len(dare_match.events)
 
 
@@ -253,7 +268,8 @@ def test_a_resumed_log_is_cut_at_its_last_good_record_and_goes_on(tmp_path: Path
     data = path.read_bytes()
     path.write_bytes(data[:-5])
     log = read_log(path, event_types, strict=False)
-    writer = LogWriter.reopen(path, log.good_bytes, len(log.events))
+    writer = LogWriter.reopen(path, log.good_bytes, len(log.events), log=log)
+    assert writer.version == 1  # a format 1 log goes on in format 1
     for ev in dare_match.events[len(log.events):]:
         writer.append(ev)
     writer.close()
@@ -358,14 +374,14 @@ def test_an_invalid_event_in_msgpack_names_the_field_too(tmp_path: Path,
 
 
 @pytest.mark.parametrize("fmt", FMTS)
-def test_a_header_of_format_2_is_refused(tmp_path: Path, dare_match: Match, fmt: Fmt) -> None:
-    header = msgspec.structs.replace(dare_match.header, format=2)
+def test_a_header_of_format_3_is_refused(tmp_path: Path, dare_match: Match, fmt: Fmt) -> None:
+    header = msgspec.structs.replace(dare_match.header, format=3)
     path = tmp_path / NAMES[fmt]
     write_log(path, header, dare_match.events[:3], fmt)
     with pytest.raises(LogError) as err:
         read_log(path, event_types, strict=False)
     assert err.value.index == 0
-    assert "log format version 2 is not supported" in str(err.value)
+    assert "log format version 3 is not supported" in str(err.value)
 
 
 def test_a_header_with_an_unknown_field_or_game_is_refused(tmp_path: Path,
@@ -402,17 +418,20 @@ def test_the_file_name_chooses_the_encoding_when_creating(tmp_path: Path,
 # -- converting -------------------------------------------------------------------------------
 
 def test_convert_msgpack_to_jsonl_and_back_is_lossless(tmp_path: Path, dare_match: Match) -> None:
+    """A format 1 log converts to format 2 with the same events, and format 2 converts to
+    the other encoding and back byte for byte."""
     original = write_match(tmp_path / "game.kbl", dare_match)
     assert convert_log(original, tmp_path / "game.jsonl", event_types) == len(dare_match.events)
     as_json = read_log(tmp_path / "game.jsonl", event_types)
-    assert as_json.fmt == "jsonl"
+    assert as_json.fmt == "jsonl" and as_json.version == 2
     back = convert_log(tmp_path / "game.jsonl", tmp_path / "back.kbl", event_types)
     assert back == len(dare_match.events)
     back = read_log(tmp_path / "back.kbl", event_types)
-    assert back.fmt == "msgpack"
-    assert back.header == as_json.header == dare_match.header
+    assert back.fmt == "msgpack" and back.version == 2
+    assert back.header == as_json.header == msgspec.structs.replace(dare_match.header, format=2)
     assert back.events == as_json.events == dare_match.events
-    assert (tmp_path / "back.kbl").read_bytes() == original.read_bytes()
+    convert_log(tmp_path / "back.kbl", tmp_path / "again.jsonl", event_types)
+    assert (tmp_path / "again.jsonl").read_bytes() == (tmp_path / "game.jsonl").read_bytes()
 
 
 def test_convert_writes_the_encoding_asked_for(tmp_path: Path, dare_match: Match) -> None:
@@ -420,7 +439,8 @@ def test_convert_writes_the_encoding_asked_for(tmp_path: Path, dare_match: Match
     convert_log(src, tmp_path / "out.jsonl", event_types, fmt="msgpack")
     assert read_log(tmp_path / "out.jsonl", event_types).fmt == "msgpack"
     convert_log(tmp_path / "out.jsonl", tmp_path / "out.kbl", event_types, fmt="jsonl")
-    assert (tmp_path / "out.kbl").read_bytes() == src.read_bytes()
+    assert read_log(tmp_path / "out.kbl", event_types).fmt == "jsonl"
+    assert read_log(tmp_path / "out.kbl", event_types).events == dare_match.events
 
 
 def test_convert_by_default_writes_the_encoding_the_new_name_asks_for(
@@ -430,7 +450,7 @@ def test_convert_by_default_writes_the_encoding_the_new_name_asks_for(
                       ("copy.jsonl", "jsonl")]:
         convert_log(src, tmp_path / name, event_types)
         assert read_log(tmp_path / name, event_types).fmt == fmt, name
-    assert (tmp_path / "copy.jsonl").read_bytes() == src.read_bytes()
+    assert read_log(tmp_path / "copy.jsonl", event_types).events == dare_match.events
 
 
 def test_convert_refuses_to_overwrite_unless_asked(tmp_path: Path, dare_match: Match) -> None:
@@ -456,4 +476,4 @@ def test_convert_refuses_a_damaged_log(tmp_path: Path, dare_match: Match) -> Non
 
 def test_the_header_type_has_the_documented_fields() -> None:
     assert Header.__struct_fields__ == ("format", "game", "rules", "seats", "mode", "kabucli",
-                                        "started", "seed", "shuffle")
+                                        "started", "seed", "shuffle", "clock", "commit", "salt")

@@ -1,6 +1,7 @@
 """`kabucli log repair IN OUT`: copies every record of a damaged log that still checks into a
 new log, reads on past damage in the middle of a msgpack log, reports each record it leaves
-out, and never changes the original. Tried on copies of the recorded games in replays/."""
+out, and never changes the original. Tried on format 1 copies of the recorded games in
+replays/ (a record an event); format 2 (a block of inputs a record): test_log_v2.py."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 from kabucli import games
 from kabucli.cli import app
 from kabucli.log import read_log
+from v1logs import write_v1
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 KBL = sorted(REPLAYS.glob("*/*.kbl"))
@@ -36,6 +38,10 @@ def frames(data: bytes) -> list[tuple[int, int]]:
         out.append((pos, end))
         pos = end
     return out
+
+
+def v1_bytes(src: Path, tmp_path: Path) -> bytes:
+    return write_v1(src, tmp_path / f"v1{src.suffix}").read_bytes()
 
 
 def damaged_copy(src: Path, tmp_path: Path, data: bytes) -> Path:
@@ -62,7 +68,7 @@ def repaired(log: Path, out: Path, kept: int, dropped: list[str]) -> list[Any]:
 @pytest.mark.parametrize("src", KBL, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_a_flipped_bit_costs_one_event(src: Path, tmp_path: Path) -> None:
     original = read_log(src, games.event_types).events
-    data = src.read_bytes()
+    data = v1_bytes(src, tmp_path)
     bounds = frames(data)
     k = len(bounds) // 2
     start, end = bounds[k]
@@ -77,7 +83,7 @@ def test_a_flipped_bit_costs_one_event(src: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("src", KBL[:3], ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_a_damaged_length_is_read_past(src: Path, tmp_path: Path) -> None:
     original = read_log(src, games.event_types).events
-    data = src.read_bytes()
+    data = v1_bytes(src, tmp_path)
     start, end = frames(data)[3]
     log = damaged_copy(src, tmp_path, data[:start] + b"\x7f" + data[start + 1:])
     events = repaired(log, tmp_path / "out.jsonl", len(original) - 1, [
@@ -89,7 +95,7 @@ def test_a_damaged_length_is_read_past(src: Path, tmp_path: Path) -> None:
 def test_a_wiped_stretch_over_two_records_is_one_gap(tmp_path: Path) -> None:
     src = KBL[0]
     original = read_log(src, games.event_types).events
-    data = src.read_bytes()
+    data = v1_bytes(src, tmp_path)
     bounds = frames(data)
     start, _ = bounds[4]
     _, end = bounds[5]
@@ -104,7 +110,7 @@ def test_a_wiped_stretch_over_two_records_is_one_gap(tmp_path: Path) -> None:
 @pytest.mark.parametrize("src", JSONL, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_bad_lines_and_a_torn_last_line_are_left_out(src: Path, tmp_path: Path) -> None:
     original = read_log(src, games.event_types).events
-    lines = src.read_bytes().splitlines(keepends=True)
+    lines = v1_bytes(src, tmp_path).splitlines(keepends=True)
     k = len(lines) // 2
     start = sum(len(line) for line in lines[:k])
     lines[k] = lines[k].replace(b"{", b"[", 1)
@@ -124,12 +130,16 @@ def test_a_whole_log_is_copied_as_it_is_and_audits(tmp_path: Path) -> None:
         out = tmp_path / f"out{src.suffix}"
         repaired(src, out, len(read_log(src, games.event_types).events), [])
         assert out.read_bytes() == src.read_bytes()
+        v1 = damaged_copy(src, tmp_path, v1_bytes(src, tmp_path))  # undamaged
+        out = tmp_path / f"out1{src.suffix}"
+        repaired(v1, out, len(read_log(src, games.event_types).events), [])
+        assert out.read_bytes() == v1.read_bytes()
         assert run("audit", str(out)).exit_code == 0
 
 
 def test_a_repaired_log_missing_an_event_does_not_audit(tmp_path: Path) -> None:
     src = KBL[0]
-    data = bytearray(src.read_bytes())
+    data = bytearray(v1_bytes(src, tmp_path))
     data[frames(bytes(data))[6][1] - 1] ^= 0x01
     log = damaged_copy(src, tmp_path, bytes(data))
     out = tmp_path / "out.kbl"
@@ -158,7 +168,7 @@ def test_repair_refuses_to_write_over_its_input_or_another_file(tmp_path: Path) 
 
 
 def test_a_damaged_header_cannot_be_repaired(tmp_path: Path) -> None:
-    data = bytearray(KBL[0].read_bytes())
+    data = bytearray(v1_bytes(KBL[0], tmp_path))
     data[20] ^= 0x01
     log = damaged_copy(KBL[0], tmp_path, bytes(data))
     out = tmp_path / "out.kbl"
