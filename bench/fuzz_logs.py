@@ -22,12 +22,14 @@ each kind of crash. ``tests/test_fuzz_logs.py`` runs a bounded part of this in t
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import dataclasses
 import json
 import os
 import random
 import re
+import shutil
 import struct
 import sys
 import tempfile
@@ -46,7 +48,7 @@ import typer.testing
 from typer.testing import CliRunner
 
 from kabucli.cli import app
-from kabucli.log import MAGIC
+from kabucli.log import MAGIC, MAGIC1, _pack, _unpack
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
@@ -82,12 +84,43 @@ class Case:
 
 
 def group(path: Path) -> str:
-    """The group a case made from this recorded log is counted in: its game and format."""
-    return f"{path.parent.name} {path.suffix}"
+    """The group a case made from this recorded log is counted in: its game and format
+    (a format 1 copy is counted apart)."""
+    return f"{path.parent.name} {path.suffix}" + (" v1" if V1 in path.parents else "")
+
+
+# Format 1 copies of the recorded games (format 1 is still read): made once, in a folder
+# of their own, one per game and encoding.
+V1 = Path(tempfile.gettempdir()) / f"kabucli-fuzz-v1-{os.getpid()}"
+atexit.register(shutil.rmtree, V1, ignore_errors=True)
+
+
+def v1_copies() -> list[Path]:
+    from kabucli.games import event_types
+    from kabucli.log import LogWriter, format_for, read_log
+
+    out = []
+    for p in sorted(REPLAYS.glob("*/*")):
+        if p.suffix not in (".kbl", ".jsonl"):
+            continue
+        dst = V1 / p.parent.name / p.name
+        if not dst.exists():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            log = read_log(p, event_types)
+            header = msgspec.structs.replace(log.header, format=1, clock=None, commit=None,
+                                             salt=None)
+            writer = LogWriter.create(dst, header, format_for(dst), durable=False)
+            for ev in log.events:
+                writer.append(ev)
+            writer.close()
+        out.append(dst)
+    return out
 
 
 def logs() -> list[Path]:
-    return sorted(p for p in REPLAYS.glob("*/*") if p.suffix in (".kbl", ".jsonl"))
+    """The recorded games (format 2) and their format 1 copies."""
+    return sorted(p for p in REPLAYS.glob("*/*") if p.suffix in (".kbl", ".jsonl")) + \
+        v1_copies()
 
 
 def seeds_for_truncation() -> list[Case]:
@@ -104,6 +137,8 @@ def seeds_for_truncation() -> list[Case]:
             best[key] = case
 
     for p in logs():
+        if V1 in p.parents:
+            continue
         offer(Case(f"{p.parent.name}/{p.name}", p.read_bytes(), p.suffix, group(p)),
               p.parent.name)
     for (game, suffix), case in list(best.items()):
@@ -114,14 +149,24 @@ def seeds_for_truncation() -> list[Case]:
     return [best[k] for k in sorted(best)]
 
 
+def kind_of(data: bytes) -> str:
+    """A log's encoding: ``v2`` (format 2's binary), ``v1`` (format 1's) or ``jsonl``."""
+    return "v2" if data.startswith(MAGIC) else "v1" if data.startswith(MAGIC1) else "jsonl"
+
+
 def records(data: bytes) -> list[bytes]:
-    """The payloads of a whole log (msgpack) or its lines (JSON Lines)."""
-    if not data.startswith(MAGIC):
+    """The records of a whole log as msgpack (format 2: each frame's body, inflated: the
+    header's map, then blocks, each an array of inputs) or its lines (JSON Lines)."""
+    kind = kind_of(data)
+    if kind == "jsonl":
         return [line for line in data.split(b"\n") if line.strip()]
     out, pos = [], len(MAGIC)
     while pos < len(data):
         size, _ = FRAME.unpack_from(data, pos)
-        out.append(data[pos + FRAME.size:pos + FRAME.size + size])
+        payload = data[pos + FRAME.size:pos + FRAME.size + size]
+        body = _unpack(payload) if kind == "v2" else payload
+        assert isinstance(body, bytes)
+        out.append(body)
         pos += FRAME.size + size
     return out
 
@@ -130,9 +175,11 @@ def frame(payload: bytes) -> bytes:
     return FRAME.pack(len(payload), zlib.crc32(payload)) + payload
 
 
-def assemble(recs: list[bytes], msgpack: bool) -> bytes:
-    if msgpack:
-        return MAGIC + b"".join(frame(r) for r in recs)
+def assemble(recs: list[bytes], kind: str) -> bytes:
+    if kind == "v2":
+        return MAGIC + b"".join(frame(_pack(r)) for r in recs)
+    if kind == "v1":
+        return MAGIC1 + b"".join(frame(r) for r in recs)
     return b"".join(r + b"\n" for r in recs)
 
 
@@ -170,7 +217,7 @@ def bit_flip(path: Path, rng: random.Random) -> Case:
     pos, bit = rng.randrange(len(data)), rng.randrange(8)
     data[pos] ^= 1 << bit
     name = f"{path.name} bit {bit} of byte {pos} flipped"
-    if data.startswith(MAGIC) and rng.random() < 0.5:  # the checksum made right again
+    if kind_of(bytes(data)) != "jsonl" and rng.random() < 0.5:  # checksums made right again
         data = bytearray(_fix_crcs(bytes(data)))
         name += ", checksums fixed"
     return Case(name, bytes(data), path.suffix, group(path))
@@ -201,7 +248,8 @@ def _paths(obj: Any, at: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
 def field_edit(path: Path, rng: random.Random) -> Case:
     """One value of one record replaced, removed or added to, and the record encoded again."""
     data = path.read_bytes()
-    msgpack = data.startswith(MAGIC)
+    kind = kind_of(data)
+    msgpack = kind != "jsonl"
     recs = records(data)
     index = 0 if rng.random() < 0.25 else rng.randrange(len(recs))
     obj = msgspec.msgpack.decode(recs[index]) if msgpack else json.loads(recs[index])
@@ -231,7 +279,7 @@ def field_edit(path: Path, rng: random.Random) -> Case:
         what = f"= {value!r}"[:40]
     label = "/".join(str(k) for k in where)
     recs[index] = encode_raw(obj, msgpack)
-    return Case(f"{path.name} record {index} {label} {what}", assemble(recs, msgpack),
+    return Case(f"{path.name} record {index} {label} {what}", assemble(recs, kind),
                 path.suffix, group(path))
 
 
@@ -311,13 +359,14 @@ def rules_file(rng: random.Random) -> Case:
 def header_seed(path: Path, rng: random.Random) -> Case:
     """The header's seed out of range (negative, or 2**64 and more in JSON Lines)."""
     data = path.read_bytes()
-    msgpack = data.startswith(MAGIC)
+    kind = kind_of(data)
+    msgpack = kind != "jsonl"
     recs = records(data)
     head = msgspec.msgpack.decode(recs[0]) if msgpack else json.loads(recs[0])
     choices = [-1, -2**63] + ([] if msgpack else [2**64, 10**30])
     head["seed"] = rng.choice(choices)
     recs[0] = encode(head, msgpack)
-    return Case(f"{path.name} seed {head['seed']}", assemble(recs, msgpack), path.suffix,
+    return Case(f"{path.name} seed {head['seed']}", assemble(recs, kind), path.suffix,
                 group(path))
 
 

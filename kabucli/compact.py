@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import typing
+from types import GenericAlias
 from typing import Any
 
 import msgspec
@@ -39,11 +40,13 @@ DRAW = 2
 # It holds what every header says, so a short game's log is not mostly its header. Part of
 # the format: it never changes (tests/test_log_v2.py pins its hash).
 DICTIONARY_WORDS = (
-    "format game rules seats name control human bot:random bot:best bot:cmd: bot:py: mode "
-    "seeded physical kabucli 0.1.0 started 2026- T00:00:00+00:00 seed shuffle blake2b-fy-v1 "
-    "clock commit salt dare kazu-tori yatchaba uno-dare kabu-tsukuri ante yaku none tie carry "
-    "rounds chips limit jizo ranking extended dealer rotate winner bet hands games points"
-).split()
+    "format", "game", "rules", "seats", "name", "control", "human", "bot:random", "bot:best",
+    "bot:cmd:", "bot:py:", "mode", "seeded", "physical", "kabucli", "0.1.0", "started", "2026-",
+    "T00:00:00+00:00", "seed", "shuffle", "blake2b-fy-v1", "clock", "commit", "salt", "dare",
+    "kazu-tori", "yatchaba", "uno-dare", "kabu-tsukuri", "ante", "yaku", "none", "tie", "carry",
+    "rounds", "chips", "limit", "jizo", "ranking", "extended", "dealer", "rotate", "winner",
+    "bet", "hands", "games", "points",
+)
 DICTIONARY = b"".join(bytes((0xA0 | len(w),)) + w.encode() for w in DICTIONARY_WORDS)
 
 DRAW_CODE = 0
@@ -81,8 +84,8 @@ class Codec:
             self.twin[cls] = twin
             self.real[twin] = cls
             members.append(twin)
-        union = typing.Union[tuple(members)]  # noqa: UP007
-        self.decoder = msgspec.msgpack.Decoder(list[union])  # type: ignore[valid-type]
+        union: Any = typing.Union[tuple(members)]  # noqa: UP007
+        self.decoder = msgspec.msgpack.Decoder(GenericAlias(list, (union,)))
 
     def record(self, event: Event | None, dt: int) -> msgspec.Struct:
         """The compact record of an input (None: a race mark), ``dt`` ms after the last."""

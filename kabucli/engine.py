@@ -21,9 +21,9 @@ from typing_extensions import TypeVar
 
 from kabucli import __version__
 from kabucli.cards import Deck
+from kabucli.compact import DERIVED, DRAW, INPUT
 from kabucli.errors import IllegalMove, KabuError, RuleError
 from kabucli.events import Event, Undo
-from kabucli.compact import DERIVED, DRAW, INPUT
 from kabucli.log import FORMAT_VERSION, Header, SeatInfo, now_iso, now_ms
 from kabucli.rules import as_dict, validate
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng

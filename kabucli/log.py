@@ -32,7 +32,16 @@ from typing import IO, Any, Literal, NamedTuple
 
 import msgspec
 
-from kabucli.compact import DICTIONARY, DERIVED, DRAW, INPUT, array_body, array_head, codec, new_digest
+from kabucli.compact import (
+    DERIVED,
+    DICTIONARY,
+    DRAW,
+    INPUT,
+    array_body,
+    array_head,
+    codec,
+    new_digest,
+)
 from kabucli.errors import KabuError, LogError
 from kabucli.events import Event, Undo
 from kabucli.files import MiB, read_bytes, size_text

@@ -18,10 +18,10 @@ from typing import Any
 import msgspec
 
 from kabucli import bots as botreg, games
+from kabucli.compact import new_salt, seed_commitment
 from kabucli.engine import Game, Match, check_header, make_header, walk
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
-from kabucli.compact import new_salt, seed_commitment
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, format_for, read_log
 from kabucli.notation import MAX_LINE
 from kabucli.safetext import safe_text

@@ -327,7 +327,8 @@ def test_audit_json_reports_each_log(game_log: Path, tmp_path: Path) -> None:
     assert res.exit_code == 2
     assert res.stderr == ""
     valid, invalid, unreadable = json.loads(res.stdout)
-    assert valid == {"log": str(game_log), "status": "valid",
+    assert re.fullmatch(r"[0-9a-f]{64}", valid.pop("digest"))
+    assert valid == {"log": str(game_log), "status": "valid", "format": 2,
                      "events": events_in(game_log), "finished": True}
     assert invalid["status"] == "invalid"
     assert (invalid["index"], invalid["actor"], invalid["action"]) == (5, "p2", "p2 sets 1-2-3")
@@ -343,9 +344,9 @@ def test_log_convert_both_ways_is_lossless(game_log: Path, tmp_path: Path) -> No
     n = events_in(game_log)
     res = run("log", "convert", str(game_log), str(js))
     assert res.exit_code == 0 and f"wrote {js} ({n} events)" in res.stdout
-    assert js.read_text().startswith('{"format":1,"game":"dare"')
+    assert js.read_text().startswith('{"format":2,"game":"dare"')
     assert run("log", "convert", str(js), str(back)).exit_code == 0
-    assert back.read_bytes() == game_log.read_bytes()
+    assert back.read_bytes() == game_log.read_bytes()  # format 2 both ways, byte for byte
     audit_ok(js)
 
 

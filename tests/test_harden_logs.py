@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import subprocess
 import sys
+import tempfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -17,13 +17,13 @@ from typing import Any
 import msgspec
 import pytest
 from typer.testing import CliRunner, Result
+from v1logs import write_v1
 
 from kabucli import games
 from kabucli.cards import DAINI_40, KABUFUDA_39
 from kabucli.cli import app
 from kabucli.games.kazu_tori import rules as kazutori
 from kabucli.log import _FRAME, MAGIC1 as MAGIC
-from v1logs import write_v1
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}

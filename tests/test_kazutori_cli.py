@@ -125,7 +125,7 @@ def test_a_person_with_bots_claims_or_passes_at_the_prompt(tmp_path: Path) -> No
     events = read_log(log, games.event_types).events
     assert [GAME.notate(e) for e in events if e.KIND == "action"][:8] == [
         "p1 flip", "p1 pass", "p2 flip", "p1 pass", "p3 flip", "p1 pass", "p4 flip", "p1 claim"]
-    assert run("audit", str(log)).stdout.endswith("unfinished)\n")
+    assert run("audit", str(log)).stdout.splitlines()[0].endswith("unfinished)")
 
 
 def test_a_tampered_copy_is_rejected_at_the_changed_event(bot_log: Path, tmp_path: Path) -> None:
@@ -136,8 +136,8 @@ def test_a_tampered_copy_is_rejected_at_the_changed_event(bot_log: Path, tmp_pat
     sh = events[pos]
     assert isinstance(sh, Shuffle)
     events[pos] = Shuffle(sh.seats, [sh.piles[0][::-1], *sh.piles[1:]])
-    bad = tmp_path / "bad.kbl"
-    write_log(bad, data.header, events, "msgpack")
+    bad = tmp_path / "bad.jsonl"  # JSON Lines holds the derived events too
+    write_log(bad, data.header, events, "jsonl")
     res = run("audit", str(bad))
     assert res.exit_code == 1
     assert f"event {pos + 1}: table 'shuffle" in res.stdout + res.stderr
@@ -145,7 +145,7 @@ def test_a_tampered_copy_is_rejected_at_the_changed_event(bot_log: Path, tmp_pat
     pos, flip = [(i, e) for i, e in enumerate(data.events) if isinstance(e, Flip)][3]
     events = list(data.events)
     events[pos] = Flip(flip.seat % 4 + 1)
-    write_log(bad, data.header, events, "msgpack", overwrite=True)
+    write_log(bad, data.header, events, "jsonl", overwrite=True)
     res = run("audit", str(bad))
     assert res.exit_code == 1
     assert f"event {pos + 1}: p{flip.seat % 4 + 1} 'p{flip.seat % 4 + 1} flip'" in res.stdout + \

@@ -14,7 +14,7 @@ import pytest
 PKG = Path(__file__).resolve().parent.parent / "kabucli"
 
 # The layer every game builds on, and what sits above the games (which use them).
-LOWER = ["cards", "engine", "errors", "events", "files", "hands", "ledger", "log", "notation",
+LOWER = ["cards", "compact", "engine", "errors", "events", "files", "hands", "ledger", "log", "notation",
          "rules", "safetext", "shuffle"]
 ABOVE = {"games", "bots", "render", "session", "sim", "cli", "prompt", "completion"}
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 from typer.testing import CliRunner
+from v1logs import write_v1
 
 from kabucli import games
 from kabucli.cli import app
 from kabucli.log import read_log
-from v1logs import write_v1
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 KBL = sorted(REPLAYS.glob("*/*.kbl"))
