@@ -769,9 +769,9 @@ def audit(
     log's digest."""
     from kabucli import games
     from kabucli.compact import seed_commitment
-    from kabucli.engine import Violation, check_header, walk
+    from kabucli.engine import Violation, check_header
     from kabucli.errors import KabuError
-    from kabucli.log import external_bot, log_digest, read_log
+    from kabucli.log import audit_log, external_bot
 
     want = {name: _hex_option(name, value) for name, value in
             (("--digest", digest), ("--commit", commitment)) if value is not None}
@@ -786,8 +786,8 @@ def audit(
         progress = track(logs, description="auditing", console=err, transient=True)
     for path in progress or logs:
         res: dict[str, Any] = {"log": str(path)}
-        try:
-            data = read_log(path, _event_types_or_fail)
+        try:  # a format 2 binary log is streamed: checked as it is read, its events counted
+            data = audit_log(path, _event_types_or_fail)
             g = games.get(data.header.game)
             check_header(g, data.header)
         except KabuError as exc:
@@ -798,15 +798,14 @@ def audit(
             if not as_json:
                 err.print(f"[bold red]unreadable:[/] {_escape(msg)}")
             continue
-        # a format 2 binary log was walked as it was read
-        match, violation = data.walked or walk(g, data.header, data.events)
+        match, violation = data.match, data.violation
         head = data.header
         if violation is None and head.commit is not None and (
                 head.seed is None or head.salt is None
                 or seed_commitment(head.seed, head.salt) != head.commit):
             violation = Violation(0, "table", "seed", "the seed is not the one the header's "
                                   "commitment binds")
-        found = log_digest(data) if violation is None else None
+        found = data.digest if violation is None else None
         if violation is None:
             for name, value in want.items():
                 have = found if name == "--digest" else head.commit
@@ -824,7 +823,7 @@ def audit(
                 err.print(f"[bold red]invalid:[/] {_escape(line)}")
         else:
             state = "finished" if match.over else "unfinished"
-            res.update(status="valid", events=len(data.events), finished=match.over,
+            res.update(status="valid", events=data.events, finished=match.over,
                        digest=found, format=head.format)
             if head.commit is not None:
                 res["commit"] = head.commit
@@ -836,7 +835,7 @@ def audit(
                 state += "; user's bot, not run: " + ", ".join(f"p{i} {k!r}"
                                                                for i, k in own.items())
             if not as_json:
-                out.print(f"[green]valid:[/] {_escape(str(path))} ({len(data.events)} events, "
+                out.print(f"[green]valid:[/] {_escape(str(path))} ({data.events} events, "
                           f"{_escape(state)})", soft_wrap=True)
                 out.print(f"  digest {found}" + ("; seed commitment checked"
                                                  if head.commit is not None else ""),

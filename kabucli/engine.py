@@ -304,6 +304,9 @@ class Match:
         self.on_event: Callable[[int, Event], None] | None = None
         self.events: list[Event] = []  # in effect (undo removes from here, never from the log)
         self.logged = 0  # everything written or read, undos included
+        # whether ``events`` keeps the events in effect (an undo needs them; a streamed
+        # audit, :class:`Deriver`, keeps the inputs instead)
+        self.keep = True
         self.state = game.new_state(self.rules, self.nseats, self.physical)
         self._chances = 0
         # When a list: every move a bot calls trusted is checked in full first (as a person's
@@ -413,7 +416,8 @@ class Match:
             self.writer.append(event, how)
         self.logged += 1
         self.game.apply(self.state, event)
-        self.events.append(event)
+        if self.keep:
+            self.events.append(event)
         if event.KIND == "chance":
             self._chances += 1
         if self.on_event is not None:
@@ -437,7 +441,8 @@ class Match:
 
     def _apply(self, event: Event) -> None:
         self.game.apply(self.state, event)
-        self.events.append(event)
+        if self.keep:
+            self.events.append(event)
         if event.KIND == "chance":
             self._chances += 1
 
@@ -514,18 +519,22 @@ def walk(game: Game, header: Header, events: Sequence[Event],
 
 
 class _Keep:
-    """What :func:`derive` gives a match as its log: a list of every event logged, each with
-    the time of the input it follows."""
+    """What :class:`Deriver` gives a match as its log: every event logged, each with the
+    time of the input it follows (or, not ``keep``, only their count)."""
 
-    def __init__(self, times: list[int] | None, now: int) -> None:
+    def __init__(self, times: list[int] | None, now: int, keep: bool) -> None:
         self.events: list[Event] = []
         self.times = times
         self.now = now
+        self.keep = keep
+        self.count = 0
 
     def append(self, event: Event, how: int = INPUT) -> None:
-        self.events.append(event)
-        if self.times is not None:
-            self.times.append(self.now)
+        self.count += 1
+        if self.keep:
+            self.events.append(event)
+            if self.times is not None:
+                self.times.append(self.now)
 
 
 @dataclass
@@ -538,32 +547,112 @@ class Derived:
     walked: tuple[Match, Violation | None]
 
 
+class NeedInputs(Exception):
+    """An undo came to a :class:`Deriver` that keeps neither events nor inputs."""
+
+
+class Deriver:
+    """Plays a format 2 log's inputs, fed as they are read, through a fresh match: the
+    engine records what it derives between them and checks each input, as an audit does.
+
+    With ``keep`` every event logged is kept (``events``, ``times``); without, only counted
+    (``logged``), and the match keeps no events either, so a long log is audited in memory
+    that does not grow with it: an undo then replays the inputs still in effect, which are
+    kept as (time, event) pairs."""
+
+    def __init__(self, game: Game, header: Header, keep: bool = True,
+                 keep_inputs: bool = True) -> None:
+        """``keep_inputs`` (without ``keep``): keep the inputs in effect for an undo; else an
+        undo raises :class:`NeedInputs` (a log where nobody could undo, read in less
+        memory, is read again with them)."""
+        self.game = game
+        self.header = header
+        self.keep = keep
+        self.keep_inputs = keep_inputs and not keep
+        self.log = _Keep([] if header.timed and keep else None, header.clock or 0, keep)
+        self.match = Match(game, header, self.log)
+        self.match.keep = keep
+        self.inputs: list[tuple[int, Event | None]] = []  # in effect, when not keep
+        self.violation: Violation | None = None
+
+    @property
+    def logged(self) -> int:
+        return self.log.count
+
+    def feed(self, t: int, ev: Event | None) -> bool:
+        """Place one input (None: a race drawn from the seed); False once one broke a rule
+        (``violation``: the first; it is the last event logged)."""
+        if self.violation is not None:
+            return False
+        match = self.match
+        log = self.log
+        match.advance()
+        log.now = t
+        if ev is None:
+            if match.draw() is None:
+                self.violation = Violation(log.count + 1, "table", "race",
+                                           "a race is recorded where none can be drawn")
+                return False
+            if self.keep_inputs:
+                self.inputs.append((t, None))
+            return True
+        if type(ev) is Undo and not self.keep:
+            if not self.keep_inputs:
+                raise NeedInputs
+            return self._undo(t, ev)
+        reason = match.why_not(ev)
+        if reason is not None:
+            log.append(ev)
+            self.violation = Violation(log.count, self.game.actor(ev), self.game.notate(ev),
+                                       reason)
+            return False
+        match._accept(ev)
+        if self.keep_inputs:
+            self.inputs.append((t, ev))
+        return True
+
+    def _undo(self, t: int, ev: Event) -> bool:
+        """An undo, when the match keeps no events: play the inputs still in effect but the
+        last one taken back (and the races after it) into a fresh match."""
+        inputs = self.inputs
+        last = max((i for i, (_, e) in enumerate(inputs) if e is not None), default=-1)
+        if last < 0:
+            self.log.append(ev)
+            self.violation = Violation(self.log.count, self.game.actor(ev),
+                                       self.game.notate(ev), "there is nothing to take back")
+            return False
+        self.log.append(ev)
+        kept = inputs[:last]
+        match = Match(self.game, self.header)
+        match.keep = False
+        for _, e in kept:
+            match.advance()
+            if e is None:
+                match.draw()
+            else:
+                match._accept(e)
+        match.advance()  # the events derived after it were logged before the undone input
+        match.writer = self.log
+        self.match = match
+        self.inputs = kept
+        return True
+
+    def finish(self) -> Derived:
+        """Record what the engine derives after the last input; the events and the walk."""
+        if self.violation is None:
+            self.match.advance()
+        return Derived(self.log.events, self.log.times, (self.match, self.violation))
+
+
 def derive(game: Game, header: Header,
            inputs: Sequence[tuple[int, Event | None]]) -> Derived:
     """Play a log's inputs ((time, event), the event None for a race drawn from the seed)
-    through a fresh match: the engine records what it derives between them and checks each
-    input; the first that breaks a rule is the last event (see :class:`Violation`)."""
-    keep = _Keep([] if header.timed else None, header.clock or 0)
-    match = Match(game, header, keep)
-    violation = None
+    through a fresh match (see :class:`Deriver`)."""
+    deriver = Deriver(game, header)
     for t, ev in inputs:
-        match.advance()
-        keep.now = t
-        if ev is None:
-            if match.draw() is None:
-                violation = Violation(len(keep.events) + 1, "table", "race",
-                                      "a race is recorded where none can be drawn")
-                break
-            continue
-        reason = match.why_not(ev)
-        if reason is not None:
-            keep.append(ev)
-            violation = Violation(len(keep.events), game.actor(ev), game.notate(ev), reason)
+        if not deriver.feed(t, ev):
             break
-        match._accept(ev)
-    else:
-        match.advance()
-    return Derived(keep.events, keep.times, (match, violation))
+    return deriver.finish()
 
 
 def classify(game: Game, header: Header,

@@ -24,8 +24,10 @@ import msgspec
 
 
 class Event(msgspec.Struct, tag_field="e", omit_defaults=True, frozen=True,
-            forbid_unknown_fields=True):
-    """Base of all events."""
+            forbid_unknown_fields=True, gc=False):
+    """Base of all events. Events are not tracked by the garbage collector (``gc=False``):
+    they hold only numbers, text and lists of them, never a cycle, and a long match holds
+    hundreds of thousands of them, which the collector would walk again and again."""
 
     KIND: ClassVar[str] = "action"
 

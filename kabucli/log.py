@@ -576,9 +576,16 @@ class _Decoder:
     """Decodes a log's records in order: the header, then events of its game (format 2's
     binary encoding: blocks of inputs)."""
 
-    def __init__(self, event_types: EventTypes, fmt: Fmt, data: bytes) -> None:
+    def __init__(self, event_types: EventTypes, fmt: Fmt, data: bytes,
+                 mode: str = "collect") -> None:
+        """``mode``, for format 2's blocks: ``collect`` the inputs (``inputs``), or play them
+        through the engine as they are read, which ``keep``s the events or only counts them
+        (``stream``, ``inputs``: see :class:`kabucli.engine.Deriver`)."""
         self.event_types = event_types
         self.fmt = fmt
+        self.mode = mode
+        self.deriver: Any = None
+        self.count = 0  # inputs read
         self.magic2 = data.startswith(MAGIC)
         self.header: Header | None = None
         self.events: list[Event] = []
@@ -613,6 +620,13 @@ class _Decoder:
                 if header.format >= 2 and self.fmt == "msgpack":
                     self._codec = codec(self._events[1], header.timed)
                     self.hasher = new_digest(_enc_mp.encode(header))
+                    if self.mode != "collect":
+                        # an undo comes only from a person: a log without one at the
+                        # table is streamed keeping nothing (NeedInputs if one comes)
+                        people = header.mode == "physical" or any(
+                            s.control == "human" for s in header.seats)
+                        self.deriver = _deriver(self.types, header, self.mode == "keep",
+                                                self.mode == "inputs" or people)
             elif self._codec is not None:
                 return self._block(payload)
             else:
@@ -646,7 +660,7 @@ class _Decoder:
         if not head or len(body) == head:
             return "invalid record: a block that does not hold a list of records"
         records = self._codec.decoder.decode(body)
-        if len(self.inputs) + len(records) > MAX_INPUTS:
+        if self.count + len(records) > MAX_INPUTS:
             return f"invalid record: more than {MAX_INPUTS:,} inputs, the most kabucli reads"
         convert = self._codec.event
         last = self.last
@@ -656,8 +670,16 @@ class _Decoder:
             last += dt
             out.append((last, ev))
         self.hasher.update(memoryview(body)[head:])
-        self.inputs += out
+        self.count += len(out)
         self.last = last
+        deriver = self.deriver
+        if deriver is None:
+            self.inputs += out
+        else:
+            feed = deriver.feed
+            for t, ev in out:
+                if not feed(t, ev):
+                    break
         return ""
 
 
@@ -667,32 +689,16 @@ def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> 
     ``torn`` when it is a torn tail. A bad or unsupported header always raises: nothing after
     it can be trusted.
 
-    A format 2 binary log's inputs are played through the engine, which derives the events
-    between them and checks each input (``LogData.walked``); an input that breaks a rule ends
-    the events there (it is the last one), and an audit reports it as a format 1 log's."""
+    A format 2 binary log's inputs are played through the engine as they are read, which
+    derives the events between them and checks each input (``LogData.walked``); an input that
+    breaks a rule ends the events there (it is the last one), and an audit reports it as a
+    format 1 log's."""
     path = Path(path)
-    data, fmt = _read_bytes(path)
-    records = _Decoder(event_types, fmt, data)
-    good = len(MAGIC) if fmt == "msgpack" else 0
-    bad: _Raw | None = None
-    why = ""
-    for raw in _raw_records(data, fmt):
-        why = raw.why if raw.payload is None else records.decode(raw.number, raw.payload)
-        if why:
-            if raw.number == 0:
-                raise _log_error(path, 0, why, 0)
-            bad = raw
-            break
-        good = raw.end
+    records, good, bad, why = _scan(path, event_types, "keep")
     header = records.header
-    if header is None:
-        raise _log_error(path, 0, "missing: the log holds no records", 0)
     walked = None
-    if records.blocks:
-        try:
-            derived = _derive(records.types, header, records.inputs)
-        except KabuError as exc:
-            raise LogError(f"{path}: {exc}") from None
+    if records.deriver is not None:
+        derived = records.deriver.finish()
         records.events, records.times, walked = derived.events, derived.times, derived.walked
     error = None
     if bad is not None:
@@ -700,9 +706,73 @@ def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> 
         error = _log_error(path, n + 1 if records.blocks else bad.number, why, n)
         if strict:
             raise error
-    return LogData(str(path), header, records.events, fmt, good, error,
-                   bad is not None and bad.torn, records.times, len(records.inputs),
+    assert header is not None
+    return LogData(str(path), header, records.events, records.fmt, good, error,
+                   bad is not None and bad.torn, records.times, records.count,
                    records.hasher, records.last, walked, records.types)
+
+
+def _scan(path: Path, event_types: EventTypes,
+          mode: str) -> tuple[_Decoder, int, _Raw | None, str]:
+    """Read a log's records up to the first bad one: the decoder (header and what it
+    read), where the good records end, the bad record (None: none) and why it is bad."""
+    data, fmt = _read_bytes(path)
+    records = _Decoder(event_types, fmt, data, mode)
+    good = len(MAGIC) if fmt == "msgpack" else 0
+    for raw in _raw_records(data, fmt):
+        why = raw.why if raw.payload is None else records.decode(raw.number, raw.payload)
+        if why:
+            if raw.number == 0:
+                raise _log_error(path, 0, why, 0)
+            return records, good, raw, why
+        good = raw.end
+    if records.header is None:
+        raise _log_error(path, 0, "missing: the log holds no records", 0)
+    return records, good, None, ""
+
+
+class Audited(NamedTuple):
+    """What :func:`audit_log` found: the header, how many events the log holds, the match
+    at its end (or at the first event that breaks a rule: ``violation``), and its digest."""
+
+    header: Header
+    events: int
+    match: Any
+    violation: Any
+    digest: str | None
+    types: Any
+
+
+def audit_log(path: Path | str, event_types: EventTypes) -> Audited:
+    """Check a log against the rules, as ``kabucli audit`` does: a format 2 binary log is
+    streamed, its inputs played as each block is read and its events counted, not kept, so
+    memory does not grow with the log. A record that cannot be read raises LogError."""
+    from kabucli.engine import NeedInputs
+
+    path = Path(path)
+    try:
+        records, _, bad, why = _scan(path, event_types, "stream")
+    except NeedInputs:  # an undo where nobody sat to type one: read it again, keeping inputs
+        records, _, bad, why = _scan(path, event_types, "inputs")
+    if records.deriver is None:
+        data = read_log(path, event_types)
+        from kabucli.engine import walk
+
+        game = game_of(data.types, data.header.game)
+        if game is None:
+            raise LogError(f"{path}: its game's engine was not given")
+        match, violation = walk(game, data.header, data.events)
+        return Audited(data.header, len(data.events), match, violation,
+                       None if violation is not None else log_digest(data), data.types)
+    derived = records.deriver.finish()
+    n = records.deriver.logged
+    if bad is not None:
+        raise _log_error(path, n + 1, why, n)
+    assert records.header is not None
+    match, violation = derived.walked
+    return Audited(records.header, n, match, violation,
+                   None if violation is not None else str(records.hasher.hexdigest()),
+                   records.types)
 
 
 def log_digest(log: LogData) -> str | None:
@@ -733,6 +803,21 @@ def log_digest(log: LogData) -> str | None:
             last += dt
         h.update(_enc_mp.encode(rec.record(None if how == DRAW else ev, dt)))
     return str(h.hexdigest())
+
+
+def _deriver(types: Sequence[type[Event]], header: Header, keep: bool,
+             keep_inputs: bool = True) -> Any:
+    """A :class:`kabucli.engine.Deriver` for a format 2 log's inputs, by its game's engine;
+    LogError (for the header) when the game or the header cannot be played."""
+    from kabucli.engine import Deriver
+
+    game = game_of(types, header.game)
+    if game is None:
+        raise LogError("a format 2 log is read by its game's engine, which was not given")
+    try:
+        return Deriver(game, header, keep, keep_inputs)
+    except KabuError as exc:
+        raise LogError(str(exc).removeprefix("header: ")) from None
 
 
 def _derive(types: Sequence[type[Event]], header: Header,

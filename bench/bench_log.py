@@ -1,0 +1,267 @@
+"""Benchmark of the event log (format 2, docs/log-format.md): size, writing, reading, long
+matches and memory.
+
+    python bench/bench_log.py                 # everything (about 2 minutes)
+    python bench/bench_log.py --quick         # fewer, shorter runs
+    python bench/bench_log.py --json          # the figures as JSON on stdout
+    python bench/bench_log.py --only size,write
+
+Figures (medians of runs; the process pins itself to one CPU, as bench.py does):
+
+* **size**: bytes a log takes per event, header included, over seeded bot matches of every
+  game (bench.py's entries, 20 matches each) and over the files of replays/ by encoding; the
+  same matches in format 1 (msgpack and JSON Lines) beside them.
+* **write**: Dare, 3 players, random bots, every move checked as a person's move is
+  (``Match.check_trusted``, "validation on"), one log file per match written as ``kabucli
+  sim --logs`` writes it, against the same matches with no log: games (rounds) per second.
+* **read**: per game, reading a log from disk and auditing it (``kabucli audit``'s work: the
+  engine's walk) in events per second, against playing the same matches (events per second).
+* **long**: an Uno Dare match (2 random bots) of about 10,000 and one of about 300,000
+  events (``target`` 2,300 and 68,000), played with its log written, then audited:
+  microseconds per event of each, and their ratio.
+* **memory**: the peak memory (max RSS) of ``kabucli audit`` on a log of about a million
+  events (Uno Dare, ``target`` 230,000), in a fresh process, against ``python -c "import
+  kabucli.cli"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 7_000_000
+
+
+def _game(name: str, players: int, rules: dict[str, Any] | None = None) -> tuple[Any, ...]:
+    return bench._setup(bench.Entry(name, ("random",), players, rules=rules or {}))
+
+
+def play(game: Any, rules: Any, seats: Any, seed: int, log: Path | None,
+         checked: bool = False) -> Any:
+    """One match between the bots, as ``kabucli sim`` plays it: its log written to ``log``."""
+    from kabucli.session import start
+
+    sess = start(game, rules, seats, seed, log, None, durable=False)
+    if checked:
+        sess.match.check_trusted = []
+    sess.run_bots()
+    sess.close()
+    return sess.match
+
+
+def bench_size(quick: bool) -> dict[str, Any]:
+    from kabucli.games import event_types
+    from kabucli.log import encode_record, read_log, write_log
+
+    out: dict[str, Any] = {"bots": [], "replays": {}}
+    n = 5 if quick else 20
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "m.kbl"
+        for entry in bench.ENTRIES:
+            game, rules, seats = bench._setup(entry)
+            b2 = b1 = bj = events = 0
+            for i in range(n):
+                m = bench.play_match(game, rules, seats, SEED + i)
+                path.unlink(missing_ok=True)
+                write_log(path, m.header, m.events, "msgpack", types=event_types(game.name))
+                b2 += path.stat().st_size
+                v1 = bench_v1_header(m.header)
+                b1 += len(b"KBCLOG1\n") + sum(len(encode_record(r, "msgpack"))
+                                              for r in [v1, *m.events])
+                bj += sum(len(encode_record(r, "jsonl")) for r in [m.header, *m.events])
+                events += len(m.events)
+            out["bots"].append({"game": entry.game, "players": entry.players,
+                                "bots": list(entry.bots), "events": events,
+                                "v2": b2 / events, "v1_msgpack": b1 / events,
+                                "jsonl": bj / events})
+    for suffix in (".kbl", ".jsonl"):
+        files = sorted((ROOT / "replays").glob(f"*/*{suffix}"))
+        events = sum(len(read_log(p, event_types).events) for p in files)
+        size = sum(p.stat().st_size for p in files)
+        out["replays"][suffix] = {"files": len(files), "events": events, "bytes": size,
+                                  "per_event": size / events}
+    return out
+
+
+def bench_v1_header(header: Any) -> Any:
+    import msgspec
+
+    return msgspec.structs.replace(header, format=1, clock=None, commit=None, salt=None)
+
+
+def _median_rate(fn: Callable[[int], int], runs: int, count: int) -> float:
+    rates = []
+    for r in range(runs):
+        first = SEED + (r + 1) * 100_000
+        t0 = time.perf_counter()
+        done = sum(fn(first + i) for i in range(count))
+        rates.append(done / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
+def bench_write(quick: bool) -> dict[str, Any]:
+    game, rules, seats = _game("dare", 3)
+    runs, count = (3, 300) if quick else (7, 1500)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+
+        def rounds(m: Any) -> int:
+            return sum(1 for ev in m.events if bench._tag(ev) == "result")
+
+        made = itertools.count()
+
+        def with_log(seed: int) -> int:  # a new file each match, as kabucli sim --logs
+            path = folder / f"{next(made)}.kbl"
+            return rounds(play(game, rules, seats, seed, path, True))
+
+        def without(seed: int) -> int:
+            return rounds(play(game, rules, seats, seed, None, True))
+
+        # interleaved, so load on a shared machine hits both alike
+        logged, bare = [], []
+        for _ in range(runs):
+            logged.append(_median_rate(with_log, 1, count))
+            bare.append(_median_rate(without, 1, count))
+    a, b = statistics.median(logged), statistics.median(bare)
+    return {"games_per_s_with_log": a, "games_per_s_without": b, "ratio": a / b}
+
+
+def bench_read(quick: bool) -> list[dict[str, Any]]:
+    from kabucli import games
+    from kabucli.log import audit_log
+
+    out = []
+    runs, count = (3, 30) if quick else (5, 150)
+    entries = [e for e in bench.ENTRIES if e.bots == ("random",)]
+    with tempfile.TemporaryDirectory() as tmp:
+        for entry in entries:
+            game, rules, seats = bench._setup(entry)
+            folder = Path(tmp) / f"{entry.game}-{entry.players}"
+            folder.mkdir()
+            paths: list[Path] = []
+            events = 0
+            play_times = []
+            for i in range(count):
+                p = folder / f"{i}.kbl"
+                t0 = time.perf_counter()
+                m = play(game, rules, seats, SEED + i, p)
+                play_times.append(time.perf_counter() - t0)
+                paths.append(p)
+                events += m.logged
+
+            def audit_all(paths: list[Path] = paths) -> None:
+                for p in paths:
+                    violation = audit_log(p, games.event_types).violation
+                    if violation is not None:
+                        raise RuntimeError(f"{p}: {violation}")
+
+            times = []
+            for _ in range(runs):
+                t0 = time.perf_counter()
+                audit_all()
+                times.append(time.perf_counter() - t0)
+            read = events / statistics.median(times)
+            played = events / sum(play_times)
+            out.append({"game": entry.game, "players": entry.players, "events": events,
+                        "play_events_per_s": played, "read_audit_events_per_s": read,
+                        "ratio": read / played})
+    return out
+
+
+def bench_long(quick: bool) -> dict[str, Any]:
+    from kabucli import games
+    from kabucli.log import audit_log
+
+    out: dict[str, Any] = {}
+    # Uno Dare between 2 random bots: about 4.4 events a point of the target
+    sizes = {"10k": 2_300, "300k": 20_000 if quick else 68_000}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, target in sizes.items():
+            game, rules, seats = _game("uno-dare", 2, {"target": target})
+            p = Path(tmp) / f"{name}.kbl"
+            t0 = time.perf_counter()
+            m = play(game, rules, seats, SEED, p)
+            t_play = time.perf_counter() - t0
+            n = m.logged
+            del m
+            t0 = time.perf_counter()
+            audited = audit_log(p, games.event_types)
+            t_read = time.perf_counter() - t0
+            assert audited.violation is None and audited.events == n
+            out[name] = {"events": n, "play_us_per_event": t_play / n * 1e6,
+                         "read_audit_us_per_event": t_read / n * 1e6, "bytes": p.stat().st_size}
+    small, big = out["10k"], out["300k"]
+    out["play_ratio"] = big["play_us_per_event"] / small["play_us_per_event"]
+    out["read_ratio"] = big["read_audit_us_per_event"] / small["read_audit_us_per_event"]
+    return out
+
+
+def _peak_rss(argv: list[str]) -> float:
+    """MiB of peak memory of a fresh process running ``argv`` (its ru_maxrss, read by a
+    parent process that runs nothing else)."""
+    res = subprocess.run([sys.executable, "-c",
+                          "import resource, subprocess, sys;"
+                          "p = subprocess.run(sys.argv[1:], capture_output=True);"
+                          "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN)"
+                          ".ru_maxrss)", *argv], capture_output=True, text=True, check=True)
+    code_s, kib = res.stdout.split()
+    if code_s != "0":
+        raise RuntimeError(f"{argv} failed")
+    return int(kib) / 1024
+
+
+def bench_memory(quick: bool) -> dict[str, Any]:
+    game, rules, seats = _game("uno-dare", 2, {"target": 23_000 if quick else 230_000})
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp) / "big.kbl"
+        m = play(game, rules, seats, SEED, p)
+        n = m.logged
+        del m
+        audit = _peak_rss([sys.executable, "-m", "kabucli", "audit", str(p)])
+        base = _peak_rss([sys.executable, "-c", "import kabucli.cli"])
+        size = p.stat().st_size
+    return {"events": n, "bytes": size, "audit_peak_mib": audit, "import_peak_mib": base}
+
+
+PARTS = {"size": bench_size, "write": bench_write, "read": bench_read, "long": bench_long,
+         "memory": bench_memory}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--only", default=",".join(PARTS))
+    args = ap.parse_args(argv)
+    where = bench.pin_one_core()
+    import kabucli
+    from kabucli import engine
+
+    build = "compiled core" if engine.__file__.endswith((".so", ".pyd")) else "pure Python"
+    result: dict[str, Any] = {"kabucli": str(Path(kabucli.__file__).parent), "build": build,
+                              "cpu": where}
+    for part in args.only.split(","):
+        result[part] = PARTS[part](args.quick)
+        if not args.json:
+            print(f"== {part}", file=sys.stderr)
+            print(json.dumps(result[part], indent=1), file=sys.stderr)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
