@@ -13,7 +13,9 @@ Figures (medians of runs; the process pins itself to one CPU, as bench.py does):
   same matches in format 1 (msgpack and JSON Lines) beside them.
 * **write**: Dare, 3 players, random bots, every move checked as a person's move is
   (``Match.check_trusted``, "validation on"), one log file per match written as ``kabucli
-  sim --logs`` writes it, against the same matches with no log: games (rounds) per second.
+  sim --logs`` writes it, against the same matches with no log: games (rounds) per second,
+  for matches of 10 rounds (a file every 10 games) and of 1,000; and what creating a file
+  alone costs in the folder the logs go to (``--dir``; the system's temporary folder).
 * **read**: per game, reading a log from disk and auditing it (``kabucli audit``'s work: the
   engine's walk) in events per second, against playing the same matches (events per second).
 * **long**: an Uno Dare match (2 random bots) of about 10,000 and one of about 300,000
@@ -112,23 +114,41 @@ def _median_rate(fn: Callable[[int], int], runs: int, count: int) -> float:
     return statistics.median(rates)
 
 
+WHERE: str | None = None  # --dir: the folder the logs of "write" are written in
+
+
 def bench_write(quick: bool) -> dict[str, Any]:
-    game, rules, seats = _game("dare", 3)
-    runs, count = (3, 300) if quick else (7, 1500)
-    with tempfile.TemporaryDirectory() as tmp:
+    out = {}
+    for rounds in (10, 1000):
+        out[f"rounds_{rounds}"] = _write(quick, rounds)
+    with tempfile.TemporaryDirectory(dir=WHERE) as tmp:  # what a file alone costs there
+        t0 = time.perf_counter()
+        for i in range(500):
+            with open(Path(tmp) / f"{i}.kbl", "xb") as fh:
+                fh.write(bytes(300))
+        out["file_us"] = (time.perf_counter() - t0) / 500 * 1e6
+    out["folder"] = WHERE or tempfile.gettempdir()
+    return out
+
+
+def _write(quick: bool, rounds: int) -> dict[str, Any]:
+    """Dare matches of ``rounds`` rounds, each with its own log file, or none."""
+    game, rules, seats = _game("dare", 3, {"rounds": rounds, "chips": 10**6})
+    runs, count = (3, 3000 // rounds) if quick else (7, 15000 // rounds)
+    with tempfile.TemporaryDirectory(dir=WHERE) as tmp:
         folder = Path(tmp)
 
-        def rounds(m: Any) -> int:
+        def played(m: Any) -> int:
             return sum(1 for ev in m.events if bench._tag(ev) == "result")
 
         made = itertools.count()
 
         def with_log(seed: int) -> int:  # a new file each match, as kabucli sim --logs
             path = folder / f"{next(made)}.kbl"
-            return rounds(play(game, rules, seats, seed, path, True))
+            return played(play(game, rules, seats, seed, path, True))
 
         def without(seed: int) -> int:
-            return rounds(play(game, rules, seats, seed, None, True))
+            return played(play(game, rules, seats, seed, None, True))
 
         # interleaved, so load on a shared machine hits both alike
         logged, bare = [], []
@@ -136,7 +156,8 @@ def bench_write(quick: bool) -> dict[str, Any]:
             logged.append(_median_rate(with_log, 1, count))
             bare.append(_median_rate(without, 1, count))
     a, b = statistics.median(logged), statistics.median(bare)
-    return {"games_per_s_with_log": a, "games_per_s_without": b, "ratio": a / b}
+    return {"rounds_per_match": rounds, "games_per_s_with_log": a, "games_per_s_without": b,
+            "ratio": a / b}
 
 
 def bench_read(quick: bool) -> list[dict[str, Any]]:
@@ -245,7 +266,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--only", default=",".join(PARTS))
+    ap.add_argument("--dir", help="the folder to write the logs of 'write' in (default: the "
+                                  "system's temporary folder)")
     args = ap.parse_args(argv)
+    global WHERE
+    WHERE = args.dir
     where = bench.pin_one_core()
     import kabucli
     from kabucli import engine

@@ -298,7 +298,8 @@ class Match:
         self.seed = header.seed if header.mode == "seeded" else None
         self.physical = header.mode == "physical"
         self.nseats = len(header.seats)
-        # the log being written (a kabucli.log.LogWriter, or anything with its ``append``)
+        # the log being written (a kabucli.log.LogWriter, or anything with its ``append``,
+        # told of the events the engine derives only when its ``every`` is true)
         self.writer: Any = writer
         # Told of every event recorded from now on (log index, event), e.g. to draw it live.
         self.on_event: Callable[[int, Event], None] | None = None
@@ -412,8 +413,9 @@ class Match:
         race drawn from the seed (:mod:`kabucli.compact`). (:meth:`_record` and
         :meth:`_apply` written out: this runs for every event of a match, and the two calls
         cost Yatchaba's bot play about 3%.)"""
-        if self.writer is not None:
-            self.writer.append(event, how)
+        writer = self.writer
+        if writer is not None and (how != DERIVED or writer.every):
+            writer.append(event, how)
         self.logged += 1
         self.game.apply(self.state, event)
         if self.keep:
@@ -528,6 +530,7 @@ class _Keep:
         self.now = now
         self.keep = keep
         self.count = 0
+        self.every = True  # told of derived events too
 
     def append(self, event: Event, how: int = INPUT) -> None:
         self.count += 1

@@ -142,7 +142,10 @@ BLOCK_RECORDS = 4096
 # file must not fill the memory.
 MAX_BLOCK_BYTES = 16 * MiB
 MAX_INPUTS = 4_000_000
+LEVEL = 3
 RAW, DEFLATE = 0, 1  # a block's first byte: how its records are stored
+# zlib's level: 3 costs a game between bots about a tenth of what 9 does (0.05 against 0.4 us
+# an event, bench/bench_log.py) for about a tenth more bytes
 
 
 def encode_record(obj: msgspec.Struct, fmt: Fmt) -> bytes:
@@ -203,10 +206,13 @@ class LogWriter:
         self.durable = durable
         # without a header: a format 1 log (resumed), whose records are written whole
         self.version = 1 if header is None else header.format
-        self.count = 0  # events written so far (the header is not counted)
+        self.count = 0  # records appended so far (format 2 binary: its inputs; no header)
         self.torn_file: Path | None = None  # where reopen kept a torn tail it cut off
         self.header = header
         self.timed = header is not None and header.timed
+        # whether the engine tells it of the events it derives (format 2's binary encoding
+        # stores only inputs; it counts the others from the engine: see ``count``)
+        self.every = fmt == "jsonl" or self.version < 2
         self._codec: Any = None
         if header is not None and self.version >= 2:
             if not types:
@@ -352,7 +358,7 @@ def _pack(body: bytes) -> bytes:
     after one byte that says which (DEFLATE or RAW)."""
     packed = body
     if len(body) > 24:
-        deflate = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=DICTIONARY)
+        deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, zdict=DICTIONARY)
         packed = deflate.compress(body) + deflate.flush()
     if len(packed) < len(body):
         return bytes((DEFLATE,)) + packed

@@ -137,22 +137,6 @@ def test_the_frame_shown_in_log_format_md_is_what_kabucli_writes() -> None:
     assert bytes.fromhex(shown[1]) == encode_record(pay, "msgpack")
 
 
-def test_the_example_in_log_format_md_is_what_kabucli_writes(dare_match: Match) -> None:
-    text = (DOCS / "log-format.md").read_text(encoding="utf-8")
-    block = re.search(r"```json\n(.*?)```", text, re.S)
-    assert block is not None
-    lines = block[1].splitlines()
-    header = json.loads(lines[0])
-    expected = msgspec.to_builtins(dare_match.header)
-    for volatile in ("started", "kabucli"):
-        header.pop(volatile)
-        expected.pop(volatile)
-    assert header == expected
-    assert len(lines) == 13
-    assert [line.encode() for line in lines[1:]] == [
-        msgspec.json.encode(ev) for ev in dare_match.events[:12]]
-
-
 def test_a_physical_header_records_null_seed_and_shuffle(tmp_path: Path,
                                                          dare_match: Match) -> None:
     header = msgspec.structs.replace(dare_match.header, mode="physical", seed=None, shuffle=None)

@@ -1,0 +1,410 @@
+"""Log format 2 (docs/log-format.md): inputs only, in compact records and deflated blocks; the
+events between them derived again by the engine; a digest that chains the records; timed
+inputs; the seed's commitment; streamed audits. Format 1's own tests: test_log.py."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from typer.testing import CliRunner, Result
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.compact import (
+    DICTIONARY,
+    DICTIONARY_WORDS,
+    INPUT,
+    codec,
+    seed_commitment,
+)
+from kabucli.engine import Match, classify
+from kabucli.games import event_types
+from kabucli.games.dare.rules import GAME, Lay
+from kabucli.log import (
+    MAGIC,
+    LogWriter,
+    SeatInfo,
+    _pack,
+    _unpack,
+    _with_undo,
+    audit_log,
+    convert_log,
+    frame,
+    read_log,
+    write_log,
+)
+from kabucli.session import start
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs" / "log-format.md"
+REPLAYS = ROOT / "replays"
+ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None) -> Result:
+    res = runner.invoke(app, list(args), input=input, env=ENV)
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    return res
+
+
+def frames(data: bytes) -> list[tuple[int, int]]:
+    """(start, end) of each frame of a binary log, the header's first."""
+    out, pos = [], len(MAGIC)
+    while pos < len(data):
+        end = pos + 8 + int.from_bytes(data[pos:pos + 4], "big")
+        out.append((pos, end))
+        pos = end
+    return out
+
+
+def bodies(data: bytes) -> list[bytes]:
+    """Each frame's body, inflated."""
+    out = []
+    for begin, end in frames(data):
+        body = _unpack(data[begin + 8:end])
+        assert isinstance(body, bytes)
+        out.append(body)
+    return out
+
+
+def rebuilt(bodies_: list[bytes]) -> bytes:
+    """A binary log of these bodies, every checksum right."""
+    return MAGIC + b"".join(frame(_pack(b)) for b in bodies_)
+
+
+def bot_match(name: str, seed: int, players: int | None = None) -> Match:
+    game = games.get(name)
+    seats = [SeatInfo("b", "bot:random")] * (players or game.default_players)
+    sess = start(game, game.Rules(), seats, seed, None, None)
+    sess.run_bots()
+    assert sess.match.over
+    return sess.match
+
+
+# -- what is stored --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_bot_match_reads_back_the_same_from_its_inputs(name: str, tmp_path: Path) -> None:
+    match = bot_match(name, 11)
+    path = tmp_path / "m.kbl"
+    write_log(path, match.header, match.events, "msgpack", types=event_types(name))
+    log = read_log(path, event_types)
+    assert log.header == match.header and log.events == match.events
+    assert log.walked[1] is None and log.walked[0].over
+    hows, _ = classify(match.game, match.header, match.events)
+    assert log.inputs == sum(1 for h in hows if h != 0) < len(match.events)
+    assert log.times is None  # bots only: not timed
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_bot_matches_take_at_most_five_bytes_an_event(name: str, tmp_path: Path) -> None:
+    size = events = 0
+    for seed in range(5):
+        match = bot_match(name, 100 + seed)
+        path = tmp_path / f"{seed}.kbl"
+        write_log(path, match.header, match.events, "msgpack", types=event_types(name))
+        size += path.stat().st_size
+        events += len(match.events)
+    assert size / events <= 5, (name, size / events)
+
+
+def test_the_binary_replays_take_at_most_five_bytes_an_event() -> None:
+    files = sorted(REPLAYS.glob("*/*.kbl"))
+    events = sum(len(read_log(p, event_types).events) for p in files)
+    assert all(p.read_bytes().startswith(MAGIC) for p in files)
+    assert sum(p.stat().st_size for p in files) / events <= 5
+
+
+@pytest.mark.parametrize("path", sorted(REPLAYS.glob("*/*")), ids=lambda p: p.name)
+def test_every_replay_is_format_2_and_converts_both_ways_byte_for_byte(
+        path: Path, tmp_path: Path) -> None:
+    log = read_log(path, event_types)
+    assert log.version == 2
+    other = tmp_path / ("x.kbl" if path.suffix == ".jsonl" else "x.jsonl")
+    back = tmp_path / f"back{path.suffix}"
+    convert_log(path, other, event_types)
+    convert_log(other, back, event_types)
+    assert back.read_bytes() == path.read_bytes()
+    digests = {audit_log(p, event_types).digest for p in (path, other)}
+    assert len(digests) == 1 and None not in digests
+
+
+def test_the_docs_record_and_block_are_what_kabucli_writes() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    rec = re.search(r"is the record\n`\[3, 2, \[\[2, 4, 7\], \[5, 9, 9\]\]\]`, 12 bytes: "
+                    r"`([0-9a-f ]+)`", text)
+    assert rec is not None
+    dare = codec(_with_undo(GAME.events), False)
+    lay = Lay(2, [[2, 4, 7], [5, 9, 9]])
+    assert bytes.fromhex(rec[1]) == msgspec.msgpack.encode(dare.record(lay, 0))
+    block = re.search(r"this 38-byte frame .*?:\n\n```text\n(.*?)```", text, re.S)
+    assert block is not None
+    lays = [lay, Lay(3, [[6, 8, 9]]), Lay(1, [[1, 4, 8]])]
+    body = msgspec.msgpack.encode([dare.record(x, 0) for x in lays])
+    assert bytes.fromhex(block[1]) == frame(_pack(body))
+    timed = re.search(r"after the input before it is\n`([0-9a-f ]+)`", text)
+    assert timed is not None
+    assert bytes.fromhex(timed[1]) == msgspec.msgpack.encode(
+        codec(_with_undo(GAME.events), True).record(lay, 4210))
+
+
+def test_the_docs_block_is_the_first_of_the_docs_match(dare_match: Match, tmp_path: Path) -> None:
+    path = tmp_path / "m.kbl"
+    write_log(path, dare_match.header, dare_match.events, "msgpack", types=event_types("dare"))
+    hows, _ = classify(GAME, dare_match.header, dare_match.events)
+    first = [ev for ev, how in zip(dare_match.events, hows, strict=True) if how == INPUT][:3]
+    assert first == [Lay(2, [[2, 4, 7], [5, 9, 9]]), Lay(3, [[6, 8, 9]]), Lay(1, [[1, 4, 8]])]
+
+
+def test_the_example_in_log_format_md_is_what_kabucli_writes(dare_match: Match) -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    block = re.search(r"```json\n(.*?)```", text, re.S)
+    assert block is not None
+    lines = block[1].splitlines()
+    header = json.loads(lines[0])
+    expected = msgspec.to_builtins(dare_match.header)
+    for volatile in ("started", "kabucli"):
+        header.pop(volatile)
+        expected.pop(volatile)
+    assert header == expected
+    assert len(lines) == 13
+    assert [line.encode() for line in lines[1:]] == [
+        msgspec.json.encode(ev) for ev in dare_match.events[:12]]
+
+
+def test_the_preset_dictionary_never_changes() -> None:
+    """Part of format 2: a reader inflates with exactly these bytes."""
+    pinned = "fcda6622f0d807af212c16c5a1cd45f1984c8eec00a5ee7856a83b60604e20c3"
+    assert hashlib.blake2b(DICTIONARY, digest_size=32).hexdigest() == pinned
+    text = " ".join(DOCS.read_text(encoding="utf-8").split())
+    listed = re.search(r"these 48 words, .*?: `([^`]*)` \((\d+) bytes; its BLAKE2b-256 is "
+                       r"`([0-9a-f]{64})`", text)
+    assert listed is not None
+    assert listed[1].split() == list(DICTIONARY_WORDS)
+    assert int(listed[2]) == len(DICTIONARY) == 346
+    assert listed[3] == pinned
+
+
+# -- the digest ------------------------------------------------------------------------------
+
+def audit_lines(*args: str) -> tuple[int, list[str]]:
+    res = run("audit", *args)
+    return res.exit_code, (res.stdout + res.stderr).splitlines()
+
+
+def test_audit_prints_the_digest_and_checks_one_written_down(tmp_path: Path) -> None:
+    log = REPLAYS / "dare" / "3p-physical-match.kbl"
+    code, lines = audit_lines(str(log))
+    assert code == 0 and lines[0].startswith(f"valid: {log} (")
+    digest = lines[1].removeprefix("  digest ")
+    assert re.fullmatch(r"[0-9a-f]{64}", digest)
+    assert run("audit", str(log), "--digest", digest).exit_code == 0
+    assert run("audit", str(log), "--digest", digest[:16].upper()).exit_code == 0
+    code, lines = audit_lines(str(log), "--digest", "0" * 16)
+    assert code == 1 and lines == [f"invalid: {log}: its digest is {digest}, not "
+                                   f"{'0' * 16}..."]
+    res = run("audit", str(log), "--digest", "xyz")
+    assert res.exit_code == 1 and res.stderr.startswith("error: --digest xyz: give 16 to 64")
+
+
+def test_the_digest_is_blake2b_over_the_header_and_the_records(tmp_path: Path) -> None:
+    log = REPLAYS / "kazu-tori" / "4p-physical-last-call.kbl"
+    parts = bodies(log.read_bytes())
+    h = hashlib.blake2b(digest_size=32)
+    h.update(b"kabucli log 2\n" + parts[0])
+    for body in parts[1:]:
+        h.update(body[1 if body[0] <= 0x9F else 3 if body[0] == 0xDC else 5:])
+    assert audit_log(log, event_types).digest == h.hexdigest()
+
+
+def test_an_edited_log_with_its_checksums_made_right_fails_digest(tmp_path: Path) -> None:
+    """The dispute at the table: a time edited after the game, every CRC computed again. The
+    log is still valid (a time breaks no rule), but it is not the one written down."""
+    src = REPLAYS / "dare" / "3p-physical-match.kbl"
+    written_down = audit_log(src, event_types).digest
+    assert written_down is not None
+    parts = bodies(src.read_bytes())
+    header = msgspec.msgpack.decode(parts[0])
+    dare = codec(_with_undo(GAME.events), header["clock"] is not None)
+    blocks = [dare.decoder.decode(b) for b in parts[1:]]
+    # a binary replay is one block of records: move the time of the first input later
+    recs = [list(msgspec.structs.astuple(r)) for r in blocks[0]]
+    edited_bodies = [parts[0]]
+    if header["clock"] is None:  # untimed: edit a field of a lay that stays legal instead
+        pytest.skip("the physical replay is timed")
+    first = recs[0]
+    first[0] += 1500  # entered 1.5 s later
+    body = msgspec.msgpack.encode([type(blocks[0][0])(*first), *blocks[0][1:]])
+    edited_bodies.append(body)
+    edited = tmp_path / "edited.kbl"
+    edited.write_bytes(rebuilt(edited_bodies))
+    assert run("audit", str(edited)).exit_code == 0  # checksums and rules: all fine
+    code, lines = audit_lines(str(edited), "--digest", written_down)
+    assert code == 1 and "its digest is" in lines[0] and written_down not in lines[0]
+
+
+def test_converting_keeps_the_digest_and_format_1_gets_its_conversions(tmp_path: Path) -> None:
+    from v1logs import write_v1
+
+    src = REPLAYS / "yatchaba" / "3p-book-amounts.kbl"
+    v1 = write_v1(src, tmp_path / "old.kbl")
+    assert read_log(v1, event_types).version == 1
+    assert audit_log(v1, event_types).digest == audit_log(src, event_types).digest
+    convert_log(v1, tmp_path / "new.kbl", event_types)
+    assert (tmp_path / "new.kbl").read_bytes() == src.read_bytes()
+
+
+# -- the seed's commitment -------------------------------------------------------------------
+
+def test_play_commit_prints_the_commitment_before_the_deal_and_audit_checks_it(
+        tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    res = run("play", "dare", "--bot", "all=random", "--players", "3", "--log", str(log),
+              "--commit")
+    assert res.exit_code == 0, res.stderr
+    first = res.stdout.splitlines()[0]
+    m = re.match(r"seed commitment: ([0-9a-f]{64}) ", first)
+    assert m is not None
+    header = read_log(log, event_types).header
+    assert header.commit == m[1] and header.salt is not None and header.seed is not None
+    assert seed_commitment(header.seed, header.salt) == m[1]
+    code, lines = audit_lines(str(log), "--commit", m[1][:20])
+    assert code == 0 and lines[1].endswith("; seed commitment checked")
+    code, lines = audit_lines(str(log), "--commit", "f" * 64)
+    assert code == 1 and "its seed commitment is" in lines[0]
+
+
+def test_a_seed_changed_after_its_commitment_is_invalid(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    assert run("play", "dare", "--bot", "all=random", "--players", "2", "--log", str(log),
+               "--commit", "--seed", "42").exit_code == 0
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    assert head["seed"] == 42
+    head["seed"] = 43  # another deal: the audit of its events fails, or the commitment does
+    other = tmp_path / "other.jsonl"
+    assert run("play", "dare", "--bot", "all=random", "--players", "2", "--log", str(other),
+               "--seed", "43").exit_code == 0
+    forged = [json.dumps(head, separators=(",", ":")), *other.read_text().splitlines()[1:]]
+    (tmp_path / "forged.jsonl").write_text("\n".join(forged) + "\n")
+    code, lines = audit_lines(str(tmp_path / "forged.jsonl"))
+    assert code == 1 and lines == [f"invalid: {tmp_path / 'forged.jsonl'}: the seed is not "
+                                   "the one the header's commitment binds"]
+
+
+def test_commit_is_refused_at_a_real_table() -> None:
+    res = run("play", "dare", "--physical", "--commit")
+    assert res.exit_code == 1 and "--physical deals nothing" in res.stderr
+
+
+# -- time ------------------------------------------------------------------------------------
+
+def test_a_referees_inputs_carry_when_they_were_entered(tmp_path: Path) -> None:
+    log = tmp_path / "table.kbl"
+    before = int(time.time() * 1000)
+    res = run("play", "dare", "--physical", "--players", "3", "--log", str(log),
+              input="deal 9-2-2\np2 sets 1-2-10\nquit\n")
+    after = int(time.time() * 1000)
+    assert res.exit_code == 0, res.stderr
+    data = read_log(log, event_types)
+    assert data.header.clock is not None and before <= data.header.clock <= after
+    assert data.times is not None and len(data.times) == len(data.events)
+    assert all(data.header.clock <= t <= after for t in data.times)
+    assert data.times == sorted(data.times)
+    shown = run("replay", str(log)).stdout
+    assert re.search(r"^\s+1 \d\d:\d\d:\d\d\.\d\d\d ", shown, re.M), shown
+    steps = json.loads(run("replay", str(log), "--json").stdout)["steps"]
+    assert [s["t"] for s in steps] == data.times
+    # JSON Lines keeps the same times, on the inputs' lines
+    js = tmp_path / "table.jsonl"
+    convert_log(log, js, event_types)
+    assert read_log(js, event_types).times == data.times
+    assert '"t":' in js.read_text()
+
+
+def test_a_seeded_game_between_bots_records_no_time(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    assert run("play", "dare", "--bot", "all=random", "--players", "2", "--log",
+               str(log)).exit_code == 0
+    data = read_log(log, event_types)
+    assert data.header.clock is None and data.times is None and '"t":' not in log.read_text()
+
+
+# -- durability ------------------------------------------------------------------------------
+
+class File(io.BytesIO):
+    def __init__(self, calls: list[str]) -> None:
+        super().__init__()
+        self.calls = calls
+
+    def write(self, data: Any) -> int:
+        self.calls.append("write")
+        return super().write(data)
+
+    def flush(self) -> None:
+        self.calls.append("flush")
+
+    def fileno(self) -> int:
+        return 99
+
+
+def test_a_persons_input_is_written_and_synced_before_the_game_goes_on(
+        monkeypatch: pytest.MonkeyPatch, dare_match: Match) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr(os, "fsync", lambda fd: calls.append(f"fsync {fd}"))
+    header = msgspec.structs.replace(dare_match.header, clock=1)
+    writer = LogWriter(File(calls), "msgpack", True, header, GAME.events)
+    hows, _ = classify(GAME, dare_match.header, dare_match.events)
+    for ev, how in list(zip(dare_match.events, hows, strict=True))[:8]:
+        writer.append(ev, how)
+    inputs = sum(1 for h in hows[:8] if h != 0)
+    assert inputs == 3 and calls == ["write", "flush", "fsync 99"] * inputs
+
+
+def test_a_bot_game_writes_its_inputs_in_one_block_at_its_end(
+        monkeypatch: pytest.MonkeyPatch, dare_match: Match) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr(os, "fsync", lambda fd: calls.append("fsync"))
+    writer = LogWriter(File(calls), "msgpack", False, dare_match.header, GAME.events)
+    hows, _ = classify(GAME, dare_match.header, dare_match.events)
+    for ev, how in zip(dare_match.events, hows, strict=True):
+        writer.append(ev, how)
+    assert calls == []
+    writer.close()
+    assert calls == ["write", "flush"]
+
+
+def test_a_referee_killed_mid_game_loses_no_input_entered(tmp_path: Path) -> None:
+    """A real process, killed (SIGKILL) at the prompt after each input was typed."""
+    log = tmp_path / "table.kbl"
+    proc = subprocess.Popen([sys.executable, "-m", "kabucli", "play", "dare", "--physical",
+                             "--players", "3", "--log", str(log)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env={**os.environ, **ENV})
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b"deal 9-2-2\np2 sets 1-2-10\np3 pass\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # the three inputs are on disk
+        if log.exists() and sum(1 for e in read_log(log, event_types, strict=False).events
+                                if e.KIND != "auto") >= 3:
+            break
+        time.sleep(0.05)
+    proc.kill()
+    proc.wait()
+    data = read_log(log, event_types)
+    assert [GAME.notate(e) for e in data.events if e.KIND != "auto"][:3] == [
+        "deal 9-2-2", "p2 sets 1-2-10", "p3 pass"]
+
