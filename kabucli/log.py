@@ -374,7 +374,7 @@ def _unpack(payload: bytes) -> bytes | str:
             body = inflate.decompress(body, MAX_BLOCK_BYTES)
         except zlib.error as exc:
             return f"corrupted: the record does not inflate ({exc})"
-        if inflate.unconsumed_tail:
+        if inflate.unconsumed_tail or (len(body) >= MAX_BLOCK_BYTES and not inflate.eof):
             return f"invalid record: it inflates to more than {size_text(MAX_BLOCK_BYTES)}"
         if not inflate.eof or inflate.unused_data:
             return "corrupted: the record's compressed data is cut short or followed by more"

@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +30,12 @@ from kabucli.compact import (
     seed_commitment,
 )
 from kabucli.engine import Match, classify
+from kabucli.events import Undo
 from kabucli.games import event_types
 from kabucli.games.dare.rules import GAME, Lay
 from kabucli.log import (
     MAGIC,
+    MAX_BLOCK_BYTES,
     LogWriter,
     SeatInfo,
     _pack,
@@ -408,3 +411,124 @@ def test_a_referee_killed_mid_game_loses_no_input_entered(tmp_path: Path) -> Non
     assert [GAME.notate(e) for e in data.events if e.KIND != "auto"][:3] == [
         "deal 9-2-2", "p2 sets 1-2-10", "p3 pass"]
 
+
+
+# -- reading: streamed, tampered, crafted -------------------------------------------------
+
+HUMAN_UNDO = REPLAYS / "dare" / "2p-human-undo.jsonl"
+
+
+@pytest.mark.parametrize("path", sorted(REPLAYS.glob("*/*.kbl")), ids=lambda p: p.name)
+def test_a_streamed_audit_finds_what_reading_the_whole_log_finds(path: Path) -> None:
+    whole = read_log(path, event_types)
+    streamed = audit_log(path, event_types)
+    assert streamed.events == len(whole.events) and streamed.violation is None
+    assert streamed.match.over == whole.walked[0].over
+    assert streamed.digest == whole.digest
+    assert streamed.match.events == []  # counted, not kept
+
+
+def test_undos_streamed_give_the_same_game(tmp_path: Path) -> None:
+    """A person's undos: the streamed audit replays the inputs still in effect."""
+    binary = tmp_path / "undo.kbl"
+    convert_log(HUMAN_UNDO, binary, event_types)
+    whole = read_log(binary, event_types)
+    assert any(type(e) is Undo for e in whole.events)
+    streamed = audit_log(binary, event_types)
+    assert streamed.violation is None and streamed.events == len(whole.events)
+    kept = whole.walked[0]
+    assert GAME.view(streamed.match.state) == GAME.view(kept.state)
+
+
+def test_an_undo_in_a_log_where_nobody_could_type_one_is_read_again_keeping_inputs(
+        tmp_path: Path) -> None:
+    """A bot-only log is streamed keeping nothing; a crafted undo in it still audits right."""
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    parts = bodies(src.read_bytes())
+    dare = codec(_with_undo(GAME.events), False)
+    recs = list(dare.decoder.decode(parts[1]))
+    undo = dare.record(Undo(), 0)
+    crafted = tmp_path / "crafted.kbl"
+    crafted.write_bytes(rebuilt([parts[0], msgspec.msgpack.encode([*recs[:2], undo])]))
+    whole = read_log(crafted, event_types)
+    streamed = audit_log(crafted, event_types)
+    assert (streamed.events, streamed.violation) == (len(whole.events), whole.walked[1])
+    assert GAME.view(streamed.match.state) == GAME.view(whole.walked[0].state)
+
+
+def test_a_tampered_input_is_named_by_its_event_number(tmp_path: Path) -> None:
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    data = read_log(src, event_types)
+    parts = bodies(src.read_bytes())
+    dare = codec(_with_undo(GAME.events), False)
+    recs = list(dare.decoder.decode(parts[1]))
+    first = dare.event(recs[0])[1]
+    assert type(first) is Lay
+    recs[0] = dare.record(Lay(first.seat, [[1, 1, 1]]), 0)  # not from its hand
+    bad = tmp_path / "bad.kbl"
+    bad.write_bytes(rebuilt([parts[0], msgspec.msgpack.encode(recs)]))
+    index = data.events.index(first) + 1
+    res = run("audit", str(bad))
+    assert res.exit_code == 1
+    assert res.stderr.startswith(f"invalid: {bad}: event {index}: p{first.seat} ")
+
+
+def test_a_race_mark_where_no_race_can_be_drawn_breaks_the_rules(tmp_path: Path) -> None:
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    parts = bodies(src.read_bytes())
+    dare = codec(_with_undo(GAME.events), False)
+    recs = list(dare.decoder.decode(parts[1]))
+    bad = tmp_path / "race.kbl"
+    bad.write_bytes(rebuilt([parts[0], msgspec.msgpack.encode([recs[0], dare.record(None, 0),
+                                                               *recs[1:]])]))
+    res = run("audit", str(bad))
+    assert res.exit_code == 1 and "a race is recorded where none can be drawn" in res.stderr
+
+
+def test_a_block_that_inflates_too_far_is_refused_without_filling_the_memory(
+        tmp_path: Path) -> None:
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    parts = bodies(src.read_bytes())
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15, zdict=DICTIONARY)
+    bomb = deflate.compress(b"\x90" * (MAX_BLOCK_BYTES + 1)) + deflate.flush()
+    assert len(bomb) < 100_000
+    crafted = tmp_path / "bomb.kbl"
+    crafted.write_bytes(MAGIC + frame(_pack(parts[0])) + frame(b"\x01" + bomb))
+    res = run("audit", str(crafted))
+    assert res.exit_code == 2
+    assert res.stderr.strip().endswith("invalid record: it inflates to more than 16 MiB")
+
+
+def test_a_block_that_is_not_a_list_of_records_is_an_invalid_record(tmp_path: Path) -> None:
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    parts = bodies(src.read_bytes())
+    for body, why in [(b"\x81\xa1e\x01", "a block that does not hold a list of records"),
+                      (b"\x91\x93\x63\x01\x02", "invalid record: "),
+                      (b"\x91\x93\x03\xa1x\x90", "Expected `int`, got `str` - at `$[0][1]`")]:
+        crafted = tmp_path / "crafted.kbl"
+        crafted.write_bytes(rebuilt([parts[0], body]))
+        res = run("audit", str(crafted))
+        assert res.exit_code == 2 and why in res.stderr, res.stderr
+
+
+def test_repair_of_a_binary_log_drops_the_bad_block_and_keeps_the_others(
+        tmp_path: Path) -> None:
+    log = tmp_path / "table.kbl"
+    assert run("play", "dare", "--physical", "--players", "3", "--log", str(log),
+               input="deal 9-2-2\np2 sets 1-2-10\np3 pass\nquit\n").exit_code == 0
+    data = log.read_bytes()
+    bounds = frames(data)
+    assert len(bounds) == 4  # the header, then one block an input
+    start, end = bounds[2]
+    bad = bytearray(data)
+    bad[end - 1] ^= 0x01
+    (tmp_path / "bad.kbl").write_bytes(bytes(bad))
+    res = run("log", "repair", str(tmp_path / "bad.kbl"), str(tmp_path / "fixed.kbl"))
+    assert res.exit_code == 0
+    assert res.stderr.strip() == (f"dropped: {tmp_path / 'bad.kbl'}: block 2 (bytes {start}-"
+                                  f"{end - 1}): corrupted: checksum does not match")
+    fixed = bodies((tmp_path / "fixed.kbl").read_bytes())
+    kept = bodies(data)
+    assert fixed[0] == kept[0]
+    assert msgspec.msgpack.decode(fixed[1]) == msgspec.msgpack.decode(kept[1]) + \
+        msgspec.msgpack.decode(kept[3])
