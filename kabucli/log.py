@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import IO, Any, Literal, NamedTuple
 
 import msgspec
+from msgspec.structs import astuple
 
 from kabucli.compact import (
     DERIVED,
@@ -221,6 +222,9 @@ class LogWriter:
         self._last = (header.clock or 0) if header is not None else 0
         self._records: list[msgspec.Struct] = []
         self._digest: Any = None
+        if self._codec is not None and fmt == "msgpack" and not durable and not self.timed:
+            # a game between bots: an input is turned into its record and kept, no more
+            self.append = self._append_input  # type: ignore[method-assign]
         if header is not None and self.version >= 2 and fmt == "msgpack":
             self._digest = new_digest(_enc_mp.encode(header))
 
@@ -316,6 +320,18 @@ class LogWriter:
             return
         self._records.append(self._codec.record(None if how == DRAW else event, dt))
         if self.durable or len(self._records) >= BLOCK_RECORDS:
+            self.flush()
+
+    def _append_input(self, event: Event, how: int = INPUT, at: int | None = None) -> None:
+        """:meth:`append` of an untimed binary log not synced record by record (the engine
+        gives it only inputs and races)."""
+        self.count += 1
+        records = self._records
+        if how == INPUT:
+            records.append(self._codec.twin[type(event)](*astuple(event)))
+        else:
+            records.append(self._codec.draw_type())
+        if len(records) >= BLOCK_RECORDS:
             self.flush()
 
     def append_input(self, event: Event | None, at: int) -> None:
