@@ -80,7 +80,7 @@ class Codec:
                 else:
                     fields.append((f.name, typ, f.default))
             twin = msgspec.defstruct(cls.__name__, fields, array_like=True, tag=code,
-                                     frozen=True, omit_defaults=True)
+                                     frozen=True, omit_defaults=True, gc=False)
             self.twin[cls] = twin
             self.real[twin] = cls
             members.append(twin)
