@@ -793,6 +793,112 @@ def audit(
 
 # -- sim ---------------------------------------------------------------------------------
 
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", "-j", min=1, max=1024,
+    help="Matches played at once, each in a process of its own (default: the cores this "
+         "process may use). Results and logs are the same for any number.")]
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", metavar="local|ray",
+    help="local: a pool of processes on this machine; ray: Ray tasks (pip install "
+         "'kabucli[ray]'), on a Ray kabucli starts or the cluster at --address.")]
+AddressOpt = Annotated[str | None, typer.Option(
+    "--address", metavar="HOST:PORT",
+    help="With --backend ray: the head of a running Ray cluster (ray start --head).")]
+MaxFailuresOpt = Annotated[int | None, typer.Option(
+    "--max-failures", min=1, metavar="K",
+    help="Stop the run once one bot has failed K matches (a failing bot forfeits each "
+         "match it fails and the run goes on).")]
+TimeoutOpt = Annotated[float | None, typer.Option(
+    "--timeout", min=0.001, max=86400, metavar="SECONDS",
+    help="Seconds a cmd: or py: bot has for each answer (default: KABUCLI_BOT_TIMEOUT, "
+         "else 10).")]
+
+
+def _workers(workers: int | None, backend: str, address: str | None) -> int:
+    from kabucli.sim import default_workers
+
+    if backend not in ("local", "ray"):
+        fail(f"--backend {backend}: choose local or ray")
+    if address is not None and backend != "ray":
+        fail("--address is for --backend ray")
+    return workers if workers is not None else default_workers()
+
+
+def _live_run(err: Console, title: str, total: int, names: list[str],
+              run: Callable[[Callable[[Any], None] | None], Any], show: bool = True) -> Any:
+    """Run ``run(on_match)`` with a live progress bar and standings on stderr when it is a
+    terminal (and ``show``); the report it returns."""
+    if not show or not err.is_terminal:
+        return run(None)
+    import time
+
+    from rich.console import Group
+    from rich.live import Live
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                        TimeRemainingColumn(), console=err)
+    task = progress.add_task(title, total=total, rate="")
+    began = time.monotonic()
+    shown = [0.0]
+    with Live(Group(progress), console=err, transient=True, refresh_per_second=4) as live:
+        def on_match(report: Any) -> None:
+            took = time.monotonic() - began
+            rate = f"{report.matches / took:,.1f} matches/s" if took > 0 else ""
+            progress.update(task, completed=report.matches, rate=rate)
+            now = time.monotonic()
+            if now - shown[0] >= 0.25:
+                shown[0] = now
+                live.update(Group(progress, _standings(report, names)))
+
+        return run(on_match)
+
+
+def _standings(report: Any, names: list[str]) -> Any:
+    """The live standings under the progress bar: wins and win rate per bot, and the
+    head-to-head and SPRT lines of a two-bot run."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(box=None, pad_edge=False)
+    for col in ("bot", "wins", "win rate", "forfeits"):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    for name, b in zip(names, report.bots, strict=True):
+        t.add_row(_escape(name), f"{b.wins:g}", f"{b.wins / b.matches:.1%}" if b.matches
+                  else "-", str(b.forfeits))
+    lines: list[Any] = [t]
+    lines += [Text(line) for line in _summary_lines(report)]
+    return Group(*lines)
+
+
+def _summary_lines(report: Any) -> list[str]:
+    """Head to head (two bots) and SPRT, in words."""
+    out = []
+    d = report.as_dict()
+    h = d.get("head_to_head")
+    if h and h["score"] is not None:
+        elo = "-" if h["elo"] is None else f"{h['elo']:+.1f}"
+        lo = "-inf" if h["elo_low"] is None else f"{h['elo_low']:+.1f}"
+        hi = "+inf" if h["elo_high"] is None else f"{h['elo_high']:+.1f}"
+        out.append(f"#1 vs #2: {h['wins']} W / {h['draws']} D / {h['losses']} L, score "
+                   f"{h['score']:.3f}, Elo {elo} (95%: {lo} to {hi}), LOS {h['los']:.1%}")
+    sp = d.get("sprt")
+    if sp:
+        out.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}] ({sp['model']}): LLR "
+                   f"{sp['llr']:.2f} (bounds {sp['lower']:.2f}, {sp['upper']:.2f}): "
+                   f"{sp['result']}")
+    return out
+
+
 @app.command()
 def sim(
     game: GameArg,
@@ -817,6 +923,16 @@ def sim(
              "started again (same game, bots, seed and house rules) reuses the finished "
              "matches there and plays an interrupted one again; any other file where a log "
              "would go stops the run: it is never overwritten.")] = None,
+    workers: WorkersOpt = None,
+    max_failures: MaxFailuresOpt = None,
+    timeout: TimeoutOpt = None,
+    sprt: Annotated[str | None, typer.Option(
+        "--sprt", metavar="'elo0=0 elo1=5 alpha=0.05 beta=0.05'",
+        help="Two bots: stop as soon as a sequential probability ratio test decides whether "
+             "bot 1 is elo0 or elo1 Elo stronger than bot 2 (fastchess's trinomial GSPRT; "
+             "model=normalized, the default, or logistic).")] = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many seeded matches between bots and report statistics per bot."""
@@ -839,34 +955,66 @@ def sim(
             botreg.check_kind(g.name, kind)
     except KabuError as exc:
         fail(str(exc))
-    err = _console(stderr=True)
-    try:
-        if err.is_terminal and not as_json:
-            from rich.progress import Progress
+    n = _workers(workers, backend, address)
+    test = None
+    if sprt is not None:
+        from kabucli.ratings import Sprt
 
-            with Progress(console=err, transient=True) as progress:
-                task = progress.add_task(f"{g.title} matches", total=matches)
-                report = simulate(g, r, bot, matches, s, not fixed_seats, logs,
-                                  lambda _i: progress.advance(task))
-        else:
-            report = simulate(g, r, bot, matches, s, not fixed_seats, logs)
+        if len(bot) != 2:
+            fail("--sprt compares two bots: give two --bot")
+        try:
+            test = Sprt.parse(sprt)
+        except KabuError as exc:
+            fail(str(exc))
+    err = _console(stderr=True)
+    names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
+    try:
+        report = _live_run(
+            err, f"{g.title} matches", matches, names, lambda on_match: simulate(
+                g, r, bot, matches, s, not fixed_seats, logs, on_match, workers=n,
+                max_failures=max_failures, sprt=test, timeout=timeout, backend=backend,
+                address=address), show=not as_json)
     except KabuError as exc:
         fail(str(exc))
+    code = 130 if report.stopped.startswith("interrupted") else \
+        1 if report.stopped.startswith("bot ") else 0
     if as_json:
         print(json.dumps(report.as_dict(), indent=2))
-        return
+        raise typer.Exit(code)
     t = Table(title=f"{g.title}: {report.matches} matches from seed {s}"
-              + (", bots change seats" if report.rotate else ", fixed seats"),
+              + (", bots change seats" if report.rotate else ", fixed seats")
+              + (f" ({report.workers} workers)" if report.workers > 1 else ""),
               title_justify="left")
-    for col in ("bot", "matches", "wins", "win rate", f"mean {report.measure}", "95% CI"):
+    for col in ("bot", "matches", "wins", "win rate", f"mean {report.measure}", "95% CI",
+                "forfeits"):
         t.add_column(col, justify="left" if col == "bot" else "right")
-    for i, b in enumerate(report.bots, 1):
+    for name, b in zip(names, report.bots, strict=True):
         d = b.as_dict()
-        t.add_row(f"#{i} {b.kind}", str(b.matches), f"{b.wins:g}", f"{d['win_rate']:.1%}",
-                  f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}")
-    _console().print(t)
+        t.add_row(_escape(name), str(b.matches), f"{b.wins:g}", f"{d['win_rate']:.1%}",
+                  f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}",
+                  str(b.forfeits))
+    out = _console()
+    out.print(t)
+    for line in _summary_lines(report):
+        out.print(_escape(line))
+    _print_failures(out, report)
     if report.reused:
-        _console().print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
+        out.print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
+    if report.stopped:
+        err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
+                  f"{report.planned} matches")
+    raise typer.Exit(code)
+
+
+def _print_failures(out: Console, report: Any) -> None:
+    if not report.failures:
+        return
+    out.print(f"[yellow]{report.failures} match(es) forfeited by a failing bot:[/]")
+    for f in report.failed:
+        out.print(f"  match {f['match']}: p{f['seat']} ({_escape(f['bot'])}): "
+                  f"{_escape(f['reason'])}", soft_wrap=True)
+    if report.failures > len(report.failed):
+        out.print(f"  ... and {report.failures - len(report.failed)} more")
 
 
 # -- logs --------------------------------------------------------------------------------

@@ -225,7 +225,9 @@ class Game(ABC, Generic[S, R]):
 
 
 def make_header(game: Game, rules: msgspec.Struct, seats: Sequence[SeatInfo],
-                seed: int | None) -> Header:
+                seed: int | None, started: str | None = None) -> Header:
+    """The header of a new match; ``started`` (ISO time) is now unless given (a run of many
+    matches gives all of them its own start, so that their logs do not depend on timing)."""
     return Header(
         format=FORMAT_VERSION,
         game=game.name,
@@ -233,7 +235,7 @@ def make_header(game: Game, rules: msgspec.Struct, seats: Sequence[SeatInfo],
         seats=list(seats),
         mode="physical" if seed is None else "seeded",
         kabucli=__version__,
-        started=now_iso(),
+        started=now_iso() if started is None else started,
         seed=seed,
         shuffle=ALGORITHM if seed is not None else None,
     )

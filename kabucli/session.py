@@ -436,8 +436,9 @@ class Session:
 
 
 def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | None,
-          log_path: Path | None, fmt: Fmt | None, durable: bool = True) -> Session:
-    header = make_header(game, rules, seats, seed)
+          log_path: Path | None, fmt: Fmt | None, durable: bool = True,
+          started: str | None = None) -> Session:
+    header = make_header(game, rules, seats, seed, started)
     writer = None
     if log_path is not None:
         writer = LogWriter.create(log_path, header, fmt or format_for(log_path), durable)
