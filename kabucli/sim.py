@@ -430,7 +430,7 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     if backend == "ray":
         from kabucli.sim_ray import ray_outcomes
 
-        played = ray_outcomes(plan, todo, address)
+        played = ray_outcomes(plan, todo, address, workers)
     else:
         played = _local(plan, todo, min(workers, max(total - len(reused), 1)))
     try:

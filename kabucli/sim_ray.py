@@ -1,14 +1,96 @@
 """``kabucli sim --backend ray``: the matches of a run as Ray tasks (``pip install
-"kabucli[ray]"``), on a local Ray that kabucli starts or on a cluster (``address``)."""
+"kabucli[ray]"``).
+
+Without an address kabucli starts a Ray of its own on this machine (as many workers as
+``--workers``) and stops it at the end; with ``--address HOST:PORT`` it joins the cluster there
+(``ray start --head`` on one machine, ``ray start --address HOST:PORT`` on the others, each with
+this kabucli installed). A Ray that this process already started (``ray.init()``, as the tests
+do once per session) is used as it is. Each match is one task (:func:`kabucli.sim.play_match`
+with the run's plan), retried on another worker when its worker dies; outcomes are counted in
+match order, as the local pool counts them, so the report is the same. Logs (``--logs``) are
+written by the machine that plays the match: on a cluster, give a folder every machine shares.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
 from collections.abc import Iterator
+from typing import Any
 
 from kabucli.errors import KabuError
-from kabucli.sim import Outcome, Plan
+from kabucli.sim import Outcome, Plan, play_match
+
+RETRIES = 3  # times a match is run again when the worker playing it dies
 
 
-def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None) -> Iterator[Outcome]:
-    raise KabuError("--backend ray is not there yet")
-    yield
+def _ray() -> Any:
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # never asks, never reports
+    try:
+        import ray
+    except ImportError:
+        raise KabuError("--backend ray needs Ray: pip install 'kabucli[ray]'") from None
+    return ray
+
+
+def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
+                 workers: int | None = None) -> Iterator[Outcome]:
+    """The outcomes of the matches ``todo`` (in that order), played as Ray tasks; at most a
+    few per CPU of the cluster under way or waiting to be counted."""
+    ray = _ray()
+    ours = not ray.is_initialized()
+    if ours:
+        try:
+            ray.init(address=address, num_cpus=None if address else workers,
+                     include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.ERROR, configure_logging=True)
+        except Exception as exc:  # ConnectionError, ValueError, RuntimeError: Ray's own words
+            where = f"the Ray cluster at {address}" if address else "a local Ray"
+            raise KabuError(f"cannot start {where}: {' '.join(str(exc).split())[:300]}") \
+                from None
+    task = ray.remote(max_retries=RETRIES, num_cpus=1)(play_match)
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    window = 4 * cpus
+    plan_ref = ray.put(plan)
+    running: dict[Any, int] = {}
+    done: dict[int, Outcome] = {}
+    order: list[int] = []
+    try:
+        while True:
+            while len(order) < window:
+                nxt = next(todo, None)
+                if nxt is None:
+                    break
+                running[task.remote(plan_ref, nxt)] = nxt
+                order.append(nxt)
+            if not order:
+                return
+            while order[0] not in done:
+                ready, _ = ray.wait(list(running), num_returns=1)
+                for ref in ready:
+                    i = running.pop(ref)
+                    done[i] = _get(ray, ref, i)
+            yield done.pop(order.pop(0))
+    finally:
+        for ref in running:
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
+        if ours:
+            ray.shutdown()
+
+
+def _get(ray: Any, ref: Any, i: int) -> Outcome:
+    """A task's outcome; its KabuError as this process's, Ray's failures in one line."""
+    try:
+        out: Outcome = ray.get(ref)
+    except ray.exceptions.RayTaskError as exc:
+        cause = getattr(exc, "cause", None)
+        if isinstance(cause, KabuError):
+            raise KabuError(str(cause)) from None
+        raise KabuError(f"match {i + 1} failed on Ray: {' '.join(str(exc).split())[:300]}") \
+            from None
+    except ray.exceptions.RayError as exc:
+        raise KabuError(f"match {i + 1} could not be played on Ray ({type(exc).__name__}; "
+                        f"tried {RETRIES + 1} times)") from None
+    return out
