@@ -46,6 +46,8 @@ app = typer.Typer(
 )
 log_app = typer.Typer(help="Work with event log files.", no_args_is_help=True)
 app.add_typer(log_app, name="log")
+bot_app = typer.Typer(help="Check your own bots.", no_args_is_help=True)
+app.add_typer(bot_app, name="bot")
 
 _option_type = TyperOption.display_type_rich
 
@@ -1015,6 +1017,56 @@ def _print_failures(out: Console, report: Any) -> None:
                   f"{_escape(f['reason'])}", soft_wrap=True)
     if report.failures > len(report.failed):
         out.print(f"  ... and {report.failures - len(report.failed)} more")
+
+
+# -- bot check ---------------------------------------------------------------------------
+
+@bot_app.command("check")
+def bot_check(
+    game: GameArg,
+    command: Annotated[str, typer.Argument(help="The bot program, as cmd: would start it, "
+                                                "e.g. \"python3 mybot.py\".")],
+    games_: Annotated[int, typer.Option("--games", "-g", min=1, max=100,
+                                        help="Matches per seat.")] = 1,
+    against: Annotated[str | None, typer.Option(
+        "--against", metavar="KIND", help="The built-in bot of the other seats (default: the "
+        "game's first).", autocompletion=complete_bot_kind)] = None,
+    players: PlayersOpt = None,
+    seed: SeedOpt = None,
+    rule: RuleOpt = None,
+    rules_file: RulesFileOpt = None,
+    timeout: TimeoutOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check that a bot program keeps the protocol: one line per check, exit 0 if all pass."""
+    from kabucli.botcheck import check_bot
+    from kabucli.errors import KabuError
+
+    g = _game(game)
+    r = _rules(g, rule or [], rules_file)
+    s = _seed(seed)
+    if players is not None and not g.min_players <= players <= g.max_players:
+        fail(f"{g.title} takes {g.min_players}-{g.max_players} players, not {players}")
+    if not command.strip():
+        fail("give the bot's command, e.g. \"python3 mybot.py\"")
+    try:
+        checks = check_bot(g, r, command, 1 if s is None else s, games_, against, players,
+                           timeout)
+    except KabuError as exc:
+        fail(str(exc))
+    code = 0 if all(c.ok for c in checks) else 1
+    if as_json:
+        print(json.dumps({"command": command, "ok": code == 0,
+                          "checks": [c.as_dict() for c in checks]}, indent=2))
+        raise typer.Exit(code)
+    out = _console()
+    width = max(len(c.name) for c in checks)
+    for c in checks:
+        mark = "[green]ok  [/]" if c.ok else "[bold red]FAIL[/]"
+        why = c.detail if c.ok else f"{c.failures[0]}" + (
+            f" (and {len(c.failures) - 1} more)" if len(c.failures) > 1 else "")
+        out.print(f"{mark} {c.name.ljust(width)}  {_escape(why)}", soft_wrap=True)
+    raise typer.Exit(code)
 
 
 # -- logs --------------------------------------------------------------------------------
