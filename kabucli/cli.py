@@ -888,9 +888,7 @@ def _summary_lines(report: Any) -> list[str]:
     d = report.as_dict()
     h = d.get("head_to_head")
     if h and h["score"] is not None:
-        elo = "-" if h["elo"] is None else f"{h['elo']:+.1f}"
-        lo = "-inf" if h["elo_low"] is None else f"{h['elo_low']:+.1f}"
-        hi = "+inf" if h["elo_high"] is None else f"{h['elo_high']:+.1f}"
+        elo, lo, hi = (_elo_text(h, k, ".1f") for k in ("elo", "elo_low", "elo_high"))
         out.append(f"#1 vs #2: {h['wins']} W / {h['draws']} D / {h['losses']} L, score "
                    f"{h['score']:.3f}, Elo {elo} (95%: {lo} to {hi}), LOS {h['los']:.1%}")
     sp = d.get("sprt")
@@ -1017,6 +1015,142 @@ def _print_failures(out: Console, report: Any) -> None:
                   f"{_escape(f['reason'])}", soft_wrap=True)
     if report.failures > len(report.failed):
         out.print(f"  ... and {report.failures - len(report.failed)} more")
+
+
+# -- tournament --------------------------------------------------------------------------
+
+@app.command()
+def tournament(
+    game: GameArg,
+    bot: Annotated[list[str], typer.Option(
+        "--bot", "-b", metavar="KIND", help="A bot of the field (repeat: more bots than seats "
+        "is the point).", autocompletion=complete_bot_kind)],
+    seats: Annotated[int, typer.Option("--seats", "-n", min=2,
+                                       help="Seats of each match.")] = 2,
+    fmt: Annotated[str, typer.Option(
+        "--format", metavar="round-robin|gauntlet",
+        help="round-robin: every group of SEATS bots meets; gauntlet: the first bot meets "
+             "every group of the others.")] = "round-robin",
+    deals: Annotated[int, typer.Option(
+        "--deals", "-d", min=1, help="Deals each group plays, each in every rotation of its "
+        "seats.")] = 10,
+    seed: SeedOpt = None,
+    rule: RuleOpt = None,
+    rules_file: RulesFileOpt = None,
+    logs: Annotated[Path | None, typer.Option(
+        "--logs", metavar="DIR", help="Write each match's log into this folder; the same "
+        "tournament started again reuses them (as sim --logs).")] = None,
+    workers: WorkersOpt = None,
+    max_failures: MaxFailuresOpt = None,
+    timeout: TimeoutOpt = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a tournament of bots (more bots than seats) and rate them."""
+    from rich.table import Table
+
+    from kabucli import bots as botreg
+    from kabucli.errors import KabuError
+    from kabucli.session import random_seed
+    from kabucli.tournament import FORMATS, schedule, tournament as play_tournament
+
+    g = _game(game)
+    r = _rules(g, rule or [], rules_file)
+    s = _seed(seed)
+    s = s if s is not None else random_seed()
+    if fmt not in FORMATS:
+        fail(f"--format {fmt}: choose {' or '.join(FORMATS)}")
+    if not g.min_players <= seats <= g.max_players:
+        fail(f"{g.title} takes {g.min_players}-{g.max_players} players, not --seats {seats}")
+    if len(bot) < seats:
+        fail(f"a tournament of {seats} seats needs at least {seats} bots, not {len(bot)}")
+    try:
+        for kind in bot:
+            botreg.check_kind(g.name, kind)
+        total = len(schedule(len(bot), seats, fmt)) * seats * deals
+    except KabuError as exc:
+        fail(str(exc))
+    n = _workers(workers, backend, address)
+    names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
+    err = _console(stderr=True)
+    try:
+        rep = _live_run(err, f"{g.title} tournament", total, names, lambda on_match:
+                        play_tournament(g, r, bot, seats, fmt, deals, s, logs, n,
+                                        max_failures, timeout, backend, address, on_match),
+                        show=not as_json)
+    except KabuError as exc:
+        fail(str(exc))
+    report = rep.sim
+    code = 130 if report.stopped.startswith("interrupted") else \
+        1 if report.stopped.startswith("bot ") else 0
+    if as_json:
+        print(json.dumps(rep.as_dict(), indent=2))
+        raise typer.Exit(code)
+    out = _console()
+    t = Table(title=f"{g.title} {fmt}: {len(bot)} bots, {seats} seats, {report.matches} "
+              f"matches from seed {s}", title_justify="left")
+    rating_col = "Elo ±95%" if seats == 2 else "mu ±2σ"
+    for col in ("rank", "bot", "matches", "wins", "win rate", f"mean {report.measure}",
+                "forfeits", rating_col):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    key = "elo" if seats == 2 else "mu"
+    ranked = sorted(range(len(bot)), key=lambda i: -rep.ratings[i][key])
+    for rank, i in enumerate(ranked, 1):
+        b, rt = report.bots[i], rep.ratings[i]
+        ci = "" if rt["ci95"] is None else f" ± {rt['ci95']:g}"
+        t.add_row(str(rank), _escape(names[i]), str(b.matches), f"{b.wins:g}",
+                  f"{b.wins / b.matches:.1%}" if b.matches else "-", f"{b.mean:+.2f}",
+                  str(b.forfeits), f"{rt[key]:+g}{ci}" if seats == 2 else f"{rt[key]:g}{ci}")
+    out.print(t)
+    gt = Table(title="Pairs" if seats == 2 else "Groups (wins per bot)", title_justify="left")
+    if seats == 2:
+        for col in ("pair", "W-D-L", "score", "Elo diff (95%)"):
+            gt.add_column(col, justify="left" if col == "pair" else "right")
+        for grp in rep.groups:
+            h = head_to_head_line(grp.wdl)
+            gt.add_row(_escape(f"{names[grp.bots[0]]} vs {names[grp.bots[1]]}"),
+                       "-".join(map(str, grp.wdl)), h[0], h[1])
+    else:
+        gt.add_column("group")
+        gt.add_column("matches", justify="right")
+        gt.add_column("wins", justify="left")
+        for grp in rep.groups:
+            gt.add_row(_escape(", ".join(names[b] for b in grp.bots)), str(grp.matches),
+                       _escape(" / ".join(f"{names[b].split()[0]} {w:g}"
+                                          for b, w in zip(grp.bots, grp.wins, strict=True))))
+    out.print(gt)
+    _print_failures(out, report)
+    if report.reused:
+        out.print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
+    if report.stopped:
+        err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
+                  f"{report.planned} matches")
+    raise typer.Exit(code)
+
+
+def _elo_text(h: dict[str, Any], key: str, spec: str) -> str:
+    """An Elo figure of head_to_head() as text; None is an infinite one (a score of 0 or 1
+    at that end)."""
+    v = h[key]
+    if v is not None:
+        return f"{v:+{spec}}"
+    if key == "elo":
+        return "+inf" if h["score"] >= 0.5 else "-inf"
+    if key == "elo_low":
+        return "+inf" if h["score"] >= 1 else "-inf"
+    return "-inf" if h["score"] <= 0 else "+inf"
+
+
+def head_to_head_line(wdl: list[int]) -> tuple[str, str]:
+    """A pair's score and Elo difference with its 95% interval, as table cells."""
+    from kabucli.ratings import head_to_head
+
+    h = head_to_head(*wdl)
+    if h["score"] is None:
+        return "-", "-"
+    elo, lo, hi = (_elo_text(h, k, ".0f") for k in ("elo", "elo_low", "elo_high"))
+    return f"{h['score']:.3f}", f"{elo} ({lo} to {hi})"
 
 
 # -- bot check ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ PKG = Path(__file__).resolve().parent.parent / "kabucli"
 LOWER = ["cards", "engine", "errors", "events", "files", "hands", "ledger", "log", "notation",
          "rules", "safetext", "shuffle"]
 ABOVE = {"games", "bots", "render", "session", "sim", "sim_ray", "cli", "prompt", "completion",
-         "ratings", "botcheck"}
+         "ratings", "botcheck", "tournament"}
 
 
 def kabucli_imports(path: Path) -> set[str]:
