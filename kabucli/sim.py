@@ -31,8 +31,10 @@ import os
 import re
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -340,45 +342,106 @@ def _worker_start(plan: Plan) -> None:
     _CONTEXT["plan"] = plan
 
 
-def _worker_play(i: int) -> Outcome:
+def play_chunk(plan: Plan, indices: list[int]) -> tuple[list[Outcome], float]:
+    """Play the matches ``indices`` of ``plan`` one after the other: their outcomes, and the
+    seconds they took (what a pool sizes its next chunks by)."""
+    began = time.perf_counter()
+    outs = [play_match(plan, i) for i in indices]
+    return outs, time.perf_counter() - began
+
+
+def _worker_chunk(indices: list[int]) -> tuple[list[Outcome], float]:
     plan: Plan = _CONTEXT["plan"]
-    return play_match(plan, i)
+    return play_chunk(plan, indices)
+
+
+MAX_CHUNK = 256
+
+
+class Chunks:
+    """How many matches to send a worker at a time: one at first, then as many as take about
+    ``target`` seconds (a match of built-in bots takes a millisecond or less, while sending a
+    task costs about as much), never more than MAX_CHUNK."""
+
+    def __init__(self, target: float) -> None:
+        self.target = target
+        self.per_match: float | None = None
+
+    def size(self) -> int:
+        if self.per_match is None:
+            return 1
+        return max(1, min(MAX_CHUNK, int(self.target / max(self.per_match, 1e-6))))
+
+    def took(self, matches: int, seconds: float) -> None:
+        per = seconds / max(matches, 1)
+        self.per_match = per if self.per_match is None else 0.7 * self.per_match + 0.3 * per
+
+
+def in_order(todo: Iterator[int], window: int, chunks: Chunks, running: dict[Any, list[int]],
+             submit: Callable[[list[int]], Any],
+             wait_any: Callable[[list[Any]], Iterable[Any]],
+             result: Callable[[Any, list[int]], tuple[list[Outcome], float]]
+             ) -> Iterator[Outcome]:
+    """The outcomes of ``todo`` in its order, from chunks of matches played elsewhere:
+    ``submit`` sends a chunk (a handle back, kept in ``running`` until it is done, so that the
+    caller can cancel what is left), ``wait_any`` waits until some are done, ``result`` reads
+    one. At most ``window`` chunks are under way, so the parent's memory stays flat."""
+    done: dict[int, Outcome] = {}
+    order: deque[int] = deque()
+    exhausted = False
+    while True:
+        while not exhausted and len(running) < window:
+            batch = list(islice(todo, chunks.size()))
+            if not batch:
+                exhausted = True
+                break
+            running[submit(batch)] = batch
+            order.extend(batch)
+        if not order:
+            return
+        while order[0] not in done:
+            for handle in list(wait_any(list(running))):
+                batch = running.pop(handle)
+                outs, seconds = result(handle, batch)
+                chunks.took(len(batch), seconds)
+                for out in outs:
+                    done[out.idx] = out
+        yield done.pop(order.popleft())
 
 
 def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
-    """The outcomes of the matches ``todo`` (in that order), played by ``workers`` processes.
-    At most a few matches per worker are under way or waiting to be counted, so the parent's
-    memory does not grow with the run."""
+    """The outcomes of the matches ``todo`` (in that order), played by ``workers`` processes
+    (in this one when ``workers`` is 1)."""
     if workers <= 1:
         for i in todo:
             yield play_match(plan, i)
         return
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["kabucli.sim"])
     pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_start,
                                initargs=(plan,))
-    window = 4 * workers
-    running: dict[Future[Outcome], int] = {}
-    done: dict[int, Outcome] = {}
-    order: list[int] = []  # the matches submitted and not yet yielded, in order
+    running: dict[Any, list[int]] = {}
+
+    def wait_any(futures: list[Future[tuple[list[Outcome], float]]]) -> Iterable[Any]:
+        return wait(futures, return_when=FIRST_COMPLETED)[0]
+
+    def result(fut: Future[tuple[list[Outcome], float]], batch: list[int]
+               ) -> tuple[list[Outcome], float]:
+        try:
+            return fut.result()
+        except BrokenProcessPool:
+            raise KabuError(
+                f"a worker process died while playing match {batch[0] + 1} (killed, or out "
+                "of memory; a script that runs a pool needs if __name__ == '__main__'); the "
+                "run stops") from None
+
     try:
-        while True:
-            while len(order) < window:
-                nxt = next(todo, None)
-                if nxt is None:
-                    break
-                running[pool.submit(_worker_play, nxt)] = nxt
-                order.append(nxt)
-            if not order:
-                return
-            while order[0] not in done:
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    done[running.pop(fut)] = fut.result()
-            yield done.pop(order.pop(0))
+        yield from in_order(todo, 2 * workers, Chunks(0.05), running,
+                            lambda batch: pool.submit(_worker_chunk, batch), wait_any, result)
     finally:
         for fut in running:
             fut.cancel()
@@ -412,7 +475,10 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     match's outcome and seating. ``sprt`` (a :class:`kabucli.ratings.Sprt`) stops the run as
     soon as it decides. Ctrl-C (KeyboardInterrupt) stops the run and returns the report so far
     (``stopped`` says so). ``started``: the time every log of the run records (default: now).
-    """
+
+    Worker processes are started by a fork server (not forked from this process, whose
+    threads they must not inherit): a script that calls this with ``workers > 1`` runs it
+    under ``if __name__ == "__main__":``, as any multiprocessing pool needs."""
     plan = Plan(game.name, as_dict(rules), tuple(kinds), seed, rotate,
                 None if log_dir is None else str(log_dir), started or now_iso(), timeout,
                 groups, deals)

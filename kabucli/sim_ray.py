@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from kabucli.errors import KabuError
-from kabucli.sim import Outcome, Plan, play_match
+from kabucli.sim import Chunks, Outcome, Plan, in_order, play_chunk
 
 RETRIES = 3  # times a match is run again when the worker playing it dies
 
@@ -36,8 +36,8 @@ def _ray() -> Any:
 
 def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
                  workers: int | None = None) -> Iterator[Outcome]:
-    """The outcomes of the matches ``todo`` (in that order), played as Ray tasks; at most a
-    few per CPU of the cluster under way or waiting to be counted."""
+    """The outcomes of the matches ``todo`` (in that order), played as Ray tasks of a chunk of
+    matches each (about 0.2 s of play); two per CPU of the cluster under way."""
     ray = _ray()
     ours = not ray.is_initialized()
     if ours:
@@ -49,29 +49,19 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
             where = f"the Ray cluster at {address}" if address else "a local Ray"
             raise KabuError(f"cannot start {where}: {' '.join(str(exc).split())[:300]}") \
                 from None
-    task = ray.remote(max_retries=RETRIES, num_cpus=1)(play_match)
+    task = ray.remote(max_retries=RETRIES, num_cpus=1)(play_chunk)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-    window = 4 * cpus
     plan_ref = ray.put(plan)
-    running: dict[Any, int] = {}
-    done: dict[int, Outcome] = {}
-    order: list[int] = []
+    running: dict[Any, list[int]] = {}
+
+    def wait_any(refs: list[Any]) -> list[Any]:
+        ready: list[Any] = ray.wait(refs, num_returns=1)[0]
+        return ready
+
     try:
-        while True:
-            while len(order) < window:
-                nxt = next(todo, None)
-                if nxt is None:
-                    break
-                running[task.remote(plan_ref, nxt)] = nxt
-                order.append(nxt)
-            if not order:
-                return
-            while order[0] not in done:
-                ready, _ = ray.wait(list(running), num_returns=1)
-                for ref in ready:
-                    i = running.pop(ref)
-                    done[i] = _get(ray, ref, i)
-            yield done.pop(order.pop(0))
+        yield from in_order(todo, 2 * cpus, Chunks(0.2), running,
+                            lambda batch: task.remote(plan_ref, batch), wait_any,
+                            lambda ref, batch: _get(ray, ref, batch[0]))
     finally:
         for ref in running:
             with contextlib.suppress(Exception):
@@ -80,10 +70,10 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
             ray.shutdown()
 
 
-def _get(ray: Any, ref: Any, i: int) -> Outcome:
-    """A task's outcome; its KabuError as this process's, Ray's failures in one line."""
+def _get(ray: Any, ref: Any, i: int) -> tuple[list[Outcome], float]:
+    """A task's outcomes; its KabuError as this process's, Ray's failures in one line."""
     try:
-        out: Outcome = ray.get(ref)
+        out: tuple[list[Outcome], float] = ray.get(ref)
     except ray.exceptions.RayTaskError as exc:
         cause = getattr(exc, "cause", None)
         if isinstance(cause, KabuError):
