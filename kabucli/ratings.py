@@ -297,18 +297,32 @@ def elo_ratings(n: int, games: dict[tuple[int, int], tuple[float, int]]
     return [((x - mean) * scale, e) for x, e in zip(r, errs, strict=True)]
 
 
+class OpenSkill:
+    """openskill's Plackett-Luce ratings of ``n`` players, brought up to date match by match
+    (each match a list of (player, result), higher is better, ties allowed), so that a long
+    tournament keeps only the ratings: each player's (mu, sigma) from mu 25, sigma 25/3
+    (openskill's defaults)."""
+
+    def __init__(self, n: int) -> None:
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce()
+        self.ratings = [self.model.rating(name=str(i)) for i in range(n)]
+
+    def add(self, match: Sequence[tuple[int, float]]) -> None:
+        teams = [[self.ratings[p]] for p, _ in match]
+        new = self.model.rate(teams, scores=[s for _, s in match])
+        for (p, _), team in zip(match, new, strict=True):
+            self.ratings[p] = team[0]
+
+    def results(self) -> list[tuple[float, float]]:
+        return [(float(r.mu), float(r.sigma)) for r in self.ratings]
+
+
 def openskill_ratings(n: int, matches: Sequence[Sequence[tuple[int, float]]]
                       ) -> list[tuple[float, float]]:
-    """openskill's Plackett-Luce ratings of ``n`` players from ``matches`` (each a list of
-    (player, final result), higher is better, ties allowed), in the order played: each
-    player's (mu, sigma) from mu 25, sigma 25/3 (openskill's defaults)."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings = [model.rating(name=str(i)) for i in range(n)]
+    """:class:`OpenSkill` ratings after ``matches``, in the order played."""
+    rater = OpenSkill(n)
     for match in matches:
-        teams = [[ratings[p]] for p, _ in match]
-        new = model.rate(teams, scores=[s for _, s in match])
-        for (p, _), team in zip(match, new, strict=True):
-            ratings[p] = team[0]
-    return [(float(r.mu), float(r.sigma)) for r in ratings]
+        rater.add(match)
+    return rater.results()

@@ -479,6 +479,10 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     Worker processes are started by a fork server (not forked from this process, whose
     threads they must not inherit): a script that calls this with ``workers > 1`` runs it
     under ``if __name__ == "__main__":``, as any multiprocessing pool needs."""
+    if timeout is None and any(k.startswith(EXTERNAL) for k in kinds):
+        from kabucli.bots.external import bot_timeout
+
+        timeout = bot_timeout()  # a bad KABUCLI_BOT_TIMEOUT stops the run, not each match
     plan = Plan(game.name, as_dict(rules), tuple(kinds), seed, rotate,
                 None if log_dir is None else str(log_dir), started or now_iso(), timeout,
                 groups, deals)

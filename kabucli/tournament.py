@@ -24,7 +24,7 @@ import msgspec
 
 from kabucli.engine import Game
 from kabucli.errors import KabuError
-from kabucli.ratings import elo_ratings, head_to_head, openskill_ratings
+from kabucli.ratings import OpenSkill, elo_ratings, head_to_head
 from kabucli.sim import Outcome, SimReport, simulate
 
 FORMATS = ("round-robin", "gauntlet")
@@ -106,7 +106,7 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
                         "or a gauntlet)")
     per = seats * deals
     stats = [Group(g) for g in groups]
-    placings: list[list[tuple[int, float]]] = []  # each match's (bot, result), for openskill
+    rater = OpenSkill(len(kinds)) if seats > 2 else None  # updated match by match
 
     def on_outcome(out: Outcome, order: list[int]) -> None:
         g = stats[out.idx // per]
@@ -126,8 +126,8 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
         if seats == 2:
             first = shares[order.index(g.bots[0])]
             g.wdl[0 if first > 0.75 else 1 if first > 0.25 else 2] += 1
-        else:
-            placings.append(list(zip(order, results, strict=True)))
+        elif rater is not None:
+            rater.add(list(zip(order, results, strict=True)))
 
     report = simulate(game, rules, kinds, 0, seed, True, log_dir, on_match, workers=workers,
                       max_failures=max_failures, timeout=timeout, backend=backend,
@@ -143,7 +143,8 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
                                 "elo": round(elo, 1),
                                 "ci95": None if err is None else round(err, 1)})
     else:
-        for i, (mu, sigma) in enumerate(openskill_ratings(n, placings)):
+        assert rater is not None
+        for i, (mu, sigma) in enumerate(rater.results()):
             out.ratings.append({"bot": f"#{i + 1} {kinds[i]}", "method": "openskill",
                                 "mu": round(mu, 2), "sigma": round(sigma, 2),
                                 "ci95": round(2 * sigma, 2)})

@@ -195,3 +195,14 @@ def test_ctrl_c_stops_cleanly_with_the_report_so_far_and_resumable_logs(
     again = json.loads(res.output)
     assert again["reused_logs"] == data["matches"]
     assert again["bots"] == data["bots"]
+
+
+def test_a_bad_time_limit_setting_stops_the_run_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text(BAD["garbage"][0])
+    monkeypatch.setenv("KABUCLI_BOT_TIMEOUT", "soon")
+    res = runner.invoke(app, ["sim", "dare", "-b", f"cmd:{sys.executable} {bot}", "-b",
+                              "random", "-m", "2", "--seed", "1", "--workers", "1"])
+    assert res.exit_code == 1 and "KABUCLI_BOT_TIMEOUT='soon'" in res.output
+    assert "forfeit" not in res.output
