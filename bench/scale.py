@@ -40,7 +40,7 @@ def one(spec: dict[str, Any]) -> dict[str, Any]:
     if spec.get("ray_started"):
         import ray
 
-        ray.init(num_cpus=spec["workers"], include_dashboard=False, log_to_driver=False,
+        ray.init(address="local", num_cpus=spec["workers"], include_dashboard=False, log_to_driver=False,
                  logging_level="ERROR")
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     logs = Path(tempfile.mkdtemp(prefix="kabucli-bench-")) if spec.get("logs") else None

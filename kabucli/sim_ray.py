@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,6 +24,7 @@ from kabucli.errors import KabuError
 from kabucli.sim import Chunks, Outcome, Plan, in_order, play_chunk
 
 RETRIES = 3  # times a match is run again when the worker playing it dies
+CONNECT_WAIT = 5.0  # seconds to reach a cluster's head
 
 
 def _ray() -> Any:
@@ -40,9 +42,16 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
     matches each (about 0.2 s of play); two per CPU of the cluster under way."""
     ray = _ray()
     ours = not ray.is_initialized()
+    if ours and address is not None:
+        _reachable(address)
+        if "RAY_AUTH_MODE" not in os.environ and _token():
+            # Ray (2.59 on) starts a cluster with token authentication, and a driver joining
+            # it sends the token only in token mode (a cluster without it accepts that too)
+            os.environ["RAY_AUTH_MODE"] = "token"
     if ours:
         try:
-            ray.init(address=address, num_cpus=None if address else workers,
+            # "local": a Ray of its own, never a cluster this machine happens to run
+            ray.init(address=address or "local", num_cpus=None if address else workers,
                      include_dashboard=False, log_to_driver=False,
                      logging_level=logging.ERROR, configure_logging=True)
         except Exception as exc:  # ConnectionError, ValueError, RuntimeError: Ray's own words
@@ -68,6 +77,33 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
                 ray.cancel(ref, force=True)
         if ours:
             ray.shutdown()
+
+
+def _token() -> bool:
+    """Whether a Ray authentication token is there to send: RAY_AUTH_TOKEN, the file of
+    RAY_AUTH_TOKEN_PATH, or ~/.ray/auth_token (where ray start --head writes it)."""
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return True
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.expanduser("~/.ray/auth_token")
+    return os.path.isfile(path)
+
+
+def _reachable(address: str) -> None:
+    """KabuError in one line unless ``HOST:PORT`` (or ``ray://HOST:PORT``) answers: Ray itself
+    would try to connect for minutes, printing warnings."""
+    where = address.removeprefix("ray://")
+    host, sep, port = where.rpartition(":")
+    if address == "auto":
+        return
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise KabuError(f"--address {address!r}: give the head of a Ray cluster as HOST:PORT "
+                        "(ray start --head prints it), e.g. 10.0.0.5:6379")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_WAIT).close()
+    except OSError as exc:
+        raise KabuError(f"cannot reach the Ray cluster at {address}: "
+                        f"{exc.strerror or type(exc).__name__} (is 'ray start --head' "
+                        "running there?)") from None
 
 
 def _get(ray: Any, ref: Any, i: int) -> tuple[list[Outcome], float]:

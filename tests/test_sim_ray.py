@@ -31,7 +31,7 @@ def ray() -> Iterator[Any]:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     import ray as ray_
 
-    ray_.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+    ray_.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
               logging_level="ERROR")
     yield ray_
     ray_.shutdown()
@@ -94,3 +94,53 @@ def test_sim_command_with_ray_backend(ray: Any) -> None:
     assert json.loads(res.output) == json.loads(local.output)
     res = runner.invoke(app, [*args, "--address", "localhost:1"])
     assert res.exit_code == 1 and "--address is for --backend ray" in res.output
+
+
+def test_a_cluster_started_by_ray_start_head_is_joined_at_its_address(tmp_path: Path) -> None:
+    """What docs/bots.md says to do on a cluster: `ray start --head` (here its own Ray, in a
+    process group of its own, stopped as Ctrl-C stops it), then `--address HOST:PORT`."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    # a home of its own: ray start --head writes its authentication token in ~/.ray
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "HOME": str(tmp_path)}
+    env.pop("RAY_AUTH_MODE", None)
+    head = subprocess.Popen(
+        [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--port", str(port),
+         "--num-cpus", "2", "--include-dashboard", "false", "--disable-usage-stats",
+         "--block"], start_new_session=True, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), 1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "ray start --head did not come up"
+                time.sleep(0.2)
+        args = ["sim", "dare", "-b", "best", "-b", "random", "-m", "30", "--seed", "6",
+                "--rule", "rounds=1", "--json"]
+        out = subprocess.run([sys.executable, "-m", "kabucli", *args, "--backend", "ray",
+                              "--address", f"127.0.0.1:{port}"], env=env, capture_output=True,
+                             text=True, timeout=180, check=False)
+        assert out.returncode == 0, out.stderr[-2000:]
+        local = runner.invoke(app, [*args, "--workers", "1"])
+        assert json.loads(out.stdout) == json.loads(local.output)
+    finally:
+        head.send_signal(signal.SIGINT)  # ray start --block stops its cluster on Ctrl-C
+        try:
+            head.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(head.pid, signal.SIGKILL)
+            head.wait()
+        # ray start leaves the address of the cluster it started for later ray.init() calls
+        current = Path("/tmp/ray/ray_current_cluster")
+        if current.is_file() and current.read_text().strip().endswith(f":{port}"):
+            current.unlink()

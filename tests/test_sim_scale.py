@@ -206,3 +206,13 @@ def test_a_bad_time_limit_setting_stops_the_run_in_one_line(
                               "random", "-m", "2", "--seed", "1", "--workers", "1"])
     assert res.exit_code == 1 and "KABUCLI_BOT_TIMEOUT='soon'" in res.output
     assert "forfeit" not in res.output
+
+
+def test_a_ray_address_that_does_not_answer_is_one_line_at_once() -> None:
+    began = time.monotonic()
+    for address, why in (("127.0.0.1:1", "cannot reach the Ray cluster at 127.0.0.1:1"),
+                         ("nonsense", "give the head of a Ray cluster as HOST:PORT")):
+        res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", "2",
+                                  "--backend", "ray", "--address", address])
+        assert res.exit_code == 1 and why in res.output, res.output
+    assert time.monotonic() - began < 30
