@@ -40,8 +40,8 @@ def one(spec: dict[str, Any]) -> dict[str, Any]:
     if spec.get("ray_started"):
         import ray
 
-        ray.init(address="local", num_cpus=spec["workers"], include_dashboard=False, log_to_driver=False,
-                 logging_level="ERROR")
+        ray.init(address="local", num_cpus=spec["workers"], include_dashboard=False,
+                 log_to_driver=False, logging_level="ERROR")
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     logs = Path(tempfile.mkdtemp(prefix="kabucli-bench-")) if spec.get("logs") else None
     began = time.perf_counter()
