@@ -7,6 +7,7 @@ import math
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from kabucli import games
@@ -155,3 +156,26 @@ def test_sim_json_has_head_to_head_for_two_bots_only() -> None:
     res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-b", "random",
                               "-m", "3", "--seed", "1", "--json", "--workers", "1"])
     assert res.exit_code == 0 and "head_to_head" not in json.loads(res.output)
+
+
+# -- untrusted input ------------------------------------------------------------------------
+
+WORDS = st.sampled_from(["elo0", "elo1", "alpha", "beta", "model", "x", ""])
+VALUES = st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                   st.text(max_size=8), st.sampled_from(["normalized", "logistic", "1e400"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(WORDS, st.sampled_from(["=", "", "=="]), VALUES), max_size=6),
+       st.text(max_size=20))
+def test_any_sprt_text_is_a_test_or_one_clear_error(parts: list[tuple[str, str, str]],
+                                                    junk: str) -> None:
+    text = " ".join(f"{k}{s}{v}" for k, s, v in parts) + junk
+    try:
+        test = Sprt.parse(text)
+    except KabuError as exc:
+        assert str(exc).startswith("--sprt") and "\n" not in str(exc)
+        return
+    assert test.lower < 0 < test.upper and test.elo0 < test.elo1
+    state = test.update([3, 1, 2])
+    assert math.isfinite(state["llr"])
