@@ -489,23 +489,25 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     total = plan.total(count)
     report = SimReport(game.name, seed, rotate, bots=[BotStats(k) for k in kinds],
                        measure=measure(game), planned=total, workers=workers, backend=backend)
-    reused: dict[int, Outcome] = {}
-    if log_dir is not None:
-        _log_folder(log_dir)
-        for i in range(total):
-            found = _existing(game, plan, i)
-            if found is not None:
-                reused[i] = found
-    todo = (i for i in range(total) if i not in reused)
-    if backend == "ray":
-        from kabucli.sim_ray import ray_outcomes
-
-        played = ray_outcomes(plan, todo, address, workers)
-    else:
-        played = _local(plan, todo, min(workers, max(total - len(reused), 1)))
+    # 1 where a finished log of the match is there to reuse (read again when counted: a byte
+    # per match, so that resuming a long run keeps the parent's memory flat)
+    reuse = bytearray(total if log_dir is not None else 0)
+    played: Iterator[Outcome] | None = None
     try:
+        if log_dir is not None:
+            _log_folder(log_dir)
+            for i in range(total):
+                reuse[i] = _existing(game, plan, i) is not None
+        left = total - sum(reuse)
+        todo = (i for i in range(total) if not (reuse and reuse[i]))
+        if backend == "ray":
+            from kabucli.sim_ray import ray_outcomes
+
+            played = ray_outcomes(plan, todo, address, workers)
+        else:
+            played = _local(plan, todo, min(workers, max(left, 1)))
         for i in range(total):
-            out = reused[i] if i in reused else next(played)
+            out = _reused(game, plan, i) if reuse and reuse[i] else next(played)
             order = plan.job(i)[0]
             _count(report, out, order)
             if on_outcome is not None:
@@ -531,6 +533,14 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
         if close is not None:
             close()
     return report
+
+
+def _reused(game: Game, plan: Plan, i: int) -> Outcome:
+    """The outcome of match ``i`` from its finished log, found there before the run."""
+    out = _existing(game, plan, i)
+    if out is None:
+        raise KabuError(f"{plan.path(i)} changed while the run was going on; run it again")
+    return out
 
 
 def _count(report: SimReport, out: Outcome, order: list[int]) -> None:
