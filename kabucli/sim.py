@@ -422,37 +422,69 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
 
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["kabucli.sim"])
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_start,
-                               initargs=(plan,))
-    running: dict[Any, list[int]] = {}
+    pools: list[ProcessPoolExecutor] = []  # the last is in use; a broken one is replaced
+    made: dict[Any, int] = {}  # future -> the number of the pool it went to
+
+    def new_pool() -> None:
+        pools.append(ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_start,
+                                         initargs=(plan,)))
+
+    def submit(batch: list[int]) -> Future[tuple[list[Outcome], float]]:
+        fut = pools[-1].submit(_worker_chunk, batch)
+        made[fut] = len(pools)
+        return fut
 
     def wait_any(futures: list[Future[tuple[list[Outcome], float]]]) -> Iterable[Any]:
         return wait(futures, return_when=FIRST_COMPLETED)[0]
 
     def result(fut: Future[tuple[list[Outcome], float]], batch: list[int]
                ) -> tuple[list[Outcome], float]:
-        try:
-            return fut.result()
-        except BrokenProcessPool:
-            raise KabuError(
-                f"a worker process died while playing match {batch[0] + 1} (killed, or out "
-                "of memory; a script that runs a pool needs if __name__ == '__main__'); the "
-                "run stops") from None
+        """The chunk's outcomes; when a worker died (a bot that killed it, the system's
+        OOM killer), the pool is made again and the chunk played again, up to RETRIES
+        times, as Ray runs a task again."""
+        for attempt in range(RETRIES + 1):
+            try:
+                out = fut.result()
+                made.pop(fut, None)
+                return out
+            except BrokenProcessPool:
+                if attempt == RETRIES:
+                    break
+                if made.pop(fut, 0) == len(pools):  # the pool in use broke: a new one
+                    _stop_pool(pools[-1])
+                    new_pool()
+                fut = submit(batch)
+        raise KabuError(
+            f"a worker process died {RETRIES + 1} times while playing matches "
+            f"{batch[0] + 1}-{batch[-1] + 1} (killed, or out of memory; a script that runs a "
+            "pool needs if __name__ == '__main__'); the run stops")
 
+    new_pool()
+    running: dict[Any, list[int]] = {}
     try:
-        yield from in_order(todo, 2 * workers, Chunks(0.05), running,
-                            lambda batch: pool.submit(_worker_chunk, batch), wait_any, result)
+        yield from in_order(todo, 2 * workers, Chunks(0.05), running, submit, wait_any,
+                            result)
     finally:
         for fut in running:
             fut.cancel()
-        procs = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in procs:  # matches under way are cut short: a resumed run plays them again
-            with contextlib.suppress(Exception):
-                proc.terminate()
-        for proc in procs:
-            with contextlib.suppress(Exception):
-                proc.join(5)
+        for pool in pools:
+            _stop_pool(pool)
+
+
+RETRIES = 3  # times a chunk of matches is played again when its worker process dies
+
+
+def _stop_pool(pool: Any) -> None:
+    """Stop a pool at once: matches under way are cut short (a resumed run plays them
+    again)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.terminate()
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.join(5)
 
 
 def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, seed: int,

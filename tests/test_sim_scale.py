@@ -216,3 +216,41 @@ def test_a_ray_address_that_does_not_answer_is_one_line_at_once() -> None:
                                   "--backend", "ray", "--address", address])
         assert res.exit_code == 1 and why in res.output, res.output
     assert time.monotonic() - began < 30
+
+
+def test_a_match_whose_worker_process_dies_is_played_again(tmp_path: Path) -> None:
+    # the bot kills the worker process playing its match, the first time only: the pool is
+    # made again and the chunk played again (as Ray runs a task again), the report unchanged
+    marker = tmp_path / "killed-once"
+    bot = tmp_path / "killer.py"
+    bot.write_text(
+        "import json, os, signal, sys\n"
+        f"marker = {str(marker)!r}\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] != 'turn':\n"
+        "        continue\n"
+        "    if not os.path.exists(marker):\n"
+        "        open(marker, 'w').close()\n"
+        "        os.kill(os.getppid(), signal.SIGKILL)\n"
+        "    print(m['legal'][-1], flush=True)\n")
+    kinds = [f"cmd:{sys.executable} {bot}", "random"]
+    rules = build(DARE.Rules, ["rounds=1"])
+    pooled = simulate(DARE, rules, kinds, 6, seed=2, workers=2, log_dir=tmp_path / "a",
+                      started=STARTED)
+    assert marker.exists()
+    single = simulate(DARE, rules, kinds, 6, seed=2, workers=1, log_dir=tmp_path / "b",
+                      started=STARTED)
+    assert pooled.failures == 0 and pooled.as_dict() == single.as_dict()
+    assert logs_of(tmp_path / "a") == logs_of(tmp_path / "b")
+
+
+def test_a_bot_that_kills_every_worker_stops_the_run_in_one_line(tmp_path: Path) -> None:
+    bot = tmp_path / "killer.py"
+    bot.write_text("import os, signal, sys\nsys.stdin.readline()\n"
+                   "os.kill(os.getppid(), signal.SIGKILL)\n")
+    res = runner.invoke(app, ["sim", "dare", "-b", f"cmd:{sys.executable} {bot}", "-b",
+                              "random", "-m", "3", "--seed", "1", "--workers", "2"])
+    assert res.exit_code == 1
+    assert "a worker process died 4 times while playing matches" in res.output
+    assert "Traceback" not in res.output
