@@ -280,9 +280,11 @@ def play_match(plan: Plan, i: int) -> Outcome:
             raise
         except KabuError as exc:
             found = _ILLEGAL.match(str(exc))
-            if found is None or not 1 <= int(found.group(1)) <= len(order):
+            seat = int(found.group(1)) if found is not None else 0
+            if not 1 <= seat <= len(order) or not plan.kinds[order[seat - 1]].startswith(
+                    EXTERNAL):  # a built-in bot's illegal move is kabucli's fault: it stops
                 raise
-            raise Forfeit(int(found.group(1)), str(exc)) from None
+            raise Forfeit(seat, str(exc)) from None
     except Forfeit as exc:
         failed, reason = exc.seat, exc.reason
     finally:
