@@ -3,7 +3,7 @@
 Like fastchess's compliance check: the program plays a few seeded matches against a built-in
 bot, once in every seat, and each check says whether it held in all of them:
 
-* **starts**: the program can be started and answers its first turn;
+* **starts**: the program can be started and does not exit before its first answer;
 * **answers every turn in time**: no answer later than the time limit, no exit mid-game;
 * **answers legally**: every answer is one UTF-8 line that parses as a legal move;
 * **handles the end message**: ``{"type": "end", ...}`` does not make it fail (it keeps
