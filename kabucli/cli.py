@@ -802,7 +802,7 @@ WorkersOpt = Annotated[int | None, typer.Option(
 BackendOpt = Annotated[str, typer.Option(
     "--backend", metavar="local|ray",
     help="local: a pool of processes on this machine; ray: Ray tasks (pip install "
-         "'kabucli[ray]'), on a Ray kabucli starts or the cluster at --address.")]
+         "'kabucli\\[ray]'), on a Ray kabucli starts or the cluster at --address.")]
 AddressOpt = Annotated[str | None, typer.Option(
     "--address", metavar="HOST:PORT",
     help="With --backend ray: the head of a running Ray cluster (ray start --head).")]
@@ -927,10 +927,11 @@ def sim(
     max_failures: MaxFailuresOpt = None,
     timeout: TimeoutOpt = None,
     sprt: Annotated[str | None, typer.Option(
-        "--sprt", metavar="'elo0=0 elo1=5 alpha=0.05 beta=0.05'",
+        "--sprt", metavar="TEST",
         help="Two bots: stop as soon as a sequential probability ratio test decides whether "
-             "bot 1 is elo0 or elo1 Elo stronger than bot 2 (fastchess's trinomial GSPRT; "
-             "model=normalized, the default, or logistic).")] = None,
+             "bot 1 is elo0 or elo1 Elo stronger than bot 2, e.g. 'elo0=0 elo1=5 alpha=0.05 "
+             "beta=0.05' (fastchess's trinomial GSPRT; model=normalized, the default, or "
+             "model=logistic).")] = None,
     backend: BackendOpt = "local",
     address: AddressOpt = None,
     as_json: JsonOpt = False,
