@@ -22,7 +22,7 @@ from typing_extensions import TypeVar
 from kabucli import __version__
 from kabucli.cards import Deck
 from kabucli.errors import IllegalMove, KabuError, RuleError
-from kabucli.events import Event, Undo
+from kabucli.events import Event, Forfeit, Undo
 from kabucli.log import FORMAT_VERSION, Header, LogWriter, SeatInfo, now_iso
 from kabucli.rules import as_dict, validate
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
@@ -41,6 +41,9 @@ class Pending:
     what: str
     seats: tuple[int, ...] = ()
     draws: bool = False
+
+
+FORFEITED = Pending("over", "nothing: a bot forfeited the match")
 
 
 @mypyc_attr(native_class=False)  # a dict: its lookups stay as fast as a dict's, compiled or not
@@ -303,6 +306,7 @@ class Match:
         # When a list: every move a bot calls trusted is checked in full first (as a person's
         # move is) and appended here. For tests; a bot game plays unchecked (see Game.bot_move).
         self.check_trusted: list[Event] | None = None
+        self.forfeit: Forfeit | None = None  # the bot's forfeit that ended the match, if one did
 
     # -- queries --------------------------------------------------------------------------
     @property
@@ -311,7 +315,8 @@ class Match:
 
     @property
     def over(self) -> bool:
-        return self.pending.kind == "over"
+        """Whether the match has ended: by its rules, or by a bot's forfeit."""
+        return self.forfeit is not None or self.pending.kind == "over"
 
     def seat_name(self, seat: int) -> str:
         return self.header.seats[seat - 1].name
@@ -350,6 +355,14 @@ class Match:
 
     def why_not(self, event: Event) -> str | None:
         """Why ``event`` cannot come next, or None. Never changes anything."""
+        if self.forfeit is not None:
+            return f"the match ended when p{self.forfeit.seat} forfeited it"
+        if type(event) is Forfeit:
+            if self.game.pending(self.state).kind == "over":
+                return "the match is already over"
+            if not 1 <= event.seat <= self.nseats:
+                return f"there is no seat p{event.seat} (seats are p1-p{self.nseats})"
+            return None
         if type(event) is Undo:
             if not any(self.is_input(e) for e in self.events):
                 return "there is nothing to take back"
@@ -394,6 +407,9 @@ class Match:
         if type(event) is Undo:
             self._record(event)
             self._undo()
+        elif type(event) is Forfeit:  # the game's state stays as the failure left it
+            self._record(event)
+            self.forfeit = event
         else:
             self._commit(event)
 
@@ -452,6 +468,8 @@ class Match:
 
     def advance(self) -> Pending:
         """Record automatic and seeded chance events until a person (or bot) must act."""
+        if self.forfeit is not None:
+            return FORFEITED
         game = self.game
         pending = game.pending
         while True:  # _expected written out for the commonest case, an automatic event
@@ -495,7 +513,7 @@ def walk(game: Game, header: Header, events: Sequence[Event],
             return match, Violation(index, game.actor(ev), game.notate(ev), reason)
         # checked just above (submit would check it again); _accept without its test for
         # an undo, which is rare
-        if type(ev) is Undo:
+        if type(ev) is Undo or type(ev) is Forfeit:
             match._accept(ev)
         else:
             match._commit(ev)

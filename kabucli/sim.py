@@ -17,15 +17,14 @@ workers (every log of a run records the run's start time, not its own).
 
 A bot that fails (an external or Python bot that crashes, hangs, answers garbage or an illegal
 move) forfeits that match only: it counts as a loss for that bot and a shared win for the
-others, is left out of the means, and its reason is kept in the report and in a file beside the
-match's log (``GAME-00001.kbl.forfeit``, JSON). ``max_failures`` stops a run once one bot has
-failed that many matches.
+others, is left out of the means, and its reason is kept in the report and as the last record
+of the match's log (a ``forfeit`` event, see :class:`kabucli.events.Forfeit`), which a resumed
+run reuses. ``max_failures`` stops a run once one bot has failed that many matches.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
 import re
@@ -43,12 +42,13 @@ import msgspec
 from kabucli import bots as botreg, games
 from kabucli.engine import Game, Match, make_header, walk
 from kabucli.errors import KabuError
+from kabucli.events import Forfeit as ForfeitEvent
 from kabucli.log import EXTERNAL, LogWriter, SeatInfo, now_iso, read_log
 from kabucli.rules import as_dict, describe, validate
 from kabucli.session import Session
 from kabucli.shuffle import SEED_LIMIT, Rng
 
-FORFEIT_SUFFIX = ".forfeit"  # the file beside a log that says which bot forfeited and why
+MAX_REASON = 500  # characters of a failure's reason that a log's forfeit record keeps
 KEEP_FAILURES = 20  # the failures a report lists (it counts them all)
 
 
@@ -256,10 +256,9 @@ def play_match(plan: Plan, i: int) -> Outcome:
     order, seed = plan.job(i)
     seats = plan.seats(order)
     path = plan.path(i)
-    if path is not None:
-        for old in (path, _forfeit_path(path)):  # a cut-short log (see simulate), played again
-            with contextlib.suppress(FileNotFoundError):
-                old.unlink()
+    if path is not None:  # a cut-short log (see simulate), played again
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
     header = make_header(game, rules, seats, seed, plan.started or None)
     writer = LogWriter.create(path, header, "msgpack", durable=False) if path else None
     match = Match(game, header, writer)
@@ -287,11 +286,11 @@ def play_match(plan: Plan, i: int) -> Outcome:
             raise Forfeit(seat, str(exc)) from None
     except Forfeit as exc:
         failed, reason = exc.seat, exc.reason
+        if not match.over:  # the log records who forfeited and why, as its last record
+            match.submit(ForfeitEvent(failed, " ".join(reason.split())[:MAX_REASON]))
     finally:
         sess.close()
     if failed:
-        if path is not None:
-            _forfeit_path(path).write_text(json.dumps({"seat": failed, "reason": reason}) + "\n")
         return Outcome(i, None, match.logged, 0, failed, reason)
     if not match.over:
         raise KabuError(f"match {i + 1} (seed {seed}) stopped before its end: "
@@ -622,10 +621,6 @@ def rules_chips(match: Match) -> int:
     return chips
 
 
-def _forfeit_path(path: Path) -> Path:
-    return path.with_name(path.name + FORFEIT_SUFFIX)
-
-
 def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
     """The outcome of match ``i`` when its log is there and finished (or forfeited); None
     when there is none or it is that match cut short (a run stopped in it), to be played
@@ -657,27 +652,12 @@ def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
         raise KabuError(f"{path}: {exc}; {keep}") from None
     if violation is not None:
         raise KabuError(f"{violation.line(str(path))}; {keep}")
-    forfeit = _read_forfeit(path, len(seats))
-    if forfeit is not None and data.error is None and not match.over:
-        return Outcome(i, None, match.logged, 0, forfeit[0], forfeit[1], reused=True)
-    return _outcome(i, match, reused=True) if match.over and data.error is None else None
-
-
-def _read_forfeit(path: Path, nseats: int) -> tuple[int, str] | None:
-    """The (seat, reason) of the forfeit file beside a log, when it is there and sound."""
-    side = _forfeit_path(path)
-    try:
-        if side.stat().st_size > 64 * 1024:
-            return None
-        data = json.loads(side.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    if data.error is not None or not match.over:
         return None
-    if not isinstance(data, dict):
-        return None
-    seat, reason = data.get("seat"), data.get("reason")
-    if type(seat) is not int or not 1 <= seat <= nseats or not isinstance(reason, str):
-        return None
-    return seat, reason
+    if match.forfeit is not None:
+        return Outcome(i, None, match.logged, 0, match.forfeit.seat, match.forfeit.reason,
+                       reused=True)
+    return _outcome(i, match, reused=True)
 
 
 def elapsed_rate(start: float, done: int) -> float:

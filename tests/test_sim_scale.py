@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from kabucli import games
 from kabucli.cli import app
 from kabucli.engine import walk
+from kabucli.events import Forfeit, Undo
 from kabucli.log import read_log
 from kabucli.rules import build
 from kabucli.sim import simulate
@@ -115,13 +116,20 @@ def test_a_bad_program_bot_forfeits_each_match_and_the_run_goes_on(tmp_path: Pat
     bad, good = report.bots
     assert bad.forfeits == 3 and bad.wins == 0 and good.wins == 3
     assert all(why in f["reason"] for f in report.failed), report.failed
-    # each match's log keeps what was played, valid; the forfeit is written beside it
+    # each match's log keeps what was played, and ends with the forfeit and its reason; it
+    # audits valid, and nothing may follow the forfeit
     for i in range(1, 4):
         log = logs / f"dare-{i:05d}.kbl"
         data = read_log(log, games.event_types)
-        assert walk(DARE, data.header, data.events)[1] is None
-        side = json.loads((logs / f"dare-{i:05d}.kbl.forfeit").read_text())
-        assert why in side["reason"] and side["seat"] in (1, 2)
+        last = data.events[-1]
+        assert isinstance(last, Forfeit) and why in last.reason and last.seat in (1, 2)
+        match, violation = walk(DARE, data.header, data.events)
+        assert violation is None and match.over and match.forfeit == last
+        assert walk(DARE, data.header, [*data.events, Undo()])[1] is not None
+        res = runner.invoke(app, ["audit", str(log)])
+        assert res.exit_code == 0, res.output
+        res = runner.invoke(app, ["replay", str(log)])
+        assert res.exit_code == 0 and f"forfeit p{last.seat}" in res.output, res.output
     # a resumed run reuses the forfeited matches as they were
     again = simulate(DARE, build(DARE.Rules, ["rounds=2"]), [kind, "random"], 3, seed=4,
                      log_dir=logs, workers=1, timeout=0.5)
@@ -254,3 +262,25 @@ def test_a_bot_that_kills_every_worker_stops_the_run_in_one_line(tmp_path: Path)
     assert res.exit_code == 1
     assert "a worker process died 4 times while playing matches" in res.output
     assert "Traceback" not in res.output
+
+
+def test_the_forfeit_record_is_checked_and_converts_like_any_other(tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text(BAD["garbage"][0])
+    logs = tmp_path / "logs"
+    simulate(DARE, build(DARE.Rules, ["rounds=1"]), [f"cmd:{sys.executable} {bot}", "best"], 1,
+             seed=3, log_dir=logs, workers=1)
+    log = logs / "dare-00001.kbl"
+    data = read_log(log, games.event_types)
+    *before, last = data.events
+    assert isinstance(last, Forfeit) and last.seat == 1
+    # a forfeit names a seat of the match, and comes while the match is on
+    bad_seat = walk(DARE, data.header, [*before, Forfeit(3, "why")])[1]
+    assert bad_seat is not None and "there is no seat p3" in bad_seat.reason
+    assert walk(DARE, data.header, [*data.events, Forfeit(2, "again")])[1] is not None
+    # JSON Lines and back, byte for byte
+    res = runner.invoke(app, ["log", "convert", str(log), str(tmp_path / "g.jsonl")])
+    assert res.exit_code == 0, res.output
+    assert '"e":"forfeit"' in (tmp_path / "g.jsonl").read_text()
+    res = runner.invoke(app, ["log", "convert", str(tmp_path / "g.jsonl"), str(tmp_path / "h.kbl")])
+    assert res.exit_code == 0 and (tmp_path / "h.kbl").read_bytes() == log.read_bytes()

@@ -32,7 +32,7 @@ from types import ModuleType
 
 from kabucli.engine import Game
 from kabucli.errors import ParseError
-from kabucli.events import Event
+from kabucli.events import Event, Forfeit
 
 GAMES: tuple[str, ...] = ("dare", "kazu-tori", "yatchaba", "uno-dare", "kabu-tsukuri")
 ALIASES: dict[str, str] = {"kazutori": "kazu-tori", "kabutsukuri": "kabu-tsukuri"}
@@ -84,4 +84,7 @@ def get(name: str) -> Game:
 
 
 def event_types(name: str) -> tuple[type[Event], ...]:
-    return get(name).events
+    """The events a log of game ``name`` may hold: the game's own, and a bot's forfeit (which
+    the engine handles for every game)."""
+    types: tuple[type[Event], ...] = get(name).events
+    return types if Forfeit in types else (*types, Forfeit)
