@@ -83,7 +83,7 @@ def log_lines(name: str, count: int) -> list[str]:
 
     from kabucli import bots, games
     from kabucli.engine import Match, make_header, walk
-    from kabucli.log import MAGIC, LogWriter, SeatInfo, encode_record
+    from kabucli.log import LogWriter, SeatInfo
     from kabucli.session import Session
     from kabucli.shuffle import Rng
 
@@ -98,13 +98,13 @@ def log_lines(name: str, count: int) -> list[str]:
         header = msgspec.structs.replace(make_header(game, rules, seats, seed),
                                          started="2026-01-01T00:00:00+00:00")
         buf = io.BytesIO()
-        buf.write(MAGIC)
-        writer = LogWriter(buf, "msgpack", durable=False)
-        writer._write(encode_record(header, "msgpack"))
+        writer = LogWriter.start(buf, header, "msgpack", durable=False,
+                                 types=games.event_types(name))
         match = Match(game, header, writer)
         players = {s: bots.make(name, kinds[(s - 1) % len(kinds)], Rng(seed, f"bot/{s}"))
                    for s in range(1, n + 1)}
         Session(match, players).run_bots()
+        writer.flush()  # the inputs of a game between bots wait for the end
         if not match.over:
             raise SystemExit(f"{name} seed {seed}: the bots stopped before the end")
         violation = walk(game, header, match.events)[1]

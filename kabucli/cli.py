@@ -46,6 +46,8 @@ app = typer.Typer(
 )
 log_app = typer.Typer(help="Work with event log files.", no_args_is_help=True)
 app.add_typer(log_app, name="log")
+bot_app = typer.Typer(help="Check your own bots.", no_args_is_help=True)
+app.add_typer(bot_app, name="bot")
 
 _option_type = TyperOption.display_type_rich
 
@@ -856,6 +858,110 @@ def _hex_option(name: str, value: str) -> str:
 
 # -- sim ---------------------------------------------------------------------------------
 
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", "-j", min=1, max=1024,
+    help="Matches played at once, each in a process of its own (default: the cores this "
+         "process may use). Results and logs are the same for any number.")]
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", metavar="local|ray",
+    help="local: a pool of processes on this machine; ray: Ray tasks (pip install "
+         "'kabucli\\[ray]'), on a Ray kabucli starts or the cluster at --address.")]
+AddressOpt = Annotated[str | None, typer.Option(
+    "--address", metavar="HOST:PORT",
+    help="With --backend ray: the head of a running Ray cluster (ray start --head).")]
+MaxFailuresOpt = Annotated[int | None, typer.Option(
+    "--max-failures", min=1, metavar="K",
+    help="Stop the run once one bot has failed K matches (a failing bot forfeits each "
+         "match it fails and the run goes on).")]
+TimeoutOpt = Annotated[float | None, typer.Option(
+    "--timeout", min=0.001, max=86400, metavar="SECONDS",
+    help="Seconds a cmd: or py: bot has for each answer (default: KABUCLI_BOT_TIMEOUT, "
+         "else 10).")]
+
+
+def _workers(workers: int | None, backend: str, address: str | None) -> int:
+    from kabucli.sim import default_workers
+
+    if backend not in ("local", "ray"):
+        fail(f"--backend {backend}: choose local or ray")
+    if address is not None and backend != "ray":
+        fail("--address is for --backend ray")
+    return workers if workers is not None else default_workers()
+
+
+def _live_run(err: Console, title: str, total: int, names: list[str],
+              run: Callable[[Callable[[Any], None] | None], Any], show: bool = True) -> Any:
+    """Run ``run(on_match)`` with a live progress bar and standings on stderr when it is a
+    terminal (and ``show``); the report it returns."""
+    if not show or not err.is_terminal:
+        return run(None)
+    import time
+
+    from rich.console import Group
+    from rich.live import Live
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                        TimeRemainingColumn(), console=err)
+    task = progress.add_task(title, total=total, rate="")
+    began = time.monotonic()
+    shown = [0.0]
+    with Live(Group(progress), console=err, transient=True, refresh_per_second=4) as live:
+        def on_match(report: Any) -> None:
+            took = time.monotonic() - began
+            rate = f"{report.matches / took:,.1f} matches/s" if took > 0 else ""
+            progress.update(task, completed=report.matches, rate=rate)
+            now = time.monotonic()
+            if now - shown[0] >= 0.25:
+                shown[0] = now
+                live.update(Group(progress, _standings(report, names)))
+
+        return run(on_match)
+
+
+def _standings(report: Any, names: list[str]) -> Any:
+    """The live standings under the progress bar: wins and win rate per bot, and the
+    head-to-head and SPRT lines of a two-bot run."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(box=None, pad_edge=False)
+    for col in ("bot", "wins", "win rate", "forfeits"):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    for name, b in zip(names, report.bots, strict=True):
+        t.add_row(_escape(name), f"{b.wins:g}", f"{b.wins / b.matches:.1%}" if b.matches
+                  else "-", str(b.forfeits))
+    lines: list[Any] = [t]
+    lines += [Text(line) for line in _summary_lines(report)]
+    return Group(*lines)
+
+
+def _summary_lines(report: Any) -> list[str]:
+    """Head to head (two bots) and SPRT, in words."""
+    out = []
+    d = report.as_dict()
+    h = d.get("head_to_head")
+    if h and h["score"] is not None:
+        elo, lo, hi = (_elo_text(h, k, ".1f") for k in ("elo", "elo_low", "elo_high"))
+        out.append(f"#1 vs #2: {h['wins']} W / {h['draws']} D / {h['losses']} L, score "
+                   f"{h['score']:.3f}, Elo {elo} (95%: {lo} to {hi}), LOS {h['los']:.1%}")
+    sp = d.get("sprt")
+    if sp:
+        out.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}] ({sp['model']}): LLR "
+                   f"{sp['llr']:.2f} (bounds {sp['lower']:.2f}, {sp['upper']:.2f}): "
+                   f"{sp['result']}")
+    return out
+
+
 @app.command()
 def sim(
     game: GameArg,
@@ -880,6 +986,17 @@ def sim(
              "started again (same game, bots, seed and house rules) reuses the finished "
              "matches there and plays an interrupted one again; any other file where a log "
              "would go stops the run: it is never overwritten.")] = None,
+    workers: WorkersOpt = None,
+    max_failures: MaxFailuresOpt = None,
+    timeout: TimeoutOpt = None,
+    sprt: Annotated[str | None, typer.Option(
+        "--sprt", metavar="TEST",
+        help="Two bots: stop as soon as a sequential probability ratio test decides whether "
+             "bot 1 is elo0 or elo1 Elo stronger than bot 2, e.g. 'elo0=0 elo1=5 alpha=0.05 "
+             "beta=0.05' (fastchess's trinomial GSPRT; model=normalized, the default, or "
+             "model=logistic).")] = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many seeded matches between bots and report statistics per bot."""
@@ -902,34 +1019,252 @@ def sim(
             botreg.check_kind(g.name, kind)
     except KabuError as exc:
         fail(str(exc))
-    err = _console(stderr=True)
-    try:
-        if err.is_terminal and not as_json:
-            from rich.progress import Progress
+    n = _workers(workers, backend, address)
+    test = None
+    if sprt is not None:
+        from kabucli.ratings import Sprt
 
-            with Progress(console=err, transient=True) as progress:
-                task = progress.add_task(f"{g.title} matches", total=matches)
-                report = simulate(g, r, bot, matches, s, not fixed_seats, logs,
-                                  lambda _i: progress.advance(task))
-        else:
-            report = simulate(g, r, bot, matches, s, not fixed_seats, logs)
+        if len(bot) != 2:
+            fail("--sprt compares two bots: give two --bot")
+        try:
+            test = Sprt.parse(sprt)
+        except KabuError as exc:
+            fail(str(exc))
+    err = _console(stderr=True)
+    names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
+    try:
+        report = _live_run(
+            err, f"{g.title} matches", matches, names, lambda on_match: simulate(
+                g, r, bot, matches, s, not fixed_seats, logs, on_match, workers=n,
+                max_failures=max_failures, sprt=test, timeout=timeout, backend=backend,
+                address=address), show=not as_json)
     except KabuError as exc:
         fail(str(exc))
+    code = 130 if report.stopped.startswith("interrupted") else \
+        1 if report.stopped.startswith("bot ") else 0
     if as_json:
         print(json.dumps(report.as_dict(), indent=2))
-        return
+        raise typer.Exit(code)
     t = Table(title=f"{g.title}: {report.matches} matches from seed {s}"
-              + (", bots change seats" if report.rotate else ", fixed seats"),
+              + (", bots change seats" if report.rotate else ", fixed seats")
+              + (f" ({report.workers} workers)" if report.workers > 1 else ""),
               title_justify="left")
-    for col in ("bot", "matches", "wins", "win rate", f"mean {report.measure}", "95% CI"):
+    for col in ("bot", "matches", "wins", "win rate", f"mean {report.measure}", "95% CI",
+                "forfeits"):
         t.add_column(col, justify="left" if col == "bot" else "right")
-    for i, b in enumerate(report.bots, 1):
+    for name, b in zip(names, report.bots, strict=True):
         d = b.as_dict()
-        t.add_row(f"#{i} {b.kind}", str(b.matches), f"{b.wins:g}", f"{d['win_rate']:.1%}",
-                  f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}")
-    _console().print(t)
+        t.add_row(_escape(name), str(b.matches), f"{b.wins:g}", f"{d['win_rate']:.1%}",
+                  f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}",
+                  str(b.forfeits))
+    out = _console()
+    out.print(t)
+    for line in _summary_lines(report):
+        out.print(_escape(line))
+    _print_failures(out, report)
     if report.reused:
-        _console().print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
+        out.print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
+    if report.stopped:
+        err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
+                  f"{report.planned} matches")
+    raise typer.Exit(code)
+
+
+def _print_failures(out: Console, report: Any) -> None:
+    if not report.failures:
+        return
+    out.print(f"[yellow]{report.failures} match(es) forfeited by a failing bot:[/]")
+    for f in report.failed:
+        out.print(f"  match {f['match']}: p{f['seat']} ({_escape(f['bot'])}): "
+                  f"{_escape(f['reason'])}", soft_wrap=True)
+    if report.failures > len(report.failed):
+        out.print(f"  ... and {report.failures - len(report.failed)} more")
+
+
+# -- tournament --------------------------------------------------------------------------
+
+@app.command()
+def tournament(
+    game: GameArg,
+    bot: Annotated[list[str], typer.Option(
+        "--bot", "-b", metavar="KIND", help="A bot of the field (repeat: more bots than seats "
+        "is the point).", autocompletion=complete_bot_kind)],
+    seats: Annotated[int, typer.Option("--seats", "-n", min=2,
+                                       help="Seats of each match.")] = 2,
+    fmt: Annotated[str, typer.Option(
+        "--format", metavar="round-robin|gauntlet",
+        help="round-robin: every group of SEATS bots meets; gauntlet: the first bot meets "
+             "every group of the others.")] = "round-robin",
+    deals: Annotated[int, typer.Option(
+        "--deals", "-d", min=1, help="Deals each group plays, each in every rotation of its "
+        "seats.")] = 10,
+    seed: SeedOpt = None,
+    rule: RuleOpt = None,
+    rules_file: RulesFileOpt = None,
+    logs: Annotated[Path | None, typer.Option(
+        "--logs", metavar="DIR", help="Write each match's log into this folder; the same "
+        "tournament started again reuses them (as sim --logs).")] = None,
+    workers: WorkersOpt = None,
+    max_failures: MaxFailuresOpt = None,
+    timeout: TimeoutOpt = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a tournament of bots (more bots than seats) and rate them."""
+    from rich.table import Table
+
+    from kabucli import bots as botreg
+    from kabucli.errors import KabuError
+    from kabucli.session import random_seed
+    from kabucli.tournament import FORMATS, schedule, tournament as play_tournament
+
+    g = _game(game)
+    r = _rules(g, rule or [], rules_file)
+    s = _seed(seed)
+    s = s if s is not None else random_seed()
+    if fmt not in FORMATS:
+        fail(f"--format {fmt}: choose {' or '.join(FORMATS)}")
+    if not g.min_players <= seats <= g.max_players:
+        fail(f"{g.title} takes {g.min_players}-{g.max_players} players, not --seats {seats}")
+    if len(bot) < seats:
+        fail(f"a tournament of {seats} seats needs at least {seats} bots, not {len(bot)}")
+    try:
+        for kind in bot:
+            botreg.check_kind(g.name, kind)
+        total = len(schedule(len(bot), seats, fmt)) * seats * deals
+    except KabuError as exc:
+        fail(str(exc))
+    n = _workers(workers, backend, address)
+    names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
+    err = _console(stderr=True)
+    try:
+        rep = _live_run(err, f"{g.title} tournament", total, names, lambda on_match:
+                        play_tournament(g, r, bot, seats, fmt, deals, s, logs, n,
+                                        max_failures, timeout, backend, address, on_match),
+                        show=not as_json)
+    except KabuError as exc:
+        fail(str(exc))
+    report = rep.sim
+    code = 130 if report.stopped.startswith("interrupted") else \
+        1 if report.stopped.startswith("bot ") else 0
+    if as_json:
+        print(json.dumps(rep.as_dict(), indent=2))
+        raise typer.Exit(code)
+    out = _console()
+    t = Table(title=f"{g.title} {fmt}: {len(bot)} bots, {seats} seats, {report.matches} "
+              f"matches from seed {s}", title_justify="left")
+    rating_col = "Elo ±95%" if seats == 2 else "mu ±2σ"
+    for col in ("rank", "bot", "matches", "wins", "win rate", f"mean {report.measure}",
+                "forfeits", rating_col):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    key = "elo" if seats == 2 else "mu"
+    ranked = sorted(range(len(bot)), key=lambda i: -rep.ratings[i][key])
+    for rank, i in enumerate(ranked, 1):
+        b, rt = report.bots[i], rep.ratings[i]
+        ci = "" if rt["ci95"] is None else f" ± {rt['ci95']:g}"
+        t.add_row(str(rank), _escape(names[i]), str(b.matches), f"{b.wins:g}",
+                  f"{b.wins / b.matches:.1%}" if b.matches else "-", f"{b.mean:+.2f}",
+                  str(b.forfeits), f"{rt[key]:+g}{ci}" if seats == 2 else f"{rt[key]:g}{ci}")
+    out.print(t)
+    gt = Table(title="Pairs" if seats == 2 else "Groups (wins per bot)", title_justify="left")
+    if seats == 2:
+        for col in ("pair", "W-D-L", "score", "Elo diff (95%)"):
+            gt.add_column(col, justify="left" if col == "pair" else "right")
+        for grp in rep.groups:
+            h = head_to_head_line(grp.wdl)
+            gt.add_row(_escape(f"{names[grp.bots[0]]} vs {names[grp.bots[1]]}"),
+                       "-".join(map(str, grp.wdl)), h[0], h[1])
+    else:
+        gt.add_column("group")
+        gt.add_column("matches", justify="right")
+        gt.add_column("wins", justify="left")
+        for grp in rep.groups:
+            gt.add_row(_escape(", ".join(names[b] for b in grp.bots)), str(grp.matches),
+                       _escape(" / ".join(f"{names[b].split()[0]} {w:g}"
+                                          for b, w in zip(grp.bots, grp.wins, strict=True))))
+    out.print(gt)
+    _print_failures(out, report)
+    if report.reused:
+        out.print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
+    if report.stopped:
+        err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
+                  f"{report.planned} matches")
+    raise typer.Exit(code)
+
+
+def _elo_text(h: dict[str, Any], key: str, spec: str) -> str:
+    """An Elo figure of head_to_head() as text; None is an infinite one (a score of 0 or 1
+    at that end)."""
+    v = h[key]
+    if v is not None:
+        return f"{v:+{spec}}"
+    if key == "elo":
+        return "+inf" if h["score"] >= 0.5 else "-inf"
+    if key == "elo_low":
+        return "+inf" if h["score"] >= 1 else "-inf"
+    return "-inf" if h["score"] <= 0 else "+inf"
+
+
+def head_to_head_line(wdl: list[int]) -> tuple[str, str]:
+    """A pair's score and Elo difference with its 95% interval, as table cells."""
+    from kabucli.ratings import head_to_head
+
+    h = head_to_head(*wdl)
+    if h["score"] is None:
+        return "-", "-"
+    elo, lo, hi = (_elo_text(h, k, ".0f") for k in ("elo", "elo_low", "elo_high"))
+    return f"{h['score']:.3f}", f"{elo} ({lo} to {hi})"
+
+
+# -- bot check ---------------------------------------------------------------------------
+
+@bot_app.command("check")
+def bot_check(
+    game: GameArg,
+    command: Annotated[str, typer.Argument(help="The bot program, as cmd: would start it, "
+                                                "e.g. \"python3 mybot.py\".")],
+    games_: Annotated[int, typer.Option("--games", "-g", min=1, max=100,
+                                        help="Matches per seat.")] = 1,
+    against: Annotated[str | None, typer.Option(
+        "--against", metavar="KIND", help="The built-in bot of the other seats (default: the "
+        "game's first).", autocompletion=complete_bot_kind)] = None,
+    players: PlayersOpt = None,
+    seed: SeedOpt = None,
+    rule: RuleOpt = None,
+    rules_file: RulesFileOpt = None,
+    timeout: TimeoutOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check that a bot program keeps the protocol: one line per check, exit 0 if all pass."""
+    from kabucli.botcheck import check_bot
+    from kabucli.errors import KabuError
+
+    g = _game(game)
+    r = _rules(g, rule or [], rules_file)
+    s = _seed(seed)
+    if players is not None and not g.min_players <= players <= g.max_players:
+        fail(f"{g.title} takes {g.min_players}-{g.max_players} players, not {players}")
+    if not command.strip():
+        fail("give the bot's command, e.g. \"python3 mybot.py\"")
+    try:
+        checks = check_bot(g, r, command, 1 if s is None else s, games_, against, players,
+                           timeout)
+    except KabuError as exc:
+        fail(str(exc))
+    code = 0 if all(c.ok for c in checks) else 1
+    if as_json:
+        print(json.dumps({"command": command, "ok": code == 0,
+                          "checks": [c.as_dict() for c in checks]}, indent=2))
+        raise typer.Exit(code)
+    out = _console()
+    width = max(len(c.name) for c in checks)
+    for c in checks:
+        mark = "[green]ok  [/]" if c.ok else "[bold red]FAIL[/]"
+        why = c.detail if c.ok else f"{c.failures[0]}" + (
+            f" (and {len(c.failures) - 1} more)" if len(c.failures) > 1 else "")
+        out.print(f"{mark} {c.name.ljust(width)}  {_escape(why)}", soft_wrap=True)
+    raise typer.Exit(code)
 
 
 # -- logs --------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from kabucli import __version__
 from kabucli.cards import Deck
 from kabucli.compact import DERIVED, DRAW, INPUT
 from kabucli.errors import IllegalMove, KabuError, RuleError
-from kabucli.events import Event, Undo
+from kabucli.events import Event, Forfeit, Undo
 from kabucli.log import FORMAT_VERSION, Header, SeatInfo, now_iso, now_ms
 from kabucli.rules import as_dict, validate
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
@@ -42,6 +42,9 @@ class Pending:
     what: str
     seats: tuple[int, ...] = ()
     draws: bool = False
+
+
+FORFEITED = Pending("over", "nothing: a bot forfeited the match")
 
 
 @mypyc_attr(native_class=False)  # a dict: its lookups stay as fast as a dict's, compiled or not
@@ -227,9 +230,11 @@ class Game(ABC, Generic[S, R]):
 
 def make_header(game: Game, rules: msgspec.Struct, seats: Sequence[SeatInfo],
                 seed: int | None, timed: bool = False, commit: str | None = None,
-                salt: str | None = None) -> Header:
+                salt: str | None = None, started: str | None = None) -> Header:
     """The header of a new log; ``timed``: its inputs carry when they were entered (a game
-    with a person, or at a real table); ``commit``, ``salt``: the seed's commitment."""
+    with a person, or at a real table); ``commit``, ``salt``: the seed's commitment;
+    ``started`` (ISO time) is now unless given (a run of many matches gives all of them its
+    own start, so that their logs do not depend on timing)."""
     return Header(
         format=FORMAT_VERSION,
         game=game.name,
@@ -237,7 +242,7 @@ def make_header(game: Game, rules: msgspec.Struct, seats: Sequence[SeatInfo],
         seats=list(seats),
         mode="physical" if seed is None else "seeded",
         kabucli=__version__,
-        started=now_iso(),
+        started=now_iso() if started is None else started,
         seed=seed,
         shuffle=ALGORITHM if seed is not None else None,
         clock=now_ms() if timed else None,
@@ -313,6 +318,7 @@ class Match:
         # When a list: every move a bot calls trusted is checked in full first (as a person's
         # move is) and appended here. For tests; a bot game plays unchecked (see Game.bot_move).
         self.check_trusted: list[Event] | None = None
+        self.forfeit: Forfeit | None = None  # the bot's forfeit that ended the match, if one did
 
     # -- queries --------------------------------------------------------------------------
     @property
@@ -321,7 +327,8 @@ class Match:
 
     @property
     def over(self) -> bool:
-        return self.pending.kind == "over"
+        """Whether the match has ended: by its rules, or by a bot's forfeit."""
+        return self.forfeit is not None or self.pending.kind == "over"
 
     def seat_name(self, seat: int) -> str:
         return self.header.seats[seat - 1].name
@@ -360,6 +367,14 @@ class Match:
 
     def why_not(self, event: Event) -> str | None:
         """Why ``event`` cannot come next, or None. Never changes anything."""
+        if self.forfeit is not None:
+            return f"the match ended when p{self.forfeit.seat} forfeited it"
+        if type(event) is Forfeit:
+            if self.game.pending(self.state).kind == "over":
+                return "the match is already over"
+            if not 1 <= event.seat <= self.nseats:
+                return f"there is no seat p{event.seat} (seats are p1-p{self.nseats})"
+            return None
         if type(event) is Undo:
             if not any(self.is_input(e) for e in self.events):
                 return "there is nothing to take back"
@@ -404,6 +419,9 @@ class Match:
         if type(event) is Undo:
             self._record(event)
             self._undo()
+        elif type(event) is Forfeit:  # the game's state stays as the failure left it
+            self._record(event)
+            self.forfeit = event
         else:
             self._commit(event)
 
@@ -467,6 +485,8 @@ class Match:
 
     def advance(self) -> Pending:
         """Record automatic and seeded chance events until a person (or bot) must act."""
+        if self.forfeit is not None:
+            return FORFEITED
         game = self.game
         pending = game.pending
         while True:  # _expected written out for the commonest case, an automatic event
@@ -510,7 +530,7 @@ def walk(game: Game, header: Header, events: Sequence[Event],
             return match, Violation(index, game.actor(ev), game.notate(ev), reason)
         # checked just above (submit would check it again); _accept without its test for
         # an undo, which is rare
-        if type(ev) is Undo:
+        if type(ev) is Undo or type(ev) is Forfeit:
             match._accept(ev)
         else:
             match._commit(ev)
@@ -599,7 +619,7 @@ class Deriver:
             if self.keep_inputs:
                 self.inputs.append((t, None))
             return True
-        if type(ev) is Undo and not self.keep:
+        if type(ev) is Undo and not self.keep and match.forfeit is None:
             if not self.keep_inputs:
                 raise NeedInputs
             return self._undo(t, ev)

@@ -9,7 +9,8 @@ Every event is a small frozen msgspec struct (subclasses repeat
 * ``action``: a player's decision, checked for legality.
 * ``auto``: what the engine derives by itself (payments, round and match results). A log
   records them so it can be read without the engine, and an audit recomputes them.
-* ``meta``: a correction (``undo``), which takes back the last player action.
+* ``meta``: a correction (``undo``), which takes back the last player action, and a bot's
+  forfeit (``forfeit``), which ends a match that bot could not go on playing.
 
 Event classes are final: the games tell events apart with ``type(ev) is Flip`` rather than
 ``isinstance`` (which, on a msgspec class, goes through its metaclass whenever the answer is
@@ -56,3 +57,13 @@ class End(Event, tag="end", frozen=True):
     reason: str
     balances: list[int]
     pot: int = 0
+
+
+class Forfeit(Event, tag="forfeit", frozen=True):
+    """A bot failed (crashed, was late, answered garbage or an illegal move) and the match
+    ends here: that seat forfeits it (``kabucli sim`` counts it a loss for that bot). Nothing
+    may follow it. Every game's logs may hold it (``games.event_types`` adds it)."""
+
+    KIND: ClassVar[str] = "meta"
+    seat: int
+    reason: str

@@ -44,7 +44,7 @@ from kabucli.compact import (
     new_digest,
 )
 from kabucli.errors import KabuError, LogError
-from kabucli.events import Event, Undo
+from kabucli.events import Event, Forfeit, Undo
 from kabucli.files import MiB, read_bytes, size_text
 
 FORMAT_VERSION = 2
@@ -240,10 +240,17 @@ class LogWriter:
         except OSError as exc:
             raise LogError(f"cannot create {path}: {exc.strerror}") from None
         try:
-            writer = cls(fh, fmt, durable, header, types)
+            return cls.start(fh, header, fmt, durable, types)
         except BaseException:
             fh.close()
             raise
+
+    @classmethod
+    def start(cls, fh: IO[bytes], header: Header, fmt: Fmt, durable: bool = True,
+              types: Sequence[type[Event]] = ()) -> LogWriter:
+        """A writer of a new log on ``fh`` (a file just opened, or a buffer): its magic and
+        header are written first."""
+        writer = cls(fh, fmt, durable, header, types)
         if fmt == "jsonl" or header.format < 2:
             if fmt == "msgpack":
                 fh.write(MAGIC1)
@@ -324,7 +331,9 @@ class LogWriter:
 
     def _append_input(self, event: Event, how: int = INPUT, at: int | None = None) -> None:
         """:meth:`append` of an untimed binary log not synced record by record (the engine
-        gives it only inputs and races)."""
+        gives it only inputs and races; a whole log written at once gives it all)."""
+        if how == DERIVED:
+            return
         self.count += 1
         records = self._records
         if how == INPUT:
@@ -955,8 +964,12 @@ def _event_decoder(game: str, event_types: EventTypes, fmt: Fmt) -> Any:
 
 
 def _with_undo(types: Sequence[type[Event]]) -> tuple[type[Event], ...]:
-    """A game's event types with the shared ``undo`` (the engine handles it for every game)."""
-    return tuple(types) if Undo in types else (*types, Undo)
+    """A game's event types with the shared ``forfeit`` and ``undo`` (the engine handles them
+    for every game): format 2's codes are their order (the forfeit's the last)."""
+    out = tuple(types)
+    if Forfeit not in out:
+        out += (Forfeit,)
+    return out if Undo in out else (*out, Undo)
 
 
 @functools.cache

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from kabucli.errors import ParseError
-from kabucli.events import End, Event, Pay, Undo
+from kabucli.events import End, Event, Forfeit, Pay, Undo
 from kabucli.ledger import POT, party_name
 from kabucli.safetext import safe_text
 
@@ -124,6 +124,8 @@ def notate_shared(ev: Event) -> str | None:
         return f"end {ev.reason} {balances} pot={ev.pot}"
     if type(ev) is Undo:
         return "undo"
+    if type(ev) is Forfeit:
+        return f"forfeit p{ev.seat} {ev.reason}"
     return None
 
 

@@ -438,19 +438,20 @@ class Session:
 
 def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | None,
           log_path: Path | None, fmt: Fmt | None, durable: bool = True,
-          commit: bool = False) -> Session:
+          commit: bool = False, started: str | None = None) -> Session:
     """A new game (``commit``: the header commits to the seed, see
-    :func:`kabucli.compact.seed_commitment`; the caller shows ``header.commit``)."""
+    :func:`kabucli.compact.seed_commitment`; the caller shows ``header.commit``; ``started``:
+    the header's start time, if not now)."""
     # a game with a person, or at a real table, records when each input was entered
     timed = seed is None or any(s.control == "human" for s in seats)
     salt = new_salt() if commit and seed is not None else None
     header = make_header(game, rules, seats, seed, timed=timed,
                          commit=None if salt is None or seed is None
-                         else seed_commitment(seed, salt), salt=salt)
+                         else seed_commitment(seed, salt), salt=salt, started=started)
     writer = None
     if log_path is not None:
         writer = LogWriter.create(log_path, header, fmt or format_for(log_path), durable,
-                                  types=game.events)
+                                  types=games.event_types(game.name))
     match = Match(game, header, writer)
     humans = {i for i, s in enumerate(seats, 1) if s.control == "human"}
     return Session(match, make_bots(match, recorded_bots(seats)), log_path, humans)

@@ -1,4 +1,4 @@
-"""Many seeded matches between bots, with statistics one can trust.
+"""Many seeded matches between bots, on every core, with statistics one can trust.
 
 The unit is the match, played to its end under the house rules: a Dare match is
 ``rounds`` rounds, a Yatchaba match ``games`` games, a Kazu-Tori match one game. Match ``i`` of
@@ -9,25 +9,47 @@ change in chips over a match with a 95% confidence interval, and match wins (a s
 counts as a fraction). With a log folder every match's log is written there as it is played,
 and a run started again over the same folder reuses the finished matches already there (so a
 long run can be resumed); a file there that is not this run's is never overwritten.
+
+Matches are played by a pool of worker processes (``workers``; or Ray tasks, ``backend="ray"``),
+each match by itself from its own seed. Their results are counted in the order of the matches,
+whatever order they finish in, so a run's report and its logs are the same for any number of
+workers (every log of a run records the run's start time, not its own).
+
+A bot that fails (an external or Python bot that crashes, hangs, answers garbage or an illegal
+move) forfeits that match only: it counts as a loss for that bot and a shared win for the
+others, is left out of the means, and its reason is kept in the report and as the last record
+of the match's log (a ``forfeit`` event, see :class:`kabucli.events.Forfeit`), which a resumed
+run reuses. ``max_failures`` stops a run once one bot has failed that many matches.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable
+import os
+import re
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
-from kabucli import games
-from kabucli.engine import Game, Match, walk
+from kabucli import bots as botreg, games
+from kabucli.engine import Game, Match, make_header, walk
 from kabucli.errors import KabuError
-from kabucli.log import SeatInfo, read_log
-from kabucli.rules import as_dict, describe
-from kabucli.session import start
-from kabucli.shuffle import SEED_LIMIT
+from kabucli.events import Forfeit as ForfeitEvent
+from kabucli.log import EXTERNAL, LogWriter, SeatInfo, now_iso, read_log
+from kabucli.rules import as_dict, describe, validate
+from kabucli.session import Session
+from kabucli.shuffle import SEED_LIMIT, Rng
+
+MAX_REASON = 500  # characters of a failure's reason that a log's forfeit record keeps
+KEEP_FAILURES = 20  # the failures a report lists (it counts them all)
 
 
 @dataclass
@@ -39,30 +61,40 @@ class BotStats:
     wins: float = 0.0
     total: float = 0.0
     squares: float = 0.0
+    played: int = 0  # matches played to their end (the mean's count); the rest were forfeited
+    forfeits: int = 0  # matches this bot lost by failing
 
     def add(self, delta: int, win_share: float) -> None:
         self.matches += 1
+        self.played += 1
         self.total += delta
         self.squares += delta * delta
         self.wins += win_share
 
+    def add_forfeited(self, win_share: float, failed: bool) -> None:
+        """A match some bot forfeited: a win share, no chips counted."""
+        self.matches += 1
+        self.wins += win_share
+        self.forfeits += failed
+
     @property
     def mean(self) -> float:
-        return self.total / self.matches if self.matches else 0.0
+        return self.total / self.played if self.played else 0.0
 
     @property
     def ci95(self) -> float:
         """Half-width of the 95% confidence interval of the mean (normal approximation)."""
-        if self.matches < 2:
+        if self.played < 2:
             return math.inf
-        var = (self.squares - self.matches * self.mean ** 2) / (self.matches - 1)
-        return 1.96 * math.sqrt(max(var, 0.0) / self.matches)
+        var = (self.squares - self.played * self.mean ** 2) / (self.played - 1)
+        return 1.96 * math.sqrt(max(var, 0.0) / self.played)
 
     def as_dict(self) -> dict[str, Any]:
         return {"bot": self.kind, "matches": self.matches, "wins": round(self.wins, 4),
                 "win_rate": round(self.wins / self.matches, 4) if self.matches else None,
                 "mean_chips": round(self.mean, 4),
-                "ci95": None if math.isinf(self.ci95) else round(self.ci95, 4)}
+                "ci95": None if math.isinf(self.ci95) else round(self.ci95, 4),
+                "forfeits": self.forfeits}
 
 
 @dataclass
@@ -78,19 +110,201 @@ class SimReport:
     # what a bot's mean counts: its change in chips, or in a game scored on a score sheet
     # (Uno Dare) its final score, negated where the lowest score wins
     measure: str = "chips"
+    planned: int = 0  # the matches asked for
+    workers: int = 1
+    backend: str = "local"
+    # two bots: bot 1's wins, draws (a shared lead) and losses against bot 2, match by match
+    wdl: list[int] = field(default_factory=lambda: [0, 0, 0])
+    failures: int = 0
+    failed: list[dict[str, Any]] = field(default_factory=list)  # the first KEEP_FAILURES
+    stopped: str = ""  # why the run stopped before its planned matches, if it did
+    sprt: dict[str, Any] | None = None  # the SPRT's state, when the run has one
 
     def as_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "seed": self.seed, "rotate": self.rotate,
-                "matches": self.matches, "reused_logs": self.reused, "events": self.events,
-                "pot_left": self.pot_left, "measure": self.measure,
-                "bots": [b.as_dict() for b in self.bots]}
+        out = {"game": self.game, "seed": self.seed, "rotate": self.rotate,
+               "matches": self.matches, "reused_logs": self.reused, "events": self.events,
+               "pot_left": self.pot_left, "measure": self.measure,
+               "bots": [b.as_dict() for b in self.bots],
+               "planned": self.planned, "failures": self.failures, "failed": self.failed,
+               "stopped": self.stopped or None}
+        if len(self.bots) == 2:
+            from kabucli.ratings import head_to_head
+
+            out["head_to_head"] = head_to_head(*self.wdl)
+        if self.sprt is not None:
+            out["sprt"] = self.sprt
+        return out
 
 
-def seating(kinds: list[str], index: int, rotate: bool) -> list[int]:
+def seating(kinds: list[str] | tuple[str, ...], index: int, rotate: bool) -> list[int]:
     """For match ``index``: which bot (index into ``kinds``) sits in each seat."""
     n = len(kinds)
     shift = index % n if rotate else 0
     return [(seat - shift) % n for seat in range(n)]
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What every match of a run needs to be played anywhere (a worker, a Ray task): all of
+    it plain data, so that it travels to another process as it is."""
+
+    game: str
+    rules: dict[str, Any]
+    kinds: tuple[str, ...]
+    seed: int
+    rotate: bool = True
+    log_dir: str | None = None
+    started: str = ""
+    timeout: float | None = None  # seconds per answer of external bots (None: the default)
+    # a tournament: the bots (indices into kinds) of each group that meets, each group
+    # playing ``deals`` deals in every rotation of its seats; empty: every bot in every match
+    groups: tuple[tuple[int, ...], ...] = ()
+    deals: int = 1
+
+    def job(self, i: int) -> tuple[list[int], int]:
+        """Match ``i``: the bot (index into ``kinds``) of each seat, and the match's seed."""
+        if not self.groups:
+            return seating(self.kinds, i, self.rotate), (self.seed + i) % SEED_LIMIT
+        n = len(self.groups[0])
+        per = n * self.deals
+        group = self.groups[i // per]
+        deal, shift = divmod(i % per, n)
+        return [group[(s - shift) % n] for s in range(n)], (self.seed + deal) % SEED_LIMIT
+
+    def total(self, count: int) -> int:
+        """How many matches the run has: ``count``, or a tournament's whole schedule."""
+        return len(self.groups) * len(self.groups[0]) * self.deals if self.groups else count
+
+    def seats(self, order: list[int]) -> list[SeatInfo]:
+        return [SeatInfo(f"{self.kinds[b]}#{b + 1}", f"bot:{self.kinds[b]}") for b in order]
+
+    def path(self, i: int) -> Path | None:
+        if self.log_dir is None:
+            return None
+        return Path(self.log_dir) / f"{self.game}-{i + 1:05d}.kbl"
+
+
+class Outcome(NamedTuple):
+    """What a run keeps of one match: (chips change, share of the win) per seat (None when a
+    bot forfeited it), the number of log records, the chips left in the pot, and the seat
+    that failed (0: none) with its reason."""
+
+    idx: int
+    results: list[tuple[int, float]] | None
+    logged: int
+    pot: int
+    failed: int = 0
+    reason: str = ""
+    reused: bool = False
+
+
+class Forfeit(KabuError):
+    """A bot's failure in a match: that bot forfeits the match."""
+
+    def __init__(self, seat: int, reason: str) -> None:
+        super().__init__(reason)
+        self.seat = seat
+        self.reason = reason
+
+
+class _Answerable:
+    """A user's bot (program or Python class) whose failure names its seat."""
+
+    def __init__(self, bot: Any, seat: int) -> None:
+        self.bot = bot
+        self.seat = seat
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    def choose(self, game: Game, state: Any, seat: int) -> Any:
+        try:
+            return self.bot.choose(game, state, seat)
+        except KabuError as exc:
+            raise Forfeit(self.seat, str(exc)) from None
+
+    def close(self, outcome: dict[str, Any] | None = None) -> None:
+        with contextlib.suppress(Exception):  # a bot failing at the end costs nothing
+            self.bot.close(outcome)
+
+
+_ILLEGAL = re.compile(r"^bot p([0-9]+) played ")
+_CONTEXT: dict[str, Any] = {}  # this process's game and rules of the plan it plays
+
+
+def _game_rules(plan: Plan) -> tuple[Game, msgspec.Struct]:
+    key = (plan.game, repr(sorted(plan.rules.items())))
+    if _CONTEXT.get("key") != key:
+        game = games.get(plan.game)
+        _CONTEXT.update(key=key, game=game, rules=validate(game.Rules, dict(plan.rules),
+                                                           game.name))
+    return _CONTEXT["game"], _CONTEXT["rules"]
+
+
+def play_match(plan: Plan, i: int) -> Outcome:
+    """Play match ``i`` of ``plan`` (in this process) and count it. A bot's failure forfeits
+    the match (see the module); any other failure is the run's KabuError."""
+    game, rules = _game_rules(plan)
+    order, seed = plan.job(i)
+    seats = plan.seats(order)
+    path = plan.path(i)
+    if path is not None:  # a cut-short log (see simulate), played again
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+    header = make_header(game, rules, seats, seed, started=plan.started or None)
+    writer = (LogWriter.create(path, header, "msgpack", durable=False,
+                               types=games.event_types(game.name)) if path else None)
+    match = Match(game, header, writer)
+    sess = Session(match, {}, path, set())
+    failed, reason = 0, ""
+    try:
+        for seat, b in enumerate(order, 1):
+            kind = plan.kinds[b]
+            try:
+                bot = botreg.make(game.name, kind, Rng(seed, f"bot/{seat}"), match, seat,
+                                  plan.timeout)
+            except KabuError as exc:
+                raise Forfeit(seat, str(exc)) from None
+            sess.bots[seat] = _Answerable(bot, seat) if kind.startswith(EXTERNAL) else bot
+        try:
+            sess.run_bots()
+        except Forfeit:
+            raise
+        except KabuError as exc:
+            found = _ILLEGAL.match(str(exc))
+            seat = int(found.group(1)) if found is not None else 0
+            if not 1 <= seat <= len(order) or not plan.kinds[order[seat - 1]].startswith(
+                    EXTERNAL):  # a built-in bot's illegal move is kabucli's fault: it stops
+                raise
+            raise Forfeit(seat, str(exc)) from None
+    except Forfeit as exc:
+        failed, reason = exc.seat, exc.reason
+        if not match.over:  # the log records who forfeited and why, as its last record
+            match.submit(ForfeitEvent(failed, " ".join(reason.split())[:MAX_REASON]))
+    finally:
+        sess.close()
+    if failed:
+        return Outcome(i, None, match.logged, 0, failed, reason)
+    if not match.over:
+        raise KabuError(f"match {i + 1} (seed {seed}) stopped before its end: "
+                        f"waiting for {match.pending.what}")
+    return _outcome(i, match)
+
+
+def _outcome(i: int, match: Match, reused: bool = False) -> Outcome:
+    if getattr(match.state, "ledger", None) is None:
+        return Outcome(i, _scored(match), match.logged, 0, reused=reused)
+    start_chips = [rules_chips(match)] * match.nseats
+    return Outcome(i, _result(match, start_chips), match.logged, match.state.ledger.pot,
+                   reused=reused)
 
 
 def _result(match: Match, start_chips: list[int]) -> list[tuple[int, float]]:
@@ -102,78 +316,6 @@ def _result(match: Match, start_chips: list[int]) -> list[tuple[int, float]]:
     top = max(deltas)
     leaders = deltas.count(top)
     return [(d, 1.0 / leaders if d == top else 0.0) for d in deltas]
-
-
-def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, seed: int,
-             rotate: bool = True, log_dir: Path | None = None,
-             on_match: Callable[[int], None] | None = None) -> SimReport:
-    """Play ``count`` seeded matches between the bots ``kinds`` (one per seat).
-
-    With ``log_dir`` every log already there for this run is checked before anything is
-    played: the finished log of the very match a run would play (same game, seed, seats and
-    rules) is reused, the log of that match cut short is played again over it, and any other
-    file stops the run (KabuError): it is never overwritten."""
-    report = SimReport(game.name, seed, rotate, bots=[BotStats(k) for k in kinds],
-                       measure=measure(game))
-    rules_dict = as_dict(rules)
-
-    def plan(i: int) -> tuple[list[int], list[SeatInfo], int, Path | None]:
-        order = seating(kinds, i, rotate)
-        seats = [SeatInfo(f"{kinds[b]}#{b + 1}", f"bot:{kinds[b]}") for b in order]
-        path = log_dir / f"{game.name}-{i + 1:05d}.kbl" if log_dir is not None else None
-        return order, seats, (seed + i) % SEED_LIMIT, path
-
-    done: dict[int, Tally] = {}  # matches whose finished logs are reused
-    again: set[int] = set()  # matches whose logs were cut short: played again over them
-    if log_dir is not None:
-        _log_folder(log_dir)
-        for i in range(count):
-            _, seats, match_seed, path = plan(i)
-            if path is not None and (path.exists() or path.is_symlink()):
-                match = _existing(game, path, seats, match_seed, rules_dict)
-                if match is not None:
-                    done[i] = _tally(match)
-                else:
-                    again.add(i)
-    for i in range(count):
-        order, seats, match_seed, path = plan(i)
-        tally = done.get(i)
-        if tally is not None:
-            report.reused += 1
-        else:
-            if path is not None and i in again:
-                path.unlink()
-            sess = start(game, rules, seats, match_seed, path, "msgpack", durable=False)
-            try:
-                sess.run_bots()
-            finally:
-                sess.close()
-            match = sess.match
-            if not match.over:
-                raise KabuError(f"match {i + 1} (seed {match_seed}) stopped before its end: "
-                                f"waiting for {match.pending.what}")
-            tally = _tally(match)
-        results, logged, pot = tally
-        for seat, (delta, share) in enumerate(results):
-            report.bots[order[seat]].add(delta, share)
-        report.matches += 1
-        report.events += logged
-        report.pot_left += pot
-        if on_match is not None:
-            on_match(i + 1)
-    return report
-
-
-# What a run keeps of a finished match: (chips change, share of the win) per seat, the
-# number of log records, and the chips left in the pot.
-Tally = tuple[list[tuple[int, float]], int, int]
-
-
-def _tally(match: Match) -> Tally:
-    if getattr(match.state, "ledger", None) is None:
-        return _scored(match), match.logged, 0
-    start_chips = [rules_chips(match)] * match.nseats
-    return _result(match, start_chips), match.logged, match.state.ledger.pot
 
 
 def _scored(match: Match) -> list[tuple[int, float]]:
@@ -194,6 +336,275 @@ def measure(game: Game) -> str:
     return "chips" if any(r.name == "chips" for r in describe(game.Rules)) else "score"
 
 
+# -- running the matches -------------------------------------------------------------------
+
+def _worker_start(plan: Plan) -> None:
+    """A pool worker: Ctrl-C is for the parent (which stops the run), the plan is kept."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _CONTEXT["plan"] = plan
+
+
+def play_chunk(plan: Plan, indices: list[int]) -> tuple[list[Outcome], float]:
+    """Play the matches ``indices`` of ``plan`` one after the other: their outcomes, and the
+    seconds they took (what a pool sizes its next chunks by)."""
+    began = time.perf_counter()
+    outs = [play_match(plan, i) for i in indices]
+    return outs, time.perf_counter() - began
+
+
+def _worker_chunk(indices: list[int]) -> tuple[list[Outcome], float]:
+    plan: Plan = _CONTEXT["plan"]
+    return play_chunk(plan, indices)
+
+
+MAX_CHUNK = 256
+
+
+class Chunks:
+    """How many matches to send a worker at a time: one at first, then as many as take about
+    ``target`` seconds (a match of built-in bots takes a millisecond or less, while sending a
+    task costs about as much), never more than MAX_CHUNK."""
+
+    def __init__(self, target: float) -> None:
+        self.target = target
+        self.per_match: float | None = None
+
+    def size(self) -> int:
+        if self.per_match is None:
+            return 1
+        return max(1, min(MAX_CHUNK, int(self.target / max(self.per_match, 1e-6))))
+
+    def took(self, matches: int, seconds: float) -> None:
+        per = seconds / max(matches, 1)
+        self.per_match = per if self.per_match is None else 0.7 * self.per_match + 0.3 * per
+
+
+def in_order(todo: Iterator[int], window: int, chunks: Chunks, running: dict[Any, list[int]],
+             submit: Callable[[list[int]], Any],
+             wait_any: Callable[[list[Any]], Iterable[Any]],
+             result: Callable[[Any, list[int]], tuple[list[Outcome], float]]
+             ) -> Iterator[Outcome]:
+    """The outcomes of ``todo`` in its order, from chunks of matches played elsewhere:
+    ``submit`` sends a chunk (a handle back, kept in ``running`` until it is done, so that the
+    caller can cancel what is left), ``wait_any`` waits until some are done, ``result`` reads
+    one. At most ``window`` chunks are under way, so the parent's memory stays flat."""
+    done: dict[int, Outcome] = {}
+    order: deque[int] = deque()
+    exhausted = False
+    while True:
+        while not exhausted and len(running) < window:
+            batch = list(islice(todo, chunks.size()))
+            if not batch:
+                exhausted = True
+                break
+            running[submit(batch)] = batch
+            order.extend(batch)
+        if not order:
+            return
+        while order[0] not in done:
+            for handle in list(wait_any(list(running))):
+                batch = running.pop(handle)
+                outs, seconds = result(handle, batch)
+                chunks.took(len(batch), seconds)
+                for out in outs:
+                    done[out.idx] = out
+        yield done.pop(order.popleft())
+
+
+def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
+    """The outcomes of the matches ``todo`` (in that order), played by ``workers`` processes
+    (in this one when ``workers`` is 1)."""
+    if workers <= 1:
+        for i in todo:
+            yield play_match(plan, i)
+        return
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["kabucli.sim"])
+    pools: list[ProcessPoolExecutor] = []  # the last is in use; a broken one is replaced
+    made: dict[Any, int] = {}  # future -> the number of the pool it went to
+
+    def new_pool() -> None:
+        pools.append(ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_start,
+                                         initargs=(plan,)))
+
+    def submit(batch: list[int]) -> Future[tuple[list[Outcome], float]]:
+        fut = pools[-1].submit(_worker_chunk, batch)
+        made[fut] = len(pools)
+        return fut
+
+    def wait_any(futures: list[Future[tuple[list[Outcome], float]]]) -> Iterable[Any]:
+        return wait(futures, return_when=FIRST_COMPLETED)[0]
+
+    def result(fut: Future[tuple[list[Outcome], float]], batch: list[int]
+               ) -> tuple[list[Outcome], float]:
+        """The chunk's outcomes; when a worker died (a bot that killed it, the system's
+        OOM killer), the pool is made again and the chunk played again, up to RETRIES
+        times, as Ray runs a task again."""
+        for attempt in range(RETRIES + 1):
+            try:
+                out = fut.result()
+                made.pop(fut, None)
+                return out
+            except BrokenProcessPool:
+                if attempt == RETRIES:
+                    break
+                if made.pop(fut, 0) == len(pools):  # the pool in use broke: a new one
+                    _stop_pool(pools[-1])
+                    new_pool()
+                fut = submit(batch)
+        raise KabuError(
+            f"a worker process died {RETRIES + 1} times while playing matches "
+            f"{batch[0] + 1}-{batch[-1] + 1} (killed, or out of memory; a script that runs a "
+            "pool needs if __name__ == '__main__'); the run stops")
+
+    new_pool()
+    running: dict[Any, list[int]] = {}
+    try:
+        yield from in_order(todo, 2 * workers, Chunks(0.05), running, submit, wait_any,
+                            result)
+    finally:
+        for fut in running:
+            fut.cancel()
+        for pool in pools:
+            _stop_pool(pool)
+
+
+RETRIES = 3  # times a chunk of matches is played again when its worker process dies
+
+
+def _stop_pool(pool: Any) -> None:
+    """Stop a pool at once: matches under way are cut short (a resumed run plays them
+    again)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.terminate()
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.join(5)
+
+
+def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, seed: int,
+             rotate: bool = True, log_dir: Path | None = None,
+             on_match: Callable[[SimReport], None] | None = None, workers: int = 1,
+             max_failures: int | None = None, sprt: Any = None, timeout: float | None = None,
+             backend: str = "local", address: str | None = None,
+             groups: tuple[tuple[int, ...], ...] = (), deals: int = 1,
+             on_outcome: Callable[[Outcome, list[int]], None] | None = None,
+             started: str | None = None) -> SimReport:
+    """Play ``count`` seeded matches between the bots ``kinds`` (one per seat), or with
+    ``groups`` a tournament's schedule (see :class:`Plan`), on ``workers`` processes (or Ray).
+
+    With ``log_dir`` every log already there for this run is checked before anything is
+    played: the finished log of the very match a run would play (same game, seed, seats and
+    rules) is reused, the log of that match cut short is played again over it, and any other
+    file stops the run (KabuError): it is never overwritten.
+
+    ``on_match`` is told of the report after each match is counted; ``on_outcome`` of each
+    match's outcome and seating. ``sprt`` (a :class:`kabucli.ratings.Sprt`) stops the run as
+    soon as it decides. Ctrl-C (KeyboardInterrupt) stops the run and returns the report so far
+    (``stopped`` says so). ``started``: the time every log of the run records (default: now).
+
+    Worker processes are started by a fork server (not forked from this process, whose
+    threads they must not inherit): a script that calls this with ``workers > 1`` runs it
+    under ``if __name__ == "__main__":``, as any multiprocessing pool needs."""
+    if timeout is None and any(k.startswith(EXTERNAL) for k in kinds):
+        from kabucli.bots.external import bot_timeout
+
+        timeout = bot_timeout()  # a bad KABUCLI_BOT_TIMEOUT stops the run, not each match
+    plan = Plan(game.name, as_dict(rules), tuple(kinds), seed, rotate,
+                None if log_dir is None else str(log_dir), started or now_iso(), timeout,
+                groups, deals)
+    total = plan.total(count)
+    report = SimReport(game.name, seed, rotate, bots=[BotStats(k) for k in kinds],
+                       measure=measure(game), planned=total, workers=workers, backend=backend)
+    # 1 where a finished log of the match is there to reuse (read again when counted: a byte
+    # per match, so that resuming a long run keeps the parent's memory flat)
+    reuse = bytearray(total if log_dir is not None else 0)
+    played: Iterator[Outcome] | None = None
+    try:
+        if log_dir is not None:
+            _log_folder(log_dir)
+            for i in range(total):
+                reuse[i] = _existing(game, plan, i) is not None
+        left = total - sum(reuse)
+        todo = (i for i in range(total) if not (reuse and reuse[i]))
+        if backend == "ray":
+            from kabucli.sim_ray import ray_outcomes
+
+            played = ray_outcomes(plan, todo, address, workers)
+        else:
+            played = _local(plan, todo, min(workers, max(left, 1)))
+        for i in range(total):
+            out = _reused(game, plan, i) if reuse and reuse[i] else next(played)
+            order = plan.job(i)[0]
+            _count(report, out, order)
+            if on_outcome is not None:
+                on_outcome(out, order)
+            if max_failures is not None and out.failed:
+                bot = report.bots[order[out.failed - 1]]
+                if bot.forfeits >= max_failures:
+                    report.stopped = (f"bot #{order[out.failed - 1] + 1} ({bot.kind}) failed "
+                                      f"{bot.forfeits} match(es) (--max-failures "
+                                      f"{max_failures})")
+            if sprt is not None:
+                report.sprt = sprt.update(report.wdl)
+                if sprt.decided:
+                    report.stopped = f"SPRT: {report.sprt['result']}"
+            if on_match is not None:
+                on_match(report)
+            if report.stopped:
+                break
+    except KeyboardInterrupt:
+        report.stopped = "interrupted (Ctrl-C)"
+    finally:
+        close = getattr(played, "close", None)
+        if close is not None:
+            close()
+    return report
+
+
+def _reused(game: Game, plan: Plan, i: int) -> Outcome:
+    """The outcome of match ``i`` from its finished log, found there before the run."""
+    out = _existing(game, plan, i)
+    if out is None:
+        raise KabuError(f"{plan.path(i)} changed while the run was going on; run it again")
+    return out
+
+
+def _count(report: SimReport, out: Outcome, order: list[int]) -> None:
+    """Add one match's outcome to the report."""
+    n = len(order)
+    if out.results is None:
+        for seat, b in enumerate(order, 1):
+            failed = seat == out.failed
+            report.bots[b].add_forfeited(0.0 if failed else 1.0 / (n - 1), failed)
+        report.failures += 1
+        if len(report.failed) < KEEP_FAILURES:
+            report.failed.append({"match": out.idx + 1, "seat": out.failed,
+                                  "bot": report.bots[order[out.failed - 1]].kind,
+                                  "reason": out.reason})
+        shares = [0.0 if s == out.failed else 1.0 / (n - 1) for s in range(1, n + 1)]
+    else:
+        for seat, (delta, share) in enumerate(out.results):
+            report.bots[order[seat]].add(delta, share)
+        shares = [share for _, share in out.results]
+        report.pot_left += out.pot
+    if len(report.bots) == 2 and n == 2:
+        first = shares[order.index(0)]
+        report.wdl[0 if first > 0.75 else 1 if first > 0.25 else 2] += 1
+    report.matches += 1
+    report.reused += out.reused
+    report.events += out.logged
+
+
+# -- log folders ---------------------------------------------------------------------------
+
 def _log_folder(log_dir: Path) -> None:
     """Make the log folder; KabuError in one line when it cannot be one."""
     if log_dir.exists() and not log_dir.is_dir():
@@ -211,11 +622,15 @@ def rules_chips(match: Match) -> int:
     return chips
 
 
-def _existing(game: Game, path: Path, seats: list[SeatInfo], seed: int,
-              rules: dict[str, Any]) -> Match | None:
-    """The finished match in the log at ``path`` when it is the match this run plays there;
-    None when it is that match cut short (a run stopped in it), to be played again; KabuError
-    when the file is anything else."""
+def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
+    """The outcome of match ``i`` when its log is there and finished (or forfeited); None
+    when there is none or it is that match cut short (a run stopped in it), to be played
+    again; KabuError when the file is anything else."""
+    path = plan.path(i)
+    if path is None or not (path.exists() or path.is_symlink()):
+        return None
+    order, seed = plan.job(i)
+    seats = plan.seats(order)
     keep = "kabucli sim never overwrites it: remove it or choose another log folder"
     if not path.is_file():
         raise KabuError(f"{path} is there and is not a log file; {keep}")
@@ -227,7 +642,8 @@ def _existing(game: Game, path: Path, seats: list[SeatInfo], seed: int,
                         f"{keep}") from None
     h = data.header
     other = [what for what, same in (("game", h.game == game.name), ("seed", h.seed == seed),
-                                     ("bots", h.seats == seats), ("house rules", h.rules == rules))
+                                     ("bots", h.seats == seats),
+                                     ("house rules", h.rules == plan.rules))
              if not same]
     if other:
         raise KabuError(f"{path} holds another match (different {', '.join(other)}); {keep}")
@@ -237,4 +653,15 @@ def _existing(game: Game, path: Path, seats: list[SeatInfo], seed: int,
         raise KabuError(f"{path}: {exc}; {keep}") from None
     if violation is not None:
         raise KabuError(f"{violation.line(str(path))}; {keep}")
-    return match if match.over and data.error is None else None
+    if data.error is not None or not match.over:
+        return None
+    if match.forfeit is not None:
+        return Outcome(i, None, match.logged, 0, match.forfeit.seat, match.forfeit.reason,
+                       reused=True)
+    return _outcome(i, match, reused=True)
+
+
+def elapsed_rate(start: float, done: int) -> float:
+    """Matches per second since ``start`` (time.monotonic())."""
+    took = time.monotonic() - start
+    return done / took if took > 0 else 0.0

@@ -358,6 +358,9 @@ class LeavesAThread(Tell):
 @pytest.mark.parametrize(("cls", "processes"), [("Tell", 1), ("LeavesAThread", 4)])
 def test_a_run_keeps_a_python_bots_process_unless_the_bot_left_threads(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cls: str, processes: int) -> None:
+    from kabucli.bots import external
+
+    external._stop_idle()  # hosts other tests of this process left idle would fill the pool
     path = write(tmp_path, "pidbots.py", PID_BOTS)
     monkeypatch.setenv("PID_FILE", str(tmp_path / "pids"))
     report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), [f"py:{path}:{cls}", "random"], 4,

@@ -59,18 +59,20 @@ def check_kind(game: str, kind: str) -> None:
         raise ParseError(f"unknown bot '{kind}' for {game} (bots: {known})")
 
 
-def make(game: str, kind: str, rng: Rng, match: Match | None = None, seat: int = 0) -> Bot:
+def make(game: str, kind: str, rng: Rng, match: Match | None = None, seat: int = 0,
+         timeout: float | None = None) -> Bot:
     """The bot ``kind`` of ``game`` for ``seat`` of ``match``, drawing from ``rng``. A Python
-    bot (``py:``) runs in a process of its own that keeps a copy of ``match``, so it needs it."""
+    bot (``py:``) runs in a process of its own that keeps a copy of ``match``, so it needs it.
+    ``timeout``: the seconds an external bot has for each answer (None: ``bot_timeout()``)."""
     check_kind(game, kind)
     if kind.startswith("cmd:"):
         from kabucli.bots.external import ProcessBot
 
-        return ProcessBot(kind[4:].strip())
+        return ProcessBot(kind[4:].strip(), timeout)
     if kind.startswith("py:"):
         from kabucli.bots.external import PythonBot
 
         if match is None:
             raise BotError(f"bot '{kind}' runs only in a match (make it with one)")
-        return PythonBot(kind[3:].strip(), match, seat)
+        return PythonBot(kind[3:].strip(), match, seat, timeout)
     return kinds(game)[kind](rng)

@@ -33,7 +33,7 @@ from types import ModuleType
 from kabucli import log as _log
 from kabucli.engine import Game
 from kabucli.errors import ParseError
-from kabucli.events import Event
+from kabucli.events import Event, Forfeit
 
 GAMES: tuple[str, ...] = ("dare", "kazu-tori", "yatchaba", "uno-dare", "kabu-tsukuri")
 ALIASES: dict[str, str] = {"kazutori": "kazu-tori", "kabutsukuri": "kabu-tsukuri"}
@@ -87,7 +87,8 @@ class GameEvents(tuple[type[Event], ...]):
     def of(cls, game: Game) -> GameEvents:
         found = _EVENTS.get(game.name)
         if found is None:
-            found = _EVENTS[game.name] = cls(game.events)
+            types: tuple[type[Event], ...] = game.events
+            found = _EVENTS[game.name] = cls(types if Forfeit in types else (*types, Forfeit))
             found.game = game
         return found
 
@@ -103,8 +104,9 @@ def get(name: str) -> Game:
 
 
 def event_types(name: str) -> GameEvents:
-    """The event types of a game, which also carry the game (``.game``): what the log module
-    needs of a game to read its logs (a format 2 log is read by the game's engine)."""
+    """The events a log of game ``name`` may hold: the game's own, and a bot's forfeit (which
+    the engine handles for every game); they also carry the game (``.game``), which the log
+    module needs to read its logs (a format 2 log is read by the game's engine)."""
     return GameEvents.of(get(name))
 
 

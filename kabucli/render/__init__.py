@@ -144,6 +144,9 @@ def header_panel(game: Game, match: Match) -> Panel:
 
 def outcome_panel(game: Game, match: Match) -> RenderableType:
     out = match.outcome()
+    if out is None and match.forfeit is not None:
+        return Text(f"p{match.forfeit.seat} forfeited the match: "
+                    f"{safe_text(match.forfeit.reason)}", style="yellow")
     if out is None:
         return Text("The match is not over.", style="yellow")
     outcome = getattr(_module(game), "outcome", None)

@@ -1,0 +1,328 @@
+"""Ratings and match statistics: Elo with error bars, likelihood of superiority, SPRT.
+
+Head to head (two bots, match by match: a win, a draw (a shared lead) or a loss), as the chess
+match runners report it (fastchess, cutechess-cli):
+
+* the score ``s = (W + D/2) / N``, its variance per match from the trinomial
+  ``(W (1-s)^2 + D (1/2-s)^2 + L s^2) / N``, and the 95% interval ``s ± 1.96 sqrt(var/N)``;
+* the Elo difference ``-400 log10(1/s - 1)`` and the Elo of the interval's ends;
+* the likelihood of superiority ``LOS = (1 + erf((s - 1/2) / sqrt(2 var/N))) / 2``.
+
+SPRT (:class:`Sprt`) is fastchess's generalized SPRT on the trinomial (win, draw, loss) of
+each match, in its ``normalized`` model (the default; elo0/elo1 are normalized Elo) or its
+``logistic`` model (plain Elo): the log-likelihood ratio of the two hypotheses at their
+maximum-likelihood distributions (M. Van den Bergh's approximations, as fastchess computes
+them), against the bounds ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``.
+kabucli's matches are not played in pairs of one deal with the seats swapped, so the
+pentanomial model of paired games does not apply.
+
+Tournaments: Elo ratings from every pair's results (:func:`elo_ratings`: the Bradley-Terry
+model's maximum-likelihood fit, a draw half a win each way, with 95% error bars from the
+Fisher information), and for games of more than two seats openskill's Plackett-Luce ratings
+(:func:`openskill_ratings`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kabucli.errors import KabuError
+
+Z95 = 1.959963984540054
+NELO = 800.0 / math.log(10)  # normalized Elo per unit of (score - 1/2) / sd
+
+
+def score_to_elo(score: float) -> float:
+    """The Elo difference that gives ``score`` (0..1); +-inf at the ends."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_to_score(elo: float) -> float:
+    return 1.0 / (1.0 + float(10.0 ** (-elo / 400.0)))
+
+
+def _finite(x: float) -> float | None:
+    return round(x, 2) if math.isfinite(x) else None
+
+
+def head_to_head(wins: int, draws: int, losses: int) -> dict[str, Any]:
+    """Win/draw/loss of the first bot against the second: score, Elo difference with its 95%
+    interval, and likelihood of superiority (see the module)."""
+    n = wins + draws + losses
+    out: dict[str, Any] = {"wins": wins, "draws": draws, "losses": losses}
+    if n == 0:
+        return out | {"score": None, "elo": None, "elo_low": None, "elo_high": None,
+                      "los": None}
+    s = (wins + 0.5 * draws) / n
+    var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
+    half = Z95 * math.sqrt(var / n)
+    if var > 0:
+        los = (1 + math.erf((s - 0.5) / math.sqrt(2 * var / n))) / 2
+    else:
+        los = 1.0 if s > 0.5 else 0.0 if s < 0.5 else 0.5
+    return out | {"score": round(s, 4), "elo": _finite(score_to_elo(s)),
+                  "elo_low": _finite(score_to_elo(s - half)),
+                  "elo_high": _finite(score_to_elo(s + half)), "los": round(los, 4)}
+
+
+# -- SPRT -----------------------------------------------------------------------------------
+
+def _itp(f: Callable[[float], float], a: float, b: float, f_a: float, f_b: float,
+         k_1: float, k_2: float, n_0: float, eps: float) -> float:
+    """A root of ``f`` between ``a`` and ``b`` (signs of f differ) by the ITP method
+    (Oliveira and Takahashi 2020), as fastchess finds it."""
+    if f_a > 0:
+        a, b, f_a, f_b = b, a, f_b, f_a
+    n_half = math.ceil(math.log2(abs(b - a) / (2.0 * eps)))
+    n_max = n_half + n_0
+    i = 0
+    while abs(b - a) > 2.0 * eps:
+        x_half = (a + b) / 2.0
+        r = eps * 2.0 ** (n_max - i) - (b - a) / 2.0
+        delta = k_1 * abs(b - a) ** k_2
+        finite = math.isfinite(f_a) and math.isfinite(f_b)
+        x_f = (f_b * a - f_a * b) / (f_b - f_a) if finite else x_half  # regula falsi
+        sigma = math.copysign(1.0, x_half - x_f) if x_half != x_f else 0.0
+        x_t = x_f + sigma * delta if delta <= abs(x_half - x_f) else x_half
+        x_itp = x_t if abs(x_t - x_half) <= r else x_half - sigma * r
+        f_itp = f(x_itp)
+        if f_itp == 0:
+            a = b = x_itp
+        elif f_itp < 0:
+            a, f_a = x_itp, f_itp
+        else:
+            b, f_b = x_itp, f_itp
+        i += 1
+    return (a + b) / 2.0
+
+
+def _mean(x: Sequence[float], p: Sequence[float]) -> float:
+    return sum(a * b for a, b in zip(x, p, strict=True))
+
+
+def _llr_logistic(total: float, scores: Sequence[float], probs: Sequence[float],
+                  s0: float, s1: float) -> float:
+    def mle(s: float) -> list[float]:
+        lo, hi = -1.0 / (scores[-1] - s), -1.0 / (scores[0] - s)
+        theta = _itp(lambda x: sum(p * (a - s) / (1.0 + x * (a - s))
+                                   for a, p in zip(scores, probs, strict=True)),
+                     lo, hi, math.inf, -math.inf, 0.1, 2.0, 0.99, 1e-3)
+        return [p / (1 + theta * (a - s)) for a, p in zip(scores, probs, strict=True)]
+
+    p0, p1 = mle(s0), mle(s1)
+    return total * _mean([math.log(b) - math.log(a) for a, b in zip(p0, p1, strict=True)],
+                         probs)
+
+
+def _llr_normalized(total: float, scores: Sequence[float], probs: Sequence[float],
+                    t0: float, t1: float) -> float:
+    n = len(scores)
+
+    def mle(mu_ref: float, t_star: float) -> list[float]:
+        p = [1.0 / n] * n
+        for _ in range(10):
+            mu = _mean(scores, p)
+            sigma = math.sqrt(sum(q * (a - mu) ** 2 for a, q in zip(scores, p, strict=True)))
+            phi = [a - mu_ref - 0.5 * t_star * sigma * (1.0 + ((a - mu) / sigma) ** 2)
+                   for a in scores]
+            lo, hi = -1.0 / max(phi), -1.0 / min(phi)
+            theta = _itp(lambda x, phi=phi: sum(q * f / (1.0 + x * f)  # type: ignore[misc]
+                                                for q, f in zip(probs, phi, strict=True)),
+                         lo, hi, math.inf, -math.inf, 0.1, 2.0, 0.99, 1e-7)
+            new = [q / (1.0 + theta * f) for q, f in zip(probs, phi, strict=True)]
+            diff = max(abs(a - b) for a, b in zip(new, p, strict=True))
+            p = new
+            if diff < 1e-4:
+                break
+        return p
+
+    p0, p1 = mle(0.5, t0), mle(0.5, t1)
+    return total * _mean([math.log(b) - math.log(a) for a, b in zip(p0, p1, strict=True)],
+                         probs)
+
+
+def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float,
+             model: str = "normalized") -> float:
+    """fastchess's log-likelihood ratio of a trinomial (win, draw, loss) result."""
+    reg = [float(v) if v else 1e-3 for v in (losses, draws, wins)]
+    total = sum(reg)
+    probs = [v / total for v in reg]
+    scores = [0.0, 0.5, 1.0]
+    if model == "normalized":
+        return _llr_normalized(total, scores, probs, elo0 / NELO, elo1 / NELO)
+    return _llr_logistic(total, scores, probs, elo_to_score(elo0), elo_to_score(elo1))
+
+
+class Sprt:
+    """A sequential probability ratio test between elo0 (H0) and elo1 (H1)."""
+
+    MODELS = ("normalized", "logistic")
+
+    def __init__(self, elo0: float = 0.0, elo1: float = 5.0, alpha: float = 0.05,
+                 beta: float = 0.05, model: str = "normalized") -> None:
+        if not elo0 < elo1:
+            raise KabuError(f"--sprt: elo0 ({elo0:g}) must be less than elo1 ({elo1:g})")
+        for name, v in (("alpha", alpha), ("beta", beta)):
+            if not 0 < v < 1:
+                raise KabuError(f"--sprt: {name} must be between 0 and 1, not {v:g}")
+        if alpha + beta >= 1:
+            raise KabuError("--sprt: alpha + beta must be less than 1")
+        if model not in self.MODELS:
+            raise KabuError(f"--sprt: model {model!r} is unknown (models: "
+                            f"{', '.join(self.MODELS)})")
+        self.elo0, self.elo1, self.alpha, self.beta, self.model = elo0, elo1, alpha, beta, model
+        self.lower = math.log(beta / (1 - alpha))
+        self.upper = math.log((1 - beta) / alpha)
+        self.llr = 0.0
+        self.result = "continue"
+
+    @classmethod
+    def parse(cls, text: str) -> Sprt:
+        """``elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized]`` (spaces or commas)."""
+        values: dict[str, Any] = {}
+        for word in text.replace(",", " ").split():
+            name, sep, value = word.partition("=")
+            if not sep or name not in ("elo0", "elo1", "alpha", "beta", "model"):
+                raise KabuError(f"--sprt: {word!r} is not one of elo0=, elo1=, alpha=, beta=, "
+                                "model=")
+            if name == "model":
+                values[name] = value
+                continue
+            try:
+                number = float(value)
+            except ValueError:
+                number = math.nan
+            if not math.isfinite(number):
+                raise KabuError(f"--sprt: {name}={value!r} is not a number")
+            values[name] = number
+        return cls(**values)
+
+    @property
+    def decided(self) -> bool:
+        return self.result != "continue"
+
+    def update(self, wdl: Sequence[int]) -> dict[str, Any]:
+        """Take the first bot's (wins, draws, losses) so far; the test's state."""
+        w, d, l_ = wdl
+        self.llr = sprt_llr(w, d, l_, self.elo0, self.elo1, self.model) if w + d + l_ else 0.0
+        if self.llr >= self.upper:
+            self.result = "H1 accepted"
+        elif self.llr <= self.lower:
+            self.result = "H0 accepted"
+        else:
+            self.result = "continue"
+        return self.state()
+
+    def state(self) -> dict[str, Any]:
+        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
+                "model": self.model, "llr": round(self.llr, 4), "lower": round(self.lower, 4),
+                "upper": round(self.upper, 4), "result": self.result}
+
+
+# -- tournaments ------------------------------------------------------------------------------
+
+def _inverse(m: list[list[float]]) -> list[list[float]]:
+    """The inverse of a small square matrix (Gauss-Jordan with partial pivoting)."""
+    n = len(m)
+    a = [row[:] + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(m)]
+    for col in range(n):
+        piv = max(range(col, n), key=lambda r: abs(a[r][col]))
+        if abs(a[piv][col]) < 1e-12:
+            raise ZeroDivisionError("singular")
+        a[col], a[piv] = a[piv], a[col]
+        p = a[col][col]
+        a[col] = [v / p for v in a[col]]
+        for r in range(n):
+            if r != col and a[r][col]:
+                f = a[r][col]
+                a[r] = [v - f * w for v, w in zip(a[r], a[col], strict=True)]
+    return [row[n:] for row in a]
+
+
+def elo_ratings(n: int, games: dict[tuple[int, int], tuple[float, int]]
+                ) -> list[tuple[float, float | None]]:
+    """Elo (mean 0) and its 95% error bar for each of ``n`` players, from ``games``:
+    (i, j) -> (i's score against j, games), i < j. The Bradley-Terry maximum-likelihood fit
+    (minorization-maximization, Hunter 2004); error bars from the inverse of the Fisher
+    information (None when the results cannot bound a rating: a player who won or lost all).
+    """
+    score = [0.0] * n
+    pairs: dict[tuple[int, int], int] = {}
+    for (i, j), (s, g) in games.items():
+        score[i] += s
+        score[j] += g - s
+        pairs[(i, j)] = pairs.get((i, j), 0) + g
+    strength = [1.0] * n
+    for _ in range(2000):
+        new = []
+        for i in range(n):
+            denom = sum(g / (strength[i] + strength[j if i == a else a])
+                        for (a, j), g in pairs.items() if i in (a, j))
+            # a player with no score, or all of it, would drift to 0 or infinity: held a bit in
+            new.append(max(score[i], 0.05) / denom if denom else strength[i])
+        geo = math.exp(sum(math.log(v) for v in new) / n)
+        new = [v / geo for v in new]
+        done = max(abs(math.log(a / b)) for a, b in zip(new, strength, strict=True)) < 1e-10
+        strength = new
+        if done:
+            break
+    r = [math.log(v) for v in strength]
+    scale = 400.0 / math.log(10)
+    # Fisher information of the logistic model, with the ratings' mean held at 0
+    info = [[0.0] * n for _ in range(n)]
+    for (i, j), g in pairs.items():
+        p = 1.0 / (1.0 + math.exp(r[j] - r[i]))
+        w = g * p * (1 - p)
+        info[i][i] += w
+        info[j][j] += w
+        info[i][j] -= w
+        info[j][i] -= w
+    extreme = {i for i in range(n)
+               if score[i] <= 0 or score[i] >= sum(g for (a, b), g in pairs.items()
+                                                   if i in (a, b))}
+    try:
+        cov = _inverse([[v + 1.0 / n for v in row] for row in info])
+        errs: list[float | None] = [None if i in extreme or cov[i][i] - 1.0 / n <= 0
+                                    else Z95 * scale * math.sqrt(cov[i][i] - 1.0 / n)
+                                    for i in range(n)]
+    except ZeroDivisionError:
+        errs = [None] * n
+    mean = sum(r) / n
+    return [((x - mean) * scale, e) for x, e in zip(r, errs, strict=True)]
+
+
+class OpenSkill:
+    """openskill's Plackett-Luce ratings of ``n`` players, brought up to date match by match
+    (each match a list of (player, result), higher is better, ties allowed), so that a long
+    tournament keeps only the ratings: each player's (mu, sigma) from mu 25, sigma 25/3
+    (openskill's defaults)."""
+
+    def __init__(self, n: int) -> None:
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce()
+        self.ratings = [self.model.rating(name=str(i)) for i in range(n)]
+
+    def add(self, match: Sequence[tuple[int, float]]) -> None:
+        teams = [[self.ratings[p]] for p, _ in match]
+        new = self.model.rate(teams, scores=[s for _, s in match])
+        for (p, _), team in zip(match, new, strict=True):
+            self.ratings[p] = team[0]
+
+    def results(self) -> list[tuple[float, float]]:
+        return [(float(r.mu), float(r.sigma)) for r in self.ratings]
+
+
+def openskill_ratings(n: int, matches: Sequence[Sequence[tuple[int, float]]]
+                      ) -> list[tuple[float, float]]:
+    """:class:`OpenSkill` ratings after ``matches``, in the order played."""
+    rater = OpenSkill(n)
+    for match in matches:
+        rater.add(match)
+    return rater.results()

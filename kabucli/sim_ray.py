@@ -1,0 +1,122 @@
+"""``kabucli sim --backend ray``: the matches of a run as Ray tasks (``pip install
+"kabucli[ray]"``).
+
+Without an address kabucli starts a Ray of its own on this machine (as many workers as
+``--workers``) and stops it at the end; with ``--address HOST:PORT`` it joins the cluster there
+(``ray start --head`` on one machine, ``ray start --address HOST:PORT`` on the others, each with
+this kabucli installed). A Ray that this process already started (``ray.init()``, as the tests
+do once per session) is used as it is. Each match is one task (:func:`kabucli.sim.play_match`
+with the run's plan), retried on another worker when its worker dies; outcomes are counted in
+match order, as the local pool counts them, so the report is the same. Logs (``--logs``) are
+written by the machine that plays the match: on a cluster, give a folder every machine shares.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+from kabucli.errors import KabuError
+from kabucli.sim import Chunks, Outcome, Plan, in_order, play_chunk
+
+RETRIES = 3  # times a match is run again when the worker playing it dies
+CONNECT_WAIT = 5.0  # seconds to reach a cluster's head
+
+
+def _ray() -> Any:
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # never asks, never reports
+    try:
+        import ray
+    except ImportError:
+        raise KabuError("--backend ray needs Ray: pip install 'kabucli[ray]'") from None
+    return ray
+
+
+def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
+                 workers: int | None = None) -> Iterator[Outcome]:
+    """The outcomes of the matches ``todo`` (in that order), played as Ray tasks of a chunk of
+    matches each (about 0.2 s of play); two per CPU of the cluster under way."""
+    ray = _ray()
+    ours = not ray.is_initialized()
+    if ours and address is not None:
+        _reachable(address)
+        if "RAY_AUTH_MODE" not in os.environ and _token():
+            # Ray (2.59 on) starts a cluster with token authentication, and a driver joining
+            # it sends the token only in token mode (a cluster without it accepts that too)
+            os.environ["RAY_AUTH_MODE"] = "token"
+    if ours:
+        try:
+            # "local": a Ray of its own, never a cluster this machine happens to run
+            ray.init(address=address or "local", num_cpus=None if address else workers,
+                     include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.ERROR, configure_logging=True)
+        except Exception as exc:  # ConnectionError, ValueError, RuntimeError: Ray's own words
+            where = f"the Ray cluster at {address}" if address else "a local Ray"
+            raise KabuError(f"cannot start {where}: {' '.join(str(exc).split())[:300]}") \
+                from None
+    task = ray.remote(max_retries=RETRIES, num_cpus=1)(play_chunk)
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    plan_ref = ray.put(plan)
+    running: dict[Any, list[int]] = {}
+
+    def wait_any(refs: list[Any]) -> list[Any]:
+        ready: list[Any] = ray.wait(refs, num_returns=1)[0]
+        return ready
+
+    try:
+        yield from in_order(todo, 2 * cpus, Chunks(0.2), running,
+                            lambda batch: task.remote(plan_ref, batch), wait_any,
+                            lambda ref, batch: _get(ray, ref, batch[0]))
+    finally:
+        for ref in running:
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
+        if ours:
+            ray.shutdown()
+
+
+def _token() -> bool:
+    """Whether a Ray authentication token is there to send: RAY_AUTH_TOKEN, the file of
+    RAY_AUTH_TOKEN_PATH, or ~/.ray/auth_token (where ray start --head writes it)."""
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return True
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.expanduser("~/.ray/auth_token")
+    return os.path.isfile(path)
+
+
+def _reachable(address: str) -> None:
+    """KabuError in one line unless ``HOST:PORT`` (or ``ray://HOST:PORT``) answers: Ray itself
+    would try to connect for minutes, printing warnings."""
+    where = address.removeprefix("ray://")
+    host, sep, port = where.rpartition(":")
+    if address == "auto":
+        return
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise KabuError(f"--address {address!r}: give the head of a Ray cluster as HOST:PORT "
+                        "(ray start --head prints it), e.g. 10.0.0.5:6379")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_WAIT).close()
+    except OSError as exc:
+        raise KabuError(f"cannot reach the Ray cluster at {address}: "
+                        f"{exc.strerror or type(exc).__name__} (is 'ray start --head' "
+                        "running there?)") from None
+
+
+def _get(ray: Any, ref: Any, i: int) -> tuple[list[Outcome], float]:
+    """A task's outcomes; its KabuError as this process's, Ray's failures in one line."""
+    try:
+        out: tuple[list[Outcome], float] = ray.get(ref)
+    except ray.exceptions.RayTaskError as exc:
+        cause = getattr(exc, "cause", None)
+        if isinstance(cause, KabuError):
+            raise KabuError(str(cause)) from None
+        raise KabuError(f"match {i + 1} failed on Ray: {' '.join(str(exc).split())[:300]}") \
+            from None
+    except ray.exceptions.RayError as exc:
+        raise KabuError(f"match {i + 1} could not be played on Ray ({type(exc).__name__}; "
+                        f"tried {RETRIES + 1} times)") from None
+    return out

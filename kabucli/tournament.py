@@ -1,0 +1,151 @@
+"""Tournaments: more bots than seats, every group of them meeting in every seating.
+
+A round-robin meets every group of ``seats`` bots of the field; a gauntlet meets the first bot
+with every group of ``seats - 1`` of the others. Each group plays ``deals`` deals, each deal in
+every rotation of its seats (bot ``j`` of the group in seat ``(j + r) mod seats + 1``), so no bot
+profits from a seat or a deal; deal ``k`` of every group is dealt from seed ``S + k``, the same
+cards for every group. The matches are those of :func:`kabucli.sim.simulate` (workers, Ray, logs,
+forfeits), counted in order, so the results do not depend on how they were played.
+
+Ratings: for two seats Elo from every pair's results (:func:`kabucli.ratings.elo_ratings`, with
+95% error bars); for more seats openskill's Plackett-Luce model (each match a ranking of its
+seats by their result, a failing bot last), reported as mu with 2 sigma.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from kabucli.engine import Game
+from kabucli.errors import KabuError
+from kabucli.ratings import OpenSkill, elo_ratings, head_to_head
+from kabucli.sim import Outcome, SimReport, simulate
+
+FORMATS = ("round-robin", "gauntlet")
+MAX_GROUPS = 10_000
+
+
+def schedule(bots: int, seats: int, fmt: str) -> tuple[tuple[int, ...], ...]:
+    """The groups (bot indices) that meet."""
+    if fmt not in FORMATS:
+        raise KabuError(f"unknown tournament format '{fmt}' (formats: {', '.join(FORMATS)})")
+    if not 2 <= seats <= bots:
+        raise KabuError(f"a tournament of {bots} bots needs 2 to {bots} seats, not {seats}")
+    if fmt == "gauntlet":
+        return tuple((0, *c) for c in combinations(range(1, bots), seats - 1))
+    return tuple(combinations(range(bots), seats))
+
+
+@dataclass
+class Group:
+    """One group's results: per bot (in the group's order) its wins, chips and forfeits."""
+
+    bots: tuple[int, ...]
+    matches: int = 0
+    wins: list[float] = field(default_factory=list)
+    total: list[float] = field(default_factory=list)
+    forfeits: list[int] = field(default_factory=list)
+    wdl: list[int] = field(default_factory=lambda: [0, 0, 0])  # two seats: bots[0]'s
+
+    def __post_init__(self) -> None:
+        n = len(self.bots)
+        self.wins = self.wins or [0.0] * n
+        self.total = self.total or [0.0] * n
+        self.forfeits = self.forfeits or [0] * n
+
+    def as_dict(self, kinds: list[str]) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "bots": [f"#{b + 1} {kinds[b]}" for b in self.bots], "matches": self.matches,
+            "wins": [round(w, 4) for w in self.wins],
+            "mean": [round(t / self.matches, 4) if self.matches else None for t in self.total],
+            "forfeits": self.forfeits}
+        if len(self.bots) == 2:
+            out["head_to_head"] = head_to_head(*self.wdl)
+        return out
+
+
+@dataclass
+class TournamentReport:
+    sim: SimReport
+    kinds: list[str]
+    seats: int
+    fmt: str
+    deals: int
+    groups: list[Group]
+    ratings: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"game": self.sim.game, "seed": self.sim.seed, "format": self.fmt,
+                "seats": self.seats, "deals": self.deals, "matches": self.sim.matches,
+                "planned": self.sim.planned, "stopped": self.sim.stopped or None,
+                "failures": self.sim.failures, "failed": self.sim.failed,
+                "measure": self.sim.measure, "ratings": self.ratings,
+                "bots": [b.as_dict() for b in self.sim.bots],
+                "groups": [g.as_dict(self.kinds) for g in self.groups]}
+
+
+def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, fmt: str,
+               deals: int, seed: int, log_dir: Path | None = None, workers: int = 1,
+               max_failures: int | None = None, timeout: float | None = None,
+               backend: str = "local", address: str | None = None,
+               on_match: Callable[[SimReport], None] | None = None,
+               started: str | None = None) -> TournamentReport:
+    """Play the tournament and rate the bots (see the module)."""
+    if not game.min_players <= seats <= game.max_players:
+        raise KabuError(f"{game.title} takes {game.min_players}-{game.max_players} players, "
+                        f"not {seats} seats")
+    groups = schedule(len(kinds), seats, fmt)
+    if len(groups) > MAX_GROUPS:
+        raise KabuError(f"{len(groups)} groups would meet: at most {MAX_GROUPS} (fewer bots, "
+                        "or a gauntlet)")
+    per = seats * deals
+    stats = [Group(g) for g in groups]
+    rater = OpenSkill(len(kinds)) if seats > 2 else None  # updated match by match
+
+    def on_outcome(out: Outcome, order: list[int]) -> None:
+        g = stats[out.idx // per]
+        g.matches += 1
+        if out.results is None:
+            shares = [0.0 if s == out.failed else 1.0 / (seats - 1) for s in range(1, seats + 1)]
+            results = [-1.0 if s == out.failed else 0.0 for s in range(1, seats + 1)]
+            for s, b in enumerate(order, 1):
+                g.forfeits[g.bots.index(b)] += s == out.failed
+        else:
+            shares = [share for _, share in out.results]
+            results = [float(delta) for delta, _ in out.results]
+            for (delta, _), b in zip(out.results, order, strict=True):
+                g.total[g.bots.index(b)] += delta
+        for share, b in zip(shares, order, strict=True):
+            g.wins[g.bots.index(b)] += share
+        if seats == 2:
+            first = shares[order.index(g.bots[0])]
+            g.wdl[0 if first > 0.75 else 1 if first > 0.25 else 2] += 1
+        elif rater is not None:
+            rater.add(list(zip(order, results, strict=True)))
+
+    report = simulate(game, rules, kinds, 0, seed, True, log_dir, on_match, workers=workers,
+                      max_failures=max_failures, timeout=timeout, backend=backend,
+                      address=address, groups=groups, deals=deals, on_outcome=on_outcome,
+                      started=started)
+    out = TournamentReport(report, kinds, seats, fmt, deals, stats)
+    n = len(kinds)
+    if seats == 2:
+        pairs = {(g.bots[0], g.bots[1]): (g.wdl[0] + 0.5 * g.wdl[1], g.matches)
+                 for g in stats if g.matches}
+        for i, (elo, err) in enumerate(elo_ratings(n, pairs)):
+            out.ratings.append({"bot": f"#{i + 1} {kinds[i]}", "method": "elo",
+                                "elo": round(elo, 1),
+                                "ci95": None if err is None else round(err, 1)})
+    else:
+        assert rater is not None
+        for i, (mu, sigma) in enumerate(rater.results()):
+            out.ratings.append({"bot": f"#{i + 1} {kinds[i]}", "method": "openskill",
+                                "mu": round(mu, 2), "sigma": round(sigma, 2),
+                                "ci95": round(2 * sigma, 2)})
+    return out

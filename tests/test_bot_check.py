@@ -1,0 +1,80 @@
+"""`kabucli bot check GAME COMMAND`: one line per check, exit 0 only when all pass."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli.cli import app
+
+runner = CliRunner()
+
+GOOD = """
+import json, sys
+
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "turn":
+        print(message["legal"][-1], flush=True)
+"""
+BAD = {
+    # (program, the check that fails, words of its line)
+    "no-such-program": (None, "starts", "cannot start bot"),
+    "dies-at-once": ("import sys\nsys.exit(2)\n", "starts", "exited (code 2)"),
+    "slow": ("import json, sys, time\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+             "    if m['type'] == 'turn':\n        time.sleep(2)\n"
+             "        print(m['legal'][0], flush=True)\n",
+             "answers every turn in time", "did not answer within 0.5 s"),
+    "garbage": ("import sys\nfor line in sys.stdin:\n    print('hello', flush=True)\n",
+                "answers legally", "answered 'hello'"),
+    "crashes-at-end": ("import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+                       "    if m['type'] == 'end':\n        sys.exit(5)\n"
+                       "    print(m['legal'][-1], flush=True)\n",
+                       "handles the end message", "exited with code 5 on the end message"),
+    "never-exits": ("import json, sys, time\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+                    "    if m['type'] == 'turn':\n        print(m['legal'][-1], flush=True)\n"
+                    "time.sleep(30)\n",
+                    "exits cleanly", "still running 2 s after its input closed"),
+    "exit-code": ("import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+                  "    if m['type'] == 'turn':\n        print(m['legal'][-1], flush=True)\n"
+                  "sys.exit(1)\n", "exits cleanly", "exit code 1"),
+}
+
+
+def check(tmp_path: Path, script: str | None, *args: str) -> tuple[int, str]:
+    if script is None:
+        command = "/no/such/bot-program"
+    else:
+        (tmp_path / "bot.py").write_text(script)
+        command = f"{sys.executable} {tmp_path / 'bot.py'}"
+    res = runner.invoke(app, ["bot", "check", "dare", command, "--rule", "rounds=1",
+                              "--timeout", "0.5", *args])
+    assert "Traceback" not in res.output and "internal error" not in res.output
+    return res.exit_code, res.output
+
+
+def test_a_good_bot_passes_every_check_one_line_each(tmp_path: Path) -> None:
+    code, out = check(tmp_path, GOOD)
+    assert code == 0, out
+    lines = out.splitlines()
+    assert len(lines) == 5 and all(line.startswith("ok") for line in lines)
+    assert "2 of 2 matches, seats p1-p2 against random" in lines[0]
+    code, out = check(tmp_path, GOOD, "--json", "--players", "3", "--games", "2")
+    data = json.loads(out)
+    assert code == 0 and data["ok"] and len(data["checks"]) == 5
+    assert "6 of 6 matches" in data["checks"][0]["detail"]
+
+
+@pytest.mark.parametrize("how", sorted(BAD))
+def test_a_bad_bot_fails_the_check_it_breaks(tmp_path: Path, how: str) -> None:
+    script, name, words = BAD[how]
+    code, out = check(tmp_path, script, "--json")
+    assert code == 1, out
+    data = json.loads(out)
+    failed = {c["check"]: c for c in data["checks"] if not c["ok"]}
+    assert name in failed, data
+    assert any(words in f for f in failed[name]["failures"]), failed[name]

@@ -1,0 +1,181 @@
+"""Ratings and match statistics: head to head (Elo, LOS), fastchess's SPRT, tournament Elo."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.errors import KabuError
+from kabucli.ratings import Sprt, elo_ratings, head_to_head, score_to_elo, sprt_llr
+from kabucli.rules import build
+from kabucli.sim import simulate
+
+DARE = games.get("dare")
+runner = CliRunner()
+
+
+# fastchess's own test cases (app/tests/sprt_test.cpp): (wins, losses, draws), elo0, elo1,
+# model, the LLR it computes
+@pytest.mark.parametrize(("wld", "elo0", "elo1", "model", "llr"), [
+    ((36433, 36027, 68692), 0, 2, "normalized", 0.92),
+    ((10871, 10650, 20431), -1.75, 0.25, "normalized", 2.30),
+    ((4250, 0, 0), 0, 10, "normalized", 120.56),
+    ((21404, 21184, 40708), 0.5, 2.5, "logistic", -1.57),
+    ((57433, 57030, 106593), 0, 2, "logistic", -2.59),
+])
+def test_llr_is_fastchess_llr(wld: tuple[int, int, int], elo0: float, elo1: float, model: str,
+                              llr: float) -> None:
+    w, l_, d = wld
+    assert sprt_llr(w, d, l_, elo0, elo1, model) == pytest.approx(llr, rel=0.01, abs=0.006)
+
+
+def test_sprt_bounds_are_walds() -> None:
+    s = Sprt.parse("elo0=0 elo1=5 alpha=0.05 beta=0.05")
+    assert s.lower == pytest.approx(math.log(0.05 / 0.95))
+    assert s.upper == pytest.approx(math.log(0.95 / 0.05))
+    assert s.update([10, 5, 10])["result"] == "continue"
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("elo0=5 elo1=0", "elo0 (5) must be less than elo1 (0)"),
+    ("elo0=0 elo1=5 alpha=1.5", "alpha must be between 0 and 1"),
+    ("elo0=0 elo1=x", "elo1='x' is not a number"),
+    ("elo0=0 elo1=nan", "is not a number"),
+    ("gamma=3", "'gamma=3' is not one of"),
+    ("model=bayes", "model 'bayes' is unknown"),
+])
+def test_a_bad_sprt_setting_is_one_clear_error(text: str, why: str) -> None:
+    with pytest.raises(KabuError, match=why.replace("(", r"\(").replace(")", r"\)")):
+        Sprt.parse(text)
+
+
+def _sequential(sprt: Sprt, p_win: float, p_draw: float, rng: random.Random,
+                limit: int = 20000) -> str:
+    wdl = [0, 0, 0]
+    for _ in range(limit):
+        x = rng.random()
+        wdl[0 if x < p_win else 1 if x < p_win + p_draw else 2] += 1
+        if sprt.update(wdl)["result"] != "continue":
+            break
+    return sprt.result
+
+
+def test_sprt_error_rates_hold_over_many_seeded_runs() -> None:
+    # equal players (H0 true): H1 is accepted in at most about alpha of the runs;
+    # players elo1 apart (H1 true): H0 in at most about beta of them
+    rng = random.Random(12)
+    runs = 200
+    bound = 0.05 * runs + 2 * math.sqrt(0.05 * 0.95 * runs)  # alpha and twice its binomial sd
+    equal = [_sequential(Sprt(0, 60, 0.05, 0.05, "logistic"), 0.4, 0.2, rng)
+             for _ in range(runs)]
+    assert equal.count("H1 accepted") <= bound
+    assert equal.count("continue") == 0
+    s1 = 1 / (1 + 10 ** (-60 / 400))  # the score of a player 60 Elo stronger
+    stronger = [_sequential(Sprt(0, 60, 0.05, 0.05, "logistic"), s1 - 0.1, 0.2, rng)
+                for _ in range(runs)]
+    assert stronger.count("H0 accepted") <= bound
+    assert stronger.count("H1 accepted") >= runs - bound
+
+
+def test_two_copies_of_one_bot_are_not_declared_different() -> None:
+    rules = build(DARE.Rules, ["rounds=1"])
+    # identical bots: H0 (no difference) is true; over many seeded runs H1 may be accepted in
+    # about alpha of them (0.05), not more: at most alpha * runs and twice its binomial sd
+    results = []
+    runs = 20
+    for k in range(runs):
+        test = Sprt(0, 30, 0.05, 0.05)
+        report = simulate(DARE, rules, ["random", "random"], 4000, seed=1000 * k, sprt=test)
+        results.append(test.result)
+        assert report.stopped == f"SPRT: {test.result}"
+    assert results.count("H1 accepted") <= 0.05 * runs + 2 * math.sqrt(0.05 * 0.95 * runs)
+    assert results.count("H0 accepted") >= runs - 3
+
+
+def test_a_much_stronger_bot_is_accepted_quickly() -> None:
+    test = Sprt(0, 5, 0.05, 0.05)
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), ["best", "random"], 4000, seed=1,
+                      sprt=test)
+    assert test.result == "H1 accepted" and report.matches < 500
+    assert report.sprt is not None and report.sprt["llr"] >= report.sprt["upper"]
+
+
+def test_sim_command_shows_the_sprt_and_the_head_to_head() -> None:
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", "2000",
+                              "--seed", "3", "--rule", "rounds=1", "--workers", "2",
+                              "--sprt", "elo0=0 elo1=5 alpha=0.05 beta=0.05"])
+    assert res.exit_code == 0, res.output
+    assert "SPRT [0, 5] (normalized): LLR" in res.output and "H1 accepted" in res.output
+    assert "bounds -2.94, 2.94" in res.output and "#1 vs #2:" in res.output
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-b", "random",
+                              "--sprt", "elo0=0 elo1=5"])
+    assert res.exit_code == 1 and "--sprt compares two bots" in res.output
+
+
+# -- head to head and ratings ------------------------------------------------------------------
+
+def test_head_to_head_follows_the_trinomial_formulas() -> None:
+    h = head_to_head(60, 20, 20)
+    s = 0.7
+    var = (60 * 0.3 ** 2 + 20 * 0.2 ** 2 + 20 * 0.7 ** 2) / 100
+    half = 1.959963984540054 * math.sqrt(var / 100)
+    assert h["score"] == pytest.approx(s)
+    assert h["elo"] == pytest.approx(-400 * math.log10(1 / s - 1), abs=0.01)
+    assert h["elo_low"] == pytest.approx(score_to_elo(s - half), abs=0.01)
+    assert h["elo_high"] == pytest.approx(score_to_elo(s + half), abs=0.01)
+    assert h["los"] == pytest.approx((1 + math.erf((s - 0.5) / math.sqrt(2 * var / 100))) / 2,
+                                     abs=1e-4)
+    even = head_to_head(10, 0, 10)
+    assert even["elo"] == 0 and even["los"] == 0.5
+    assert head_to_head(0, 0, 0)["elo"] is None
+
+
+def test_elo_ratings_recover_known_strengths() -> None:
+    # three players 0, 100 and 200 Elo apart, many games each pair, exact expected scores
+    true = [0.0, 100.0, 200.0]
+    games_: dict[tuple[int, int], tuple[float, int]] = {}
+    for i in range(3):
+        for j in range(i + 1, 3):
+            p = 1 / (1 + 10 ** ((true[j] - true[i]) / 400))
+            games_[(i, j)] = (p * 1000, 1000)
+    got = elo_ratings(3, games_)
+    mean = sum(true) / 3
+    for (elo, err), t in zip(got, true, strict=True):
+        assert elo == pytest.approx(t - mean, abs=0.5)
+        assert err is not None and 10 < err < 40
+
+
+def test_sim_json_has_head_to_head_for_two_bots_only() -> None:
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-b", "random",
+                              "-m", "3", "--seed", "1", "--json", "--workers", "1"])
+    assert res.exit_code == 0 and "head_to_head" not in json.loads(res.output)
+
+
+# -- untrusted input ------------------------------------------------------------------------
+
+WORDS = st.sampled_from(["elo0", "elo1", "alpha", "beta", "model", "x", ""])
+VALUES = st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                   st.text(max_size=8), st.sampled_from(["normalized", "logistic", "1e400"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(WORDS, st.sampled_from(["=", "", "=="]), VALUES), max_size=6),
+       st.text(max_size=20))
+def test_any_sprt_text_is_a_test_or_one_clear_error(parts: list[tuple[str, str, str]],
+                                                    junk: str) -> None:
+    text = " ".join(f"{k}{s}{v}" for k, s, v in parts) + junk
+    try:
+        test = Sprt.parse(text)
+    except KabuError as exc:
+        assert str(exc).startswith("--sprt") and "\n" not in str(exc)
+        return
+    assert test.lower < 0 < test.upper and test.elo0 < test.elo1
+    state = test.update([3, 1, 2])
+    assert math.isfinite(state["llr"])

@@ -1,0 +1,146 @@
+"""`kabucli sim --backend ray`: a real local Ray with two worker processes, started once for
+this module, gives the same report and the same log bytes as one local worker; a task whose
+worker dies is run again. Ray is part of the test extras (CI installs it): never skipped."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.errors import KabuError
+from kabucli.rules import build
+from kabucli.sim import simulate
+
+DARE = games.get("dare")
+STARTED = "2026-01-02T03:04:05+00:00"
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def ray() -> Iterator[Any]:
+    import os
+
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    import ray as ray_
+
+    ray_.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+              logging_level="ERROR")
+    yield ray_
+    ray_.shutdown()
+
+
+def logs_of(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_ray_gives_the_report_and_logs_of_one_local_worker(ray: Any, tmp_path: Path) -> None:
+    assert ray.cluster_resources()["CPU"] == 2
+    rules = build(DARE.Rules, ["rounds=2"])
+    kinds = ["best", "random", "random"]
+    local = simulate(DARE, rules, kinds, 11, seed=21, log_dir=tmp_path / "local", workers=1,
+                     started=STARTED)
+    remote = simulate(DARE, rules, kinds, 11, seed=21, log_dir=tmp_path / "ray",
+                      backend="ray", started=STARTED)
+    assert remote.matches == 11 and remote.as_dict() == local.as_dict()
+    assert logs_of(tmp_path / "ray") == logs_of(tmp_path / "local")
+
+
+def test_a_match_whose_ray_worker_dies_is_played_again(ray: Any, tmp_path: Path) -> None:
+    # the bot kills the process playing its match (the Ray worker) the first time only
+    marker = tmp_path / "killed-once"
+    bot = tmp_path / "killer.py"
+    bot.write_text(
+        "import json, os, signal, sys\n"
+        f"marker = {str(marker)!r}\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] != 'turn':\n"
+        "        continue\n"
+        "    if not os.path.exists(marker):\n"
+        "        open(marker, 'w').close()\n"
+        "        os.kill(os.getppid(), signal.SIGKILL)\n"
+        "    print(m['legal'][-1], flush=True)\n")
+    kinds = [f"cmd:{sys.executable} {bot}", "random"]
+    rules = build(DARE.Rules, ["rounds=1"])
+    remote = simulate(DARE, rules, kinds, 3, seed=2, backend="ray")
+    assert marker.exists()
+    marker.unlink()
+    marker.touch()  # the same bot, not killing anything now
+    local = simulate(DARE, rules, kinds, 3, seed=2, workers=1)
+    assert remote.failures == 0 and remote.as_dict() == local.as_dict()
+
+
+def test_a_run_error_on_ray_is_one_line(ray: Any, tmp_path: Path) -> None:
+    (tmp_path / "dare-00002.kbl").write_text("not a log\n")
+    with pytest.raises(KabuError, match="never overwrites it"):
+        simulate(DARE, build(DARE.Rules, ["rounds=1"]), ["best", "random"], 3, seed=1,
+                 log_dir=tmp_path, backend="ray")
+
+
+def test_sim_command_with_ray_backend(ray: Any) -> None:
+    args = ["sim", "dare", "-b", "best", "-b", "random", "-m", "20", "--seed", "4",
+            "--rule", "rounds=1", "--json"]
+    res = runner.invoke(app, [*args, "--backend", "ray"])
+    assert res.exit_code == 0, res.output
+    local = runner.invoke(app, [*args, "--workers", "1"])
+    assert json.loads(res.output) == json.loads(local.output)
+    res = runner.invoke(app, [*args, "--address", "localhost:1"])
+    assert res.exit_code == 1 and "--address is for --backend ray" in res.output
+
+
+def test_a_cluster_started_by_ray_start_head_is_joined_at_its_address(tmp_path: Path) -> None:
+    """What docs/bots.md says to do on a cluster: `ray start --head` (here its own Ray, in a
+    process group of its own, stopped as Ctrl-C stops it), then `--address HOST:PORT`."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    # a home of its own: ray start --head writes its authentication token in ~/.ray
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "HOME": str(tmp_path)}
+    env.pop("RAY_AUTH_MODE", None)
+    head = subprocess.Popen(
+        [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--port", str(port),
+         "--num-cpus", "2", "--include-dashboard", "false", "--disable-usage-stats",
+         "--block"], start_new_session=True, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), 1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "ray start --head did not come up"
+                time.sleep(0.2)
+        args = ["sim", "dare", "-b", "best", "-b", "random", "-m", "30", "--seed", "6",
+                "--rule", "rounds=1", "--json"]
+        out = subprocess.run([sys.executable, "-m", "kabucli", *args, "--backend", "ray",
+                              "--address", f"127.0.0.1:{port}"], env=env, capture_output=True,
+                             text=True, timeout=180, check=False)
+        assert out.returncode == 0, out.stderr[-2000:]
+        local = runner.invoke(app, [*args, "--workers", "1"])
+        assert json.loads(out.stdout) == json.loads(local.output)
+    finally:
+        head.send_signal(signal.SIGINT)  # ray start --block stops its cluster on Ctrl-C
+        try:
+            head.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(head.pid, signal.SIGKILL)
+            head.wait()
+        # ray start leaves the address of the cluster it started for later ray.init() calls
+        current = Path("/tmp/ray/ray_current_cluster")
+        if current.is_file() and current.read_text().strip().endswith(f":{port}"):
+            current.unlink()

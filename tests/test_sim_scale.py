@@ -1,0 +1,286 @@
+"""`kabucli sim` at scale: a pool of workers that changes nothing in the results or the logs,
+a bad bot that costs one match (never the run), --max-failures, and Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.engine import walk
+from kabucli.events import Forfeit, Undo
+from kabucli.log import read_log
+from kabucli.rules import build
+from kabucli.sim import simulate
+
+DARE = games.get("dare")
+runner = CliRunner()
+STARTED = "2026-01-02T03:04:05+00:00"
+
+
+def logs_of(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize(("game", "kinds", "rules"), [
+    ("dare", ["best", "random", "random"], ["rounds=2"]),
+    ("yatchaba", ["smart", "random"], ["games=2"]),
+])
+def test_two_workers_give_the_same_report_and_the_same_log_bytes_as_one(
+        tmp_path: Path, game: str, kinds: list[str], rules: list[str]) -> None:
+    g = games.get(game)
+    r = build(g.Rules, rules)
+    one = simulate(g, r, kinds, 13, seed=7, log_dir=tmp_path / "one", workers=1,
+                   started=STARTED)
+    two = simulate(g, r, kinds, 13, seed=7, log_dir=tmp_path / "two", workers=2,
+                   started=STARTED)
+    assert one.matches == two.matches == 13 and two.workers == 2
+    assert one.as_dict() == two.as_dict()
+    a, b = logs_of(tmp_path / "one"), logs_of(tmp_path / "two")
+    assert len(a) == 13 and a == b
+    # and the same per-match results as before the pool: a match alone from its seed
+    for name, data in a.items():
+        assert data.startswith(b"KBCLOG2\n"), name
+
+
+def test_a_pooled_run_resumes_from_the_logs_of_a_single_one(tmp_path: Path) -> None:
+    r = build(DARE.Rules, ["rounds=2"])
+    simulate(DARE, r, ["best", "random"], 4, seed=3, log_dir=tmp_path, workers=1)
+    again = simulate(DARE, r, ["best", "random"], 9, seed=3, log_dir=tmp_path, workers=2)
+    fresh = simulate(DARE, r, ["best", "random"], 9, seed=3, workers=2)
+    assert again.reused == 4 and again.matches == 9
+    assert again.as_dict()["bots"] == fresh.as_dict()["bots"]
+
+
+def test_sim_command_takes_workers_and_reports_head_to_head() -> None:
+    out = []
+    for workers in ("1", "2"):
+        res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", "12",
+                                  "--seed", "2", "--rule", "rounds=2", "--workers", workers,
+                                  "--json"])
+        assert res.exit_code == 0, res.output
+        out.append(json.loads(res.output))
+    assert out[0] == out[1]
+    h = out[0]["head_to_head"]
+    assert h["wins"] + h["draws"] + h["losses"] == 12 and h["los"] > 0.9
+
+
+# -- bad bots ------------------------------------------------------------------------------
+
+BAD = {
+    "crashes": ("import sys\nsys.stdin.readline()\nsys.exit(3)\n", "exited (code 3)"),
+    "hangs": ("import sys, time\nsys.stdin.readline()\ntime.sleep(60)\n",
+              "did not answer within 0.5 s"),
+    "garbage": ("import sys\nfor line in sys.stdin:\n    print('hello there', flush=True)\n",
+                "answered 'hello there'"),
+    "illegal": ("import sys\nfor line in sys.stdin:\n    print('1-1-1', flush=True)\n",
+                "played 'p"),
+    "floods": ("import sys\nsys.stdin.readline()\nsys.stdout.write('x' * 10**6)\n"
+               "sys.stdout.flush()\nimport time; time.sleep(30)\n", "longer than 64 KiB"),
+}
+PY_BAD = """
+import time
+
+class Broken:
+    def __init__(self, rng): pass
+    def choose(self, game, state, seat): return 1 / 0
+
+class Slow:
+    def __init__(self, rng): pass
+    def choose(self, game, state, seat):
+        while True:
+            pass
+"""
+
+
+@pytest.mark.parametrize("how", sorted(BAD))
+def test_a_bad_program_bot_forfeits_each_match_and_the_run_goes_on(tmp_path: Path,
+                                                                   how: str) -> None:
+    script, why = BAD[how]
+    bot = tmp_path / "bot.py"
+    bot.write_text(script)
+    kind = f"cmd:{sys.executable} {bot}"
+    logs = tmp_path / "logs"
+    report = simulate(DARE, build(DARE.Rules, ["rounds=2"]), [kind, "random"], 3, seed=4,
+                      log_dir=logs, workers=2, timeout=0.5)
+    assert report.matches == 3 and report.failures == 3 and not report.stopped
+    bad, good = report.bots
+    assert bad.forfeits == 3 and bad.wins == 0 and good.wins == 3
+    assert all(why in f["reason"] for f in report.failed), report.failed
+    # each match's log keeps what was played, and ends with the forfeit and its reason; it
+    # audits valid, and nothing may follow the forfeit
+    for i in range(1, 4):
+        log = logs / f"dare-{i:05d}.kbl"
+        data = read_log(log, games.event_types)
+        last = data.events[-1]
+        assert isinstance(last, Forfeit) and why in last.reason and last.seat in (1, 2)
+        match, violation = walk(DARE, data.header, data.events)
+        assert violation is None and match.over and match.forfeit == last
+        assert walk(DARE, data.header, [*data.events, Undo()])[1] is not None
+        res = runner.invoke(app, ["audit", str(log)])
+        assert res.exit_code == 0, res.output
+        res = runner.invoke(app, ["replay", str(log)])
+        assert res.exit_code == 0 and f"forfeit p{last.seat}" in res.output, res.output
+    # a resumed run reuses the forfeited matches as they were
+    again = simulate(DARE, build(DARE.Rules, ["rounds=2"]), [kind, "random"], 3, seed=4,
+                     log_dir=logs, workers=1, timeout=0.5)
+    assert again.reused == 3 and again.failures == 3
+
+
+@pytest.mark.parametrize(("cls", "why"), [("Broken", "ZeroDivisionError"),
+                                          ("Slow", "did not answer within 0.5 s")])
+def test_a_bad_python_bot_forfeits_the_match_within_its_time_limit(tmp_path: Path, cls: str,
+                                                                   why: str) -> None:
+    path = tmp_path / "bad.py"
+    path.write_text(PY_BAD)
+    began = time.monotonic()
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), [f"py:{path}:{cls}", "best"], 2,
+                      seed=1, workers=1, timeout=0.5)
+    assert report.failures == 2 and report.bots[0].forfeits == 2
+    assert why in report.failed[0]["reason"]
+    assert time.monotonic() - began < 20
+
+
+def test_max_failures_stops_the_run_with_the_report_so_far(tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text(BAD["garbage"][0])
+    res = runner.invoke(app, ["sim", "dare", "-b", f"cmd:{sys.executable} {bot}", "-b",
+                              "random", "-m", "10", "--seed", "1", "--rule", "rounds=1",
+                              "--max-failures", "2", "--workers", "1", "--json"])
+    assert res.exit_code == 1, res.output
+    data = json.loads(res.output[res.output.index("{"):])
+    assert data["matches"] == 2 and data["failures"] == 2
+    assert data["stopped"].startswith("bot #1") and "--max-failures 2" in data["stopped"]
+    assert "hello there" in data["failed"][0]["reason"]
+
+
+def test_the_report_names_the_forfeits_in_words(tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text(BAD["crashes"][0])
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b",
+                              f"cmd:{sys.executable} {bot}", "-m", "2", "--seed", "1",
+                              "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    assert "2 match(es) forfeited by a failing bot" in res.output
+    assert "exited (code 3)" in res.output
+
+
+def test_ctrl_c_stops_cleanly_with_the_report_so_far_and_resumable_logs(
+        tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    slow = tmp_path / "slow.py"  # a bot that takes its time, so that the run is under way
+    slow.write_text("import json, sys, time\nfor line in sys.stdin:\n"
+                    "    m = json.loads(line)\n    if m['type'] == 'turn':\n"
+                    "        time.sleep(0.02)\n        print(m['legal'][0], flush=True)\n")
+    argv = [sys.executable, "-m", "kabucli", "sim", "dare", "-b", "random", "-b",
+            f"cmd:{sys.executable} {slow}", "-m", "400", "--seed", "5", "--rule", "rounds=1",
+            "--workers", "2", "--logs", str(logs), "--json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True, env={**os.environ, "NO_COLOR": "1"})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(logs.glob("*.kbl"))) < 6:
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted (Ctrl-C)" and 0 < data["matches"] < 400
+    # the logs so far are reusable: the same run again picks them up
+    res = runner.invoke(app, ["sim", "dare", "-b", "random", "-b", f"cmd:{sys.executable} "
+                              f"{slow}", "-m", str(data["matches"]), "--seed", "5", "--rule",
+                              "rounds=1", "--workers", "1", "--logs", str(logs), "--json"])
+    assert res.exit_code == 0, res.output
+    again = json.loads(res.output)
+    assert again["reused_logs"] == data["matches"]
+    assert again["bots"] == data["bots"]
+
+
+def test_a_bad_time_limit_setting_stops_the_run_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text(BAD["garbage"][0])
+    monkeypatch.setenv("KABUCLI_BOT_TIMEOUT", "soon")
+    res = runner.invoke(app, ["sim", "dare", "-b", f"cmd:{sys.executable} {bot}", "-b",
+                              "random", "-m", "2", "--seed", "1", "--workers", "1"])
+    assert res.exit_code == 1 and "KABUCLI_BOT_TIMEOUT='soon'" in res.output
+    assert "forfeit" not in res.output
+
+
+def test_a_ray_address_that_does_not_answer_is_one_line_at_once() -> None:
+    began = time.monotonic()
+    for address, why in (("127.0.0.1:1", "cannot reach the Ray cluster at 127.0.0.1:1"),
+                         ("nonsense", "give the head of a Ray cluster as HOST:PORT")):
+        res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", "2",
+                                  "--backend", "ray", "--address", address])
+        assert res.exit_code == 1 and why in res.output, res.output
+    assert time.monotonic() - began < 30
+
+
+def test_a_match_whose_worker_process_dies_is_played_again(tmp_path: Path) -> None:
+    # the bot kills the worker process playing its match, the first time only: the pool is
+    # made again and the chunk played again (as Ray runs a task again), the report unchanged
+    marker = tmp_path / "killed-once"
+    bot = tmp_path / "killer.py"
+    bot.write_text(
+        "import json, os, signal, sys\n"
+        f"marker = {str(marker)!r}\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] != 'turn':\n"
+        "        continue\n"
+        "    if not os.path.exists(marker):\n"
+        "        open(marker, 'w').close()\n"
+        "        os.kill(os.getppid(), signal.SIGKILL)\n"
+        "    print(m['legal'][-1], flush=True)\n")
+    kinds = [f"cmd:{sys.executable} {bot}", "random"]
+    rules = build(DARE.Rules, ["rounds=1"])
+    pooled = simulate(DARE, rules, kinds, 6, seed=2, workers=2, log_dir=tmp_path / "a",
+                      started=STARTED)
+    assert marker.exists()
+    single = simulate(DARE, rules, kinds, 6, seed=2, workers=1, log_dir=tmp_path / "b",
+                      started=STARTED)
+    assert pooled.failures == 0 and pooled.as_dict() == single.as_dict()
+    assert logs_of(tmp_path / "a") == logs_of(tmp_path / "b")
+
+
+def test_a_bot_that_kills_every_worker_stops_the_run_in_one_line(tmp_path: Path) -> None:
+    bot = tmp_path / "killer.py"
+    bot.write_text("import os, signal, sys\nsys.stdin.readline()\n"
+                   "os.kill(os.getppid(), signal.SIGKILL)\n")
+    res = runner.invoke(app, ["sim", "dare", "-b", f"cmd:{sys.executable} {bot}", "-b",
+                              "random", "-m", "3", "--seed", "1", "--workers", "2"])
+    assert res.exit_code == 1
+    assert "a worker process died 4 times while playing matches" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_the_forfeit_record_is_checked_and_converts_like_any_other(tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text(BAD["garbage"][0])
+    logs = tmp_path / "logs"
+    simulate(DARE, build(DARE.Rules, ["rounds=1"]), [f"cmd:{sys.executable} {bot}", "best"], 1,
+             seed=3, log_dir=logs, workers=1)
+    log = logs / "dare-00001.kbl"
+    data = read_log(log, games.event_types)
+    *before, last = data.events
+    assert isinstance(last, Forfeit) and last.seat == 1
+    # a forfeit names a seat of the match, and comes while the match is on
+    bad_seat = walk(DARE, data.header, [*before, Forfeit(3, "why")])[1]
+    assert bad_seat is not None and "there is no seat p3" in bad_seat.reason
+    assert walk(DARE, data.header, [*data.events, Forfeit(2, "again")])[1] is not None
+    # JSON Lines and back, byte for byte
+    res = runner.invoke(app, ["log", "convert", str(log), str(tmp_path / "g.jsonl")])
+    assert res.exit_code == 0, res.output
+    assert '"e":"forfeit"' in (tmp_path / "g.jsonl").read_text()
+    res = runner.invoke(app, ["log", "convert", str(tmp_path / "g.jsonl"), str(tmp_path / "h.kbl")])
+    assert res.exit_code == 0 and (tmp_path / "h.kbl").read_bytes() == log.read_bytes()

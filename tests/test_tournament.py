@@ -1,0 +1,92 @@
+"""`kabucli tournament`: more bots than seats, every seating rotated, per-group results and
+ratings (Elo for two seats, openskill for more), the same for any number of workers."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.errors import KabuError
+from kabucli.log import read_log
+from kabucli.rules import build
+from kabucli.tournament import schedule, tournament
+
+DARE = games.get("dare")
+runner = CliRunner()
+
+
+def test_schedules() -> None:
+    assert schedule(4, 3, "round-robin") == ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3))
+    assert schedule(4, 2, "gauntlet") == ((0, 1), (0, 2), (0, 3))
+    with pytest.raises(KabuError, match="needs 2 to 3 seats"):
+        schedule(3, 4, "round-robin")
+    with pytest.raises(KabuError, match="unknown tournament format"):
+        schedule(3, 2, "swiss")
+
+
+def test_every_bot_sits_in_every_seat_of_every_group_on_the_same_deals(tmp_path: Path) -> None:
+    rules = build(DARE.Rules, ["rounds=1"])
+    kinds = ["best", "random", "best", "random"]
+    rep = tournament(DARE, rules, kinds, 3, "round-robin", 2, seed=40, log_dir=tmp_path)
+    assert rep.sim.matches == 4 * 3 * 2 == len(list(tmp_path.glob("*.kbl")))
+    seats: Counter[tuple[tuple[int, ...], str, int]] = Counter()
+    seeds: dict[tuple[int, ...], list[int]] = {}
+    for i, path in enumerate(sorted(tmp_path.glob("*.kbl"))):
+        h = read_log(path, games.event_types).header
+        group = rep.groups[i // 6].bots
+        for seat, info in enumerate(h.seats, 1):
+            seats[(group, info.name, seat)] += 1
+        assert h.seed is not None
+        seeds.setdefault(group, []).append(h.seed)
+    for g in rep.groups:
+        for b in g.bots:  # each bot of each group: every seat, once per deal
+            assert [seats[(g.bots, f"{kinds[b]}#{b + 1}", s)] for s in (1, 2, 3)] == [2, 2, 2]
+    assert len({tuple(v) for v in seeds.values()}) == 1  # every group: the same deals
+    assert sorted(set(next(iter(seeds.values())))) == [40, 41]
+    assert all(g.matches == 6 and sum(g.wins) == pytest.approx(6) for g in rep.groups)
+    # openskill ratings: the best bots above the random ones, with their error bars
+    mu = [r["mu"] for r in rep.ratings]
+    assert min(mu[0], mu[2]) > max(mu[1], mu[3])
+    assert all(r["method"] == "openskill" and r["ci95"] > 0 for r in rep.ratings)
+
+
+def test_two_seat_tournament_rates_by_elo_and_does_not_depend_on_workers() -> None:
+    rules = build(DARE.Rules, ["rounds=1"])
+    kinds = ["best", "random", "random"]
+    one = tournament(DARE, rules, kinds, 2, "round-robin", 6, seed=3, workers=1)
+    two = tournament(DARE, rules, kinds, 2, "round-robin", 6, seed=3, workers=2)
+    assert one.as_dict() == two.as_dict()
+    elo = [r["elo"] for r in one.ratings]
+    assert elo[0] > elo[1] and elo[0] > elo[2] and abs(sum(elo)) < 0.5
+    pair = one.as_dict()["groups"][2]  # random against random
+    assert pair["bots"] == ["#2 random", "#3 random"] and pair["matches"] == 12
+    h = pair["head_to_head"]
+    assert h["wins"] + h["draws"] + h["losses"] == 12
+
+
+def test_tournament_command(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import sys\nsys.stdin.readline()\nsys.exit(1)\n")
+    res = runner.invoke(app, ["tournament", "dare", "-b", "best", "-b", "random", "-b",
+                              f"cmd:{sys.executable} {bad}", "--seats", "2", "--deals", "2",
+                              "--seed", "1", "--rule", "rounds=1", "--workers", "2"])
+    assert res.exit_code == 0, res.output
+    assert "Dare round-robin: 3 bots, 2 seats, 12 matches from seed 1" in res.output
+    assert "Pairs" in res.output and "#1 best vs #2 random" in res.output
+    assert "8 match(es) forfeited by a failing bot" in res.output
+    res = runner.invoke(app, ["tournament", "dare", "-b", "best", "-b", "random", "-b",
+                              "random", "--seats", "3", "--deals", "1", "--seed", "1",
+                              "--format", "gauntlet", "--json", "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["format"] == "gauntlet" and data["matches"] == 3
+    assert [r["method"] for r in data["ratings"]] == ["openskill"] * 3
+    res = runner.invoke(app, ["tournament", "dare", "-b", "best", "--seats", "2"])
+    assert res.exit_code == 1 and "needs at least 2 bots, not 1" in res.output
