@@ -144,6 +144,10 @@ BLOCK_RECORDS = 4096
 MAX_BLOCK_BYTES = 16 * MiB
 MAX_INPUTS = 4_000_000
 LEVEL = 3
+# an 8 KiB window: as small as the records compress well in, since setting up zlib's default
+# 32 KiB costs about ten times as long (55 against 5 us) and a game between bots writes its
+# header and its block with one each (a reader inflates it with any window, up to 32 KiB)
+WINDOW_BITS = 13
 RAW, DEFLATE = 0, 1  # a block's first byte: how its records are stored
 # zlib's level: 3 costs a game between bots about a tenth of what 9 does (0.05 against 0.4 us
 # an event, bench/bench_log.py) for about a tenth more bytes
@@ -383,7 +387,7 @@ def _pack(body: bytes) -> bytes:
     after one byte that says which (DEFLATE or RAW)."""
     packed = body
     if len(body) > 24:
-        deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, zdict=DICTIONARY)
+        deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -WINDOW_BITS, zdict=DICTIONARY)
         packed = deflate.compress(body) + deflate.flush()
     if len(packed) < len(body):
         return bytes((DEFLATE,)) + packed
