@@ -532,3 +532,26 @@ def test_repair_of_a_binary_log_drops_the_bad_block_and_keeps_the_others(
     assert fixed[0] == kept[0]
     assert msgspec.msgpack.decode(fixed[1]) == msgspec.msgpack.decode(kept[1]) + \
         msgspec.msgpack.decode(kept[3])
+
+
+def test_a_format_1_log_is_replayed_audited_resumed_in_format_1_and_converted(
+        tmp_path: Path) -> None:
+    from v1logs import write_v1
+
+    game_log = tmp_path / "g.kbl"
+    assert run("play", "dare", "--players", "2", "--seed", "3", "--bot", "2=random",
+               "--log", str(game_log), input="pass\nquit\n").exit_code == 0
+    old = write_v1(game_log, tmp_path / "old.kbl")
+    assert old.read_bytes().startswith(b"KBCLOG1\n")
+    assert run("replay", str(old)).exit_code == 0
+    assert run("audit", str(old)).stdout.startswith(f"valid: {old} (")
+    res = run("resume", str(old), "--quiet", input="pass\n" * 40)
+    assert res.exit_code == 0, res.stderr
+    resumed = read_log(old, event_types)
+    assert resumed.version == 1 and old.read_bytes().startswith(b"KBCLOG1\n")
+    assert resumed.walked is None and len(resumed.events) > len(read_log(game_log,
+                                                                          event_types).events)
+    assert run("audit", str(old)).exit_code == 0
+    assert run("log", "convert", str(old), str(tmp_path / "new.kbl")).exit_code == 0
+    new = read_log(tmp_path / "new.kbl", event_types)
+    assert new.version == 2 and new.events == resumed.events
