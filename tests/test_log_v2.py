@@ -233,29 +233,31 @@ def test_the_digest_is_blake2b_over_the_header_and_the_records(tmp_path: Path) -
 
 
 def test_an_edited_log_with_its_checksums_made_right_fails_digest(tmp_path: Path) -> None:
-    """The dispute at the table: a time edited after the game, every CRC computed again. The
-    log is still valid (a time breaks no rule), but it is not the one written down."""
-    src = REPLAYS / "dare" / "3p-physical-match.kbl"
+    """The dispute at the table: when an input was entered is edited after the game, every
+    CRC computed again. The log still audits valid (a time breaks no rule), but it is not the
+    one whose digest was written down."""
+    src = tmp_path / "table.kbl"
+    assert run("play", "dare", "--physical", "--players", "3", "--log", str(src),
+               input="deal 9-2-2\np2 sets 1-2-10\np3 pass\nquit\n").exit_code == 0
     written_down = audit_log(src, event_types).digest
     assert written_down is not None
     parts = bodies(src.read_bytes())
     header = msgspec.msgpack.decode(parts[0])
-    dare = codec(_with_undo(GAME.events), header["clock"] is not None)
-    blocks = [dare.decoder.decode(b) for b in parts[1:]]
-    # a binary replay is one block of records: move the time of the first input later
-    recs = [list(msgspec.structs.astuple(r)) for r in blocks[0]]
-    edited_bodies = [parts[0]]
-    if header["clock"] is None:  # untimed: edit a field of a lay that stays legal instead
-        pytest.skip("the physical replay is timed")
-    first = recs[0]
-    first[0] += 1500  # entered 1.5 s later
-    body = msgspec.msgpack.encode([type(blocks[0][0])(*first), *blocks[0][1:]])
-    edited_bodies.append(body)
+    assert header["clock"] is not None  # a real table: timed
+    dare = codec(_with_undo(event_types("dare")), True)
+    first = list(msgspec.structs.astuple(dare.decoder.decode(parts[1])[0]))
+    first[0] += 1500  # the deal entered 1.5 s later
+    twin = type(dare.decoder.decode(parts[1])[0])
     edited = tmp_path / "edited.kbl"
-    edited.write_bytes(rebuilt(edited_bodies))
+    edited.write_bytes(rebuilt([parts[0], msgspec.msgpack.encode([twin(*first)]), *parts[2:]]))
+    assert read_log(edited, event_types).times != read_log(src, event_types).times
     assert run("audit", str(edited)).exit_code == 0  # checksums and rules: all fine
+    assert run("audit", str(src), "--digest", written_down).exit_code == 0
+    now = audit_log(edited, event_types).digest
+    assert now is not None and now != written_down
     code, lines = audit_lines(str(edited), "--digest", written_down)
-    assert code == 1 and "its digest is" in lines[0] and written_down not in lines[0]
+    assert code == 1 and lines == [f"invalid: {edited}: its digest is {now}, not "
+                                   f"{written_down}..."]
 
 
 def test_converting_keeps_the_digest_and_format_1_gets_its_conversions(tmp_path: Path) -> None:
