@@ -214,6 +214,11 @@ def bench_audit(entry: Entry, cfg: Settings, tmp: Path) -> dict[str, Any]:
     from kabucli.engine import walk
     from kabucli.log import read_log, write_log
 
+    try:
+        from kabucli.log import audit_log
+    except ImportError:
+        audit_log = None
+
     game, rules, seats = _setup(entry)
     folder = tmp / f"logs-{entry.game}-{entry.players}"
     folder.mkdir()
@@ -235,8 +240,11 @@ def bench_audit(entry: Entry, cfg: Settings, tmp: Path) -> dict[str, Any]:
 
     def read_and_walk() -> None:
         for p in paths:
-            d = read_log(p, games.event_types)
-            _, violation = walk(game, d.header, d.events)
+            if audit_log is not None:  # what kabucli audit runs: the log read and checked at once
+                violation = audit_log(p, games.event_types).violation
+            else:  # a kabucli from before log format 2: read, then walk
+                d = read_log(p, games.event_types)
+                _, violation = walk(game, d.header, d.events)
             if violation is not None:
                 raise RuntimeError(f"audit of a bot log failed: {violation}")
 

@@ -16,8 +16,9 @@ Figures (medians of runs; the process pins itself to one CPU, as bench.py does):
   sim --logs`` writes it, against the same matches with no log: games (rounds) per second,
   for matches of 10 rounds (a file every 10 games) and of 1,000; and what creating a file
   alone costs in the folder the logs go to (``--dir``; the system's temporary folder).
-* **read**: per game, reading a log from disk and auditing it (``kabucli audit``'s work: the
-  engine's walk) in events per second, against playing the same matches (events per second).
+* **read**: per game, reading a log from disk and auditing it (``kabucli audit``'s work:
+  ``kabucli.log.audit_log``) in events per second, against playing the same matches between
+  the same bots with no log (bench.py's play loop), the two interleaved run by run.
 * **long**: an Uno Dare match (2 random bots) of about 10,000 and one of about 300,000
   events (``target`` 2,300 and 68,000), played with its log written, then audited:
   microseconds per event of each, and their ratio.
@@ -161,27 +162,28 @@ def _write(quick: bool, rounds: int) -> dict[str, Any]:
 
 
 def bench_read(quick: bool) -> list[dict[str, Any]]:
+    """Per game: reading + auditing logs (kabucli.log.audit_log) against playing the same
+    matches with no log (bench.py's play loop), interleaved run by run."""
     from kabucli import games
-    from kabucli.log import audit_log
+    from kabucli.log import audit_log, write_log
 
     out = []
-    runs, count = (3, 30) if quick else (5, 150)
+    runs, count = (3, 30) if quick else (7, 150)
     entries = [e for e in bench.ENTRIES if e.bots == ("random",)]
     with tempfile.TemporaryDirectory() as tmp:
         for entry in entries:
             game, rules, seats = bench._setup(entry)
+            types = games.event_types(game.name)
             folder = Path(tmp) / f"{entry.game}-{entry.players}"
             folder.mkdir()
             paths: list[Path] = []
             events = 0
-            play_times = []
             for i in range(count):
+                m = bench.play_match(game, rules, seats, SEED + i)
                 p = folder / f"{i}.kbl"
-                t0 = time.perf_counter()
-                m = play(game, rules, seats, SEED + i, p)
-                play_times.append(time.perf_counter() - t0)
+                write_log(p, m.header, m.events, "msgpack", types=types)
                 paths.append(p)
-                events += m.logged
+                events += len(m.events)
 
             def audit_all(paths: list[Path] = paths) -> None:
                 for p in paths:
@@ -189,13 +191,18 @@ def bench_read(quick: bool) -> list[dict[str, Any]]:
                     if violation is not None:
                         raise RuntimeError(f"{p}: {violation}")
 
-            times = []
+            def play_all(game: Any = game, rules: Any = rules, seats: Any = seats) -> None:
+                for i in range(count):
+                    bench.play_match(game, rules, seats, SEED + i)
+
+            reads, plays = [], []
             for _ in range(runs):
-                t0 = time.perf_counter()
-                audit_all()
-                times.append(time.perf_counter() - t0)
-            read = events / statistics.median(times)
-            played = events / sum(play_times)
+                for fn, into in ((audit_all, reads), (play_all, plays)):
+                    t0 = time.perf_counter()
+                    fn()
+                    into.append(time.perf_counter() - t0)
+            read = events / statistics.median(reads)
+            played = events / statistics.median(plays)
             out.append({"game": entry.game, "players": entry.players, "events": events,
                         "play_events_per_s": played, "read_audit_events_per_s": read,
                         "ratio": read / played})

@@ -593,14 +593,25 @@ class Deriver:
         self.keep = keep
         self.keep_inputs = keep_inputs and not keep
         self.log = _Keep([] if header.timed and keep else None, header.clock or 0, keep)
-        self.match = Match(game, header, self.log)
+        # not keeping events, the match has no log: its own count is the events' (plus
+        # ``_base``, the events before the match an undo last replayed)
+        self.match = Match(game, header, self.log if keep else None)
         self.match.keep = keep
+        self._base = 0
         self.inputs: list[tuple[int, Event | None]] = []  # in effect, when not keep
         self.violation: Violation | None = None
 
     @property
     def logged(self) -> int:
-        return self.log.count
+        return self.log.count if self.keep else self._base + self.match.logged
+
+    def _count(self, ev: Event) -> None:
+        """Log one event the match does not record itself (an input that broke a rule, an
+        undo replayed as a fresh match)."""
+        if self.keep:
+            self.log.append(ev)
+        else:
+            self._base += 1
 
     def feed(self, t: int, ev: Event | None) -> bool:
         """Place one input (None: a race drawn from the seed); False once one broke a rule
@@ -613,7 +624,7 @@ class Deriver:
         log.now = t
         if ev is None:
             if match.draw() is None:
-                self.violation = Violation(log.count + 1, "table", "race",
+                self.violation = Violation(self.logged + 1, "table", "race",
                                            "a race is recorded where none can be drawn")
                 return False
             if self.keep_inputs:
@@ -625,8 +636,8 @@ class Deriver:
             return self._undo(t, ev)
         reason = match.why_not(ev)
         if reason is not None:
-            log.append(ev)
-            self.violation = Violation(log.count, self.game.actor(ev), self.game.notate(ev),
+            self._count(ev)
+            self.violation = Violation(self.logged, self.game.actor(ev), self.game.notate(ev),
                                        reason)
             return False
         match._accept(ev)
@@ -634,17 +645,24 @@ class Deriver:
             self.inputs.append((t, ev))
         return True
 
+    def feed_all(self, inputs: list[tuple[int, Event | None]]) -> bool:
+        """:meth:`feed` each of ``inputs`` in turn (the loop compiled with the rest); False
+        once one broke a rule."""
+        feed = self.feed
+        return all(feed(t, ev) for t, ev in inputs)
+
     def _undo(self, t: int, ev: Event) -> bool:
         """An undo, when the match keeps no events: play the inputs still in effect but the
         last one taken back (and the races after it) into a fresh match."""
         inputs = self.inputs
         last = max((i for i, (_, e) in enumerate(inputs) if e is not None), default=-1)
         if last < 0:
-            self.log.append(ev)
-            self.violation = Violation(self.log.count, self.game.actor(ev),
+            self._count(ev)
+            self.violation = Violation(self.logged, self.game.actor(ev),
                                        self.game.notate(ev), "there is nothing to take back")
             return False
-        self.log.append(ev)
+        self._count(ev)
+        logged = self.logged
         kept = inputs[:last]
         match = Match(self.game, self.header)
         match.keep = False
@@ -655,7 +673,8 @@ class Deriver:
             else:
                 match._accept(e)
         match.advance()  # the events derived after it were logged before the undone input
-        match.writer = self.log
+        match.logged = 0
+        self._base = logged
         self.match = match
         self.inputs = kept
         return True

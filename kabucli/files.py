@@ -11,6 +11,7 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 MiB = 2**20
 
@@ -23,18 +24,35 @@ def read_bytes(path: Path | str, limit: int) -> bytes:
     before reading, so a FIFO is refused at once rather than waited on.
     """
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    with os.fdopen(fd, "rb") as fh:
-        mode = os.fstat(fd).st_mode
+    with os.fdopen(fd, "rb", buffering=0) as fh:
+        info = os.fstat(fd)
+        mode = info.st_mode
         if stat.S_ISDIR(mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if not stat.S_ISREG(mode):
             raise OSError(errno.EINVAL, "not a regular file but a pipe, device or socket, "
                                         "which may never end")
-        data = fh.read(limit + 1)
-    if len(data) > limit:
+        # its size and a byte more (a file still growing reads to the limit and a byte)
+        data = b"" if info.st_size > limit else _read_upto(fh, info.st_size + 1, limit + 1)
+    if info.st_size > limit or len(data) > limit:
         raise OSError(errno.EFBIG, f"larger than {size_text(limit)}, the most kabucli reads "
                                    "from such a file")
     return data
+
+
+def _read_upto(fh: Any, first: int, most: int) -> bytes:
+    """What ``fh`` holds, read ``first`` bytes at a time (its size as it was seen, and a byte
+    more), to ``most`` bytes at most: a read never asks for more than the file holds, so no
+    buffer of the limit's size is made for a small file."""
+    parts = []
+    got = 0
+    while got < most:
+        chunk = fh.read(min(first, most - got))
+        if not chunk:
+            break
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
 
 
 def size_text(n: int) -> str:

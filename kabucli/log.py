@@ -697,24 +697,26 @@ class _Decoder:
         records = self._codec.decoder.decode(body)
         if self.count + len(records) > MAX_INPUTS:
             return f"invalid record: more than {MAX_INPUTS:,} inputs, the most kabucli reads"
-        convert = self._codec.event
         last = self.last
-        out = []
-        for rec in records:
-            dt, ev = convert(rec)
-            last += dt
-            out.append((last, ev))
+        out: list[tuple[int, Event | None]] = []
+        if self._codec.timed:
+            convert = self._codec.event
+            for rec in records:
+                dt, ev = convert(rec)
+                last += dt
+                out.append((last, ev))
+        else:  # (Codec.event written out: a record's fields become its event's)
+            real = self._codec.real
+            for rec in records:
+                cls = real.get(type(rec))
+                out.append((last, None if cls is None else cls(*astuple(rec))))
         self.hasher.update(memoryview(body)[head:])
         self.count += len(out)
         self.last = last
-        deriver = self.deriver
-        if deriver is None:
+        if self.deriver is None:
             self.inputs += out
         else:
-            feed = deriver.feed
-            for t, ev in out:
-                if not feed(t, ev):
-                    break
+            self.deriver.feed_all(out)
         return ""
 
 
