@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal
 
 import msgspec
+from msgspec.structs import astuple
 from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
 
@@ -643,6 +644,17 @@ class Deriver:
         match._accept(ev)
         if self.keep_inputs:
             self.inputs.append((t, ev))
+        return True
+
+    def feed_records(self, records: list[Any], real: dict[type, Any], t: int) -> bool:
+        """:meth:`feed` the events of an untimed log's records (kabucli.compact: ``real``
+        maps each record's type to its event's; a race mark's is not in it), all entered at
+        ``t``: the records turned into events in the same compiled loop."""
+        feed = self.feed
+        for rec in records:
+            cls = real.get(type(rec))
+            if not feed(t, None if cls is None else cls(*astuple(rec))):
+                return False
         return True
 
     def feed_all(self, inputs: list[tuple[int, Event | None]]) -> bool:

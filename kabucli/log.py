@@ -698,6 +698,11 @@ class _Decoder:
         if self.count + len(records) > MAX_INPUTS:
             return f"invalid record: more than {MAX_INPUTS:,} inputs, the most kabucli reads"
         last = self.last
+        self.hasher.update(memoryview(body)[head:])
+        self.count += len(records)
+        if self.deriver is not None and not self._codec.timed:
+            self.deriver.feed_records(records, self._codec.real, last)
+            return ""
         out: list[tuple[int, Event | None]] = []
         if self._codec.timed:
             convert = self._codec.event
@@ -710,8 +715,6 @@ class _Decoder:
             for rec in records:
                 cls = real.get(type(rec))
                 out.append((last, None if cls is None else cls(*astuple(rec))))
-        self.hasher.update(memoryview(body)[head:])
-        self.count += len(out)
         self.last = last
         if self.deriver is None:
             self.inputs += out
