@@ -557,3 +557,30 @@ def test_a_format_1_log_is_replayed_audited_resumed_in_format_1_and_converted(
     assert run("log", "convert", str(old), str(tmp_path / "new.kbl")).exit_code == 0
     new = read_log(tmp_path / "new.kbl", event_types)
     assert new.version == 2 and new.events == resumed.events
+
+
+def test_the_docs_reader_without_kabucli_reads_every_binary_replay(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The snippet of docs/log-format.md run as it is (its `msgpack` is msgspec's decoder
+    here): the header and the inputs it reads are kabucli's."""
+    text = DOCS.read_text(encoding="utf-8")
+    snippet = re.search(r"### Reading one without kabucli.*?```python\n(.*?)```", text, re.S)
+    assert snippet is not None
+    fake = type(sys)("msgpack")
+    fake.unpackb = msgspec.msgpack.decode  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "msgpack", fake)
+    scope: dict[str, Any] = {}
+    exec(compile(snippet[1], "log-format.md", "exec"), scope)  # our own docs, run as shown
+    for path in sorted(REPLAYS.glob("*/*.kbl")):
+        header, records = scope["read_kbl"](path.read_bytes())
+        log = read_log(path, event_types)
+        assert header == msgspec.to_builtins(log.header), path
+        types = _with_undo(event_types(log.header.game))
+        dare = codec(types, log.header.timed)
+        hows, _ = classify(games.get(log.header.game), log.header, log.events)
+        mine = [msgspec.to_builtins(dare.record(None if h == 2 else e, 0))
+                for e, h in zip(log.events, hows, strict=True) if h]
+        if log.header.timed:  # the times are the file's own: compare the rest
+            records = [[r[0], *r[2:]] for r in records]
+            mine = [[r[0], *r[2:]] for r in mine]
+        assert records == mine, path
