@@ -33,6 +33,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from io import BytesIO
 from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -256,12 +257,9 @@ def play_match(plan: Plan, i: int) -> Outcome:
     order, seed = plan.job(i)
     seats = plan.seats(order)
     path = plan.path(i)
-    if path is not None:  # a cut-short log (see simulate), played again
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
     header = make_header(game, rules, seats, seed, started=plan.started or None)
-    writer = (LogWriter.create(path, header, "msgpack", durable=False,
-                               types=games.event_types(game.name)) if path else None)
+    writer = (LogWriter.start(_LogFile(path), header, "msgpack", durable=False,
+                              types=games.event_types(game.name)) if path else None)
     match = Match(game, header, writer)
     sess = Session(match, {}, path, set())
     failed, reason = 0, ""
@@ -337,6 +335,42 @@ def measure(game: Game) -> str:
 
 
 # -- running the matches -------------------------------------------------------------------
+
+class _LogFile(BytesIO):
+    """A match's log kept in memory while the match is played and written to ``path`` in one
+    go when it is closed: a match between bots needs no record on disk before its end (a run
+    stopped halfway plays a match with no finished log again), and one ``open`` and one
+    ``write`` a match cost less than a write a block."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+
+    def close(self) -> None:
+        if not self.closed:
+            data = self.getvalue()
+            super().close()
+            _write_log(self.path, data)
+
+
+def _write_log(path: Path, data: bytes) -> None:
+    """Write a match's whole log to ``path``, a new file. A file there already is a log of
+    the same match cut short (the run checked every file of its folder before it began:
+    see :func:`simulate`), which this one replaces."""
+    for attempt in range(2):
+        try:
+            with open(path, "xb") as fh:
+                fh.write(data)
+            return
+        except FileExistsError:
+            if attempt:
+                break
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        except OSError as exc:
+            raise KabuError(f"cannot create {path}: {exc.strerror}") from None
+    raise KabuError(f"{path} already exists; it was made while the run was going on")
+
 
 def _worker_start(plan: Plan) -> None:
     """A pool worker: Ctrl-C is for the parent (which stops the run), the plan is kept."""
@@ -528,8 +562,7 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     reuse = bytearray(total if log_dir is not None else 0)
     played: Iterator[Outcome] | None = None
     try:
-        if log_dir is not None:
-            _log_folder(log_dir)
+        if log_dir is not None and _log_folder(log_dir):
             for i in range(total):
                 reuse[i] = _existing(game, plan, i) is not None
         left = total - sum(reuse)
@@ -605,12 +638,15 @@ def _count(report: SimReport, out: Outcome, order: list[int]) -> None:
 
 # -- log folders ---------------------------------------------------------------------------
 
-def _log_folder(log_dir: Path) -> None:
-    """Make the log folder; KabuError in one line when it cannot be one."""
+def _log_folder(log_dir: Path) -> bool:
+    """Make the log folder; whether it holds anything (logs of a run to go on with, or
+    files to keep). KabuError in one line when it cannot be one."""
     if log_dir.exists() and not log_dir.is_dir():
         raise KabuError(f"log folder {log_dir} is a file, not a folder")
     try:
         log_dir.mkdir(parents=True, exist_ok=True)
+        with os.scandir(log_dir) as entries:
+            return next(entries, None) is not None
     except OSError as exc:
         raise KabuError(f"cannot make the log folder {log_dir}: {exc.strerror}") from None
 

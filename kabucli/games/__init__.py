@@ -51,9 +51,16 @@ def canonical(name: str) -> str:
     return key
 
 
+_PARTS: dict[tuple[str, str], ModuleType] = {}
+
+
 def part(name: str, module: str) -> ModuleType:
     """One module of a registered game's package, e.g. ``part("dare", "bots")``."""
-    return import_module(f"kabucli.games.{canonical(name).replace('-', '_')}.{module}")
+    found = _PARTS.get((name, module))
+    if found is None:
+        found = import_module(f"kabucli.games.{canonical(name).replace('-', '_')}.{module}")
+        _PARTS[name, module] = found  # asked several times a match: once is enough
+    return found
 
 
 def text(name: str) -> ModuleType:
