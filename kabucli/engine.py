@@ -380,9 +380,13 @@ class Match:
             if not any(self.is_input(e) for e in self.events):
                 return "there is nothing to take back"
             return None
+        return self.why_not_when(event, self.game.pending(self.state))
+
+    def why_not_when(self, event: Event, p: Pending) -> str | None:
+        """:meth:`why_not` for a game event (not a forfeit or an undo) when the match awaits
+        ``p`` (what :meth:`advance` returned, the state unchanged since)."""
         game = self.game
         state = self.state
-        p = game.pending(state)
         pkind = p.kind
         if pkind == "over":
             return "the match is already over"
@@ -489,9 +493,9 @@ class Match:
         if self.forfeit is not None:
             return FORFEITED
         game = self.game
-        pending = game.pending
         while True:  # _expected written out for the commonest case, an automatic event
-            p = pending(self.state)
+            # (methods called directly, not through a local name: compiled, a direct call)
+            p = game.pending(self.state)
             kind = p.kind
             if kind == "auto":
                 ev = game.auto(self.state)
@@ -621,7 +625,7 @@ class Deriver:
             return False
         match = self.match
         log = self.log
-        match.advance()
+        p = match.advance()
         log.now = t
         if ev is None:
             if match.draw() is None:
@@ -635,7 +639,10 @@ class Deriver:
             if not self.keep_inputs:
                 raise NeedInputs
             return self._undo(t, ev)
-        reason = match.why_not(ev)
+        # a game event while the match goes on: checked against the pending advance returned
+        tev = type(ev)
+        reason = (match.why_not_when(ev, p) if match.forfeit is None and tev is not Undo
+                  and tev is not Forfeit else match.why_not(ev))
         if reason is not None:
             self._count(ev)
             self.violation = Violation(self.logged, self.game.actor(ev), self.game.notate(ev),
@@ -650,18 +657,16 @@ class Deriver:
         """:meth:`feed` the events of an untimed log's records (kabucli.compact: ``real``
         maps each record's type to its event's; a race mark's is not in it), all entered at
         ``t``: the records turned into events in the same compiled loop."""
-        feed = self.feed
         for rec in records:
             cls = real.get(type(rec))
-            if not feed(t, None if cls is None else cls(*astuple(rec))):
+            if not self.feed(t, None if cls is None else cls(*astuple(rec))):
                 return False
         return True
 
     def feed_all(self, inputs: list[tuple[int, Event | None]]) -> bool:
         """:meth:`feed` each of ``inputs`` in turn (the loop compiled with the rest); False
         once one broke a rule."""
-        feed = self.feed
-        return all(feed(t, ev) for t, ev in inputs)
+        return all(self.feed(t, ev) for t, ev in inputs)
 
     def _undo(self, t: int, ev: Event) -> bool:
         """An undo, when the match keeps no events: play the inputs still in effect but the

@@ -281,13 +281,11 @@ class Session:
         bots = self.bots
         start = m.logged
         before = len(m.events)
-        advance = m.advance
-        bot_move = game.bot_move
-        while True:
-            p = advance()
+        while True:  # methods called directly, not through local names: compiled, direct calls
+            p = m.advance()
             if p.kind == "over":
                 break
-            move = bot_move(m, bots, p)
+            move = game.bot_move(m, bots, p)
             if move is None:
                 break
             ev, trusted = move

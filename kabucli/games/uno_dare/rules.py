@@ -339,26 +339,26 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         card = ev.card
         if not 0 <= card < len(CODES):
             return f"card code {card} is not in the {self.deck.title} deck"
-        tok = self.deck.token(card)
         hand = s.hands[seat]
         if s.phase == "drawn" and not s.physical and card != s.drawn:
             return (f"only the card just drawn ({self.deck.token(s.drawn)}) may be played now, "
                     "or 'keep' it")
         if card not in hand:
             if UNKNOWN not in hand:
-                return f"p{seat} does not hold {tok}"
+                return f"p{seat} does not hold {self.deck.token(card)}"
             seen = s.certain()
             if seen[card] >= self.deck.counts[card]:
                 copies = self.deck.counts[card]
-                return (f"the deck has {copies} {tok}: "
+                return (f"the deck has {copies} {self.deck.token(card)}: "
                         f"{'it is' if copies == 1 else 'all are'} accounted for")
         if COLOR[card] == WILD:
             if ev.color is None or not 0 <= ev.color < COLORS:
-                return f"a Wild Dare names a color: '{tok} red' (or yellow, green, blue)"
+                return (f"a Wild Dare names a color: '{self.deck.token(card)} red' (or yellow, "
+                        "green, blue)")
         elif ev.color is not None:
-            return f"only a Wild Dare names a color, not {tok}"
+            return f"only a Wild Dare names a color, not {self.deck.token(card)}"
         if not playable(card, s.discards[-1], s.color):
-            return (f"{tok} does not match {self.deck.token(s.discards[-1])} "
+            return (f"{self.deck.token(card)} does not match {self.deck.token(s.discards[-1])} "
                     f"({text.COLOR_NAMES[s.color]}): same color, number or symbol, or a "
                     "Wild Dare")
         if ev.uno and len(hand) != 2:
