@@ -155,10 +155,10 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
   <h1 id="title"></h1>
   <div id="meta"></div>
   <div id="controls">
-    <button id="first" title="first (Home)">&#x23EE; first</button>
+    <button id="first" title="first (Home)">&#xAB; first</button>
     <button id="back" title="back (Left arrow)">&#x25C0; back</button>
     <button id="forward" title="forward (Right arrow)">forward &#x25B6;</button>
-    <button id="last" title="last (End)">last &#x23ED;</button>
+    <button id="last" title="last (End)">last &#xBB;</button>
     <input id="slider" type="range" min="0" max="0" value="0" aria-label="event">
     <span id="event-index"></span>
     <label>seen by <select id="viewer"></select></label>
@@ -197,7 +197,7 @@ button:disabled{opacity:.45;cursor:default}
 select{font-size:14px;padding:3px}
 main{display:flex;gap:14px;padding:14px;align-items:flex-start}
 #table{flex:1;min-width:0}
-aside{width:380px;flex:none;background:#0a2a1d;border-radius:8px;padding:8px;
+aside{width:340px;flex:none;background:#0a2a1d;border-radius:8px;padding:8px;
 max-height:calc(100vh - 140px);overflow:auto}
 aside h2{font-size:14px;margin:2px 4px 6px;color:#b8c9bd}
 #events{list-style:none;margin:0;padding:0;font-size:12.5px}
@@ -219,7 +219,7 @@ padding-left:6px;white-space:nowrap;max-width:110px;overflow:hidden;text-overflo
 padding:12px 14px;margin-bottom:14px;min-height:40px}
 #centre:empty{display:none}
 .pile-label,.row-label{font-size:12px;color:#cfe0d4;margin-bottom:4px}
-#seats{display:grid;grid-template-columns:repeat(auto-fill,minmax(330px,1fr));gap:12px}
+#seats{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:12px}
 .seat{background:#184a35;border:2px solid #0b2b1e;border-radius:10px;padding:8px 10px}
 .seat[data-turn]{border-color:#f0c74a;box-shadow:0 0 0 2px #f0c74a inset}
 .seat-head{display:flex;gap:10px;align-items:baseline;margin-bottom:6px}
@@ -227,12 +227,11 @@ padding:12px 14px;margin-bottom:14px;min-height:40px}
 .seat-chips{margin-left:auto;font-size:13px;color:#ffd54f;white-space:nowrap}
 .seat-status{font-size:12.5px;color:#9fe3b5;min-height:16px;margin-bottom:4px}
 .seat-info{font-size:12px;color:#cfe0d4}
-.row{margin:4px 0 6px}
-.cards{display:flex;flex-wrap:wrap;gap:4px;align-items:center}
-.cards.many{gap:0}
-.cards.many .card+.card{margin-left:-22px}
-.card{width:56px;height:84px;flex:none;filter:drop-shadow(1px 2px 2px rgba(0,0,0,.45))}
-#centre .card{width:72px;height:108px}
+.rows{display:flex;flex-wrap:wrap;gap:2px 12px}
+.row{margin:2px 0 4px}
+.cards{display:flex;gap:3px;align-items:center}
+.card{width:62px;height:93px;flex:none;filter:drop-shadow(1px 2px 2px rgba(0,0,0,.45))}
+#centre .card{width:78px;height:117px}
 .row.down .card{opacity:.8}
 .count{font-size:13px;margin-left:6px;color:#ffd54f}
 #outcome{font-size:12px;background:#0a2a1d;border-radius:8px;padding:8px;white-space:pre;
@@ -276,18 +275,24 @@ _JS = r"""
     }
     return svg;
   }
-  function cards(list, count) {
-    const box = el("div", "cards" + (list.length > 9 ? " many" : ""));
-    for (const t of list) box.appendChild(card(t));
+  function cards(list, count, room) {
+    const box = el("div", "cards");
+    // many cards overlap, as a fan in the hand, so that the row fits its room
+    const step = list.length > 1 ? Math.min(66, (room - 62) / (list.length - 1)) : 66;
+    list.forEach((t, i) => {
+      const c = card(t);
+      if (i && step < 66) c.style.marginLeft = Math.max(14, step) - 66 + "px";
+      box.appendChild(c);
+    });
     if (count !== undefined && count !== null && (count !== list.length || count === 0)) {
       box.appendChild(el("span", "count", count === 0 ? "empty" : "\u00d7 " + count));
     }
     return box;
   }
-  function row(r, cls, labelCls) {
+  function row(r, cls, labelCls, room) {
     const box = el("div", cls + (r.down ? " down" : ""));
     box.appendChild(el("div", labelCls, r.label));
-    box.appendChild(cards(r.cards, r.count));
+    box.appendChild(cards(r.cards, r.count, room));
     return box;
   }
 
@@ -307,7 +312,9 @@ _JS = r"""
     }
     const centre = $("centre");
     centre.replaceChildren();
-    for (const p of scene.centre) centre.appendChild(row(p, "pile", "pile-label"));
+    for (const p of scene.centre) {
+      centre.appendChild(row(p, "pile", "pile-label", Math.max(400, centre.clientWidth - 60)));
+    }
     const seats = $("seats");
     seats.replaceChildren();
     for (const s of scene.seats.map((i) => D.seats_seen[i])) {
@@ -321,8 +328,11 @@ _JS = r"""
       box.appendChild(head);
       box.appendChild(el("div", "seat-status", s.status));
       if (s.info) box.appendChild(el("div", "seat-info", s.info.join(" \u00b7 ")));
-      for (const r of s.rows) box.appendChild(row(r, "row", "row-label"));
+      const rows = el("div", "rows");
+      box.appendChild(rows);
       seats.appendChild(box);
+      const room = Math.max(300, box.clientWidth - 24);
+      for (const r of s.rows) rows.appendChild(row(r, "row", "row-label", room));
     }
     $("outcome").textContent = pos === last && D.outcome ? D.outcome : "";
     $("event-index").textContent = "event " + pos + " of " + last;
