@@ -164,7 +164,7 @@ def check_places(p: Any, view: dict[str, Any]) -> None:
             laid = view["rows"].get(key)
             if isinstance(laid, list):
                 drawn = [c for label, cs in rows if label.startswith("row") for c in cs]
-                assert sorted(drawn, key=int) == sorted(sum(laid, []), key=int)
+                assert sorted(drawn, key=int) == sorted((c for row in laid for c in row), key=int)
             elif cards:
                 assert rows[0] == ("hand", cards)
     else:
@@ -219,7 +219,7 @@ def test_a_card_face_is_the_card_the_engine_dealt(page: Any, tmp_path: Path) -> 
     log = recorded("uno-dare")
     out = tmp_path / "uno.html"
     write_page(log, out)
-    match, view = engine_at(log, 1)
+    _, view = engine_at(log, 1)
     page.goto(out.as_uri())
     page.click("#forward")
     first = page.locator('[data-seat="p1"] .row').first.locator("[data-card]").first

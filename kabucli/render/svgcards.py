@@ -43,7 +43,8 @@ def _frame(fill: str, stroke: str = "#222", width: float = 2) -> str:
 
 # -- kabufuda and Daini -------------------------------------------------------------------
 
-_PIPS = {  # pip positions (column, row) on a 3x4 grid, per value
+# pip positions (column, row) on a 3x4 grid, per value
+_PIPS: dict[int, list[tuple[float, float]]] = {
     1: [(1, 1.5)], 2: [(1, 0), (1, 3)], 3: [(1, 0), (1, 1.5), (1, 3)],
     4: [(0, 0), (2, 0), (0, 3), (2, 3)], 5: [(0, 0), (2, 0), (1, 1.5), (0, 3), (2, 3)],
     6: [(0, 0), (2, 0), (0, 1.5), (2, 1.5), (0, 3), (2, 3)],
