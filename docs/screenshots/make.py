@@ -25,7 +25,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 SHOTS = {
     "dare": ("replays/dare/3p-showdown-outright.kbl", 8, []),
     "kazu-tori": ("replays/kazu-tori/4p-jizo-handed-out-then-removed.kbl", 30, []),
-    "yatchaba": ("replays/yatchaba/3p-book-amounts.kbl", 14, []),
+    "yatchaba": ("replays/yatchaba/6p-later-guesser-right-80-20-odd-pot.kbl", 36, []),
     "uno-dare": ("replays/uno-dare/3p-first-card-dare.kbl", 40, []),
     "kabu-tsukuri": ("replays/kabu-tsukuri/3p-dealer-winner.kbl", 20, []),
 }

@@ -256,8 +256,9 @@ def _hanafuda_face(month: int, kind: str | None, label: str) -> str:
     mark = "" if kind is None or (month == 8 and kind == "b") else _kind_mark(month, kind)
     word = MONTH_NAMES[month - 1] + (f" · {_KIND_WORDS[kind[0]]}" if kind else "")
     return (_frame("#1a1a1a", "#000") + top + _motif(month) + mark +
-            '<rect x="5" y="5" width="34" height="20" rx="4" fill="#1a1a1a"/>' +
-            _text(22, 20, label, 15, "#ffffff", font=SANS) +
+            f'<rect x="5" y="5" width="{9 * len(label) + 8}" height="20" rx="4" '
+            'fill="#1a1a1a"/>' +
+            _text(9, 20, label, 15, "#ffffff", font=SANS, anchor="start") +
             f'<rect x="5" y="127" width="90" height="18" rx="4" fill="{main}" opacity="0.9"/>' +
             _text(50, 140, word, 11, "#ffffff", font=SANS))
 
