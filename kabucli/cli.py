@@ -637,7 +637,7 @@ def replay(
         "--html", metavar="OUT", help="Write the game as one web page to OUT: the table "
                                       "drawn at every event, with buttons, arrow keys and "
                                       "a seat selector (with --as, that seat's view "
-                                      "only).")] = None,
+                                      "only; with --at N, opening at event N).")] = None,
 ) -> None:
     """Show a recorded game step by step, as a person would read it."""
     from kabucli import games, render
@@ -660,7 +660,7 @@ def replay(
         events = events[:at]
 
     if html is not None:
-        _replay_html(log, g, data, html, viewer)
+        _replay_html(log, g, data, html, viewer, at)
 
     times = data.times
 
@@ -696,13 +696,15 @@ def replay(
         fail(f"{data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
 
 
-def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None) -> NoReturn:
-    """``replay --html OUT``: the page written (kabucli/render/html.py); then, like a replay
-    in text, the log's first broken rule or damage as the error line and exit code."""
+def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
+                 at: int | None) -> NoReturn:
+    """``replay --html OUT``: the page written (kabucli/render/html.py), opening at event
+    ``at``; then, like a replay in text, the log's first broken rule or damage as the error
+    line and exit code."""
     from kabucli.engine import walk
     from kabucli.render.html import page
 
-    text = page(g, data, log.name, viewer)
+    text = page(g, data, log.name, viewer, at or 0)
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:

@@ -271,6 +271,14 @@ def test_as_seat_writes_only_that_view(page: Any, tmp_path: Path) -> None:
     assert others and set(others) == {"??"}
 
 
+def test_at_opens_the_page_at_that_event(page: Any, tmp_path: Path) -> None:
+    log = recorded("kazu-tori")
+    out = tmp_path / "kazu.html"
+    write_page(log, out, "--at", "12")
+    page.goto(out.as_uri())
+    check_shown(page, log, 12)
+
+
 def test_physical_log_draws_unknown_cards_face_down(page: Any, tmp_path: Path) -> None:
     log = ROOT / "replays" / "dare" / "3p-physical-match.kbl"
     out = tmp_path / "physical.html"

@@ -128,9 +128,11 @@ def page_data(game: Game, data: Any, log_name: str, viewer: int | None) -> dict[
     }
 
 
-def page(game: Game, data: Any, log_name: str, viewer: int | None = None) -> str:
-    """The whole page (HTML, one file)."""
+def page(game: Game, data: Any, log_name: str, viewer: int | None = None,
+         start: int = 0) -> str:
+    """The whole page (HTML, one file), opening at event ``start`` (a URL's ``#N`` wins)."""
     info = page_data(game, data, log_name, viewer)
+    info["start"] = start
     svg, ids = symbols(game.deck)
     info["faces"] = ids
     blob = (json.dumps(info, separators=(",", ":"), ensure_ascii=False)
@@ -405,6 +407,6 @@ _JS = r"""
   });
   const wanted = Number((location.hash.match(/^#(\d+)$/) || [])[1]);
   listEvents();
-  go(Number.isFinite(wanted) ? wanted : 0);
+  go(Number.isFinite(wanted) ? wanted : D.start);
 })();
 """
