@@ -633,6 +633,11 @@ def replay(
         "--as", metavar="SEAT", help="Show the game as the player in SEAT (e.g. p2) saw it: "
                                      "other hands hidden, chance events by what they show "
                                      "everyone.")] = None,
+    html: Annotated[Path | None, typer.Option(
+        "--html", metavar="OUT", help="Write the game as one web page to OUT: the table "
+                                      "drawn at every event, with buttons, arrow keys and "
+                                      "a seat selector (with --as, that seat's view "
+                                      "only; with --at N, opening at event N).")] = None,
 ) -> None:
     """Show a recorded game step by step, as a person would read it."""
     from kabucli import games, render
@@ -653,6 +658,9 @@ def replay(
             fail(f"--at {at} is out of range: the log has events 1-{len(events)} "
                  "(0 is the state before the first)")
         events = events[:at]
+
+    if html is not None:
+        _replay_html(log, g, data, html, viewer, at)
 
     times = data.times
 
@@ -686,6 +694,28 @@ def replay(
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None and at is None:
         fail(f"{data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
+
+
+def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
+                 at: int | None) -> NoReturn:
+    """``replay --html OUT``: the page written (kabucli/render/html.py), opening at event
+    ``at``; then, like a replay in text, the log's first broken rule or damage as the error
+    line and exit code."""
+    from kabucli.engine import walk
+    from kabucli.render.html import page
+
+    text = page(g, data, log.name, viewer, at or 0)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_UNREADABLE)
+    print(f"wrote {out} ({len(data.events)} events, {len(text) // 1024} KiB)")
+    _, violation = walk(g, data.header, data.events)
+    if violation is not None:
+        fail(violation.line(str(log)), EXIT_RULE)
+    if data.error is not None:
+        fail(f"{data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
+    raise typer.Exit(0)
 
 
 def _viewer(text: str, nseats: int) -> int:

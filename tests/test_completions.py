@@ -298,6 +298,7 @@ def candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     ("kabucli completion ", {"bash", "zsh", "fish"}),
     ("kabucli log c", {"convert"}),
     ("kabucli replay ", set()),  # a file: the shell offers the file names
+    ("kabucli replay game.kbl --ht", {"--html"}),
 ])
 def test_candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                     line: str, want: set[str]) -> None:

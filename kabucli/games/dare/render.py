@@ -110,3 +110,23 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
         chips = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
         return f"match over: {chips}" + (f"; pot left {ev.pot}" if ev.pot else "")
     return None
+
+
+def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]:
+    """The table as plain data for the replay page (see kabucli/render/html.py): the field
+    in the middle, each seat's hand (face down when ``viewer`` may not see it) and sets."""
+    s: DareState = match.state
+    tok = game.deck.token
+    seats = []
+    for p in s.order:
+        hidden = viewer is not None and viewer != p and s.shown[p] is None
+        rows = [{"label": "hand", "cards": ["??"] * len(s.hands[p]) if hidden
+                 else [tok(c) for c in s.hands[p]]}]
+        rows += [{"label": f"set {i}", "cards": [tok(c) for c in st]}
+                 for i, st in enumerate(s.laid[p] or [], 1)]
+        seats.append({"seat": p, "chips": s.ledger.seat(p), "status": _status(s, p).plain,
+                      "rows": rows})
+    centre = ([{"label": f"field · reference {s.ref}", "cards": [tok(c) for c in s.field]}]
+              if s.field else [])
+    return {"title": f"Dare · round {s.round}/{s.rules.rounds} · dealer p{s.dealer}",
+            "pot": s.ledger.pot, "centre": centre, "seats": seats, "lines": []}

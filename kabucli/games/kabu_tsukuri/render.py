@@ -167,3 +167,41 @@ def solution(answer: dict[str, Any]) -> RenderableType:
     note = Text("expected chips per hand, bets included, when every other row is three "
                 "unseen cards at random (docs/rules/kabu-tsukuri.md)", style="dim")
     return Group(Text("hand ") + hand, t, note)
+
+
+def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]:
+    """The table as plain data for the replay page (see kabucli/render/html.py): each seat's
+    hand and three rows (face down until turned over, with their names once shown; another
+    seat's hidden cards drawn face down for a ``viewer``) and who leads the row."""
+    s: KabuState = match.state
+    tok = game.deck.token
+    seats = []
+    for p in s.order:
+        hidden = viewer is not None and viewer != p
+        rows: list[dict[str, Any]] = []
+        if s.rows[p] is None and s.cards[p]:
+            rows.append({"label": "hand", "cards": ["??"] * len(s.cards[p]) if hidden
+                         else [tok(c) for c in s.cards[p]]})
+        elif s.rows[p] is None and s.phase != "deal":
+            rows.append({"label": f"{s.size} face down", "cards": ["??"], "count": s.size})
+        laid = s.rows[p]
+        for r in range(ROWS):
+            shown = s.shown[p]
+            if r < len(shown):
+                rows.append({"label": f"row {r + 1} · "
+                                      f"{row_name(s.level(shown[r]), s.rules.ranking)}",
+                             "cards": [tok(c) for c in shown[r]]})
+            elif laid is not None:
+                rows.append({"label": f"row {r + 1} · face down",
+                             "cards": ["??"] * 3 if hidden else [tok(c) for c in laid[r]],
+                             "down": True})
+        if laid is not None and s.aside[p] and not hidden:
+            rows.append({"label": "aside", "cards": [tok(c) for c in s.aside[p]]})
+        seats.append({"seat": p, "chips": s.ledger.seat(p), "status": "", "rows": rows})
+    lines = [_leader(s).plain]
+    if s.physical and s.phase == "bets":
+        lines.append(f"bets due on row {s.row}: " + ", ".join(f"p{p}" for p in s.order[s.turn:]))
+    title = (f"Kabu-Tsukuri · hand {s.hand}/{s.rules.hands} · dealer p{s.dealer} · "
+             f"row {s.row}" + (f" · carried {s.carried}" if s.carried else ""))
+    return {"title": title, "pot": s.ledger.pot, "centre": [], "seats": seats,
+            "lines": [line for line in lines if line]}

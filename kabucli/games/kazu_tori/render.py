@@ -241,3 +241,34 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
         chips = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
         return f"final chips: {chips}"
     return None
+
+
+def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]:
+    """The table as plain data for the replay page (see kabucli/render/html.py): the cards
+    face up, what the top one said, and each seat's pile (face down, except in the log's own
+    view of a seeded game, which knows every card)."""
+    s: KazuToriState = match.state
+    tok = game.deck.token
+    lines: list[str] = []
+    if s.phase == "window" and not s.todo:
+        may = "may be taken" if s.takeable() else "may not be taken"
+        lines.append(f"{tok(s.table[-1])} said {WORDS[s.said]} by p{s.last}: {may}")
+        closing = GAME.on_close(s)
+        if closing is not None:
+            lines.append("if nobody takes it: " + closing_text(closing))
+    nxt = s.next_flipper() if s.phase in ("turn", "window") and not s.todo else 0
+    seats = []
+    for p in range(1, s.n + 1):
+        pile = s.piles[p]
+        faces = viewer is None and not s.physical
+        seats.append({"seat": p, "chips": s.ledger.seat(p), "status": _status(s, p, nxt).plain,
+                      "rows": [{"label": f"pile · {len(pile)}",
+                                "cards": [tok(c) for c in pile] if faces else
+                                (["??"] if pile else []), "count": len(pile)}]})
+    title = f"Kazu-Tori · limit {s.rules.limit} · flip {s.flips}"
+    if s.lastcall:
+        title += " · LAST CALL"
+    title += f" · Jizo used {s.jizo_uses}/{JIZO_USES}"
+    return {"title": title, "pot": s.ledger.pot,
+            "centre": [{"label": "table (oldest first)", "cards": [tok(c) for c in s.table]}],
+            "seats": seats, "lines": lines}

@@ -192,3 +192,38 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
         assert isinstance(ev, End)
         return "match over: " + ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
     return None
+
+
+def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]:
+    """The table as plain data for the replay page (see kabucli/render/html.py): the draw
+    pile and the top card in the middle, each hand (face down unless ``viewer`` may see it),
+    the score sheet and the dare in play."""
+    s: UnoState = match.state
+    tok = game.deck.token
+    centre: list[dict[str, Any]] = []
+    lines: list[str] = []
+    if s.discards:
+        color = "to be named" if s.phase == "name" else COLOR_NAMES[s.color]
+        centre = [{"label": "draw pile", "cards": ["??"] if s.pile else [],
+                   "count": len(s.pile)},
+                  {"label": f"discards · colour {color}", "cards": [tok(s.discards[-1])],
+                   "count": len(s.discards)}]
+        lines.append("play goes " + ("p1 → p2 → ..." if s.direction > 0
+                                     else "... → p2 → p1"))
+    if s.hit_number:
+        lines.append(f"p{s.hit} is hit by dare #{s.hit_number}: "
+                     f"\"{dare_text(s.rules, s.hit_number)}\" (try it, or decline and draw 2)")
+    if s.phase == "drawn" and (viewer is None or viewer == s.turn) and not s.physical:
+        lines.append(f"p{s.turn} drew {tok(s.drawn)}: play it now or keep it")
+    seats = []
+    for p in range(1, s.n + 1):
+        hand = s.hands[p]
+        shown = viewer is None or viewer == p
+        seats.append({"seat": p, "chips": s.totals[p], "chips_label": "score",
+                      "status": _status(s, p).plain,
+                      "rows": [{"label": f"hand · {len(hand)}",
+                                "cards": [tok(c) for c in hand] if shown
+                                else ["??"] * len(hand)}]})
+    return {"title": (f"Uno Dare · round {s.round} · dealer p{s.dealer} · target "
+                      f"{s.rules.target} ({s.rules.scoring})"),
+            "pot": None, "centre": centre, "seats": seats, "lines": lines}

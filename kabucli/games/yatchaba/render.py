@@ -186,3 +186,29 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
         chips = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
         return f"match over: {chips}" + (f"; pot left {ev.pot}" if ev.pot else "")
     return None
+
+
+def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]:
+    """The table as plain data for the replay page (see kabucli/render/html.py): the cards
+    face up (a card known by its month only drawn as that month), the three face down (their
+    faces only in the log's own view), the guess and its odds, and each seat's bets."""
+    s: YatchabaState = match.state
+    tok = game.deck.token
+    centre: list[dict[str, Any]] = [
+        {"label": "face up", "cards": [tok(c) if c != UNKNOWN else str(m) for m, c in s.table]}]
+    lines: list[str] = []
+    if s.phase in ("guess", "bet", "decide", "reveal"):
+        show = viewer is None and s.laid is not None
+        centre.append({"label": "face down" + (" (seen by the log only)" if show else ""),
+                       "cards": [tok(c) for c in sorted(s.laid or [])] if show
+                       else ["??"] * 3})
+        if s.guess and s.phase in ("bet", "decide", "reveal"):
+            lines.append(f"p{s.guesser} guesses {_months(s.guess)}")
+        lines.append(odds_text(s))
+    limit = s.rules.pass_limit
+    seats = [{"seat": p, "chips": s.ledger.seat(p), "status": _status(s, p).plain,
+              "info": [f"in this round {s.bets[p]}", f"passes {s.passes[p]}/{limit}",
+                       _guessing(s, p)], "rows": []} for p in s.order]
+    return {"title": (f"Yatchaba · game {s.game}/{s.games} · round {s.round} · dealer "
+                      f"p{s.dealer} · guesser p{s.guesser}"),
+            "pot": s.ledger.pot, "centre": centre, "seats": seats, "lines": lines}

@@ -1,0 +1,412 @@
+"""``kabucli replay LOG --html OUT``: a recorded game as one self-contained web page.
+
+The log is walked once per point of view (everyone, as the referee knows it, and each seat,
+or only the seat of ``--as``). At every event (0: before the first) each game's render module
+turns the state into a *scene* (its ``scene(game, match, viewer)``: plain data: a title, the
+pot, cards in the middle, each seat's chips, status and rows of card tokens, lines of text);
+identical scenes are stored once. The page holds the scenes as JSON, the deck's cards as SVG
+symbols (:mod:`kabucli.render.svgcards`), and a small script that draws any scene with
+``<use href="#card-...">``. Nothing is fetched: no network, fonts or images from outside.
+
+Text from the log (names, reasons) goes into the JSON only: the script shows it with
+``textContent``, never as markup, and ``<`` is written ``\\u003c`` so that no string can end
+the script element.
+
+Hooks for tests and tools: ``#event-index`` (the position shown), ``#pot``, ``#status``,
+``data-seat`` on each seat and ``data-turn`` on the seat whose move it is, ``data-card`` (the
+token, ``??`` face down) on each card drawn, ``data-index`` on each entry of the event list.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from html import escape
+from typing import Any
+
+from kabucli import games
+from kabucli.engine import Game, Match, walk
+from kabucli.events import Event
+from kabucli.render import event_line, outcome_panel
+from kabucli.render.svgcards import symbols
+from kabucli.safetext import safe_text
+
+
+def _scene(game: Game, match: Match, viewer: int | None) -> dict[str, Any]:
+    scene: dict[str, Any] = games.part(game.name, "render").scene(game, match, viewer)
+    pending = match.pending
+    turn = list(pending.seats) if pending.kind == "action" and len(pending.seats) == 1 else []
+    for seat in scene["seats"]:
+        seat["name"] = safe_text(match.seat_name(seat["seat"]))
+    scene["turn"] = turn
+    scene["waiting"] = safe_text(pending.what)
+    return scene
+
+
+def _outcome_text(game: Game, match: Match) -> str | None:
+    from rich.console import Console
+
+    if not match.over and match.forfeit is None:
+        return None
+    buf = io.StringIO()
+    Console(file=buf, width=90, color_system=None, highlight=False).print(
+        outcome_panel(game, match))
+    return buf.getvalue().rstrip()
+
+
+def _entry(game: Game, index: int, ev: Event, match: Match, viewer: int | None,
+           at: int | None) -> dict[str, Any]:
+    line = event_line(game, index, ev, match, viewer, at).plain
+    hidden = viewer is not None and ev.KIND == "chance"
+    return {"n": index, "kind": ev.KIND, "line": line[5:].rstrip(),
+            "notation": "hidden" if hidden else safe_text(game.notate(ev))}
+
+
+def page_data(game: Game, data: Any, log_name: str, viewer: int | None) -> dict[str, Any]:
+    """Everything the page shows, as JSON-ready data (see the module's doc)."""
+    header = data.header
+    events: list[Event] = data.events
+    times = data.times
+    scenes: list[dict[str, Any]] = []
+    seats_seen: list[dict[str, Any]] = []  # a seat's part of a scene, often the same
+    known: dict[str, int] = {}
+    known_seats: dict[str, int] = {}
+
+    def once(item: dict[str, Any], pool: list[dict[str, Any]], index: dict[str, int]) -> int:
+        key = json.dumps(item, sort_keys=True, separators=(",", ":"))
+        found = index.get(key)
+        if found is None:
+            found = index[key] = len(pool)
+            pool.append(item)
+        return found
+
+    def store(scene: dict[str, Any]) -> int:
+        scene["seats"] = [once(s, seats_seen, known_seats) for s in scene["seats"]]
+        return once(scene, scenes, known)
+
+    names = [safe_text(s.name) for s in header.seats]
+    views = []
+    outcome: str | None = None
+    violation_data: dict[str, Any] | None = None
+    for seat in ([None, *range(1, len(header.seats) + 1)] if viewer is None else [viewer]):
+        at = [store(_scene(game, Match(game, header), seat))]
+        entries: list[dict[str, Any]] = []
+
+        def on_step(index: int, ev: Event, m: Match, seat: int | None = seat,
+                    at: list[int] = at, entries: list[dict[str, Any]] = entries) -> None:
+            when = times[index - 1] if times is not None and index <= len(times) else None
+            entries.append(_entry(game, index, ev, m, seat, when))
+            at.append(store(_scene(game, m, seat)))
+
+        match, violation = walk(game, header, events, on_step)
+        if violation is not None:
+            entries.append({"n": violation.index, "kind": "violation",
+                            "line": safe_text(f"{violation.actor} {violation.action}: "
+                                              f"breaks a rule: {violation.reason}"),
+                            "notation": safe_text(violation.action)})
+            at.append(at[-1])
+            violation_data = {"index": violation.index,
+                              "text": safe_text(f"event {violation.index} breaks a rule: "
+                                                f"{violation.actor} {violation.action!r}: "
+                                                f"{violation.reason}")}
+        outcome = _outcome_text(game, match)
+        label = "everyone (referee)" if seat is None else (
+            f"p{seat}" if names[seat - 1] == f"p{seat}" else f"p{seat} {names[seat - 1]}")
+        views.append({"key": "all" if seat is None else f"p{seat}", "label": label,
+                      "events": entries, "at": at})
+    h = header
+    return {
+        "game": game.title, "log": safe_text(log_name), "mode": h.mode,
+        "seed": None if h.seed is None else safe_text(str(h.seed)),
+        "seats": names,
+        "rules": safe_text(", ".join(f"{k}={v}" for k, v in h.rules.items())),
+        "scenes": scenes, "seats_seen": seats_seen, "views": views,
+        "violation": violation_data,
+        "error": None if data.error is None else safe_text(
+            f"{data.error} (shown up to event {len(events)})"),
+        "outcome": outcome,
+    }
+
+
+def page(game: Game, data: Any, log_name: str, viewer: int | None = None,
+         start: int = 0) -> str:
+    """The whole page (HTML, one file), opening at event ``start`` (a URL's ``#N`` wins)."""
+    info = page_data(game, data, log_name, viewer)
+    info["start"] = start
+    svg, ids = symbols(game.deck)
+    info["faces"] = ids
+    blob = (json.dumps(info, separators=(",", ":"), ensure_ascii=False)
+            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    title = escape(f"{game.title} · {safe_text(log_name)} · kabucli replay")
+    return (_TEMPLATE.replace("@TITLE@", title).replace("@SVG@", svg)
+            .replace("@CSS@", _CSS).replace("@JS@", _JS).replace("@DATA@", blob))
+
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; \
+style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<title>@TITLE@</title>
+<style>@CSS@</style></head>
+<body>
+<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute">\
+<defs>@SVG@</defs></svg>
+<header>
+  <h1 id="title"></h1>
+  <div id="meta"></div>
+  <div id="controls">
+    <button id="first" title="first (Home)">&#xAB; first</button>
+    <button id="back" title="back (Left arrow)">&#x25C0; back</button>
+    <button id="forward" title="forward (Right arrow)">forward &#x25B6;</button>
+    <button id="last" title="last (End)">last &#xBB;</button>
+    <input id="slider" type="range" min="0" max="0" value="0" aria-label="event">
+    <span id="event-index"></span>
+    <label>seen by <select id="viewer"></select></label>
+  </div>
+</header>
+<main>
+  <section id="table">
+    <div id="scene-title"></div>
+    <div id="summary"><span id="pot-box">pot <b id="pot"></b></span>
+      <span id="waiting"></span></div>
+    <div id="status"></div>
+    <div id="centre"></div>
+    <div id="seats"></div>
+    <pre id="outcome"></pre>
+  </section>
+  <aside><h2>events</h2><ol id="events"></ol></aside>
+</main>
+<script type="application/json" id="data">@DATA@</script>
+<script>@JS@</script>
+</body></html>
+"""
+
+_CSS = """
+*{box-sizing:border-box}
+body{margin:0;font-family:'DejaVu Sans',Arial,Helvetica,sans-serif;background:#0f3d2a;
+color:#f3f1e8}
+header{padding:10px 16px;background:#0a2a1d;border-bottom:2px solid #06180f}
+h1{font-size:20px;margin:0 0 4px}
+#meta{font-size:12px;color:#b8c9bd;margin-bottom:8px}
+#controls{display:flex;gap:8px;align-items:center;flex-wrap:wrap}
+button{background:#e9e4d4;border:1px solid #666;border-radius:5px;padding:5px 10px;
+font-size:14px;cursor:pointer}
+button:disabled{opacity:.45;cursor:default}
+#slider{flex:1;min-width:160px}
+#event-index{font-variant-numeric:tabular-nums;min-width:110px}
+select{font-size:14px;padding:3px}
+main{display:flex;gap:14px;padding:14px;align-items:flex-start}
+#table{flex:1;min-width:0}
+aside{width:340px;flex:none;background:#0a2a1d;border-radius:8px;padding:8px;
+max-height:calc(100vh - 140px);overflow:auto}
+aside h2{font-size:14px;margin:2px 4px 6px;color:#b8c9bd}
+#events{list-style:none;margin:0;padding:0;font-size:12.5px}
+#events li{padding:3px 6px;border-radius:4px;cursor:pointer;display:flex;gap:6px}
+#events li:hover{background:#164a34}
+#events li.current{background:#f0c74a;color:#1a1a1a}
+#events li.violation{color:#ff8a80}
+#events li.current.violation{background:#ff8a80;color:#1a1a1a}
+#events .n{opacity:.7;min-width:28px;text-align:right}
+#events .nt{font-family:'DejaVu Sans Mono',monospace;opacity:.75;margin-left:auto;
+padding-left:6px;white-space:nowrap;max-width:110px;overflow:hidden;text-overflow:ellipsis}
+#scene-title{font-size:17px;font-weight:bold;margin-bottom:6px}
+#summary{display:flex;gap:18px;font-size:14px;margin-bottom:4px;color:#d7e3da}
+#pot-box b{font-size:16px;color:#ffd54f}
+#status{font-size:14px;margin:4px 0 10px;min-height:18px}
+#status div{margin:2px 0}
+#status .bad{color:#ff8a80;font-weight:bold}
+#centre{display:flex;flex-wrap:wrap;gap:18px;background:#13553a;border-radius:12px;
+padding:12px 14px;margin-bottom:14px;min-height:40px}
+#centre:empty{display:none}
+.pile-label,.row-label{font-size:12px;color:#cfe0d4;margin-bottom:4px}
+#seats{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:12px}
+.seat{background:#184a35;border:2px solid #0b2b1e;border-radius:10px;padding:8px 10px}
+.seat[data-turn]{border-color:#f0c74a;box-shadow:0 0 0 2px #f0c74a inset}
+.seat-head{display:flex;gap:10px;align-items:baseline;margin-bottom:6px}
+.seat-name{font-weight:bold;font-size:15px}
+.seat-chips{margin-left:auto;font-size:13px;color:#ffd54f;white-space:nowrap}
+.seat-status{font-size:12.5px;color:#9fe3b5;min-height:16px;margin-bottom:4px}
+.seat-info{font-size:12px;color:#cfe0d4}
+.rows{display:flex;flex-wrap:wrap;gap:2px 12px}
+.row{margin:2px 0 4px}
+.cards{display:flex;gap:3px;align-items:center}
+.card{width:62px;height:93px;flex:none;filter:drop-shadow(1px 2px 2px rgba(0,0,0,.45))}
+#centre .card{width:78px;height:117px}
+.row.down .card{opacity:.8}
+.count{font-size:13px;margin-left:6px;color:#ffd54f}
+#outcome{font-size:12px;background:#0a2a1d;border-radius:8px;padding:8px;white-space:pre;
+overflow:auto}
+#outcome:empty{display:none}
+"""
+
+_JS = r"""
+"use strict";
+(function () {
+  const D = JSON.parse(document.getElementById("data").textContent);
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const $ = (id) => document.getElementById(id);
+  let view = D.views[0];
+  let pos = 0;
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function card(token) {
+    const svg = document.createElementNS(SVGNS, "svg");
+    svg.setAttribute("class", "card");
+    svg.setAttribute("viewBox", "0 0 100 150");
+    svg.setAttribute("data-card", token);
+    const title = document.createElementNS(SVGNS, "title");
+    title.textContent = token === "??" ? "face down" : token;
+    svg.appendChild(title);
+    const use = document.createElementNS(SVGNS, "use");
+    const id = token === "??" ? "card-back" : (D.faces[token] || "card-blank");
+    use.setAttribute("href", "#" + id);
+    svg.appendChild(use);
+    if (!D.faces[token] && token !== "??") {
+      const t = document.createElementNS(SVGNS, "text");
+      t.setAttribute("x", "50"); t.setAttribute("y", "80");
+      t.setAttribute("text-anchor", "middle"); t.setAttribute("font-size", "20");
+      t.textContent = token;
+      svg.appendChild(t);
+    }
+    return svg;
+  }
+  function cards(list, count, room) {
+    const box = el("div", "cards");
+    // many cards overlap, as a fan in the hand, so that the row fits its room
+    const step = list.length > 1 ? Math.min(66, (room - 62) / (list.length - 1)) : 66;
+    list.forEach((t, i) => {
+      const c = card(t);
+      if (i && step < 66) c.style.marginLeft = Math.max(14, step) - 66 + "px";
+      box.appendChild(c);
+    });
+    if (count !== undefined && count !== null && (count !== list.length || count === 0)) {
+      box.appendChild(el("span", "count", count === 0 ? "empty" : "\u00d7 " + count));
+    }
+    return box;
+  }
+  function row(r, cls, labelCls, room) {
+    const box = el("div", cls + (r.down ? " down" : ""));
+    box.appendChild(el("div", labelCls, r.label));
+    box.appendChild(cards(r.cards, r.count, room));
+    return box;
+  }
+
+  function draw() {
+    const scene = D.scenes[view.at[pos]];
+    const last = view.at.length - 1;
+    $("scene-title").textContent = scene.title;
+    $("pot").textContent = scene.pot === null ? "-" : scene.pot;
+    $("pot-box").style.display = scene.pot === null ? "none" : "";
+    $("waiting").textContent = scene.waiting ? "waiting for " + scene.waiting : "";
+    const status = $("status");
+    status.replaceChildren();
+    for (const line of scene.lines) status.appendChild(el("div", "", line));
+    if (pos === last) {
+      if (D.violation) status.appendChild(el("div", "bad", D.violation.text));
+      if (D.error) status.appendChild(el("div", "bad", D.error));
+    }
+    const centre = $("centre");
+    centre.replaceChildren();
+    for (const p of scene.centre) {
+      centre.appendChild(row(p, "pile", "pile-label", Math.max(400, centre.clientWidth - 60)));
+    }
+    const seats = $("seats");
+    seats.replaceChildren();
+    for (const s of scene.seats.map((i) => D.seats_seen[i])) {
+      const box = el("div", "seat");
+      box.setAttribute("data-seat", "p" + s.seat);
+      if (scene.turn.includes(s.seat)) box.setAttribute("data-turn", "");
+      const head = el("div", "seat-head");
+      const label = s.name === "p" + s.seat ? "p" + s.seat : "p" + s.seat + " " + s.name;
+      head.appendChild(el("span", "seat-name", label));
+      head.appendChild(el("span", "seat-chips", (s.chips_label || "chips") + " " + s.chips));
+      box.appendChild(head);
+      box.appendChild(el("div", "seat-status", s.status));
+      if (s.info) box.appendChild(el("div", "seat-info", s.info.join(" \u00b7 ")));
+      const rows = el("div", "rows");
+      box.appendChild(rows);
+      seats.appendChild(box);
+      const room = Math.max(300, box.clientWidth - 24);
+      for (const r of s.rows) rows.appendChild(row(r, "row", "row-label", room));
+    }
+    $("outcome").textContent = pos === last && D.outcome ? D.outcome : "";
+    $("event-index").textContent = "event " + pos + " of " + last;
+    $("slider").max = String(last);
+    $("slider").value = String(pos);
+    $("first").disabled = $("back").disabled = pos === 0;
+    $("last").disabled = $("forward").disabled = pos === last;
+    for (const li of $("events").children) {
+      const on = Number(li.dataset.index) === pos;
+      li.classList.toggle("current", on);
+      if (on) li.scrollIntoView({block: "nearest"});
+    }
+  }
+  function go(p) {
+    pos = Math.max(0, Math.min(view.at.length - 1, p));
+    draw();
+  }
+  function listEvents() {
+    const ol = $("events");
+    ol.replaceChildren();
+    const start = el("li", "", null);
+    start.dataset.index = "0";
+    start.appendChild(el("span", "n", "0"));
+    start.appendChild(el("span", "", "before the first event"));
+    ol.appendChild(start);
+    view.events.forEach((e, i) => {
+      const li = el("li", e.kind === "violation" ? "violation" : "");
+      li.dataset.index = String(i + 1);
+      li.appendChild(el("span", "n", e.n));
+      li.appendChild(el("span", "t", e.line));
+      li.appendChild(el("span", "nt", e.notation));
+      li.title = e.notation;
+      ol.appendChild(li);
+    });
+  }
+  function setView(key) {
+    view = D.views.find((v) => v.key === key) || D.views[0];
+    listEvents();
+    go(Math.min(pos, view.at.length - 1));
+  }
+
+  document.title = D.game + " \u00b7 " + D.log + " \u00b7 kabucli replay";
+  $("title").textContent = D.game + " \u00b7 " + D.log;
+  $("meta").textContent = D.mode + (D.seed !== null ? " (seed " + D.seed + ")" : "") +
+    " \u00b7 seats: " + D.seats.map((n, i) => "p" + (i + 1) + " " + n).join(", ") +
+    " \u00b7 rules: " + D.rules;
+  const sel = $("viewer");
+  for (const v of D.views) {
+    const o = el("option", "", v.label);
+    o.value = v.key;
+    sel.appendChild(o);
+  }
+  sel.disabled = D.views.length < 2;
+  sel.addEventListener("change", () => setView(sel.value));
+  $("first").addEventListener("click", () => go(0));
+  $("back").addEventListener("click", () => go(pos - 1));
+  $("forward").addEventListener("click", () => go(pos + 1));
+  $("last").addEventListener("click", () => go(view.at.length - 1));
+  $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("events").addEventListener("click", (e) => {
+    const li = e.target.closest("li");
+    if (li) go(Number(li.dataset.index));
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target === sel || e.target === $("slider")) return;
+    if (e.key === "ArrowRight") { go(pos + 1); e.preventDefault(); }
+    else if (e.key === "ArrowLeft") { go(pos - 1); e.preventDefault(); }
+    else if (e.key === "Home") { go(0); e.preventDefault(); }
+    else if (e.key === "End") { go(view.at.length - 1); e.preventDefault(); }
+  });
+  const wanted = Number((location.hash.match(/^#(\d+)$/) || [])[1]);
+  listEvents();
+  go(Number.isFinite(wanted) ? wanted : D.start);
+})();
+"""

@@ -1,0 +1,370 @@
+"""``kabucli replay LOG --html OUT`` in a real browser: Debian's Chromium, headless, driven by
+playwright. A recorded game of each game is written as a page, opened from a file:// URL and
+stepped through with the buttons, the arrow keys, the slider and the event list; what the page
+shows at chosen events (the pot, whose turn, the cards' faces) is checked against the engine,
+walking the log in Python, and the page must log no error. The seat selector, physical,
+unfinished and rule-breaking logs, and a hostile player name are tested too.
+
+One browser serves the whole module. Without /usr/bin/chromium the tests are skipped, except
+under CI (the CI variable set), where they fail: .ci/run installs Chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.engine import Match, walk
+from kabucli.log import read_log
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
+    pytest.skip(f"{CHROMIUM} is missing (CI installs it)", allow_module_level=True)
+
+runner = CliRunner()
+
+
+def recorded(game: str) -> Path:
+    """A recorded (seeded, finished) game of ``game``: its first non-physical .kbl."""
+    return sorted(p for p in (ROOT / "replays" / game).glob("*.kbl")
+                  if "physical" not in p.name)[0]
+
+
+def write_page(log: Path, out: Path, *extra: str, code: int = 0) -> str:
+    res = runner.invoke(app, ["replay", str(log), "--html", str(out), *extra],
+                        env={"NO_COLOR": "1"})
+    assert res.exit_code == code, res.output
+    assert out.exists()
+    return res.output
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: CI must install chromium"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page; at the end of the test, no console error and no page error."""
+    p = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    p.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.on("request", lambda r: errors.append(f"request {r.url}")
+         if not r.url.startswith("file:") else None)
+    yield p
+    p.close()
+    assert errors == []
+
+
+def position(p: Any) -> int:
+    text = p.locator("#event-index").inner_text()
+    assert text.startswith("event "), text
+    return int(text.split()[1])
+
+
+def tokens_in(value: Any) -> set[str]:
+    """The card tokens in a view's lists of strings, face-down cards left out."""
+    if isinstance(value, str):
+        return set() if value == "??" else {value}
+    if isinstance(value, list):
+        return set().union(*(tokens_in(v) for v in value)) if value else set()
+    if isinstance(value, dict):
+        return set().union(*(tokens_in(v) for v in value.values())) if value else set()
+    return set()
+
+
+CARD_KEYS = ("field", "hands", "laid", "cards", "rows", "aside", "table", "top", "face_up",
+             "piles")
+
+
+def engine_at(log: Path, k: int, viewer: int | None = None) -> tuple[Match, dict[str, Any]]:
+    data = read_log(log, games.event_types, strict=False)
+    g = games.get(data.header.game)
+    match, violation = walk(g, data.header, data.events[:k])
+    assert violation is None
+    return match, g.view(match.state, viewer)
+
+
+def check_shown(p: Any, log: Path, k: int) -> None:
+    """What the page shows at event ``k`` is what the engine says after event ``k``."""
+    assert position(p) == k
+    match, view = engine_at(log, k)
+    ledger = getattr(match.state, "ledger", None)
+    assert p.locator("#pot").inner_text() == ("-" if ledger is None else str(ledger.pot))
+    pending = match.pending
+    turn = [f"p{s}" for s in pending.seats] if (
+        pending.kind == "action" and len(pending.seats) == 1) else []
+    assert p.eval_on_selector_all("[data-turn]", "els => els.map(e => e.dataset.seat)") == turn
+    shown = set(p.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+    wanted = set().union(*(tokens_in(view.get(key)) for key in CARD_KEYS))
+    assert wanted <= shown, (k, wanted - shown)
+    check_places(p, view)
+    if k:
+        current = p.locator("#events li.current")
+        assert current.get_attribute("data-index") == str(k)
+
+
+ROWS_JS = """els => els.map(e => [e.querySelector('.row-label, .pile-label').textContent,
+    Array.from(e.querySelectorAll('[data-card]')).map(c => c.dataset.card)])"""
+
+
+def places(p: Any, selector: str) -> list[tuple[str, list[str]]]:
+    """The labelled rows of cards in ``selector`` (the middle, or a seat), in order."""
+    return [(label, cards) for label, cards in p.eval_on_selector_all(selector, ROWS_JS)]
+
+
+def check_places(p: Any, view: dict[str, Any]) -> None:
+    """Each game's cards in their places: the middle of the table and each seat's rows, as
+    the log's own view (the engine's ``view``) has them."""
+    centre = places(p, "#centre .pile")
+    game = view["game"]
+
+    def seat_rows(key: str) -> list[tuple[str, list[str]]]:
+        return places(p, f'[data-seat="{key}"] .row')
+
+    if game == "dare":
+        assert [c for _, c in centre] == ([view["field"]] if view["field"] else [])
+        for key, hand in view["hands"].items():
+            rows = seat_rows(key)
+            assert rows[0][0] == "hand" and sorted(rows[0][1]) == sorted(hand)
+            assert [c for _, c in rows[1:]] == view["laid"].get(key, [])
+    elif game == "kazu-tori":
+        assert centre == [("table (oldest first)", view["table"])]
+        for key, pile in view["piles"].items():
+            assert seat_rows(key)[0][1] == pile
+    elif game == "yatchaba":
+        assert centre[0] == ("face up", view["face_up"])
+    elif game == "uno-dare":
+        if view["top"] is not None:
+            assert centre[1][1] == [view["top"]]
+        for key, hand in view["hands"].items():
+            assert seat_rows(key)[0][1] == hand
+    elif game == "kabu-tsukuri":
+        for key, cards in view["cards"].items():
+            rows = seat_rows(key)
+            laid = view["rows"].get(key)
+            if isinstance(laid, list):
+                drawn = [c for label, cs in rows if label.startswith("row") for c in cs]
+                assert sorted(drawn, key=int) == sorted((c for row in laid for c in row), key=int)
+            elif cards:
+                assert rows[0] == ("hand", cards)
+    else:
+        raise AssertionError(f"no check for {game}")
+
+
+@pytest.mark.parametrize("game", games.GAMES)
+def test_each_game_steps_with_buttons_keys_slider_and_list(page: Any, game: str,
+                                                           tmp_path: Path) -> None:
+    log = recorded(game)
+    out = tmp_path / "page.html"
+    said = write_page(log, out)
+    assert f"wrote {out}" in said
+    data = read_log(log, games.event_types, strict=False)
+    n = len(data.events)
+    page.goto(out.as_uri())
+    assert page.locator("#event-index").inner_text() == f"event 0 of {n}"
+    check_shown(page, log, 0)
+    for _ in range(3):
+        page.click("#forward")
+    check_shown(page, log, 3)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    check_shown(page, log, 4)
+    page.click("#back")
+    assert position(page) == 3
+    mid = n // 2
+    page.locator("#slider").fill(str(mid))
+    check_shown(page, log, mid)
+    pick = (2 * n) // 3
+    page.click(f'#events li[data-index="{pick}"]')
+    check_shown(page, log, pick)
+    page.click("#last")
+    check_shown(page, log, n)
+    assert page.locator("#forward").is_disabled()
+    assert page.locator("#outcome").inner_text().strip()  # a finished game: its result
+    page.keyboard.press("ArrowRight")  # nothing past the last
+    assert position(page) == n
+    page.click("#first")
+    check_shown(page, log, 0)
+    assert page.locator("#back").is_disabled()
+    # every card drawn has a face (or the back): the page holds a symbol for each
+    missing = page.eval_on_selector_all(
+        "svg.card use", "els => els.filter(u => !document.querySelector("
+                        "u.getAttribute('href'))).length")
+    assert missing == 0
+
+
+def test_a_card_face_is_the_card_the_engine_dealt(page: Any, tmp_path: Path) -> None:
+    """One card checked by position: the first card of p1's Uno Dare hand after the deal."""
+    log = recorded("uno-dare")
+    out = tmp_path / "uno.html"
+    write_page(log, out)
+    _, view = engine_at(log, 1)
+    page.goto(out.as_uri())
+    page.click("#forward")
+    first = page.locator('[data-seat="p1"] .row').first.locator("[data-card]").first
+    assert first.get_attribute("data-card") == view["hands"]["p1"][0]
+    assert first.locator("use").get_attribute("href") != "#card-back"
+
+
+def test_seat_selector_hides_other_seats_cards(page: Any, tmp_path: Path) -> None:
+    log = recorded("dare")
+    out = tmp_path / "dare.html"
+    write_page(log, out)
+    page.goto(out.as_uri())
+    options = page.eval_on_selector_all("#viewer option", "os => os.map(o => o.value)")
+    assert options == ["all", "p1", "p2", "p3"][:len(options)] and len(options) >= 3
+    page.click('#events li[data-index="4"]')  # dealt, nothing laid yet
+    assert "??" not in page.eval_on_selector_all("[data-card]", "e => e.map(x => x.dataset.card)")
+    page.select_option("#viewer", "p2")
+    assert position(page) == 4
+    _, view = engine_at(log, 4, viewer=2)
+    for seat in range(1, len(options)):
+        cards = page.eval_on_selector_all(
+            f'[data-seat="p{seat}"] .row:first-child [data-card]',
+            "e => e.map(x => x.dataset.card)")
+        if seat == 2:
+            assert sorted(cards) == sorted(view["hands"]["p2"]) and "??" not in cards
+        else:
+            assert cards == ["??"] * view["hands"][f"p{seat}"]
+    page.keyboard.press("ArrowRight")
+    assert position(page) == 5  # the arrows still step in a seat's view
+    page.select_option("#viewer", "all")
+    assert "??" not in page.eval_on_selector_all("[data-card]", "e => e.map(x => x.dataset.card)")
+
+
+def test_as_seat_writes_only_that_view(page: Any, tmp_path: Path) -> None:
+    log = recorded("kabu-tsukuri")
+    out = tmp_path / "kabu.html"
+    write_page(log, out, "--as", "p3")
+    page.goto(out.as_uri())
+    assert page.eval_on_selector_all("#viewer option", "os => os.map(o => o.value)") == ["p3"]
+    page.click("#last")
+    page.click("#first")
+    page.click('#events li[data-index="1"]')  # the deal
+    _, view = engine_at(log, 1, viewer=3)
+    mine = page.eval_on_selector_all('[data-seat="p3"] [data-card]',
+                                     "e => e.map(x => x.dataset.card)")
+    assert sorted(mine, key=int) == sorted(view["cards"]["p3"], key=int)
+    others = page.eval_on_selector_all('[data-seat]:not([data-seat="p3"]) [data-card]',
+                                       "e => e.map(x => x.dataset.card)")
+    assert others and set(others) == {"??"}
+
+
+def test_at_opens_the_page_at_that_event(page: Any, tmp_path: Path) -> None:
+    log = recorded("kazu-tori")
+    out = tmp_path / "kazu.html"
+    write_page(log, out, "--at", "12")
+    page.goto(out.as_uri())
+    check_shown(page, log, 12)
+
+
+def test_physical_log_draws_unknown_cards_face_down(page: Any, tmp_path: Path) -> None:
+    log = ROOT / "replays" / "dare" / "3p-physical-match.kbl"
+    out = tmp_path / "physical.html"
+    write_page(log, out)
+    page.goto(out.as_uri())
+    page.locator("#slider").fill("8")
+    check_shown(page, log, 8)
+    backs = page.locator('[data-card="??"] use')
+    assert backs.count() > 0
+    assert {backs.nth(i).get_attribute("href") for i in range(backs.count())} == {"#card-back"}
+    assert page.locator('[data-seat="p1"] [data-card="??"]').count() == 9
+
+
+def test_unfinished_log_ends_where_it_stops(page: Any, tmp_path: Path) -> None:
+    src = (ROOT / "replays" / "dare" / "3p-tie-order.jsonl").read_text().splitlines()
+    log = tmp_path / "unfinished.jsonl"
+    log.write_text("\n".join(src[:8]) + "\n")  # the header and 7 events: mid-round
+    out = tmp_path / "unfinished.html"
+    write_page(log, out, "--as", "p1")
+    page.goto(out.as_uri())
+    page.keyboard.press("End")
+    assert page.locator("#event-index").inner_text() == "event 7 of 7"
+    assert page.locator("#outcome").inner_text() == ""
+    assert page.locator('[data-seat="p3"] [data-card="??"]').count() > 0
+    assert "waiting for" in page.locator("#waiting").inner_text()
+
+
+def test_rule_breaking_log_shows_up_to_the_breaking_event_and_why(page: Any,
+                                                                  tmp_path: Path) -> None:
+    lines = (ROOT / "replays" / "dare" / "3p-tie-order.jsonl").read_text().splitlines()
+    lay = json.loads(lines[5])
+    assert lay["e"] == "lay" and lay["seat"] == 2
+    lay["seat"] = 3  # p3 lays before p2: not p3's turn
+    lines[5] = json.dumps(lay)
+    log = tmp_path / "broken.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "broken.html"
+    said = write_page(log, out, code=1)
+    assert "event 5" in said
+    page.goto(out.as_uri())
+    page.click("#last")
+    assert page.locator("#event-index").inner_text() == "event 5 of 5"
+    status = page.locator("#status").inner_text()
+    assert "event 5 breaks a rule" in status
+    assert page.locator("#events li.violation").get_attribute("data-index") == "5"
+    check_pot = engine_at(log, 4)[0].state.ledger.pot
+    assert page.locator("#pot").inner_text() == str(check_pot)  # the state before it
+
+
+def test_hostile_names_are_text_not_markup(page: Any, tmp_path: Path) -> None:
+    lines = (ROOT / "replays" / "dare" / "3p-tie-order.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    evil = "<script>window.pwned=1</script><img src=x onerror=window.pwned=2>"
+    header["seats"][0]["name"] = evil
+    header["seats"][1]["name"] = "</script><script>window.pwned=3</script>"
+    lines[0] = json.dumps(header)
+    log = tmp_path / "evil.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "evil.html"
+    write_page(log, out)
+    html = out.read_text()
+    assert "<script>window" not in html and "</script><script>" not in html
+    page.goto(out.as_uri())
+    page.click("#forward")
+    assert page.evaluate("window.pwned") is None
+    assert page.locator("img").count() == 0
+    assert evil in page.locator('[data-seat="p1"] .seat-name').inner_text()
+    page.select_option("#viewer", "p1")
+    assert evil in page.locator("#viewer option:checked").inner_text()
+
+
+def test_write_failure_is_one_clean_line(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["replay", str(recorded("dare")), "--html",
+                              str(tmp_path / "no" / "such" / "dir" / "x.html")],
+                        env={"NO_COLOR": "1"})
+    assert res.exit_code == 2
+    assert res.output.strip().startswith("error: cannot write")
+    assert len(res.output.strip().splitlines()) == 1
+    assert "Traceback" not in res.output
+
+
+def test_pages_of_recorded_games_stay_small(tmp_path: Path) -> None:
+    """The longest recorded game of each game makes a page under 1 MB."""
+    for game in games.GAMES:
+        log = max((p for p in (ROOT / "replays" / game).iterdir()
+                   if p.suffix in (".kbl", ".jsonl")), key=lambda p: p.stat().st_size)
+        out = tmp_path / f"{game}.html"
+        write_page(log, out)
+        assert out.stat().st_size < 1_000_000, (log, out.stat().st_size)
