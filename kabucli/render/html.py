@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from html import escape
 from typing import Any
 
@@ -139,8 +140,9 @@ def page(game: Game, data: Any, log_name: str, viewer: int | None = None,
             .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
     title = escape(f"{game.title} · {safe_text(log_name)} · kabucli replay")
-    return (_TEMPLATE.replace("@TITLE@", title).replace("@SVG@", svg)
-            .replace("@CSS@", _CSS).replace("@JS@", _JS).replace("@DATA@", blob))
+    parts = {"@TITLE@": title, "@SVG@": svg, "@CSS@": _CSS, "@JS@": _JS, "@DATA@": blob}
+    # one pass: a log's file name holding "@DATA@" stays a name
+    return re.sub("|".join(parts), lambda m: parts[m.group(0)], _TEMPLATE)
 
 
 _TEMPLATE = """<!DOCTYPE html>
