@@ -873,6 +873,14 @@ MaxFailuresOpt = Annotated[int | None, typer.Option(
     "--max-failures", min=1, metavar="K",
     help="Stop the run once one bot has failed K matches (a failing bot forfeits each "
          "match it fails and the run goes on).")]
+PlotOpt = Annotated[Path | None, typer.Option(
+    "--plot", metavar="FILE",
+    help="Draw how each bot's mean result (and the ratings) moved over the matches, with "
+         "95% intervals, into FILE (.svg, .png or .pdf; pip install 'kabucli\\[plot]').")]
+HtmlOpt = Annotated[Path | None, typer.Option(
+    "--html", metavar="FILE",
+    help="One self-contained page: the --plot chart and the report's table (pip install "
+         "'kabucli\\[plot]').")]
 TimeoutOpt = Annotated[float | None, typer.Option(
     "--timeout", min=0.001, max=86400, metavar="SECONDS",
     help="Seconds a cmd: or py: bot has for each answer (default: KABUCLI_BOT_TIMEOUT, "
@@ -997,6 +1005,8 @@ def sim(
              "model=logistic).")] = None,
     backend: BackendOpt = "local",
     address: AddressOpt = None,
+    plot: PlotOpt = None,
+    html: HtmlOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many seeded matches between bots and report statistics per bot."""
@@ -1030,33 +1040,42 @@ def sim(
             test = Sprt.parse(sprt)
         except KabuError as exc:
             fail(str(exc))
+    rec = _recorder(plot, html)
     err = _console(stderr=True)
     names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
     try:
         report = _live_run(
             err, f"{g.title} matches", matches, names, lambda on_match: simulate(
-                g, r, bot, matches, s, not fixed_seats, logs, on_match, workers=n,
+                g, r, bot, matches, s, not fixed_seats, logs,
+                on_match if rec is None else rec.watch(on_match), workers=n,
                 max_failures=max_failures, sprt=test, timeout=timeout, backend=backend,
                 address=address), show=not as_json)
     except KabuError as exc:
         fail(str(exc))
     code = 130 if report.stopped.startswith("interrupted") else \
         1 if report.stopped.startswith("bot ") else 0
+    chart = (f"{g.title}: {report.matches} matches from seed {s}"
+             + (", bots change seats" if report.rotate else ", fixed seats"))
+    title = chart + (f" ({report.workers} workers)" if report.workers > 1 else "")
+    columns = ["bot", "matches", "wins", "win rate", f"mean {report.measure}", "95% CI",
+               "forfeits"]
+    rows = []
+    for name, b in zip(names, report.bots, strict=True):
+        d = b.as_dict()
+        rows.append([name, str(b.matches), f"{b.wins:g}", f"{d['win_rate']:.1%}",
+                     f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}",
+                     str(b.forfeits)])
+    if rec is not None:
+        _charts(rec, report, names, chart, [(title, columns, rows)], _summary_lines(report),
+                plot, html, "h2h" if len(bot) == 2 else "")
     if as_json:
         print(json.dumps(report.as_dict(), indent=2))
         raise typer.Exit(code)
-    t = Table(title=f"{g.title}: {report.matches} matches from seed {s}"
-              + (", bots change seats" if report.rotate else ", fixed seats")
-              + (f" ({report.workers} workers)" if report.workers > 1 else ""),
-              title_justify="left")
-    for col in ("bot", "matches", "wins", "win rate", f"mean {report.measure}", "95% CI",
-                "forfeits"):
+    t = Table(title=title, title_justify="left")
+    for col in columns:
         t.add_column(col, justify="left" if col == "bot" else "right")
-    for name, b in zip(names, report.bots, strict=True):
-        d = b.as_dict()
-        t.add_row(_escape(name), str(b.matches), f"{b.wins:g}", f"{d['win_rate']:.1%}",
-                  f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}",
-                  str(b.forfeits))
+    for row in rows:
+        t.add_row(_escape(row[0]), *row[1:])
     out = _console()
     out.print(t)
     for line in _summary_lines(report):
@@ -1068,6 +1087,37 @@ def sim(
         err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
                   f"{report.planned} matches")
     raise typer.Exit(code)
+
+
+def _recorder(plot: Path | None, html: Path | None) -> Any:
+    """With --plot or --html: what keeps the run's points (kabucli.plot.Recorder), once
+    matplotlib and the paths are found fit, before any match is played; else None."""
+    if plot is None and html is None:
+        return None
+    from kabucli import plot as charts
+    from kabucli.errors import KabuError
+
+    try:
+        charts.require()
+        charts.check_paths(plot, html)
+    except KabuError as exc:
+        fail(str(exc))
+    return charts.Recorder()
+
+
+def _charts(rec: Any, report: Any, names: list[str], title: str,
+            tables: list[tuple[str, list[str], list[list[str]]]], lines: list[str],
+            plot: Path | None, html: Path | None, rating: str) -> None:
+    """Write the --plot chart and the --html page of a run."""
+    from kabucli import plot as charts
+    from kabucli.errors import KabuError
+
+    try:
+        charts.write(rec, report, names, title,
+                     [charts.Table(t, c, rows, left=2 if c[0] == "rank" else 1)
+                      for t, c, rows in tables], lines, plot, html, rating)
+    except KabuError as exc:
+        fail(str(exc))
 
 
 def _print_failures(out: Console, report: Any) -> None:
