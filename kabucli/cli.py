@@ -1089,7 +1089,7 @@ def sim(
     raise typer.Exit(code)
 
 
-def _recorder(plot: Path | None, html: Path | None) -> Any:
+def _recorder(plot: Path | None, html: Path | None, tournament: bool = False) -> Any:
     """With --plot or --html: what keeps the run's points (kabucli.plot.Recorder), once
     matplotlib and the paths are found fit, before any match is played; else None."""
     if plot is None and html is None:
@@ -1102,7 +1102,7 @@ def _recorder(plot: Path | None, html: Path | None) -> Any:
         charts.check_paths(plot, html)
     except KabuError as exc:
         fail(str(exc))
-    return charts.Recorder()
+    return charts.Recorder(charts.TOURNAMENT_CAPACITY if tournament else charts.CAPACITY)
 
 
 def _charts(rec: Any, report: Any, names: list[str], title: str,
@@ -1114,10 +1114,16 @@ def _charts(rec: Any, report: Any, names: list[str], title: str,
 
     try:
         charts.write(rec, report, names, title,
-                     [charts.Table(t, c, rows, left=2 if c[0] == "rank" else 1)
-                      for t, c, rows in tables], lines, plot, html, rating)
+                     [charts.Table(t, c, rows, _text_columns(c)) for t, c, rows in tables],
+                     lines, plot, html, rating)
     except KabuError as exc:
         fail(str(exc))
+
+
+def _text_columns(columns: list[str]) -> set[int]:
+    """The columns of a report's table that are words (left-aligned), not figures."""
+    words = {"bot", "pair", "group"} | ({"wins"} if columns[0] == "group" else set())
+    return {k for k, col in enumerate(columns) if col in words}
 
 
 def _print_failures(out: Console, report: Any) -> None:
@@ -1159,6 +1165,8 @@ def tournament(
     timeout: TimeoutOpt = None,
     backend: BackendOpt = "local",
     address: AddressOpt = None,
+    plot: PlotOpt = None,
+    html: HtmlOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a tournament of bots (more bots than seats) and rate them."""
@@ -1186,54 +1194,59 @@ def tournament(
     except KabuError as exc:
         fail(str(exc))
     n = _workers(workers, backend, address)
+    rec = _recorder(plot, html, tournament=True)
     names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
     err = _console(stderr=True)
     try:
         rep = _live_run(err, f"{g.title} tournament", total, names, lambda on_match:
                         play_tournament(g, r, bot, seats, fmt, deals, s, logs, n,
-                                        max_failures, timeout, backend, address, on_match),
+                                        max_failures, timeout, backend, address, on_match,
+                                        recorder=rec),
                         show=not as_json)
     except KabuError as exc:
         fail(str(exc))
     report = rep.sim
     code = 130 if report.stopped.startswith("interrupted") else \
         1 if report.stopped.startswith("bot ") else 0
+    title = (f"{g.title} {fmt}: {len(bot)} bots, {seats} seats, {report.matches} matches "
+             f"from seed {s}")
+    columns = ["rank", "bot", "matches", "wins", "win rate", f"mean {report.measure}",
+               "forfeits", "Elo ±95%" if seats == 2 else "mu ±2σ"]
+    key = "elo" if seats == 2 else "mu"
+    ranked = sorted(range(len(bot)), key=lambda i: -rep.ratings[i][key])
+    rows = []
+    for rank, i in enumerate(ranked, 1):
+        b, rt = report.bots[i], rep.ratings[i]
+        ci = "" if rt["ci95"] is None else f" ± {rt['ci95']:g}"
+        rows.append([str(rank), names[i], str(b.matches), f"{b.wins:g}",
+                     f"{b.wins / b.matches:.1%}" if b.matches else "-", f"{b.mean:+.2f}",
+                     str(b.forfeits), f"{rt[key]:+g}{ci}" if seats == 2 else f"{rt[key]:g}{ci}"])
+    gtitle = "Pairs" if seats == 2 else "Groups (wins per bot)"
+    if seats == 2:
+        gcolumns = ["pair", "W-D-L", "score", "Elo diff (95%)"]
+        grows = [[f"{names[grp.bots[0]]} vs {names[grp.bots[1]]}",
+                  "-".join(map(str, grp.wdl)), *head_to_head_line(grp.wdl)]
+                 for grp in rep.groups]
+    else:
+        gcolumns = ["group", "matches", "wins"]
+        grows = [[", ".join(names[b] for b in grp.bots), str(grp.matches),
+                  " / ".join(f"{names[b].split()[0]} {w:g}"
+                             for b, w in zip(grp.bots, grp.wins, strict=True))]
+                 for grp in rep.groups]
+    if rec is not None:
+        _charts(rec, report, names, title, [(title, columns, rows), (gtitle, gcolumns, grows)],
+                [], plot, html, "elo" if seats == 2 else "openskill")
     if as_json:
         print(json.dumps(rep.as_dict(), indent=2))
         raise typer.Exit(code)
     out = _console()
-    t = Table(title=f"{g.title} {fmt}: {len(bot)} bots, {seats} seats, {report.matches} "
-              f"matches from seed {s}", title_justify="left")
-    rating_col = "Elo ±95%" if seats == 2 else "mu ±2σ"
-    for col in ("rank", "bot", "matches", "wins", "win rate", f"mean {report.measure}",
-                "forfeits", rating_col):
-        t.add_column(col, justify="left" if col == "bot" else "right")
-    key = "elo" if seats == 2 else "mu"
-    ranked = sorted(range(len(bot)), key=lambda i: -rep.ratings[i][key])
-    for rank, i in enumerate(ranked, 1):
-        b, rt = report.bots[i], rep.ratings[i]
-        ci = "" if rt["ci95"] is None else f" ± {rt['ci95']:g}"
-        t.add_row(str(rank), _escape(names[i]), str(b.matches), f"{b.wins:g}",
-                  f"{b.wins / b.matches:.1%}" if b.matches else "-", f"{b.mean:+.2f}",
-                  str(b.forfeits), f"{rt[key]:+g}{ci}" if seats == 2 else f"{rt[key]:g}{ci}")
-    out.print(t)
-    gt = Table(title="Pairs" if seats == 2 else "Groups (wins per bot)", title_justify="left")
-    if seats == 2:
-        for col in ("pair", "W-D-L", "score", "Elo diff (95%)"):
-            gt.add_column(col, justify="left" if col == "pair" else "right")
-        for grp in rep.groups:
-            h = head_to_head_line(grp.wdl)
-            gt.add_row(_escape(f"{names[grp.bots[0]]} vs {names[grp.bots[1]]}"),
-                       "-".join(map(str, grp.wdl)), h[0], h[1])
-    else:
-        gt.add_column("group")
-        gt.add_column("matches", justify="right")
-        gt.add_column("wins", justify="left")
-        for grp in rep.groups:
-            gt.add_row(_escape(", ".join(names[b] for b in grp.bots)), str(grp.matches),
-                       _escape(" / ".join(f"{names[b].split()[0]} {w:g}"
-                                          for b, w in zip(grp.bots, grp.wins, strict=True))))
-    out.print(gt)
+    for caption, cols, cells in ((title, columns, rows), (gtitle, gcolumns, grows)):
+        t = Table(title=caption, title_justify="left")
+        for k, col in enumerate(cols):
+            t.add_column(col, justify="left" if k in _text_columns(cols) else "right")
+        for row in cells:
+            t.add_row(*(_escape(c) for c in row))
+        out.print(t)
     _print_failures(out, report)
     if report.reused:
         out.print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")

@@ -32,6 +32,7 @@ from typing import Any
 
 from kabucli.errors import KabuError
 from kabucli.ratings import head_to_head
+from kabucli.safetext import safe_text
 from kabucli.sim import BotStats, SimReport
 
 CAPACITY = 2000  # checkpoints kept at most (sim); see the module
@@ -56,8 +57,8 @@ def require() -> None:
 def check_paths(plot: Path | None, page: Path | None) -> None:
     """KabuError when a chart could not be written there (checked before a run is played)."""
     if plot is not None and plot.suffix.lower() not in FORMATS:
-        raise KabuError(f"--plot {plot}: name a {', '.join(FORMATS)} file (the format is "
-                        "its suffix)")
+        raise KabuError(f"--plot {plot}: name a .svg, .png or .pdf file (the format is its "
+                        "suffix)")
     for opt, path in (("--plot", plot), ("--html", page)):
         if path is None:
             continue
@@ -141,6 +142,7 @@ class Series:
     measure: str
     means: list[Line]
     rating_name: str = ""  # the y axis of the ratings panel
+    rating_band: str = "its 95% interval"  # what its bands are
     ratings: list[Line] = field(default_factory=list)
 
 
@@ -152,6 +154,7 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
     """The curves of the points ``rec`` kept. ``rating``: "" (none), "h2h" (a two-bot sim:
     the Elo difference of bot 1 over bot 2), "elo" or "openskill" (a tournament's ratings)."""
     pts = rec.points
+    names = [safe_text(n) for n in names]
     means = []
     for i, name in enumerate(names):
         value, low, high = [], [], []
@@ -179,15 +182,20 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
                            f"{_elo(h['elo_high'])})")
         out.rating_name, out.ratings = "Elo difference", [line]
     elif rating in ("elo", "openskill"):
-        out.rating_name = "Elo" if rating == "elo" else "openskill mu (± 2 sigma)"
+        elo = rating == "elo"
+        out.rating_name = "Elo" if elo else "openskill mu"
+        out.rating_band = "its 95% interval" if elo else "± 2 sigma"
         for i, name in enumerate(names):
-            vals = [p.ratings[i] for p in pts]
+            # a bot's rating once it has played (before, it is only the model's prior)
+            vals = [p.ratings[i] if p.bots[i][0] else (math.nan, None) for p in pts]
             line = Line(name, [v for v, _ in vals],
                         [math.nan if e is None else v - e for v, e in vals],
                         [math.nan if e is None else v + e for v, e in vals])
-            if vals:
-                v, e = vals[-1]
-                line.legend = f"{name}: {v:+.1f}" + ("" if e is None else f" ± {e:.1f}")
+            if pts:  # as the report shows it
+                v, e = pts[-1].ratings[i]
+                line.legend = (f"{name}: {round(v, 1):+g}" if elo else
+                               f"{name}: {round(v, 2):g}") + (
+                    "" if e is None else f" ± {round(e, 1 if elo else 2):g}")
             out.ratings.append(line)
     return out
 
@@ -219,17 +227,18 @@ def figure(data: Series, title: str) -> Any:
     panels = 2 if data.ratings else 1
     fig = Figure(figsize=(9, 4.2 * panels + 0.8), layout="constrained")
     axes = fig.subplots(panels, 1, sharex=True, squeeze=False)[:, 0]
-    fig.suptitle(title, fontsize=13, fontweight="bold")
+    fig.suptitle(safe_text(title), fontsize=13, fontweight="bold")
     what = "chips" if data.measure == "chips" else data.measure
     todo = [("means", axes[0], data.means, f"mean {what} per match so far",
              f"Mean {what} per match, with its 95% interval")]
     if data.ratings:
         todo.append(("ratings", axes[1], data.ratings, data.rating_name,
-                     f"{data.rating_name}, with its 95% interval"))
+                     f"{data.rating_name}, with {data.rating_band}"))
     for panel, ax, lines, ylabel, heading in todo:
         ax.set_gid(panel)
         ax.set_title(heading, fontsize=11, loc="left")
-        ax.axhline(0.0, color="0.55", linewidth=0.8, linestyle="--", zorder=1)
+        if ylabel != "openskill mu":  # a mean result or an Elo: 0 is even
+            ax.axhline(0.0, color="0.55", linewidth=0.8, linestyle="--", zorder=1)
         lim = _limits(data.x, lines)
         for k, line in enumerate(lines, 1):
             color = f"C{(k - 1) % 10}"
@@ -345,26 +354,30 @@ class Table:
     title: str
     columns: list[str]
     rows: list[list[str]]
-    left: int = 1  # the columns up to this one are text (left-aligned), the rest figures
+    text: set[int] = field(default_factory=set)  # the columns of words; the rest are figures
 
     def html(self) -> str:
-        e = html.escape
-        head = "".join(f"<th>{e(c)}</th>" for c in self.columns)
+        head = "".join(f"<th>{_e(c)}</th>" for c in self.columns)
         body = "\n".join(
-            "<tr>" + "".join(f"<td>{e(v)}</td>" if k < self.left else
-                             f'<td class="n">{e(v)}</td>' for k, v in enumerate(row)) + "</tr>"
+            "<tr>" + "".join(f"<td>{_e(v)}</td>" if k in self.text else
+                             f'<td class="n">{_e(v)}</td>' for k, v in enumerate(row)) + "</tr>"
             for row in self.rows)
-        return (f"<table>\n<caption>{e(self.title)}</caption>\n<thead><tr>{head}</tr></thead>"
+        return (f"<table>\n<caption>{_e(self.title)}</caption>\n<thead><tr>{head}</tr></thead>"
                 f"\n<tbody>\n{body}\n</tbody>\n</table>")
+
+
+def _e(text: str) -> str:
+    """Text for an HTML page: escaped, and nothing a reader would be misled by (control and
+    bidi characters shown as escapes, as on a terminal)."""
+    return html.escape(safe_text(text))
 
 
 def page(data: Series, title: str, tables: Sequence[Table], lines: Sequence[str]) -> str:
     """One self-contained HTML page: the chart inlined as SVG, the report's tables and lines
     (every text escaped: bots' names come from users)."""
     svg = inline_svg(render(data, title, "svg"))
-    return PAGE.format(title=html.escape(title), svg=svg,
-                       tables="\n".join(t.html() for t in tables),
-                       lines="\n".join(f'<p class="line">{html.escape(x)}</p>' for x in lines))
+    return PAGE.format(title=_e(title), svg=svg, tables="\n".join(t.html() for t in tables),
+                       lines="\n".join(f'<p class="line">{_e(x)}</p>' for x in lines))
 
 
 def write_html(path: Path, data: Series, title: str, tables: Sequence[Table],
