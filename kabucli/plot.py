@@ -143,6 +143,10 @@ class Series:
     means: list[Line]
     rating_name: str = ""  # the y axis of the ratings panel
     rating_band: str = "its 95% interval"  # what its bands are
+    # a rating whose interval has no end (a score of 0 or 1 so far) has its band reach the
+    # panel's edge; a tournament's unbounded error bar (a bot that won or lost every match so
+    # far) is left out instead, as its rating is only the fit's guess
+    open_ends: bool = True
     ratings: list[Line] = field(default_factory=list)
 
 
@@ -185,6 +189,7 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
         elo = rating == "elo"
         out.rating_name = "Elo" if elo else "openskill mu"
         out.rating_band = "its 95% interval" if elo else "± 2 sigma"
+        out.open_ends = False
         for i, name in enumerate(names):
             # a bot's rating once it has played (before, it is only the model's prior)
             vals = [p.ratings[i] if p.bots[i][0] else (math.nan, None) for p in pts]
@@ -204,12 +209,14 @@ def _elo(v: float | None) -> str:
     return "inf" if v is None else f"{v:+.1f}"
 
 
-def _limits(x: Sequence[int], lines: Sequence[Line]) -> tuple[float, float] | None:
-    """A y range that shows the curves once they settle: the first matches' intervals are
-    as wide as the results go, and would flatten the rest."""
+def _limits(x: Sequence[int], lines: Sequence[Line], skip: float = 0.05
+            ) -> tuple[float, float] | None:
+    """A y range that shows the curves once they settle (after the first ``skip`` of the
+    matches): the first matches' intervals are as wide as the results go, and would flatten
+    the rest."""
     if not x:
         return None
-    start = x[-1] / 20
+    start = x[-1] * skip
     vals = [v for line in lines for k, xi in enumerate(x) if xi >= start
             for v in (line.value[k], line.low[k], line.high[k]) if math.isfinite(v)]
     if not vals:
@@ -230,20 +237,22 @@ def figure(data: Series, title: str) -> Any:
     fig.suptitle(safe_text(title), fontsize=13, fontweight="bold")
     what = "chips" if data.measure == "chips" else data.measure
     todo = [("means", axes[0], data.means, f"mean {what} per match so far",
-             f"Mean {what} per match, with its 95% interval")]
+             f"Mean {what} per match, with its 95% interval", True, 0.05)]
     if data.ratings:
+        # a tournament's groups meet one after the other: its ratings settle later
         todo.append(("ratings", axes[1], data.ratings, data.rating_name,
-                     f"{data.rating_name}, with {data.rating_band}"))
-    for panel, ax, lines, ylabel, heading in todo:
+                     f"{data.rating_name}, with {data.rating_band}", data.open_ends,
+                     0.05 if data.open_ends else 0.25))
+    for panel, ax, lines, ylabel, heading, open_ends, skip in todo:
         ax.set_gid(panel)
         ax.set_title(heading, fontsize=11, loc="left")
         if ylabel != "openskill mu":  # a mean result or an Elo: 0 is even
             ax.axhline(0.0, color="0.55", linewidth=0.8, linestyle="--", zorder=1)
-        lim = _limits(data.x, lines)
+        lim = _limits(data.x, lines, skip)
         for k, line in enumerate(lines, 1):
             color = f"C{(k - 1) % 10}"
             low, high = line.low, line.high
-            if lim is not None:  # an interval with no end yet (too few matches, a score of
+            if lim is not None and open_ends:  # an interval with no end yet (too few matches, a score of
                 # 0 or 1) reaches the edge of the panel
                 low = [lim[0] if math.isnan(lo) and math.isfinite(v) else lo
                        for lo, v in zip(low, line.value, strict=True)]
