@@ -1257,16 +1257,10 @@ def tournament(
 
 
 def _elo_text(h: dict[str, Any], key: str, spec: str) -> str:
-    """An Elo figure of head_to_head() as text; None is an infinite one (a score of 0 or 1
-    at that end)."""
-    v = h[key]
-    if v is not None:
-        return f"{v:+{spec}}"
-    if key == "elo":
-        return "+inf" if h["score"] >= 0.5 else "-inf"
-    if key == "elo_low":
-        return "+inf" if h["score"] >= 1 else "-inf"
-    return "-inf" if h["score"] <= 0 else "+inf"
+    """An Elo figure of head_to_head() as text (see kabucli.ratings.elo_text)."""
+    from kabucli.ratings import elo_text
+
+    return elo_text(h, key, spec)
 
 
 def head_to_head_line(wdl: list[int]) -> tuple[str, str]:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from kabucli.errors import KabuError
-from kabucli.ratings import head_to_head
+from kabucli.ratings import elo_text, head_to_head
 from kabucli.safetext import safe_text
 from kabucli.sim import BotStats, SimReport
 
@@ -182,8 +182,8 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
                     [_num(h["elo_low"]) for h in hs], [_num(h["elo_high"]) for h in hs])
         if hs and hs[-1]["score"] is not None:
             h = hs[-1]
-            line.legend = (f"{line.label}: {_elo(h['elo'])} (95%: {_elo(h['elo_low'])} to "
-                           f"{_elo(h['elo_high'])})")
+            elo, low, high = (elo_text(h, k, ".1f") for k in ("elo", "elo_low", "elo_high"))
+            line.legend = f"{line.label}: {elo} (95%: {low} to {high})"  # as the report
         out.rating_name, out.ratings = "Elo difference", [line]
     elif rating in ("elo", "openskill"):
         elo = rating == "elo"
@@ -203,10 +203,6 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
                     "" if e is None else f" ± {round(e, 1 if elo else 2):g}")
             out.ratings.append(line)
     return out
-
-
-def _elo(v: float | None) -> str:
-    return "inf" if v is None else f"{v:+.1f}"
 
 
 def _limits(x: Sequence[int], lines: Sequence[Line], skip: float = 0.05
@@ -252,8 +248,8 @@ def figure(data: Series, title: str) -> Any:
         for k, line in enumerate(lines, 1):
             color = f"C{(k - 1) % 10}"
             low, high = line.low, line.high
-            if lim is not None and open_ends:  # an interval with no end yet (too few matches, a score of
-                # 0 or 1) reaches the edge of the panel
+            if lim is not None and open_ends:  # an interval with no end yet (too few
+                # matches, a score of 0 or 1) reaches the edge of the panel
                 low = [lim[0] if math.isnan(lo) and math.isfinite(v) else lo
                        for lo, v in zip(low, line.value, strict=True)]
                 high = [lim[1] if math.isnan(hi) and math.isfinite(v) else hi
@@ -288,9 +284,10 @@ def render(data: Series, title: str, fmt: str) -> bytes:
     """The chart's file in ``fmt`` (svg, png, pdf)."""
     import matplotlib
 
-    # text as <text> (searchable, and the same on every machine), ids salted the same
+    # text as <text> (searchable, read by the viewer's fonts), ids salted the same, and
+    # bots' names as they are: "$" starts no formula
     with matplotlib.rc_context({"svg.hashsalt": SALT, "svg.fonttype": "none",
-                                "font.size": 10}):
+                                "font.size": 10, "text.parse_math": False}):
         fig = figure(data, title)
         buf = io.BytesIO()
         fig.savefig(buf, format=fmt, metadata=_metadata(fmt), dpi=110)
