@@ -182,13 +182,13 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
                     [_num(h["elo_low"]) for h in hs], [_num(h["elo_high"]) for h in hs])
         if hs and hs[-1]["score"] is not None:
             h = hs[-1]
-            elo, low, high = (elo_text(h, k, ".1f") for k in ("elo", "elo_low", "elo_high"))
-            line.legend = f"{line.label}: {elo} (95%: {low} to {high})"  # as the report
+            mid, lo, hi = (elo_text(h, k, ".1f") for k in ("elo", "elo_low", "elo_high"))
+            line.legend = f"{line.label}: {mid} (95%: {lo} to {hi})"  # as the report
         out.rating_name, out.ratings = "Elo difference", [line]
     elif rating in ("elo", "openskill"):
-        elo = rating == "elo"
-        out.rating_name = "Elo" if elo else "openskill mu"
-        out.rating_band = "its 95% interval" if elo else "± 2 sigma"
+        is_elo = rating == "elo"
+        out.rating_name = "Elo" if is_elo else "openskill mu"
+        out.rating_band = "its 95% interval" if is_elo else "± 2 sigma"
         out.open_ends = False
         for i, name in enumerate(names):
             # a bot's rating once it has played (before, it is only the model's prior)
@@ -198,9 +198,9 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
                         [math.nan if e is None else v + e for v, e in vals])
             if pts:  # as the report shows it
                 v, e = pts[-1].ratings[i]
-                line.legend = (f"{name}: {round(v, 1):+g}" if elo else
+                line.legend = (f"{name}: {round(v, 1):+g}" if is_elo else
                                f"{name}: {round(v, 2):g}") + (
-                    "" if e is None else f" ± {round(e, 1 if elo else 2):g}")
+                    "" if e is None else f" ± {round(e, 1 if is_elo else 2):g}")
             out.ratings.append(line)
     return out
 
