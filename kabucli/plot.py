@@ -150,6 +150,13 @@ class Series:
     ratings: list[Line] = field(default_factory=list)
 
 
+NAME_LIMIT = 40  # characters of a bot's name a chart shows (the page's table shows it all)
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
+
+
 def _num(v: float | None) -> float:
     return math.nan if v is None or not math.isfinite(v) else float(v)
 
@@ -158,7 +165,7 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
     """The curves of the points ``rec`` kept. ``rating``: "" (none), "h2h" (a two-bot sim:
     the Elo difference of bot 1 over bot 2), "elo" or "openskill" (a tournament's ratings)."""
     pts = rec.points
-    names = [safe_text(n) for n in names]
+    names = [_short(safe_text(n)) for n in names]
     means = []
     for i, name in enumerate(names):
         value, low, high = [], [], []
