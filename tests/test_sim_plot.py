@@ -13,6 +13,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -327,7 +328,7 @@ def test_the_recorder_keeps_at_most_its_capacity_evenly_spaced() -> None:
     xs = [p.matches for p in rec.points]
     assert CAPACITY // 2 <= len(xs) <= CAPACITY + 1
     assert xs[-1] == total  # the last match is always a point
-    gaps = {b - a for a, b in zip(xs[:-2], xs[1:-1], strict=True)}
+    gaps = {b - a for a, b in pairwise(xs[:-1])}
     assert gaps == {rec.step} and xs[0] == rec.step and rec.step == 512
     data = series(rec, ["a", "b"], "chips")
     assert data.means[0].value[-1] == report.bots[0].mean
