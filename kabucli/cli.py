@@ -1065,11 +1065,11 @@ def sim(
         rows.append([name, str(b.matches), f"{b.wins:g}", f"{d['win_rate']:.1%}",
                      f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}",
                      str(b.forfeits)])
-    if rec is not None:
-        _charts(rec, report, names, chart, [(title, columns, rows)], _summary_lines(report),
-                plot, html, "h2h" if len(bot) == 2 else "")
+    charts = partial(_charts, rec, report, names, chart, [(title, columns, rows)],
+                     _summary_lines(report), plot, html, "h2h" if len(bot) == 2 else "")
     if as_json:
         print(json.dumps(report.as_dict(), indent=2))
+        charts()
         raise typer.Exit(code)
     t = Table(title=title, title_justify="left")
     for col in columns:
@@ -1086,6 +1086,7 @@ def sim(
     if report.stopped:
         err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
                   f"{report.planned} matches")
+    charts()
     raise typer.Exit(code)
 
 
@@ -1105,10 +1106,13 @@ def _recorder(plot: Path | None, html: Path | None, tournament: bool = False) ->
     return charts.Recorder(charts.TOURNAMENT_CAPACITY if tournament else charts.CAPACITY)
 
 
-def _charts(rec: Any, report: Any, names: list[str], title: str,
+def _charts(rec: Any | None, report: Any, names: list[str], title: str,
             tables: list[tuple[str, list[str], list[list[str]]]], lines: list[str],
             plot: Path | None, html: Path | None, rating: str) -> None:
-    """Write the --plot chart and the --html page of a run."""
+    """Write the --plot chart and the --html page of a run (after its report: a chart that
+    cannot be written is one line, the report is there), if asked for (``rec``)."""
+    if rec is None:
+        return
     from kabucli import plot as charts
     from kabucli.errors import KabuError
 
@@ -1233,11 +1237,12 @@ def tournament(
                   " / ".join(f"{names[b].split()[0]} {w:g}"
                              for b, w in zip(grp.bots, grp.wins, strict=True))]
                  for grp in rep.groups]
-    if rec is not None:
-        _charts(rec, report, names, title, [(title, columns, rows), (gtitle, gcolumns, grows)],
-                [], plot, html, "elo" if seats == 2 else "openskill")
+    charts = partial(_charts, rec, report, names, title,
+                     [(title, columns, rows), (gtitle, gcolumns, grows)], [], plot, html,
+                     "elo" if seats == 2 else "openskill")
     if as_json:
         print(json.dumps(rep.as_dict(), indent=2))
+        charts()
         raise typer.Exit(code)
     out = _console()
     for caption, cols, cells in ((title, columns, rows), (gtitle, gcolumns, grows)):
@@ -1253,6 +1258,7 @@ def tournament(
     if report.stopped:
         err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
                   f"{report.planned} matches")
+    charts()
     raise typer.Exit(code)
 
 
