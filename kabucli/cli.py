@@ -903,6 +903,14 @@ MaxFailuresOpt = Annotated[int | None, typer.Option(
     "--max-failures", min=1, metavar="K",
     help="Stop the run once one bot has failed K matches (a failing bot forfeits each "
          "match it fails and the run goes on).")]
+PlotOpt = Annotated[Path | None, typer.Option(
+    "--plot", metavar="FILE",
+    help="Draw how each bot's mean result (and the ratings) moved over the matches, with "
+         "95% intervals, into FILE (.svg, .png or .pdf; pip install 'kabucli\\[plot]').")]
+HtmlOpt = Annotated[Path | None, typer.Option(
+    "--html", metavar="FILE",
+    help="One self-contained page: the --plot chart and the report's table (pip install "
+         "'kabucli\\[plot]').")]
 TimeoutOpt = Annotated[float | None, typer.Option(
     "--timeout", min=0.001, max=86400, metavar="SECONDS",
     help="Seconds a cmd: or py: bot has for each answer (default: KABUCLI_BOT_TIMEOUT, "
@@ -1027,6 +1035,8 @@ def sim(
              "model=logistic).")] = None,
     backend: BackendOpt = "local",
     address: AddressOpt = None,
+    plot: PlotOpt = None,
+    html: HtmlOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many seeded matches between bots and report statistics per bot."""
@@ -1060,33 +1070,42 @@ def sim(
             test = Sprt.parse(sprt)
         except KabuError as exc:
             fail(str(exc))
+    rec = _recorder(plot, html)
     err = _console(stderr=True)
     names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
     try:
         report = _live_run(
             err, f"{g.title} matches", matches, names, lambda on_match: simulate(
-                g, r, bot, matches, s, not fixed_seats, logs, on_match, workers=n,
+                g, r, bot, matches, s, not fixed_seats, logs,
+                on_match if rec is None else rec.watch(on_match), workers=n,
                 max_failures=max_failures, sprt=test, timeout=timeout, backend=backend,
                 address=address), show=not as_json)
     except KabuError as exc:
         fail(str(exc))
     code = 130 if report.stopped.startswith("interrupted") else \
         1 if report.stopped.startswith("bot ") else 0
-    if as_json:
-        print(json.dumps(report.as_dict(), indent=2))
-        raise typer.Exit(code)
-    t = Table(title=f"{g.title}: {report.matches} matches from seed {s}"
-              + (", bots change seats" if report.rotate else ", fixed seats")
-              + (f" ({report.workers} workers)" if report.workers > 1 else ""),
-              title_justify="left")
-    for col in ("bot", "matches", "wins", "win rate", f"mean {report.measure}", "95% CI",
-                "forfeits"):
-        t.add_column(col, justify="left" if col == "bot" else "right")
+    chart = (f"{g.title}: {report.matches} matches from seed {s}"
+             + (", bots change seats" if report.rotate else ", fixed seats"))
+    title = chart + (f" ({report.workers} workers)" if report.workers > 1 else "")
+    columns = ["bot", "matches", "wins", "win rate", f"mean {report.measure}", "95% CI",
+               "forfeits"]
+    rows = []
     for name, b in zip(names, report.bots, strict=True):
         d = b.as_dict()
-        t.add_row(_escape(name), str(b.matches), f"{b.wins:g}", f"{d['win_rate']:.1%}",
-                  f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}",
-                  str(b.forfeits))
+        rows.append([name, str(b.matches), f"{b.wins:g}", f"{d['win_rate']:.1%}",
+                     f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}",
+                     str(b.forfeits)])
+    charts = partial(_charts, rec, report, names, chart, [(title, columns, rows)],
+                     _summary_lines(report), plot, html, "h2h" if len(bot) == 2 else "")
+    if as_json:
+        print(json.dumps(report.as_dict(), indent=2))
+        charts()
+        raise typer.Exit(code)
+    t = Table(title=title, title_justify="left")
+    for col in columns:
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    for row in rows:
+        t.add_row(_escape(row[0]), *row[1:])
     out = _console()
     out.print(t)
     for line in _summary_lines(report):
@@ -1097,7 +1116,48 @@ def sim(
     if report.stopped:
         err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
                   f"{report.planned} matches")
+    charts()
     raise typer.Exit(code)
+
+
+def _recorder(plot: Path | None, html: Path | None, tournament: bool = False) -> Any:
+    """With --plot or --html: what keeps the run's points (kabucli.plot.Recorder), once
+    matplotlib and the paths are found fit, before any match is played; else None."""
+    if plot is None and html is None:
+        return None
+    from kabucli import plot as charts
+    from kabucli.errors import KabuError
+
+    try:
+        charts.require()
+        charts.check_paths(plot, html)
+    except KabuError as exc:
+        fail(str(exc))
+    return charts.Recorder(charts.TOURNAMENT_CAPACITY if tournament else charts.CAPACITY)
+
+
+def _charts(rec: Any | None, report: Any, names: list[str], title: str,
+            tables: list[tuple[str, list[str], list[list[str]]]], lines: list[str],
+            plot: Path | None, html: Path | None, rating: str) -> None:
+    """Write the --plot chart and the --html page of a run (after its report: a chart that
+    cannot be written is one line, the report is there), if asked for (``rec``)."""
+    if rec is None:
+        return
+    from kabucli import plot as charts
+    from kabucli.errors import KabuError
+
+    try:
+        charts.write(rec, report, names, title,
+                     [charts.Table(t, c, rows, _text_columns(c)) for t, c, rows in tables],
+                     lines, plot, html, rating)
+    except KabuError as exc:
+        fail(str(exc))
+
+
+def _text_columns(columns: list[str]) -> set[int]:
+    """The columns of a report's table that are words (left-aligned), not figures."""
+    words = {"bot", "pair", "group"} | ({"wins"} if columns[0] == "group" else set())
+    return {k for k, col in enumerate(columns) if col in words}
 
 
 def _print_failures(out: Console, report: Any) -> None:
@@ -1139,6 +1199,8 @@ def tournament(
     timeout: TimeoutOpt = None,
     backend: BackendOpt = "local",
     address: AddressOpt = None,
+    plot: PlotOpt = None,
+    html: HtmlOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a tournament of bots (more bots than seats) and rate them."""
@@ -1166,74 +1228,75 @@ def tournament(
     except KabuError as exc:
         fail(str(exc))
     n = _workers(workers, backend, address)
+    rec = _recorder(plot, html, tournament=True)
     names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
     err = _console(stderr=True)
     try:
         rep = _live_run(err, f"{g.title} tournament", total, names, lambda on_match:
                         play_tournament(g, r, bot, seats, fmt, deals, s, logs, n,
-                                        max_failures, timeout, backend, address, on_match),
+                                        max_failures, timeout, backend, address, on_match,
+                                        recorder=rec),
                         show=not as_json)
     except KabuError as exc:
         fail(str(exc))
     report = rep.sim
     code = 130 if report.stopped.startswith("interrupted") else \
         1 if report.stopped.startswith("bot ") else 0
-    if as_json:
-        print(json.dumps(rep.as_dict(), indent=2))
-        raise typer.Exit(code)
-    out = _console()
-    t = Table(title=f"{g.title} {fmt}: {len(bot)} bots, {seats} seats, {report.matches} "
-              f"matches from seed {s}", title_justify="left")
-    rating_col = "Elo ±95%" if seats == 2 else "mu ±2σ"
-    for col in ("rank", "bot", "matches", "wins", "win rate", f"mean {report.measure}",
-                "forfeits", rating_col):
-        t.add_column(col, justify="left" if col == "bot" else "right")
+    title = (f"{g.title} {fmt}: {len(bot)} bots, {seats} seats, {report.matches} matches "
+             f"from seed {s}")
+    columns = ["rank", "bot", "matches", "wins", "win rate", f"mean {report.measure}",
+               "forfeits", "Elo ±95%" if seats == 2 else "mu ±2σ"]
     key = "elo" if seats == 2 else "mu"
     ranked = sorted(range(len(bot)), key=lambda i: -rep.ratings[i][key])
+    rows = []
     for rank, i in enumerate(ranked, 1):
         b, rt = report.bots[i], rep.ratings[i]
         ci = "" if rt["ci95"] is None else f" ± {rt['ci95']:g}"
-        t.add_row(str(rank), _escape(names[i]), str(b.matches), f"{b.wins:g}",
-                  f"{b.wins / b.matches:.1%}" if b.matches else "-", f"{b.mean:+.2f}",
-                  str(b.forfeits), f"{rt[key]:+g}{ci}" if seats == 2 else f"{rt[key]:g}{ci}")
-    out.print(t)
-    gt = Table(title="Pairs" if seats == 2 else "Groups (wins per bot)", title_justify="left")
+        rows.append([str(rank), names[i], str(b.matches), f"{b.wins:g}",
+                     f"{b.wins / b.matches:.1%}" if b.matches else "-", f"{b.mean:+.2f}",
+                     str(b.forfeits), f"{rt[key]:+g}{ci}" if seats == 2 else f"{rt[key]:g}{ci}"])
+    gtitle = "Pairs" if seats == 2 else "Groups (wins per bot)"
     if seats == 2:
-        for col in ("pair", "W-D-L", "score", "Elo diff (95%)"):
-            gt.add_column(col, justify="left" if col == "pair" else "right")
-        for grp in rep.groups:
-            h = head_to_head_line(grp.wdl)
-            gt.add_row(_escape(f"{names[grp.bots[0]]} vs {names[grp.bots[1]]}"),
-                       "-".join(map(str, grp.wdl)), h[0], h[1])
+        gcolumns = ["pair", "W-D-L", "score", "Elo diff (95%)"]
+        grows = [[f"{names[grp.bots[0]]} vs {names[grp.bots[1]]}",
+                  "-".join(map(str, grp.wdl)), *head_to_head_line(grp.wdl)]
+                 for grp in rep.groups]
     else:
-        gt.add_column("group")
-        gt.add_column("matches", justify="right")
-        gt.add_column("wins", justify="left")
-        for grp in rep.groups:
-            gt.add_row(_escape(", ".join(names[b] for b in grp.bots)), str(grp.matches),
-                       _escape(" / ".join(f"{names[b].split()[0]} {w:g}"
-                                          for b, w in zip(grp.bots, grp.wins, strict=True))))
-    out.print(gt)
+        gcolumns = ["group", "matches", "wins"]
+        grows = [[", ".join(names[b] for b in grp.bots), str(grp.matches),
+                  " / ".join(f"{names[b].split()[0]} {w:g}"
+                             for b, w in zip(grp.bots, grp.wins, strict=True))]
+                 for grp in rep.groups]
+    charts = partial(_charts, rec, report, names, title,
+                     [(title, columns, rows), (gtitle, gcolumns, grows)], [], plot, html,
+                     "elo" if seats == 2 else "openskill")
+    if as_json:
+        print(json.dumps(rep.as_dict(), indent=2))
+        charts()
+        raise typer.Exit(code)
+    out = _console()
+    for caption, cols, cells in ((title, columns, rows), (gtitle, gcolumns, grows)):
+        t = Table(title=caption, title_justify="left")
+        for k, col in enumerate(cols):
+            t.add_column(col, justify="left" if k in _text_columns(cols) else "right")
+        for row in cells:
+            t.add_row(*(_escape(c) for c in row))
+        out.print(t)
     _print_failures(out, report)
     if report.reused:
         out.print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
     if report.stopped:
         err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
                   f"{report.planned} matches")
+    charts()
     raise typer.Exit(code)
 
 
 def _elo_text(h: dict[str, Any], key: str, spec: str) -> str:
-    """An Elo figure of head_to_head() as text; None is an infinite one (a score of 0 or 1
-    at that end)."""
-    v = h[key]
-    if v is not None:
-        return f"{v:+{spec}}"
-    if key == "elo":
-        return "+inf" if h["score"] >= 0.5 else "-inf"
-    if key == "elo_low":
-        return "+inf" if h["score"] >= 1 else "-inf"
-    return "-inf" if h["score"] <= 0 else "+inf"
+    """An Elo figure of head_to_head() as text (see kabucli.ratings.elo_text)."""
+    from kabucli.ratings import elo_text
+
+    return elo_text(h, key, spec)
 
 
 def head_to_head_line(wdl: list[int]) -> tuple[str, str]:

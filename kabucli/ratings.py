@@ -71,6 +71,19 @@ def head_to_head(wins: int, draws: int, losses: int) -> dict[str, Any]:
                   "elo_high": _finite(score_to_elo(s + half)), "los": round(los, 4)}
 
 
+def elo_text(h: dict[str, Any], key: str, spec: str) -> str:
+    """An Elo figure of :func:`head_to_head` (``key``: elo, elo_low or elo_high) as text;
+    None is an infinite one (a score of 0 or 1 at that end)."""
+    v = h[key]
+    if v is not None:
+        return f"{v:+{spec}}"
+    if key == "elo":
+        return "+inf" if h["score"] >= 0.5 else "-inf"
+    if key == "elo_low":
+        return "+inf" if h["score"] >= 1 else "-inf"
+    return "-inf" if h["score"] <= 0 else "+inf"
+
+
 # -- SPRT -----------------------------------------------------------------------------------
 
 def _itp(f: Callable[[float], float], a: float, b: float, f_a: float, f_b: float,

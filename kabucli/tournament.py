@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -26,6 +26,9 @@ from kabucli.engine import Game
 from kabucli.errors import KabuError
 from kabucli.ratings import OpenSkill, elo_ratings, head_to_head
 from kabucli.sim import Outcome, SimReport, simulate
+
+if TYPE_CHECKING:
+    from kabucli.plot import Recorder
 
 FORMATS = ("round-robin", "gauntlet")
 MAX_GROUPS = 10_000
@@ -95,8 +98,10 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
                max_failures: int | None = None, timeout: float | None = None,
                backend: str = "local", address: str | None = None,
                on_match: Callable[[SimReport], None] | None = None,
-               started: str | None = None) -> TournamentReport:
-    """Play the tournament and rate the bots (see the module)."""
+               started: str | None = None, recorder: Recorder | None = None
+               ) -> TournamentReport:
+    """Play the tournament and rate the bots (see the module). A ``recorder``
+    (:class:`kabucli.plot.Recorder`) keeps the ratings as the matches are counted."""
     if not game.min_players <= seats <= game.max_players:
         raise KabuError(f"{game.title} takes {game.min_players}-{game.max_players} players, "
                         f"not {seats} seats")
@@ -129,16 +134,27 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
         elif rater is not None:
             rater.add(list(zip(order, results, strict=True)))
 
+    n = len(kinds)
+
+    def ratings() -> list[tuple[float, float | None]]:
+        """Each bot's rating now, and the half-width of its 95% interval (2 sigma)."""
+        if seats == 2:
+            pairs = {(g.bots[0], g.bots[1]): (g.wdl[0] + 0.5 * g.wdl[1], g.matches)
+                     for g in stats if g.matches}
+            return elo_ratings(n, pairs)
+        assert rater is not None
+        return [(mu, 2 * sigma) for mu, sigma in rater.results()]
+
+    if recorder is not None:
+        recorder.rate = ratings
+        on_match = recorder.watch(on_match)
     report = simulate(game, rules, kinds, 0, seed, True, log_dir, on_match, workers=workers,
                       max_failures=max_failures, timeout=timeout, backend=backend,
                       address=address, groups=groups, deals=deals, on_outcome=on_outcome,
                       started=started)
     out = TournamentReport(report, kinds, seats, fmt, deals, stats)
-    n = len(kinds)
     if seats == 2:
-        pairs = {(g.bots[0], g.bots[1]): (g.wdl[0] + 0.5 * g.wdl[1], g.matches)
-                 for g in stats if g.matches}
-        for i, (elo, err) in enumerate(elo_ratings(n, pairs)):
+        for i, (elo, err) in enumerate(ratings()):
             out.ratings.append({"bot": f"#{i + 1} {kinds[i]}", "method": "elo",
                                 "elo": round(elo, 1),
                                 "ci95": None if err is None else round(err, 1)})

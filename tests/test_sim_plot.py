@@ -1,0 +1,376 @@
+"""`kabucli sim` / `kabucli tournament` --plot and --html: the charts of a run (kabucli/plot.py).
+
+matplotlib is part of the test extras (CI installs it): these tests are never skipped. The
+charts are read back (the SVG as XML, the PNG's header and size, the page's tables) and their
+figures compared with the report's own (--json of the same run)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.plot import CAPACITY, Recorder, series
+from kabucli.ratings import head_to_head
+from kabucli.rules import build
+from kabucli.sim import BotStats, SimReport, simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+DARE = games.get("dare")
+SVG = "{http://www.w3.org/2000/svg}"
+runner = CliRunner()
+BOT = ("import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+       "    if m['type'] == 'turn':\n        print(m['legal'][-1], flush=True)\n")
+
+
+def run(*args: str) -> tuple[int, str]:
+    res = runner.invoke(app, list(args))
+    assert "Traceback" not in res.output
+    return res.exit_code, res.output
+
+
+def sim_json(*args: str) -> dict:
+    code, out = run("sim", "dare", "--rule", "rounds=2", "--seed", "5", "-j", "1", "--json",
+                    *args)
+    assert code == 0, out
+    return json.loads(out)
+
+
+def svg_tree(path: Path) -> ET.Element:
+    return ET.parse(path).getroot()
+
+
+def by_id(root: ET.Element) -> dict[str, ET.Element]:
+    return {e.get("id", ""): e for e in root.iter() if e.get("id")}
+
+
+def texts(root: ET.Element) -> list[str]:
+    return ["".join(t.itertext()) for t in root.iter(f"{SVG}text")]
+
+
+def legend(data: dict, i: int) -> str:
+    """Bot ``i``'s legend entry, from the report's figures, as the report prints them."""
+    b = data["bots"][i]
+    return f"#{i + 1} {b['bot']}: {b['mean_chips']:+.2f} ± {b['ci95']:.2f}"
+
+
+def test_the_svg_has_a_curve_and_a_band_per_bot_labelled_with_the_reports_figures(
+        tmp_path: Path) -> None:
+    out = tmp_path / "run.svg"
+    data = sim_json("-b", "best", "-b", "random", "-b", "random", "-m", "40",
+                    "--plot", str(out))
+    root = svg_tree(out)
+    ids = by_id(root)
+    for k in (1, 2, 3):
+        line = ids[f"means-line-{k}"]
+        assert line.find(f"{SVG}path") is not None  # the curve itself
+        band = ids[f"means-band-{k}"]
+        assert band.find(f".//{SVG}path") is not None
+    assert "means-line-4" not in ids and "ratings-line-1" not in ids  # 3 bots: no Elo
+    words = texts(root)
+    assert "matches played" in words and "mean chips per match so far" in words
+    assert "Dare: 40 matches from seed 5, bots change seats" in words
+    for i in range(3):
+        assert legend(data, i) in words
+
+
+def test_the_series_ends_at_the_reports_mean_interval_and_elo() -> None:
+    rules = build(DARE.Rules, ["rounds=2"])
+    rec = Recorder()
+    report = simulate(DARE, rules, ["best", "random"], 60, 11, on_match=rec.watch(None))
+    rec.finish(report)
+    data = series(rec, ["#1 best", "#2 random"], report.measure, "h2h")
+    assert data.x == list(range(1, 61))
+    for line, b in zip(data.means, report.bots, strict=True):
+        assert line.value[-1] == b.mean
+        assert line.low[-1] == b.mean - b.ci95 and line.high[-1] == b.mean + b.ci95
+        # and every point is the running mean of the matches so far
+        assert len(line.value) == 60
+    h = head_to_head(*report.wdl)
+    (elo,) = data.ratings
+    assert h["elo"] is not None and elo.value[-1] == h["elo"]
+    assert elo.low[-1] == (h["elo_low"] if h["elo_low"] is not None else elo.low[-1])
+    assert elo.high[-1] == (h["elo_high"] if h["elo_high"] is not None else elo.high[-1])
+
+
+def test_every_point_is_the_report_of_the_matches_so_far() -> None:
+    """A point after m matches is what a run of m matches reports."""
+    rules = build(DARE.Rules, ["rounds=1"])
+    rec = Recorder()
+    simulate(DARE, rules, ["best", "random", "random"], 30, 3, on_match=rec.watch(None))
+    data = series(rec, ["a", "b", "c"], "chips")
+    for m in (1, 2, 17, 30):
+        short = simulate(DARE, rules, ["best", "random", "random"], m, 3)
+        for line, b in zip(data.means, short.bots, strict=True):
+            assert line.value[m - 1] == b.mean
+            if b.played >= 2:
+                assert line.high[m - 1] == b.mean + b.ci95
+
+
+def test_two_bots_get_the_elo_panel_labelled_as_the_report(tmp_path: Path) -> None:
+    out = tmp_path / "two.svg"
+    data = sim_json("-b", "best", "-b", "random", "-m", "30", "--plot", str(out))
+    root = svg_tree(out)
+    ids = by_id(root)
+    assert {"means-line-1", "means-line-2", "ratings-line-1", "ratings-band-1"} <= set(ids)
+    words = texts(root)
+    assert "Elo difference" in words
+    h = data["head_to_head"]
+    label = next(w for w in words if w.startswith("#1 best over #2 random: "))
+    assert f"{h['elo']:+.1f}" in label if h["elo"] is not None else "inf" in label
+
+
+def test_the_chart_is_the_same_bytes_for_any_number_of_workers(tmp_path: Path) -> None:
+    outs = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}.svg"
+        code, text = run("sim", "dare", "-b", "best", "-b", "random", "-m", "120", "--seed",
+                         "9", "--rule", "rounds=1", "-j", workers, "--plot", str(out))
+        assert code == 0, text
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    assert b'id="means-line-1"' in outs[0]
+    # and the series themselves, with the workers' results reaching the parent in any order
+    rules = build(DARE.Rules, ["rounds=1"])
+    points = []
+    for workers in (1, 2):
+        rec = Recorder()
+        simulate(DARE, rules, ["best", "random"], 120, 9, on_match=rec.watch(None),
+                 workers=workers)
+        points.append(rec.points)
+    assert points[0] == points[1] and len(points[0]) == 120
+
+
+def test_pdf_and_svg_are_the_same_bytes_run_again(tmp_path: Path) -> None:
+    for suffix in ("svg", "pdf"):
+        made = []
+        for n in (1, 2):
+            out = tmp_path / f"{n}.{suffix}"
+            code, text = run("sim", "dare", "-b", "best", "-b", "random", "-m", "5",
+                             "--seed", "1", "-j", "1", "--plot", str(out))
+            assert code == 0, text
+            made.append(out.read_bytes())
+        assert made[0] == made[1]
+    assert made[0].startswith(b"%PDF-")
+
+
+def test_png_is_a_real_png_of_the_figures_size(tmp_path: Path) -> None:
+    out = tmp_path / "run.png"
+    code, text = run("sim", "dare", "-b", "best", "-b", "random", "-m", "8", "--seed", "1",
+                     "-j", "1", "--plot", str(out))
+    assert code == 0, text
+    raw = out.read_bytes()
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n" and raw[12:16] == b"IHDR"
+    width, height = int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")
+    assert (width, height) == (990, 1012)  # 9 x 9.2 inches at 110 dpi: two panels
+    import matplotlib.image
+
+    pixels = matplotlib.image.imread(out)
+    assert pixels.shape[:2] == (height, width)
+    assert pixels.min() < 0.5  # something is drawn on the white
+
+
+class _Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.attrs: list[str] = []
+        self.cells: list[str] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.attrs.extend(v or "" for _, v in attrs)
+        if tag == "td":
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td" and self._cell is not None:
+            self.cells.append("".join(self._cell))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def test_the_html_page_holds_the_svg_and_the_reports_table_with_names_escaped(
+        tmp_path: Path) -> None:
+    (tmp_path / "bot.py").write_text(BOT)
+    hostile = "</td><script>alert(1)</script>&amp;<img src=https://x.test/a.png>"
+    kind = f"cmd:{sys.executable} {tmp_path / 'bot.py'} '{hostile}'"
+    page = tmp_path / "run.html"
+    data = sim_json("-b", "best", "-b", kind, "-m", "6", "--html", str(page))
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    assert text.count("<svg") == 1 and "</svg>" in text
+    assert "<script" not in text and "<img" not in text
+    assert "&lt;/td&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;" in text
+    parsed = _Page()
+    parsed.feed(text)
+    assert "script" not in parsed.tags and "img" not in parsed.tags
+    # no address anywhere but in the (escaped) name: nothing is fetched from a network
+    assert not re.search(r"https?:", text.replace("src=https://x.test/a.png", ""))
+    assert not any(re.search(r"https?:|url\((?!#)|href=(?!#)", v) for v in parsed.attrs)
+    assert "@import" not in text
+    assert "svg" in parsed.tags and "table" in parsed.tags
+    cells = parsed.cells
+    for i, b in enumerate(data["bots"]):
+        row = cells[cells.index(f"#{i + 1} {b['bot']}"):][:7]
+        assert row == [f"#{i + 1} {b['bot']}", str(b["matches"]), f"{b['wins']:g}",
+                       f"{b['win_rate']:.1%}", f"{b['mean_chips']:+.2f}", f"±{b['ci95']:.2f}",
+                       str(b["forfeits"])]
+    h = data["head_to_head"]
+    assert f"{h['wins']} W / {h['draws']} D / {h['losses']} L" in text  # the report's line
+    assert legend(data, 0) in text  # the chart's legend, inlined
+
+
+def test_the_html_table_is_the_text_reports(tmp_path: Path) -> None:
+    page = tmp_path / "r.html"
+    args = ["sim", "dare", "-b", "best", "-b", "random", "-b", "random", "-m", "12",
+            "--seed", "4", "-j", "1"]
+    code, text = run(*args)
+    assert code == 0, text
+    code, _ = run(*args, "--html", str(page))
+    assert code == 0
+    parsed = _Page()
+    parsed.feed(page.read_text(encoding="utf-8"))
+    rows = [parsed.cells[k:k + 7] for k in range(0, 21, 7)]
+    for row in rows:  # each row of the page is a row of the text report
+        assert re.search(r"\s+".join(re.escape(c) + r"\s*[│|]" for c in row[1:]), text), row
+
+
+@pytest.mark.parametrize(("opt", "name", "said"), [
+    ("--plot", "nowhere/run.svg", "the folder nowhere is not there"),
+    ("--plot", "run.txt", "name a .svg, .png or .pdf file"),
+    ("--plot", "made.svg", "is a folder"),
+    ("--html", "nowhere/run.html", "the folder nowhere is not there"),
+    ("--html", "made.html", "is a folder"),
+])
+def test_a_bad_output_path_is_one_line_before_any_match(tmp_path: Path, opt: str, name: str,
+                                                         said: str) -> None:
+    logs = tmp_path / "logs"
+    (tmp_path / "made.svg").mkdir()
+    (tmp_path / "made.html").mkdir()
+    res = subprocess.run([sys.executable, "-m", "kabucli", "sim", "dare", "-b", "best", "-b",
+                          "random", "-m", "3", "--logs", str(logs), opt, name],
+                         cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)})
+    assert res.returncode == 1
+    assert res.stdout == "" and res.stderr.count("\n") == 1
+    assert res.stderr.startswith("error: ") and said in res.stderr
+    assert not logs.exists()  # nothing was played
+
+
+HIDE = ("import sys; sys.modules['matplotlib'] = None\n"
+        "from kabucli.cli import main\n"
+        "sys.argv = ['kabucli', *sys.argv[1:]]\n"
+        "main()\n")
+
+
+def test_without_matplotlib_plot_is_one_line_naming_the_extra(tmp_path: Path) -> None:
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)}
+    for opt, name in (("--plot", "run.svg"), ("--html", "run.html")):
+        logs = tmp_path / f"logs{opt}"
+        res = subprocess.run([sys.executable, "-c", HIDE, "sim", "dare", "-b", "best", "-b",
+                              "random", "-m", "3", "--logs", str(logs), opt, name],
+                             cwd=tmp_path, capture_output=True, text=True, env=env)
+        assert res.returncode == 1, res.stderr
+        assert res.stderr.count("\n") == 1 and 'pip install "kabucli[plot]"' in res.stderr
+        assert not logs.exists() and not (tmp_path / name).exists()
+    # a tournament too, and a run without a chart does not need matplotlib at all
+    res = subprocess.run([sys.executable, "-c", HIDE, "tournament", "dare", "-b", "best", "-b",
+                          "random", "-b", "random", "--deals", "1", "--plot", "t.svg"],
+                         cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert res.returncode == 1 and 'pip install "kabucli[plot]"' in res.stderr
+    res = subprocess.run([sys.executable, "-c", HIDE, "sim", "dare", "-b", "best", "-b",
+                          "random", "-m", "3", "-j", "1"],
+                         cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert res.returncode == 0, res.stderr
+
+
+def test_kabucli_starts_and_sims_without_importing_matplotlib() -> None:
+    code = ("import sys\nfrom kabucli.cli import main\n"
+            "for argv in (['--help'], ['sim', 'dare', '-b', 'best', '-b', 'random', '-m', '2',"
+            " '-j', '1']):\n"
+            "    sys.argv = ['kabucli', *argv]\n"
+            "    try:\n        main()\n    except SystemExit:\n        pass\n"
+            "print('LOADED', sorted(m for m in sys.modules if m.startswith('matplotlib')"
+            " or m == 'kabucli.plot'))\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)})
+    assert res.returncode == 0, res.stderr
+    assert "LOADED []" in res.stdout
+
+
+def test_the_recorder_keeps_at_most_its_capacity_evenly_spaced() -> None:
+    report = SimReport("dare", 1, True, bots=[BotStats("a"), BotStats("b")])
+    rec = Recorder()
+    total = 1_000_003
+    for m in range(1, total + 1):
+        report.matches = m
+        report.bots[0].add(m % 7 - 3, 0.5)
+        report.bots[1].add(3 - m % 7, 0.5)
+        rec.add(report)
+        assert len(rec.points) <= CAPACITY
+    rec.finish(report)
+    xs = [p.matches for p in rec.points]
+    assert CAPACITY // 2 <= len(xs) <= CAPACITY + 1
+    assert xs[-1] == total  # the last match is always a point
+    gaps = {b - a for a, b in pairwise(xs[:-1])}
+    assert gaps == {rec.step} and xs[0] == rec.step and rec.step == 512
+    data = series(rec, ["a", "b"], "chips")
+    assert data.means[0].value[-1] == report.bots[0].mean
+    assert data.means[1].high[-1] == report.bots[1].mean + report.bots[1].ci95
+
+
+def test_tournament_plot_rates_each_bot_over_the_matches(tmp_path: Path) -> None:
+    out, page = tmp_path / "t.svg", tmp_path / "t.html"
+    code, text = run("tournament", "dare", "-b", "best", "-b", "random", "-b", "random",
+                     "--deals", "3", "--seed", "2", "--rule", "rounds=2", "-j", "1",
+                     "--json", "--plot", str(out), "--html", str(page))
+    assert code == 0, text
+    data = json.loads(text)
+    root = svg_tree(out)
+    ids = by_id(root)
+    assert {f"ratings-line-{k}" for k in (1, 2, 3)} <= set(ids)
+    words = texts(root)
+    assert "Elo" in words
+    for r in data["ratings"]:
+        ci = "" if r["ci95"] is None else f" ± {r['ci95']:g}"
+        assert f"{r['bot']}: {r['elo']:+g}{ci}" in words
+    html_text = page.read_text(encoding="utf-8")
+    assert "<svg" in html_text and "Pairs" in html_text and not re.search(r"https?:", html_text)
+    # more seats: openskill's mu with 2 sigma
+    code, text = run("tournament", "dare", "-b", "best", "-b", "random", "-b", "best", "-b",
+                     "random", "--seats", "3", "--deals", "1", "--seed", "2", "--rule",
+                     "rounds=1", "-j", "1", "--json", "--plot", str(out))
+    assert code == 0, text
+    data = json.loads(text)
+    words = texts(svg_tree(out))
+    assert "openskill mu" in words
+    for r in data["ratings"]:
+        assert f"{r['bot']}: {r['mu']:g} ± {r['ci95']:g}" in words
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_a_chart_that_cannot_be_written_is_one_line_after_the_report() -> None:
+    res = subprocess.run([sys.executable, "-m", "kabucli", "sim", "dare", "-b", "best", "-b",
+                          "random", "-m", "3", "--seed", "1", "-j", "1", "--html", "/dev/full"],
+                         capture_output=True, text=True,
+                         env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)})
+    assert res.returncode == 1
+    assert "#1 best" in res.stdout and "mean chips" in res.stdout  # the report is there
+    assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: --html /dev/full: "
+                                                                  "cannot write it")
