@@ -44,6 +44,25 @@ from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, s
 
 MILESTONES = {"deal"}
 
+# Where a round starts, for ``replay --step``'s ``]`` and ``[``. Kazu-Tori has one deal, so a
+# "round" here is one count from "one": it starts at the deal and again wherever the table
+# is emptied (a card taken, the Jizo's cards given out, the table returned at the limit).
+ROUND_START = {"deal", "claim", "handout", "return"}
+
+
+def round_start(event: Event, match: Match) -> bool:
+    """Whether ``event`` (``match``: the state after it) starts a count from "one": the deal,
+    or one of the other ``ROUND_START`` events that left the table empty (a wrong claim
+    leaves it as it was)."""
+    s: KazuToriState = match.state
+    return isinstance(event, Deal) or not s.table
+
+
+def round_label(match: Match) -> str:
+    """Where the match is, for the status line of ``replay --step``."""
+    s: KazuToriState = match.state
+    return f"flip {s.flips}"
+
 
 def ending(reason: str, seat: int) -> str:
     """How a game ended, in words."""
