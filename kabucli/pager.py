@@ -35,6 +35,22 @@ CHECKPOINT_EVERY = 256  # events between two copies of the state
 MAX_LINE = 1000  # the longest command read; a longer line is ignored as a whole
 
 _ATOMS = (type(None), bool, int, float, str, bytes, range, Pending)
+# Whether a type's objects never change (so a copy shares them): the atoms above, and frozen
+# structs (events, rules), filled in as types are met.
+_FIXED: dict[type, bool] = dict.fromkeys(_ATOMS, True)
+
+
+def _fixed(t: type) -> bool:
+    fixed = _FIXED.get(t)
+    if fixed is None:
+        fixed = _FIXED[t] = bool(issubclass(t, msgspec.Struct) and t.__struct_config__.frozen)
+    return fixed
+
+
+def _all_fixed(items: Any) -> bool:
+    """Whether every item of a list, tuple or set never changes (the types are gathered at C
+    speed: a state's long lists of numbers or events are copied as one piece)."""
+    return all(_fixed(t) for t in set(map(type, items)))
 
 
 class Uncopyable(Exception):
@@ -59,16 +75,24 @@ def clone(obj: Any, blank: dict[type, Callable[[], Any]], memo: dict[int, Any]) 
     t = type(obj)
     new: Any
     if t is list:
-        new = memo[key] = []
-        new.extend(clone(x, blank, memo) for x in obj)
+        if _all_fixed(obj):
+            new = memo[key] = obj.copy()
+        else:
+            new = memo[key] = []
+            new.extend(clone(x, blank, memo) for x in obj)
     elif t is dict:
-        new = memo[key] = {}
-        for k, v in obj.items():
-            new[clone(k, blank, memo)] = clone(v, blank, memo)
+        if _all_fixed(obj.keys()) and _all_fixed(obj.values()):
+            new = memo[key] = obj.copy()
+        else:
+            new = memo[key] = {}
+            for k, v in obj.items():
+                new[clone(k, blank, memo)] = clone(v, blank, memo)
     elif t is tuple or t is frozenset:
+        if _all_fixed(obj):
+            return obj
         new = memo[key] = t(clone(x, blank, memo) for x in obj)
     elif t is set:
-        new = memo[key] = {clone(x, blank, memo) for x in obj}
+        new = memo[key] = obj.copy() if _all_fixed(obj) else {clone(x, blank, memo) for x in obj}
     elif isinstance(obj, msgspec.Struct):
         if t.__struct_config__.frozen:
             return obj
