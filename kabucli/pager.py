@@ -15,6 +15,7 @@ Enter); otherwise (a pipe, a script, a test) one command a line. Its words are i
 
 from __future__ import annotations
 
+import copy
 import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
@@ -99,11 +100,8 @@ def clone(obj: Any, blank: dict[type, Callable[[], Any]], memo: dict[int, Any]) 
         new = memo[key] = msgspec.structs.replace(obj)
         for name in t.__struct_fields__:
             setattr(new, name, clone(getattr(obj, name), blank, memo))
-    elif isinstance(obj, dict):  # a Counter, a defaultdict
-        new = memo[key] = t.__new__(t)
-        new.__init__(obj)
-        if getattr(obj, "default_factory", None) is not None:
-            new.default_factory = obj.default_factory
+    elif isinstance(obj, dict):  # a Counter, a defaultdict: copy.copy keeps what they are
+        new = memo[key] = copy.copy(obj)
         for k in new:
             new[k] = clone(new[k], blank, memo)
     elif hasattr(t, "__mypyc_attrs__"):

@@ -25,8 +25,8 @@ from typer.testing import CliRunner
 
 from kabucli import games, render
 from kabucli.cli import app
-from kabucli.engine import Match, make_header, walk
-from kabucli.log import SeatInfo, read_log
+from kabucli.engine import Match, walk
+from kabucli.log import read_log
 from kabucli.pager import Pager, Positions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,7 +151,7 @@ def test_rounds_are_where_each_game_says_they_start() -> None:
     a count from "one" at the deal and wherever the table was emptied and the count starts
     over."""
     for name in LOGS:
-        lines, rounds = shown_lines(REPLAYS / name)
+        _, rounds = shown_lines(REPLAYS / name)
         data = read_log(REPLAYS / name, games.event_types, strict=False)
         tags = [type(e).__struct_config__.tag for e in data.events]
         if not name.startswith("kazu-tori"):
