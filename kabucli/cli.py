@@ -624,8 +624,11 @@ def replay(
     log: Annotated[Path, typer.Argument(help="A log file (msgpack or JSON Lines).")],
     at: Annotated[int | None, typer.Option("--at", help="Show the state after event N "
                                                         "(0: before the first).")] = None,
-    step: Annotated[bool, typer.Option("--step", help="Page through the game one event at "
-                                                      "a time (Enter: next, q: stop).")] = False,
+    step: Annotated[bool, typer.Option(
+        "--step", help="Page through the game back and forward, one event at a time: n, "
+                       "Enter or Right: next; b or Left: back; g N: go to event N; ] and [: "
+                       "next and previous round; /text: search (/ again); h: help; q: "
+                       "quit.")] = False,
     as_json: Annotated[bool, typer.Option(
         "--json", help="One JSON document: the log's header, every step (event, notation, "
                        "state) and the outcome; with --at N, the state after event N.")] = False,
@@ -667,15 +670,7 @@ def replay(
     def on_text(index: int, ev: Event, m: Match) -> None:
         at = times[index - 1] if times is not None and index <= len(times) else None
         out.print(render.event_line(g, index, ev, m, viewer, at))
-        if step:
-            out.print(render.table(g, m, viewer))
-            try:
-                answer = input("-- Enter: next, q: quit -- ")
-            except EOFError:
-                answer = "q"
-            if answer.strip().lower().startswith("q"):
-                raise typer.Exit(0)
-        elif render.is_milestone(g, ev) and not m.over:
+        if render.is_milestone(g, ev) and not m.over:
             out.print(render.table(g, m, viewer))
 
     if as_json:
@@ -685,6 +680,10 @@ def replay(
         out.print(render.header_panel(g, match))
         out.print(f"state after event {at} of {len(data.events)}:")
         out.print(render.table(g, match, viewer))
+    elif step:  # a pager, back and forward (kabucli/pager.py)
+        from kabucli.pager import page
+
+        violation = page(g, data, out, viewer)
     else:
         out.print(render.header_panel(g, Match(g, data.header)))
         match, violation = walk(g, data.header, events, on_text)

@@ -17,7 +17,7 @@ PKG = Path(__file__).resolve().parent.parent / "kabucli"
 LOWER = ["cards", "compact", "engine", "errors", "events", "files", "hands", "ledger", "log",
          "notation", "rules", "safetext", "shuffle"]
 ABOVE = {"games", "bots", "render", "session", "sim", "sim_ray", "cli", "prompt", "completion",
-         "ratings", "botcheck", "tournament", "plot"}
+         "ratings", "botcheck", "tournament", "plot", "pager"}
 
 
 def kabucli_imports(path: Path) -> set[str]:

@@ -3,7 +3,9 @@
 Cards are drawn as small boxes. Each game's package has a ``render.py`` with a
 ``table(game, match, viewer)`` function that draws its table; it may also have ``describe``
 (an event in words), ``MILESTONES`` (event tags after which the whole table is drawn) and
-``outcome`` (the result drawn).
+``outcome`` (the result drawn), and for ``replay --step`` ``ROUND_START`` (event tags that
+start a round), ``round_start(event, match)`` (a finer test of those) and ``round_label(match)``
+(where the match is, e.g. ``round 2/3``).
 """
 
 from __future__ import annotations
@@ -177,3 +179,26 @@ def balances_table(match: Match, balances: dict[str, Any], title: str = "chips")
 
 def group(*items: RenderableType) -> Group:
     return Group(*items)
+
+
+def round_tags(game: Game) -> frozenset[str]:
+    """The event tags that may start a round (a deal, a hand) for ``replay --step``'s ``]``
+    and ``[``: a game's render module says with ``ROUND_START``; default: deals."""
+    return frozenset(getattr(_module(game), "ROUND_START", None) or {"deal"})
+
+
+def is_round_start(game: Game, event: Event, match: Match) -> bool:
+    """Whether ``event`` starts a round (``match``: the state after it): its tag is in
+    :func:`round_tags` and, when the game's render module has ``round_start(event, match)``,
+    that says so too."""
+    if type(event).__struct_config__.tag not in round_tags(game):
+        return False
+    check = getattr(_module(game), "round_start", None)
+    return True if check is None else bool(check(event, match))
+
+
+def round_label(game: Game, match: Match) -> str | None:
+    """Where the match is in words (``round 2/3``), when the game's render module says with
+    ``round_label(match)``."""
+    label = getattr(_module(game), "round_label", None)
+    return None if label is None else str(label(match))

@@ -17,6 +17,15 @@ from kabucli.ledger import party_name
 from kabucli.notation import card_list
 from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, seat_label
 
+# Where a round starts, for ``replay --step``'s ``]`` and ``[``: each round's deal.
+ROUND_START = {"deal"}
+
+
+def round_label(match: Match) -> str:
+    """Where the match is, for the status line of ``replay --step``."""
+    s: DareState = match.state
+    return f"round {s.round}/{s.rules.rounds}"
+
 
 def _status(s: DareState, p: int) -> Text:
     laid = s.laid[p]

@@ -29,6 +29,15 @@ from kabucli.render import balances_table, cards_inline, seat_cell, seat_label
 
 MILESTONES = {"deal", "result"}
 
+# Where a round starts, for ``replay --step``'s ``]`` and ``[``: each hand's deal.
+ROUND_START = {"deal"}
+
+
+def round_label(match: Match) -> str:
+    """Where the match is, for the status line of ``replay --step``."""
+    s: KabuState = match.state
+    return f"hand {s.hand}/{s.rules.hands}"
+
 
 def _row_cell(s: KabuState, game: Game, p: int, r: int, hidden: bool) -> Text:
     tok = game.deck.token

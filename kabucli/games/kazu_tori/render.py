@@ -44,6 +44,26 @@ from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, s
 
 MILESTONES = {"deal"}
 
+# Where a round starts, for ``replay --step``'s ``]`` and ``[``. Kazu-Tori has one deal, so a
+# "round" here is one count from "one": it starts at the deal and again wherever the table
+# was emptied and the count starts over (a card taken, the table returned at the limit; the
+# Jizo's cards given out leave the count where it was).
+ROUND_START = {"deal", "claim", "handout", "return"}
+
+
+def round_start(event: Event, match: Match) -> bool:
+    """Whether ``event`` (``match``: the state after it) starts a count from "one": the deal,
+    or one of the other ``ROUND_START`` events that left the table empty and the next flip
+    saying "one" (a wrong claim leaves the table as it was)."""
+    s: KazuToriState = match.state
+    return isinstance(event, Deal) or (not s.table and s.count == 1)
+
+
+def round_label(match: Match) -> str:
+    """Where the match is, for the status line of ``replay --step``."""
+    s: KazuToriState = match.state
+    return f"flip {s.flips}"
+
 
 def ending(reason: str, seat: int) -> str:
     """How a game ended, in words."""

@@ -39,6 +39,15 @@ from kabucli.notation import card_list
 from kabucli.render import seat_cell, seat_label
 
 MILESTONES = {"deal", "score"}
+
+# Where a round starts, for ``replay --step``'s ``]`` and ``[``: each round's deal.
+ROUND_START = {"deal"}
+
+
+def round_label(match: Match) -> str:
+    """Where the match is, for the status line of ``replay --step``."""
+    s: UnoState = match.state
+    return f"round {s.round}"
 STYLES = ("bold white on red", "bold black on yellow", "bold white on green",
           "bold white on blue")
 WILD_STYLE = "bold white on magenta"

@@ -1,0 +1,406 @@
+"""``kabucli replay LOG --step``: the pager back and forward (kabucli/pager.py).
+
+Scripted sessions type commands one a line on stdin and check that every table shown is the
+table ``replay --at K`` draws for the same event K, in all five games; a real terminal (a pty)
+moves with the arrow keys alone; a long log steps back in bounded work.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from kabucli import games, render
+from kabucli.cli import app
+from kabucli.engine import Match, walk
+from kabucli.log import read_log
+from kabucli.pager import Pager, Positions
+
+ROOT = Path(__file__).resolve().parent.parent
+REPLAYS = ROOT / "replays"
+ENV = {"NO_COLOR": "1", "COLUMNS": "120"}
+STATUS = re.compile(r"^event (\d+) of (\d+)", re.M)
+runner = CliRunner()
+
+# One log of each game, seeded or physical, with more than one round.
+LOGS = ["dare/4p-tie-carry-same-dealer.kbl", "kazu-tori/4p-jizo-handed-out-then-removed.kbl",
+        "yatchaba/4p-physical-game.kbl", "kabu-tsukuri/3p-dealer-winner.kbl",
+        "uno-dare/3p-first-card-wild-dare.kbl", "dare/2p-human-undo.jsonl",
+        "kabu-tsukuri/3p-physical-match.kbl"]
+
+
+def run(*args: str, input: str | bytes | None = None) -> Any:
+    res = runner.invoke(app, list(args), input=input, env=ENV)
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def panel_after(lines: list[str], start: int) -> str:
+    """The first panel (a ``╭`` line to the next ``╰`` line at the margin) from ``start``."""
+    top = next(i for i in range(start, len(lines)) if lines[i].startswith("╭"))
+    end = next(i for i in range(top + 1, len(lines)) if lines[i].startswith("╰"))
+    return "\n".join(lines[top:end + 1])
+
+
+def frames(stdout: str) -> list[tuple[int, str]]:
+    """Each frame the pager drew: (the event it shows, the text of its table)."""
+    lines = stdout.splitlines()
+    out = []
+    start = 0
+    for i, line in enumerate(lines):
+        m = STATUS.match(line)
+        if m:
+            # the table is the last panel before the status line that follows an event line
+            first = next(j for j in range(i - 1, start - 1, -1)
+                         if re.match(r"^ {0,3}\d+ ", lines[j]))
+            out.append((int(m.group(1)), panel_after(lines, first)))
+            start = i + 1
+    return out
+
+
+def table_at(log: Path, k: int, *args: str) -> str:
+    res = run("replay", str(log), "--at", str(k), *args)
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("state after event"))
+    return panel_after(lines, at)
+
+
+def shown_lines(log: Path, viewer: int | None = None) -> tuple[list[str], list[int]]:
+    """Every event's line as the replay shows it, and the events that start a round."""
+    data = read_log(log, games.event_types, strict=False)
+    g = games.get(data.header.game)
+    lines: list[str] = []
+    rounds: list[int] = []
+
+    def on(i: int, ev: Any, m: Match) -> None:
+        lines.append(render.event_line(g, i, ev, m, viewer).plain)
+        if render.is_round_start(g, ev, m):
+            rounds.append(i)
+    walk(g, data.header, data.events, on)
+    return lines, rounds
+
+
+def expected(script: list[str], lines: list[str], rounds: list[int]) -> list[int]:
+    """The events a pager shows for ``script``, by the meaning of each command (a command
+    that cannot move draws nothing)."""
+    n = len(lines)
+    pos = 0
+    shown = [0]
+    search = ""
+    for cmd in script:
+        to: int | None = None
+        if cmd in ("", "n", "\x1b[C"):
+            to = pos + 1 if pos < n else None
+        elif cmd in ("b", "back"):
+            to = pos - 1 if pos > 0 else None
+        elif cmd.startswith("g "):
+            to = int(cmd[2:])
+        elif cmd == "]":
+            to = next((r for r in rounds if r > pos), None)
+        elif cmd == "[":
+            to = next((r for r in reversed(rounds) if r < pos), None)
+        elif cmd.startswith("/"):
+            search = cmd[1:] or search
+            to = next((i for i in range(pos + 1, n + 1)
+                       if search.lower() in lines[i - 1].lower()), None)
+        elif cmd.startswith("?"):
+            search = cmd[1:] or search
+            to = next((i for i in range(pos - 1, 0, -1)
+                       if search.lower() in lines[i - 1].lower()), None)
+        if to is not None:
+            pos = to
+            shown.append(pos)
+    return shown
+
+
+@pytest.mark.parametrize("name", LOGS)
+def test_a_scripted_session_shows_the_state_replay_at_shows(name: str) -> None:
+    log = REPLAYS / name
+    lines, rounds = shown_lines(log)
+    n = len(lines)
+    assert len(rounds) >= 2, "a log with more than one round"
+    word = lines[rounds[1] + 1].split()[-1].upper()  # a word of an event after round 2 starts
+    script = ["", "n", "\x1b[C", "b", f"g {n - 3}", "", "", "", "g 2", "]", "]", "[", "[",
+              "g 0", f"/{word}", "/", "back", "]", f"?{word}", f"g {n}", "b"]
+    res = run("replay", str(log), "--step", input="\n".join(script) + "\n")
+    assert res.exit_code == 0, res.output
+    got = frames(res.stdout)
+    assert [k for k, _ in got] == expected(script, lines, rounds)
+    assert all(m.group(2) == str(n) for m in STATUS.finditer(res.stdout))
+    for k, table in dict(got).items():
+        assert table == table_at(log, k), f"event {k}"
+
+
+def test_rounds_are_where_each_game_says_they_start() -> None:
+    """Dare, Yatchaba, Kabu-Tsukuri and Uno Dare start a round with a deal; Kazu-Tori starts
+    a count from "one" at the deal and wherever the table was emptied and the count starts
+    over."""
+    for name in LOGS:
+        _, rounds = shown_lines(REPLAYS / name)
+        data = read_log(REPLAYS / name, games.event_types, strict=False)
+        tags = [type(e).__struct_config__.tag for e in data.events]
+        if not name.startswith("kazu-tori"):
+            assert rounds == [i for i, t in enumerate(tags, 1) if t == "deal"], name
+        else:
+            assert rounds[0] == 1 and len(rounds) > 3
+            assert all(tags[i - 1] in ("deal", "claim", "handout", "return") for i in rounds)
+            g = games.get(data.header.game)
+            for r in rounds:
+                m, _ = walk(g, data.header, data.events[:r])
+                assert m.state.table == [] and m.state.count == 1
+            handouts = [i for i, t in enumerate(tags, 1) if t == "handout"]
+            assert handouts and not set(handouts) & set(rounds)  # the count goes on
+
+
+def test_the_status_line_says_the_round() -> None:
+    log = REPLAYS / "yatchaba/4p-physical-game.kbl"
+    _, rounds = shown_lines(log)
+    res = run("replay", str(log), "--step", input="]\n]\n")
+    assert re.findall(r"^event \d+ of \d+ · (game \d+/\d+ · round \d+) ·", res.stdout, re.M) == [
+        "game 1/1 · round 1", "game 1/1 · round 1", "game 1/1 · round 2"]
+    assert [k for k, _ in frames(res.stdout)] == [0, rounds[0], rounds[1]]
+
+
+def test_as_a_seat_every_table_is_that_seats_view() -> None:
+    log = REPLAYS / "dare/4p-tie-carry-same-dealer.kbl"
+    res = run("replay", str(log), "--step", "--as", "p2", input="\n" * 3 + "g 20\nb\n")
+    assert res.exit_code == 0
+    got = frames(res.stdout)
+    assert [k for k, _ in got] == [0, 1, 2, 3, 20, 19]
+    for k, table in got:
+        assert table == table_at(log, k, "--as", "p2")
+    whole = dict(frames(run("replay", str(log), "--step", input="g 20\n").stdout))[20]
+    assert "??" in dict(got)[20] and "??" not in whole
+
+
+def test_bad_commands_say_one_line_and_the_pager_goes_on() -> None:
+    log = REPLAYS / "dare/2p-dare-three-sets.kbl"
+    bad = ["g x", "g 99999", "g", "g -1", "x" * 100_000, "\x1b[31mzz\x07", "/", "[", "b",
+           "g 99999999999999999999999", "\udcff", "q!"]
+    typed = "\n".join(bad).encode("utf-8", "surrogateescape") + b"\nn\n"  # \udcff: byte ff
+    res = run("replay", str(log), "--step", input=typed)
+    assert res.exit_code == 0
+    out = res.stdout
+    assert [k for k, _ in frames(out)] == [0, 1]
+    said = out[out.index("event 0 of"):].splitlines()[1:]
+    said = said[:said.index(next(s for s in said if s.startswith("   1 ")))]
+    assert said == [
+        "g takes an event number, e.g. 'g 12', not 'x'",
+        "no event 99999: the log has events 0-24 (0 is before the first)",
+        "g takes an event number, e.g. 'g 12', not ''",
+        "g takes an event number, e.g. 'g 12', not '-1'",
+        "a command is at most 1000 characters: that line was ignored",
+        "unknown command '\\\\x1b[31mzz\\\\x07': type h for help",
+        "nothing to search for yet: type /text",
+        "no round starts before this event",
+        "already before the first event",
+        "no event 1000000000000: the log has events 0-24 (0 is before the first)",
+        "unknown command '\ufffd': type h for help",  # not UTF-8: read as a stand-in
+        "unknown command 'q!': type h for help"]
+    assert "\x1b" not in out and "\x07" not in out
+
+
+def test_help_lists_the_keys() -> None:
+    res = run("replay", str(REPLAYS / "dare/2p-dare-three-sets.kbl"), "--step", input="h\n")
+    for key in ("Right", "Left", "g N", "/text", "]  [", "q, Ctrl-D"):
+        assert key in res.stdout
+
+
+def broken(tmp_path: Path) -> tuple[Path, int]:
+    """replays/dare/3p-tie-order.jsonl with its first lay made one that breaks a rule."""
+    lines = (REPLAYS / "dare/3p-tie-order.jsonl").read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if '"e":"lay"' in line)
+    rec = json.loads(lines[at])
+    rec["sets"] = [[1, 2, 3]]
+    lines[at] = json.dumps(rec, separators=(",", ":"))
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path, at  # line 0 is the header: event ``at`` is the broken one
+
+
+def test_a_log_that_breaks_a_rule_stops_before_the_break_and_exits_1(tmp_path: Path) -> None:
+    path, index = broken(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "kabucli", "replay", str(path), "--step"],
+                          input="g 40\n" + "n\n" * 40 + f"g {index}\nb\n", text=True,
+                          capture_output=True, env={**os.environ, **ENV,
+                                                   "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    got = [k for k, _ in frames(proc.stdout)]
+    assert got == [*range(index), index - 2]  # never event `index` itself
+    assert f"event {index} breaks a rule: " in proc.stdout
+    assert f"event {index} cannot be shown: event {index} breaks a rule" in proc.stdout
+    assert proc.stdout.count(
+        f"event {index - 1} is the last that can be shown (event {index} breaks a rule)") > 30
+    assert proc.stderr.startswith(f"error: {path}: event {index}: p")
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_an_unfinished_log_pages_to_its_last_event(tmp_path: Path) -> None:
+    lines = (REPLAYS / "kabu-tsukuri/3p-ranking-kabu.jsonl").read_text().splitlines()
+    path = tmp_path / "cut.jsonl"
+    path.write_text("\n".join(lines[:20]) + "\n")  # the header and 19 events
+    res = run("replay", str(path), "--step", input="g 19\nn\nb\n")
+    assert res.exit_code == 0
+    assert [k for k, _ in frames(res.stdout)] == [0, 19, 18]
+    assert "the end of the log" in res.stdout and "event 19 is the last event" in res.stdout
+    assert dict(frames(res.stdout))[19] == table_at(path, 19)
+
+
+@pytest.mark.parametrize("name", sorted(p.relative_to(REPLAYS).as_posix()
+                                        for p in REPLAYS.glob("*/*")))
+def test_every_position_reached_any_way_is_the_walked_state(name: str) -> None:
+    """Checkpoints every 3 events: going to each event forward, at random and backward gives
+    the state walking the log gives (copies of a state share nothing that changes)."""
+    import random
+
+    data = read_log(REPLAYS / name, games.event_types, strict=False)
+    g = games.get(data.header.game)
+    views = [g.view(Match(g, data.header).state)]
+    walk(g, data.header, data.events, lambda i, ev, m: views.append(g.view(m.state)))
+    at = Positions(g, data.header, data.events, every=3)
+    assert at.copies and at.last == len(data.events) and at.violation is None
+    order = list(range(at.last + 1))
+    order += random.Random(name).sample(order, len(order)) + order[::-1]
+    for k in order:
+        at.goto(k)
+        assert at.pos == at.match.logged == k
+        assert g.view(at.match.state) == views[k], k
+    # the checkpoints themselves were never changed by the walks from them
+    for cp in at.checkpoints[1:]:
+        assert g.view(cp.state) == views[cp.pos]
+
+
+@pytest.fixture(scope="module")
+def long_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A Kabu-Tsukuri match of 2000 hands between bots (about 30,000 events)."""
+    path = tmp_path_factory.mktemp("long") / "long.kbl"
+    res = run("play", "kabu-tsukuri", "--seed", "7", "--bot", "all=random", "--players", "5",
+              "--rule", "hands=2000", "--quiet", "--log", str(path))
+    assert res.exit_code == 0, res.output
+    return path
+
+
+def test_a_step_back_in_a_long_log_applies_at_most_one_checkpoints_worth(
+        long_log: Path) -> None:
+    data = read_log(long_log, games.event_types)
+    g = games.get(data.header.game)
+    n = len(data.events)
+    assert n > 25_000
+    pager = Pager(g, data, Console(file=io.StringIO(), width=100))
+    at = pager.at
+    every = at.every
+    assert len(at.checkpoints) == n // every + 1
+    applied = 0
+    forward = at.forward
+
+    def counted() -> None:
+        nonlocal applied
+        applied += 1
+        forward()
+    at.forward = counted  # type: ignore[method-assign]
+    assert pager.command(f"g {n}") == (True, None)
+    views = {}
+    walk(g, data.header, data.events[:n - 40],
+         lambda i, ev, m: views.update({i: g.view(m.state)}) if i > n - 80 else None)
+    worst = 0.0
+    for k in range(n - 1, n - 41, -1):
+        applied = 0
+        start = time.perf_counter()
+        assert pager.command("b") == (True, None)
+        pager.frame()
+        worst = max(worst, time.perf_counter() - start)
+        assert applied <= every and at.pos == k
+        if k in views:
+            assert g.view(at.match.state) == views[k]
+    assert worst < 0.5, f"a step back took {worst:.3f} s"
+    applied = 0
+    assert pager.command("[") == (True, None)  # the previous hand's deal
+    assert applied <= every
+    assert type(data.events[at.pos - 1]).__struct_config__.tag == "deal"
+
+
+def test_a_seat_that_is_not_there_is_refused() -> None:
+    res = run("replay", str(REPLAYS / "dare/2p-dare-three-sets.kbl"), "--step", "--as", "p9")
+    assert res.exit_code == 1 and "no such seat" in res.output
+
+
+# -- a real terminal ---------------------------------------------------------------------
+
+ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[@-Z\\-_])")
+
+
+class Terminal:
+    """``kabucli replay LOG --step`` in a pseudo-terminal: keys go in, the screen comes out."""
+
+    def __init__(self, log: Path) -> None:
+        self.master, slave = pty.openpty()
+        env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "120",
+               "LINES": "60", "PYTHONPATH": str(ROOT), "PROMPT_TOOLKIT_NO_CPR": "1"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "kabucli", "replay", str(log),
+                                      "--step"], stdin=slave, stdout=slave, stderr=slave,
+                                     env=env, close_fds=True)
+        os.close(slave)
+        self.seen = ""
+
+    def wait_for(self, pattern: str, timeout: float = 20) -> str:
+        """Read until ``pattern`` shows in the output since the last wait (escapes taken out);
+        return that output."""
+        end = time.monotonic() + timeout
+        raw = ""
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.1)
+            if ready:
+                try:
+                    raw += os.read(self.master, 65536).decode("utf-8", "replace")
+                except OSError:
+                    break
+                text = ESCAPES.sub("", raw)
+                if re.search(pattern, text):
+                    return text
+        raise AssertionError(f"no {pattern!r} in {ESCAPES.sub('', raw)[-2000:]!r}")
+
+    def send(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(10)
+        os.close(self.master)
+
+
+def test_arrow_keys_move_at_once_in_a_terminal() -> None:
+    term = Terminal(REPLAYS / "dare/2p-dare-three-sets.kbl")
+    try:
+        term.wait_for(r"event 0 of 24")
+        term.send("\x1b[C")  # Right: no Enter
+        term.wait_for(r"event 1 of 24")
+        term.send("\x1b[C")
+        shown = term.wait_for(r"event 2 of 24")
+        assert "p2 pays 1 to pot (ante)" in shown
+        term.send("\x1b[D")  # Left
+        term.wait_for(r"event 1 of 24")
+        term.send("]")
+        term.wait_for(r"event 9 of 24 · round 2/3")
+        term.send("g 5\r")  # a command with an argument ends with Enter
+        term.wait_for(r"event 5 of 24")
+        term.send("q")
+        assert term.proc.wait(20) == 0
+    finally:
+        term.close()
