@@ -167,9 +167,24 @@ def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float,
     total = sum(reg)
     probs = [v / total for v in reg]
     scores = [0.0, 0.5, 1.0]
-    if model == "normalized":
-        return _llr_normalized(total, scores, probs, elo0 / NELO, elo1 / NELO)
-    return _llr_logistic(total, scores, probs, elo_to_score(elo0), elo_to_score(elo1))
+    try:
+        if model == "normalized":
+            llr = _llr_normalized(total, scores, probs, elo0 / NELO, elo1 / NELO)
+        else:
+            llr = _llr_logistic(total, scores, probs, elo_to_score(elo0), elo_to_score(elo1))
+    except (ArithmeticError, ValueError):  # a result so one-sided the model's numbers fail
+        llr = math.nan
+    if math.isfinite(llr):
+        return llr
+    # such a result is far past both bounds: on the side its score is of the two hypotheses'
+    score = _mean(scores, probs)
+    return math.copysign(LLR_FAR, score - (elo_to_score(elo0) + elo_to_score(elo1)) / 2)
+
+
+LLR_FAR = 1e6  # the LLR of a result the model cannot weigh (far past any bound)
+
+
+MAX_SPRT_ELO = 1000  # the largest Elo difference an SPRT may test (either sign)
 
 
 class Sprt:
@@ -179,6 +194,10 @@ class Sprt:
 
     def __init__(self, elo0: float = 0.0, elo1: float = 5.0, alpha: float = 0.05,
                  beta: float = 0.05, model: str = "normalized") -> None:
+        for name, v in (("elo0", elo0), ("elo1", elo1)):
+            if not -MAX_SPRT_ELO <= v <= MAX_SPRT_ELO:  # beyond, the model's numbers overflow
+                raise KabuError(f"--sprt: {name} must be between -{MAX_SPRT_ELO} and "
+                                f"{MAX_SPRT_ELO}, not {v:g}")
         if not elo0 < elo1:
             raise KabuError(f"--sprt: elo0 ({elo0:g}) must be less than elo1 ({elo1:g})")
         for name, v in (("alpha", alpha), ("beta", beta)):

@@ -179,3 +179,20 @@ def test_any_sprt_text_is_a_test_or_one_clear_error(parts: list[tuple[str, str, 
     assert test.lower < 0 < test.upper and test.elo0 < test.elo1
     state = test.update([3, 1, 2])
     assert math.isfinite(state["llr"])
+
+
+@pytest.mark.parametrize("model", Sprt.MODELS)
+def test_sprt_of_a_one_sided_result_decides_instead_of_failing(model: str) -> None:
+    # a billion losses and nothing else: the model's own numbers fail on so one-sided a
+    # result (a log of a probability rounded to 0); the test is far past its lower bound
+    test = Sprt(0.0, 5.0, 0.05, 0.05, model)
+    assert test.update([0, 0, 10**9])["result"] == "H0 accepted"
+    assert test.update([10**9, 0, 0])["result"] == "H1 accepted"
+    assert math.isfinite(test.update([0, 0, 10**9])["llr"])
+
+
+@pytest.mark.parametrize("text", ["elo0=0 elo1=1e308", "elo0=-1e308 elo1=0",
+                                  "elo0=-1001 elo1=0"])
+def test_sprt_elo_beyond_the_models_reach_is_one_clear_error(text: str) -> None:
+    with pytest.raises(KabuError, match=r"^--sprt: elo[01] must be between -1000 and 1000"):
+        Sprt.parse(text)
