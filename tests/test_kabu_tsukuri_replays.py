@@ -274,3 +274,25 @@ def test_audit_rejects_tampered_kabu_tsukuri_log_at_the_breaking_event(
 def test_untampered_kabu_tsukuri_copies_audit_valid(tmp_path: Path) -> None:
     """The copies above are written the same way as these, which stay valid."""
     untampered_copies_audit_valid(FOLDER, sources(TAMPERED), tmp_path)
+
+
+def test_a_real_tables_unseen_cards_count_down_as_rows_are_turned_over() -> None:
+    # at a real table each player's ten cards are face down until a row is turned over; the
+    # table (text and the replay page) counts what is still unseen, not what was dealt
+    from rich.console import Console
+
+    from kabucli import games, render
+    from kabucli.engine import walk
+
+    log = read_log(FOLDER / "3p-physical-match.kbl", event_types)
+    game = games.get(log.header.game)
+    match, violation = walk(game, log.header, log.events[:12])  # p1 and p3 one row, p2 two
+    assert violation is None
+    assert [len(match.state.shown[p]) for p in (1, 2, 3)] == [1, 2, 1]
+    console = Console(width=120, color_system=None, record=True)
+    console.print(render.table(game, match, None))
+    text = console.export_text()
+    assert "7 face down" in text and "4 face down" in text and "10 face down" not in text
+    scene = games.part(game.name, "render").scene(game, match, None)
+    labels = {s["seat"]: s["rows"][0]["label"] for s in scene["seats"]}
+    assert labels == {1: "7 face down", 2: "4 face down", 3: "7 face down"}

@@ -79,6 +79,12 @@ def _last(s: KabuState) -> Text:
     return Text(result_line(r), style="green" if len(r.best) == 1 else "yellow")
 
 
+def _unshown(s: KabuState, p: int) -> int:
+    """How many of seat ``p``'s cards a real table has not seen yet (its rows turned over so
+    far are on the table)."""
+    return s.size - sum(len(row) for row in s.shown[p])
+
+
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
     s: KabuState = match.state
     tok = game.deck.token
@@ -99,7 +105,8 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
             hand = cards_inline(["??"] * len(s.cards[p]) if hidden
                                 else [tok(c) for c in s.cards[p]])
         else:
-            hand = Text(f"{s.size} face down", style="dim") if s.phase != "deal" else Text("")
+            hand = (Text(f"{_unshown(s, p)} face down", style="dim") if s.phase != "deal"
+                    else Text(""))
         label = seat_cell(match, p)
         if match.pending.seats == (p,) and p == actor:
             label.append(" ◀", style="bold yellow")
@@ -192,7 +199,8 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
             rows.append({"label": "hand", "cards": ["??"] * len(s.cards[p]) if hidden
                          else [tok(c) for c in s.cards[p]]})
         elif s.rows[p] is None and s.phase != "deal":
-            rows.append({"label": f"{s.size} face down", "cards": ["??"], "count": s.size})
+            rows.append({"label": f"{_unshown(s, p)} face down", "cards": ["??"],
+                         "count": _unshown(s, p)})
         laid = s.rows[p]
         for r in range(ROWS):
             shown = s.shown[p]
