@@ -368,3 +368,26 @@ def test_pages_of_recorded_games_stay_small(tmp_path: Path) -> None:
         out = tmp_path / f"{game}.html"
         write_page(log, out)
         assert out.stat().st_size < 1_000_000, (log, out.stat().st_size)
+
+
+def test_event_list_names_a_seat_once_by_its_label_and_keeps_times(tmp_path: Path) -> None:
+    # "p2 best lays ...", not "p2 best p2 lays ..."; a timed (physical) log's entries lead
+    # with when they were entered
+    from kabucli.render.html import page_data
+
+    log = read_log(recorded("dare"), games.event_types)
+    data = page_data(games.get("dare"), log, "x", None)
+    lines = [e["line"] for e in data["views"][0]["events"]]
+    lays = [line for line in lines if " lays " in line]
+    assert lays and all(line.split(" ")[1] in ("best", "random") for line in lays), lays
+    assert not any(" p2 lays" in line or " p3 lays" in line or " p1 lays" in line
+                   for line in lines)
+    table = tmp_path / "table.kbl"  # a real table's log: every input timed
+    res = runner.invoke(app, ["play", "dare", "--physical", "--players", "3", "--log",
+                              str(table)], input="deal 9-2-2\np2 sets 1-2-10\nquit\n")
+    assert res.exit_code == 0, res.output
+    timed = read_log(table, games.event_types)
+    assert timed.times is not None
+    events = page_data(games.get("dare"), timed, "x", None)["views"][0]["events"]
+    sets = [e["line"] for e in events if " sets " in e["line"] or " lays " in e["line"]]
+    assert sets and sets[0][2] == ":" and sets[0][8] == "." and sets[0][13:].startswith("p2 ")

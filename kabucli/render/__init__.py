@@ -104,10 +104,23 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None,
     line.append(f"{index:>4} ", style="dim")
     if at is not None:  # when it was entered (a timed log), UTC to the millisecond
         line.append(clock_text(at) + " ", style="dim")
+    style = KIND_STYLE.get(event.KIND, "")
+    line.append(f"{event_actor(game, event, match):<12} ", style=style)
+    line.append(event_words(game, event, match, viewer), style=style)
+    return line
+
+
+def event_actor(game: Game, event: Event, match: Match | None = None) -> str:
+    """Who an event is by: a seat's label (``p2 Ann``), ``table`` or ``engine``."""
     actor = game.actor(event)
     if match is not None and actor.startswith("p") and actor[1:].isdigit():
         actor = seat_label(match, int(actor[1:]))
-    line.append(f"{actor:<12} ", style=KIND_STYLE.get(event.KIND, ""))
+    return actor
+
+
+def event_words(game: Game, event: Event, match: Match | None = None,
+                viewer: int | None = None) -> str:
+    """What an event did, in words (see :func:`event_line`), safe to show."""
     text = None
     if match is not None:
         describe = getattr(_module(game), "describe", None)
@@ -116,8 +129,7 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None,
     if text is None and viewer is not None and event.KIND == "chance":
         text = f"(a chance event, hidden from p{viewer})"
     # a log's events may carry text of their own (a payment's reason)
-    line.append(safe_text(text or game.notate(event)), style=KIND_STYLE.get(event.KIND, ""))
-    return line
+    return safe_text(text or game.notate(event))
 
 
 def is_milestone(game: Game, event: Event) -> bool:

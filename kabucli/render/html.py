@@ -28,7 +28,7 @@ from typing import Any
 from kabucli import games
 from kabucli.engine import Game, Match, walk
 from kabucli.events import Event
-from kabucli.render import event_line, outcome_panel
+from kabucli.render import clock_text, event_actor, event_words, outcome_panel
 from kabucli.render.svgcards import symbols
 from kabucli.safetext import safe_text
 
@@ -57,9 +57,15 @@ def _outcome_text(game: Game, match: Match) -> str | None:
 
 def _entry(game: Game, index: int, ev: Event, match: Match, viewer: int | None,
            at: int | None) -> dict[str, Any]:
-    line = event_line(game, index, ev, match, viewer, at).plain
+    words = event_words(game, ev, match, viewer)
+    seat = game.actor(ev)
+    if seat.startswith("p") and seat[1:].isdigit():  # by a seat: named once, by its label
+        who = safe_text(event_actor(game, ev, match))
+        words = (who + words[len(seat):] if words.startswith(seat + " ")
+                 else f"{who}: {words}")
+    line = words if at is None else f"{clock_text(at)} {words}"
     hidden = viewer is not None and ev.KIND == "chance"
-    return {"n": index, "kind": ev.KIND, "line": line[5:].rstrip(),
+    return {"n": index, "kind": ev.KIND, "line": line,
             "notation": "hidden" if hidden else safe_text(game.notate(ev))}
 
 
