@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
@@ -424,7 +425,8 @@ def test_sim_never_overwrites_a_file_that_is_not_a_log(tmp_path: Path, junk: str
     assert path.is_dir() if junk == "a folder" else path.read_text() == "shopping list\n"
 
 
-def test_sim_plays_again_over_the_log_of_the_same_match_cut_short(tmp_path: Path) -> None:
+def test_sim_plays_again_over_the_log_of_the_same_match_cut_short(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     code, out = sim(tmp_path)
     assert code == 0, out
     first = json.loads(out)
@@ -434,11 +436,19 @@ def test_sim_plays_again_over_the_log_of_the_same_match_cut_short(tmp_path: Path
     # of inputs written at the end cut short
     header_end = 16 + int.from_bytes(whole[8:12], "big")
     path.write_bytes(whole[: (header_end + len(whole)) // 2])
-    code, out = sim(tmp_path)
+    monkeypatch.setattr("kabucli.sim.now_iso", lambda: "2031-01-01T00:00:00+00:00")
+    code, out = sim(tmp_path)  # started again later: its logs say when
     assert code == 0, out
     again = json.loads(out)
     assert again["reused_logs"] == 2 and again["bots"] == first["bots"]
-    assert path.read_bytes() == whole  # the same match, played to its end again
+    # the same match, played to its end again: the same events and header, but for the
+    # time the run started (the second run's own, in a later second when the clock moved on)
+    now = read_log(path, games.event_types)
+    path.with_name("whole.kbl").write_bytes(whole)
+    then = read_log(path.with_name("whole.kbl"), games.event_types)
+    assert now.events == then.events and now.error is None
+    assert now.header.started.startswith("2031") and then.header.started != now.header.started
+    assert msgspec.structs.replace(now.header, started=then.header.started) == then.header
 
 
 def test_a_stuck_python_bot_ends_by_itself_when_kabucli_cannot_kill_it(tmp_path: Path) -> None:
