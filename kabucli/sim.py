@@ -258,7 +258,7 @@ def play_match(plan: Plan, i: int) -> Outcome:
     seats = plan.seats(order)
     path = plan.path(i)
     header = make_header(game, rules, seats, seed, started=plan.started or None)
-    writer = (LogWriter.start(_LogFile(path), header, "msgpack", durable=False,
+    writer = (LogWriter.start(_LogFile(plan, i), header, "msgpack", durable=False,
                               types=games.event_types(game.name)) if path else None)
     match = Match(game, header, writer)
     sess = Session(match, {}, path, set())
@@ -337,26 +337,30 @@ def measure(game: Game) -> str:
 # -- running the matches -------------------------------------------------------------------
 
 class _LogFile(BytesIO):
-    """A match's log kept in memory while the match is played and written to ``path`` in one
-    go when it is closed: a match between bots needs no record on disk before its end (a run
-    stopped halfway plays a match with no finished log again), and one ``open`` and one
-    ``write`` a match cost less than a write a block."""
+    """The log of match ``i`` of ``plan``, kept in memory while the match is played and
+    written to its file in one go when it is closed: a match between bots needs no record on
+    disk before its end (a run stopped halfway plays a match with no finished log again),
+    and one ``open`` and one ``write`` a match cost less than a write a block."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, plan: Plan, i: int) -> None:
         super().__init__()
-        self.path = path
+        self.plan = plan
+        self.i = i
 
     def close(self) -> None:
         if not self.closed:
             data = self.getvalue()
             super().close()
-            _write_log(self.path, data)
+            _write_log(self.plan, self.i, data)
 
 
-def _write_log(path: Path, data: bytes) -> None:
-    """Write a match's whole log to ``path``, a new file. A file there already is a log of
-    the same match cut short (the run checked every file of its folder before it began:
-    see :func:`simulate`), which this one replaces."""
+def _write_log(plan: Plan, i: int, data: bytes) -> None:
+    """Write the log of match ``i`` of ``plan`` to its file. A file there already is replaced
+    only when it is a log of this very match (cut short by a run stopped in it, or written by
+    a worker that died before its chunk was counted); any other file stops the run
+    (KabuError from :func:`_existing`): kabucli sim never overwrites it."""
+    path = plan.path(i)
+    assert path is not None
     for attempt in range(2):
         try:
             with open(path, "xb") as fh:
@@ -365,11 +369,18 @@ def _write_log(path: Path, data: bytes) -> None:
         except FileExistsError:
             if attempt:
                 break
+            _existing(games.get(plan.game), plan, i)  # raises unless it is this match's log
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
         except OSError as exc:
             raise KabuError(f"cannot create {path}: {exc.strerror}") from None
-    raise KabuError(f"{path} already exists; it was made while the run was going on")
+    raise KabuError(f"{path} keeps coming back while the run writes it; kabucli sim never "
+                    "overwrites it: remove it or choose another log folder")
+
+
+def _there(path: Path | None) -> bool:
+    """Whether anything is at ``path`` (a broken link too)."""
+    return path is not None and (path.exists() or path.is_symlink())
 
 
 def _worker_start(plan: Plan) -> None:
@@ -663,7 +674,7 @@ def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
     when there is none or it is that match cut short (a run stopped in it), to be played
     again; KabuError when the file is anything else."""
     path = plan.path(i)
-    if path is None or not (path.exists() or path.is_symlink()):
+    if path is None or not _there(path):
         return None
     order, seed = plan.job(i)
     seats = plan.seats(order)

@@ -21,7 +21,7 @@ from kabucli import games
 from kabucli.bots.external import LINE_LIMIT, Channel, PythonBot, Stalled, bot_timeout
 from kabucli.cli import app
 from kabucli.engine import walk
-from kabucli.errors import BotError
+from kabucli.errors import BotError, KabuError
 from kabucli.events import Event
 from kabucli.log import SeatInfo, read_log
 from kabucli.rules import build
@@ -463,3 +463,35 @@ def test_a_stuck_python_bot_ends_by_itself_when_kabucli_cannot_kill_it(tmp_path:
     assert chan.proc.wait(timeout=10) == -signal.SIGALRM
     assert time.monotonic() - began < 2 * 0.2 + 1 + 1
     chan.kill()
+
+
+def test_sim_never_overwrites_a_file_that_appears_while_it_runs(tmp_path: Path) -> None:
+    # the folder was empty when the run began, so nothing there was checked; a file that
+    # turns up where a match's log goes is kept, and the run stops saying why; a log of that
+    # very match (a worker that died after writing it, its chunk played again) is replaced
+    from kabucli.rules import as_dict
+    from kabucli.sim import Plan, _write_log
+
+    plan = Plan("dare", as_dict(build(DARE.Rules, ["rounds=2"])), ("best", "random"), 3,
+                log_dir=str(tmp_path))
+    path = plan.path(6)  # match 7's log
+    assert path is not None
+    path.write_text("shopping list\n")
+    with pytest.raises(KabuError, match=r"not a kabucli log.*never overwrites it"):
+        _write_log(plan, 6, b"KBCLOG2\n")
+    assert path.read_text() == "shopping list\n"
+    code, out = sim(tmp_path, matches="7")  # the folder holds a file: stops before playing
+    assert code == 1 and "never overwrites it" in error_line(out)
+    path.unlink()
+    code, out = sim(tmp_path, matches="7")
+    assert code == 0, out
+    whole = path.read_bytes()
+    sixth = plan.path(5)
+    assert sixth is not None
+    path.write_bytes(sixth.read_bytes())  # match 6's log where match 7's goes
+    with pytest.raises(KabuError, match=r"holds another match \(different seed, bots\)"):
+        _write_log(plan, 6, whole)
+    assert path.read_bytes() == sixth.read_bytes()
+    path.write_bytes(whole[:-5])  # its own log, cut short (a worker died writing it)
+    _write_log(plan, 6, whole)
+    assert path.read_bytes() == whole
