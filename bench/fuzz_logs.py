@@ -9,7 +9,8 @@ flipped (in a msgpack payload, also with its checksum made right again, so the d
 the decoder), or one field of one record edited (wrong types, huge or negative integers,
 cards outside the deck, control characters, invalid UTF-8, deep nesting, fields missing or
 added) and the record encoded again. It is given to ``audit``, ``replay`` (text, ``--json``,
-``--at``), ``resume`` or ``log convert`` through the typer app, as the command line would.
+``--at``, ``--html``, ``--step``, ``--as p2``), ``resume`` or ``log convert`` through the typer
+app, as the command line would.
 Some cases are a damaged rules file instead, given to ``deal GAME --rules-file``.
 
 A case is **clean** when the command exits 0 (the log still reads and keeps the rules) or
@@ -379,6 +380,8 @@ WEIGHTS = {"cut": 2, "bit flip": 4, "field edit": 8, "header seed": 1, "rules fi
 COMMANDS: tuple[tuple[str, ...], ...] = (
     ("audit", "{log}"), ("audit", "--json", "{log}"), ("replay", "{log}"),
     ("replay", "--json", "{log}"), ("replay", "--at", "5", "{log}"),
+    ("replay", "--html", "{out}", "{log}"), ("replay", "--html", "{out}", "--as", "p2", "{log}"),
+    ("replay", "--step", "{log}"), ("replay", "--as", "p2", "--json", "{log}"),
     ("log", "convert", "{log}", "{out}", "--force"),
     ("resume", "{log}", "--script", "{empty}", "--quiet"),
 )
