@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -28,6 +30,7 @@ from kabucli.cli import app
 from kabucli.engine import Match, walk
 from kabucli.log import read_log
 from kabucli.pager import Pager, Positions
+from kabucli.render.pager import HELP
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
@@ -404,3 +407,37 @@ def test_arrow_keys_move_at_once_in_a_terminal() -> None:
         assert term.proc.wait(20) == 0
     finally:
         term.close()
+
+
+# -- typed commands from anyone ---------------------------------------------------------------
+
+_PIECES = ["n", "b", "g", "g ", "go", "]", "[", "/", "?", "N", "q", "h", " ", "\x1b[C",
+           "\x1b[D", "-1", "0", "9" * 30, "\x00", "\u202e", "\ud800", "p2", "deal", "ｇ", "١٢"]
+_COMMAND = st.lists(st.one_of(st.sampled_from(_PIECES), st.text(max_size=12)),
+                    max_size=4).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["dare/3p-showdown-outright.kbl", "kazu-tori/4p-physical-last-call.kbl",
+                        "uno-dare/3p-first-card-dare.kbl"]),
+       st.lists(_COMMAND, max_size=12))
+def test_any_typed_commands_move_the_pager_or_say_why_in_words(log: str,
+                                                              commands: list[str]) -> None:
+    # whatever is typed: the pager moves, or answers in one printable message (help aside),
+    # or quits; it always shows the state of an event of the log, as --at would
+    data = read_log(REPLAYS / log, games.event_types)
+    game = games.get(data.header.game)
+    pager = Pager(game, data, Console(file=io.StringIO(), width=100, color_system=None))
+    for line in commands:
+        try:
+            moved, message = pager.command(line)
+        except EOFError:
+            assert line.strip().lower() in ("q", "quit", "exit")
+            break
+        assert isinstance(moved, bool)
+        if message is not None and message != HELP:
+            assert "\n" not in message and message.isprintable(), message
+        assert 0 <= pager.at.pos <= pager.at.last <= len(data.events)
+    match, violation = walk(game, data.header, data.events[:pager.at.pos])
+    assert violation is None
+    assert game.view(match.state, None) == game.view(pager.at.match.state, None)
