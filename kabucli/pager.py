@@ -405,6 +405,23 @@ class Pager:
         if status:
             self.out.print(Text(self.status(), style="dim"), soft_wrap=True)
 
+    def _act(self, line: str, too_long: bool, redraw: Callable[[], None]) -> bool:
+        """Act on one command typed (``too_long``: a line past :data:`MAX_LINE`, refused):
+        ``redraw`` when the pager moved, else say why not; False when the reader quits. (A
+        command either moves the pager or answers with a message, never both.)"""
+        if too_long:
+            self.out.print(Text(words.too_long(MAX_LINE)), soft_wrap=True)
+            return True
+        try:
+            moved, message = self.command(line)
+        except EOFError:
+            return False
+        if moved:
+            redraw()
+        if message is not None:
+            self.out.print(Text(message), soft_wrap=True)
+        return True
+
     def run_lines(self, stream: BinaryIO | TextIO) -> None:
         """One command a line from ``stream`` (a pipe, a script); EOF quits."""
         self.out.print(render.header_panel(self.game, Match(self.game, self.data.header)))
@@ -413,17 +430,8 @@ class Pager:
             line, too_long = _read_line(stream)
             if line is None:
                 return
-            if too_long:
-                self.out.print(Text(words.too_long(MAX_LINE)), soft_wrap=True)
-                continue
-            try:
-                moved, message = self.command(line)
-            except EOFError:
+            if not self._act(line, too_long, self.show):
                 return
-            if message is not None:
-                self.out.print(Text(message), soft_wrap=True)
-            if moved:
-                self.show()
 
     def run_keys(self) -> None:
         """At a terminal: keys act at once, a command with an argument ends with Enter."""
@@ -449,6 +457,10 @@ class Pager:
         bind("h", "h")
         bind("q", "q")
         bind("N", "N")
+        def redraw() -> None:
+            self.out.clear()
+            self.show(status=False)
+
         session: PromptSession[str] = PromptSession(
             key_bindings=keys, color_depth=ColorDepth.MONOCHROME if self.out.no_color else None)
         self.out.clear()
@@ -458,18 +470,8 @@ class Pager:
                 line = session.prompt(self.status() + " > ")
             except (EOFError, KeyboardInterrupt):
                 return
-            if len(line) > MAX_LINE:
-                self.out.print(Text(words.too_long(MAX_LINE)), soft_wrap=True)
-                continue
-            try:
-                moved, message = self.command(line)
-            except EOFError:
+            if not self._act(line, len(line) > MAX_LINE, redraw):
                 return
-            if moved:
-                self.out.clear()
-                self.show(status=False)
-            if message is not None:
-                self.out.print(Text(message), soft_wrap=True)
 
 
 def _read_line(stream: BinaryIO | TextIO) -> tuple[str | None, bool]:
