@@ -17,9 +17,6 @@ from kabucli.ledger import party_name
 from kabucli.notation import card_list
 from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, seat_label
 
-# Where a round starts, for ``replay --step``'s ``]`` and ``[``: each round's deal.
-ROUND_START = {"deal"}
-
 
 def round_label(match: Match) -> str:
     """Where the match is, for the status line of ``replay --step``."""

@@ -29,9 +29,6 @@ from kabucli.render import balances_table, cards_inline, seat_cell, seat_label
 
 MILESTONES = {"deal", "result"}
 
-# Where a round starts, for ``replay --step``'s ``]`` and ``[``: each hand's deal.
-ROUND_START = {"deal"}
-
 
 def round_label(match: Match) -> str:
     """Where the match is, for the status line of ``replay --step``."""
@@ -79,6 +76,13 @@ def _last(s: KabuState) -> Text:
     return Text(result_line(r), style="green" if len(r.best) == 1 else "yellow")
 
 
+def _bets_due(s: KabuState) -> str:
+    """At a real table while the bets are made: whose bets on this row are still due."""
+    if not (s.physical and s.phase == "bets"):
+        return ""
+    return f"bets due on row {s.row}: " + ", ".join(f"p{p}" for p in s.order[s.turn:])
+
+
 def _unshown(s: KabuState, p: int) -> int:
     """How many of seat ``p``'s cards a real table has not seen yet (its rows turned over so
     far are on the table)."""
@@ -116,9 +120,8 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     lead = _leader(s)
     if lead.plain:
         parts.append(lead)
-    if s.physical and s.phase == "bets":
-        due = ", ".join(f"p{p}" for p in s.order[s.turn:])
-        parts.append(Text(f"bets due on row {s.row}: {due}", style="yellow"))
+    if due := _bets_due(s):
+        parts.append(Text(due, style="yellow"))
     return Panel(Group(*parts), title=title, title_align="left", expand=False)
 
 
@@ -215,9 +218,7 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
         if laid is not None and s.aside[p] and not hidden:
             rows.append({"label": "aside", "cards": [tok(c) for c in s.aside[p]]})
         seats.append({"seat": p, "chips": s.ledger.seat(p), "status": "", "rows": rows})
-    lines = [_leader(s).plain]
-    if s.physical and s.phase == "bets":
-        lines.append(f"bets due on row {s.row}: " + ", ".join(f"p{p}" for p in s.order[s.turn:]))
+    lines = [_leader(s).plain, _bets_due(s)]
     title = (f"Kabu-Tsukuri · hand {s.hand}/{s.rules.hands} · dealer p{s.dealer} · "
              f"row {s.row}" + (f" · carried {s.carried}" if s.carried else ""))
     return {"title": title, "pot": s.ledger.pot, "centre": [], "seats": seats,

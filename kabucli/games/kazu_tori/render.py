@@ -88,13 +88,16 @@ def _status(s: KazuToriState, p: int, nxt: int) -> Text:
     return Text("")
 
 
+def _title(s: KazuToriState) -> str:
+    """The table's heading: the limit, the flips so far, last call, the Jizo's uses."""
+    return (f"Kazu-Tori · limit {s.rules.limit} · flip {s.flips}"
+            + (" · LAST CALL" if s.lastcall else "") + f" · Jizo used {s.jizo_uses}/{JIZO_USES}")
+
+
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
     s: KazuToriState = match.state
     tok = game.deck.token
-    title = f"Kazu-Tori · limit {s.rules.limit} · flip {s.flips}"
-    if s.lastcall:
-        title += " · LAST CALL"
-    title += f" · Jizo used {s.jizo_uses}/{JIZO_USES}"
+    title = _title(s)
     parts: list[RenderableType] = [Text("table (oldest first)", style="dim"),
                                    cards_box([tok(c) for c in s.table])]
     if s.phase == "window" and not s.todo:
@@ -285,10 +288,6 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
                       "rows": [{"label": f"pile · {len(pile)}",
                                 "cards": [tok(c) for c in pile] if faces else
                                 (["??"] if pile else []), "count": len(pile)}]})
-    title = f"Kazu-Tori · limit {s.rules.limit} · flip {s.flips}"
-    if s.lastcall:
-        title += " · LAST CALL"
-    title += f" · Jizo used {s.jizo_uses}/{JIZO_USES}"
-    return {"title": title, "pot": s.ledger.pot,
+    return {"title": _title(s), "pot": s.ledger.pot,
             "centre": [{"label": "table (oldest first)", "cards": [tok(c) for c in s.table]}],
             "seats": seats, "lines": lines}

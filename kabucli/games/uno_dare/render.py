@@ -39,15 +39,6 @@ from kabucli.notation import card_list
 from kabucli.render import seat_cell, seat_label
 
 MILESTONES = {"deal", "score"}
-
-# Where a round starts, for ``replay --step``'s ``]`` and ``[``: each round's deal.
-ROUND_START = {"deal"}
-
-
-def round_label(match: Match) -> str:
-    """Where the match is, for the status line of ``replay --step``."""
-    s: UnoState = match.state
-    return f"round {s.round}"
 STYLES = ("bold white on red", "bold black on yellow", "bold white on green",
           "bold white on blue")
 WILD_STYLE = "bold white on magenta"
@@ -77,6 +68,19 @@ def _status(s: UnoState, p: int) -> Text:
     if len(s.hands[p]) == 1 and s.phase != "deal":
         return Text("UNO", style="cyan")
     return Text("")
+
+
+def round_label(match: Match) -> str:
+    """Where the match is, for the status line of ``replay --step``."""
+    s: UnoState = match.state
+    return f"round {s.round}"
+
+
+def _drawn(game: Game, s: UnoState, viewer: int | None) -> str:
+    """The card the player to move has just drawn, for whoever may see it ("" if none)."""
+    if s.phase != "drawn" or (viewer is not None and viewer != s.turn) or s.physical:
+        return ""
+    return f"p{s.turn} drew {game.deck.token(s.drawn)}: play it now or keep it"
 
 
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
@@ -110,8 +114,8 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
         parts += [Text(""), Text(f"p{s.hit} is hit by dare #{s.hit_number}: "
                                  f"\"{dare_text(s.rules, s.hit_number)}\" - try it, or decline "
                                  "and draw 2", style="magenta")]
-    if s.phase == "drawn" and (viewer is None or viewer == s.turn) and not s.physical:
-        parts.append(Text(f"p{s.turn} drew {game.deck.token(s.drawn)}: play it now or keep it"))
+    if drawn := _drawn(game, s, viewer):
+        parts.append(Text(drawn))
     return Panel(Group(*parts), title=title, title_align="left", expand=False)
 
 
@@ -222,8 +226,8 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
     if s.hit_number:
         lines.append(f"p{s.hit} is hit by dare #{s.hit_number}: "
                      f"\"{dare_text(s.rules, s.hit_number)}\" (try it, or decline and draw 2)")
-    if s.phase == "drawn" and (viewer is None or viewer == s.turn) and not s.physical:
-        lines.append(f"p{s.turn} drew {tok(s.drawn)}: play it now or keep it")
+    if drawn := _drawn(game, s, viewer):
+        lines.append(drawn)
     seats = []
     for p in range(1, s.n + 1):
         hand = s.hands[p]

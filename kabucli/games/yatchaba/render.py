@@ -35,10 +35,6 @@ from kabucli.render import balances_table, cards_box, seat_cell, seat_label
 
 MILESTONES = {"deal", "result", "gameend"}
 
-# Where a round starts, for ``replay --step``'s ``]`` and ``[``: the guesser's three cards
-# laid face down (every round of every game starts with one).
-ROUND_START = {"deal"}
-
 
 def round_label(match: Match) -> str:
     """Where the match is, for the status line of ``replay --step``."""
