@@ -700,16 +700,14 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
     """``replay --html OUT``: the page written (kabucli/render/html.py), opening at event
     ``at``; then, like a replay in text, the log's first broken rule or damage as the error
     line and exit code."""
-    from kabucli.engine import walk
     from kabucli.render.html import page
 
-    text = page(g, data, log.name, viewer, at or 0)
+    text, violation = page(g, data, log.name, viewer, at or 0)
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_UNREADABLE)
     print(f"wrote {out} ({len(data.events)} events, {len(text) // 1024} KiB)")
-    _, violation = walk(g, data.header, data.events)
     if violation is not None:
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None:

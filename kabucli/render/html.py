@@ -26,9 +26,9 @@ from html import escape
 from typing import Any
 
 from kabucli import games
-from kabucli.engine import Game, Match, walk
+from kabucli.engine import Game, Match, Violation, walk
 from kabucli.events import Event
-from kabucli.render import clock_text, event_actor, event_words, outcome_panel
+from kabucli.render import clock_text, event_actor, event_words, outcome_panel, seat_label
 from kabucli.render.svgcards import symbols
 from kabucli.safetext import safe_text
 
@@ -71,6 +71,12 @@ def _entry(game: Game, index: int, ev: Event, match: Match, viewer: int | None,
 
 def page_data(game: Game, data: Any, log_name: str, viewer: int | None) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data (see the module's doc)."""
+    return _walked(game, data, log_name, viewer)[0]
+
+
+def _walked(game: Game, data: Any, log_name: str,
+            viewer: int | None) -> tuple[dict[str, Any], Violation | None]:
+    """:func:`page_data`, and the log's first event that breaks a rule (None: none)."""
     header = data.header
     events: list[Event] = data.events
     times = data.times
@@ -94,6 +100,7 @@ def page_data(game: Game, data: Any, log_name: str, viewer: int | None) -> dict[
     names = [safe_text(s.name) for s in header.seats]
     views = []
     outcome: str | None = None
+    violation: Violation | None = None
     violation_data: dict[str, Any] | None = None
     for seat in ([None, *range(1, len(header.seats) + 1)] if viewer is None else [viewer]):
         at = [store(_scene(game, Match(game, header), seat))]
@@ -117,8 +124,7 @@ def page_data(game: Game, data: Any, log_name: str, viewer: int | None) -> dict[
                                                 f"{violation.actor} {violation.action!r}: "
                                                 f"{violation.reason}")}
         outcome = _outcome_text(game, match)
-        label = "everyone (referee)" if seat is None else (
-            f"p{seat}" if names[seat - 1] == f"p{seat}" else f"p{seat} {names[seat - 1]}")
+        label = "everyone (referee)" if seat is None else seat_label(match, seat)
         views.append({"key": "all" if seat is None else f"p{seat}", "label": label,
                       "events": entries, "at": at})
     h = header
@@ -132,13 +138,14 @@ def page_data(game: Game, data: Any, log_name: str, viewer: int | None) -> dict[
         "error": None if data.error is None else safe_text(
             f"{data.error} (shown up to event {len(events)})"),
         "outcome": outcome,
-    }
+    }, violation
 
 
 def page(game: Game, data: Any, log_name: str, viewer: int | None = None,
-         start: int = 0) -> str:
-    """The whole page (HTML, one file), opening at event ``start`` (a URL's ``#N`` wins)."""
-    info = page_data(game, data, log_name, viewer)
+         start: int = 0) -> tuple[str, Violation | None]:
+    """The whole page (HTML, one file), opening at event ``start`` (a URL's ``#N`` wins),
+    and the log's first event that breaks a rule, found on the way (None: none)."""
+    info, violation = _walked(game, data, log_name, viewer)
     info["start"] = start
     svg, ids = symbols(game.deck)
     info["faces"] = ids
@@ -148,7 +155,7 @@ def page(game: Game, data: Any, log_name: str, viewer: int | None = None,
     title = escape(f"{game.title} · {safe_text(log_name)} · kabucli replay")
     parts = {"@TITLE@": title, "@SVG@": svg, "@CSS@": _CSS, "@JS@": _JS, "@DATA@": blob}
     # one pass: a log's file name holding "@DATA@" stays a name
-    return re.sub("|".join(parts), lambda m: parts[m.group(0)], _TEMPLATE)
+    return re.sub("|".join(parts), lambda m: parts[m.group(0)], _TEMPLATE), violation
 
 
 _TEMPLATE = """<!DOCTYPE html>
