@@ -182,8 +182,7 @@ class Positions:
                 self.violation = Violation(index, game.actor(ev), game.notate(ev), reason)
                 break
             _feed(m, runs, index - 1, ev)
-            if (type(ev).__struct_config__.tag in tags
-                    and render.is_round_start(game, ev, m)):
+            if render.is_round_start(game, ev, m, tags):
                 self.rounds.append(index)
             if index % every == 0 and self.copies:
                 self._keep(m, runs)

@@ -199,11 +199,12 @@ def round_tags(game: Game) -> frozenset[str]:
     return frozenset(getattr(_module(game), "ROUND_START", None) or {"deal"})
 
 
-def is_round_start(game: Game, event: Event, match: Match) -> bool:
+def is_round_start(game: Game, event: Event, match: Match,
+                   tags: frozenset[str] | None = None) -> bool:
     """Whether ``event`` starts a round (``match``: the state after it): its tag is in
-    :func:`round_tags` and, when the game's render module has ``round_start(event, match)``,
-    that says so too."""
-    if type(event).__struct_config__.tag not in round_tags(game):
+    :func:`round_tags` (``tags``: them, found once for many events) and, when the game's
+    render module has ``round_start(event, match)``, that says so too."""
+    if type(event).__struct_config__.tag not in (round_tags(game) if tags is None else tags):
         return False
     check = getattr(_module(game), "round_start", None)
     return True if check is None else bool(check(event, match))
