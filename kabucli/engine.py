@@ -366,8 +366,10 @@ class Match:
             return None
         return self._dealt()
 
-    def why_not(self, event: Event) -> str | None:
-        """Why ``event`` cannot come next, or None. Never changes anything."""
+    def why_not(self, event: Event, p: Pending | None = None) -> str | None:
+        """Why ``event`` cannot come next, or None. Never changes anything. ``p``: what the
+        match awaits, when the caller has it (what :meth:`advance` returned, the state
+        unchanged since)."""
         if self.forfeit is not None:
             return f"the match ended when p{self.forfeit.seat} forfeited it"
         if type(event) is Forfeit:
@@ -380,13 +382,10 @@ class Match:
             if not any(self.is_input(e) for e in self.events):
                 return "there is nothing to take back"
             return None
-        return self.why_not_when(event, self.game.pending(self.state))
-
-    def why_not_when(self, event: Event, p: Pending) -> str | None:
-        """:meth:`why_not` for a game event (not a forfeit or an undo) when the match awaits
-        ``p`` (what :meth:`advance` returned, the state unchanged since)."""
         game = self.game
         state = self.state
+        if p is None:
+            p = game.pending(state)
         pkind = p.kind
         if pkind == "over":
             return "the match is already over"
@@ -639,10 +638,7 @@ class Deriver:
             if not self.keep_inputs:
                 raise NeedInputs
             return self._undo(t, ev)
-        # a game event while the match goes on: checked against the pending advance returned
-        tev = type(ev)
-        reason = (match.why_not_when(ev, p) if match.forfeit is None and tev is not Undo
-                  and tev is not Forfeit else match.why_not(ev))
+        reason = match.why_not(ev, p)  # against the pending advance returned
         if reason is not None:
             self._count(ev)
             self.violation = Violation(self.logged, self.game.actor(ev), self.game.notate(ev),
