@@ -229,8 +229,10 @@ class LogWriter:
         if self._codec is not None and fmt == "msgpack" and not durable and not self.timed:
             # a game between bots: an input is turned into its record and kept, no more
             self.append = self._append_input  # type: ignore[method-assign]
+        self._header_bytes = b""  # the header's msgpack bytes, a format 2 binary log's only
         if header is not None and self.version >= 2 and fmt == "msgpack":
-            self._digest = new_digest(_enc_mp.encode(header))
+            self._header_bytes = _enc_mp.encode(header)
+            self._digest = new_digest(self._header_bytes)
 
     @classmethod
     def create(cls, path: Path, header: Header, fmt: Fmt | None = None,
@@ -261,7 +263,7 @@ class LogWriter:
             writer._write(encode_record(header, fmt) if header.format >= 2
                           else _v1_header(header, fmt))
         else:  # format 2: the header's map packed as a block is
-            writer._write(MAGIC + frame(_pack(_enc_mp.encode(header))))
+            writer._write(MAGIC + frame(_pack(writer._header_bytes)))
         return writer
 
     @classmethod
