@@ -119,43 +119,62 @@ WHERE: str | None = None  # --dir: the folder the logs of "write" are written in
 
 
 def bench_write(quick: bool) -> dict[str, Any]:
-    out = {}
-    for rounds in (10, 1000):
-        out[f"rounds_{rounds}"] = _write(quick, rounds)
-    with tempfile.TemporaryDirectory(dir=WHERE) as tmp:  # what a file alone costs there
-        t0 = time.perf_counter()
-        for i in range(500):
-            with open(Path(tmp) / f"{i}.kbl", "xb") as fh:
-                fh.write(bytes(300))
-        out["file_us"] = (time.perf_counter() - t0) / 500 * 1e6
-    out["folder"] = WHERE or tempfile.gettempdir()
+    out: dict[str, Any] = {"folder": WHERE or tempfile.gettempdir()}
+    # Every file stays until the end: deleting thousands of files slowed the creation of the
+    # next ones 2-10x for seconds on this machine's disk (ext4 mounted with discard), which
+    # would time the disk getting over the benchmark's own clean-up.
+    with tempfile.TemporaryDirectory(dir=WHERE) as tmp:
+        out["file_us_before"] = _file_cost(Path(tmp) / "before")
+        for rounds in (10, 1000):
+            out[f"rounds_{rounds}"] = _write(quick, rounds, Path(tmp) / f"rounds-{rounds}")
+        out["file_us_after"] = _file_cost(Path(tmp) / "after")
     return out
 
 
-def _write(quick: bool, rounds: int) -> dict[str, Any]:
-    """Dare matches of ``rounds`` rounds, each with its own log file, or none."""
+def _file_cost(folder: Path) -> float:
+    """What creating a file of 300 bytes costs in ``folder`` (made here), as kabucli sim
+    makes a log's: microseconds, over 500 files."""
+    import os
+
+    folder.mkdir()
+    data = bytes(300)
+    t0 = time.perf_counter()
+    for i in range(500):
+        fd = os.open(folder / f"{i}.kbl", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        os.write(fd, data)
+        os.close(fd)
+    return (time.perf_counter() - t0) / 500 * 1e6
+
+
+def _write(quick: bool, rounds: int, folder: Path) -> dict[str, Any]:
+    """Dare matches of ``rounds`` rounds played by ``kabucli sim``'s own code
+    (``sim.play_match``) with every move checked, each with its own log file, or none."""
+    from kabucli import sim
+
     game, rules, seats = _game("dare", 3, {"rounds": rounds, "chips": 10**6})
     runs, count = (3, 3000 // rounds) if quick else (7, 15000 // rounds)
-    with tempfile.TemporaryDirectory(dir=WHERE) as tmp:
-        folder = Path(tmp)
+    first = play(game, rules, seats, SEED, None, True)  # every match plays all its rounds
+    assert sum(1 for ev in first.events if bench._tag(ev) == "result") == rounds
+    folder.mkdir()
+    kinds = ("random", "random", "random")
+    rule = {"rounds": rounds, "chips": 10**6}
+    logged_plan = sim.Plan("dare", rule, kinds, SEED, log_dir=str(folder))
+    bare_plan = sim.Plan("dare", rule, kinds, SEED)
+    made = itertools.count()
 
-        def played(m: Any) -> int:
-            return sum(1 for ev in m.events if bench._tag(ev) == "result")
+    def with_log(seed: int) -> int:  # a new file each match, as kabucli sim --logs
+        sim.play_match(logged_plan, next(made), checked=True)
+        return rounds
 
-        made = itertools.count()
+    def without(seed: int) -> int:
+        sim.play_match(bare_plan, seed - SEED, checked=True)
+        return rounds
 
-        def with_log(seed: int) -> int:  # a new file each match, as kabucli sim --logs
-            path = folder / f"{next(made)}.kbl"
-            return played(play(game, rules, seats, seed, path, True))
-
-        def without(seed: int) -> int:
-            return played(play(game, rules, seats, seed, None, True))
-
-        # interleaved, so load on a shared machine hits both alike
-        logged, bare = [], []
-        for _ in range(runs):
-            logged.append(_median_rate(with_log, 1, count))
-            bare.append(_median_rate(without, 1, count))
+    # interleaved, so load on a shared machine hits both alike
+    logged, bare = [], []
+    for _ in range(runs):
+        logged.append(_median_rate(with_log, 1, count))
+        bare.append(_median_rate(without, 1, count))
     a, b = statistics.median(logged), statistics.median(bare)
     return {"rounds_per_match": rounds, "games_per_s_with_log": a, "games_per_s_without": b,
             "ratio": a / b}

@@ -256,9 +256,11 @@ def _game_rules(plan: Plan) -> tuple[Game, msgspec.Struct]:
     return _CONTEXT["game"], _CONTEXT["rules"]
 
 
-def play_match(plan: Plan, i: int) -> Outcome:
+def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
     """Play match ``i`` of ``plan`` (in this process) and count it. A bot's failure forfeits
-    the match (see the module); any other failure is the run's KabuError."""
+    the match (see the module); any other failure is the run's KabuError. ``checked``: every
+    move of a built-in bot is checked as a person's is (``Match.check_trusted``; for
+    bench/bench_log.py, which times writing logs with every move checked)."""
     game, rules = _game_rules(plan)
     order, seed = plan.job(i)
     seats = plan.seats(order)
@@ -267,6 +269,8 @@ def play_match(plan: Plan, i: int) -> Outcome:
     writer = (LogWriter.start(_LogFile(plan, i, path), header, "msgpack", durable=False,
                               types=games.event_types(game.name)) if path else None)
     match = Match(game, header, writer)
+    if checked:
+        match.check_trusted = []
     sess = Session(match, {}, None, set())
     failed, reason = 0, ""
     try:
