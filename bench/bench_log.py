@@ -18,7 +18,9 @@ Figures (medians of runs; the process pins itself to one CPU, as bench.py does):
   alone costs in the folder the logs go to (``--dir``; the system's temporary folder).
 * **read**: per game, reading a log from disk and auditing it (``kabucli audit``'s work:
   ``kabucli.log.audit_log``) in events per second, against playing the same matches between
-  the same bots with no log (bench.py's play loop), the two interleaved run by run.
+  the same bots with no log (bench.py's play loop: a built-in bot's move recorded unchecked;
+  the goal's measure) and, like for like, with every move checked as the audit checks every
+  input (``Match.check_trusted``); the three interleaved run by run.
 * **long**: an Uno Dare match (2 random bots) of about 10,000 and one of about 300,000
   events (``target`` 2,300 and 68,000), played with its log written, then audited:
   microseconds per event of each, and their ratio.
@@ -214,17 +216,25 @@ def bench_read(quick: bool) -> list[dict[str, Any]]:
                 for i in range(count):
                     bench.play_match(game, rules, seats, SEED + i)
 
-            reads, plays = [], []
+            def play_checked(game: Any = game, rules: Any = rules,
+                             seats: Any = seats) -> None:
+                for i in range(count):
+                    play(game, rules, seats, SEED + i, None, True)
+
+            reads, plays, checks = [], [], []
             for _ in range(runs):
-                for fn, into in ((audit_all, reads), (play_all, plays)):
+                for fn, into in ((audit_all, reads), (play_all, plays),
+                                 (play_checked, checks)):
                     t0 = time.perf_counter()
                     fn()
                     into.append(time.perf_counter() - t0)
             read = events / statistics.median(reads)
             played = events / statistics.median(plays)
+            checked = events / statistics.median(checks)
             out.append({"game": entry.game, "players": entry.players, "events": events,
                         "play_events_per_s": played, "read_audit_events_per_s": read,
-                        "ratio": read / played})
+                        "ratio": read / played, "play_checked_events_per_s": checked,
+                        "ratio_checked": read / checked})
     return out
 
 

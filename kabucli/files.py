@@ -11,7 +11,6 @@ import errno
 import os
 import stat
 from pathlib import Path
-from typing import Any
 
 MiB = 2**20
 
@@ -24,7 +23,7 @@ def read_bytes(path: Path | str, limit: int) -> bytes:
     before reading, so a FIFO is refused at once rather than waited on.
     """
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    with os.fdopen(fd, "rb", buffering=0) as fh:
+    try:
         info = os.fstat(fd)
         mode = info.st_mode
         if stat.S_ISDIR(mode):
@@ -33,26 +32,30 @@ def read_bytes(path: Path | str, limit: int) -> bytes:
             raise OSError(errno.EINVAL, "not a regular file but a pipe, device or socket, "
                                         "which may never end")
         # its size and a byte more (a file still growing reads to the limit and a byte)
-        data = b"" if info.st_size > limit else _read_upto(fh, info.st_size + 1, limit + 1)
+        data = b"" if info.st_size > limit else _read_upto(fd, info.st_size + 1, limit + 1)
+    finally:
+        os.close(fd)
     if info.st_size > limit or len(data) > limit:
         raise OSError(errno.EFBIG, f"larger than {size_text(limit)}, the most kabucli reads "
                                    "from such a file")
     return data
 
 
-def _read_upto(fh: Any, first: int, most: int) -> bytes:
-    """What ``fh`` holds, read ``first`` bytes at a time (its size as it was seen, and a byte
-    more), to ``most`` bytes at most: a read never asks for more than the file holds, so no
-    buffer of the limit's size is made for a small file."""
+def _read_upto(fd: int, first: int, most: int) -> bytes:
+    """What the file ``fd`` holds, read ``first`` bytes at a time (its size as it was seen,
+    and a byte more), to ``most`` bytes at most: a read never asks for more than the file
+    holds, so no buffer of the limit's size is made for a small file. (Bare os.read: an
+    audit reads thousands of small logs, and a file object costs more than the read.)"""
     parts = []
     got = 0
     while got < most:
-        chunk = fh.read(min(first, most - got))
-        if not chunk:
-            break
+        want = min(first, most - got)
+        chunk = os.read(fd, want)
         parts.append(chunk)
         got += len(chunk)
-    return b"".join(parts)
+        if len(chunk) < want:  # a regular file's end (a pipe is never read here)
+            break
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def size_text(n: int) -> str:
