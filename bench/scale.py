@@ -56,6 +56,19 @@ def one(spec: dict[str, Any]) -> dict[str, Any]:
             "rss_mib": peak / 1024, "rss_before_mib": base / 1024}
 
 
+def _file_cost(folder: Path) -> float:
+    """What creating a log-sized file costs in ``folder`` (made here), as kabucli sim makes
+    a log's: microseconds, over 500 files."""
+    folder.mkdir()
+    data = bytes(300)
+    t0 = time.perf_counter()
+    for i in range(500):
+        fd = os.open(folder / f"{i}.kbl", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        os.write(fd, data)
+        os.close(fd)
+    return (time.perf_counter() - t0) / 500 * 1e6
+
+
 def measure(spec: dict[str, Any], runs: int) -> dict[str, Any]:
     results = []
     for _ in range(runs):
@@ -110,16 +123,19 @@ def main() -> None:
         base = Path(tempfile.mkdtemp(prefix="kabucli-bench-", dir=args.logs_in))
         plains, loggeds = [], []
         try:
+            file_before = _file_cost(base / "files-before")
             for r in range(runs):  # interleaved, so that load from elsewhere hits both alike
                 plains.append(measure(dare | {"workers": 1}, 1)["rate"])
                 loggeds.append(measure(dare | {"workers": 1, "logs": str(base / f"run{r}")},
                                        1)["rate"])
+            file_after = _file_cost(base / "files-after")
         finally:
             shutil.rmtree(base)
         plain, logged = statistics.median(plains), statistics.median(loggeds)
         figures["logs"] = {"rate": plain, "logs_rate": logged, "ratio": logged / plain,
                            "ratios": [b / a for a, b in zip(plains, loggeds, strict=True)],
-                           "matches": n, "folder": str(base.parent)}
+                           "matches": n, "folder": str(base.parent),
+                           "file_us_before": file_before, "file_us_after": file_after}
     if "memory" in only:
         fast = {"game": "dare", "bots": DARE3, "rules": ["rounds=1"], "workers": 2}
         small, large = (5_000, 50_000) if args.quick else (20_000, 200_000)
@@ -152,7 +168,8 @@ def main() -> None:
         f = figures["logs"]
         print(f"logs: {f['logs_rate']:,.0f} matches/s with --logs, {f['rate']:,.0f} without: "
               f"{f['ratio']:.2f}x (goal 0.7x; runs {', '.join(f'{x:.2f}' for x in f['ratios'])};"
-              f" logs in {f['folder']})")
+              f" logs in {f['folder']}, where creating a file cost {f['file_us_before']:.0f} µs"
+              f" before and {f['file_us_after']:.0f} µs after)")
     if "memory" in figures:
         f = figures["memory"]
         print(f"memory (parent, peak): {f['small_rss_mib']:.1f} MiB after {f['small']:,} "
