@@ -394,9 +394,13 @@ def _write_log(plan: Plan, i: int, data: bytes, path: str | None = None) -> None
             while view:
                 view = view[os.write(fd, view):]
         except OSError as exc:
-            raise KabuError(f"cannot write {path}: {exc.strerror}") from None
-        finally:
+            # the file is the one just made here (O_EXCL), holding part of a log no more: it
+            # goes, so that the same run started again (once there is room) plays the match
             os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            raise KabuError(f"cannot write {path}: {exc.strerror}") from None
+        os.close(fd)
         return
     raise KabuError(f"{path} keeps coming back while the run writes it; kabucli sim never "
                     "overwrites it: remove it or choose another log folder")

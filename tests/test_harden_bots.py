@@ -495,3 +495,38 @@ def test_sim_never_overwrites_a_file_that_appears_while_it_runs(tmp_path: Path) 
     path.write_bytes(whole[:-5])  # its own log, cut short (a worker died writing it)
     _write_log(plan, 6, whole)
     assert path.read_bytes() == whole
+
+
+def test_sim_log_that_cannot_be_written_whole_is_not_left_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a disk that fills while a log is written: the run stops with one line, and the part
+    # written goes with it (it is this run's own new file), so the same run started again
+    # once there is room plays that match instead of refusing a file it does not know
+    import errno
+    import os
+
+    from kabucli import sim as simmod
+    from kabucli.rules import as_dict
+    from kabucli.sim import Plan, _write_log
+
+    plan = Plan("dare", as_dict(build(DARE.Rules, ["rounds=2"])), ("best", "random"), 3,
+                log_dir=str(tmp_path))
+    path = plan.path(2)
+    assert path is not None
+    real_write = os.write
+    calls = []
+
+    def full(fd: int, data: bytes) -> int:
+        calls.append(len(data))
+        if len(calls) == 1:
+            return real_write(fd, bytes(data)[:5])  # a short write first, then no room
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(simmod.os, "write", full)
+    with pytest.raises(KabuError, match=r"cannot write .*dare-00003\.kbl: No space left"):
+        _write_log(plan, 2, b"KBCLOG2\n" + bytes(40))
+    assert calls == [48, 43] and not path.exists()
+    monkeypatch.setattr(simmod.os, "write", real_write)
+    code, out = sim(tmp_path, matches="3")
+    assert code == 0, out
+    assert path.exists()
