@@ -754,6 +754,22 @@ def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> 
                    records.hasher, records.last, walked, records.types)
 
 
+def read_header(path: Path | str, event_types: EventTypes) -> Header:
+    """A log's header alone, checked as :func:`read_log` checks it (the records after it are
+    not read); LogError when the file is not a kabucli log or its header is bad."""
+    path = Path(path)
+    data, fmt = _read_bytes(path)
+    records = _Decoder(event_types, fmt, data)
+    for raw in _raw_records(data, fmt):
+        why = raw.why if raw.payload is None else records.decode(raw.number, raw.payload)
+        if why:
+            raise _log_error(path, 0, why, 0)
+        break
+    if records.header is None:
+        raise _log_error(path, 0, "missing: the log holds no records", 0)
+    return records.header
+
+
 def _scan(path: Path, event_types: EventTypes,
           mode: str) -> tuple[_Decoder, int, _Raw | None, str]:
     """Read a log's records up to the first bad one: the decoder (header and what it

@@ -25,6 +25,7 @@ run reuses. ``max_failures`` stops a run once one bot has failed that many match
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import os
 import re
@@ -44,7 +45,7 @@ from kabucli import bots as botreg, games
 from kabucli.engine import Game, Match, make_header, walk
 from kabucli.errors import KabuError
 from kabucli.events import Forfeit as ForfeitEvent
-from kabucli.log import EXTERNAL, LogWriter, SeatInfo, now_iso, read_log
+from kabucli.log import EXTERNAL, Header, LogWriter, SeatInfo, now_iso, read_header, read_log
 from kabucli.rules import as_dict, describe, validate
 from kabucli.session import Session
 from kabucli.shuffle import SEED_LIMIT, Rng
@@ -169,6 +170,9 @@ class Plan:
     # playing ``deals`` deals in every rotation of its seats; empty: every bot in every match
     groups: tuple[tuple[int, ...], ...] = ()
     deals: int = 1
+    # the log folder held files when the run began: a match whose finished log is there is
+    # counted from it, not played (see :func:`play_match`)
+    resume: bool = False
 
     def job(self, i: int) -> tuple[list[int], int]:
         """Match ``i``: the bot (index into ``kinds``) of each seat, and the match's seed."""
@@ -262,6 +266,10 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
     move of a built-in bot is checked as a person's is (``Match.check_trusted``; for
     bench/bench_log.py, which times writing logs with every move checked)."""
     game, rules = _game_rules(plan)
+    if plan.resume:  # read (and checked against the rules) where the match would be played
+        reused = _existing(game, plan, i)
+        if reused is not None:
+            return reused
     order, seed = plan.job(i)
     seats = plan.seats(order)
     path = plan.file(i)
@@ -574,10 +582,13 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     """Play ``count`` seeded matches between the bots ``kinds`` (one per seat), or with
     ``groups`` a tournament's schedule (see :class:`Plan`), on ``workers`` processes (or Ray).
 
-    With ``log_dir`` every log already there for this run is checked before anything is
-    played: the finished log of the very match a run would play (same game, seed, seats and
-    rules) is reused, the log of that match cut short is played again over it, and any other
-    file stops the run (KabuError): it is never overwritten.
+    With ``log_dir`` every file already where this run's logs go is checked before anything
+    is played: one that is not a log of the very match the run would play there (same game,
+    seed, seats and rules; its header is read) stops the run (KabuError), and it is never
+    overwritten. The finished log of a match is counted instead of playing the match, read
+    and checked against the rules by the worker that would have played it (so that resuming
+    a long run is spread over the workers too); the log of that match cut short is played
+    again over it; one that breaks a rule stops the run when it is read.
 
     ``on_match`` is told of the report after each match is counted; ``on_outcome`` of each
     match's outcome and seating. ``sprt`` (a :class:`kabucli.ratings.Sprt`) stops the run as
@@ -597,24 +608,21 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     total = plan.total(count)
     report = SimReport(game.name, seed, rotate, bots=[BotStats(k) for k in kinds],
                        measure=measure(game), planned=total, workers=workers, backend=backend)
-    # 1 where a finished log of the match is there to reuse (read again when counted: a byte
-    # per match, so that resuming a long run keeps the parent's memory flat)
-    reuse = bytearray(total if log_dir is not None else 0)
     played: Iterator[Outcome] | None = None
     try:
         if log_dir is not None and _log_folder(log_dir):
+            plan = dataclasses.replace(plan, resume=True)
             for i in range(total):
-                reuse[i] = _existing(game, plan, i) is not None
-        left = total - sum(reuse)
-        todo = (i for i in range(total) if not (reuse and reuse[i]))
+                _check_there(game, plan, i)
+        todo = iter(range(total))
         if backend == "ray":
             from kabucli.sim_ray import ray_outcomes
 
             played = ray_outcomes(plan, todo, address, workers)
         else:
-            played = _local(plan, todo, min(workers, max(left, 1)))
+            played = _local(plan, todo, min(workers, max(total, 1)))
         for i in range(total):
-            out = _reused(game, plan, i) if reuse and reuse[i] else next(played)
+            out = next(played)
             order = plan.job(i)[0]
             _count(report, out, order)
             if on_outcome is not None:
@@ -640,14 +648,6 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
         if close is not None:
             close()
     return report
-
-
-def _reused(game: Game, plan: Plan, i: int) -> Outcome:
-    """The outcome of match ``i`` from its finished log, found there before the run."""
-    out = _existing(game, plan, i)
-    if out is None:
-        raise KabuError(f"{plan.path(i)} changed while the run was going on; run it again")
-    return out
 
 
 def _count(report: SimReport, out: Outcome, order: list[int]) -> None:
@@ -698,33 +698,58 @@ def rules_chips(match: Match) -> int:
     return chips
 
 
-def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
-    """The outcome of match ``i`` when its log is there and finished (or forfeited); None
-    when there is none or it is that match cut short (a run stopped in it), to be played
-    again; KabuError when the file is anything else."""
+_KEEP = "kabucli sim never overwrites it: remove it or choose another log folder"
+
+
+def _check_there(game: Game, plan: Plan, i: int) -> None:
+    """KabuError when something is where match ``i``'s log goes that is not a log of that
+    very match (its header read alone: what the rest holds is read when the match comes)."""
     path = plan.path(i)
     if path is None or not _there(path):
-        return None
-    order, seed = plan.job(i)
-    seats = plan.seats(order)
-    keep = "kabucli sim never overwrites it: remove it or choose another log folder"
+        return
+    _unreadable(path, lambda: _this_match(game, plan, i, path,
+                                          read_header(path, games.event_types)))
+
+
+def _unreadable(path: Path, read: Callable[[], Any]) -> Any:
+    """``read()``, its KabuError (the file is no log, or a bad one) said as the file that sim
+    keeps; a folder or other thing there that is not a file is one too."""
     if not path.is_file():
-        raise KabuError(f"{path} is there and is not a log file; {keep}")
+        raise KabuError(f"{path} is there and is not a log file; {_KEEP}")
     try:
-        data = read_log(path, games.event_types, strict=False)
+        return read()
     except KabuError as exc:
         msg = str(exc)
         raise KabuError(f"{msg if msg.startswith(str(path)) else f'{path}: {msg}'}; "
-                        f"{keep}") from None
-    h = data.header
+                        f"{_KEEP}") from None
+
+
+def _this_match(game: Game, plan: Plan, i: int, path: Path, h: Header) -> None:
+    """KabuError unless the header ``h`` (of the file at ``path``) is that of match ``i``."""
+    order, seed = plan.job(i)
     other = [what for what, same in (("game", h.game == game.name), ("seed", h.seed == seed),
-                                     ("bots", h.seats == seats),
+                                     ("bots", h.seats == plan.seats(order)),
                                      ("house rules", h.rules == plan.rules))
              if not same]
     if other:
-        raise KabuError(f"{path} holds another match (different {', '.join(other)}); {keep}")
+        raise KabuError(f"{path} holds another match (different {', '.join(other)}); {_KEEP}")
+
+
+def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
+    """The outcome of match ``i`` when its log is there and finished (or forfeited); None
+    when there is none or it is that match cut short (a run stopped in it), to be played
+    again; KabuError when the file is anything else, or breaks a rule."""
+    path = plan.path(i)
+    if path is None or not _there(path):
+        return None
+    data = _unreadable(path, lambda: read_log(path, games.event_types, strict=False))
+    h = data.header
+    _this_match(game, plan, i, path, h)
+    keep = _KEEP
     try:
-        match, violation = walk(game, h, data.events)
+        # a format 2 binary log was played through the engine as it was read: that walk
+        # checked every event already (a format 1 or JSON Lines one is walked here)
+        match, violation = data.walked or walk(game, h, data.events)
     except KabuError as exc:
         raise KabuError(f"{path}: {exc}; {keep}") from None
     if violation is not None:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -530,3 +531,64 @@ def test_sim_log_that_cannot_be_written_whole_is_not_left_behind(
     code, out = sim(tmp_path, matches="3")
     assert code == 0, out
     assert path.exists()
+
+
+def test_sim_stops_at_a_log_of_the_same_match_that_breaks_a_rule_and_keeps_it(
+        tmp_path: Path) -> None:
+    # the log of the very match (its header is right) whose events break a rule: the match
+    # is not counted from it, the run stops with one line naming the event, and the file
+    # stays as it is (here the JSON Lines form, which a .kbl file may hold)
+    assert sim(tmp_path)[0] == 0
+    path = tmp_path / "dare-00002.kbl"
+    readable = tmp_path.parent / "second.jsonl"
+    assert runner.invoke(app, ["log", "convert", str(path), str(readable)]).exit_code == 0
+    lines = readable.read_text().splitlines()
+    lay = next(i for i, line in enumerate(lines) if line.startswith('{"e":"lay","seat":2,'))
+    lines[lay] = lines[lay].replace('"seat":2', '"seat":1', 1)  # p1 lays out of turn
+    path.write_text("\n".join(lines) + "\n")
+    before = path.read_bytes()
+    code, out = sim(tmp_path)
+    line = error_line(out)
+    assert code == 1
+    assert line.startswith(f"error: {path}: event {lay}: p1 ")
+    assert "it is not p1's turn" in line
+    assert line.endswith("kabucli sim never overwrites it: remove it or choose another log "
+                         "folder")
+    assert path.read_bytes() == before
+
+
+def test_sim_resumed_reads_each_finished_log_once_on_the_workers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # resuming reads a log's header alone before anything is played, and the whole log once,
+    # where the match would have been played (a worker): not twice in this process as it did
+    # (the parent's check and its count), which made resuming a run slower than playing it
+    from kabucli import sim as simmod
+
+    assert sim(tmp_path, matches="4")[0] == 0
+    headers: list[str] = []
+    wholes: list[str] = []
+    real_header, real_log = simmod.read_header, simmod.read_log
+
+    def header(path: Any, types: Any) -> Any:
+        headers.append(Path(path).name)
+        return real_header(path, types)
+
+    def whole(path: Any, types: Any, strict: bool = True) -> Any:
+        wholes.append(Path(path).name)
+        return real_log(path, types, strict)
+
+    monkeypatch.setattr(simmod, "read_header", header)
+    monkeypatch.setattr(simmod, "read_log", whole)
+    first = simmod.simulate(DARE, build(DARE.Rules, ["rounds=2"]), ["best", "random"], 5, 3,
+                            log_dir=tmp_path, workers=1)
+    names = [f"dare-0000{k}.kbl" for k in range(1, 5)]
+    assert headers == names and wholes == names  # match 5 is played: no log to read
+    assert first.reused == 4 and first.matches == 5
+    # on two workers the parent reads headers only; the logs are read by the workers
+    headers.clear()
+    wholes.clear()
+    again = simmod.simulate(DARE, build(DARE.Rules, ["rounds=2"]), ["best", "random"], 5, 3,
+                            log_dir=tmp_path, workers=2)
+    assert headers == [*names, "dare-00005.kbl"] and wholes == []
+    assert again.reused == 5 and again.as_dict() | {"workers": 1} == first.as_dict() | {
+        "workers": 1, "reused_logs": 5}
