@@ -195,12 +195,13 @@ def test_tab_in_bash_and_zsh(terminal: tuple[str, Terminal, Path], line: str, wa
     assert (found, line_after) == (want, after)
 
 
+@pytest.mark.parametrize("command", ["replay", "audit"])  # audit: its logs typed as text
 def test_tab_completes_file_names_where_no_candidates(
-        terminal: tuple[str, Terminal, Path], tmp_path: Path) -> None:
+        terminal: tuple[str, Terminal, Path], tmp_path: Path, command: str) -> None:
     _, term, _ = terminal
     (tmp_path / "replays").mkdir()
-    _, line_after = press_tab(term, f"kabucli replay {tmp_path}/rep")
-    assert line_after == f"kabucli replay {tmp_path}/replays/"
+    _, line_after = press_tab(term, f"kabucli {command} {tmp_path}/rep")
+    assert line_after == f"kabucli {command} {tmp_path}/replays/"
 
 
 # The README's lines that install a script, each run on an account with nothing set up yet,
@@ -255,12 +256,12 @@ def fish_complete(lines: list[str], home: Path) -> list[list[str]]:
 
 def test_fish(tmp_path: Path) -> None:
     (tmp_path / "replays").mkdir()
-    files = f"kabucli replay {tmp_path}/rep"
-    found = fish_complete([line for line, _, _ in CASES] + [files, "kabucli rep"], tmp_path)
-    assert len(found) == len(CASES) + 2
+    files = [f"kabucli {command} {tmp_path}/rep" for command in ("replay", "audit")]
+    found = fish_complete([line for line, _, _ in CASES] + [*files, "kabucli rep"], tmp_path)
+    assert len(found) == len(CASES) + 3
     for (line, want, _), got in zip(CASES, found, strict=False):
         assert {g.partition("\t")[0] for g in got} == want, line
-    assert found[-2] == [f"{tmp_path}/replays/"]
+    assert found[-3] == found[-2] == [f"{tmp_path}/replays/"]
     assert found[-1] == ["replay\tShow a recorded game step by step, as a..."]
 
 
