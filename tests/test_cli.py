@@ -319,6 +319,22 @@ def test_audit_several_logs_worst_code_wins(game_log: Path, tmp_path: Path) -> N
     assert f"valid: {game_log}" in res.stdout
 
 
+def test_audit_lines_come_in_the_order_of_the_logs(game_log: Path, tmp_path: Path) -> None:
+    # valid logs' lines are printed in batches (on stdout), and always before the line of a
+    # bad log (on stderr): on one terminal, or one file as here, they read in the logs' order
+    bad = broken_copy(game_log, tmp_path / "bad.jsonl")
+    missing = tmp_path / "missing.kbl"
+    order = [game_log, game_log, bad, game_log, missing, game_log, game_log]
+    res = subprocess.run([sys.executable, "-m", "kabucli", "audit", *map(str, order)],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         timeout=120, env={**os.environ, "NO_COLOR": "1"})
+    assert res.returncode == 2
+    said = [line.split(":")[0] for line in res.stdout.splitlines()
+            if not line.startswith("  digest ")]
+    assert said == ["valid", "valid", "invalid", "valid", "unreadable", "valid", "valid"]
+    assert res.stdout.count("  digest ") == 5
+
+
 def test_audit_json_reports_each_log(game_log: Path, tmp_path: Path) -> None:
     bad = broken_copy(game_log, tmp_path / "bad.jsonl")
     empty = tmp_path / "empty.kbl"
