@@ -745,15 +745,14 @@ def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
     data = _unreadable(path, lambda: read_log(path, games.event_types, strict=False))
     h = data.header
     _this_match(game, plan, i, path, h)
-    keep = _KEEP
     try:
         # a format 2 binary log was played through the engine as it was read: that walk
         # checked every event already (a format 1 or JSON Lines one is walked here)
         match, violation = data.walked or walk(game, h, data.events)
     except KabuError as exc:
-        raise KabuError(f"{path}: {exc}; {keep}") from None
+        raise KabuError(f"{path}: {exc}; {_KEEP}") from None
     if violation is not None:
-        raise KabuError(f"{violation.line(str(path))}; {keep}")
+        raise KabuError(f"{violation.line(str(path))}; {_KEEP}")
     if data.error is not None or not match.over:
         return None
     if match.forfeit is not None:
