@@ -87,6 +87,27 @@ BAD = {
     "floods": ("import sys\nsys.stdin.readline()\nsys.stdout.write('x' * 10**6)\n"
                "sys.stdout.flush()\nimport time; time.sleep(30)\n", "longer than 64 KiB"),
 }
+LEAVES_A_CHILD = (  # exits at once, but a process it started holds its output open
+    "import subprocess, sys, time\n"
+    "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+    "sys.exit(0)\n")
+
+
+def test_a_bot_that_exits_leaving_a_child_on_its_output_forfeits_at_once(
+        tmp_path: Path) -> None:
+    # its output never closes while the child runs: the wait for its answer notices that the
+    # bot itself is gone, instead of waiting out the time limit (20 s here) and blaming it
+    bot = tmp_path / "bot.py"
+    bot.write_text(LEAVES_A_CHILD)
+    began = time.monotonic()
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), [f"cmd:{sys.executable} {bot}",
+                                                              "random"],
+                      2, seed=4, workers=1, timeout=20)
+    assert time.monotonic() - began < 10
+    assert report.failures == 2
+    assert all("exited (code 0) without answering" in f["reason"] for f in report.failed)
+
+
 PY_BAD = """
 import time
 

@@ -60,6 +60,9 @@ from kabucli.shuffle import Rng
 TIMEOUT = 10.0  # seconds a bot has for each answer (KABUCLI_BOT_TIMEOUT overrides it)
 LINE_LIMIT = 64 * 1024  # bytes of one answer line
 CLOSE_WAIT = 2.0  # seconds a bot has to exit once its game is over
+# how often a bot that has not answered yet is looked at to see whether it is still running:
+# its output stays open after it exits when a process it started holds it
+EXIT_CHECK = 0.2
 IDLE_HOSTS = 8  # Python bot processes kept for the next match of a run
 
 
@@ -117,6 +120,20 @@ class Channel:
         left = deadline - time.monotonic()
         return left > 0 and bool(sel.select(left))
 
+    def _wait_answer(self, deadline: float) -> bool:
+        """Whether the bot's output has something to read before ``deadline``. Stalled as
+        soon as the bot has exited with nothing left to read, though its output is still
+        open (a process it started, still running, holds it): it will never answer."""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            if self._readable.select(min(left, EXIT_CHECK)):
+                return True
+            code = self.proc.poll()
+            if code is not None and not self._readable.select(0):
+                raise Stalled(f"exited (code {code}) without answering")
+
     def send(self, data: bytes, deadline: float) -> None:
         view = memoryview(data)
         while view:
@@ -146,7 +163,7 @@ class Channel:
                 except subprocess.TimeoutExpired:
                     raise Stalled("closed its output without answering") from None
                 raise Stalled(f"exited (code {code}) without answering")
-            if not self._wait(self._readable, deadline):
+            if not self._wait_answer(deadline):
                 raise Stalled(f"did not answer within {self.timeout:g} s")
             try:
                 chunk = os.read(self._out, 65536)
