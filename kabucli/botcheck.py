@@ -123,6 +123,9 @@ def check_bot(game: Game, rules: msgspec.Struct, command: str, seed: int = 1, ga
     checks["answers every turn in time"].detail = (
         f"{answers} answers, the slowest {slowest * 1000:.0f} ms (limit {limit:g} s)")
     checks["answers legally"].detail = f"{answers} answers"
+    if not answers:  # nothing to judge: these checks did not pass either
+        for name in ("answers every turn in time", "answers legally"):
+            checks[name].failures.append("not seen: no answer was given")
     return list(checks.values())
 
 

@@ -78,3 +78,15 @@ def test_a_bad_bot_fails_the_check_it_breaks(tmp_path: Path, how: str) -> None:
     failed = {c["check"]: c for c in data["checks"] if not c["ok"]}
     assert name in failed, data
     assert any(words in f for f in failed[name]["failures"]), failed[name]
+
+
+@pytest.mark.parametrize("how", ["no-such-program", "dies-at-once"])
+def test_a_bot_that_never_answers_passes_no_check_about_its_answers(tmp_path: Path,
+                                                                    how: str) -> None:
+    # with no answer at all there is nothing to call in time or legal: those checks say so
+    # and fail, rather than read "ok" over zero answers
+    code, out = check(tmp_path, BAD[how][0])
+    assert code == 1
+    lines = {line[5:].split("  ")[0].strip(): line for line in out.splitlines()}
+    for name in ("answers every turn in time", "answers legally"):
+        assert lines[name].startswith("FAIL") and "not seen: no answer was given" in lines[name]
