@@ -812,7 +812,17 @@ def audit(
     out = _console()
     err = _console(stderr=True)
     worst = 0
-    results = []
+    # --json: one array, its items printed as the logs are checked (as json.dumps(items,
+    # indent=2) would print them), so that memory does not grow with the number of logs
+    items = 0
+
+    def result(res: dict[str, Any]) -> None:
+        nonlocal items
+        if as_json:
+            body = json.dumps(res, indent=2).replace("\n", "\n  ")
+            print(("[\n  " if not items else ",\n  ") + body, end="")
+        items += 1
+
     # the lines of valid logs, printed together when there are a few hundred or a fifth of
     # a second went by (rich's cost is per print: 77 us for a log's two lines alone, 25 in
     # a batch), and always before a line on stderr
@@ -840,7 +850,7 @@ def audit(
             msg = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
             res.update(status="unreadable", error=msg)
             worst = max(worst, EXIT_UNREADABLE)
-            results.append(res)
+            result(res)
             if not as_json:
                 show_valid()
                 err.print(f"[bold red]unreadable:[/] {_escape(msg)}")
@@ -889,10 +899,10 @@ def audit(
                                 else ""))
                 if len(valid) >= 256 or time.monotonic() - shown[0] > 0.2:
                     show_valid()
-        results.append(res)
+        result(res)
     show_valid()
     if as_json:
-        print(json.dumps(results, indent=2))
+        print("\n]" if items else "[]")
     raise typer.Exit(worst)
 
 

@@ -342,6 +342,8 @@ def test_audit_json_reports_each_log(game_log: Path, tmp_path: Path) -> None:
     res = run("audit", str(game_log), str(bad), str(empty), "--json")
     assert res.exit_code == 2
     assert res.stderr == ""
+    # printed item by item as the logs are checked, the same bytes as the whole list dumped
+    assert res.stdout == json.dumps(json.loads(res.stdout), indent=2) + "\n"
     valid, invalid, unreadable = json.loads(res.stdout)
     assert re.fullmatch(r"[0-9a-f]{64}", valid.pop("digest"))
     assert valid == {"log": str(game_log), "status": "valid", "format": 2,
