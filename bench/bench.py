@@ -111,6 +111,21 @@ def _setup(entry: Entry) -> tuple[Any, Any, list[Any]]:
     return game, rules, seats
 
 
+def file_cost(folder: Path) -> float:
+    """What creating a file of 300 bytes costs in ``folder`` (made here), as ``kabucli sim``
+    makes a log's (os.open, os.write, os.close): microseconds, over 500 files. The logs
+    figures of bench_log.py and scale.py print it beside theirs: on a shared disk it moves by
+    10x from one minute to the next."""
+    folder.mkdir()
+    data = bytes(300)
+    t0 = time.perf_counter()
+    for i in range(500):
+        fd = os.open(folder / f"{i}.kbl", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        os.write(fd, data)
+        os.close(fd)
+    return (time.perf_counter() - t0) / 500 * 1e6
+
+
 def play_match(game: Any, rules: Any, seats: list[Any], seed: int) -> Any:
     """One seeded match between bots, exactly as the CLI plays bot seats
     (``Session.run_bots``); the Match."""

@@ -126,26 +126,11 @@ def bench_write(quick: bool) -> dict[str, Any]:
     # next ones 2-10x for seconds on this machine's disk (ext4 mounted with discard), which
     # would time the disk getting over the benchmark's own clean-up.
     with tempfile.TemporaryDirectory(dir=WHERE) as tmp:
-        out["file_us_before"] = _file_cost(Path(tmp) / "before")
+        out["file_us_before"] = bench.file_cost(Path(tmp) / "before")
         for rounds in (10, 1000):
             out[f"rounds_{rounds}"] = _write(quick, rounds, Path(tmp) / f"rounds-{rounds}")
-        out["file_us_after"] = _file_cost(Path(tmp) / "after")
+        out["file_us_after"] = bench.file_cost(Path(tmp) / "after")
     return out
-
-
-def _file_cost(folder: Path) -> float:
-    """What creating a file of 300 bytes costs in ``folder`` (made here), as kabucli sim
-    makes a log's: microseconds, over 500 files."""
-    import os
-
-    folder.mkdir()
-    data = bytes(300)
-    t0 = time.perf_counter()
-    for i in range(500):
-        fd = os.open(folder / f"{i}.kbl", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        os.write(fd, data)
-        os.close(fd)
-    return (time.perf_counter() - t0) / 500 * 1e6
 
 
 def _write(quick: bool, rounds: int, folder: Path) -> dict[str, Any]:

@@ -27,6 +27,9 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import bench  # noqa: E402 - bench/ is not a package: its modules are found here
+
 DARE3 = ["best", "random", "random"]
 
 
@@ -54,19 +57,6 @@ def one(spec: dict[str, Any]) -> dict[str, Any]:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {"seconds": took, "matches": report.matches, "rate": report.matches / took,
             "rss_mib": peak / 1024, "rss_before_mib": base / 1024}
-
-
-def _file_cost(folder: Path) -> float:
-    """What creating a log-sized file costs in ``folder`` (made here), as kabucli sim makes
-    a log's: microseconds, over 500 files."""
-    folder.mkdir()
-    data = bytes(300)
-    t0 = time.perf_counter()
-    for i in range(500):
-        fd = os.open(folder / f"{i}.kbl", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        os.write(fd, data)
-        os.close(fd)
-    return (time.perf_counter() - t0) / 500 * 1e6
 
 
 def measure(spec: dict[str, Any], runs: int) -> dict[str, Any]:
@@ -123,12 +113,12 @@ def main() -> None:
         base = Path(tempfile.mkdtemp(prefix="kabucli-bench-", dir=args.logs_in))
         plains, loggeds = [], []
         try:
-            file_before = _file_cost(base / "files-before")
+            file_before = bench.file_cost(base / "files-before")
             for r in range(runs):  # interleaved, so that load from elsewhere hits both alike
                 plains.append(measure(dare | {"workers": 1}, 1)["rate"])
                 loggeds.append(measure(dare | {"workers": 1, "logs": str(base / f"run{r}")},
                                        1)["rate"])
-            file_after = _file_cost(base / "files-after")
+            file_after = bench.file_cost(base / "files-after")
         finally:
             shutil.rmtree(base)
         plain, logged = statistics.median(plains), statistics.median(loggeds)
