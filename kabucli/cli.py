@@ -840,67 +840,70 @@ def audit(
         from rich.progress import track
 
         progress = track(logs, description="auditing", console=err, transient=True)
-    for path in progress or logs:
-        res: dict[str, Any] = {"log": str(path)}
-        try:  # a format 2 binary log is streamed: checked as it is read, its events counted
-            data = audit_log(path, _event_types_or_fail)
-            g = games.get(data.header.game)
-            check_header(g, data.header)
-        except KabuError as exc:
-            msg = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
-            res.update(status="unreadable", error=msg)
-            worst = max(worst, EXIT_UNREADABLE)
-            result(res)
-            if not as_json:
-                show_valid()
-                err.print(f"[bold red]unreadable:[/] {_escape(msg)}")
-            continue
-        match, violation = data.match, data.violation
-        head = data.header
-        if violation is None and head.commit is not None and (
-                head.seed is None or head.salt is None
-                or seed_commitment(head.seed, head.salt) != head.commit):
-            violation = Violation(0, "table", "seed", "the seed is not the one the header's "
-                                  "commitment binds")
-        found = data.digest if violation is None else None
-        if violation is None:
-            for name, value in want.items():
-                have = found if name == "--digest" else head.commit
-                if have is None or not have.startswith(value):
-                    what = "digest" if name == "--digest" else "seed commitment"
-                    violation = Violation(0, "log", name, f"its {what} is {have or 'none'}, "
-                                          f"not {value}...")
-        if violation is not None:
-            worst = max(worst, EXIT_RULE)
-            res.update(status="invalid", index=violation.index, actor=violation.actor,
-                       action=violation.action, reason=violation.reason)
-            if not as_json:
-                line = (violation.line(str(path)) if violation.index
-                        else f"{path}: {violation.reason}")
-                show_valid()
-                err.print(f"[bold red]invalid:[/] {_escape(line)}")
-        else:
-            state = "finished" if match.over else "unfinished"
-            res.update(status="valid", events=data.events, finished=match.over,
-                       digest=found, format=head.format)
-            if head.commit is not None:
-                res["commit"] = head.commit
-            # A user's own bot is recorded, never run (audit runs no bot); resume needs it named.
-            own = {i: k for i, s in enumerate(data.header.seats, 1)
-                   if (k := external_bot(s.control)) is not None}
-            if own:
-                res["user_bots"] = list(own)
-                state += "; user's bot, not run: " + ", ".join(f"p{i} {k!r}"
-                                                               for i, k in own.items())
-            if not as_json:
-                valid.append(f"[green]valid:[/] {_escape(str(path))} ({data.events} events, "
-                             f"{_escape(state)})\n  digest {found}"
-                             + ("; seed commitment checked" if head.commit is not None
-                                else ""))
-                if len(valid) >= 256 or time.monotonic() - shown[0] > 0.2:
+    try:  # (lines waiting are shown however the loop ends: Ctrl-C too)
+        for path in progress or logs:
+            res: dict[str, Any] = {"log": str(path)}
+            try:  # a format 2 binary log is streamed: checked as it is read, its events counted
+                data = audit_log(path, _event_types_or_fail)
+                g = games.get(data.header.game)
+                check_header(g, data.header)
+            except KabuError as exc:
+                msg = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
+                res.update(status="unreadable", error=msg)
+                worst = max(worst, EXIT_UNREADABLE)
+                result(res)
+                if not as_json:
                     show_valid()
-        result(res)
-    show_valid()
+                    err.print(f"[bold red]unreadable:[/] {_escape(msg)}")
+                continue
+            match, violation = data.match, data.violation
+            head = data.header
+            if violation is None and head.commit is not None and (
+                    head.seed is None or head.salt is None
+                    or seed_commitment(head.seed, head.salt) != head.commit):
+                violation = Violation(0, "table", "seed", "the seed is not the one the header's "
+                                      "commitment binds")
+            found = data.digest if violation is None else None
+            if violation is None:
+                for name, value in want.items():
+                    have = found if name == "--digest" else head.commit
+                    if have is None or not have.startswith(value):
+                        what = "digest" if name == "--digest" else "seed commitment"
+                        violation = Violation(0, "log", name, f"its {what} is {have or 'none'}, "
+                                              f"not {value}...")
+            if violation is not None:
+                worst = max(worst, EXIT_RULE)
+                res.update(status="invalid", index=violation.index, actor=violation.actor,
+                           action=violation.action, reason=violation.reason)
+                if not as_json:
+                    line = (violation.line(str(path)) if violation.index
+                            else f"{path}: {violation.reason}")
+                    show_valid()
+                    err.print(f"[bold red]invalid:[/] {_escape(line)}")
+            else:
+                state = "finished" if match.over else "unfinished"
+                res.update(status="valid", events=data.events, finished=match.over,
+                           digest=found, format=head.format)
+                if head.commit is not None:
+                    res["commit"] = head.commit
+                # A user's own bot is recorded, never run (audit runs no bot); resume needs
+                # it named.
+                own = {i: k for i, s in enumerate(data.header.seats, 1)
+                       if (k := external_bot(s.control)) is not None}
+                if own:
+                    res["user_bots"] = list(own)
+                    state += "; user's bot, not run: " + ", ".join(f"p{i} {k!r}"
+                                                                   for i, k in own.items())
+                if not as_json:
+                    valid.append(f"[green]valid:[/] {_escape(str(path))} ({data.events} events, "
+                                 f"{_escape(state)})\n  digest {found}"
+                                 + ("; seed commitment checked" if head.commit is not None
+                                    else ""))
+                    if len(valid) >= 256 or time.monotonic() - shown[0] > 0.2:
+                        show_valid()
+            result(res)
+    finally:
+        show_valid()
     if as_json:
         print("\n]" if items else "[]")
     raise typer.Exit(worst)
