@@ -45,7 +45,16 @@ from kabucli import bots as botreg, games
 from kabucli.engine import Game, Match, make_header, walk
 from kabucli.errors import KabuError
 from kabucli.events import Forfeit as ForfeitEvent
-from kabucli.log import EXTERNAL, Header, LogWriter, SeatInfo, now_iso, read_header, read_log
+from kabucli.log import (
+    EXTERNAL,
+    MAGIC,
+    Header,
+    LogWriter,
+    SeatInfo,
+    now_iso,
+    read_header,
+    read_log,
+)
 from kabucli.rules import as_dict, describe, validate
 from kabucli.session import Session
 from kabucli.shuffle import SEED_LIMIT, Rng
@@ -404,12 +413,14 @@ def _write_log(plan: Plan, i: int, data: bytes, path: str | None = None) -> None
                     view = view[os.write(fd, view):]
             finally:
                 os.close(fd)
-        except OSError as exc:
-            # the file is the one just made here (O_EXCL), holding part of a log no more: it
-            # goes, so that the same run started again (once there is room) plays the match
+        except BaseException as exc:
+            # the file is the one just made here (O_EXCL), holding part of a log at most (a
+            # full disk, Ctrl-C): it goes, so that the same run started again plays the match
             with contextlib.suppress(OSError):
                 os.unlink(path)
-            raise KabuError(f"cannot write {path}: {exc.strerror}") from None
+            if isinstance(exc, OSError):
+                raise KabuError(f"cannot write {path}: {exc.strerror}") from None
+            raise
         return
     raise KabuError(f"{path} keeps coming back while the run writes it; kabucli sim never "
                     "overwrites it: remove it or choose another log folder")
@@ -701,11 +712,23 @@ def rules_chips(match: Match) -> int:
 _KEEP = "kabucli sim never overwrites it: remove it or choose another log folder"
 
 
+def _unwritten(path: Path) -> bool:
+    """Whether the file at ``path`` holds no more than the start of a log's first bytes (an
+    empty file too): what a worker stopped, or a machine that crashed, between making a
+    log's file and writing it leaves. It records nothing; the match is played again over it."""
+    try:
+        if not path.is_file() or path.stat().st_size >= len(MAGIC):
+            return False
+        return MAGIC.startswith(path.read_bytes())
+    except OSError:
+        return False
+
+
 def _check_there(game: Game, plan: Plan, i: int) -> None:
     """KabuError when something is where match ``i``'s log goes that is not a log of that
     very match (its header read alone: what the rest holds is read when the match comes)."""
     path = plan.path(i)
-    if path is None or not _there(path):
+    if path is None or not _there(path) or _unwritten(path):
         return
     _unreadable(path, lambda: _this_match(game, plan, i, path,
                                           read_header(path, games.event_types)))
@@ -740,7 +763,7 @@ def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
     when there is none or it is that match cut short (a run stopped in it), to be played
     again; KabuError when the file is anything else, or breaks a rule."""
     path = plan.path(i)
-    if path is None or not _there(path):
+    if path is None or not _there(path) or _unwritten(path):
         return None
     data = _unreadable(path, lambda: read_log(path, games.event_types, strict=False))
     h = data.header

@@ -592,3 +592,52 @@ def test_sim_resumed_reads_each_finished_log_once_on_the_workers(
     assert headers == [*names, "dare-00005.kbl"] and wholes == []
     assert again.reused == 5 and again.as_dict() | {"workers": 1} == first.as_dict() | {
         "workers": 1, "reused_logs": 5}
+
+
+@pytest.mark.parametrize("left", [b"", b"KBC", b"KBCLOG2"])
+def test_sim_plays_again_over_a_log_file_made_but_never_written(tmp_path: Path,
+                                                                left: bytes) -> None:
+    # what a worker stopped by Ctrl-C (or a machine that crashed) between making a log's
+    # file and writing it leaves: an empty file, or the first bytes of a log at most. It
+    # records nothing, so the same run started again plays that match over it; refusing it
+    # (as a file that is not a log) left a stopped run that could not be resumed
+    code, out = sim(tmp_path, matches="3")
+    assert code == 0, out
+    first = json.loads(out)
+    path = tmp_path / "dare-00002.kbl"
+    events = read_log(path, games.event_types).events
+    path.write_bytes(left)
+    code, out = sim(tmp_path, matches="3")
+    assert code == 0, out
+    again = json.loads(out)
+    assert again["reused_logs"] == 2 and again["bots"] == first["bots"]
+    assert read_log(path, games.event_types).events == events
+
+
+def test_sim_still_refuses_a_short_file_that_is_not_the_start_of_a_log(tmp_path: Path) -> None:
+    assert sim(tmp_path, matches="3")[0] == 0
+    path = tmp_path / "dare-00002.kbl"
+    path.write_bytes(b"abc")
+    code, out = sim(tmp_path, matches="3")
+    assert code == 1 and "never overwrites it" in error_line(out)
+    assert path.read_bytes() == b"abc"
+
+
+def test_sim_log_interrupted_while_written_is_removed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C between making a log's file and writing it (workers=1 plays in this process):
+    # the file made goes, and the interruption goes on to stop the run
+    from kabucli import sim as simmod
+    from kabucli.rules import as_dict
+    from kabucli.sim import Plan, _write_log
+
+    plan = Plan("dare", as_dict(build(DARE.Rules, ["rounds=2"])), ("best", "random"), 3,
+                log_dir=str(tmp_path))
+
+    def interrupted(fd: int, data: bytes) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simmod.os, "write", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _write_log(plan, 0, b"KBCLOG2\n" + bytes(40))
+    assert list(tmp_path.iterdir()) == []
