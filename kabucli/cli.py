@@ -1121,9 +1121,10 @@ def sim(
     rows = []
     for name, b in zip(names, report.bots, strict=True):
         d = b.as_dict()
-        rows.append([name, str(b.matches), f"{b.wins:g}", f"{d['win_rate']:.1%}",
-                     f"{b.mean:+.2f}", "-" if d["ci95"] is None else f"±{d['ci95']:.2f}",
-                     str(b.forfeits)])
+        rows.append([name, str(b.matches), f"{b.wins:g}",
+                     "-" if d["win_rate"] is None else f"{d['win_rate']:.1%}",
+                     f"{b.mean:+.2f}" if b.played else "-",
+                     "-" if d["ci95"] is None else f"±{d['ci95']:.2f}", str(b.forfeits)])
     charts = partial(_charts, rec, report, names, chart, [(title, columns, rows)],
                      _summary_lines(report), plot, html, "h2h" if len(bot) == 2 else "")
     if as_json:
@@ -1282,7 +1283,8 @@ def tournament(
         b, rt = report.bots[i], rep.ratings[i]
         ci = "" if rt["ci95"] is None else f" ± {rt['ci95']:g}"
         rows.append([str(rank), names[i], str(b.matches), f"{b.wins:g}",
-                     f"{b.wins / b.matches:.1%}" if b.matches else "-", f"{b.mean:+.2f}",
+                     f"{b.wins / b.matches:.1%}" if b.matches else "-",
+                     f"{b.mean:+.2f}" if b.played else "-",
                      str(b.forfeits), f"{rt[key]:+g}{ci}" if seats == 2 else f"{rt[key]:g}{ci}"])
     gtitle = "Pairs" if seats == 2 else "Groups (wins per bot)"
     if seats == 2:

@@ -305,3 +305,26 @@ def test_the_forfeit_record_is_checked_and_converts_like_any_other(tmp_path: Pat
     assert '"e":"forfeit"' in (tmp_path / "g.jsonl").read_text()
     res = runner.invoke(app, ["log", "convert", str(tmp_path / "g.jsonl"), str(tmp_path / "h.kbl")])
     assert res.exit_code == 0 and (tmp_path / "h.kbl").read_bytes() == log.read_bytes()
+
+
+@pytest.mark.parametrize("command", ["sim", "tournament"])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_before_any_match_is_counted_gives_an_empty_report(
+        monkeypatch: pytest.MonkeyPatch, command: str, as_json: bool) -> None:
+    # stopped before a match ended, a run has no win rate or mean to show: its report says
+    # so ("-"), with the exit code of Ctrl-C, where it failed with an internal error
+    def interrupted(plan: object, i: int, checked: bool = False) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("kabucli.sim.play_match", interrupted)
+    bots = ["-b", "best", "-b", "random"] + (["-b", "random"] if command == "tournament"
+                                             else [])
+    res = runner.invoke(app, [command, "dare", *bots, "--seed", "5", "--workers", "1",
+                              *(["--json"] if as_json else [])])
+    assert res.exit_code == 130, res.output
+    assert "internal error" not in res.output and "Traceback" not in res.output
+    if as_json:
+        data = json.loads(res.output)
+        assert data["matches"] == 0 and data["stopped"] == "interrupted (Ctrl-C)"
+    else:
+        assert "interrupted" in res.output
