@@ -1,5 +1,5 @@
 """``python -m kabucli``."""
 
-from kabucli.cli import main
+from kabucli.entry import main
 
 main()

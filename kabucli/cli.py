@@ -1508,6 +1508,9 @@ def main() -> None:
         code = app(standalone_mode=False)
     except SystemExit:
         raise
+    except KeyboardInterrupt:  # Ctrl-C where no command handles it (typer still starting)
+        _console(stderr=True).print("aborted")
+        sys.exit(130)
     except Exception as exc:
         kinds = {c.__name__ for c in type(exc).__mro__}
         if "ClickException" in kinds or "Abort" in kinds:

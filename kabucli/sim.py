@@ -517,6 +517,7 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
 
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["kabucli.sim"])
+    _start_fork_server()
     pools: list[ProcessPoolExecutor] = []  # the last is in use; a broken one is replaced
     made: dict[Any, int] = {}  # future -> the number of the pool it went to
 
@@ -569,14 +570,38 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
 RETRIES = 3  # times a chunk of matches is played again when its worker process dies
 
 
+def _start_fork_server() -> None:
+    """Start the pools' fork server, if it is not running, with Ctrl-C ignored: a program
+    started so keeps ignoring it (Python installs its own Ctrl-C handler only where it is not
+    ignored), and the workers it forks too, so that a Ctrl-C from the terminal while they are
+    still starting (importing kabucli) prints no traceback from them. This process only
+    holds Ctrl-C back meanwhile (blocked, not lost): the run stops on it here, as always."""
+    import threading
+    from multiprocessing import forkserver
+
+    if (not hasattr(signal, "pthread_sigmask")
+            or threading.current_thread() is not threading.main_thread()):
+        forkserver.ensure_running()
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _stop_pool(pool: Any) -> None:
     """Stop a pool at once: matches under way are cut short (a resumed run plays them
-    again)."""
+    again). Its workers are stopped before the pool is shut down: a worker still starting
+    then would find the pool's queues gone and print a traceback (as a Ctrl-C right after
+    the start of a run did)."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
         with contextlib.suppress(Exception):
             proc.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
         with contextlib.suppress(Exception):
             proc.join(5)

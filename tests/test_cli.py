@@ -7,6 +7,7 @@ import json
 import os
 import pty
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -512,3 +513,53 @@ def test_entry_point_with_no_color_on_a_terminal_sends_no_escapes(tmp_path: Path
     assert proc.wait(timeout=60) == 0
     assert b"seed 3" in out
     assert ANSI.encode() not in out
+
+
+CTRL_C_WHILE_LOADING = """
+import importlib.abc, os, signal, sys
+
+class CtrlC(importlib.abc.MetaPathFinder):  # Ctrl-C while kabucli.cli is being imported
+    def find_spec(self, name, path, target=None):
+        if name == "kabucli.cli":
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["kabucli", "--help"]
+from kabucli.entry import main
+main()
+"""
+
+
+def test_ctrl_c_while_the_program_loads_ends_it_without_a_traceback(tmp_path: Path) -> None:
+    # as any Unix tool: ended by the signal, nothing printed (it was a traceback from
+    # whichever module was being imported)
+    res = subprocess.run([sys.executable, "-c", CTRL_C_WHILE_LOADING], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == -signal.SIGINT and res.stderr == "" and res.stdout == ""
+
+
+def test_once_loaded_ctrl_c_is_the_commands_to_handle() -> None:
+    # the entry point gives Python's Ctrl-C back (a KeyboardInterrupt) before the command runs
+    code = ("import signal, kabucli.cli\n"
+            "kabucli.cli.main = lambda: print(signal.getsignal(signal.SIGINT) is "
+            "signal.default_int_handler)\n"
+            "from kabucli.entry import main\nmain()\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert res.returncode == 0 and res.stdout.strip() == "True", res.stderr
+
+
+def test_ctrl_c_that_no_command_handles_is_one_word_and_exit_130(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # e.g. while typer still builds the command line: no traceback
+    import kabucli.cli as cli
+
+    def interrupted(**kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "app", interrupted)
+    with pytest.raises(SystemExit) as stop:
+        cli.main()
+    assert stop.value.code == 130
+    assert capsys.readouterr().err.strip() == "aborted"

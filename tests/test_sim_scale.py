@@ -328,3 +328,64 @@ def test_ctrl_c_before_any_match_is_counted_gives_an_empty_report(
         assert data["matches"] == 0 and data["stopped"] == "interrupted (Ctrl-C)"
     else:
         assert "interrupted" in res.output
+
+
+def test_the_pools_fork_server_starts_with_ctrl_c_ignored(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    # a Ctrl-C from the terminal reaches every process of the group: the fork server (and
+    # the workers it forks) ignore it from their very start, so that one pressed while they
+    # still import kabucli prints no traceback from them; this process still gets it
+    from multiprocessing import forkserver
+
+    from kabucli.sim import _start_fork_server
+
+    server = forkserver._forkserver  # type: ignore[attr-defined]
+    probe = tmp_path / "ctrl_c_probe.py"  # imported by the fork server as it starts
+    seen = tmp_path / "seen.txt"
+    probe.write_text("import signal\n"
+                     f"open({str(seen)!r}, 'w').write(repr(signal.getsignal(signal.SIGINT)))\n")
+    monkeypatch.chdir(tmp_path)  # found there: the fork server's path starts with its folder
+    server._stop()  # a fork server of an earlier test: this one starts its own
+    preload = server._preload_modules
+    try:
+        server.set_forkserver_preload(["ctrl_c_probe"])
+        _start_fork_server()
+        deadline = time.monotonic() + 30
+        while not seen.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert seen.read_text() == repr(signal.SIG_IGN)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    finally:
+        server._stop()
+        server.set_forkserver_preload(preload)
+    # and a pool started afterwards plays as ever
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), ["best", "random"], 4, seed=1,
+                      workers=2)
+    assert report.matches == 4
+
+
+def test_a_pool_is_stopped_workers_first() -> None:
+    # its workers go before its queues: a worker still starting when a run is stopped found
+    # the queues gone and printed a traceback (a Ctrl-C just after a run began)
+    from kabucli.sim import _stop_pool
+
+    said: list[str] = []
+
+    class Worker:
+        def terminate(self) -> None:
+            said.append("terminate")
+
+        def join(self, timeout: float) -> None:
+            said.append("join")
+
+    class Pool:
+        def __init__(self) -> None:
+            self._processes = {1: Worker(), 2: Worker()}
+
+        def shutdown(self, wait: bool, cancel_futures: bool) -> None:
+            said.append("shutdown")
+
+    _stop_pool(Pool())
+    assert said == ["terminate", "terminate", "shutdown", "join", "join"]
