@@ -16,8 +16,8 @@ PKG = Path(__file__).resolve().parent.parent / "kabucli"
 # The layer every game builds on, and what sits above the games (which use them).
 LOWER = ["cards", "compact", "engine", "errors", "events", "files", "hands", "ledger", "log",
          "notation", "rules", "safetext", "shuffle"]
-ABOVE = {"games", "bots", "render", "session", "sim", "sim_ray", "cli", "prompt", "completion",
-         "ratings", "botcheck", "tournament", "plot", "pager"}
+ABOVE = {"games", "bots", "render", "session", "sim", "sim_ray", "cli", "entry", "prompt",
+         "completion", "ratings", "botcheck", "tournament", "plot", "pager"}
 
 
 def kabucli_imports(path: Path) -> set[str]:
