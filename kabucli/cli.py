@@ -1512,6 +1512,9 @@ def main() -> None:
         _console(stderr=True).print("aborted")
         sys.exit(130)
     except Exception as exc:
+        if _from_ctrl_c(exc):  # Python wraps a Ctrl-C in a class being made (RuntimeError)
+            _console(stderr=True).print("aborted")
+            sys.exit(130)
         kinds = {c.__name__ for c in type(exc).__mro__}
         if "ClickException" in kinds or "Abort" in kinds:
             _usage_error(exc, kinds)
@@ -1522,6 +1525,18 @@ def main() -> None:
                                     f"{_escape(str(exc))} (set KABUCLI_DEBUG=1 for details)")
         sys.exit(3)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _from_ctrl_c(exc: BaseException) -> bool:
+    """Whether ``exc`` came of a Ctrl-C: a KeyboardInterrupt is in its chain of causes."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return False
 
 
 def _usage_error(exc: Exception, kinds: set[str]) -> NoReturn:

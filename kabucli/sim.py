@@ -526,7 +526,8 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
                                          initargs=(plan,)))
 
     def submit(batch: list[int]) -> Future[tuple[list[Outcome], float]]:
-        fut = pools[-1].submit(_worker_chunk, batch)
+        with _ctrl_c_held():  # a worker it starts is one the pool knows, to be stopped
+            fut = pools[-1].submit(_worker_chunk, batch)
         made[fut] = len(pools)
         return fut
 
@@ -570,26 +571,38 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
 RETRIES = 3  # times a chunk of matches is played again when its worker process dies
 
 
+@contextlib.contextmanager
+def _ctrl_c_held(ignored: bool = False) -> Iterator[None]:
+    """Ctrl-C held back (blocked, not lost: it stops the run as soon as this ends) while a
+    pool starts processes: one it interrupted halfway would leave a worker the pool does not
+    know, which, when the run stops, finds the pool's queues gone and prints a traceback.
+    ``ignored``: what is started meanwhile ignores Ctrl-C from its start. (In the main
+    thread, where Python takes Ctrl-C, and where signal masks exist.)"""
+    import threading
+
+    if (not hasattr(signal, "pthread_sigmask")
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignored else None
+    try:
+        yield
+    finally:
+        if ignored and handler is not None:
+            signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _start_fork_server() -> None:
     """Start the pools' fork server, if it is not running, with Ctrl-C ignored: a program
     started so keeps ignoring it (Python installs its own Ctrl-C handler only where it is not
     ignored), and the workers it forks too, so that a Ctrl-C from the terminal while they are
-    still starting (importing kabucli) prints no traceback from them. This process only
-    holds Ctrl-C back meanwhile (blocked, not lost): the run stops on it here, as always."""
-    import threading
+    still starting (importing kabucli) prints no traceback from them."""
     from multiprocessing import forkserver
 
-    if (not hasattr(signal, "pthread_sigmask")
-            or threading.current_thread() is not threading.main_thread()):
+    with _ctrl_c_held(ignored=True):
         forkserver.ensure_running()
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        forkserver.ensure_running()
-    finally:
-        signal.signal(signal.SIGINT, handler)
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _stop_pool(pool: Any) -> None:
@@ -598,6 +611,10 @@ def _stop_pool(pool: Any) -> None:
     then would find the pool's queues gone and print a traceback (as a Ctrl-C right after
     the start of a run did)."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    # the pool's own thread, which closes its pipes: left running, it raced Python's exit,
+    # which wakes it through one of them ("Bad file descriptor" printed at exit); shutdown
+    # lets go of it, so it is taken first
+    manager = getattr(pool, "_executor_manager_thread", None)
     for proc in procs:
         with contextlib.suppress(Exception):
             proc.terminate()
@@ -605,6 +622,9 @@ def _stop_pool(pool: Any) -> None:
     for proc in procs:
         with contextlib.suppress(Exception):
             proc.join(5)
+    if manager is not None:
+        with contextlib.suppress(Exception):
+            manager.join(5)
 
 
 def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, seed: int,

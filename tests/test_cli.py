@@ -550,15 +550,29 @@ def test_once_loaded_ctrl_c_is_the_commands_to_handle() -> None:
     assert res.returncode == 0 and res.stdout.strip() == "True", res.stderr
 
 
+def _ctrl_c() -> None:
+    raise KeyboardInterrupt
+
+
+def _ctrl_c_in_a_class_being_made() -> None:
+    # what Python 3.11 makes of a Ctrl-C in a descriptor's __set_name__ (a dataclass field
+    # as a module that defines one is imported): a RuntimeError caused by it
+    class Field:
+        def __set_name__(self, owner: type, name: str) -> None:
+            raise KeyboardInterrupt
+
+    type("Made", (), {"field": Field()})
+
+
+@pytest.mark.parametrize("how", [_ctrl_c, _ctrl_c_in_a_class_being_made])
 def test_ctrl_c_that_no_command_handles_is_one_word_and_exit_130(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    # e.g. while typer still builds the command line: no traceback
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        how: Any) -> None:
+    # e.g. while typer still builds the command line, or a command imports what it needs:
+    # no traceback, no "internal error"
     import kabucli.cli as cli
 
-    def interrupted(**kwargs: Any) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(cli, "app", interrupted)
+    monkeypatch.setattr(cli, "app", lambda **kwargs: how())
     with pytest.raises(SystemExit) as stop:
         cli.main()
     assert stop.value.code == 130
