@@ -961,7 +961,34 @@ def _workers(workers: int | None, backend: str, address: str | None) -> int:
 def _live_run(err: Console, title: str, total: int, names: list[str],
               run: Callable[[Callable[[Any], None] | None], Any], show: bool = True) -> Any:
     """Run ``run(on_match)`` with a live progress bar and standings on stderr when it is a
-    terminal (and ``show``); the report it returns."""
+    terminal (and ``show``); the report it returns. SIGTERM stops the run as Ctrl-C does,
+    with the report so far (see kabucli.sim.Terminated)."""
+    import signal
+    import threading
+
+    from kabucli.sim import Terminated
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise Terminated
+
+    if threading.current_thread() is not threading.main_thread():  # (signals go to main)
+        return _live_run_shown(err, title, total, names, run, show)
+    before = signal.signal(signal.SIGTERM, terminate)
+    try:
+        return _live_run_shown(err, title, total, names, run, show)
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+
+
+def _stop_code(stopped: str) -> int:
+    """The exit code of a run that stopped so: Ctrl-C 130, SIGTERM 143 (as the signals' own),
+    a bot that failed too often 1, else 0."""
+    return (130 if stopped.startswith("interrupted") else
+            143 if stopped.startswith("terminated") else 1 if stopped.startswith("bot ") else 0)
+
+
+def _live_run_shown(err: Console, title: str, total: int, names: list[str],
+                    run: Callable[[Callable[[Any], None] | None], Any], show: bool) -> Any:
     if not show or not err.is_terminal:
         return run(None)
     from rich.console import Group
@@ -1111,8 +1138,7 @@ def sim(
                 address=address), show=not as_json)
     except KabuError as exc:
         fail(str(exc))
-    code = 130 if report.stopped.startswith("interrupted") else \
-        1 if report.stopped.startswith("bot ") else 0
+    code = _stop_code(report.stopped)
     chart = (f"{g.title}: {report.matches} matches from seed {s}"
              + (", bots change seats" if report.rotate else ", fixed seats"))
     title = chart + (f" ({report.workers} workers)" if report.workers > 1 else "")
@@ -1270,8 +1296,7 @@ def tournament(
     except KabuError as exc:
         fail(str(exc))
     report = rep.sim
-    code = 130 if report.stopped.startswith("interrupted") else \
-        1 if report.stopped.startswith("bot ") else 0
+    code = _stop_code(report.stopped)
     title = (f"{g.title} {fmt}: {len(bot)} bots, {seats} seats, {report.matches} matches "
              f"from seed {s}")
     columns = ["rank", "bot", "matches", "wins", "win rate", f"mean {report.measure}",

@@ -226,6 +226,11 @@ class Outcome(NamedTuple):
     reused: bool = False
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``), as ``kabucli sim`` and ``tournament`` raise it: the
+    run stops as for Ctrl-C, with its report so far (``stopped`` says which)."""
+
+
 class Forfeit(KabuError):
     """A bot's failure in a match: that bot forfeits the match."""
 
@@ -431,10 +436,33 @@ def _there(path: Path | None) -> bool:
     return path is not None and (path.exists() or path.is_symlink())
 
 
-def _worker_start(plan: Plan) -> None:
-    """A pool worker: Ctrl-C is for the parent (which stops the run), the plan is kept."""
+WATCH_EVERY = 0.5  # seconds between a pool worker's looks at whether its run still runs
+
+
+def _worker_start(plan: Plan, run_pid: int = 0) -> None:
+    """A pool worker: Ctrl-C is for the parent (which stops the run), the plan is kept.
+    With ``run_pid`` (the process of the run), it exits once that process is gone: a run
+    killed outright (``kill``, ``timeout``, the OOM killer) cannot stop its workers, which
+    would otherwise wait for work forever (and keep the fork server alive with them)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _CONTEXT["plan"] = plan
+    if run_pid:
+        import threading
+
+        threading.Thread(target=_exit_with, args=(run_pid,), name="kabucli-watch",
+                         daemon=True).start()
+
+
+def _exit_with(pid: int) -> None:
+    """Exit this process as soon as process ``pid`` has ended."""
+    while True:
+        time.sleep(WATCH_EVERY)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except OSError:  # there, but not ours to signal: still running
+            pass
 
 
 def play_chunk(plan: Plan, indices: list[int]) -> tuple[list[Outcome], float]:
@@ -523,7 +551,7 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
 
     def new_pool() -> None:
         pools.append(ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_start,
-                                         initargs=(plan,)))
+                                         initargs=(plan, os.getpid())))
 
     def submit(batch: list[int]) -> Future[tuple[list[Outcome], float]]:
         with _ctrl_c_held():  # a worker it starts is one the pool knows, to be stopped
@@ -697,8 +725,9 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
                 on_match(report)
             if report.stopped:
                 break
-    except KeyboardInterrupt:
-        report.stopped = "interrupted (Ctrl-C)"
+    except KeyboardInterrupt as exc:
+        report.stopped = ("terminated (SIGTERM)" if isinstance(exc, Terminated)
+                          else "interrupted (Ctrl-C)")
     finally:
         close = getattr(played, "close", None)
         if close is not None:

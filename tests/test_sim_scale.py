@@ -3,6 +3,7 @@ a bad bot that costs one match (never the run), --max-failures, and Ctrl-C."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -389,3 +390,78 @@ def test_a_pool_is_stopped_workers_first() -> None:
 
     _stop_pool(Pool())
     assert said == ["terminate", "terminate", "shutdown", "join", "join"]
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes below ``pid`` (from /proc)."""
+    parent: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(stat.parent.name)] = int(fields[1])
+    found, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        for child, up in parent.items():
+            if up == p and child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_a_run_killed_outright_leaves_no_process_behind() -> None:
+    # kill -9 (or a timeout's TERM, the OOM killer): the run cannot stop its pool, whose
+    # workers waited for work forever, keeping the fork server alive with them; they now
+    # see the run gone and exit, and the fork server and its helper after them
+    argv = [sys.executable, "-m", "kabucli", "sim", "dare", "-b", "best", "-b", "random",
+            "-m", "200000", "--seed", "5", "--workers", "2", "--json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    below: set[int] = set()
+    while time.monotonic() < deadline and len(below) < 3:  # fork server, 2 workers
+        time.sleep(0.1)
+        below = _descendants(proc.pid)
+    assert len(below) >= 3, below
+    proc.kill()
+    proc.wait()
+    def running(p: int) -> bool:  # (a zombie has ended: only its parent's wait is left)
+        try:
+            return Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(running(p) for p in below):
+        time.sleep(0.1)
+    left = [p for p in below if running(p)]
+    for p in left:  # (not to leave them to the next test either)
+        with contextlib.suppress(OSError):
+            os.kill(p, signal.SIGKILL)
+    assert not left, f"still running: {left}"
+
+
+def test_sigterm_stops_a_run_as_ctrl_c_does_with_its_report(tmp_path: Path) -> None:
+    # kill PID, or `timeout`: the report so far, exit 143, the logs so far kept for a resume
+    logs = tmp_path / "logs"
+    argv = [sys.executable, "-m", "kabucli", "sim", "dare", "-b", "best", "-b", "random",
+            "-m", "200000", "--seed", "5", "--workers", "2", "--logs", str(logs), "--json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "NO_COLOR": "1"})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(logs.glob("*.kbl"))) < 20:
+        time.sleep(0.1)
+    proc.terminate()  # SIGTERM to the run's process alone
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert b"Traceback" not in err
+    data = json.loads(out)
+    assert data["stopped"] == "terminated (SIGTERM)" and 0 < data["matches"] < 200000
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m",
+                              str(data["matches"]), "--seed", "5", "--workers", "1",
+                              "--logs", str(logs), "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["reused_logs"] == data["matches"]
