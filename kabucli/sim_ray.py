@@ -16,7 +16,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
 import socket
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -49,6 +51,7 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
             # it sends the token only in token mode (a cluster without it accepts that too)
             os.environ["RAY_AUTH_MODE"] = "token"
     if ours:
+        term = signal.getsignal(signal.SIGTERM)
         try:
             # "local": a Ray of its own, never a cluster this machine happens to run
             ray.init(address=address or "local", num_cpus=None if address else workers,
@@ -58,6 +61,10 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
             where = f"the Ray cluster at {address}" if address else "a local Ray"
             raise KabuError(f"cannot start {where}: {' '.join(str(exc).split())[:300]}") \
                 from None
+        # Ray puts its own SIGTERM handler in place (which ends the process at once): the
+        # run's own (kabucli sim's: stop with the report so far) is put back
+        if callable(term) and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, term)
     task = ray.remote(max_retries=RETRIES, num_cpus=1)(play_chunk)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     plan_ref = ray.put(plan)

@@ -144,3 +144,27 @@ def test_a_cluster_started_by_ray_start_head_is_joined_at_its_address(tmp_path: 
         current = Path("/tmp/ray/ray_current_cluster")
         if current.is_file() and current.read_text().strip().endswith(f":{port}"):
             current.unlink()
+
+
+def test_sigterm_stops_a_ray_run_with_its_report(tmp_path: Path) -> None:
+    # Ray puts its own SIGTERM handler in place as it starts (it ended the run at once, with
+    # Ray's stack dump and no report); the run's own is put back after it
+    import os
+    import signal
+    import subprocess
+    import time
+
+    logs = tmp_path / "logs"
+    argv = [sys.executable, "-m", "kabucli", "sim", "dare", "-b", "best", "-b", "random",
+            "-m", "200000", "--seed", "5", "--backend", "ray", "--workers", "2", "--logs",
+            str(logs), "--json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "NO_COLOR": "1", "RAY_USAGE_STATS_ENABLED": "0"})
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(logs.glob("*.kbl"))) < 20:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err[-2000:]
+    data = json.loads(out)
+    assert data["stopped"] == "terminated (SIGTERM)" and data["matches"] > 0
