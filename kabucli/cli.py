@@ -1045,7 +1045,9 @@ def _summary_lines(report: Any) -> list[str]:
     d = report.as_dict()
     h = d.get("head_to_head")
     if h and h["score"] is not None:
-        elo, lo, hi = (_elo_text(h, k, ".1f") for k in ("elo", "elo_low", "elo_high"))
+        from kabucli.ratings import elo_text
+
+        elo, lo, hi = (elo_text(h, k, ".1f") for k in ("elo", "elo_low", "elo_high"))
         out.append(f"#1 vs #2: {h['wins']} W / {h['draws']} D / {h['losses']} L, score "
                    f"{h['score']:.3f}, Elo {elo} (95%: {lo} to {hi}), LOS {h['los']:.1%}")
     sp = d.get("sprt")
@@ -1348,21 +1350,14 @@ def tournament(
     raise typer.Exit(code)
 
 
-def _elo_text(h: dict[str, Any], key: str, spec: str) -> str:
-    """An Elo figure of head_to_head() as text (see kabucli.ratings.elo_text)."""
-    from kabucli.ratings import elo_text
-
-    return elo_text(h, key, spec)
-
-
 def head_to_head_line(wdl: list[int]) -> tuple[str, str]:
     """A pair's score and Elo difference with its 95% interval, as table cells."""
-    from kabucli.ratings import head_to_head
+    from kabucli.ratings import elo_text, head_to_head
 
     h = head_to_head(*wdl)
     if h["score"] is None:
         return "-", "-"
-    elo, lo, hi = (_elo_text(h, k, ".0f") for k in ("elo", "elo_low", "elo_high"))
+    elo, lo, hi = (elo_text(h, k, ".0f") for k in ("elo", "elo_low", "elo_high"))
     return f"{h['score']:.3f}", f"{elo} ({lo} to {hi})"
 
 
