@@ -1529,14 +1529,14 @@ def main() -> None:
     except SystemExit:
         raise
     except KeyboardInterrupt:  # Ctrl-C where no command handles it (typer still starting)
-        _console(stderr=True).print("aborted")
-        sys.exit(130)
+        _aborted()
     except Exception as exc:
-        if _from_ctrl_c(exc):  # Python wraps a Ctrl-C in a class being made (RuntimeError)
-            _console(stderr=True).print("aborted")
-            sys.exit(130)
         kinds = {c.__name__ for c in type(exc).__mro__}
-        if "ClickException" in kinds or "Abort" in kinds:
+        # click's Abort (Ctrl-C, or no more input, at a prompt), or a Ctrl-C that Python
+        # wrapped in a RuntimeError (one in a class being made)
+        if "Abort" in kinds or _from_ctrl_c(exc):
+            _aborted()
+        if "ClickException" in kinds:
             _usage_error(exc, kinds)
         if os.environ.get("KABUCLI_DEBUG"):
             raise
@@ -1545,6 +1545,12 @@ def main() -> None:
                                     f"{_escape(str(exc))} (set KABUCLI_DEBUG=1 for details)")
         sys.exit(3)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _aborted() -> NoReturn:
+    """The end of a run stopped by Ctrl-C that no command handled: one word, exit 130."""
+    _console(stderr=True).print("aborted")
+    sys.exit(130)
 
 
 def _from_ctrl_c(exc: BaseException) -> bool:
@@ -1570,9 +1576,6 @@ def _usage_error(exc: Exception, kinds: set[str]) -> NoReturn:
     if "NoArgsIsHelpError" in kinds and ctx is not None:
         print(ctx.get_help())
         sys.exit(2)
-    if "Abort" in kinds:
-        err.print("aborted")
-        sys.exit(130)
     message = exc.format_message()  # type: ignore[attr-defined]
     hint = f" (see '{ctx.command_path} --help')" if "UsageError" in kinds and ctx else ""
     err.print(f"[bold red]error:[/] {_escape(message)}{_escape(hint)}")
