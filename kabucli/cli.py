@@ -1098,7 +1098,6 @@ def sim(
     as_json: JsonOpt = False,
 ) -> None:
     """Play many seeded matches between bots and report statistics per bot."""
-    from rich.table import Table
 
     from kabucli import bots as botreg
     from kabucli.errors import KabuError
@@ -1153,29 +1152,12 @@ def sim(
                      "-" if d["win_rate"] is None else f"{d['win_rate']:.1%}",
                      f"{b.mean:+.2f}" if b.played else "-",
                      "-" if d["ci95"] is None else f"±{d['ci95']:.2f}", str(b.forfeits)])
-    charts = partial(_charts, rec, report, names, chart, [(title, columns, rows)],
-                     _summary_lines(report), plot, html, "h2h" if len(bot) == 2 else "")
-    if as_json:
-        print(json.dumps(report.as_dict(), indent=2))
-        charts()
-        raise typer.Exit(code)
-    t = Table(title=title, title_justify="left")
-    for col in columns:
-        t.add_column(col, justify="left" if col == "bot" else "right")
-    for row in rows:
-        t.add_row(_escape(row[0]), *row[1:])
-    out = _console()
-    out.print(t)
-    for line in _summary_lines(report):
-        out.print(_escape(line))
-    _print_failures(out, report)
-    if report.reused:
-        out.print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
-    if report.stopped:
-        err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
-                  f"{report.planned} matches")
-    charts()
-    raise typer.Exit(code)
+    tables = [(title, columns, rows)]
+    summary = _summary_lines(report)
+    charts = partial(_charts, rec, report, names, chart, tables, summary, plot, html,
+                     "h2h" if len(bot) == 2 else "")
+    _end_run(report.as_dict() if as_json else None, tables, summary, report, logs, err,
+             charts, code)
 
 
 def _recorder(plot: Path | None, html: Path | None, tournament: bool = False) -> Any:
@@ -1262,7 +1244,6 @@ def tournament(
     as_json: JsonOpt = False,
 ) -> None:
     """Play a tournament of bots (more bots than seats) and rate them."""
-    from rich.table import Table
 
     from kabucli import bots as botreg
     from kabucli.errors import KabuError
@@ -1325,21 +1306,35 @@ def tournament(
                   " / ".join(f"{names[b].split()[0]} {w:g}"
                              for b, w in zip(grp.bots, grp.wins, strict=True))]
                  for grp in rep.groups]
-    charts = partial(_charts, rec, report, names, title,
-                     [(title, columns, rows), (gtitle, gcolumns, grows)], [], plot, html,
+    tables = [(title, columns, rows), (gtitle, gcolumns, grows)]
+    charts = partial(_charts, rec, report, names, title, tables, [], plot, html,
                      "elo" if seats == 2 else "openskill")
-    if as_json:
-        print(json.dumps(rep.as_dict(), indent=2))
+    _end_run(rep.as_dict() if as_json else None, tables, [], report, logs, err, charts, code)
+
+
+def _end_run(as_json: dict[str, Any] | None,
+             tables: list[tuple[str, list[str], list[list[str]]]], lines: list[str],
+             report: Any, logs: Path | None, err: Console, charts: Callable[[], None],
+             code: int) -> NoReturn:
+    """The end of ``sim`` and ``tournament``: the report (``as_json``: as that JSON; else its
+    tables, words left and figures right as on the --html page, then ``lines``, the failures,
+    the logs reused and why the run stopped), the charts, and the exit code."""
+    if as_json is not None:
+        print(json.dumps(as_json, indent=2))
         charts()
         raise typer.Exit(code)
+    from rich.table import Table
+
     out = _console()
-    for caption, cols, cells in ((title, columns, rows), (gtitle, gcolumns, grows)):
+    for caption, cols, cells in tables:
         t = Table(title=caption, title_justify="left")
         for k, col in enumerate(cols):
             t.add_column(col, justify="left" if k in _text_columns(cols) else "right")
         for row in cells:
             t.add_row(*(_escape(c) for c in row))
         out.print(t)
+    for line in lines:
+        out.print(_escape(line))
     _print_failures(out, report)
     if report.reused:
         out.print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
