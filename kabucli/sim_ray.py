@@ -79,11 +79,12 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
                             lambda batch: task.remote(plan_ref, batch), wait_any,
                             lambda ref, batch: _get(ray, ref, batch[0]))
     finally:
-        for ref in running:
-            with contextlib.suppress(Exception):
-                ray.cancel(ref, force=True)
-        if ours:
-            ray.shutdown()
+        if ours:  # its shutdown stops every task (cancelling them first, as they finish,
+            ray.shutdown()  # could fail a check in Ray's core, which then aborts the run)
+        else:  # a cluster this run did not start: the tasks it sent are its to stop
+            for ref in running:
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref, force=True)
 
 
 def _token() -> bool:
