@@ -798,11 +798,18 @@ def _unwritten(path: Path) -> bool:
         return False
 
 
+def _to_read(plan: Plan, i: int) -> Path | None:
+    """Where match ``i``'s log is, when something is there to read (not when there is
+    nothing, or a file made but never written)."""
+    path = plan.path(i)
+    return None if path is None or not _there(path) or _unwritten(path) else path
+
+
 def _check_there(game: Game, plan: Plan, i: int) -> None:
     """KabuError when something is where match ``i``'s log goes that is not a log of that
     very match (its header read alone: what the rest holds is read when the match comes)."""
-    path = plan.path(i)
-    if path is None or not _there(path) or _unwritten(path):
+    path = _to_read(plan, i)
+    if path is None:
         return
     _unreadable(path, lambda: _this_match(game, plan, i, path,
                                           read_header(path, games.event_types)))
@@ -836,8 +843,8 @@ def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
     """The outcome of match ``i`` when its log is there and finished (or forfeited); None
     when there is none or it is that match cut short (a run stopped in it), to be played
     again; KabuError when the file is anything else, or breaks a rule."""
-    path = plan.path(i)
-    if path is None or not _there(path) or _unwritten(path):
+    path = _to_read(plan, i)
+    if path is None:
         return None
     data = _unreadable(path, lambda: read_log(path, games.event_types, strict=False))
     h = data.header
