@@ -94,21 +94,36 @@ def _title(s: KazuToriState) -> str:
             + (" · LAST CALL" if s.lastcall else "") + f" · Jizo used {s.jizo_uses}/{JIZO_USES}")
 
 
+def _window(game: Game, s: KazuToriState) -> tuple[str, bool, str] | None:
+    """While the card just flipped may be claimed: what it said, whether it may be taken,
+    and what happens if nobody takes it ("" when nothing); None at any other time."""
+    if s.phase != "window" or s.todo:
+        return None
+    closing = GAME.on_close(s)
+    return (f"{game.deck.token(s.table[-1])} said {WORDS[s.said]} by p{s.last}: ",
+            s.takeable(), "" if closing is None else "if nobody takes it: "
+            + closing_text(closing))
+
+
+def _next(s: KazuToriState) -> int:
+    """The seat to flip next (0 when no flip is awaited)."""
+    return s.next_flipper() if s.phase in ("turn", "window") and not s.todo else 0
+
+
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
     s: KazuToriState = match.state
     tok = game.deck.token
     title = _title(s)
     parts: list[RenderableType] = [Text("table (oldest first)", style="dim"),
                                    cards_box([tok(c) for c in s.table])]
-    if s.phase == "window" and not s.todo:
-        may = (Text("may be taken", style="bold green") if s.takeable()
-               else Text("may not be taken", style="red"))
-        parts.append(Text.assemble(f"{tok(s.table[-1])} said {WORDS[s.said]} by p{s.last}: ",
-                                   may))
-        closing = GAME.on_close(s)
-        if closing is not None:
-            parts.append(Text("if nobody takes it: " + closing_text(closing), style="cyan"))
-    nxt = s.next_flipper() if s.phase in ("turn", "window") and not s.todo else 0
+    window = _window(game, s)
+    if window is not None:
+        said, takeable, closing = window
+        parts.append(Text.assemble(said, Text("may be taken", style="bold green") if takeable
+                                   else Text("may not be taken", style="red")))
+        if closing:
+            parts.append(Text(closing, style="cyan"))
+    nxt = _next(s)
     seats = Table(show_edge=False, pad_edge=False)
     for col in ("seat", "chips", "pile", "status"):
         seats.add_column(col, justify="right" if col == "chips" else "left")
@@ -273,13 +288,12 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
     s: KazuToriState = match.state
     tok = game.deck.token
     lines: list[str] = []
-    if s.phase == "window" and not s.todo:
-        may = "may be taken" if s.takeable() else "may not be taken"
-        lines.append(f"{tok(s.table[-1])} said {WORDS[s.said]} by p{s.last}: {may}")
-        closing = GAME.on_close(s)
-        if closing is not None:
-            lines.append("if nobody takes it: " + closing_text(closing))
-    nxt = s.next_flipper() if s.phase in ("turn", "window") and not s.todo else 0
+    window = _window(game, s)
+    if window is not None:
+        said, takeable, closing = window
+        lines.append(said + ("may be taken" if takeable else "may not be taken"))
+        lines += [closing] if closing else []
+    nxt = _next(s)
     seats = []
     for p in range(1, s.n + 1):
         pile = s.piles[p]
