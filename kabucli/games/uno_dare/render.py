@@ -76,6 +76,11 @@ def round_label(match: Match) -> str:
     return f"round {s.round}"
 
 
+def _hit(s: UnoState) -> str:
+    """Who the dare in play hits, and its words."""
+    return f"p{s.hit} is hit by dare #{s.hit_number}: \"{dare_text(s.rules, s.hit_number)}\""
+
+
 def _drawn(game: Game, s: UnoState, viewer: int | None) -> str:
     """The card the player to move has just drawn, for whoever may see it ("" if none)."""
     if s.phase != "drawn" or (viewer is not None and viewer != s.turn) or s.physical:
@@ -111,9 +116,8 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
                       _status(s, p))
     parts: list[RenderableType] = [head, Text(""), seats]
     if s.hit_number:
-        parts += [Text(""), Text(f"p{s.hit} is hit by dare #{s.hit_number}: "
-                                 f"\"{dare_text(s.rules, s.hit_number)}\" - try it, or decline "
-                                 "and draw 2", style="magenta")]
+        parts += [Text(""), Text(f"{_hit(s)} - try it, or decline and draw 2",
+                                 style="magenta")]
     if drawn := _drawn(game, s, viewer):
         parts.append(Text(drawn))
     return Panel(Group(*parts), title=title, title_align="left", expand=False)
@@ -224,8 +228,7 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
         lines.append("play goes " + ("p1 → p2 → ..." if s.direction > 0
                                      else "... → p2 → p1"))
     if s.hit_number:
-        lines.append(f"p{s.hit} is hit by dare #{s.hit_number}: "
-                     f"\"{dare_text(s.rules, s.hit_number)}\" (try it, or decline and draw 2)")
+        lines.append(f"{_hit(s)} (try it, or decline and draw 2)")
     if drawn := _drawn(game, s, viewer):
         lines.append(drawn)
     seats = []
