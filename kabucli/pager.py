@@ -165,7 +165,7 @@ class Positions:
             Ledger: lambda: Ledger(0, 0)}
         self.checkpoints: list[_Checkpoint] = [_Checkpoint(0, None, (), 0, None)]
         self._walk_all()
-        self.match = Match(game, header)  # the match at ``pos``
+        self.match = fresh  # the match at ``pos``
         self.pos = 0
         self._runs: list[list[int]] = []
 
