@@ -98,35 +98,36 @@ def _walked(game: Game, data: Any, log_name: str,
         return once(scene, scenes, known)
 
     names = [safe_text(s.name) for s in header.seats]
-    views = []
-    outcome: str | None = None
-    violation: Violation | None = None
-    violation_data: dict[str, Any] | None = None
-    for seat in ([None, *range(1, len(header.seats) + 1)] if viewer is None else [viewer]):
-        at = [store(_scene(game, Match(game, header), seat))]
-        entries: list[dict[str, Any]] = []
+    # every view (everyone's, then each seat's; or the one asked for) built in one walk
+    seen = [None, *range(1, len(header.seats) + 1)] if viewer is None else [viewer]
+    start = Match(game, header)
+    ats = [[store(_scene(game, start, seat))] for seat in seen]
+    entries: list[list[dict[str, Any]]] = [[] for _ in seen]
 
-        def on_step(index: int, ev: Event, m: Match, seat: int | None = seat,
-                    at: list[int] = at, entries: list[dict[str, Any]] = entries) -> None:
-            when = times[index - 1] if times is not None and index <= len(times) else None
-            entries.append(_entry(game, index, ev, m, seat, when))
+    def on_step(index: int, ev: Event, m: Match) -> None:
+        when = times[index - 1] if times is not None and index <= len(times) else None
+        for seat, at, said in zip(seen, ats, entries, strict=True):
+            said.append(_entry(game, index, ev, m, seat, when))
             at.append(store(_scene(game, m, seat)))
 
-        match, violation = walk(game, header, events, on_step)
-        if violation is not None:
-            entries.append({"n": violation.index, "kind": "violation",
-                            "line": safe_text(f"{violation.actor} {violation.action}: "
-                                              f"breaks a rule: {violation.reason}"),
-                            "notation": safe_text(violation.action)})
+    match, violation = walk(game, header, events, on_step)
+    violation_data: dict[str, Any] | None = None
+    if violation is not None:
+        for at, said in zip(ats, entries, strict=True):
+            said.append({"n": violation.index, "kind": "violation",
+                         "line": safe_text(f"{violation.actor} {violation.action}: "
+                                           f"breaks a rule: {violation.reason}"),
+                         "notation": safe_text(violation.action)})
             at.append(at[-1])
-            violation_data = {"index": violation.index,
-                              "text": safe_text(f"event {violation.index} breaks a rule: "
-                                                f"{violation.actor} {violation.action!r}: "
-                                                f"{violation.reason}")}
-        outcome = _outcome_text(game, match)
-        label = "everyone (referee)" if seat is None else seat_label(match, seat)
-        views.append({"key": "all" if seat is None else f"p{seat}", "label": label,
-                      "events": entries, "at": at})
+        violation_data = {"index": violation.index,
+                          "text": safe_text(f"event {violation.index} breaks a rule: "
+                                            f"{violation.actor} {violation.action!r}: "
+                                            f"{violation.reason}")}
+    views = [{"key": "all" if seat is None else f"p{seat}",
+              "label": "everyone (referee)" if seat is None else seat_label(match, seat),
+              "events": said, "at": at}
+             for seat, at, said in zip(seen, ats, entries, strict=True)]
+    outcome = _outcome_text(game, match)
     h = header
     return {
         "game": game.title, "log": safe_text(log_name), "mode": h.mode,
