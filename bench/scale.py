@@ -59,10 +59,18 @@ def one(spec: dict[str, Any]) -> dict[str, Any]:
             "rss_mib": peak / 1024, "rss_before_mib": base / 1024}
 
 
+ONE = ("import json, sys; sys.path.insert(0, %r); import scale; "
+       "print(json.dumps(scale.one(json.loads(sys.argv[1]))))" % str(HERE))
+
+
 def measure(spec: dict[str, Any], runs: int) -> dict[str, Any]:
     results = []
     for _ in range(runs):
-        out = subprocess.run([sys.executable, __file__, "--one", json.dumps(spec)],
+        # run by -c, not as this script: a pool's workers would each load the process's
+        # main script again (multiprocessing does, for a script), and this one loads the
+        # benchmarks' modules, 17 ms a worker that `kabucli sim` does not pay (its script
+        # is three lines)
+        out = subprocess.run([sys.executable, "-c", ONE, json.dumps(spec)],
                              capture_output=True, text=True, check=False,
                              env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
         if out.returncode != 0:

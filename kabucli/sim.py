@@ -540,12 +540,13 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
             yield play_match(plan, i)
         return
     import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-    from concurrent.futures.process import BrokenProcessPool
 
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["kabucli.sim"])
-    _start_fork_server()
+    _start_fork_server()  # first: it starts a Python, which loads kabucli meanwhile
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
     pools: list[ProcessPoolExecutor] = []  # the last is in use; a broken one is replaced
     made: dict[Any, int] = {}  # future -> the number of the pool it went to
 
