@@ -59,8 +59,8 @@ def one(spec: dict[str, Any]) -> dict[str, Any]:
             "rss_mib": peak / 1024, "rss_before_mib": base / 1024}
 
 
-ONE = ("import json, sys; sys.path.insert(0, %r); import scale; "
-       "print(json.dumps(scale.one(json.loads(sys.argv[1]))))" % str(HERE))
+ONE = (f"import json, sys; sys.path.insert(0, {str(HERE)!r}); import scale; "
+       "print(json.dumps(scale.one(json.loads(sys.argv[1]))))")
 
 
 def measure(spec: dict[str, Any], runs: int) -> dict[str, Any]:

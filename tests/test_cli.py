@@ -455,6 +455,34 @@ def test_help_from_the_entry_point_has_no_escapes_with_no_color(args: tuple[str,
     assert ANSI not in plain.stdout
 
 
+def _commands(group: Any = app, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found = [(*prefix, c.name or c.callback.__name__) for c in group.registered_commands]
+    for sub in group.registered_groups:
+        found += _commands(sub.typer_instance, (*prefix, sub.name))
+    return found
+
+
+def test_each_command_is_summed_up_on_one_line_of_the_command_list() -> None:
+    # the list in `kabucli --help` shows the first paragraph of each command's help with its
+    # line breaks as written (audit's broke mid-sentence there)
+    def text(*args: str) -> str:
+        res = run(*args, "--help", env={"COLUMNS": "200"})
+        assert res.exit_code == 0, args
+        return "\n".join(line.rstrip() for line in res.output.splitlines())
+
+    rows = text().splitlines()
+    commands = _commands()
+    assert len(commands) >= 13
+    for path in commands:
+        # the paragraphs after "Usage: ...": the first is the command's summary (typer
+        # joins its lines here, at 200 columns)
+        summary = text(*path).split("Usage:", 1)[1].split("\n\n")[1].strip()
+        assert summary and "\n" not in summary, (path, summary)
+        if len(path) == 1:
+            row = next(line for line in rows if re.match(rf"\W*{path[0]}\s", line))
+            assert summary in row, (path, row)
+
+
 def test_version_names_the_version_and_the_build(tmp_path: Path) -> None:
     import kabucli as pkg
 
