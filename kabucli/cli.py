@@ -8,6 +8,7 @@ inside the commands so that ``kabucli --help`` starts fast.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import time
@@ -86,6 +87,25 @@ EXIT_UNREADABLE = 2
 MAX_SCRIPT_BYTES = 16 * 2**20  # the largest move script read (about a million moves)
 
 
+def _dumps(obj: Any, **kw: Any) -> str:
+    """``json.dumps``, but never ``Infinity`` or ``NaN``, which are not JSON (strict parsers
+    refuse them): a number that is not finite is written as null."""
+    try:
+        return json.dumps(obj, allow_nan=False, **kw)
+    except ValueError:
+        return json.dumps(_finite(obj), allow_nan=False, **kw)
+
+
+def _finite(obj: Any) -> Any:
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
 def _console(stderr: bool = False) -> Console:
     from rich.console import Console
 
@@ -139,11 +159,22 @@ def _rules(game: Game, pairs: list[str], file: Path | None) -> Any:
     from kabucli.rules import build
 
     try:
-        return build(game.Rules, pairs, file, game.name, games.names())
+        return build(game.Rules, pairs, _named(file, "--rules-file", "a file"), game.name,
+                     games.names())
     except RulesFileError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:
         fail(str(exc))
+
+
+def _named(name: Path | str | None, option: str, what: str) -> Path | None:
+    """A path option's value as a Path (None when not given); an empty name, which Path
+    would take for the current folder, is refused."""
+    if name is None:
+        return None
+    if not str(name):
+        fail(f"{option}: the name is empty; name {what}")
+    return Path(name)
 
 
 def _seed(text: str | None) -> int | None:
@@ -166,8 +197,10 @@ PlayersOpt = Annotated[int | None, typer.Option("--players", "-n", help="Number 
 RuleOpt = Annotated[list[str] | None, typer.Option("--rule", "-r", metavar="NAME=VALUE",
                                                    help="Set a house rule (repeatable).",
                                                    autocompletion=complete_rule)]
-RulesFileOpt = Annotated[Path | None, typer.Option("--rules-file", help="House rules from a "
-                                                   "TOML file (top level or a [GAME] table).")]
+# path_type=str: the name as typed (typer makes "" the Path "."), made a Path by _named
+RulesFileOpt = Annotated[Path | None, typer.Option("--rules-file", path_type=str,
+                                                   help="House rules from a TOML file (top "
+                                                        "level or a [GAME] table).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
 
 
@@ -191,7 +224,7 @@ def rules(
             data = [{"name": g.name, "title": g.title, "players": [g.min_players, g.max_players],
                      "deck": g.deck.name, "summary": g.summary}
                     for g in (games.get(n) for n in games.names())]
-            print(json.dumps(data, indent=2))
+            print(_dumps(data, indent=2))
             return
         t = Table(title="kabucli games", title_justify="left")
         for col in ("game", "players", "deck", "what it is"):
@@ -206,7 +239,7 @@ def rules(
     infos = describe(g.Rules)
     kinds = {**bots.about(g.name), **bots.EXTERNAL_ABOUT}
     if as_json:
-        print(json.dumps({
+        print(_dumps({
             "name": g.name, "title": g.title, "players": [g.min_players, g.max_players],
             "rules": games.page(g.name), "notation": games.notation(g.name),
             "house_rules": [{"name": i.name, "type": i.kind, "default": i.default,
@@ -258,7 +291,7 @@ def deal(
         fail(str(exc))
     m = sess.match
     if as_json:
-        print(json.dumps({"seed": m.seed, "state": g.view(m.state)}, indent=2))
+        print(_dumps({"seed": m.seed, "state": g.view(m.state)}, indent=2))
         return
     out = _console()
     out.print(f"[dim]seed {m.seed}[/]")
@@ -473,7 +506,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     finally:
         sess.close()
     if as_json:
-        print(json.dumps({"seed": m.seed, "log": str(sess.log_path) if sess.log_path else None,
+        print(_dumps({"seed": m.seed, "log": str(sess.log_path) if sess.log_path else None,
                           "events": m.logged, "outcome": m.outcome()}, indent=2))
         return
     out.print(render.outcome_panel(g, m))
@@ -756,7 +789,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     if at is not None:
         match, violation = walk(g, data.header, events)
         shown = at if violation is None else violation.index - 1
-        print(json.dumps({**head, "at": at,
+        print(_dumps({**head, "at": at,
                           "step": step(shown, events[shown - 1]) if shown else None,
                           "state": g.view(match.state, viewer), **ending(match, violation)},
                          indent=2))
@@ -764,14 +797,14 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
 
     def members(values: dict[str, Any]) -> str:
         """Members of the document, laid out as ``json.dumps(indent=2)`` lays them out."""
-        return ",\n".join(f"  {json.dumps(k)}: " + json.dumps(v, indent=2).replace("\n", "\n  ")
+        return ",\n".join(f"  {_dumps(k)}: " + _dumps(v, indent=2).replace("\n", "\n  ")
                            for k, v in values.items())
 
     lead = "{\n" + members(head) + ',\n  "steps": [\n    '
 
     def on_step(index: int, ev: Event, m: Match) -> None:
         nonlocal lead
-        print(lead + json.dumps({**step(index, ev), "state": g.view(m.state, viewer)}), end="")
+        print(lead + _dumps({**step(index, ev), "state": g.view(m.state, viewer)}), end="")
         lead = ",\n    "
 
     match, violation = walk(g, data.header, events, on_step)
@@ -821,7 +854,7 @@ def audit(
     def result(res: dict[str, Any]) -> None:
         nonlocal items
         if as_json:
-            body = json.dumps(res, indent=2).replace("\n", "\n  ")
+            body = _dumps(res, indent=2).replace("\n", "\n  ")
             print(("[\n  " if not items else ",\n  ") + body, end="")
         items += 1
 
@@ -1079,7 +1112,7 @@ def sim(
         "--fixed-seats", help="Keep each bot in its seat (default: bots change seats every "
                               "match so no bot profits from a seat).")] = False,
     logs: Annotated[Path | None, typer.Option(
-        "--logs", metavar="DIR",
+        "--logs", metavar="DIR", path_type=str,
         help="Write each match's log into this folder (GAME-00001.kbl, ...). The same run "
              "started again (same game, bots, seed and house rules) reuses the finished "
              "matches there and plays an interrupted one again; any other file where a log "
@@ -1108,6 +1141,7 @@ def sim(
 
     g = _game(game)
     r = _rules(g, rule or [], rules_file)
+    logs = _named(logs, "--logs", "a folder")
     s = _seed(seed)
     s = s if s is not None else random_seed()
     if not g.min_players <= len(bot) <= g.max_players:
@@ -1234,7 +1268,8 @@ def tournament(
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
     logs: Annotated[Path | None, typer.Option(
-        "--logs", metavar="DIR", help="Write each match's log into this folder; the same "
+        "--logs", metavar="DIR", path_type=str,
+        help="Write each match's log into this folder; the same "
         "tournament started again reuses them (as sim --logs).")] = None,
     workers: WorkersOpt = None,
     max_failures: MaxFailuresOpt = None,
@@ -1254,6 +1289,7 @@ def tournament(
 
     g = _game(game)
     r = _rules(g, rule or [], rules_file)
+    logs = _named(logs, "--logs", "a folder")
     s = _seed(seed)
     s = s if s is not None else random_seed()
     if fmt not in FORMATS:
@@ -1322,7 +1358,7 @@ def _end_run(as_json: dict[str, Any] | None,
     tables, words left and figures right as on the --html page, then ``lines``, the failures,
     the logs reused and why the run stopped), the charts, and the exit code."""
     if as_json is not None:
-        print(json.dumps(as_json, indent=2))
+        print(_dumps(as_json, indent=2))
         charts()
         raise typer.Exit(code)
     from rich.table import Table
@@ -1395,7 +1431,7 @@ def bot_check(
         fail(str(exc))
     code = 0 if all(c.ok for c in checks) else 1
     if as_json:
-        print(json.dumps({"command": command, "ok": code == 0,
+        print(_dumps({"command": command, "ok": code == 0,
                           "checks": [c.as_dict() for c in checks]}, indent=2))
         raise typer.Exit(code)
     out = _console()
@@ -1488,7 +1524,7 @@ def solve(
     except KabuError as exc:
         fail(str(exc))
     if as_json:
-        print(json.dumps(answer, indent=2))
+        print(_dumps(answer, indent=2))
         return
     from kabucli import games
 

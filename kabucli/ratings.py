@@ -187,6 +187,13 @@ LLR_FAR = 1e6  # the LLR of a result the model cannot weigh (far past any bound)
 MAX_SPRT_ELO = 1000  # the largest Elo difference an SPRT may test (either sign)
 
 
+def _shown(v: float) -> str:
+    """A number as given: short when that is exact (1000, 0.05), else every digit it has (so
+    that 1000.0000001 is not shown as the 1000 it was refused for exceeding)."""
+    short = f"{v:g}"
+    return short if float(short) == v else repr(v)
+
+
 class Sprt:
     """A sequential probability ratio test between elo0 (H0) and elo1 (H1)."""
 
@@ -197,20 +204,23 @@ class Sprt:
         for name, v in (("elo0", elo0), ("elo1", elo1)):
             if not -MAX_SPRT_ELO <= v <= MAX_SPRT_ELO:  # beyond, the model's numbers overflow
                 raise KabuError(f"--sprt: {name} must be between -{MAX_SPRT_ELO} and "
-                                f"{MAX_SPRT_ELO}, not {v:g}")
+                                f"{MAX_SPRT_ELO}, not {_shown(v)}")
         if not elo0 < elo1:
-            raise KabuError(f"--sprt: elo0 ({elo0:g}) must be less than elo1 ({elo1:g})")
+            raise KabuError(f"--sprt: elo0 ({_shown(elo0)}) must be less than elo1 "
+                            f"({_shown(elo1)})")
         for name, v in (("alpha", alpha), ("beta", beta)):
             if not 0 < v < 1:
-                raise KabuError(f"--sprt: {name} must be between 0 and 1, not {v:g}")
+                raise KabuError(f"--sprt: {name} must be between 0 and 1, not {_shown(v)}")
         if alpha + beta >= 1:
             raise KabuError("--sprt: alpha + beta must be less than 1")
         if model not in self.MODELS:
             raise KabuError(f"--sprt: model {model!r} is unknown (models: "
                             f"{', '.join(self.MODELS)})")
         self.elo0, self.elo1, self.alpha, self.beta, self.model = elo0, elo1, alpha, beta, model
-        self.lower = math.log(beta / (1 - alpha))
-        self.upper = math.log((1 - beta) / alpha)
+        # as differences of logarithms: (1 - beta) / alpha overflows for an alpha near the
+        # smallest float, while each logarithm stays finite
+        self.lower = math.log(beta) - math.log1p(-alpha)
+        self.upper = math.log1p(-beta) - math.log(alpha)
         self.llr = 0.0
         self.result = "continue"
 

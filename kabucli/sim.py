@@ -103,7 +103,7 @@ class BotStats:
     def as_dict(self) -> dict[str, Any]:
         return {"bot": self.kind, "matches": self.matches, "wins": round(self.wins, 4),
                 "win_rate": round(self.wins / self.matches, 4) if self.matches else None,
-                "mean_chips": round(self.mean, 4),
+                "mean_chips": round(self.mean, 4) if self.played else None,
                 "ci95": None if math.isinf(self.ci95) else round(self.ci95, 4),
                 "forfeits": self.forfeits}
 
@@ -769,6 +769,9 @@ def _log_folder(log_dir: Path) -> bool:
     files to keep). KabuError in one line when it cannot be one."""
     if log_dir.exists() and not log_dir.is_dir():
         raise KabuError(f"log folder {log_dir} is a file, not a folder")
+    if log_dir.is_symlink() and not log_dir.exists():
+        raise KabuError(f"log folder {log_dir} is a link to {os.readlink(log_dir)}, which "
+                        "does not exist")
     try:
         log_dir.mkdir(parents=True, exist_ok=True)
         with os.scandir(log_dir) as entries:
@@ -825,8 +828,8 @@ def _unreadable(path: Path, read: Callable[[], Any]) -> Any:
         return read()
     except KabuError as exc:
         msg = str(exc)
-        raise KabuError(f"{msg if msg.startswith(str(path)) else f'{path}: {msg}'}; "
-                        f"{_KEEP}") from None
+        msg = msg if msg.startswith(str(path)) else f"{path}: {msg}"
+        raise KabuError(msg if msg.endswith(_KEEP) else f"{msg}; {_KEEP}") from None
 
 
 def _this_match(game: Game, plan: Plan, i: int, path: Path, h: Header) -> None:

@@ -641,3 +641,57 @@ def test_sim_log_interrupted_while_written_is_removed(
     with pytest.raises(KeyboardInterrupt):
         _write_log(plan, 0, b"KBCLOG2\n" + bytes(40))
     assert list(tmp_path.iterdir()) == []
+
+
+# -- a move for another seat (probe of 2026-11-25) -------------------------------------------
+
+OTHER_SEAT = """import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "turn":
+        me = "p%d" % m["seat"]
+        other = "p2" if me == "p1" else "p1"
+        move = m["legal"][-1]
+        print(move.replace(me, other, 1) if move.startswith(me) else other + " " + move,
+              flush=True)
+"""
+TABLE_MOVE = """import json, sys
+for line in sys.stdin:
+    if json.loads(line)["type"] == "turn":
+        print("deal 1-7-5", flush=True)
+"""
+
+
+@pytest.mark.parametrize(("script", "why"), [
+    (OTHER_SEAT, r"a move of p(\d); a bot moves only for its own seat, p(\d)"),
+    (TABLE_MOVE, r"'deal' is not typed after a seat"),
+], ids=["another-seat", "the-tables-move"])
+def test_a_bot_answering_a_move_not_of_its_seat_forfeits_that_match_only(
+        tmp_path: Path, script: str, why: str) -> None:
+    # a move named for the other seat used to stop the whole run with no report, pinned on
+    # the seat it named
+    import re
+
+    bot = f"cmd:{sys.executable} {write(tmp_path, 'bot.py', script)}"
+    rules = build(DARE.Rules, ["rounds=1"])
+    report = simulate(DARE, rules, [bot, "random"], 4, seed=1)
+    assert report.matches == 4 and report.failures == 4
+    for failure in report.failed:
+        assert failure["bot"] == bot
+        found = re.search(why, failure["reason"])
+        assert found is not None, failure
+        if found.groups():  # the seat it named is the other; the one it plays is its own
+            assert int(found[2]) == failure["seat"] != int(found[1])
+
+
+def test_a_python_bot_returning_a_move_of_another_seat_forfeits(tmp_path: Path) -> None:
+    code = ("class Bot:\n"
+            "    def __init__(self, rng):\n        pass\n"
+            "    def choose(self, game, state, seat):\n"
+            "        import msgspec\n"
+            "        ev = game.legal(state, seat)[-1]\n"
+            "        return msgspec.structs.replace(ev, seat=3 - seat)\n")
+    bot = f"py:{write(tmp_path, 'pybot.py', code)}:Bot"
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), [bot, "random"], 2, seed=1)
+    assert report.failures == 2
+    assert all("a bot moves only for its own seat" in f["reason"] for f in report.failed)

@@ -365,3 +365,70 @@ def test_the_docs_table_and_kabucli_rules_dare_say_the_same() -> None:
     assert HAND_ROW.findall((ROOT / "docs/rules/dare.md").read_text()) == HAND_ROW.findall(shown)
     shown = " ".join(shown.split())
     assert "| 1 | Doshippin | 1, 10, 10" in shown and "| 8 | Nobori | any other three" in shown
+
+
+# -- found by a hostile pass over sim and tournament (2026-11-25) ----------------------------
+
+def test_sprt_bounds_stay_finite_for_an_alpha_near_the_smallest_float() -> None:
+    res = run("sim", "dare", "-b", "best", "-b", "random", "-m", "4", "--seed", "1",
+              "--rule", "rounds=1", "--json", "--sprt", "elo0=0 elo1=5 alpha=5e-324 beta=0.5")
+    assert res.exit_code == 0, res.output
+    assert "Infinity" not in res.output and "NaN" not in res.output
+    sprt = json.loads(res.output)["sprt"]
+    assert sprt["upper"] == pytest.approx(743.7469, abs=1e-3)  # log(0.5) - log(5e-324)
+    assert sprt["lower"] == pytest.approx(-0.6931, abs=1e-3)
+
+
+def test_json_never_holds_infinity_or_nan() -> None:
+    from kabucli.cli import _dumps
+
+    out = _dumps({"a": [1.5, float("inf"), {"b": float("nan")}], "c": -float("inf")})
+    assert json.loads(out) == {"a": [1.5, None, {"b": None}], "c": None}
+
+
+def test_a_bot_with_no_match_counted_has_no_mean_in_json(tmp_path: Path) -> None:
+    crash = tmp_path / "crash.py"
+    crash.write_text("raise SystemExit(3)\n")
+    res = run("sim", "dare", "-b", f"cmd:{sys.executable} {crash}", "-b", "random", "-m", "3",
+              "--seed", "1", "--json")
+    bots_ = json.loads(res.output)["bots"]
+    assert [b["forfeits"] for b in bots_] == [3, 0]
+    assert all(b["mean_chips"] is None and b["ci95"] is None for b in bots_)  # no mean of 0
+
+
+def test_sprt_refusal_shows_the_value_it_refused() -> None:
+    res = run("sim", "dare", "-b", "best", "-b", "random", "--sprt", "elo0=0 elo1=1000.0000001")
+    assert res.exit_code == 1
+    assert "must be between -1000 and 1000, not 1000.0000001" in res.output
+
+
+@pytest.mark.parametrize("option", ["--logs", "--rules-file"])
+@pytest.mark.parametrize("command", [["sim", "dare", "-b", "best", "-b", "random", "-m", "2"],
+                                     ["tournament", "dare", "-b", "best", "-b", "random",
+                                      "-b", "random"]])
+def test_an_empty_file_or_folder_name_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str],
+        option: str) -> None:
+    monkeypatch.chdir(tmp_path)  # --logs "" wrote the run's logs into the current folder
+    res = run(*command, option, "")
+    assert res.exit_code == 1, res.output
+    assert f"error: {option}: the name is empty" in res.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_log_folder_that_is_a_broken_link_says_so(tmp_path: Path) -> None:
+    link = tmp_path / "logs"
+    link.symlink_to(tmp_path / "gone" / "x")
+    res = run("sim", "dare", "-b", "best", "-b", "random", "-m", "2", "--logs", str(link))
+    assert res.exit_code == 1
+    assert f"is a link to {tmp_path / 'gone' / 'x'}, which does not exist" in res.output
+
+
+def test_a_log_of_another_run_is_refused_in_words_said_once(tmp_path: Path) -> None:
+    run("sim", "dare", "-b", "best", "-b", "random", "-m", "1", "--seed", "2",
+        "--logs", str(tmp_path))
+    res = run("sim", "dare", "-b", "best", "-b", "random", "-m", "1", "--seed", "1",
+              "--logs", str(tmp_path))
+    assert res.exit_code == 1
+    assert "holds another match (different seed)" in res.output
+    assert res.output.count("never overwrites it") == 1

@@ -208,9 +208,22 @@ def parse_answer(game: Game, state: Any, seat: int, answer: str) -> Event:
         raise BotError(f"bot p{seat} answered {answer[:80]!r}… ({len(answer)} characters; "
                        f"a move is at most {MAX_LINE})")
     try:
-        return game.parse(state, answer if answer.lower().startswith("p") else f"p{seat} {answer}")
+        ev = game.parse(state, answer if answer.lower().startswith("p") else f"p{seat} {answer}")
     except KabuError as exc:
         raise BotError(f"bot p{seat} answered {answer[:80]!r}: {exc}") from None
+    return own_move(game, ev, seat, f"bot p{seat} answered {answer[:80]!r}")
+
+
+def own_move(game: Game, ev: Event, seat: int, said: str) -> Event:
+    """``ev`` when it is a move of ``seat`` (the seat the bot was asked to move for), else
+    BotError: a bot moves for its own seat only, so that its failure is its own (a move
+    named for another seat, or the table's, would be refused as that seat's)."""
+    other = getattr(ev, "seat", None)
+    if ev.KIND != "action" or other != seat:
+        whose = (f"a move of p{other}" if ev.KIND == "action" and isinstance(other, int)
+                 else f"{game.notate(ev)!r}, which is not a seat's move")
+        raise BotError(f"{said}: {whose}; a bot moves only for its own seat, p{seat}")
+    return ev
 
 
 class ProcessBot:
@@ -379,7 +392,7 @@ class PythonBot:
         except (msgspec.ValidationError, TypeError) as exc:
             raise BotError(f"bot p{seat} ('{self.spec}') returned a malformed {name}: "
                            f"{_one_line(str(exc))}") from None
-        return ev
+        return own_move(game, ev, seat, f"bot p{seat} ('{self.spec}') returned a {name}")
 
     def _kill(self) -> None:
         if self._chan is not None:
@@ -469,10 +482,12 @@ class GuardedBot:
                            "not a move")
         # msgspec builds a struct without checking its fields: check them as a log read would
         try:
-            return msgspec.convert(msgspec.to_builtins(ev), type(ev))
+            ev = msgspec.convert(msgspec.to_builtins(ev), type(ev))
         except (msgspec.ValidationError, TypeError) as exc:
             raise BotError(f"bot p{seat} ('{self.spec}') returned a malformed "
                            f"{type(ev).__name__}: {exc}") from None
+        return own_move(game, ev, seat,
+                        f"bot p{seat} ('{self.spec}') returned a {type(ev).__name__}")
 
 
 def host() -> None:
