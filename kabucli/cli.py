@@ -734,11 +734,16 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
     """``replay --html OUT``: the page written (kabucli/render/html.py), opening at event
     ``at``; then, like a replay in text, the log's first broken rule or damage as the error
     line and exit code."""
+    from kabucli.files import write_whole
+    from kabucli.log import holds_log
     from kabucli.render.html import page
 
     text, violation = page(g, data, log.name, viewer, at or 0)
-    try:
-        out.write_text(text, encoding="utf-8")
+    if holds_log(out):
+        fail(f"--html {out} holds a kabucli log, which a page never replaces: name another "
+             "file", EXIT_UNREADABLE)
+    try:  # a page written before is replaced (whole, or not at all); the log never
+        write_whole(out, lambda fh: fh.write(text.encode("utf-8")), True, [log])
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_UNREADABLE)
     print(f"wrote {out} ({len(data.events)} events, {len(text) // 1024} KiB)")
@@ -1455,7 +1460,7 @@ def log_convert(
     force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
 ) -> None:
     """Convert a log between msgpack (compact) and JSON Lines (readable)."""
-    from kabucli.errors import LogError
+    from kabucli.errors import KabuError
     from kabucli.games import event_types
     from kabucli.log import convert_log
 
@@ -1465,7 +1470,7 @@ def log_convert(
         fail(f"{dst} already exists; add --force to overwrite it")
     try:
         n = convert_log(src, dst, event_types, to, overwrite=force)  # type: ignore[arg-type]
-    except LogError as exc:
+    except KabuError as exc:  # a LogError, or a header its game refuses
         fail(str(exc), EXIT_UNREADABLE)
     _console().print(f"wrote {_escape(str(dst))} ({n} events)", soft_wrap=True)
 
@@ -1479,7 +1484,7 @@ def log_repair(
 ) -> None:
     """Copy every record of a damaged log that still checks into a new log."""
     from kabucli import games
-    from kabucli.errors import LogError
+    from kabucli.errors import KabuError
     from kabucli.log import repair_log, same_file
 
     if same_file(src, dst):
@@ -1488,7 +1493,7 @@ def log_repair(
         fail(f"{dst} already exists; add --force to overwrite it")
     try:
         kept, dropped = repair_log(src, dst, games.event_types, overwrite=force)
-    except LogError as exc:
+    except KabuError as exc:  # a LogError, or a header its game refuses
         fail(str(exc), EXIT_UNREADABLE)
     err = _console(stderr=True)
     for line in dropped:

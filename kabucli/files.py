@@ -1,16 +1,25 @@
-"""Reading the files people name (logs, rules files, move scripts): whole, but bounded.
+"""Reading the files people name (logs, rules files, move scripts): whole, but bounded; and
+writing a file whole (a converted or repaired log, a page, a chart).
 
 A name can point at something that never ends (``/dev/zero``, a FIFO no one writes to) or at
 a huge file. :func:`read_bytes` reads only regular files, and at most a given size, so such a
-name is refused at once instead of hanging or filling the memory.
+name is refused at once instead of hanging or filling the memory. :func:`write_whole` writes
+only regular files, into a new file that takes the name's place when it is whole, so that a
+write that fails (a full disk) leaves what was there as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import secrets
 import stat
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import IO, TypeVar
+
+T = TypeVar("T")
 
 MiB = 2**20
 
@@ -60,3 +69,65 @@ def _read_upto(fd: int, first: int, most: int) -> bytes:
 
 def size_text(n: int) -> str:
     return f"{n // MiB} MiB" if n >= MiB and n % MiB == 0 else f"{n} bytes"
+
+
+def write_whole(path: Path | str, write: Callable[[IO[bytes]], T], overwrite: bool = False,
+                keep: Sequence[Path | str] = ()) -> T:
+    """Write the file ``path`` by ``write(fh)``: into a new file beside it, which takes the
+    name when it is whole (in one step), so that a write that fails (a full disk, an error
+    in ``write``) leaves what was at ``path`` as it was, and no part-written file.
+
+    OSError (``strerror`` says why) before anything is written, when ``path`` is there and
+    not ``overwrite`` (FileExistsError); is there but is not a regular file (a folder, a
+    device, a FIFO: kabucli writes files only, never into those); or is, through any link,
+    one of the files ``keep`` (the one being read)."""
+    name = os.fspath(path)
+    _check_target(name, overwrite, keep)
+    folder, base = os.path.split(name)
+    part = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.part")
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            result = write(fh)
+        if overwrite:
+            os.replace(part, name)
+        else:
+            try:  # a link never replaces a file that appeared meanwhile
+                os.link(part, name)
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links
+                if os.path.lexists(name):
+                    raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), name) from None
+                os.replace(part, name)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(part)
+        raise
+    with contextlib.suppress(OSError):
+        os.unlink(part)  # after a link: the name keeps the file
+    return result
+
+
+def _check_target(name: str, overwrite: bool, keep: Sequence[Path | str]) -> None:
+    try:
+        info = os.stat(name)
+    except FileNotFoundError:
+        if os.path.islink(name):  # a link to nothing: writing would follow it elsewhere
+            raise OSError(errno.ENOENT, "it is a link to a file that is not there") from None
+        return
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder", name)
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(errno.EINVAL, "it is not a regular file but a pipe, device or socket "
+                                    "(kabucli writes files only)")
+    for other in keep:
+        try:
+            same = os.path.samefile(name, other)
+        except OSError:
+            same = False
+        if same:
+            raise OSError(errno.EEXIST, "it is the file being read (through a link, if by "
+                                        "another name)")
+    if not overwrite:
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), name)

@@ -45,7 +45,7 @@ from kabucli.compact import (
 )
 from kabucli.errors import KabuError, LogError
 from kabucli.events import Event, Forfeit, Undo
-from kabucli.files import MiB, read_bytes, size_text
+from kabucli.files import MiB, read_bytes, size_text, write_whole
 
 FORMAT_VERSION = 2
 READ_VERSIONS = (1, 2)
@@ -916,26 +916,35 @@ def repair_log(src: Path | str, dst: Path | str, event_types: EventTypes,
     header = records.header
     if header is None:
         raise _log_error(src, 0, "missing: the log holds no records", 0)
-    try:
-        if records.blocks and format_for(dst) == "msgpack":
-            writer = LogWriter.create(dst, header, "msgpack", durable=False,
-                                      overwrite=overwrite, types=records.types)
+    if records.blocks and format_for(dst) == "msgpack":
+        def write(fh: IO[bytes]) -> None:
+            writer = LogWriter.start(fh, header, "msgpack", False, records.types)
             try:
                 for t, ev in records.inputs:
                     writer.append_input(ev, t)
             finally:
                 writer.close()
-            return len(_derive(records.types, header, records.inputs).events), dropped
-        events, times = records.events, records.times
-        if records.blocks:
-            derived = _derive(records.types, header, records.inputs)
-            events, times = derived.events, derived.times
-        write_log(dst, header, events, format_for(dst), overwrite=overwrite, times=times,
-                  types=records.types)
-    except OSError as exc:
-        dst.unlink(missing_ok=True)
-        raise LogError(f"cannot write {dst}: {exc.strerror}") from None
+
+        _write_new(dst, write, overwrite, [src])
+        return len(_derive(records.types, header, records.inputs).events), dropped
+    events, times = records.events, records.times
+    if records.blocks:
+        derived = _derive(records.types, header, records.inputs)
+        events, times = derived.events, derived.times
+    write_log(dst, header, events, format_for(dst), overwrite=overwrite, times=times,
+              types=records.types, keep=[src])
     return len(events), dropped
+
+
+def holds_log(path: Path | str) -> bool:
+    """Whether the file at ``path`` starts as a kabucli log does (either encoding), which a
+    page or a chart is never written over."""
+    try:
+        with open(path, "rb") as fh:
+            start = fh.read(len(MAGIC))
+    except OSError:
+        return False
+    return start.startswith((MAGIC, MAGIC1)) or start.startswith(b'{"format"')
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -1017,22 +1026,18 @@ def convert_log(src: Path, dst: Path, event_types: EventTypes, fmt: Fmt | None =
     that breaks a rule) is refused, in JSON Lines it is copied as it is."""
     src, dst = Path(src), Path(dst)
     log = read_log(src, event_types, strict=True)
-    if dst.exists() and dst.resolve() == src.resolve():
+    if same_file(src, dst):
         raise LogError(f"{dst}: cannot convert a log onto itself")
     fmt = fmt or format_for(dst)
     header = msgspec.structs.replace(log.header, format=FORMAT_VERSION)
-    try:
-        write_log(dst, header, log.events, fmt, overwrite=overwrite, times=log.times,
-                  types=log.types)
-    except OSError as exc:
-        dst.unlink(missing_ok=True)
-        raise LogError(f"cannot write {dst}: {exc.strerror}") from None
+    write_log(dst, header, log.events, fmt, overwrite=overwrite, times=log.times,
+              types=log.types, keep=[src])
     return len(log.events)
 
 
 def write_log(path: Path, header: Header, events: Sequence[Event], fmt: Fmt,
               overwrite: bool = False, times: Sequence[int] | None = None,
-              types: Sequence[type[Event]] = ()) -> None:
+              types: Sequence[type[Event]] = (), keep: Sequence[Path] = ()) -> None:
     """Write a whole log at once (not synced: it can be written again). A format 2 log needs
     its game's event types with the game (``kabucli.games.event_types(name)``): its binary
     encoding stores only the inputs, so it refuses events the engine would not derive from
@@ -1054,17 +1059,31 @@ def write_log(path: Path, header: Header, events: Sequence[Event], fmt: Fmt,
                            "binary encoding keeps only the inputs, from which the engine "
                            "derives the rest; JSON Lines can hold it)")
         hows = found + [INPUT] * (len(events) - len(found))
-    writer = LogWriter.create(path, header, fmt, durable=False, overwrite=overwrite,
-                              types=types)
+    def write(fh: IO[bytes]) -> None:
+        writer = LogWriter.start(fh, header, fmt, False, types)
+        try:
+            if times is None or not header.timed:
+                for ev, how in zip(events, hows, strict=True):
+                    writer.append(ev, how)
+            else:
+                for ev, how, t in zip(events, hows, times, strict=True):
+                    writer.append(ev, how, t)
+        finally:
+            writer.close()
+
+    _write_new(path, write, overwrite, keep)
+
+
+def _write_new(path: Path, write: Callable[[IO[bytes]], None], overwrite: bool,
+               keep: Sequence[Path]) -> None:
+    """A new log written whole at ``path`` (:func:`kabucli.files.write_whole`: a write that
+    fails leaves what was there as it was); LogError when it cannot be."""
     try:
-        if times is None or not header.timed:
-            for ev, how in zip(events, hows, strict=True):
-                writer.append(ev, how)
-        else:
-            for ev, how, t in zip(events, hows, times, strict=True):
-                writer.append(ev, how, t)
-    finally:
-        writer.close()
+        write_whole(path, write, overwrite, keep)
+    except FileExistsError:
+        raise LogError(f"{path} already exists; choose another name") from None
+    except OSError as exc:
+        raise LogError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def to_builtins(obj: msgspec.Struct) -> Any:

@@ -64,6 +64,11 @@ def check_paths(plot: Path | None, page: Path | None) -> None:
             continue
         if path.is_dir():
             raise KabuError(f"{opt} {path} is a folder: name a file")
+        from kabucli.log import holds_log
+
+        if holds_log(path):
+            raise KabuError(f"{opt} {path} holds a kabucli log, which a chart never "
+                            "replaces: name another file")
         parent = path.parent
         if not parent.is_dir():
             raise KabuError(f"{opt} {path}: the folder {parent} is not there")
@@ -302,10 +307,17 @@ def render(data: Series, title: str, fmt: str) -> bytes:
 
 
 def _write(path: Path, data: bytes, opt: str) -> None:
+    """A chart or page written whole (one written before is replaced), never over a log."""
+    from kabucli.files import write_whole
+    from kabucli.log import holds_log
+
+    if holds_log(path):
+        raise KabuError(f"{opt} {path} holds a kabucli log, which a chart never replaces: "
+                        "name another file")
     try:
-        path.write_bytes(data)
+        write_whole(path, lambda fh: fh.write(data), True)
     except OSError as exc:
-        raise KabuError(f"{opt} {path}: cannot write it: {exc.strerror}") from None
+        raise KabuError(f"{opt} {path}: cannot write it: {exc.strerror or exc}") from None
 
 
 def write_plot(path: Path, data: Series, title: str) -> None:

@@ -1,0 +1,144 @@
+"""What kabucli writes never destroys what is there (found by a hostile pass, 2026-11-25):
+a page or chart never replaces a log (the one replayed, through any link, or another); a
+converted or repaired log is written whole into a new file that then takes the name, so a
+write that fails leaves the file that was there; only regular files are written."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> Any:
+    res = runner.invoke(app, list(args))
+    assert "Traceback" not in res.output and "internal error" not in res.output, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    path = tmp_path / "game.kbl"
+    res = run("play", "dare", "--seed", "7", "--bot", "all=best", "--rule", "rounds=2",
+              "--log", str(path))
+    assert res.exit_code == 0, res.output
+    return path
+
+
+@pytest.mark.parametrize("link", ["itself", "hard-link", "symlink", "another-log"])
+def test_replay_html_never_writes_over_a_log(tmp_path: Path, log: Path, link: str) -> None:
+    out = {"itself": log, "hard-link": tmp_path / "page.html",
+           "symlink": tmp_path / "page2.html", "another-log": tmp_path / "other.kbl"}[link]
+    if link == "hard-link":
+        os.link(log, out)
+    elif link == "symlink":
+        out.symlink_to(log)
+    elif link == "another-log":
+        out.write_bytes(log.read_bytes())
+    before = digest(log), digest(out)
+    res = run("replay", str(log), "--html", str(out))
+    assert res.exit_code == 2
+    assert "holds a kabucli log, which a page never replaces" in res.output
+    assert (digest(log), digest(out)) == before
+    assert run("audit", str(log)).exit_code == 0
+
+
+def test_replay_html_replaces_a_page_written_before(tmp_path: Path, log: Path) -> None:
+    out = tmp_path / "page.html"
+    out.write_text("<p>an older page</p>")
+    assert run("replay", str(log), "--html", str(out)).exit_code == 0
+    assert out.read_text().startswith("<!DOCTYPE html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.kbl", "page.html"]
+
+
+@pytest.mark.parametrize("option", ["--html", "--plot"])
+def test_a_chart_never_replaces_a_log(tmp_path: Path, log: Path, option: str) -> None:
+    target = tmp_path / "chart.svg"  # a log under a chart's name
+    target.write_bytes(log.read_bytes())
+    before = digest(target)
+    res = run("sim", "dare", "-b", "best", "-b", "random", "-m", "2", option, str(target))
+    assert res.exit_code == 1 and "holds a kabucli log, which a chart never replaces" in \
+        res.output
+    assert digest(target) == before
+
+
+@pytest.mark.parametrize("command", ["convert", "repair"])
+def test_convert_and_repair_refuse_the_source_through_a_hard_link(
+        tmp_path: Path, log: Path, command: str) -> None:
+    other = tmp_path / "same.kbl"
+    os.link(log, other)
+    before = digest(log)
+    res = run("log", command, str(log), str(other), "--force")
+    assert res.exit_code in (1, 2) and "onto itself" in res.output
+    assert digest(log) == before
+
+
+@pytest.mark.parametrize("command", ["convert", "repair"])
+def test_a_failed_write_leaves_the_file_that_was_there(tmp_path: Path, log: Path,
+                                                       command: str) -> None:
+    # a write that fails (here: over the file size limit) used to delete DST, whatever it was
+    # (as root, a device too: /dev/full)
+    dst = tmp_path / "keep.jsonl"
+    dst.write_text("precious\n")
+    code = ("import resource, signal, sys\n"
+            "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+            "resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))\n"
+            "from kabucli.entry import main\n"
+            "sys.argv = ['kabucli', *sys.argv[1:]]\n"
+            "sys.exit(main())\n")
+    res = subprocess.run([sys.executable, "-c", code, "log", command, str(log), str(dst),
+                          "--force"], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.startswith(f"error: cannot write {dst}: File too large"), res.stderr
+    assert dst.read_text() == "precious\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.kbl", "keep.jsonl"]
+    assert resource.getrlimit(resource.RLIMIT_FSIZE)  # (this process's limit untouched)
+
+
+@pytest.mark.parametrize("command", ["convert", "repair"])
+def test_only_regular_files_are_written(tmp_path: Path, log: Path, command: str) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # used to block forever in open: a process of its own, with a timeout
+    res = subprocess.run([sys.executable, "-m", "kabucli", "log", command, str(log), str(fifo),
+                          "--force"], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2
+    assert "not a regular file but a pipe, device or socket" in res.stderr
+    assert fifo.exists()
+
+
+def test_convert_writes_the_whole_log_or_nothing(tmp_path: Path, log: Path) -> None:
+    dst = tmp_path / "copy.jsonl"
+    assert run("log", "convert", str(log), str(dst)).exit_code == 0
+    assert run("audit", str(dst)).exit_code == 0
+    res = run("log", "convert", str(log), str(dst))
+    assert res.exit_code == 1 and "already exists; add --force" in res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.jsonl", "game.kbl"]
+
+
+def test_repair_of_a_header_its_game_refuses_is_one_line(tmp_path: Path) -> None:
+    log = tmp_path / "bad.jsonl"
+    res = run("play", "dare", "--seed", "7", "--bot", "all=best", "--rule", "rounds=1",
+              "--log", str(log))
+    assert res.exit_code == 0
+    lines = log.read_text().splitlines()
+    lines[0] = lines[0].replace('"rounds":1', '"rounds":1,"zz":1')
+    log.write_text("\n".join(lines) + "\n")
+    res = run("log", "repair", str(log), str(tmp_path / "out.kbl"))
+    assert res.exit_code == 2
+    assert "unknown house rule 'zz'" in res.output
