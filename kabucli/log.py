@@ -18,6 +18,7 @@ what still checks out of a damaged log.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -246,7 +247,14 @@ class LogWriter:
         except OSError as exc:
             raise LogError(f"cannot create {path}: {exc.strerror}") from None
         try:
+            _lock(fh, path)
             return cls.start(fh, header, fmt, durable, types)
+        except OSError as exc:  # a full disk: the file made here holds nothing; it goes
+            with contextlib.suppress(OSError):
+                fh.close()  # (which writes what is left: it fails again)
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            raise LogError(f"cannot write {path}: {exc.strerror or exc}") from None
         except BaseException:
             fh.close()
             raise
@@ -280,6 +288,7 @@ class LogWriter:
         except OSError as exc:
             raise LogError(f"{path}: cannot open to append ({exc.strerror})") from None
         try:
+            _lock(fh, path)
             data = fh.read()
             fmt: Fmt = "msgpack" if data.startswith((MAGIC, MAGIC1)) else "jsonl"
             aside = None
@@ -382,6 +391,24 @@ class LogWriter:
             self.flush()
         finally:
             self._fh.close()
+
+
+def _lock(fh: IO[bytes], path: Path) -> None:
+    """Hold the log open for writing by this process alone (an advisory lock, let go when
+    the file is closed): two kabucli writing one log at once (two ``resume``, or a resume
+    while the game still runs) would write over each other's records. LogError if another
+    holds it. (Where there is no flock, as on Windows, nothing is locked.)"""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise LogError(f"{path} is being written by another kabucli (a game or a resume of "
+                       "it still running): only one may write a log at a time") from None
+    except OSError:  # a file system without locks: go on, as without flock
+        return
 
 
 def _pack(body: bytes) -> bytes:

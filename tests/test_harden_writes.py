@@ -142,3 +142,53 @@ def test_repair_of_a_header_its_game_refuses_is_one_line(tmp_path: Path) -> None
     res = run("log", "repair", str(log), str(tmp_path / "out.kbl"))
     assert res.exit_code == 2
     assert "unknown house rule 'zz'" in res.output
+
+
+# -- one writer a log (found by a referee's durability pass, 2026-11-25) ---------------------
+
+def test_a_log_being_written_cannot_be_resumed_by_another_kabucli(tmp_path: Path) -> None:
+    # two writers of one log wrote over each other's records: accepted moves were lost and
+    # the log failed its checksums
+    import time
+
+    log = tmp_path / "table.kbl"
+    first = subprocess.Popen([sys.executable, "-m", "kabucli", "play", "dare", "--physical",
+                              "--players", "2", "--log", str(log)], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):  # until the game has made its log
+            if log.exists() and log.stat().st_size > 0:
+                break
+            time.sleep(0.05)
+        before = digest(log)
+        second = subprocess.run([sys.executable, "-m", "kabucli", "resume", str(log)],
+                                input=b"", capture_output=True, timeout=60)
+        assert second.returncode == 2
+        assert second.stderr.decode().strip().endswith(
+            "is being written by another kabucli (a game or a resume of it still running): "
+            "only one may write a log at a time")
+        assert digest(log) == before
+    finally:
+        assert first.stdin is not None
+        first.stdin.close()
+        first.wait(timeout=60)
+    again = subprocess.run([sys.executable, "-m", "kabucli", "resume", str(log)], input=b"",
+                           capture_output=True, timeout=60)
+    assert again.returncode == 0, again.stderr  # once the game has stopped, it may go on
+
+
+def test_a_new_log_on_a_full_disk_is_one_line_and_leaves_no_empty_file(tmp_path: Path) -> None:
+    # it was "internal error: OSError", and the empty file left blocked the same --log name
+    log = tmp_path / "new.kbl"
+    code = ("import resource, signal, sys\n"
+            "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+            "resource.setrlimit(resource.RLIMIT_FSIZE, (4, 4))\n"
+            "from kabucli.entry import main\n"
+            "sys.argv = ['kabucli', *sys.argv[1:]]\n"
+            "sys.exit(main())\n")
+    res = subprocess.run([sys.executable, "-c", code, "play", "dare", "--physical",
+                          "--players", "2", "--log", str(log)], input="", capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode != 0
+    assert res.stderr.strip() == f"error: cannot write {log}: File too large", res.stderr
+    assert not log.exists()
