@@ -18,6 +18,8 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import ColorDepth, Output, create_output
 
 from kabucli import games
@@ -41,13 +43,16 @@ class KeptHistory(FileHistory):
     def load_history_strings(self) -> Iterable[str]:
         try:
             return list(islice(super().load_history_strings(), HISTORY_KEPT))
-        except OSError:
+        except (OSError, UnicodeError):
             return []
 
     def store_string(self, string: str) -> None:
+        # a line typed with bytes that are not UTF-8 holds surrogates, which UTF-8 cannot
+        # hold: kept with those as "?" (it printed a traceback from the event loop)
+        kept = string.encode("utf-8", "replace").decode("utf-8")
         try:
             Path(os.fsdecode(self.filename)).parent.mkdir(parents=True, exist_ok=True)
-            super().store_string(string)
+            super().store_string(kept)
         except OSError:
             pass
 
@@ -116,6 +121,22 @@ class MoveCompleter(Completer):
             yield Completion(word, -len(current), display_meta=meta)
 
 
+def _no_mouse() -> KeyBindings:
+    """The prompt takes no mouse: what the terminal reads as a mouse report is dropped. (An
+    escape sequence typed in, ``ESC[31m``, reads as one, and prompt_toolkit's own handler
+    failed on it with a traceback from the event loop.)"""
+    bindings = KeyBindings()
+
+    @bindings.add(Keys.Vt100MouseEvent, eager=True)
+    def _(event: KeyPressEvent) -> None:
+        return None
+
+    return bindings
+
+
+_NO_MOUSE = _no_mouse()
+
+
 class LineEditor:
     """Reads the lines of a play session at a terminal."""
 
@@ -126,6 +147,7 @@ class LineEditor:
         self.prompt: PromptSession[str] = PromptSession(
             history=history if history is not None else open_history(sess.game.name),
             completer=MoveCompleter(sess), complete_while_typing=False,
+            key_bindings=_NO_MOUSE,
             input=input, output=output if output is not None else create_output(stream),
             color_depth=ColorDepth.MONOCHROME if plain else None)
 

@@ -266,3 +266,47 @@ def test_with_no_color_the_prompt_has_no_escapes(terminal: Any) -> None:
     assert b"\x1b[38" not in t.seen and b"\x1b[48" not in t.seen  # no colours in the menu
     t.type("\x15\x04", "input ended")  # Ctrl-U empties the line, Ctrl-D leaves
     assert t.close() == 0
+
+
+# -- what a hostile typist sends (found by a referee's pass, 2026-11-25) ----------------------
+
+def test_an_escape_sequence_typed_at_the_prompt_is_no_traceback(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # ESC[31m reads as a mouse report, whose handler failed with "Unhandled exception in
+    # event loop" and threw the line away
+    sess = session(DARE, ["Ann"], ["2=best", "3=random"])
+
+    def editor(pipe: Any) -> LineEditor:
+        return LineEditor(sess, sys.stdout, True, InMemoryHistory(), pipe, DummyOutput())
+
+    def in_time(*keys: str) -> str:
+        # in a thread of its own: the failing handler waited for Enter ("Press ENTER to
+        # continue...") after throwing the line away, and the test would hang
+        got: dict[str, Any] = {}
+
+        def go() -> None:
+            try:
+                got["line"] = ask_with_keys(editor, *keys)
+            except BaseException as exc:  # shown by the assertion below
+                got["error"] = exc
+
+        thread = threading.Thread(target=go, daemon=True)
+        thread.start()
+        thread.join(30)
+        assert not thread.is_alive(), "the prompt hung"
+        assert "error" not in got, got
+        return str(got["line"])
+
+    assert in_time("\x1b[31mpass", "\r") == "pass"
+    assert in_time("\x1b[31;1;2mpass", "\r") == "pass"
+    out = capsys.readouterr()
+    assert "Unhandled exception" not in out.out + out.err
+
+
+def test_a_line_of_bytes_that_are_not_utf8_is_kept_in_the_history(tmp_path: Path) -> None:
+    path = tmp_path / "history-dare"
+    history = KeptHistory(path)
+    history.append_string("p1 \udcff\udcfe pass")  # as a terminal's bad bytes are decoded
+    assert list(KeptHistory(path).load_history_strings()) == ["p1 ?? pass"]
+    path.write_bytes(b"\n# t\n+\xff\xfe\n")  # a history file that is not UTF-8
+    assert isinstance(list(KeptHistory(path).load_history_strings()), list)
