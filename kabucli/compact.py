@@ -63,8 +63,11 @@ class Codec:
         self.twin: dict[type[Event], type[msgspec.Struct]] = {}
         self.real: dict[type[msgspec.Struct], type[Event]] = {}
         lead: list[Any] = [("dt", typing.Annotated[int, msgspec.Meta(ge=0)])] if timed else []
+        # forbid_unknown_fields: a record with more fields than its event has is refused
+        # (an array-like struct would skip them, and one game would have many digests)
         self.draw_type = msgspec.defstruct("Race", list(lead), array_like=True, tag=DRAW_CODE,
-                                           frozen=True, omit_defaults=True)
+                                           frozen=True, omit_defaults=True,
+                                           forbid_unknown_fields=True)
         pairs: list[tuple[int, type[Event]]] = [(UNDO_CODE, Undo)]
         pairs += [(code, t) for code, t in enumerate(own, start=UNDO_CODE + 1)]
         self.codes = {t: code for code, t in pairs}
@@ -80,7 +83,8 @@ class Codec:
                 else:
                     fields.append((f.name, typ, f.default))
             twin = msgspec.defstruct(cls.__name__, fields, array_like=True, tag=code,
-                                     frozen=True, omit_defaults=True, gc=False)
+                                     frozen=True, omit_defaults=True, gc=False,
+                                     forbid_unknown_fields=True)
             self.twin[cls] = twin
             self.real[twin] = cls
             members.append(twin)
@@ -119,6 +123,19 @@ def array_body(records: list[msgspec.Struct]) -> tuple[bytes, int]:
     """The msgpack array of ``records`` and where the records' own bytes start in it."""
     body = _enc.encode(records)
     return body, array_head(body)
+
+
+def array_count(body: bytes) -> int:
+    """How many items the msgpack array that starts ``body`` says it holds (0 if none), read
+    from its header alone: before anything is decoded."""
+    first = body[0] if body else 0
+    if 0x90 <= first <= 0x9F:
+        return first & 0x0F
+    if first == 0xDC and len(body) >= 3:
+        return int.from_bytes(body[1:3], "big")
+    if first == 0xDD and len(body) >= 5:
+        return int.from_bytes(body[1:5], "big")
+    return 0
 
 
 def array_head(body: bytes) -> int:

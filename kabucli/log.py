@@ -40,6 +40,7 @@ from kabucli.compact import (
     DRAW,
     INPUT,
     array_body,
+    array_count,
     array_head,
     codec,
     new_digest,
@@ -144,6 +145,7 @@ BLOCK_RECORDS = 4096
 # file must not fill the memory.
 MAX_BLOCK_BYTES = 16 * MiB
 MAX_INPUTS = 4_000_000
+MAX_BLOCK_RECORDS = 16 * BLOCK_RECORDS  # a block read holds at most this many records
 LEVEL = 3
 # an 8 KiB window: as small as the records compress well in, since setting up zlib's default
 # 32 KiB costs about ten times as long (55 against 5 us) and a game between bots writes its
@@ -723,9 +725,15 @@ class _Decoder:
         head = array_head(body)
         if not head or len(body) == head:
             return "invalid record: a block that does not hold a list of records"
-        records = self._codec.decoder.decode(body)
-        if self.count + len(records) > MAX_INPUTS:
+        # the counts checked from the array's header, before its records are made: a small
+        # crafted block inflates to millions of one-byte records (hundreds of MiB as structs)
+        count = array_count(body)
+        if count > MAX_BLOCK_RECORDS:
+            return (f"invalid record: a block of {count:,} records (a block holds at most "
+                    f"{MAX_BLOCK_RECORDS:,})")
+        if self.count + count > MAX_INPUTS:
             return f"invalid record: more than {MAX_INPUTS:,} inputs, the most kabucli reads"
+        records = self._codec.decoder.decode(body)
         last = self.last
         self.hasher.update(memoryview(body)[head:])
         self.count += len(records)

@@ -584,3 +584,36 @@ def test_the_docs_reader_without_kabucli_reads_every_binary_replay(
             records = [[r[0], *r[2:]] for r in records]
             mine = [[r[0], *r[2:]] for r in mine]
         assert records == mine, path
+
+
+def test_a_record_with_more_fields_than_its_event_is_refused(tmp_path: Path) -> None:
+    # an array-like record skipped extra trailing fields: the edited log audited valid, under
+    # a digest of its own (one game, many digests)
+    src = tmp_path / "game.kbl"
+    assert run("play", "dare", "--seed", "7", "--bot", "all=best", "--rule", "rounds=1",
+               "--log", str(src)).exit_code == 0
+    parts = bodies(src.read_bytes())
+    records = msgspec.msgpack.decode(parts[1])
+    records[0] = [*records[0], 0, 0]
+    edited = tmp_path / "edited.kbl"
+    edited.write_bytes(rebuilt([parts[0], msgspec.msgpack.encode(records), *parts[2:]]))
+    res = run("audit", str(edited))
+    assert res.exit_code == 2
+    assert "event " in res.output and "invalid record: Expected `array` of at most length" \
+        in res.output
+
+
+def test_a_block_of_more_records_than_a_block_holds_is_refused_before_decoding(
+        tmp_path: Path) -> None:
+    # 15 KB of deflate made 8 million records: 377 MB of memory before the count was checked
+    src = tmp_path / "game.kbl"
+    assert run("play", "dare", "--seed", "7", "--bot", "all=best", "--rule", "rounds=1",
+               "--log", str(src)).exit_code == 0
+    parts = bodies(src.read_bytes())
+    first = msgspec.msgpack.decode(parts[1])[0]
+    crafted = tmp_path / "crafted.kbl"
+    crafted.write_bytes(rebuilt([parts[0], msgspec.msgpack.encode([first] * 70_000)]))
+    res = run("audit", str(crafted))
+    assert res.exit_code == 2
+    assert "invalid record: a block of 70,000 records (a block holds at most 65,536)" in \
+        res.output
