@@ -23,7 +23,7 @@ from typing_extensions import TypeVar
 from kabucli import __version__
 from kabucli.cards import Deck
 from kabucli.compact import DERIVED, DRAW, INPUT
-from kabucli.errors import IllegalMove, KabuError, RuleError
+from kabucli.errors import IllegalMove, KabuError, LogError, RuleError
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.log import FORMAT_VERSION, Header, SeatInfo, now_iso, now_ms
 from kabucli.rules import as_dict, validate
@@ -294,6 +294,22 @@ def check_header(game: Game, header: Header) -> msgspec.Struct:
     return rules
 
 
+# An undo plays the inputs still in effect again from the start: a log of many undos late in
+# a long game (crafted: 4 KB of alternating inputs and undos) would take hours to read. The
+# inputs undos play again add up to at most this many in a game (a real table's undos play
+# back thousands).
+MAX_REPLAYED = 2_000_000
+
+
+def _replayed(before: int, more: int) -> int:
+    """The inputs played again for undos, ``more`` added; LogError past MAX_REPLAYED."""
+    total = before + more
+    if total > MAX_REPLAYED:
+        raise LogError(f"undos that play more than {MAX_REPLAYED:,} inputs again, the most "
+                       "kabucli does in a game")
+    return total
+
+
 class Match:
     """One game in progress: its state, the events in effect, and the log being written."""
 
@@ -320,6 +336,7 @@ class Match:
         # move is) and appended here. For tests; a bot game plays unchecked (see Game.bot_move).
         self.check_trusted: list[Event] | None = None
         self.forfeit: Forfeit | None = None  # the bot's forfeit that ended the match, if one did
+        self.replayed = 0  # inputs played again for undos (see MAX_REPLAYED)
 
     # -- queries --------------------------------------------------------------------------
     @property
@@ -421,8 +438,9 @@ class Match:
     def _accept(self, event: Event) -> None:
         """Record and apply an event already checked by :meth:`why_not`."""
         if type(event) is Undo:
+            last = self._undo_point()  # (LogError before anything changes)
             self._record(event)
-            self._undo()
+            self.rebuild(self.events[:last])
         elif type(event) is Forfeit:  # the game's state stays as the failure left it
             self._record(event)
             self.forfeit = event
@@ -475,9 +493,12 @@ class Match:
         a player action, or at a real table a chance event the referee entered."""
         return event.KIND == "action" or (event.KIND == "chance" and self.physical)
 
-    def _undo(self) -> None:
-        last = max(i for i, e in enumerate(self.events) if self.is_input(e))
-        self.rebuild(self.events[:last])
+    def _undo_point(self) -> int:
+        """Where an undo now cuts the events in effect: at the last input. (The inputs
+        before it are counted as played again, as :meth:`Deriver._undo` counts them.)"""
+        places = [i for i, e in enumerate(self.events) if self.is_input(e)]
+        self.replayed = _replayed(self.replayed, len(places) - 1)
+        return places[-1]
 
     def rebuild(self, events: Sequence[Event]) -> None:
         """Reset the state to the start and apply ``events`` (already known to be valid)."""
@@ -535,7 +556,10 @@ def walk(game: Game, header: Header, events: Sequence[Event],
         # checked just above (submit would check it again); _accept without its test for
         # an undo, which is rare
         if type(ev) is Undo or type(ev) is Forfeit:
-            match._accept(ev)
+            try:
+                match._accept(ev)
+            except LogError as exc:  # an undo past MAX_REPLAYED, before anything changed
+                return match, Violation(index, game.actor(ev), game.notate(ev), str(exc))
         else:
             match._commit(ev)
         if on_step is not None:
@@ -604,6 +628,7 @@ class Deriver:
         self._base = 0
         self.inputs: list[tuple[int, Event | None]] = []  # in effect, when not keep
         self.violation: Violation | None = None
+        self.replayed = 0  # inputs played again for undos (see MAX_REPLAYED)
 
     @property
     def logged(self) -> int:
@@ -637,17 +662,31 @@ class Deriver:
         if type(ev) is Undo and not self.keep and match.forfeit is None:
             if not self.keep_inputs:
                 raise NeedInputs
-            return self._undo(t, ev)
+            try:
+                return self._undo(t, ev)
+            except LogError as exc:  # past MAX_REPLAYED: refused as that undo
+                return self._refused(ev, str(exc))
         reason = match.why_not(ev, p)  # against the pending advance returned
         if reason is not None:
-            self._count(ev)
-            self.violation = Violation(self.logged, self.game.actor(ev), self.game.notate(ev),
-                                       reason)
-            return False
-        match._accept(ev)
+            return self._refused(ev, reason)
+        if type(ev) is Undo:
+            try:
+                match._accept(ev)
+            except LogError as exc:  # past MAX_REPLAYED, before anything changed
+                return self._refused(ev, str(exc))
+        else:
+            match._accept(ev)
         if self.keep_inputs:
             self.inputs.append((t, ev))
         return True
+
+    def _refused(self, ev: Event, reason: str) -> bool:
+        """``ev`` is the first input that cannot be played (``violation``, the last event
+        logged): False."""
+        self._count(ev)
+        self.violation = Violation(self.logged, self.game.actor(ev), self.game.notate(ev),
+                                   reason)
+        return False
 
     def feed_records(self, records: list[Any], real: dict[type, Any], t: int) -> bool:
         """:meth:`feed` the events of an untimed log's records (kabucli.compact: ``real``
@@ -674,6 +713,10 @@ class Deriver:
             self.violation = Violation(self.logged, self.game.actor(ev),
                                        self.game.notate(ev), "there is nothing to take back")
             return False
+        # (LogError before it is counted; the inputs played again, races drawn from the
+        # seed not among them, as Match._undo_point counts them)
+        self.replayed = _replayed(self.replayed,
+                                  sum(1 for _, e in inputs[:last] if e is not None))
         self._count(ev)
         logged = self.logged
         kept = inputs[:last]

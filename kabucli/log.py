@@ -112,12 +112,14 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         # msgspec bounds stop at int64; a reader refuses the record with this message
         if self.seed is not None and not 0 <= self.seed < 2**64:
             raise ValueError(f"seed {self.seed} is out of range (0 to 2**64 - 1) - at `$.seed`")
-        if self.clock is not None and not 0 <= self.clock < 2**53:
-            raise ValueError(f"clock {self.clock} is out of range - at `$.clock`")
+        if self.clock is not None and not 0 <= self.clock <= MAX_TIME:
+            raise ValueError(f"clock {self.clock} is out of range (0 to {MAX_TIME}, the end "
+                             "of 9999) - at `$.clock`")
         for name in ("commit", "salt"):
             value = getattr(self, name)
-            if value is not None and not _HEX.fullmatch(value):
-                raise ValueError(f"{name} is not 16 to 64 hex digits - at `$.{name}`")
+            if value is not None and not (_HEX.fullmatch(value) and len(value) % 2 == 0):
+                raise ValueError(f"{name} is not an even number of hex digits, 16 to 64 - "
+                                 f"at `$.{name}`")
 
     @property
     def timed(self) -> bool:
@@ -636,6 +638,20 @@ def _read_bytes(path: Path) -> tuple[bytes, Fmt]:
 
 
 _TIME = re.compile(rb',"t":(\d{1,16})}\s*$')
+# The latest time a log may hold: 9999-12-31T23:59:59.999Z, in ms after 1970 (a time shown
+# as a date must be one).
+MAX_TIME = 253_402_300_799_999
+
+
+def _time_problem(t: int, before: int, header: Header | None) -> str:
+    """Why the JSON Lines time ``t`` cannot follow ``before``: after 9999, or, in format 2
+    (whose writer never goes back), earlier than the time before it; "" when it can."""
+    if t > MAX_TIME:
+        return f"invalid record: a time after the end of 9999 ({t} ms after 1970) - at `$.t`"
+    if t < before and header is not None and header.format >= 2:
+        return (f"invalid record: time {t} is earlier than the one before it ({before}); a "
+                "log's times never go back - at `$.t`")
+    return ""
 
 
 class _Decoder:
@@ -702,6 +718,9 @@ class _Decoder:
                     if m is not None:
                         t = int(m[1])
                         payload = payload[:m.start()] + b"}"
+                        problem = _time_problem(t, self.last, self.header)
+                        if problem:
+                            return problem
                 self.events.append(self._events[0].decode(payload))
                 if self.times is not None:
                     self.last = t if t is not None else self.last
@@ -747,6 +766,9 @@ class _Decoder:
                 dt, ev = convert(rec)
                 last += dt
                 out.append((last, ev))
+            if last > MAX_TIME:  # (times only grow: the last is the latest)
+                return (f"invalid record: a time after the end of 9999 ({last} ms after "
+                        "1970)")
         else:  # (Codec.event written out: a record's fields become its event's)
             real = self._codec.real
             for rec in records:

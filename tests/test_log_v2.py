@@ -617,3 +617,69 @@ def test_a_block_of_more_records_than_a_block_holds_is_refused_before_decoding(
     assert res.exit_code == 2
     assert "invalid record: a block of 70,000 records (a block holds at most 65,536)" in \
         res.output
+
+
+# -- limits a crafted log meets (found by a hostile pass, 2026-11-25) --------------------------
+
+UNDOS = "deal 9-2-2\n" + "p2 sets 1-2-10\nundo\n" * 12 + "quit\n"
+
+
+@pytest.mark.parametrize("suffix", [".kbl", ".jsonl"])
+def test_undos_past_the_limit_are_refused_at_the_same_event_by_every_reader(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
+    # 4 KB of inputs and undos took hours: each undo plays the game again from its start
+    import kabucli.engine
+
+    log = tmp_path / f"undos{suffix}"
+    assert run("play", "dare", "--physical", "--players", "3", "--log", str(log),
+               input=UNDOS).exit_code == 0
+    assert run("audit", str(log)).exit_code == 0
+    monkeypatch.setattr(kabucli.engine, "MAX_REPLAYED", 5)  # (a global: compiled or not)
+    why = "undos that play more than 5 inputs again, the most kabucli does in a game"
+    # refused as that undo, as an input that breaks a rule is: the same in either encoding
+    audited = run("audit", str(log))
+    assert audited.exit_code == 1, audited.output
+    where = re.search(r"event (\d+): referee 'undo': (.*)$", audited.output.strip())
+    assert where is not None and where[2] == why, audited.output
+    for args in (["replay", str(log)], ["replay", str(log), "--json"]):
+        res = run(*args)
+        assert res.exit_code == 1, (args, res.output)
+        assert f"event {where[1]}: referee 'undo': {why}" in res.output
+
+
+def test_times_past_9999_or_going_back_are_refused(tmp_path: Path) -> None:
+    log = tmp_path / "table.jsonl"
+    assert run("play", "dare", "--physical", "--players", "3", "--log", str(log),
+               input="deal 9-2-2\np2 sets 1-2-10\np3 pass\nquit\n").exit_code == 0
+    lines = log.read_text().splitlines()
+    timed = [i for i, line in enumerate(lines) if re.search(r',"t":\d+}$', line)]
+    assert len(timed) >= 2
+    for t, why in ((1, "is earlier than the one before it"),
+                   (9_999_999_999_999_999, "a time after the end of 9999")):
+        edited = list(lines)
+        edited[timed[1]] = re.sub(r',"t":\d+}$', f',"t":{t}}}', edited[timed[1]])
+        bad = tmp_path / "edited.jsonl"
+        bad.write_text("\n".join(edited) + "\n")
+        for args in (["audit", str(bad)], ["replay", str(bad)]):
+            res = run(*args)
+            assert res.exit_code == 2 and why in res.output, (args, res.output)
+            assert "internal error" not in res.output
+    header = json.loads(lines[0])
+    header["clock"] = 2**53 - 1  # allowed before: replay failed with a year out of range
+    bad = tmp_path / "clock.jsonl"
+    bad.write_text("\n".join([json.dumps(header, separators=(",", ":")), *lines[1:]]) + "\n")
+    res = run("replay", str(bad))
+    assert res.exit_code == 2 and "clock 9007199254740991 is out of range" in res.output
+
+
+def test_a_salt_of_an_odd_number_of_hex_digits_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "committed.jsonl"
+    assert run("play", "dare", "--seed", "9", "--bot", "all=best", "--rule", "rounds=1",
+               "--commit", "--log", str(log)).exit_code == 0
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["salt"] = header["salt"][:17]
+    log.write_text("\n".join([json.dumps(header, separators=(",", ":")), *lines[1:]]) + "\n")
+    res = run("audit", str(log))
+    assert res.exit_code == 2  # was internal error: ValueError from bytes.fromhex
+    assert "salt is not an even number of hex digits" in res.output
