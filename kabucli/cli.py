@@ -1267,8 +1267,8 @@ def tournament(
         help="round-robin: every group of SEATS bots meets; gauntlet: the first bot meets "
              "every group of the others.")] = "round-robin",
     deals: Annotated[int, typer.Option(
-        "--deals", "-d", min=1, help="Deals each group plays, each in every rotation of its "
-        "seats.")] = 10,
+        "--deals", "-d", min=1, help="Deals each group plays, each in every seating of its "
+        "bots (every seat, every order around the table: seats! matches a deal).")] = 10,
     seed: SeedOpt = None,
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
@@ -1306,7 +1306,7 @@ def tournament(
     try:
         for kind in bot:
             botreg.check_kind(g.name, kind)
-        total = len(schedule(len(bot), seats, fmt)) * seats * deals
+        total = len(schedule(len(bot), seats, fmt)) * math.factorial(seats) * deals
     except KabuError as exc:
         fail(str(exc))
     n = _workers(workers, backend, address)

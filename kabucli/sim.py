@@ -148,10 +148,26 @@ class SimReport:
 
 
 def seating(kinds: list[str] | tuple[str, ...], index: int, rotate: bool) -> list[int]:
-    """For match ``index``: which bot (index into ``kinds``) sits in each seat."""
+    """For match ``index``: which bot (index into ``kinds``) sits in each seat: with
+    ``rotate``, the seatings of :func:`seating_at` in turn."""
     n = len(kinds)
-    shift = index % n if rotate else 0
-    return [(seat - shift) % n for seat in range(n)]
+    return seating_at(n, index % math.factorial(n)) if rotate else list(range(n))
+
+
+def seating_at(n: int, k: int) -> list[int]:
+    """Seating ``k`` (0 to n! - 1) of ``n`` bots: which bot sits in each seat. Every order of
+    the bots around the table comes once: the orders with bot 0 in seat 1, the rest in
+    lexicographic order, each in its ``n`` rotations in turn. So every ``n`` seatings in a row
+    put each bot once in each seat, and all ``n!`` put each bot once after each other one
+    (who sits after whom matters as much as the seat: the seat after a weak player is worth
+    more), as two bots that play alike must be rated alike."""
+    order, shift = divmod(k, n)
+    rest = list(range(1, n))
+    table = [0]
+    for left in range(n - 2, -1, -1):  # the order-th permutation of rest, by factorials
+        pick, order = divmod(order, math.factorial(left))
+        table.append(rest.pop(pick))
+    return [table[(seat - shift) % n] for seat in range(n)]
 
 
 def default_workers() -> int:
@@ -176,7 +192,8 @@ class Plan:
     started: str = ""
     timeout: float | None = None  # seconds per answer of external bots (None: the default)
     # a tournament: the bots (indices into kinds) of each group that meets, each group
-    # playing ``deals`` deals in every rotation of its seats; empty: every bot in every match
+    # playing ``deals`` deals in every seating (:func:`seating_at`); empty: every bot in
+    # every match
     groups: tuple[tuple[int, ...], ...] = ()
     deals: int = 1
     # the log folder held files when the run began: a match whose finished log is there is
@@ -188,14 +205,16 @@ class Plan:
         if not self.groups:
             return seating(self.kinds, i, self.rotate), (self.seed + i) % SEED_LIMIT
         n = len(self.groups[0])
-        per = n * self.deals
-        group = self.groups[i // per]
-        deal, shift = divmod(i % per, n)
-        return [group[(s - shift) % n] for s in range(n)], (self.seed + deal) % SEED_LIMIT
+        every = math.factorial(n)
+        group = self.groups[i // (every * self.deals)]
+        deal, k = divmod(i % (every * self.deals), every)
+        return [group[b] for b in seating_at(n, k)], (self.seed + deal) % SEED_LIMIT
 
     def total(self, count: int) -> int:
         """How many matches the run has: ``count``, or a tournament's whole schedule."""
-        return len(self.groups) * len(self.groups[0]) * self.deals if self.groups else count
+        if not self.groups:
+            return count
+        return len(self.groups) * math.factorial(len(self.groups[0])) * self.deals
 
     def seats(self, order: list[int]) -> list[SeatInfo]:
         return [SeatInfo(f"{self.kinds[b]}#{b + 1}", f"bot:{self.kinds[b]}") for b in order]

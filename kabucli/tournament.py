@@ -2,9 +2,10 @@
 
 A round-robin meets every group of ``seats`` bots of the field; a gauntlet meets the first bot
 with every group of ``seats - 1`` of the others. Each group plays ``deals`` deals, each deal in
-every rotation of its seats (bot ``j`` of the group in seat ``(j + r) mod seats + 1``), so no bot
-profits from a seat or a deal; deal ``k`` of every group is dealt from seed ``S + k``, the same
-cards for every group. The matches are those of :func:`kabucli.sim.simulate` (workers, Ray, logs,
+every seating of its bots (``seats!`` of them, :func:`kabucli.sim.seating_at`: every seat and
+every order around the table), so no bot profits from a seat, from whom it sits after, or
+from a deal; deal ``k`` of every group is dealt from seed ``S + k``, the same cards for every
+group. The matches are those of :func:`kabucli.sim.simulate` (workers, Ray, logs,
 forfeits), counted in order, so the results do not depend on how they were played.
 
 Ratings: for two seats Elo from every pair's results (:func:`kabucli.ratings.elo_ratings`, with
@@ -14,6 +15,7 @@ seats by their result, a failing bot last), reported as mu with 2 sigma.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -109,7 +111,7 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
     if len(groups) > MAX_GROUPS:
         raise KabuError(f"{len(groups)} groups would meet: at most {MAX_GROUPS} (fewer bots, "
                         "or a gauntlet)")
-    per = seats * deals
+    per = math.factorial(seats) * deals  # a group's matches
     stats = [Group(g) for g in groups]
     rater = OpenSkill(len(kinds)) if seats > 2 else None  # updated match by match
 
