@@ -59,10 +59,20 @@ class _Timed(ProcessBot):
 
     def choose(self, game: Game, state: Any, seat: int) -> Any:
         began = time.monotonic()
-        ev = super().choose(game, state, seat)
+        try:
+            ev = super().choose(game, state, seat)
+        except KabuError as exc:
+            # it answered in time, with something that is no move (garbage, a line too long,
+            # not UTF-8, an illegal move): an answer all the same, judged by "answers legally"
+            if " answered " in str(exc):
+                self._answered(began)
+            raise
+        self._answered(began)
+        return ev
+
+    def _answered(self, began: float) -> None:
         self.slowest = max(self.slowest, time.monotonic() - began)
         self.answers += 1
-        return ev
 
 
 def check_bot(game: Game, rules: msgspec.Struct, command: str, seed: int = 1, games: int = 1,
@@ -159,6 +169,7 @@ def _finish(bot: ProcessBot, match: Match, where: str, checks: dict[str, Check])
         if code not in (None, 0):
             checks["handles the end message"].failures.append(
                 f"{where}: exited with code {code} on the end message")
+            checks["exits cleanly"].failures.append(f"{where}: exit code {code}")
             return
         with contextlib.suppress(OSError):
             chan._stdin.close()

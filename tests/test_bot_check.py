@@ -90,3 +90,23 @@ def test_a_bot_that_never_answers_passes_no_check_about_its_answers(tmp_path: Pa
     lines = {line[5:].split("  ")[0].strip(): line for line in out.splitlines()}
     for name in ("answers every turn in time", "answers legally"):
         assert lines[name].startswith("FAIL") and "not seen: no answer was given" in lines[name]
+
+
+def test_a_bot_answering_garbage_at_once_answered_in_time(tmp_path: Path) -> None:
+    # "answers every turn in time" said "no answer was given" while "answers legally" quoted
+    # the answer
+    code, out = check(tmp_path, BAD["garbage"][0], "--json")
+    checks = {c["check"]: c for c in json.loads(out)["checks"]}
+    assert code == 1
+    assert checks["answers every turn in time"]["ok"], checks["answers every turn in time"]
+    assert checks["answers every turn in time"]["detail"].startswith("2 answers")
+    assert not checks["answers legally"]["ok"]
+
+
+def test_a_bot_that_exits_with_an_error_code_at_the_end_does_not_exit_cleanly(
+        tmp_path: Path) -> None:
+    code, out = check(tmp_path, BAD["crashes-at-end"][0], "--json")
+    checks = {c["check"]: c for c in json.loads(out)["checks"]}
+    assert code == 1
+    assert not checks["exits cleanly"]["ok"]  # said ok: it exits with code 5, not 0
+    assert any("exit code 5" in f for f in checks["exits cleanly"]["failures"])
