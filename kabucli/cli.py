@@ -7,11 +7,13 @@ inside the commands so that ``kabucli --help`` starts fast.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import sys
 import time
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -31,7 +33,7 @@ from kabucli.completion import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable
 
     from rich.console import Console
 
@@ -118,8 +120,25 @@ def _console(stderr: bool = False) -> Console:
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print one error line on stderr and exit with ``code``."""
+    _FAILED[:] = [message]
     _console(stderr=True).print(f"[bold red]error:[/] {_escape(message)}")
     raise typer.Exit(code)
+
+
+_FAILED: list[str] = []  # the message of the last fail()
+
+
+@contextlib.contextmanager
+def _json_errors(on: bool, **about: Any) -> Iterator[None]:
+    """With --json (``on``), a fail() before any JSON was printed prints one JSON document
+    too, ``about`` and its ``error``: a program reading stdout gets JSON either way."""
+    _FAILED.clear()
+    try:
+        yield
+    except typer.Exit as exc:
+        if on and exc.exit_code and _FAILED:
+            print(_dumps({**about, "error": _FAILED[0]}, indent=2))
+        raise
 
 
 def _markdown(out: Console, text: str) -> None:
@@ -681,20 +700,21 @@ def replay(
     from kabucli.engine import Match, check_header, walk
     from kabucli.errors import KabuError
 
-    data = _read(log, strict=False)
-    g = games.get(data.header.game)
-    try:
-        check_header(g, data.header)
-    except KabuError as exc:
-        fail(f"{log}: {exc}", EXIT_UNREADABLE)
-    events: list[Event] = data.events
+    with _json_errors(as_json, log=str(log)):
+        data = _read(log, strict=False)
+        g = games.get(data.header.game)
+        try:
+            check_header(g, data.header)
+        except KabuError as exc:
+            fail(f"{log}: {exc}", EXIT_UNREADABLE)
+        events: list[Event] = data.events
+        viewer = None if as_seat is None else _viewer(as_seat, len(data.header.seats))
+        if at is not None:
+            if not 0 <= at <= len(events):
+                fail(f"--at {at} is out of range: the log has events 1-{len(events)} "
+                     "(0 is the state before the first)")
+            events = events[:at]
     out = _console()
-    viewer = None if as_seat is None else _viewer(as_seat, len(data.header.seats))
-    if at is not None:
-        if not 0 <= at <= len(events):
-            fail(f"--at {at} is out of range: the log has events 1-{len(events)} "
-                 "(0 is the state before the first)")
-        events = events[:at]
 
     if html is not None:
         _replay_html(log, g, data, html, viewer, at)
@@ -839,15 +859,17 @@ def audit(
     """Check logs against the rules; print each valid log's digest.
 
     Exit 0 if all are valid, 1 if one breaks a rule or is not the one
-    --digest or --commit names, 2 if one cannot be read."""
+    --digest or --commit names, 2 if one cannot be read (or what --digest
+    or --commit gives is not 16 to 64 hex digits)."""
     from kabucli import games
     from kabucli.compact import seed_commitment
     from kabucli.engine import Violation, check_header
     from kabucli.errors import KabuError
     from kabucli.log import audit_log, external_bot
 
-    want = {name: _hex_option(name, value) for name, value in
-            (("--digest", digest), ("--commit", commitment)) if value is not None}
+    with _json_errors(as_json):
+        want = {name: _hex_option(name, value) for name, value in
+                (("--digest", digest), ("--commit", commitment)) if value is not None}
     logs = [Path(name) for name in log_names]
     out = _console()
     err = _console(stderr=True)
@@ -953,7 +975,9 @@ def _hex_option(name: str, value: str) -> str:
     """A digest or commitment typed by a person: 16 to 64 hex digits, spaces allowed."""
     text = "".join(value.split()).lower()
     if not 16 <= len(text) <= 64 or any(c not in "0123456789abcdef" for c in text):
-        fail(f"{name} {_escape(value[:80])}: give 16 to 64 hex digits (of the 64 audit prints)")
+        # exit 2, as a usage error: 1 says a log is not the one the digest names
+        fail(f"{name} {_escape(value[:80])}: give 16 to 64 hex digits (of the 64 audit prints)",
+             EXIT_UNREADABLE)
     return text
 
 

@@ -432,3 +432,27 @@ def test_a_log_of_another_run_is_refused_in_words_said_once(tmp_path: Path) -> N
     assert res.exit_code == 1
     assert "holds another match (different seed)" in res.output
     assert res.output.count("never overwrites it") == 1
+
+
+# -- --json is JSON on stdout even when the command fails (hostile pass, 2026-11-25) ----------
+
+@pytest.mark.parametrize("args", [["replay", "--json", "/no/such/log.kbl"],
+                                  ["replay", "--json", "LOG", "--at", "500"],
+                                  ["audit", "--json", "--digest", "zz", "LOG"]])
+def test_json_output_is_json_when_the_command_fails_at_once(tmp_path: Path,
+                                                            args: list[str]) -> None:
+    log = tmp_path / "g.kbl"
+    assert run("play", "dare", "--seed", "7", "--bot", "all=best", "--rule", "rounds=1",
+               "--log", str(log)).exit_code == 0
+    res = runner.invoke(app, [str(log) if a == "LOG" else a for a in args],
+                        env={"NO_COLOR": "1", "COLUMNS": "200"})
+    assert res.exit_code in (1, 2)
+    assert json.loads(res.stdout)["error"] in res.stderr
+
+
+def test_a_malformed_digest_is_a_usage_error_not_a_verdict(tmp_path: Path) -> None:
+    # exit 1 says "the log is not the one the digest names": a digest that is no digest is 2
+    log = tmp_path / "g.kbl"
+    run("play", "dare", "--seed", "7", "--bot", "all=best", "--rule", "rounds=1", "--log",
+        str(log))
+    assert run("audit", str(log), "--digest", "zz").exit_code == 2

@@ -218,8 +218,8 @@ def test_audit_prints_the_digest_and_checks_one_written_down(tmp_path: Path) -> 
     code, lines = audit_lines(str(log), "--digest", "0" * 16)
     assert code == 1 and lines == [f"invalid: {log}: its digest is {digest}, not "
                                    f"{'0' * 16}..."]
-    res = run("audit", str(log), "--digest", "xyz")
-    assert res.exit_code == 1 and res.stderr.startswith("error: --digest xyz: give 16 to 64")
+    res = run("audit", str(log), "--digest", "xyz")  # a usage error (2), not a verdict (1)
+    assert res.exit_code == 2 and res.stderr.startswith("error: --digest xyz: give 16 to 64")
 
 
 def test_the_digest_is_blake2b_over_the_header_and_the_records(tmp_path: Path) -> None:
