@@ -30,6 +30,7 @@ import math
 import os
 import re
 import signal
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -464,12 +465,26 @@ def _worker_start(plan: Plan, run_pid: int = 0) -> None:
     killed outright (``kill``, ``timeout``, the OOM killer) cannot stop its workers, which
     would otherwise wait for work forever (and keep the fork server alive with them)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _worker_stopped)  # how a pool stops its workers
     _CONTEXT["plan"] = plan
     if run_pid:
         import threading
 
         threading.Thread(target=_exit_with, args=(run_pid,), name="kabucli-watch",
                          daemon=True).start()
+
+
+def _worker_stopped(signum: int, frame: Any) -> None:
+    """A pool worker told to stop: its bots' programs end with it (SIGTERM ends a process
+    without its exit handlers, which would have ended them)."""
+    _end_bots()
+    os._exit(128 + signum)
+
+
+def _end_bots() -> None:
+    if "kabucli.bots.external" in sys.modules:
+        with contextlib.suppress(Exception):
+            sys.modules["kabucli.bots.external"].stop_all()
 
 
 def _exit_with(pid: int) -> None:
@@ -479,6 +494,7 @@ def _exit_with(pid: int) -> None:
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
+            _end_bots()
             os._exit(1)
         except OSError:  # there, but not ours to signal: still running
             pass

@@ -695,3 +695,79 @@ def test_a_python_bot_returning_a_move_of_another_seat_forfeits(tmp_path: Path) 
     report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), [bot, "random"], 2, seed=1)
     assert report.failures == 2
     assert all("a bot moves only for its own seat" in f["reason"] for f in report.failed)
+
+
+# -- processes that leave the bot's process group (probe of 2026-11-25) ----------------------
+
+def _running_with(token: str) -> list[int]:
+    """The processes whose command line holds ``token``."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if token.encode() in Path(f"/proc/{name}/cmdline").read_bytes() and alive(
+                        int(name)):
+                    found.append(int(name))
+            except OSError:
+                continue
+    return found
+
+
+def _gone(token: str) -> bool:
+    end = time.monotonic() + 10
+    while _running_with(token) and time.monotonic() < end:
+        time.sleep(0.1)
+    return not _running_with(token)
+
+
+def test_a_bot_programs_child_in_a_session_of_its_own_ends_with_the_bot(tmp_path: Path) -> None:
+    # a child started with setsid left the bot's process group and outlived the run
+    token = f"kabucli-test-{os.getpid()}-setsid"
+    bot = write(tmp_path, "bot.py", (
+        "import json, subprocess, sys\n"
+        f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)', '{token}'],"
+        " start_new_session=True)\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'turn':\n"
+        "        print(m['legal'][-1], flush=True)\n"))
+    rules = build(DARE.Rules, ["rounds=1"])
+    try:
+        report = simulate(DARE, rules, [f"cmd:{sys.executable} {bot}", "random"], 2, seed=1)
+        assert report.matches == 2 and report.failures == 0
+        assert _gone(token)
+    finally:
+        for pid in _running_with(token):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_python_bots_forked_child_ends_with_the_run_on_workers(tmp_path: Path) -> None:
+    token = f"kabucli-test-{os.getpid()}-fork"
+    code = ("import os, sys, time\n"
+            "from kabucli.games.dare.bots import BestBot\n"
+            "class Forker(BestBot):\n"
+            "    def choose(self, game, state, seat):\n"
+            "        if os.fork() == 0:\n"
+            "            os.setsid()\n"
+            f"            os.execv(sys.executable, [sys.executable, '-c', "
+            f"'import time; time.sleep(300)', '{token}'])\n"
+            "        return super().choose(game, state, seat)\n")
+    bot = f"py:{write(tmp_path, 'forker.py', code)}:Forker"
+    script = ("import sys\n"
+              "from kabucli import games\n"
+              "from kabucli.rules import build\n"
+              "from kabucli.sim import simulate\n"
+              "if __name__ == '__main__':\n"
+              "    g = games.get('dare')\n"
+              f"    r = simulate(g, build(g.Rules, ['rounds=1']), [{bot!r}, 'random'], 4, 1,"
+              " workers=2)\n"
+              "    sys.exit(0 if r.matches == 4 else 1)\n")
+    runner_py = write(tmp_path, "run.py", script)
+    try:
+        res = subprocess.run([sys.executable, runner_py], capture_output=True, text=True,
+                             timeout=120)
+        assert res.returncode == 0, res.stderr
+        assert _gone(token)
+    finally:
+        for pid in _running_with(token):
+            os.kill(pid, signal.SIGKILL)

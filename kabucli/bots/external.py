@@ -36,6 +36,7 @@ import importlib.util
 import json
 import math
 import os
+import secrets
 import selectors
 import shlex
 import signal
@@ -94,9 +95,14 @@ class Channel:
 
     def __init__(self, argv: list[str], timeout: float) -> None:
         debug = bool(os.environ.get("KABUCLI_DEBUG"))
+        # a mark in its environment, which the processes it starts inherit: those that
+        # leave its process group (setsid, a daemon) are found by it and ended with it
+        self.mark = secrets.token_hex(8)
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=None if debug else subprocess.DEVNULL,
-                                     start_new_session=True)
+                                     start_new_session=True,
+                                     env={**os.environ, MARK: self.mark})
+        _live[self.mark] = self
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.timeout = timeout
         self._stdin = self.proc.stdin
@@ -194,12 +200,52 @@ class Channel:
         with contextlib.suppress(OSError):
             self.proc.kill()
         self.proc.wait()
+        kill_marked(self.mark)
+        _live.pop(self.mark, None)
         self._writable.close()
         self._readable.close()
         for pipe in (self.proc.stdin, self.proc.stdout):
             with contextlib.suppress(OSError):
                 if pipe is not None:
                     pipe.close()
+
+
+MARK = "KABUCLI_BOT_MARK"  # the environment variable that marks a bot's processes
+_live: dict[str, Channel] = {}  # the channels not yet killed, by mark
+
+
+def stop_all() -> None:
+    """Kill every bot process this process started and has not ended, and what they
+    started: at exit, and in a pool worker that is stopped (SIGTERM) or whose run died."""
+    for chan in list(_live.values()):
+        with contextlib.suppress(Exception):
+            chan.kill()
+    _idle.clear()
+
+
+def kill_marked(mark: str) -> int:
+    """Kill every process of this user whose environment carries the bot mark ``mark`` (a
+    bot's process that left its process group); how many. Only where /proc tells (Linux)."""
+    needle = f"{MARK}={mark}".encode() + b"\0"
+    killed = 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0
+    me = os.getpid()
+    for name in entries:
+        if not name.isdigit() or int(name) == me:
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as fh:
+                found = needle in fh.read()
+        except OSError:  # gone, or not ours to read
+            continue
+        if found:
+            with contextlib.suppress(OSError):
+                os.kill(int(name), signal.SIGKILL)
+                killed += 1
+    return killed
 
 
 def parse_answer(game: Game, state: Any, seat: int, answer: str) -> Event:
@@ -289,6 +335,7 @@ def _stop_idle() -> None:
         for chan in chans:
             chan.kill()
     _idle.clear()
+    stop_all()
 
 
 def _split_spec(spec: str) -> tuple[str, str]:
