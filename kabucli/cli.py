@@ -870,7 +870,7 @@ def audit(
     with _json_errors(as_json):
         want = {name: _hex_option(name, value) for name, value in
                 (("--digest", digest), ("--commit", commitment)) if value is not None}
-    logs = [Path(name) for name in log_names]
+    logs = [(str(name), Path(name)) for name in log_names]  # ("" and "." are one Path)
     out = _console()
     err = _console(stderr=True)
     worst = 0
@@ -903,14 +903,18 @@ def audit(
 
         progress = track(logs, description="auditing", console=err, transient=True)
     try:  # (lines waiting are shown however the loop ends: Ctrl-C too)
-        for path in progress or logs:
+        for name, path in progress or logs:
             res: dict[str, Any] = {"log": str(path)}
             try:  # a format 2 binary log is streamed: checked as it is read, its events counted
+                if not name:  # Path("") would be the current folder
+                    res["log"] = ""
+                    raise KabuError("the name is empty, not a log file")
                 data = audit_log(path, _event_types_or_fail)
                 g = games.get(data.header.game)
                 check_header(g, data.header)
             except KabuError as exc:
-                msg = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
+                where = str(path) if name else "''"
+                msg = str(exc) if str(exc).startswith(where) else f"{where}: {exc}"
                 res.update(status="unreadable", error=msg)
                 worst = max(worst, EXIT_UNREADABLE)
                 result(res)

@@ -120,6 +120,14 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             if value is not None and not (_HEX.fullmatch(value) and len(value) % 2 == 0):
                 raise ValueError(f"{name} is not an even number of hex digits, 16 to 64 - "
                                  f"at `$.{name}`")
+        if self.salt is not None and self.commit is None:
+            raise ValueError("a salt without a commitment - at `$.salt`")
+        if self.format >= 2:
+            try:
+                datetime.fromisoformat(self.started)
+            except ValueError:
+                raise ValueError(f"started {self.started[:40]!r} is not a date and time "
+                                 "(ISO 8601) - at `$.started`") from None
 
     @property
     def timed(self) -> bool:

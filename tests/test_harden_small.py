@@ -456,3 +456,26 @@ def test_a_malformed_digest_is_a_usage_error_not_a_verdict(tmp_path: Path) -> No
     run("play", "dare", "--seed", "7", "--bot", "all=best", "--rule", "rounds=1", "--log",
         str(log))
     assert run("audit", str(log), "--digest", "zz").exit_code == 2
+
+
+@pytest.mark.parametrize(("field", "value", "why"), [
+    ("started", "garbage", "started 'garbage' is not a date and time (ISO 8601)"),
+    ("salt", "00" * 16, "a salt without a commitment"),
+])
+def test_header_fields_that_say_nothing_true_are_refused(tmp_path: Path, field: str,
+                                                         value: str, why: str) -> None:
+    log = tmp_path / "g.jsonl"
+    assert run("play", "dare", "--seed", "7", "--bot", "all=best", "--rule", "rounds=1",
+               "--log", str(log)).exit_code == 0
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    header[field] = value
+    log.write_text("\n".join([json.dumps(header, separators=(",", ":")), *lines[1:]]) + "\n")
+    res = run("audit", str(log))
+    assert res.exit_code == 2 and why in res.output, res.output
+
+
+def test_audit_of_an_empty_name_says_so() -> None:
+    res = run("audit", "")  # was ".: is a directory, not a log"
+    assert res.exit_code == 2
+    assert "unreadable: '': the name is empty, not a log file" in res.output
