@@ -500,6 +500,7 @@ class LogData(msgspec.Struct):
     last_time: int = 0  # the time of the last stored input (a timed format 2 log)
     walked: Any = None
     types: Any = ()  # the game's event types, as the reader was given them (with the game)
+    stamped: list[int] = msgspec.field(default_factory=list)  # JSON Lines: events with a t
 
     @property
     def version(self) -> int:
@@ -681,6 +682,7 @@ class _Decoder:
         self.events: list[Event] = []
         self.times: list[int] | None = None
         self.inputs: list[tuple[int, Event | None]] = []
+        self.stamped: list[int] = []  # (JSON Lines) the events that carry a t, from 0
         self.hasher: Any = None
         self.last = 0
         self._events: Any = None
@@ -729,6 +731,7 @@ class _Decoder:
                         problem = _time_problem(t, self.last, self.header)
                         if problem:
                             return problem
+                        self.stamped.append(len(self.events))
                 self.events.append(self._events[0].decode(payload))
                 if self.times is not None:
                     self.last = t if t is not None else self.last
@@ -816,7 +819,7 @@ def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> 
     assert header is not None
     return LogData(str(path), header, records.events, records.fmt, good, error,
                    bad is not None and bad.torn, records.times, records.count,
-                   records.hasher, records.last, walked, records.types)
+                   records.hasher, records.last, walked, records.types, records.stamped)
 
 
 def read_header(path: Path | str, event_types: EventTypes) -> Header:
@@ -913,6 +916,11 @@ def log_digest(log: LogData) -> str | None:
     hows, violation = classify(game, header, log.events)
     if violation is not None:
         return None
+    for i in log.stamped:  # a time added to what the engine derives: no digest hides it
+        if i < len(hows) and hows[i] == DERIVED:
+            raise LogError(f"{log.path}: event {i + 1}: invalid record: a time on an event the "
+                           "engine derives (only inputs carry when they were entered) - at "
+                           "`$.t`")
     rec = codec(_with_undo(log.types), header.timed)
     h = new_digest(_enc_mp.encode(header))
     last = header.clock or 0

@@ -29,6 +29,7 @@ import dataclasses
 import math
 import os
 import re
+import secrets
 import signal
 import sys
 import time
@@ -459,13 +460,14 @@ def _there(path: Path | None) -> bool:
 WATCH_EVERY = 0.5  # seconds between a pool worker's looks at whether its run still runs
 
 
-def _worker_start(plan: Plan, run_pid: int = 0) -> None:
+def _worker_start(plan: Plan, run_pid: int = 0, run_mark: str = "") -> None:
     """A pool worker: Ctrl-C is for the parent (which stops the run), the plan is kept.
     With ``run_pid`` (the process of the run), it exits once that process is gone: a run
     killed outright (``kill``, ``timeout``, the OOM killer) cannot stop its workers, which
     would otherwise wait for work forever (and keep the fork server alive with them)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _worker_stopped)  # how a pool stops its workers
+    if run_mark:  # every bot program started here carries it: see _end_run_bots
+        os.environ[RUN_MARK] = run_mark
     _CONTEXT["plan"] = plan
     if run_pid:
         import threading
@@ -474,11 +476,20 @@ def _worker_start(plan: Plan, run_pid: int = 0) -> None:
                          daemon=True).start()
 
 
-def _worker_stopped(signum: int, frame: Any) -> None:
-    """A pool worker told to stop: its bots' programs end with it (SIGTERM ends a process
-    without its exit handlers, which would have ended them)."""
-    _end_bots()
-    os._exit(128 + signum)
+# The environment variable that marks every bot program a run's pool workers start (and what
+# those start): a worker is stopped by SIGTERM, which skips the exit handlers that would end
+# its bots, so the run ends what carries its mark once its workers are gone. (A handler of
+# SIGTERM in the worker could not: taken by its watch thread, it never woke the main thread
+# blocked on the pool's queue, and the worker lived on, holding the pool's shutdown.)
+RUN_MARK = "KABUCLI_RUN_MARK"
+
+
+def _end_run_bots(plan: Plan, mark: str) -> None:
+    if any(k.startswith(EXTERNAL) for k in plan.kinds):  # (only those start programs)
+        from kabucli.bots.external import kill_marked
+
+        with contextlib.suppress(Exception):
+            kill_marked(mark, RUN_MARK)
 
 
 def _end_bots() -> None:
@@ -584,10 +595,11 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
 
     pools: list[ProcessPoolExecutor] = []  # the last is in use; a broken one is replaced
     made: dict[Any, int] = {}  # future -> the number of the pool it went to
+    run_mark = secrets.token_hex(8)
 
     def new_pool() -> None:
         pools.append(ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_start,
-                                         initargs=(plan, os.getpid())))
+                                         initargs=(plan, os.getpid(), run_mark)))
 
     def submit(batch: list[int]) -> Future[tuple[list[Outcome], float]]:
         with _ctrl_c_held():  # a worker it starts is one the pool knows, to be stopped
@@ -630,6 +642,7 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
             fut.cancel()
         for pool in pools:
             _stop_pool(pool)
+        _end_run_bots(plan, run_mark)  # the workers gone, what their bots left
 
 
 RETRIES = 3  # times a chunk of matches is played again when its worker process dies

@@ -683,3 +683,22 @@ def test_a_salt_of_an_odd_number_of_hex_digits_is_refused(tmp_path: Path) -> Non
     res = run("audit", str(log))
     assert res.exit_code == 2  # was internal error: ValueError from bytes.fromhex
     assert "salt is not an even number of hex digits" in res.output
+
+
+def test_a_time_added_to_an_event_the_engine_derives_is_refused(tmp_path: Path) -> None:
+    # the digest covers the inputs' times only: a t on a derived event (shown by replay)
+    # audited valid under the original digest
+    log = tmp_path / "table.jsonl"
+    assert run("play", "dare", "--physical", "--players", "3", "--log", str(log),
+               input="deal 9-2-2\np2 sets 1-2-10\np3 pass\nquit\n").exit_code == 0
+    lines = log.read_text().splitlines()
+    derived = next(i for i, line in enumerate(lines[1:], start=1)
+                   if not re.search(r',"t":\d+}$', line))
+    before = max(int(m[1]) for line in lines[1:derived]
+                 if (m := re.search(r',"t":(\d+)}$', line)))
+    lines[derived] = lines[derived][:-1] + f',"t":{before}}}'  # a time that does not go back
+    log.write_text("\n".join(lines) + "\n")
+    res = run("audit", str(log))
+    assert res.exit_code == 2
+    assert f"event {derived}: invalid record: a time on an event the engine derives" in \
+        res.output

@@ -223,10 +223,11 @@ def stop_all() -> None:
     _idle.clear()
 
 
-def kill_marked(mark: str) -> int:
-    """Kill every process of this user whose environment carries the bot mark ``mark`` (a
-    bot's process that left its process group); how many. Only where /proc tells (Linux)."""
-    needle = f"{MARK}={mark}".encode() + b"\0"
+def kill_marked(mark: str, var: str = MARK) -> int:
+    """Kill every process of this user whose environment carries ``var=mark`` (the bot mark:
+    a bot's process that left its process group); how many. Only where /proc tells (Linux).
+    (What a process's environment held when it started: a later change is not seen.)"""
+    needle = f"{var}={mark}".encode() + b"\0"
     killed = 0
     try:
         entries = os.listdir("/proc")
