@@ -466,6 +466,12 @@ def _worker_start(plan: Plan, run_pid: int = 0, run_mark: str = "") -> None:
     killed outright (``kill``, ``timeout``, the OOM killer) cannot stop its workers, which
     would otherwise wait for work forever (and keep the fork server alive with them)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # a worker forked from the run has the run's SIGTERM handler (which would stop it with a
+    # traceback) and the signals the run held while starting it: a pool stops its workers
+    # with SIGTERM, which must end them at once
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     if run_mark:  # every bot program started here carries it: see _end_run_bots
         os.environ[RUN_MARK] = run_mark
     _CONTEXT["plan"] = plan
@@ -587,9 +593,9 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
         return
     import multiprocessing
 
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["kabucli.sim"])
-    _start_fork_server()  # first: it starts a Python, which loads kabucli meanwhile
+    if _pool_context() == "forkserver":
+        multiprocessing.get_context("forkserver").set_forkserver_preload(["kabucli.sim"])
+        _start_fork_server()  # first: it starts a Python, which loads kabucli meanwhile
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
@@ -598,7 +604,12 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
     run_mark = secrets.token_hex(8)
 
     def new_pool() -> None:
-        pools.append(ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_start,
+        method = _pool_context()
+        if method == "forkserver":
+            multiprocessing.get_context(method).set_forkserver_preload(["kabucli.sim"])
+            _start_fork_server()
+        pools.append(ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
+                                         initializer=_worker_start,
                                          initargs=(plan, os.getpid(), run_mark)))
 
     def submit(batch: list[int]) -> Future[tuple[list[Outcome], float]]:
@@ -650,9 +661,10 @@ RETRIES = 3  # times a chunk of matches is played again when its worker process 
 
 @contextlib.contextmanager
 def _ctrl_c_held(ignored: bool = False) -> Iterator[None]:
-    """Ctrl-C held back (blocked, not lost: it stops the run as soon as this ends) while a
-    pool starts processes: one it interrupted halfway would leave a worker the pool does not
-    know, which, when the run stops, finds the pool's queues gone and prints a traceback.
+    """Ctrl-C (and SIGTERM) held back (blocked, not lost: it stops the run as soon as this
+    ends) while a pool starts processes: one it interrupted halfway would leave a worker the
+    pool does not know, which, when the run stops, finds the pool's queues gone and prints a
+    traceback.
     ``ignored``: what is started meanwhile ignores Ctrl-C from its start. (In the main
     thread, where Python takes Ctrl-C, and where signal masks exist.)"""
     import threading
@@ -661,7 +673,7 @@ def _ctrl_c_held(ignored: bool = False) -> Iterator[None]:
             or threading.current_thread() is not threading.main_thread()):
         yield
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignored else None
     try:
         yield
@@ -669,6 +681,19 @@ def _ctrl_c_held(ignored: bool = False) -> Iterator[None]:
         if ignored and handler is not None:
             signal.signal(signal.SIGINT, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _pool_context() -> str:
+    """How a pool starts its workers: forked from this process when it runs no other thread
+    (on Linux), which costs about 2 ms a worker; else by a fork server (a Python started
+    once, which loads kabucli and forks the workers: about 0.08 s before the first), since a
+    process forked while other threads run (a progress display's) may inherit a lock one of
+    them held, and hang."""
+    import threading
+
+    if sys.platform == "linux" and threading.active_count() == 1:
+        return "fork"
+    return "forkserver"
 
 
 def _start_fork_server() -> None:
@@ -728,9 +753,10 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     soon as it decides. Ctrl-C (KeyboardInterrupt) stops the run and returns the report so far
     (``stopped`` says so). ``started``: the time every log of the run records (default: now).
 
-    Worker processes are started by a fork server (not forked from this process, whose
-    threads they must not inherit): a script that calls this with ``workers > 1`` runs it
-    under ``if __name__ == "__main__":``, as any multiprocessing pool needs."""
+    Worker processes are forked from this process when it runs no other thread, else
+    started by a fork server (:func:`_pool_context`): a script that calls this with
+    ``workers > 1`` runs it under ``if __name__ == "__main__":``, as any multiprocessing
+    pool needs."""
     if timeout is None and any(k.startswith(EXTERNAL) for k in kinds):
         from kabucli.bots.external import bot_timeout
 
