@@ -474,6 +474,10 @@ def _worker_start(plan: Plan, run_pid: int = 0, run_mark: str = "") -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     if run_mark:  # every bot program started here carries it: see _end_run_bots
         os.environ[RUN_MARK] = run_mark
+    external = sys.modules.get("kabucli.bots.external")
+    if external is not None:  # forked from a run that played with bots: those are its own
+        external._idle.clear()
+        external._live.clear()
     _CONTEXT["plan"] = plan
     if run_pid:
         import threading

@@ -216,7 +216,8 @@ _live: dict[str, Channel] = {}  # the channels not yet killed, by mark
 
 def stop_all() -> None:
     """Kill every bot process this process started and has not ended, and what they
-    started: at exit, and in a pool worker that is stopped (SIGTERM) or whose run died."""
+    started: at exit, and in a pool worker whose run died. (A worker the pool stops, by
+    SIGTERM, runs no exit handler: the run ends its bots, see kabucli.sim.RUN_MARK.)"""
     for chan in list(_live.values()):
         with contextlib.suppress(Exception):
             chan.kill()
