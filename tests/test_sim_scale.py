@@ -497,3 +497,47 @@ def test_the_pool_starts_its_workers_by_fork_or_by_the_fork_server_to_the_same_r
         report.pop("workers", None)
     one.pop("workers", None)
     assert forked == one == served
+
+
+def test_workers_forked_after_a_run_with_python_bots_start_their_own_hosts(
+        tmp_path: Path) -> None:
+    # a worker forked from the run inherits the run's idle Python bot hosts, whose pipes are
+    # the run's: it must start its own, and leave the run's alone (it took them for dead,
+    # not being their parent, and killed them)
+    phase, hosts = tmp_path / "phase.txt", tmp_path / "hosts.txt"
+    bot = tmp_path / "mybot.py"
+    bot.write_text("import os\n"
+                   "from kabucli.games.dare.bots import BestBot\n"
+                   "class Mine(BestBot):\n"
+                   "    def choose(self, game, state, seat):\n"
+                   f"        with open({str(hosts)!r}, 'a') as f:\n"
+                   f"            f.write(open({str(phase)!r}).read()"
+                   " + f' {os.getpid()} {os.getppid()}\\n')\n"
+                   "        return super().choose(game, state, seat)\n")
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import json, os\n"
+        "from kabucli import games\n"
+        "from kabucli.rules import build\n"
+        "from kabucli.sim import simulate\n"
+        "if __name__ == '__main__':\n"
+        "    g = games.get('dare'); r = build(g.Rules, ['rounds=1'])\n"
+        f"    kinds = ['py:{bot}:Mine', 'random']\n"
+        "    runs = []\n"
+        "    for n, w in enumerate((1, 2, 1), start=1):\n"
+        f"        open({str(phase)!r}, 'w').write(str(n))\n"
+        "        runs.append(simulate(g, r, kinds, 12, 1, workers=w).as_dict())\n"
+        "        runs[-1].pop('workers', None)\n"
+        "    print(json.dumps([os.getpid(), runs]))\n")
+    res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr
+    run_pid, (first, forked, again) = json.loads(res.stdout)
+    assert first == forked == again and first["failures"] == 0
+    served = [line.split() for line in hosts.read_text().splitlines()]
+    assert {parent for n, _, parent in served if n == "1"} == {str(run_pid)}
+    # the forked workers' matches were played by hosts the workers started, not the run's
+    assert str(run_pid) not in {parent for n, _, parent in served if n == "2"}
+    # and the run's hosts lived on, to play its next run
+    assert {host for n, host, _ in served if n == "3"} <= {host for n, host, _ in served
+                                                           if n == "1"}
