@@ -196,6 +196,17 @@ def _named(name: Path | str | None, option: str, what: str) -> Path | None:
     return Path(name)
 
 
+def _file_named(name: Path | str) -> Path:
+    """A file to write, as typed (``path_type=str``): a name that ends with a slash names a
+    folder (Path would drop the slash and write a file of the folder's name)."""
+    text = str(name)
+    if not text:
+        fail("the name of the file to write is empty")
+    if text.endswith(("/", os.sep)):
+        fail(f"{text} names a folder: name a file")
+    return Path(text)
+
+
 def _seed(text: str | None) -> int | None:
     from kabucli.errors import KabuError
     from kabucli.shuffle import parse_seed
@@ -1482,8 +1493,8 @@ def bot_check(
 @log_app.command("convert")
 def log_convert(
     src: Annotated[Path, typer.Argument(help="The log to read.")],
-    dst: Annotated[Path, typer.Argument(help="Where to write (.jsonl: JSON Lines, else "
-                                             "msgpack, unless --to says).")],
+    dst: Annotated[Path, typer.Argument(path_type=str, help="Where to write (.jsonl: JSON "
+                                             "Lines, else msgpack, unless --to says).")],
     to: Annotated[str | None, typer.Option("--to", help="msgpack or jsonl.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
 ) -> None:
@@ -1494,6 +1505,7 @@ def log_convert(
 
     if to not in (None, "msgpack", "jsonl"):
         fail(f"--to {to}: choose msgpack or jsonl")
+    dst = _file_named(dst)
     if dst.exists() and not force:
         fail(f"{dst} already exists; add --force to overwrite it")
     try:
@@ -1506,8 +1518,8 @@ def log_convert(
 @log_app.command("repair")
 def log_repair(
     src: Annotated[Path, typer.Argument(help="The damaged log (only read, never changed).")],
-    dst: Annotated[Path, typer.Argument(help="The new log to write (.jsonl: JSON Lines, else "
-                                             "msgpack).")],
+    dst: Annotated[Path, typer.Argument(path_type=str, help="The new log to write (.jsonl: "
+                                             "JSON Lines, else msgpack).")],
     force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
 ) -> None:
     """Copy every record of a damaged log that still checks into a new log."""
@@ -1515,6 +1527,7 @@ def log_repair(
     from kabucli.errors import KabuError
     from kabucli.log import repair_log, same_file
 
+    dst = _file_named(dst)
     if same_file(src, dst):
         fail(f"{dst}: cannot repair a log onto itself (the original stays as it is)")
     if dst.exists() and not force:

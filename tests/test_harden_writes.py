@@ -192,3 +192,12 @@ def test_a_new_log_on_a_full_disk_is_one_line_and_leaves_no_empty_file(tmp_path:
     assert res.returncode != 0
     assert res.stderr.strip() == f"error: cannot write {log}: File too large", res.stderr
     assert not log.exists()
+
+
+@pytest.mark.parametrize("command", ["convert", "repair"])
+def test_a_name_ending_with_a_slash_names_a_folder_not_a_file(tmp_path: Path, log: Path,
+                                                              command: str) -> None:
+    # Path drops the slash: "adir/" was written as a file named adir
+    res = run("log", command, str(log), f"{tmp_path / 'adir'}/")
+    assert res.exit_code == 1 and "names a folder: name a file" in res.output
+    assert not (tmp_path / "adir").exists()
