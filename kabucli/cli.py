@@ -204,7 +204,14 @@ def _file_named(name: Path | str) -> Path:
         fail("the name of the file to write is empty")
     if text.endswith(("/", os.sep)):
         fail(f"{text} names a folder: name a file")
+    if len(os.fsencode(os.path.basename(text))) > 255:
+        fail(f"{text[:60]}...: a file name is at most 255 bytes")
     return Path(text)
+
+
+def _file_opt(name: Path | str | None) -> Path | None:
+    """An option's file to write (``path_type=str``), checked as :func:`_file_named`."""
+    return None if name is None else _file_named(name)
 
 
 def _seed(text: str | None) -> int | None:
@@ -610,7 +617,13 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
             out.print(f"{_escape(m.pending.what)}: {_escape(words.hint(m.state, seat))}")
         return "handled"
     if word == "undo":
-        n = sess.undo()
+        from kabucli.errors import KabuError
+
+        try:
+            n = sess.undo()
+        except KabuError as exc:  # past the undos a game may have (engine.MAX_REPLAYED)
+            out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
+            return "handled"
         out.print("nothing to take back" if n == 0 else f"took back {n} move(s)")
         return "undone" if n else "handled"
     if word in ("table", "t"):
@@ -701,7 +714,8 @@ def replay(
                                      "other hands hidden, chance events by what they show "
                                      "everyone.")] = None,
     html: Annotated[Path | None, typer.Option(
-        "--html", metavar="OUT", help="Write the game as one web page to OUT: the table "
+        "--html", metavar="OUT", path_type=str,
+        help="Write the game as one web page to OUT: the table "
                                       "drawn at every event, with buttons, arrow keys and "
                                       "a seat selector (with --as, that seat's view "
                                       "only; with --at N, opening at event N).")] = None,
@@ -728,7 +742,7 @@ def replay(
     out = _console()
 
     if html is not None:
-        _replay_html(log, g, data, html, viewer, at)
+        _replay_html(log, g, data, _file_named(html), viewer, at)
 
     times = data.times
 
@@ -777,7 +791,8 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
         write_whole(out, lambda fh: fh.write(text.encode("utf-8")), True, [log])
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_UNREADABLE)
-    print(f"wrote {out} ({len(data.events)} events, {len(text) // 1024} KiB)")
+    _console().print(f"wrote {_escape(str(out))} ({len(data.events)} events, "
+                     f"{len(text) // 1024} KiB)", soft_wrap=True)
     if violation is not None:
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None:
@@ -1014,11 +1029,11 @@ MaxFailuresOpt = Annotated[int | None, typer.Option(
     help="Stop the run once one bot has failed K matches (a failing bot forfeits each "
          "match it fails and the run goes on).")]
 PlotOpt = Annotated[Path | None, typer.Option(
-    "--plot", metavar="FILE",
+    "--plot", metavar="FILE", path_type=str,
     help="Draw how each bot's mean result (and the ratings) moved over the matches, with "
          "95% intervals, into FILE (.svg, .png or .pdf; pip install 'kabucli\\[plot]').")]
 HtmlOpt = Annotated[Path | None, typer.Option(
-    "--html", metavar="FILE",
+    "--html", metavar="FILE", path_type=str,
     help="One self-contained page: the --plot chart and the report's table (pip install "
          "'kabucli\\[plot]').")]
 TimeoutOpt = Annotated[float | None, typer.Option(
@@ -1207,6 +1222,7 @@ def sim(
             test = Sprt.parse(sprt)
         except KabuError as exc:
             fail(str(exc))
+    plot, html = _file_opt(plot), _file_opt(html)
     rec = _recorder(plot, html)
     err = _console(stderr=True)
     names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
@@ -1349,6 +1365,7 @@ def tournament(
     except KabuError as exc:
         fail(str(exc))
     n = _workers(workers, backend, address)
+    plot, html = _file_opt(plot), _file_opt(html)
     rec = _recorder(plot, html, tournament=True)
     names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
     err = _console(stderr=True)

@@ -83,8 +83,9 @@ def write_whole(path: Path | str, write: Callable[[IO[bytes]], T], overwrite: bo
     one of the files ``keep`` (the one being read)."""
     name = os.fspath(path)
     _check_target(name, overwrite, keep)
-    folder, base = os.path.split(name)
-    part = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.part")
+    folder = os.path.dirname(name)
+    # (not named after the file: a name near the system's 255-byte limit leaves no room)
+    part = os.path.join(folder, f".kabucli-{secrets.token_hex(4)}.part")
     fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as fh:

@@ -22,6 +22,7 @@ import contextlib
 import functools
 import os
 import re
+import stat
 import struct
 import time
 import typing
@@ -122,12 +123,6 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
                                  f"at `$.{name}`")
         if self.salt is not None and self.commit is None:
             raise ValueError("a salt without a commitment - at `$.salt`")
-        if self.format >= 2:
-            try:
-                datetime.fromisoformat(self.started)
-            except ValueError:
-                raise ValueError(f"started {self.started[:40]!r} is not a date and time "
-                                 "(ISO 8601) - at `$.started`") from None
 
     @property
     def timed(self) -> bool:
@@ -403,6 +398,29 @@ class LogWriter:
             self.flush()
         finally:
             self._fh.close()
+
+
+def _held(path: Path) -> bool:
+    """Whether another process holds the lock of the log at ``path`` (see :func:`_lock`)."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # (which lets go of the lock taken here)
+    return False
 
 
 def _lock(fh: IO[bytes], path: Path) -> None:
@@ -1010,14 +1028,34 @@ def repair_log(src: Path | str, dst: Path | str, event_types: EventTypes,
 
 
 def holds_log(path: Path | str) -> bool:
-    """Whether the file at ``path`` starts as a kabucli log does (either encoding), which a
-    page or a chart is never written over."""
+    """Whether the regular file at ``path`` starts as a kabucli log does, in either encoding
+    (its binary magic, or a first line that is a JSON object with a format and a game, as a
+    JSON Lines header is, however spaced or ordered): a page or a chart is never written
+    over one. Opened without blocking and checked before reading (a FIFO is never waited
+    on); what is not a regular file is no log here."""
     try:
-        with open(path, "rb") as fh:
-            start = fh.read(len(MAGIC))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return False
-    return start.startswith((MAGIC, MAGIC1)) or start.startswith(b'{"format"')
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        start = os.read(fd, HEADER_PEEK)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    if start.startswith((MAGIC, MAGIC1)):
+        return True
+    first = start.split(b"\n", 1)[0].strip()
+    try:
+        head = msgspec.json.decode(first)
+    except msgspec.DecodeError:  # (not JSON, or a first line longer than the peek)
+        return first.startswith(b"{") and b'"format"' in first and b'"game"' in first
+    return isinstance(head, dict) and "format" in head and "game" in head
+
+
+HEADER_PEEK = 64 * 1024  # the bytes holds_log reads: a JSON Lines header is far shorter
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -1150,7 +1188,12 @@ def write_log(path: Path, header: Header, events: Sequence[Event], fmt: Fmt,
 def _write_new(path: Path, write: Callable[[IO[bytes]], None], overwrite: bool,
                keep: Sequence[Path]) -> None:
     """A new log written whole at ``path`` (:func:`kabucli.files.write_whole`: a write that
-    fails leaves what was there as it was); LogError when it cannot be."""
+    fails leaves what was there as it was); LogError when it cannot be, or when a kabucli
+    game or resume is writing the log there (its lock is held): replaced under it, the game
+    would go on writing into a file no longer there."""
+    if _held(path):
+        raise LogError(f"{path} is being written by another kabucli (a game or a resume of "
+                       "it still running): it is not replaced")
     try:
         write_whole(path, write, overwrite, keep)
     except FileExistsError:

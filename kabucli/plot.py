@@ -24,6 +24,7 @@ from __future__ import annotations
 import html
 import io
 import math
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,8 @@ def check_paths(plot: Path | None, page: Path | None) -> None:
     for opt, path in (("--plot", plot), ("--html", page)):
         if path is None:
             continue
+        if len(os.fsencode(path.name)) > 255:
+            raise KabuError(f"{opt} {str(path)[:60]}...: a file name is at most 255 bytes")
         if path.is_dir():
             raise KabuError(f"{opt} {path} is a folder: name a file")
         from kabucli.log import holds_log

@@ -6,6 +6,7 @@ write that fails leaves the file that was there; only regular files are written.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import resource
 import subprocess
@@ -201,3 +202,78 @@ def test_a_name_ending_with_a_slash_names_a_folder_not_a_file(tmp_path: Path, lo
     res = run("log", command, str(log), f"{tmp_path / 'adir'}/")
     assert res.exit_code == 1 and "names a folder: name a file" in res.output
     assert not (tmp_path / "adir").exists()
+
+
+# -- a second hostile pass over the above (2026-11-25) -------------------------------------
+
+@pytest.mark.parametrize("header", ['{"format":2,"game":"dare"', '{"game": "dare", "format": 2'])
+def test_a_page_never_replaces_a_json_lines_log_however_its_header_is_written(
+        tmp_path: Path, log: Path, header: str) -> None:
+    # only the binary magic was recognised (an 8-byte read tested against a 9-byte prefix)
+    jsonl = tmp_path / "game.jsonl"
+    assert run("log", "convert", str(log), str(jsonl)).exit_code == 0
+    text = jsonl.read_text()
+    first, rest = text.split("\n", 1)
+    body = json.loads(first)
+    body.pop("format")
+    body.pop("game")
+    jsonl.write_text(header + ", " + json.dumps(body)[1:] + "\n" + rest)
+    assert run("audit", str(jsonl)).exit_code == 0  # still a valid log
+    before = digest(jsonl)
+    for target in (jsonl, tmp_path / "chart.svg"):
+        if target != jsonl:
+            target.write_bytes(jsonl.read_bytes())
+        res = run("replay", str(log), "--html", str(target))
+        assert res.exit_code == 2 and "holds a kabucli log" in res.output
+    assert digest(jsonl) == before
+
+
+def test_a_fifo_as_the_page_is_refused_at_once(tmp_path: Path, log: Path) -> None:
+    fifo = tmp_path / "page.html"
+    os.mkfifo(fifo)  # the log check opened it blocking, and waited forever
+    res = subprocess.run([sys.executable, "-m", "kabucli", "replay", str(log), "--html",
+                          str(fifo)], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2 and "not a regular file" in res.stderr
+
+
+def test_a_file_name_of_up_to_255_bytes_is_written_and_a_longer_one_refused(
+        tmp_path: Path, log: Path) -> None:
+    ok = tmp_path / ("x" * 249 + ".jsonl")  # 255 bytes: its .part name had no room
+    assert run("log", "convert", str(log), str(ok)).exit_code == 0
+    res = run("log", "convert", str(log), str(tmp_path / ("x" * 300 + ".jsonl")))
+    assert res.exit_code == 1 and "a file name is at most 255 bytes" in res.output
+
+
+def test_convert_never_replaces_a_log_a_game_is_writing(tmp_path: Path, log: Path) -> None:
+    import time
+
+    live = tmp_path / "live.jsonl"
+    game = subprocess.Popen([sys.executable, "-m", "kabucli", "play", "dare", "--physical",
+                             "--players", "2", "--log", str(live)], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            if live.exists() and live.stat().st_size > 0:
+                break
+            time.sleep(0.05)
+        before = digest(live)
+        for command in ("convert", "repair"):
+            res = run("log", command, str(log), str(live), "--force")
+            assert res.exit_code == 2 and "is being written by another kabucli" in res.output
+        assert digest(live) == before
+    finally:
+        assert game.stdin is not None
+        game.stdin.close()
+        game.wait(timeout=60)
+
+
+def test_an_undo_past_the_limit_at_the_table_is_refused_not_a_crash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import kabucli.engine
+
+    monkeypatch.setattr(kabucli.engine, "MAX_REPLAYED", 0)
+    res = runner.invoke(app, ["play", "dare", "--physical", "--players", "3", "--log",
+                              str(tmp_path / "t.kbl")],
+                        input="deal 9-2-2\np2 sets 1-2-10\nundo\nquit\n")
+    assert "internal error" not in res.output and res.exit_code == 0, res.output
+    assert "refused: undos that play more than 0 inputs again" in res.output
