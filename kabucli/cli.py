@@ -1062,16 +1062,29 @@ def _live_run(err: Console, title: str, total: int, names: list[str],
 
     from kabucli.sim import Terminated
 
-    def terminate(signum: int, frame: Any) -> None:
-        raise Terminated
+    def stop(signum: int, frame: Any) -> None:
+        # the first Ctrl-C or SIGTERM stops the run; any after it is dropped: it would cut
+        # the stopping, the report or the exit code short (the command ends once the report
+        # is printed)
+        signal.signal(signal.SIGINT, dropped)  # (not SIG_IGN: one already on its way is
+        signal.signal(signal.SIGTERM, dropped)  # then reported as "ignored due to race")
+        raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+    def dropped(signum: int, frame: Any) -> None:
+        return None
 
     if threading.current_thread() is not threading.main_thread():  # (signals go to main)
         return _live_run_shown(err, title, total, names, run, show)
-    before = signal.signal(signal.SIGTERM, terminate)
+    before = [(sig, signal.signal(sig, stop)) for sig in (signal.SIGINT, signal.SIGTERM)]
+    report = None
     try:
-        return _live_run_shown(err, title, total, names, run, show)
+        report = _live_run_shown(err, title, total, names, run, show)
+        return report
     finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+        stopped = getattr(getattr(report, "sim", report), "stopped", "") or ""
+        _SIGNALS_BEFORE[:] = before
+        if not stopped.startswith(("interrupted", "terminated")):
+            _signals_back()  # (else once the report is out: see _end_run)
 
 
 def _stop_code(stopped: str) -> int:
@@ -1421,6 +1434,7 @@ def _end_run(as_json: dict[str, Any] | None,
     if as_json is not None:
         print(_dumps(as_json, indent=2))
         charts()
+        _signals_back()
         raise typer.Exit(code)
     from rich.table import Table
 
@@ -1441,7 +1455,22 @@ def _end_run(as_json: dict[str, Any] | None,
         err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
                   f"{report.planned} matches")
     charts()
+    _signals_back()
     raise typer.Exit(code)
+
+
+def _signals_back() -> None:
+    """Ctrl-C and SIGTERM handled as before the run (see _live_run), if it changed them: at
+    once after a run, or, after one a signal stopped, once its report is out (a program that
+    runs the command in-process goes on)."""
+    import signal
+
+    for sig, handler in _SIGNALS_BEFORE:
+        signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+    _SIGNALS_BEFORE.clear()
+
+
+_SIGNALS_BEFORE: list[Any] = []  # (signal, its handler) before the run (see _live_run)
 
 
 def head_to_head_line(wdl: list[int]) -> tuple[str, str]:

@@ -482,7 +482,7 @@ def _worker_start(plan: Plan, run_pid: int = 0, run_mark: str = "") -> None:
     if run_pid:
         import threading
 
-        threading.Thread(target=_exit_with, args=(run_pid,), name="kabucli-watch",
+        threading.Thread(target=_exit_with, args=(run_pid, os.getppid()), name="kabucli-watch",
                          daemon=True).start()
 
 
@@ -508,17 +508,23 @@ def _end_bots() -> None:
             sys.modules["kabucli.bots.external"].stop_all()
 
 
-def _exit_with(pid: int) -> None:
-    """Exit this process as soon as process ``pid`` has ended."""
+def _exit_with(pid: int, parent: int) -> None:
+    """Exit this process as soon as process ``pid`` has ended, or this process's parent
+    (``parent``: the run, or the fork server) has: a run killed but not yet reaped is still
+    there to ``kill(pid, 0)`` (a zombie), while its workers, and its children's pipes, must
+    go now (a caller waits on those pipes before it reaps the run)."""
     while True:
         time.sleep(WATCH_EVERY)
         try:
             os.kill(pid, 0)
+            gone = os.getppid() != parent
         except ProcessLookupError:
+            gone = True
+        except OSError:  # there, but not ours to signal: still running
+            gone = os.getppid() != parent
+        if gone:
             _end_bots()
             os._exit(1)
-        except OSError:  # there, but not ours to signal: still running
-            pass
 
 
 def play_chunk(plan: Plan, indices: list[int]) -> tuple[list[Outcome], float]:
@@ -653,10 +659,11 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
         yield from in_order(todo, 2 * workers, Chunks(0.05), running, submit, wait_any,
                             result)
     finally:
-        for fut in running:
-            fut.cancel()
-        for pool in pools:
-            _stop_pool(pool)
+        # (the chunks still under way are not cancelled: see _stop_pool); a Ctrl-C that
+        # stopped the run passes through here first: a second one must not cut this short
+        with _signals_ignored():
+            for pool in pools:
+                _stop_pool(pool)
         _end_run_bots(plan, run_mark)  # the workers gone, what their bots left
 
 
@@ -685,6 +692,31 @@ def _ctrl_c_held(ignored: bool = False) -> Iterator[None]:
         if ignored and handler is not None:
             signal.signal(signal.SIGINT, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextlib.contextmanager
+def _signals_ignored() -> Iterator[None]:
+    """Ctrl-C and SIGTERM ignored (dropped: the run is stopping already): stopping a pool
+    cut short by a second Ctrl-C left its workers or its thread half stopped, and the
+    process hung at exit or printed a traceback. (In the main thread only, where handlers
+    are set.)"""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = [(s, signal.signal(s, _dropped)) for s in (signal.SIGINT, signal.SIGTERM)]
+    try:
+        yield
+    finally:
+        for sig, handler in before:
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+
+
+def _dropped(signum: int, frame: Any) -> None:
+    """A signal's handler that drops it (not SIG_IGN: a signal already on its way when that
+    is set is then printed as "ignored due to race condition")."""
+    return None
 
 
 def _pool_context() -> str:
@@ -724,13 +756,21 @@ def _stop_pool(pool: Any) -> None:
     for proc in procs:
         with contextlib.suppress(Exception):
             proc.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
+    # its chunks not cancelled: the pool's thread, seeing its workers gone, fails every chunk
+    # left (BrokenProcessPool), and failing one already cancelled raised InvalidStateError in
+    # that thread, printed as a traceback (Python 3.11)
+    pool.shutdown(wait=False, cancel_futures=False)
     for proc in procs:
         with contextlib.suppress(Exception):
             proc.join(5)
     if manager is not None:
         with contextlib.suppress(Exception):
             manager.join(5)
+        if not manager.is_alive():  # Python's exit would wake it through a pipe now closed
+            from concurrent.futures import process
+
+            with contextlib.suppress(Exception):
+                process._threads_wakeups.pop(manager, None)
 
 
 def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, seed: int,
@@ -810,7 +850,8 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     finally:
         close = getattr(played, "close", None)
         if close is not None:
-            close()
+            with _signals_ignored():  # a second Ctrl-C must not cut the pool's stop short
+                close()
     return report
 
 
