@@ -400,19 +400,33 @@ class LogWriter:
             self._fh.close()
 
 
+def _open_regular(path: Path | str) -> int | None:
+    """A descriptor of ``path`` opened to read, without blocking, when it is a regular file
+    (a FIFO is never waited on); None otherwise, or when it cannot be opened."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        regular = False
+    if not regular:
+        os.close(fd)
+        return None
+    return fd
+
+
 def _held(path: Path) -> bool:
     """Whether another process holds the lock of the log at ``path`` (see :func:`_lock`)."""
     try:
         import fcntl
     except ImportError:
         return False
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+    fd = _open_regular(path)
+    if fd is None:
         return False
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return False
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return True
@@ -1033,13 +1047,10 @@ def holds_log(path: Path | str) -> bool:
     JSON Lines header is, however spaced or ordered): a page or a chart is never written
     over one. Opened without blocking and checked before reading (a FIFO is never waited
     on); what is not a regular file is no log here."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+    fd = _open_regular(path)
+    if fd is None:
         return False
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return False
         start = os.read(fd, HEADER_PEEK)
     except OSError:
         return False
