@@ -31,15 +31,8 @@ def read_bytes(path: Path | str, limit: int) -> bytes:
     or a socket, and for a larger file. The file is opened without blocking and checked
     before reading, so a FIFO is refused at once rather than waited on.
     """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    fd, info = open_regular(path)
     try:
-        info = os.fstat(fd)
-        mode = info.st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, "not a regular file but a pipe, device or socket, "
-                                        "which may never end")
         # its size and a byte more (a file still growing reads to the limit and a byte)
         data = b"" if info.st_size > limit else _read_upto(fd, info.st_size + 1, limit + 1)
     finally:
@@ -48,6 +41,24 @@ def read_bytes(path: Path | str, limit: int) -> bytes:
         raise OSError(errno.EFBIG, f"larger than {size_text(limit)}, the most kabucli reads "
                                    "from such a file")
     return data
+
+
+def open_regular(path: Path | str) -> tuple[int, os.stat_result]:
+    """A descriptor of the regular file ``path``, opened to read without blocking and checked
+    before anything is read (a FIFO is refused at once, never waited on), and its stat.
+    OSError (``strerror`` says why) for a folder, a pipe, a device or a socket too."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file but a pipe, device or socket, "
+                                        "which may never end")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
 
 
 def _read_upto(fd: int, first: int, most: int) -> bytes:

@@ -22,7 +22,6 @@ import contextlib
 import functools
 import os
 import re
-import stat
 import struct
 import time
 import typing
@@ -48,7 +47,7 @@ from kabucli.compact import (
 )
 from kabucli.errors import KabuError, LogError
 from kabucli.events import Event, Forfeit, Undo
-from kabucli.files import MiB, read_bytes, size_text, write_whole
+from kabucli.files import MiB, open_regular, read_bytes, size_text, write_whole
 
 FORMAT_VERSION = 2
 READ_VERSIONS = (1, 2)
@@ -400,59 +399,42 @@ class LogWriter:
             self._fh.close()
 
 
-def _open_regular(path: Path | str) -> int | None:
-    """A descriptor of ``path`` opened to read, without blocking, when it is a regular file
-    (a FIFO is never waited on); None otherwise, or when it cannot be opened."""
+def _taken(fd: int) -> bool:
+    """Take the log's lock on ``fd`` (an advisory lock, let go when the file is closed);
+    False when another process holds it. (Where there is no flock, as on Windows, or the
+    file system has no locks, nothing is locked: True.)"""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
+        import fcntl
+    except ImportError:
+        return True
     try:
-        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
     except OSError:
-        regular = False
-    if not regular:
-        os.close(fd)
-        return None
-    return fd
+        return True
+    return True
 
 
 def _held(path: Path) -> bool:
     """Whether another process holds the lock of the log at ``path`` (see :func:`_lock`)."""
     try:
-        import fcntl
-    except ImportError:
-        return False
-    fd = _open_regular(path)
-    if fd is None:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
+        fd, _ = open_regular(path)
     except OSError:
         return False
+    try:
+        return not _taken(fd)
     finally:
         os.close(fd)  # (which lets go of the lock taken here)
-    return False
 
 
 def _lock(fh: IO[bytes], path: Path) -> None:
-    """Hold the log open for writing by this process alone (an advisory lock, let go when
-    the file is closed): two kabucli writing one log at once (two ``resume``, or a resume
-    while the game still runs) would write over each other's records. LogError if another
-    holds it. (Where there is no flock, as on Windows, nothing is locked.)"""
-    try:
-        import fcntl
-    except ImportError:
-        return
-    try:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    """Hold the log open for writing by this process alone: two kabucli writing one log at
+    once (two ``resume``, or a resume while the game still runs) would write over each
+    other's records. LogError if another holds it."""
+    if not _taken(fh.fileno()):
         raise LogError(f"{path} is being written by another kabucli (a game or a resume of "
-                       "it still running): only one may write a log at a time") from None
-    except OSError:  # a file system without locks: go on, as without flock
-        return
+                       "it still running): only one may write a log at a time")
 
 
 def _pack(body: bytes) -> bytes:
@@ -1047,8 +1029,9 @@ def holds_log(path: Path | str) -> bool:
     JSON Lines header is, however spaced or ordered): a page or a chart is never written
     over one. Opened without blocking and checked before reading (a FIFO is never waited
     on); what is not a regular file is no log here."""
-    fd = _open_regular(path)
-    if fd is None:
+    try:
+        fd, _ = open_regular(path)
+    except OSError:
         return False
     try:
         start = os.read(fd, HEADER_PEEK)
