@@ -196,22 +196,23 @@ def _named(name: Path | str | None, option: str, what: str) -> Path | None:
     return Path(name)
 
 
-def _file_named(name: Path | str) -> Path:
-    """A file to write, as typed (``path_type=str``): a name that ends with a slash names a
-    folder (Path would drop the slash and write a file of the folder's name)."""
+def _file_named(name: Path | str, option: str) -> Path:
+    """A file to write, as typed (``path_type=str``), checked as :func:`_named` does; and a
+    name that ends with a slash names a folder (Path would drop the slash and write a file
+    of the folder's name)."""
+    path = _named(name, option, "a file")
+    assert path is not None
     text = str(name)
-    if not text:
-        fail("the name of the file to write is empty")
     if text.endswith(("/", os.sep)):
         fail(f"{text} names a folder: name a file")
     if len(os.fsencode(os.path.basename(text))) > 255:
         fail(f"{text[:60]}...: a file name is at most 255 bytes")
-    return Path(text)
+    return path
 
 
-def _file_opt(name: Path | str | None) -> Path | None:
+def _file_opt(name: Path | str | None, option: str) -> Path | None:
     """An option's file to write (``path_type=str``), checked as :func:`_file_named`."""
-    return None if name is None else _file_named(name)
+    return None if name is None else _file_named(name, option)
 
 
 def _seed(text: str | None) -> int | None:
@@ -742,7 +743,7 @@ def replay(
     out = _console()
 
     if html is not None:
-        _replay_html(log, g, data, _file_named(html), viewer, at)
+        _replay_html(log, g, data, _file_named(html, "--html"), viewer, at)
 
     times = data.times
 
@@ -1060,18 +1061,15 @@ def _live_run(err: Console, title: str, total: int, names: list[str],
     import signal
     import threading
 
-    from kabucli.sim import Terminated
+    from kabucli.sim import Terminated, _dropped
 
     def stop(signum: int, frame: Any) -> None:
         # the first Ctrl-C or SIGTERM stops the run; any after it is dropped: it would cut
         # the stopping, the report or the exit code short (the command ends once the report
         # is printed)
-        signal.signal(signal.SIGINT, dropped)  # (not SIG_IGN: one already on its way is
-        signal.signal(signal.SIGTERM, dropped)  # then reported as "ignored due to race")
+        signal.signal(signal.SIGINT, _dropped)
+        signal.signal(signal.SIGTERM, _dropped)
         raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
-
-    def dropped(signum: int, frame: Any) -> None:
-        return None
 
     if threading.current_thread() is not threading.main_thread():  # (signals go to main)
         return _live_run_shown(err, title, total, names, run, show)
@@ -1235,7 +1233,7 @@ def sim(
             test = Sprt.parse(sprt)
         except KabuError as exc:
             fail(str(exc))
-    plot, html = _file_opt(plot), _file_opt(html)
+    plot, html = _file_opt(plot, "--plot"), _file_opt(html, "--html")
     rec = _recorder(plot, html)
     err = _console(stderr=True)
     names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
@@ -1378,7 +1376,7 @@ def tournament(
     except KabuError as exc:
         fail(str(exc))
     n = _workers(workers, backend, address)
-    plot, html = _file_opt(plot), _file_opt(html)
+    plot, html = _file_opt(plot, "--plot"), _file_opt(html, "--html")
     rec = _recorder(plot, html, tournament=True)
     names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
     err = _console(stderr=True)
@@ -1551,7 +1549,7 @@ def log_convert(
 
     if to not in (None, "msgpack", "jsonl"):
         fail(f"--to {to}: choose msgpack or jsonl")
-    dst = _file_named(dst)
+    dst = _file_named(dst, "DST")
     if dst.exists() and not force:
         fail(f"{dst} already exists; add --force to overwrite it")
     try:
@@ -1573,7 +1571,7 @@ def log_repair(
     from kabucli.errors import KabuError
     from kabucli.log import repair_log, same_file
 
-    dst = _file_named(dst)
+    dst = _file_named(dst, "DST")
     if same_file(src, dst):
         fail(f"{dst}: cannot repair a log onto itself (the original stays as it is)")
     if dst.exists() and not force:

@@ -517,14 +517,14 @@ def _exit_with(pid: int, parent: int) -> None:
         time.sleep(WATCH_EVERY)
         try:
             os.kill(pid, 0)
-            gone = os.getppid() != parent
         except ProcessLookupError:
-            gone = True
+            break
         except OSError:  # there, but not ours to signal: still running
-            gone = os.getppid() != parent
-        if gone:
-            _end_bots()
-            os._exit(1)
+            pass
+        if os.getppid() != parent:
+            break
+    _end_bots()
+    os._exit(1)
 
 
 def play_chunk(plan: Plan, indices: list[int]) -> tuple[list[Outcome], float]:
@@ -603,9 +603,7 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
         return
     import multiprocessing
 
-    if _pool_context() == "forkserver":
-        multiprocessing.get_context("forkserver").set_forkserver_preload(["kabucli.sim"])
-        _start_fork_server()  # first: it starts a Python, which loads kabucli meanwhile
+    _pool_method()  # first: a fork server starts a Python, which loads kabucli meanwhile
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
@@ -614,10 +612,7 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
     run_mark = secrets.token_hex(8)
 
     def new_pool() -> None:
-        method = _pool_context()
-        if method == "forkserver":
-            multiprocessing.get_context(method).set_forkserver_preload(["kabucli.sim"])
-            _start_fork_server()
+        method = _pool_method()
         pools.append(ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
                                          initializer=_worker_start,
                                          initargs=(plan, os.getpid(), run_mark)))
@@ -730,6 +725,17 @@ def _pool_context() -> str:
     if sys.platform == "linux" and threading.active_count() == 1:
         return "fork"
     return "forkserver"
+
+
+def _pool_method() -> str:
+    """:func:`_pool_context`, the fork server started (loading kabucli.sim) if it is that."""
+    method = _pool_context()
+    if method == "forkserver":
+        import multiprocessing
+
+        multiprocessing.get_context(method).set_forkserver_preload(["kabucli.sim"])
+        _start_fork_server()
+    return method
 
 
 def _start_fork_server() -> None:
