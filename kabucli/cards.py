@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Final
 
 from kabucli.errors import ParseError
 
-UNKNOWN = -1
-UNKNOWN_TOKEN = "??"
+UNKNOWN: Final = -1
+UNKNOWN_TOKEN: Final = "??"
 
 
 @dataclass(frozen=True)
@@ -98,14 +99,14 @@ def _numbered(name: str, title: str, counts: dict[int, int], **kw: object) -> De
 
 
 # Kabufuda for Dare: values 1-10, four of each, the red special 1 removed (so three 1s).
-KABUFUDA_39 = _numbered(
+KABUFUDA_39: Final = _numbered(
     "kabufuda-39", "kabufuda (39)", {v: 3 if v == 1 else 4 for v in range(1, 11)}
 )
 
 # Daini for Kazu-Tori: one 1 is the Oni, one 4 is the Jizo.
-ONI = 11
-JIZO = 12
-DAINI_40 = _numbered(
+ONI: Final = 11
+JIZO: Final = 12
+DAINI_40: Final = _numbered(
     "daini-40",
     "Daini (40)",
     {**{v: 3 if v in (1, 4) else 4 for v in range(1, 11)}, ONI: 1, JIZO: 1},
@@ -130,7 +131,8 @@ HANAFUDA_KINDS: tuple[tuple[str, ...], ...] = (
     ("b", "a", "r", "c"),  # 11 November, willow
     ("b", "c1", "c2", "c3"),  # 12 December, paulownia
 )
-MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+MONTH_NAMES: Final = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+                      "Dec")
 
 
 def month_of(code: int) -> int:
@@ -149,23 +151,23 @@ def _hanafuda() -> Deck:
     return Deck("hanafuda-48", "hanafuda (48)", dict.fromkeys(tokens, 1), tokens, values)
 
 
-HANAFUDA_48 = _hanafuda()
+HANAFUDA_48: Final = _hanafuda()
 
 # Hanafuda counted by month, for games whose rules never tell two cards of a month apart
 # (Kabu-Tsukuri): codes are the months 1-12, four copies each. A hanafuda token (3b, 11r) is
 # read as its month, so a referee may type either.
-HANAFUDA_MONTHS = _numbered(
+HANAFUDA_MONTHS: Final = _numbered(
     "hanafuda-months", "hanafuda (48, by month)", dict.fromkeys(range(1, 13), 4),
     aliases={tok: month_of(code) for code, tok in HANAFUDA_48.tokens.items()},
 )
 
 # Uno Dare: per color one 0, two each of 1-9, two Skips, two Reverses, two Dares (each Dare
 # card distinct by its dare number); plus 8 Wild Dares. 108 cards.
-UNO_COLORS = ("R", "Y", "G", "B")
-UNO_COLOR_NAMES = ("red", "yellow", "green", "blue")
-UNO_SKIP = 40  # + color index
-UNO_REVERSE = 44  # + color index
-UNO_DARE = 48  # + dare number - 1; dare numbers 1-8 are colored, 9-16 are wild
+UNO_COLORS: Final = ("R", "Y", "G", "B")
+UNO_COLOR_NAMES: Final = ("red", "yellow", "green", "blue")
+UNO_SKIP: Final = 40  # + color index
+UNO_REVERSE: Final = 44  # + color index
+UNO_DARE: Final = 48  # + dare number - 1; dare numbers 1-8 are colored, 9-16 are wild
 
 
 def uno_color(code: int) -> int | None:
@@ -206,7 +208,7 @@ def _uno() -> Deck:
     return Deck("uno-dare-108", "Uno Dare (108)", counts, tokens, values)
 
 
-UNO_DARE_108 = _uno()
+UNO_DARE_108: Final = _uno()
 
 DECKS: dict[str, Deck] = {
     d.name: d for d in (KABUFUDA_39, DAINI_40, HANAFUDA_48, HANAFUDA_MONTHS, UNO_DARE_108)

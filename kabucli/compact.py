@@ -21,7 +21,7 @@ import functools
 import hashlib
 import typing
 from types import GenericAlias
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 from msgspec.structs import astuple
@@ -31,9 +31,9 @@ from kabucli.events import Event, Undo
 # How an event reaches the log (the engine says, see Match._commit): derived events are not
 # stored in format 2; an input is stored whole; a race drawn while an action was awaited is
 # stored as a mark.
-DERIVED = 0
-INPUT = 1
-DRAW = 2
+DERIVED: Final = 0
+INPUT: Final = 1
+DRAW: Final = 2
 
 # The preset dictionary of format 2's deflated payloads (zlib's ``zdict``): these words, each
 # as a msgpack string (one byte 0xa0 + its length, then its ASCII bytes), one after another.
@@ -49,9 +49,9 @@ DICTIONARY_WORDS = (
 )
 DICTIONARY = b"".join(bytes((0xA0 | len(w),)) + w.encode() for w in DICTIONARY_WORDS)
 
-DRAW_CODE = 0
-UNDO_CODE = 1
-DIGEST_PREFIX = b"kabucli log 2\n"
+DRAW_CODE: Final = 0
+UNDO_CODE: Final = 1
+DIGEST_PREFIX: Final = b"kabucli log 2\n"
 
 
 class Codec:

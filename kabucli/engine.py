@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Literal
+from typing import Any, ClassVar, Final, Generic, Literal
 
 import msgspec
 from msgspec.structs import astuple
@@ -28,6 +28,11 @@ from kabucli.events import Event, Forfeit, Undo
 from kabucli.log import FORMAT_VERSION, Header, SeatInfo, now_iso, now_ms
 from kabucli.rules import as_dict, validate
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
+
+# The classes the engine tells events apart by, as static names: compiled, a module's own
+# name is looked up in its dict at every use, a Final one is read directly.
+_UNDO: Final = Undo
+_FORFEIT: Final = Forfeit
 
 PendingKind = Literal["chance", "action", "auto", "over"]
 
@@ -45,7 +50,7 @@ class Pending:
     draws: bool = False
 
 
-FORFEITED = Pending("over", "nothing: a bot forfeited the match")
+FORFEITED: Final = Pending("over", "nothing: a bot forfeited the match")
 
 
 @mypyc_attr(native_class=False)  # a dict: its lookups stay as fast as a dict's, compiled or not
@@ -88,7 +93,7 @@ class Pendings(dict[tuple[Any, ...], Pending]):
 # is a step of the game's own, which its ``auto`` (or ``chance``) turns into an event when
 # the step comes up, because the event depends on the steps before it (Kazu-Tori's penalty
 # reads the piles its shuffle left). ``apply`` of the step's event pops it.
-READY = 0
+READY: Final = 0
 Step = tuple[int, Any]
 
 
@@ -389,13 +394,13 @@ class Match:
         unchanged since)."""
         if self.forfeit is not None:
             return f"the match ended when p{self.forfeit.seat} forfeited it"
-        if type(event) is Forfeit:
+        if type(event) is _FORFEIT:
             if self.game.pending(self.state).kind == "over":
                 return "the match is already over"
             if not 1 <= event.seat <= self.nseats:
                 return f"there is no seat p{event.seat} (seats are p1-p{self.nseats})"
             return None
-        if type(event) is Undo:
+        if type(event) is _UNDO:
             if not any(self.is_input(e) for e in self.events):
                 return "there is nothing to take back"
             return None
@@ -437,11 +442,11 @@ class Match:
 
     def _accept(self, event: Event) -> None:
         """Record and apply an event already checked by :meth:`why_not`."""
-        if type(event) is Undo:
+        if type(event) is _UNDO:
             last = self._undo_point()  # (LogError before anything changes)
             self._record(event)
             self.rebuild(self.events[:last])
-        elif type(event) is Forfeit:  # the game's state stays as the failure left it
+        elif type(event) is _FORFEIT:  # the game's state stays as the failure left it
             self._record(event)
             self.forfeit = event
         else:
@@ -555,7 +560,7 @@ def walk(game: Game, header: Header, events: Sequence[Event],
             return match, Violation(index, game.actor(ev), game.notate(ev), reason)
         # checked just above (submit would check it again); _accept without its test for
         # an undo, which is rare
-        if type(ev) is Undo or type(ev) is Forfeit:
+        if type(ev) is _UNDO or type(ev) is _FORFEIT:
             try:
                 match._accept(ev)
             except LogError as exc:  # an undo past MAX_REPLAYED, before anything changed
@@ -659,7 +664,7 @@ class Deriver:
             if self.keep_inputs:
                 self.inputs.append((t, None))
             return True
-        if type(ev) is Undo and not self.keep and match.forfeit is None:
+        if type(ev) is _UNDO and not self.keep and match.forfeit is None:
             if not self.keep_inputs:
                 raise NeedInputs
             try:
@@ -669,7 +674,7 @@ class Deriver:
         reason = match.why_not(ev, p)  # against the pending advance returned
         if reason is not None:
             return self._refused(ev, reason)
-        if type(ev) is Undo:
+        if type(ev) is _UNDO:
             try:
                 match._accept(ev)
             except LogError as exc:  # past MAX_REPLAYED, before anything changed

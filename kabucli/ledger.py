@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from kabucli.events import Pay
 
-POT = 0
+POT: Final = 0
 
 
 def party_name(party: int) -> str:

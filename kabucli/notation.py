@@ -16,7 +16,7 @@ card lists are printed by :func:`card_list`, seat lists by :func:`seat_list`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Forfeit, Pay, Undo
@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from kabucli.cards import Deck
 
 SHARED_VERBS = frozenset({"pay", "end", "undo"})
-LOG_INT = 2**63 - 1  # the largest whole number a log holds (msgpack: 64-bit integers)
-MAX_LINE = 1000  # characters in a typed move or a bot's answer (the longest notation has 120)
+LOG_INT: Final = 2**63 - 1  # the largest whole number a log holds (msgpack: 64-bit integers)
+# characters in a typed move or a bot's answer (the longest notation has 120)
+MAX_LINE: Final = 1000
 
 
 def whole(word: str, lo: int, hi: int) -> int | None:

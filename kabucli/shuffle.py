@@ -21,13 +21,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from hashlib import blake2b
 from math import factorial
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from kabucli.errors import ParseError
 from kabucli.safetext import safe_text
 
-ALGORITHM = "blake2b-fy-v1"
-SEED_LIMIT = 2**64
+ALGORITHM: Final = "blake2b-fy-v1"
+SEED_LIMIT: Final = 2**64
 _PREFIX = b"kabucli\x00"
 _FACTORIALS = [factorial(n) for n in range(128)]
 

@@ -40,8 +40,18 @@ from kabucli.notation import (
 )
 from kabucli.shuffle import Rng
 
-HAND = 9
-FIELD = 3
+# The event classes the hot paths tell events apart by, as static names: compiled,
+# an imported name is looked up in the module's dict at every use, a Final one is
+# read directly.
+_DEAL: Final = Deal
+_END: Final = End
+_LAY: Final = Lay
+_PAY: Final = Pay
+_RESULT: Final = Result
+_SHOW: Final = Show
+
+HAND: Final = 9
+FIELD: Final = 3
 
 
 # -- showdown strength ---------------------------------------------------------------------
@@ -272,11 +282,11 @@ class Dare(Game[DareState, DareRules]):
 
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: DareState, ev: Event) -> str | None:
-        if type(ev) is Lay:
+        if type(ev) is _LAY:
             return self._check_lay(s, ev)
-        if type(ev) is Deal:
+        if type(ev) is _DEAL:
             return self._check_deal(s, ev)
-        if type(ev) is Show:
+        if type(ev) is _SHOW:
             return self._check_show(s, ev)
         return f"{type(ev).__name__} is not a Dare event"
 
@@ -334,7 +344,7 @@ class Dare(Game[DareState, DareRules]):
         s.pend = None
         # one module function per event, the commonest first (a payment written out: it is
         # four in ten of Dare's events, and the call costs the pure-Python build 2%)
-        if type(ev) is Pay:
+        if type(ev) is _PAY:
             s.ledger.apply(ev)
             todo = s.todo
             todo.pop(0)
@@ -343,15 +353,15 @@ class Dare(Game[DareState, DareRules]):
                     s.phase = "turns"
                 else:
                     _next_round(s)
-        elif type(ev) is Lay:
+        elif type(ev) is _LAY:
             _apply_lay(s, ev)
-        elif type(ev) is Deal:
+        elif type(ev) is _DEAL:
             _apply_deal(s, ev)
-        elif type(ev) is Show:
+        elif type(ev) is _SHOW:
             _apply_show(s, ev)
-        elif type(ev) is Result:
+        elif type(ev) is _RESULT:
             _apply_result(s, ev)
-        elif type(ev) is End:
+        elif type(ev) is _END:
             s.phase = "over"
         else:
             raise TypeError(f"{type(ev).__name__} is not a Dare event")
@@ -409,16 +419,16 @@ class Dare(Game[DareState, DareRules]):
         return " ".join(self._set(st) for st in sets)
 
     def notate(self, ev: Event) -> str:
-        if type(ev) is Lay:
+        if type(ev) is _LAY:
             return f"p{ev.seat} sets {self._sets(ev.sets)}" if ev.sets else f"p{ev.seat} pass"
-        if type(ev) is Show:
+        if type(ev) is _SHOW:
             return f"p{ev.seat} shows {self._set(ev.cards)}"
-        if type(ev) is Deal:
+        if type(ev) is _DEAL:
             text = f"deal {self._set(ev.field)}"
             if ev.hands is not None:
                 text += "".join(f" | p{i} {self._set(h)}" for i, h in enumerate(ev.hands, 1))
             return text
-        if type(ev) is Result:
+        if type(ev) is _RESULT:
             return (f"result round {ev.round} {ev.reason} {seat_list(ev.winners, ',')} "
                     f"deals p{ev.dealer}")
         return notate_shared(ev) or repr(ev)

@@ -48,9 +48,21 @@ from kabucli.notation import (
 )
 from kabucli.shuffle import Rng
 
-ROWS = 3
-ROW = 3  # cards in a row
-MONTHS = 12
+# The event classes the hot paths tell events apart by, as static names: compiled,
+# an imported name is looked up in the module's dict at every use, a Final one is
+# read directly.
+_ARRANGE: Final = Arrange
+_BET: Final = Bet
+_DEAL: Final = Deal
+_END: Final = End
+_RESULT: Final = Result
+_SHOW: Final = Show
+_STAKES: Final = Stakes
+_TURN: Final = Turn
+
+ROWS: Final = 3
+ROW: Final = 3  # cards in a row
+MONTHS: Final = 12
 
 
 def hand_size(players: int) -> int:
@@ -158,17 +170,17 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         # An action is awaited in phase "arrange" (seeded) or "bets" (a real table), from
         # the seat whose turn it is (the engine checked that); a chance event reaches here
         # only at a real table.
-        if type(ev) is Arrange:
+        if type(ev) is _ARRANGE:
             return self._check_arrange(s, ev)
-        if type(ev) is Bet:
+        if type(ev) is _BET:
             if s.phase != "bets":
                 return f"no bet is due now (waiting for {self.pending(s).what})"
             return None
-        if type(ev) is Show:
+        if type(ev) is _SHOW:
             return self._check_show(s, ev)
-        if type(ev) is Deal:
+        if type(ev) is _DEAL:
             return self._check_deal(s, ev)
-        if type(ev) is Turn:
+        if type(ev) is _TURN:
             return "at a real table each row is shown seat by seat (e.g. 'show 3-4-5')"
         return f"{type(ev).__name__} is not a Kabu-Tsukuri event"
 
@@ -213,27 +225,27 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         s.pend = None
         # one module function per event, the commonest first (a turn and the stakes written
         # out: with the result they are most of a seeded match's events)
-        if type(ev) is Turn:
+        if type(ev) is _TURN:
             for p, row in enumerate(ev.rows, start=1):
                 s.shown[p].append(list(row))
             s.phase = "result"
-        elif type(ev) is Stakes:
+        elif type(ev) is _STAKES:
             bal = s.ledger.balances
             for p in range(1, s.n + 1):
                 bal[p] -= ev.amount
             bal[POT] += ev.amount * s.n
             s.phase = "show"
-        elif type(ev) is Result:
+        elif type(ev) is _RESULT:
             _apply_result(s, ev)
-        elif type(ev) is Arrange:
+        elif type(ev) is _ARRANGE:
             _apply_arrange(s, ev)
-        elif type(ev) is Deal:
+        elif type(ev) is _DEAL:
             _apply_deal(s, ev)
-        elif type(ev) is Bet:
+        elif type(ev) is _BET:
             _apply_bet(s)
-        elif type(ev) is Show:
+        elif type(ev) is _SHOW:
             _apply_show(s, ev)
-        elif type(ev) is End:
+        elif type(ev) is _END:
             s.phase = "over"
         else:
             raise TypeError(f"{type(ev).__name__} is not a Kabu-Tsukuri event")
@@ -276,24 +288,24 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         return " ".join(self._set(r) for r in rows)
 
     def notate(self, ev: Event) -> str:
-        if type(ev) is Arrange:
+        if type(ev) is _ARRANGE:
             aside = f" aside {self._set(ev.aside)}" if ev.aside else ""
             return f"p{ev.seat} rows {self._rows(ev.rows)}{aside}"
-        if type(ev) is Turn:
+        if type(ev) is _TURN:
             rows = "".join(f" | p{p} {self._set(r)}" for p, r in enumerate(ev.rows, 1))
             return f"turn row {ev.row}{rows}"
-        if type(ev) is Stakes:
+        if type(ev) is _STAKES:
             return f"stakes row {ev.row} {ev.amount} each"
-        if type(ev) is Result:
+        if type(ev) is _RESULT:
             head = f"result hand {ev.hand} row {ev.row}"
             if len(ev.best) == 1:
                 return f"{head} p{ev.best[0]} takes {ev.amount}"
             return f"{head} tie {seat_list(ev.best, ',')} carries {ev.amount}"
-        if type(ev) is Bet:
+        if type(ev) is _BET:
             return f"p{ev.seat} bets"
-        if type(ev) is Show:
+        if type(ev) is _SHOW:
             return f"p{ev.seat} shows {self._set(ev.cards)}"
-        if type(ev) is Deal:
+        if type(ev) is _DEAL:
             if ev.hands is None:
                 return "deal"
             hands = "".join(f" | p{p} {self._set(h)}" for p, h in enumerate(ev.hands, 1))

@@ -54,13 +54,30 @@ from kabucli.notation import (
 )
 from kabucli.shuffle import Rng
 
-DECK_SIZE = 40
-JIZO_USES = 3  # the Jizo leaves the game after its third hand-out
-RACE_DRAWS = 1000  # a race draw is a per-mille quantile of each bot's reaction time
+# The event classes the hot paths tell events apart by, as static names: compiled,
+# an imported name is looked up in the module's dict at every use, a Final one is
+# read directly.
+_CLAIM: Final = Claim
+_DEAL: Final = Deal
+_END: Final = End
+_FLIP: Final = Flip
+_HANDOUT: Final = Handout
+_PASS: Final = Pass
+_PAY: Final = Pay
+_PENALTY: Final = Penalty
+_RACE: Final = Race
+_RETURN: Final = Return
+_SCORE: Final = Score
+_SHUFFLE: Final = Shuffle
+_STOP: Final = Stop
 
-WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-         "eighteen", "nineteen", "twenty")
+DECK_SIZE: Final = 40
+JIZO_USES: Final = 3  # the Jizo leaves the game after its third hand-out
+RACE_DRAWS: Final = 1000  # a race draw is a per-mille quantile of each bot's reaction time
+
+WORDS: Final = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+                "seventeen", "eighteen", "nineteen", "twenty")
 
 
 # -- pure helpers -------------------------------------------------------------------------------
@@ -83,7 +100,13 @@ def pile_sizes(n: int) -> list[int]:
 
 # the steps of the todo queue (see engine.READY): effects waiting to be recorded (or done)
 # after an event
-T_SHUFFLE, T_PENALTY, T_HANDOUT, T_RETURN, T_FLIP, T_SCORE, T_END = range(1, 8)
+T_SHUFFLE: Final = 1
+T_PENALTY: Final = 2
+T_HANDOUT: Final = 3
+T_RETURN: Final = 4
+T_FLIP: Final = 5
+T_SCORE: Final = 6
+T_END: Final = 7
 
 _AUTO_WHAT = {
     T_PENALTY: "the wrong claim's penalty",
@@ -234,34 +257,34 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         return "flip"
 
     def confirm(self, s: KazuToriState, ev: Event) -> str | None:
-        if type(ev) is Stop:
+        if type(ev) is _STOP:
             return "End the game now and score the piles as they stand?"
         return None
 
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: KazuToriState, ev: Event) -> str | None:
-        if type(ev) is Flip:
+        if type(ev) is _FLIP:
             return self._check_flip(s, ev)
-        if type(ev) is Claim or type(ev) is Pass or type(ev) is Stop:
+        if type(ev) is _CLAIM or type(ev) is _PASS or type(ev) is _STOP:
             # the engine checked that ev.seat is one the state waits for: still in, in
             # phase "turn" (the flipper) or "window" (every seat still in), nothing queued
             seat = ev.seat
-            if type(ev) is Stop:
+            if type(ev) is _STOP:
                 return None
             if s.phase != "window":
                 return f"there is no card to claim: p{s.flipper} flips next"
-            if type(ev) is Claim:
+            if type(ev) is _CLAIM:
                 if seat in s.claimed:
                     return f"p{seat} already claimed this {self.deck.token(s.table[-1])}"
                 return None
             if seat in s.passed:
                 return f"p{seat} already let this card go"
             return None
-        if type(ev) is Deal:
+        if type(ev) is _DEAL:
             return self._check_deal(s, ev)
-        if type(ev) is Race:
+        if type(ev) is _RACE:
             return "races are drawn only in seeded games (at a real table type who claimed first)"
-        if type(ev) is Shuffle:
+        if type(ev) is _SHUFFLE:
             return "piles are face down at a real table: a shuffle is not recorded"
         return f"{type(ev).__name__} is not a Kazu-Tori event typed by a person"
 
@@ -300,33 +323,33 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: KazuToriState, ev: Event) -> None:
         # one module function per event, the commonest first
-        if type(ev) is Flip:
+        if type(ev) is _FLIP:
             _apply_flip(s, ev)
-        elif type(ev) is Shuffle:
+        elif type(ev) is _SHUFFLE:
             _apply_shuffle(s, ev)
-        elif type(ev) is Claim:
+        elif type(ev) is _CLAIM:
             _apply_claim(s, ev)
-        elif type(ev) is Pay:
+        elif type(ev) is _PAY:
             s.todo.pop(0)
             s.ledger.apply(ev)
-        elif type(ev) is Penalty:
+        elif type(ev) is _PENALTY:
             _apply_penalty(s, ev)
-        elif type(ev) is Handout:
+        elif type(ev) is _HANDOUT:
             _apply_handout(s, ev)
-        elif type(ev) is Return:
+        elif type(ev) is _RETURN:
             _apply_return(s, ev)
-        elif type(ev) is Race:
+        elif type(ev) is _RACE:
             s.race = list(ev.draws)
-        elif type(ev) is Pass:
+        elif type(ev) is _PASS:
             s.passed = s.passed | {ev.seat}
-        elif type(ev) is Stop:
+        elif type(ev) is _STOP:
             s.phase = "end"
             s.todo.append((T_SCORE, ("agreement", ev.seat)))
-        elif type(ev) is Deal:
+        elif type(ev) is _DEAL:
             _apply_deal(s, ev)
-        elif type(ev) is Score:
+        elif type(ev) is _SCORE:
             _apply_score(s, ev)
-        elif type(ev) is End:
+        elif type(ev) is _END:
             s.todo.pop(0)
         else:
             raise TypeError(f"{type(ev).__name__} is not a Kazu-Tori event")
@@ -432,32 +455,32 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         return card_list(self.deck, cards, "-", "-")
 
     def notate(self, ev: Event) -> str:
-        if type(ev) is Flip:
+        if type(ev) is _FLIP:
             tail = "" if ev.card is None else " " + self.deck.token(ev.card)
             return f"p{ev.seat} flip{tail}"
-        if type(ev) is Claim:
+        if type(ev) is _CLAIM:
             return f"p{ev.seat} claim"
-        if type(ev) is Pass:
+        if type(ev) is _PASS:
             return f"p{ev.seat} pass"
-        if type(ev) is Stop:
+        if type(ev) is _STOP:
             return f"p{ev.seat} stop"
-        if type(ev) is Shuffle:
+        if type(ev) is _SHUFFLE:
             return "shuffle " + " | ".join(
                 f"p{seat} {self._cards(p)}" for seat, p in zip(ev.seats, ev.piles, strict=False))
-        if type(ev) is Race:
+        if type(ev) is _RACE:
             return "race " + " ".join(f"p{i}={d}" for i, d in enumerate(ev.draws, 1) if d >= 0)
-        if type(ev) is Penalty:
+        if type(ev) is _PENALTY:
             return f"penalty p{ev.seat} gives {seat_list(ev.to, ' ', 'nobody')}"
-        if type(ev) is Handout:
+        if type(ev) is _HANDOUT:
             jizo = f"p{ev.jizo}" if ev.jizo else "removed"
             return f"handout p{ev.seat} jizo {jizo} cards {seat_list(ev.to)}"
-        if type(ev) is Return:
+        if type(ev) is _RETURN:
             return "return " + " ".join(f"p{i}={k}" for i, k in enumerate(ev.counts, 1) if k)
-        if type(ev) is Score:
+        if type(ev) is _SCORE:
             who = f" p{ev.seat}" if ev.seat else ""
             cards = " ".join(f"p{i}={k}" for i, k in enumerate(ev.cards, 1))
             return f"score {ev.reason}{who} {cards} wins {seat_list(ev.winners, ',')}"
-        if type(ev) is Deal:
+        if type(ev) is _DEAL:
             if ev.piles is None:
                 return "deal " + "/".join(map(str, ev.sizes))
             return "deal " + " | ".join(f"p{i} {self._cards(p)}" for i, p in enumerate(ev.piles, 1))

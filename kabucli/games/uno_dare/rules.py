@@ -50,16 +50,38 @@ from kabucli.notation import (
 )
 from kabucli.shuffle import Rng
 
+# The event classes the hot paths tell events apart by, as static names: compiled,
+# an imported name is looked up in the module's dict at every use, a Final one is
+# read directly.
+_ANSWER: Final = Answer
+_CATCH: Final = Catch
+_DEAL: Final = Deal
+_DRAW: Final = Draw
+_END: Final = End
+_KEEP: Final = Keep
+_NAME: Final = Name
+_PASS: Final = Pass
+_PENALTY: Final = Penalty
+_PLAY: Final = Play
+_RACE: Final = Race
+_RESHUFFLE: Final = Reshuffle
+_SCORE: Final = Score
+_SHOW: Final = Show
+_UNO: Final = Uno
+
 if TYPE_CHECKING:
     from kabucli.engine import Match
 
-HAND = 7
-DECK_SIZE = 108
-WILD = -1  # the color of a Wild Dare in COLOR
-SKIP, REVERSE, DARE, WILD_DARE = 10, 11, 12, 13  # symbols of the action cards in SYMBOL
-RACE_DRAWS = 1000  # a race draw is a per-mille quantile of each bot's reaction time
-DEFAULT_REACTION = (250, 500)  # ms, for a bot without a profile of its own
-COLORS = 4
+HAND: Final = 7
+DECK_SIZE: Final = 108
+WILD: Final = -1  # the color of a Wild Dare in COLOR
+SKIP: Final = 10  # symbols of the action cards in SYMBOL
+REVERSE: Final = 11
+DARE: Final = 12
+WILD_DARE: Final = 13
+RACE_DRAWS: Final = 1000  # a race draw is a per-mille quantile of each bot's reaction time
+DEFAULT_REACTION: Final = (250, 500)  # ms, for a bot without a profile of its own
+COLORS: Final = 4
 
 
 def _symbol(code: int) -> int:
@@ -72,11 +94,11 @@ def _symbol(code: int) -> int:
     return DARE if code < UNO_DARE + 8 else WILD_DARE
 
 
-CARDS = tuple(UNO_DARE_108.cards())  # the deck in its canonical order, as a deal starts
-CODES = range(UNO_DARE + 16)  # every card code
-COLOR = tuple(WILD if uno_color(c) is None else int(uno_color(c) or 0) for c in CODES)
-SYMBOL = tuple(_symbol(c) for c in CODES)
-POINTS = tuple(UNO_DARE_108.value(c) for c in CODES)
+CARDS: Final = tuple(UNO_DARE_108.cards())  # the deck in its canonical order, as a deal starts
+CODES: Final = range(UNO_DARE + 16)  # every card code
+COLOR: Final = tuple(WILD if uno_color(c) is None else int(uno_color(c) or 0) for c in CODES)
+SYMBOL: Final = tuple(_symbol(c) for c in CODES)
+POINTS: Final = tuple(UNO_DARE_108.value(c) for c in CODES)
 
 
 def dare_number(card: int) -> int:
@@ -94,7 +116,7 @@ def _matches(card: int, top: int, color: int) -> bool:
 
 # MATCHES[top * 4 + color][card]: the answer of playable(), worked out once (bots ask it for
 # every card of their hand on every turn)
-MATCHES = tuple(tuple(_matches(card, top, color) for card in CODES)
+MATCHES: Final = tuple(tuple(_matches(card, top, color) for card in CODES)
                 for top in CODES for color in range(4))
 
 
@@ -108,7 +130,9 @@ def playable(card: int, top: int, color: int) -> bool:
 # The steps of the todo queue (see engine.READY), with their arguments: a penalty draw
 # (seat, count, why), the show of the hands left at a real table (None), the score of the
 # round (its winner, 0 for none); the end of the match is queued ready.
-T_PENALTY, T_SHOW, T_SCORE = range(1, 4)
+T_PENALTY: Final = 1
+T_SHOW: Final = 2
+T_SCORE: Final = 3
 
 
 # the phase in which each event of the player to move is typed (an answer: see _check_turn)
@@ -287,15 +311,15 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: UnoState, ev: Event) -> str | None:
         t = type(ev)
-        if t is Play:
+        if t is _PLAY:
             return self._check_play(s, ev)  # type: ignore[arg-type]
-        if t is Catch or t is Uno or t is Pass:
+        if t is _CATCH or t is _UNO or t is _PASS:
             return self._check_window(s, ev)
-        if t is Draw or t is Keep or t is Name or t is Answer:
+        if t is _DRAW or t is _KEEP or t is _NAME or t is _ANSWER:
             return self._check_turn(s, ev)
-        if t is Deal:
+        if t is _DEAL:
             return self._check_deal(s, ev)  # type: ignore[arg-type]
-        if t is Reshuffle:
+        if t is _RESHUFFLE:
             assert isinstance(ev, Reshuffle)
             if not self.needs_reshuffle(s):
                 return "the draw pile is not empty (or there are no discards to reshuffle)"
@@ -304,9 +328,9 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             if ev.size != len(s.discards) - 1:
                 return f"the discards under the top card are {len(s.discards) - 1}, not {ev.size}"
             return None
-        if t is Show:
+        if t is _SHOW:
             return self._check_show(s, ev)  # type: ignore[arg-type]
-        if t is Race:
+        if t is _RACE:
             return "races are drawn only in seeded games (at a real table type who caught first)"
         return f"{t.__name__} is not an Uno Dare event typed by a person"
 
@@ -317,14 +341,14 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         seat: int = ev.seat  # type: ignore[attr-defined]
         t = type(ev)
         want = _TURN_PHASE.get(t)
-        if t is Answer:
+        if t is _ANSWER:
             assert isinstance(ev, Answer)
             want = "hit" if ev.answer in ("decline", "try") else "verdict"
         if s.phase != want or s.todo:
             return f"not now: waiting for {self.pending(s).what}"
         if seat != s.turn:
             return f"it is p{s.turn}'s move, not p{seat}'s ({self._where(s)})"
-        if t is Name:
+        if t is _NAME:
             assert isinstance(ev, Name)
             if not 0 <= ev.color < COLORS:
                 return f"color {ev.color} is not one of the four"
@@ -369,7 +393,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         seat: int = ev.seat  # type: ignore[attr-defined]
         w = s.window
         t = type(ev)
-        if t is Catch:
+        if t is _CATCH:
             assert isinstance(ev, Catch)
             target = ev.target
             if not 1 <= target <= s.n:
@@ -387,7 +411,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return None
         if not w:
             return "there is no missing UNO call now"
-        if t is Uno:
+        if t is _UNO:
             if seat != w:
                 return f"p{seat} does not hold one card without having called UNO"
             return None
@@ -430,40 +454,40 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def apply(self, s: UnoState, ev: Event) -> None:
         s.pend = None  # worked out again when asked (see pending)
         t = type(ev)
-        if t is Play:
+        if t is _PLAY:
             self._apply_play(s, ev)  # type: ignore[arg-type]
-        elif t is Draw:
+        elif t is _DRAW:
             self._apply_draw(s, ev.seat)  # type: ignore[attr-defined]
-        elif t is Penalty:
+        elif t is _PENALTY:
             self._apply_penalty(s, ev)  # type: ignore[arg-type]
-        elif t is Keep:
+        elif t is _KEEP:
             self._close_window(s)
             s.phase = "turn"
             s.turn = s.step(s.turn, 1)
-        elif t is Answer:
+        elif t is _ANSWER:
             self._apply_answer(s, ev)  # type: ignore[arg-type]
-        elif t is Catch:
+        elif t is _CATCH:
             s.window = 0
             s.todo.insert(0, (T_PENALTY, (ev.target, 2, "uno")))  # type: ignore[attr-defined]
-        elif t is Uno:
+        elif t is _UNO:
             s.window = 0
-        elif t is Pass:
+        elif t is _PASS:
             s.passed = s.passed | {ev.seat}  # type: ignore[attr-defined]
-        elif t is Race:
+        elif t is _RACE:
             s.race = list(ev.draws)  # type: ignore[attr-defined]
-        elif t is Reshuffle:
+        elif t is _RESHUFFLE:
             self._apply_reshuffle(s, ev)  # type: ignore[arg-type]
-        elif t is Name:
+        elif t is _NAME:
             self._close_window(s)
             s.color = ev.color  # type: ignore[attr-defined]
             s.phase = "hit"
-        elif t is Deal:
+        elif t is _DEAL:
             self._apply_deal(s, ev)  # type: ignore[arg-type]
-        elif t is Show:
+        elif t is _SHOW:
             s.hands[ev.seat] = list(ev.cards)  # type: ignore[attr-defined]
-        elif t is Score:
+        elif t is _SCORE:
             self._apply_score(s, ev)  # type: ignore[arg-type]
-        elif t is End:
+        elif t is _END:
             s.todo.pop(0)
             s.phase = "over"
         if s.todo or s.turns >= s.rules.max_turns:  # (the call costs most events 2%)
@@ -733,7 +757,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             if racers:
                 if len(racers) > 1:
                     race = match.draw()
-                    assert type(race) is Race
+                    assert type(race) is _RACE
                     n = s.n
                     racers.sort(key=lambda seat: (
                         self.reaction_ms(bots[seat], race.draws[seat - 1]), (seat - w - 1) % n))
@@ -767,41 +791,41 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def notate(self, ev: Event) -> str:
         t = type(ev)
         tok = self.deck.token
-        if t is Play:
+        if t is _PLAY:
             assert isinstance(ev, Play)
             color = "" if ev.color is None else " " + self._color_name(ev.color)
             return f"p{ev.seat} play {tok(ev.card)}{color}{' uno' if ev.uno else ''}"
-        if t is Draw or t is Keep or t is Uno or t is Pass:
+        if t is _DRAW or t is _KEEP or t is _UNO or t is _PASS:
             return f"p{ev.seat} {ev.__struct_config__.tag}"  # type: ignore[attr-defined]
-        if t is Answer:
+        if t is _ANSWER:
             assert isinstance(ev, Answer)
             return f"p{ev.seat} {ev.answer}"
-        if t is Catch:
+        if t is _CATCH:
             assert isinstance(ev, Catch)
             return f"p{ev.seat} catch p{ev.target}"
-        if t is Name:
+        if t is _NAME:
             assert isinstance(ev, Name)
             return f"p{ev.seat} color {self._color_name(ev.color)}"
-        if t is Penalty:
+        if t is _PENALTY:
             assert isinstance(ev, Penalty)
             return f"penalty p{ev.seat} draws {ev.count} {ev.why}"
-        if t is Race:
+        if t is _RACE:
             assert isinstance(ev, Race)
             return "race " + " ".join(f"p{i}={d}" for i, d in enumerate(ev.draws, 1) if d >= 0)
-        if t is Reshuffle:
+        if t is _RESHUFFLE:
             assert isinstance(ev, Reshuffle)
             if ev.pile is None:
                 return f"reshuffle {ev.size}"
             return f"reshuffle {self._cards(ev.pile)}"
-        if t is Show:
+        if t is _SHOW:
             assert isinstance(ev, Show)
             return f"p{ev.seat} shows {self._cards(ev.cards)}"
-        if t is Score:
+        if t is _SCORE:
             assert isinstance(ev, Score)
             hands = " ".join(f"p{i}={k}" for i, k in enumerate(ev.hands, 1))
             winner = f"p{ev.winner}" if ev.winner else "-"
             return f"score round {ev.round} winner {winner} hands {hands}"
-        if t is Deal:
+        if t is _DEAL:
             assert isinstance(ev, Deal)
             head = f"deal round {ev.round} dealer p{ev.dealer} up {tok(ev.up)}"
             if ev.hands is None or ev.pile is None:

@@ -22,7 +22,7 @@ otherwise ``stop``. The future pot of the next game is left out of the sums.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr  # compiled, the bot classes stay subclassable
 
@@ -45,8 +45,8 @@ from kabucli.games.yatchaba.rules import (
 )
 from kabucli.shuffle import Rng
 
-WIN_SHARE = 0.8
-DEALER_SHARE = 0.2
+WIN_SHARE: Final = 0.8
+DEALER_SHARE: Final = 0.2
 
 
 def best_guess(left: list[int], offset: int = 0) -> tuple[int, list[int]]:

@@ -51,12 +51,27 @@ from kabucli.notation import (
 )
 from kabucli.shuffle import Rng
 
-LAID = 3
-COPIES = 4  # cards of each month
-MONTHS = 12
-PASS_COST = 1
-BOOK = (3, 7, 11, 12, 16, 22, 26, 30, 31, 35, 41, 45, 50)
-DEALER_SHARE_DIVISOR = 5  # the dealer's share is floor(pot / 5), i.e. 20% rounded down
+# The event classes the hot paths tell events apart by, as static names: compiled,
+# an imported name is looked up in the module's dict at every use, a Final one is
+# read directly.
+_BET: Final = Bet
+_CONTINUE: Final = Continue
+_DEAL: Final = Deal
+_END: Final = End
+_GAME_END: Final = GameEnd
+_GUESS: Final = Guess
+_PASS: Final = Pass
+_PAY: Final = Pay
+_RESULT: Final = Result
+_REVEAL: Final = Reveal
+_STOP: Final = Stop
+
+LAID: Final = 3
+COPIES: Final = 4  # cards of each month
+MONTHS: Final = 12
+PASS_COST: Final = 1
+BOOK: Final = (3, 7, 11, 12, 16, 22, 26, 30, 31, 35, 41, 45, 50)
+DEALER_SHARE_DIVISOR: Final = 5  # the dealer's share is floor(pot / 5), i.e. 20% rounded down
 
 
 def amount(schedule: str, step: int) -> int:
@@ -72,8 +87,8 @@ def amount(schedule: str, step: int) -> int:
 GUESSES: tuple[tuple[int, int, int], ...] = tuple(
     (a, b, c) for a in range(1, MONTHS + 1) for b in range(a, MONTHS + 1)
     for c in range(b, MONTHS + 1))
-PAIR_WAYS = (0, 0, 1, 3, 6)  # C(r, 2): ways to pick two of r cards
-TRIPLE_WAYS = (0, 0, 0, 1, 4)  # C(r, 3)
+PAIR_WAYS: Final = (0, 0, 1, 3, 6)  # C(r, 2): ways to pick two of r cards
+TRIPLE_WAYS: Final = (0, 0, 0, 1, 4)  # C(r, 3)
 
 
 def ways(left: list[int], months: tuple[int, ...] | list[int]) -> int:
@@ -269,17 +284,17 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
     def check(self, s: YatchabaState, ev: Event) -> str | None:
         # each kind of event in the one phase that takes it (the engine checks whose turn it
         # is), then its own rules
-        if type(ev) is Bet:
+        if type(ev) is _BET:
             return self._wrong_phase(s, ev, "bet") or self._check_bet(s, ev)
-        if type(ev) is Pass:
+        if type(ev) is _PASS:
             return self._wrong_phase(s, ev, "bet") or self._check_pass(s, ev)
-        if type(ev) is Continue or type(ev) is Stop:
+        if type(ev) is _CONTINUE or type(ev) is _STOP:
             return self._wrong_phase(s, ev, "decide")  # the engine checked who decides
-        if type(ev) is Guess:
+        if type(ev) is _GUESS:
             return self._wrong_phase(s, ev, "guess") or self._check_guess(s, ev)
-        if type(ev) is Deal:
+        if type(ev) is _DEAL:
             return self._wrong_phase(s, ev, "deal") or self._check_deal(s, ev)
-        if type(ev) is Reveal:
+        if type(ev) is _REVEAL:
             return self._wrong_phase(s, ev, "reveal") or self._check_reveal(s, ev)
         return f"{type(ev).__name__} is not a Yatchaba event"
 
@@ -374,27 +389,27 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
         s.pend = None
         # one module function per event, the commonest first (a chain of tests calls the
         # compiled functions directly)
-        if type(ev) is Bet:
+        if type(ev) is _BET:
             _apply_bet(s, ev)
-        elif type(ev) is Pass:
+        elif type(ev) is _PASS:
             _apply_pass(s, ev)
-        elif type(ev) is Deal:
+        elif type(ev) is _DEAL:
             _apply_deal(s, ev)
-        elif type(ev) is Guess:
+        elif type(ev) is _GUESS:
             _apply_guess(s, ev)
-        elif type(ev) is Reveal:
+        elif type(ev) is _REVEAL:
             _apply_reveal(s, ev)
-        elif type(ev) is Result:
+        elif type(ev) is _RESULT:
             _apply_result(s, ev)
-        elif type(ev) is Continue:
+        elif type(ev) is _CONTINUE:
             _apply_continue(s, ev)
-        elif type(ev) is Stop:
+        elif type(ev) is _STOP:
             _apply_stop(s, ev)
-        elif type(ev) is Pay:
+        elif type(ev) is _PAY:
             _apply_pay(s, ev)
-        elif type(ev) is GameEnd:
+        elif type(ev) is _GAME_END:
             _apply_game_end(s, ev)
-        elif type(ev) is End:
+        elif type(ev) is _END:
             _apply_end(s, ev)
         else:
             raise TypeError(f"{type(ev).__name__} is not a Yatchaba event")
@@ -471,28 +486,28 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
         return card_list(self.deck, cards, " ")
 
     def notate(self, ev: Event) -> str:
-        if type(ev) is Bet:
+        if type(ev) is _BET:
             return f"p{ev.seat} bet {ev.amount}"
-        if type(ev) is Pass:
+        if type(ev) is _PASS:
             return f"p{ev.seat} pass"
-        if type(ev) is Guess:
+        if type(ev) is _GUESS:
             return f"p{ev.seat} guess {self._months(ev.months)}"
-        if type(ev) is Continue:
+        if type(ev) is _CONTINUE:
             return f"p{ev.seat} continue"
-        if type(ev) is Stop:
+        if type(ev) is _STOP:
             return f"p{ev.seat} stop"
-        if type(ev) is Deal:
+        if type(ev) is _DEAL:
             return "deal" if ev.cards is None else f"deal {self._cards(ev.cards)}"
-        if type(ev) is Reveal:
+        if type(ev) is _REVEAL:
             cards = ev.cards if ev.cards is not None else [UNKNOWN] * len(ev.months)
             toks = [str(m) if c == UNKNOWN else self.deck.token(c)
                     for m, c in zip(ev.months, cards, strict=False)]
             return "reveal " + " ".join(toks)
-        if type(ev) is Result:
+        if type(ev) is _RESULT:
             verdict = "right" if ev.right else "wrong"
             return (f"result game {ev.game} round {ev.round} p{ev.guesser} {verdict} "
                     f"next {_seat_or_dash(ev.next)}")
-        if type(ev) is GameEnd:
+        if type(ev) is _GAME_END:
             return (f"gameend {ev.game} winner {_seat_or_dash(ev.winner)} carry {ev.carry} "
                     f"deals {_seat_or_dash(ev.dealer)}")
         return notate_shared(ev) or repr(ev)
