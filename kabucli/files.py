@@ -93,12 +93,14 @@ def write_whole(path: Path | str, write: Callable[[IO[bytes]], T], overwrite: bo
     device, a FIFO: kabucli writes files only, never into those); or is, through any link,
     one of the files ``keep`` (the one being read)."""
     name = os.fspath(path)
-    _check_target(name, overwrite, keep)
+    old = _check_target(name, overwrite, keep)
     folder = os.path.dirname(name)
     # (not named after the file: a name near the system's 255-byte limit leaves no room)
     part = os.path.join(folder, f".kabucli-{secrets.token_hex(4)}.part")
     fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
+        if old is not None:  # the file replaced keeps who may read it (a 0600 log stays so)
+            _same_access(fd, old)
         with os.fdopen(fd, "wb") as fh:
             result = write(fh)
         if overwrite:
@@ -121,13 +123,26 @@ def write_whole(path: Path | str, write: Callable[[IO[bytes]], T], overwrite: bo
     return result
 
 
-def _check_target(name: str, overwrite: bool, keep: Sequence[Path | str]) -> None:
+def _same_access(fd: int, old: os.stat_result) -> None:
+    """Give the new file ``fd`` the permissions of the file it replaces, and its owner and
+    group when this process may (as root, or the owner for the group)."""
+    if hasattr(os, "fchown"):
+        with contextlib.suppress(OSError):
+            os.fchown(fd, old.st_uid, old.st_gid)
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, stat.S_IMODE(old.st_mode))
+
+
+def _check_target(name: str, overwrite: bool,
+                  keep: Sequence[Path | str]) -> os.stat_result | None:
+    """Check the file ``name`` may be written (see :func:`write_whole`): what is there now
+    (followed through links), None when nothing is."""
     try:
         info = os.stat(name)
     except FileNotFoundError:
         if os.path.islink(name):  # a link to nothing: writing would follow it elsewhere
             raise OSError(errno.ENOENT, "it is a link to a file that is not there") from None
-        return
+        return None
     if stat.S_ISDIR(info.st_mode):
         raise IsADirectoryError(errno.EISDIR, "it is a folder", name)
     if not stat.S_ISREG(info.st_mode):
@@ -143,3 +158,4 @@ def _check_target(name: str, overwrite: bool, keep: Sequence[Path | str]) -> Non
                                         "another name)")
     if not overwrite:
         raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), name)
+    return info

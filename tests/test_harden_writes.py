@@ -277,3 +277,28 @@ def test_an_undo_past_the_limit_at_the_table_is_refused_not_a_crash(
                         input="deal 9-2-2\np2 sets 1-2-10\nundo\nquit\n")
     assert "internal error" not in res.output and res.exit_code == 0, res.output
     assert "refused: undos that play more than 0 inputs again" in res.output
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o444])
+def test_a_file_replaced_keeps_who_may_read_it(tmp_path: Path, log: Path, mode: int) -> None:
+    """--force (and a page written again) replace a file whole, through a new file beside
+    it: the new one takes the old one's permissions, so a private log stays private."""
+    dst = tmp_path / "copy.jsonl"
+    dst.write_text("an older file\n")
+    dst.chmod(mode)
+    assert run("log", "convert", str(log), str(dst), "--force").exit_code == 0
+    assert (dst.stat().st_mode & 0o7777, run("audit", str(dst)).exit_code) == (mode, 0)
+    page = tmp_path / "page.html"
+    page.write_text("<p>an older page</p>")
+    page.chmod(mode)
+    assert run("replay", str(log), "--html", str(page)).exit_code == 0
+    assert page.stat().st_mode & 0o7777 == mode
+    fresh = tmp_path / "fresh.html"  # a new file: the usual permissions (umask)
+    assert run("replay", str(log), "--html", str(fresh)).exit_code == 0
+    assert fresh.stat().st_mode & 0o7777 == 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    old = os.umask(0)
+    os.umask(old)
+    return old
