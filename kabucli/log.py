@@ -746,7 +746,10 @@ class _Decoder:
                         if problem:
                             return problem
                         self.stamped.append(len(self.events))
-                self.events.append(self._events[0].decode(payload))
+                event = self._events[0].decode(payload)
+                if self.fmt == "jsonl":
+                    _one_key_each(payload, event)
+                self.events.append(event)
                 if self.times is not None:
                     self.last = t if t is not None else self.last
                     self.times.append(self.last)
@@ -1075,8 +1078,11 @@ def _field_path(msg: str) -> str:
 
 
 def _decode_header(payload: bytes, fmt: Fmt, magic2: bool) -> Header:
-    header = (msgspec.msgpack.decode(payload, type=Header) if fmt == "msgpack"
-              else msgspec.json.decode(payload, type=Header))
+    if fmt == "msgpack":
+        header = msgspec.msgpack.decode(payload, type=Header)
+    else:
+        header = msgspec.json.decode(payload, type=Header)
+        _one_key_each(payload, header)
     if header.format not in READ_VERSIONS:
         raise LogError(f"log format version {header.format} is not supported (this kabucli "
                        f"reads versions {READ_VERSIONS[0]}-{READ_VERSIONS[-1]})")
@@ -1092,6 +1098,33 @@ def _decode_header(payload: bytes, fmt: Fmt, magic2: bool) -> Header:
         if problem is not None:
             raise LogError(f"invalid record: {problem} - at `$.seats[{i - 1}].control`")
     return header
+
+
+class _TwiceError(ValueError):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _TwiceError(f"the key {key!r} is given twice in one object (readers differ on "
+                              "which one counts)")
+        seen.add(key)
+    return dict(pairs)
+
+
+def _one_key_each(line: bytes, decoded: msgspec.Struct) -> None:
+    """ValueError when the JSON Lines record ``line`` (decoded as ``decoded``) gives a key
+    twice in one object. msgspec keeps the last one silently and another program might take
+    the first: the same bytes would hold two different records, one of them unaudited. A
+    line as kabucli writes it is ``decoded`` encoded again, byte for byte, and needs no more;
+    any other is parsed again, keeping each object's keys in order."""
+    if _enc_js.encode(decoded) == line.strip():
+        return
+    import json
+
+    json.loads(line, object_pairs_hook=_pairs)
 
 
 def _event_decoder(game: str, event_types: EventTypes, fmt: Fmt) -> Any:

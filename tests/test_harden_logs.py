@@ -360,3 +360,40 @@ def test_a_missing_rules_file_is_unreadable_and_a_bad_rule_in_one_is_refused(
     assert "house rule ante=-1 is not allowed" in one_line(
         run("play", "dare", "--rules-file", "bad.toml"), 1)
     assert list(tmp_path.iterdir()) == [tmp_path / "bad.toml"]  # no log was started
+
+
+@pytest.mark.parametrize("where", ["header", "event", "nested"])
+def test_a_json_lines_key_given_twice_is_refused(tmp_path: Path, where: str) -> None:
+    """A key twice in one object: msgspec keeps the last, another JSON reader may keep the
+    first, so one file would hold two different games and audit one of them. Refused, one
+    line, at that record."""
+    src = Path("replays/dare/3p-tie-order.jsonl")
+    lines = src.read_bytes().splitlines(keepends=True)
+    if where == "event":
+        i = next(i for i, line in enumerate(lines) if line.startswith(b'{"e":"deal"'))
+        lines[i] = lines[i].replace(b'"round":1,', b'"round":1,"round":1,', 1)
+        where_said = f"event {i}: "
+    else:
+        old, new = ((b'"game":"dare",', b'"game":"dare","game":"dare",') if where == "header"
+                    else (b'"ante":1,', b'"ante":1,"ante":5,'))  # (in the rules object)
+        lines[0] = lines[0].replace(old, new, 1)
+        where_said = "header: "
+    bad = tmp_path / "twice.jsonl"
+    bad.write_bytes(b"".join(lines))
+    assert bad.read_bytes() != src.read_bytes()
+    line = one_line(run("audit", str(bad)), 2)
+    assert f"{where_said}invalid record: the key " in line and "given twice" in line, line
+
+
+def test_json_lines_as_kabucli_writes_them_are_read_without_a_second_parse(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check of repeated keys costs a line written by kabucli one encode (the slow path,
+    a second parse, is for lines written otherwise)."""
+    import kabucli.log as log
+
+    def second_parse(pairs: Any) -> Any:
+        raise AssertionError("a kabucli-written line was parsed a second time")
+
+    monkeypatch.setattr(log, "_pairs", second_parse)
+    for path in sorted(Path("replays").glob("*/*.jsonl")):
+        assert run("audit", str(path)).exit_code == 0, path
