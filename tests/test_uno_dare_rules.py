@@ -409,6 +409,26 @@ def test_people_are_asked_before_bots_catch() -> None:
     assert move is not None and move[0] == Catch(3, 2)
 
 
+# Two missing calls in one round: p2 plays down to one card without calling, the person at p1
+# lets it go, the window ends one of three ways, then p3 plays down to one card uncalled.
+TWO_WINDOWS = (["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "G3 G4", "B1 B2 B3 B4 B6 B7 B8"], "G5",
+               "Y1 Y2 Y3 Y4 Y6 Y7")
+
+
+@pytest.mark.parametrize("ended_by", [["p4 catch p2"], ["p2 uno"], []],
+                         ids=["a-catch", "a-late-uno", "the-next-move"])
+def test_a_pass_is_per_window_each_missing_uno_call_asks_the_people_first_again(
+        ended_by: list[str]) -> None:
+    m = seeded(*TWO_WINDOWS)
+    play(m, "p2 G1", "p1 pass", *ended_by, "p3 G3")
+    assert st(m).window == 3
+    bots = {2: Catcher((100, 100)), 4: Catcher((300, 300))}
+    assert GAME.bot_move(m, bots) is None  # p1, a person, is asked first again
+    play(m, "p1 pass")  # and may let this call go too
+    move = GAME.bot_move(m, bots)
+    assert move is not None and move[0] == Catch(2, 3)
+
+
 # -- scoring and the match ------------------------------------------------------------------
 
 def test_cards_score_face_value_20_for_skip_reverse_dare_and_50_for_a_wild_dare() -> None:

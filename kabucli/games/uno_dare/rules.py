@@ -202,7 +202,9 @@ class UnoState:
         self.hit_number = 0
         self.drawn = UNKNOWN  # the card just drawn (phase drawn)
         self.window = 0  # the seat down to one card without calling UNO, while catchable
-        self.passed: frozenset[int] = frozenset()  # seats that let that missing call go
+        # seats that let that missing call go; emptied whenever the window ends (a catch, a
+        # late "uno", the next move, the end of the round), so each window asks everybody
+        self.passed: frozenset[int] = frozenset()
         self.missed = 0  # the seat whose missing call was not caught in time
         self.race: list[int] | None = None
         # At a real table: the cards of the last reshuffle (known as a whole) and how many
@@ -468,9 +470,11 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             self._apply_answer(s, ev)  # type: ignore[arg-type]
         elif t is _CATCH:
             s.window = 0
+            s.passed = frozenset()  # the next missing call asks everybody again
             s.todo.insert(0, (T_PENALTY, (ev.target, 2, "uno")))  # type: ignore[attr-defined]
         elif t is _UNO:
             s.window = 0
+            s.passed = frozenset()
         elif t is _PASS:
             s.passed = s.passed | {ev.seat}  # type: ignore[attr-defined]
         elif t is _RACE:
@@ -629,6 +633,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def _end_round(self, s: UnoState, winner: int) -> None:
         s.phase = "round"
         s.window = 0
+        s.passed = frozenset()
         s.missed = 0
         s.hit = s.hit_number = 0
         if s.physical:
