@@ -15,7 +15,7 @@ from rich.console import Console
 
 from kabucli import render
 from kabucli.cards import UNKNOWN, UNO_DARE_108
-from kabucli.engine import Match, make_header
+from kabucli.engine import Match, make_header, walk
 from kabucli.errors import RuleError
 from kabucli.games.uno_dare import text
 from kabucli.games.uno_dare.events import DARES
@@ -313,6 +313,35 @@ def test_a_dare_card_as_the_last_card_makes_the_next_player_draw_two_without_a_d
         "p2 play RD1", "penalty p3 draws 2 last", "score round 1 winner p2 hands p1=30 p2=0 "
         "p3=40"]
     assert st(m).totals[2] == 70  # the two cards p3 drew (Y6, Y4) count
+
+
+def test_a_wild_dare_as_the_last_card_needs_no_color_at_a_real_table() -> None:
+    m = physical(2, target=1000)
+    play(m, "deal R5", "p2 R6", "p1 R7", "p2 R8", "p1 R9", "p2 R1", "p1 R2", "p2 R3", "p1 R4",
+         "p2 G4", "p1 G3")
+    assert "names a color" in refused(m, "p2 WD9")  # two cards left: a color is named
+    play(m, "p2 G2 uno", "p1 G1")
+    start = len(m.events)
+    play(m, "p2 WD9")  # the last card: the round ends, no color is played on
+    assert since(m, start) == ["p2 play WD9", "penalty p1 draws 2 last"]
+    assert st(m).phase == "round" and st(m).color == 2  # the color in play stays green
+    assert walk(GAME, m.header, m.events)[1] is None  # the log audits clean
+
+
+def test_a_wild_dare_as_the_last_card_needs_no_color_in_a_seeded_game() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 WD9", "B1 B2 B3 B4 B6 B7 B8"],
+               "G5", "Y1 Y2 Y3 Y4 Y6")
+    wd9 = DECK.parse("WD9")
+    assert "names a color" in refused(m, "p2 WD9")
+    assert Play(2, wd9) not in GAME.legal(st(m), 2)
+    play(m, "p2 G1 uno", "p3 B1", "p1 R1")
+    assert Play(2, wd9) in GAME.legal(st(m), 2)
+    play(m, "p2 WD9")
+    last = m.events.index(Play(2, wd9))
+    assert since(m, last)[:3] == [
+        "p2 play WD9", "penalty p3 draws 2 last", "score round 1 winner p2 hands p1=30 p2=0 "
+        "p3=40"]
+    assert GAME.parse(st(m), "p2 play WD9") == Play(2, wd9)  # the notation reads back
 
 
 # -- UNO ------------------------------------------------------------------------------------

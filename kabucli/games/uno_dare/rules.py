@@ -378,9 +378,11 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                 return (f"the deck has {copies} {self.deck.token(card)}: "
                         f"{'it is' if copies == 1 else 'all are'} accounted for")
         if COLOR[card] == WILD:
-            if ev.color is None or not 0 <= ev.color < COLORS:
+            # as the last card it wins the round: no play follows, so no color is needed
+            color = ev.color
+            if len(hand) != 1 if color is None else not 0 <= color < COLORS:
                 return (f"a Wild Dare names a color: '{self.deck.token(card)} red' (or yellow, "
-                        "green, blue)")
+                        "green, blue); only as the last card may it name none")
         elif ev.color is not None:
             return f"only a Wild Dare names a color, not {self.deck.token(card)}"
         if not playable(card, s.discards[-1], s.color):
@@ -555,7 +557,10 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         s.discards.append(card)
         s.turns += 1
         c = COLOR[card]
-        s.color = c if c != WILD else (ev.color or 0)
+        if c != WILD:
+            s.color = c
+        elif ev.color is not None:  # (None: a Wild Dare as the last card, no color named)
+            s.color = ev.color
         s.phase = "turn"
         sym = SYMBOL[card]
         if not hand:  # the round is won
@@ -701,10 +706,12 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                     cards = sorted(set(hand))
                 top = s.discards[-1]
                 calls = (True, False) if len(hand) == 2 else (False,)
+                wild: tuple[int | None, ...] = tuple(range(COLORS))
+                if len(hand) == 1:  # a Wild Dare as the last card may name none (see check)
+                    wild += (None,)
                 for c in cards:
                     if playable(c, top, s.color):
-                        colors: tuple[int | None, ...] = (
-                            tuple(range(COLORS)) if COLOR[c] == WILD else (None,))
+                        colors: tuple[int | None, ...] = wild if COLOR[c] == WILD else (None,)
                         out += [Play(seat, c, k, u) for k in colors for u in calls]
                 out.append(Draw(seat) if phase == "turn" else Keep(seat))
             elif phase == "name":
