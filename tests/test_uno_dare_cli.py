@@ -60,6 +60,15 @@ def test_rules_uno_dare_documents_the_notation_the_dare_lists_and_the_house_rule
         assert words in " ".join(res.stdout.split()), words
 
 
+@pytest.mark.parametrize("n", [1, 11])
+def test_players_2_to_10_a_count_outside_is_refused_in_one_line(n: int) -> None:
+    res = run("play", "uno-dare", "--seed", "1", "-n", str(n), "--bot", "all=random",
+              "--no-log")
+    assert res.exit_code == 1
+    line, = res.stderr.strip().splitlines()
+    assert line == f"error: Uno Dare takes 2-10 players, not {n}"
+
+
 def test_a_bot_match_plays_to_the_target_and_audits_valid(bot_log: Path) -> None:
     res = run("audit", str(bot_log), "--json")
     report = json.loads(res.stdout)

@@ -6,6 +6,7 @@ and the pile running out are known."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from kabucli.games.uno_dare import text
 from kabucli.games.uno_dare.events import DARES
 from kabucli.games.uno_dare.rules import (
     GAME,
+    Answer,
     Catch,
     Deal,
     Penalty,
@@ -154,6 +156,20 @@ def test_first_discard_wild_dare_the_first_player_names_the_color_and_is_hit() -
     assert len(st(m).hands[2]) == 7 and st(m).turn == 3
 
 
+@pytest.mark.parametrize(("deal", "answers", "first"), [
+    (["deal YD3"], ["decline"], 2),
+    (["deal YD3"], ["try", "failed"], 2),
+    (["deal WD12", "blue"], ["try", "done"], 2),
+])
+@pytest.mark.parametrize("dare_skips", [True, False])
+def test_dare_skips_also_rules_a_dare_or_wild_dare_turned_up_first(
+        deal: list[str], answers: list[str], first: int, dare_skips: bool) -> None:
+    m = physical(dare_skips=dare_skips)
+    play(m, *deal, *answers)
+    # the first player (p2) was hit: they lose their turn with dare_skips, else play it
+    assert st(m).phase == "turn" and st(m).turn == (3 if dare_skips else first)
+
+
 # -- matching -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("top", "color", "card", "ok"), [
@@ -234,6 +250,43 @@ def test_with_nothing_left_to_draw_a_draw_passes_the_turn() -> None:
     assert st(m).turn == 3 and len(st(m).hands[2]) == 7
 
 
+def test_no_pass_or_keep_without_a_draw_a_player_who_does_not_play_draws() -> None:
+    m = physical()
+    play(m, "deal R5")
+    assert refused(m, "keep") == "not now: waiting for p2 to play on R5 (red) or draw"
+    assert refused(m, "pass") == "there is no missing UNO call now"
+    assert refused(m, "p2 pass") == "there is no missing UNO call now"
+    assert st(m).turn == 2 and st(m).phase == "turn"
+
+
+def test_at_a_real_table_after_a_draw_any_matching_card_may_be_played() -> None:
+    m = physical()
+    play(m, "deal R5", "draw")
+    assert st(m).phase == "drawn" and len(st(m).hands[2]) == 8
+    play(m, "R7")  # maybe not the card drawn: the program cannot tell
+    assert st(m).discards[-1] == DECK.parse("R7") and len(st(m).hands[2]) == 7
+    assert st(m).turn == 3
+    m = physical()
+    play(m, "deal R5", "draw")
+    assert "does not match R5" in refused(m, "G7")  # it must still match
+
+
+def test_a_penalty_drawn_partly_before_and_partly_after_a_reshuffle() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 RD1", "B1 B2 B3 B4 B6 B7 B8"], "R5", "Y9")
+    play(m, "p2 RD1", "p3 decline")  # one card in the pile for a penalty of 2
+    assert since(m, 1) == ["p2 play RD1", "p3 decline", "penalty p3 draws 1 declined",
+                           "reshuffle R5", "penalty p3 draws 1 declined"]
+    assert len(st(m).hands[3]) == 9 and st(m).hands[3][-2:] == cards("Y9 R5")
+
+
+def test_a_penalty_with_nothing_left_to_draw_at_all_draws_what_there_is() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"],
+               "YD3", "")  # an empty pile, and no discards under the dare turned up
+    play(m, "decline")
+    assert since(m, 1) == ["p2 decline", "penalty p2 draws 0 declined"]
+    assert len(st(m).hands[2]) == 7 and st(m).turn == 3 and st(m).phase == "turn"
+
+
 # -- action cards ---------------------------------------------------------------------------
 
 def test_skip_the_next_player_misses_their_turn() -> None:
@@ -254,6 +307,14 @@ def test_reverse_with_two_players_acts_as_skip() -> None:
     m = physical(2)
     play(m, "deal R5", "RR")
     assert st(m).turn == 2
+
+
+def test_skip_with_two_players_the_same_player_plays_again() -> None:
+    m = physical(2)
+    play(m, "deal R5", "RS")
+    assert st(m).turn == 2 and st(m).phase == "turn"
+    play(m, "R3")  # p2 again
+    assert st(m).turn == 1
 
 
 def test_dare_hit_decline_draws_two() -> None:
@@ -312,6 +373,18 @@ def test_a_dare_card_as_the_last_card_makes_the_next_player_draw_two_without_a_d
     assert since(m, last)[:3] == [
         "p2 play RD1", "penalty p3 draws 2 last", "score round 1 winner p2 hands p1=30 p2=0 "
         "p3=40"]
+    assert st(m).totals[2] == 70  # the two cards p3 drew (Y6, Y4) count
+
+
+def test_a_wild_dare_as_the_last_card_makes_the_next_player_draw_two_without_a_dare() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 WD9", "B1 B2 B3 B4 B6 B7 B8"],
+               "G5", "Y1 Y2 Y3 Y4 Y6")
+    play(m, "p2 G1 uno", "p3 B1", "p1 R1", "p2 WD9 blue")
+    last = m.events.index(Play(2, DECK.parse("WD9"), 3))
+    assert since(m, last)[:3] == [
+        "p2 play WD9 blue", "penalty p3 draws 2 last", "score round 1 winner p2 hands p1=30 "
+        "p2=0 p3=40"]
+    assert not any(type(e) is Answer for e in m.events)  # nobody was hit by dare #9
     assert st(m).totals[2] == 70  # the two cards p3 drew (Y6, Y4) count
 
 
@@ -387,6 +460,38 @@ def test_uno_is_called_only_with_the_next_to_last_card() -> None:
     assert "next-to-last card" in refused(m, "R3 uno")
 
 
+def test_nobody_catches_themselves() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
+    play(m, "G1")
+    assert st(m).window == 2
+    assert refused(m, "p2 catch p2") == "nobody catches themselves: type 'uno' to call it"
+    assert Catch(2, 2) not in GAME.legal(st(m), 2)
+    assert st(m).window == 2 and len(st(m).hands[2]) == 1
+
+
+PLAIN = ["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 G3"]  # p2 plays G1 on G5
+DARED = ["R1 R2 R3 R4 R6 R7 R8", "G1 RD1", "B1 B2 B3 B4 B6 B7 B8"]  # p2 plays RD1 on R5
+
+
+@pytest.mark.parametrize(("hands", "up", "first", "next_move"), [
+    (PLAIN, "G5", "p2 G1", "p3 G3"),
+    (PLAIN, "G5", "p2 G1", "p3 draw"),
+    (DARED, "R5", "p2 RD1", "p3 decline"),
+    (DARED, "R5", "p2 RD1", "p3 try"),
+], ids=["a-card-played", "a-draw", "a-dare-declined", "a-dare-tried"])
+def test_the_uno_window_closes_at_any_next_move(hands: list[str], up: str, first: str,
+                                                next_move: str) -> None:
+    m = seeded(hands, up, "Y1 Y2 Y3 Y4")
+    play(m, first)  # p2 is down to one card without calling UNO
+    assert st(m).window == 2
+    play(m, next_move)
+    assert st(m).window == 0
+    # refused as too late (or, while the table judges a dare tried, as nobody's move but p3's)
+    assert re.search("too late|not p1's turn", refused(m, "p1 catch p2"))
+    refused(m, "p1 pass")
+    assert len(st(m).hands[2]) == 1
+
+
 # -- races between bots ---------------------------------------------------------------------
 
 class Catcher:
@@ -409,6 +514,16 @@ def test_bots_catching_together_race_and_the_fastest_catches() -> None:
     move = GAME.bot_move(m, bots)
     assert move is not None and move[0] == Catch(3, 2)
     assert type(m.events[-1]) is Race and m.events[-1].draws[1] == -1
+
+
+def test_a_race_of_equal_times_goes_to_the_first_seat_after_the_player_caught() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G2 G6 G7", "G3 G4", "Y7 Y8 Y9 B5 B9 GS GR"],
+               "G5", "Y1 Y2 Y3 Y4")
+    play(m, "p2 G2", "p3 G3")  # p3 is down to one card without calling UNO
+    same = (200, 200)  # every draw gives 200 ms
+    move = GAME.bot_move(m, {1: Catcher(same), 2: Catcher(same), 4: Catcher(same)})
+    assert move is not None and move[0] == Catch(4, 3)  # p4 comes first after p3
+    assert type(m.events[-1]) is Race
 
 
 class Asked:
@@ -481,6 +596,15 @@ def test_scoring_lowest_each_player_adds_their_own_hand_and_the_lowest_wins() ->
     assert m.over and GAME.outcome(st(m))["winners"] == ["p2"]  # type: ignore[index]
 
 
+def test_scoring_lowest_the_lowest_total_wins_and_ties_share_the_win() -> None:
+    m = seeded(["R1 R0", "G1 R2", "B1 WD9"], "G5", "Y1 Y2 Y3 Y4", target=50,
+               scoring="lowest")
+    play(m, "p2 G1 uno", "p3 B1 uno", "p1 R1 uno", "p2 R2")
+    assert st(m).totals[1:] == [0, 0, 50]  # p1 kept R0: 0 points, as p2 who went out
+    out = GAME.outcome(st(m))
+    assert m.over and out is not None and out["winners"] == ["p1", "p2"]
+
+
 def test_the_match_ends_when_a_score_reaches_the_target() -> None:
     m = seeded(["R1 GS", "G1 R2", "B1 WD9"], "G5", "Y1 Y2 Y3 Y4", target=70)
     play(m, "p2 G1 uno", "p3 B1 uno", "p1 R1 uno", "p2 R2")
@@ -503,6 +627,17 @@ def test_a_round_past_max_turns_ends_without_a_winner_and_scores_nothing() -> No
     play(m, *["draw"] * 10)
     score = next(e for e in m.events if type(e) is Score)
     assert score.winner == 0 and st(m).totals == [0, 0, 0, 0] and st(m).round == 2
+
+
+def test_the_deal_passes_to_the_next_seat_after_a_round_without_a_winner() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"],
+               "Y5", "", max_turns=10)
+    play(m, *["draw"] * 10)
+    score = next(e for e in m.events if type(e) is Score)
+    assert score.winner == 0
+    assert st(m).round == 2 and st(m).dealer == 2
+    deal = next(e for e in reversed(m.events) if type(e) is Deal)
+    assert deal.round == 2 and deal.dealer == 2
 
 
 # -- the dare lists ---------------------------------------------------------------------------
