@@ -712,8 +712,9 @@ def replay(
                        "state) and the outcome; with --at N, the state after event N.")] = False,
     as_seat: Annotated[str | None, typer.Option(
         "--as", metavar="SEAT", help="Show the game as the player in SEAT (e.g. p2) saw it: "
-                                     "other hands hidden, chance events by what they show "
-                                     "everyone.")] = None,
+                                     "other hands and other seats' secret moves (a "
+                                     "Kabu-Tsukuri arrangement) hidden, chance events by "
+                                     "what they show everyone.")] = None,
     html: Annotated[Path | None, typer.Option(
         "--html", metavar="OUT", path_type=str,
         help="Write the game as one web page to OUT: the table "
@@ -815,7 +816,8 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     """``replay --json``: one JSON document, the log's header first. Without ``at`` it lists
     every step, one a line, written as it is walked (a long log takes no more memory than its
     events); with ``at``, event ``at`` and the state after it. With ``viewer``, states are
-    that seat's view and chance events are left out (their notation says "hidden")."""
+    that seat's view and the events hidden from it (:meth:`Game.hidden_from`: chance events,
+    another seat's secret move) are left out (their notation says "hidden")."""
     from kabucli.engine import walk
     from kabucli.log import to_builtins
 
@@ -824,7 +826,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     def step(index: int, ev: Event) -> dict[str, Any]:
         at = ({"t": times[index - 1]} if times is not None and 0 < index <= len(times)
               else {})
-        if viewer is not None and ev.KIND == "chance":
+        if viewer is not None and g.hidden_from(ev, viewer):
             return {"index": index, "actor": g.actor(ev), "kind": ev.KIND,
                     "notation": "hidden", "event": None, **at}
         return {"index": index, "actor": g.actor(ev), "kind": ev.KIND,

@@ -226,6 +226,13 @@ class Game(ABC, Generic[S, R]):
         move = self.bot_move(match, bots)
         return None if move is None else move[0]
 
+    def hidden_from(self, event: Event, viewer: int) -> bool:
+        """Whether ``event`` is secret to the player in seat ``viewer``: a replay as that seat
+        (``replay --as``: text, ``--json``, ``--html``) shows it only as hidden, never its
+        fields nor its notation. The default hides chance events (a deal carries every
+        hand); a game with a secret action (Kabu-Tsukuri's arrangement) overrides this."""
+        return event.KIND == "chance"
+
     def actor(self, event: Event) -> str:
         """Who an event belongs to: ``pN`` for a seat, ``table`` or ``engine`` otherwise."""
         seat = getattr(event, "seat", None)

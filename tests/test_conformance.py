@@ -36,7 +36,7 @@ from kabucli import games
 from kabucli.cli import app
 from kabucli.engine import Game, Match, Pending, walk
 from kabucli.events import Event
-from kabucli.log import read_log, write_log
+from kabucli.log import read_log, to_builtins, write_log
 from kabucli.shuffle import Rng
 
 NAMES = games.names()
@@ -412,6 +412,38 @@ def recorded(name: str) -> list[Path]:
 
 RECORDED = [pytest.param(name, path, id=f"{name}/{path.name}")
             for name in NAMES for path in recorded(name)]
+
+
+VIEWED = [pytest.param(name, path, seat, id=f"{name}/{path.name}/p{seat}")
+          for name in NAMES for path in recorded(name)
+          for seat in range(1, len(read_log(path, games.event_types).header.seats) + 1)]
+
+
+@pytest.mark.parametrize(("name", "path", "seat"), VIEWED)
+def test_a_replay_as_a_seat_holds_no_event_the_game_hides_from_it(
+        name: str, path: Path, seat: int) -> None:
+    """``replay --as pN --json`` of each recorded game: every event the game says is hidden
+    from the seat (:meth:`Game.hidden_from`: chance events, another seat's secret move) is
+    left out, its notation "hidden"; every other event is shown whole."""
+    game = games.get(name)
+    data = read_log(path, games.event_types)
+    res = runner.invoke(app, ["replay", str(path), "--as", f"p{seat}", "--json"], env=ENV)
+    assert res.exit_code == 0, res.stdout + res.stderr
+    steps = json.loads(res.stdout)["steps"]
+    assert len(steps) == len(data.events)
+    for step, ev in zip(steps, data.events, strict=True):
+        if game.hidden_from(ev, seat):
+            assert (step["notation"], step["event"]) == ("hidden", None), step["index"]
+            assert game.notate(ev) not in res.stdout or not notation_hides(game, ev)
+        else:
+            assert step["notation"] == game.notate(ev), step["index"]
+            assert step["event"] == to_builtins(ev), step["index"]
+
+
+def notation_hides(game: Game, ev: Event) -> bool:
+    """Whether an event's notation says more than its kind (so that finding it elsewhere in
+    the replay would show it): ``deal`` alone at a real table does not."""
+    return game.notate(ev) != type_tag(type(ev))
 
 
 @pytest.mark.parametrize(("name", "path"), RECORDED)

@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 from kabucli import games
 from kabucli.cli import app
 from kabucli.completion import complete_game
-from kabucli.log import read_log
+from kabucli.games.kabu_tsukuri.rules import GAME, Arrange
+from kabucli.log import read_log, to_builtins
+from kabucli.render.html import page_data
 
 runner = CliRunner()
 ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
@@ -101,6 +103,61 @@ def test_a_bot_match_is_logged_audited_replayed_converted(tmp_path: Path) -> Non
     out = tmp_path / "k.jsonl"
     assert run("log", "convert", str(log), str(out)).exit_code == 0
     assert run("audit", str(out)).exit_code == 0
+
+
+def arranged(tmp_path: Path) -> tuple[Path, dict[int, Any]]:
+    """A seeded 3-seat hand between bots, logged; and each seat's arrangement (as logged)."""
+    log = tmp_path / "g.kbl"
+    res = run("play", "kabu-tsukuri", "-n", "3", "--seed", "11", "--bot", "all=best",
+              "--rule", "hands=1", "--log", str(log), "--quiet")
+    assert res.exit_code == 0, res.stderr
+    events = read_log(log, games.event_types).events
+    rows = {e.seat: e for e in events if isinstance(e, Arrange)}
+    assert sorted(rows) == [1, 2, 3] and all(e.aside for e in rows.values())
+    return log, rows
+
+
+def test_replay_as_a_seat_in_json_shows_no_other_seats_rows_nor_card_set_aside(
+        tmp_path: Path) -> None:
+    """The rows are secret until turned over, the card set aside always: a replay as p2 holds
+    p2's own arrangement and no other seat's, in the events, their notation and the states."""
+    log, rows = arranged(tmp_path)
+    res = run("replay", str(log), "--as", "p2", "--json")
+    assert res.exit_code == 0, res.stderr
+    steps = json.loads(res.stdout)["steps"]
+    shown = [s["event"] for s in steps if s["event"] and s["event"]["e"] == "arrange"]
+    assert shown == [to_builtins(rows[2])]
+    for seat in (1, 3):
+        assert GAME.notate(rows[seat]) not in res.stdout
+        step = next(s for s in steps if s["actor"] == f"p{seat}" and s["kind"] == "action")
+        assert (step["notation"], step["event"]) == ("hidden", None)
+    assert GAME.notate(rows[2]) in res.stdout
+    before = steps[2]["state"]  # p3 has laid its rows; none is turned over yet
+    assert before["rows"]["p3"] == "face down" and set(before["aside"]) == {"p2"}
+    at = json.loads(run("replay", str(log), "--as", "p2", "--json", "--at", "3").stdout)
+    assert at["step"]["actor"] == "p3" and at["step"]["event"] is None
+    assert "p3 rows" not in json.dumps(at)
+
+
+def test_replay_as_a_seat_in_html_shows_no_other_seats_rows_nor_card_set_aside(
+        tmp_path: Path) -> None:
+    log, rows = arranged(tmp_path)
+    out = tmp_path / "p2.html"
+    res = run("replay", str(log), "--as", "p2", "--html", str(out))
+    assert res.exit_code == 0, res.stderr
+    page = out.read_text()
+    assert GAME.notate(rows[2]) in page
+    for seat in (1, 3):
+        assert GAME.notate(rows[seat]) not in page and f"p{seat} rows" not in page
+    data = read_log(log, games.event_types)
+    (view,) = page_data(GAME, data, log.name, 2)["views"]
+    said = {e["n"]: e for e in view["events"]}
+    for i, ev in enumerate(data.events, 1):
+        if isinstance(ev, Arrange):
+            assert said[i]["notation"] == ("hidden" if ev.seat != 2 else GAME.notate(ev))
+            assert "lays three rows face down" in said[i]["line"]
+    text = run("replay", str(log), "--as", "p2").stdout
+    assert "p1 rows" not in text and "p3 rows" not in text
 
 
 def test_a_person_asks_best_then_lays_rows_and_resumes_later(tmp_path: Path) -> None:

@@ -200,6 +200,17 @@ def test_the_arrangement_is_secret_until_each_row_is_turned_over() -> None:
                                                for r in m.state.rows[2]]
 
 
+def test_an_arrangement_is_hidden_from_every_seat_but_its_own() -> None:
+    """What a replay as one seat leaves out (Game.hidden_from): another seat's rows and card
+    set aside, and chance events as in every game; bets and results are public."""
+    arrange = Arrange(3, [[1, 2, 3], [4, 5, 6], [7, 8, 9]], [10])
+    assert [GAME.hidden_from(arrange, seat) for seat in (1, 2, 3)] == [True, True, False]
+    assert GAME.hidden_from(Deal(1, 1, [[1] * 10] * 3, [2] * 18), 3)
+    assert not GAME.hidden_from(Stakes(1, 1), 1)
+    assert not GAME.hidden_from(Result(1, 1, [3], 3), 1)
+    assert not GAME.hidden_from(GAME.parse(new_match(3).state, "p2 bets"), 1)
+
+
 def test_each_row_turns_over_in_its_round() -> None:
     m = new_match(2, seed=4, hands=1)
     lay_in_order(m)

@@ -99,7 +99,8 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None,
 
     A game's render module may define ``describe(game, event, match) -> str`` for a reader's
     wording of an event (the match is the state *after* the event); the notation is the
-    fallback, except for a chance event read by a ``viewer`` (it may carry hidden cards)."""
+    fallback, except for an event hidden from a ``viewer`` (:meth:`Game.hidden_from`: a
+    chance event, which may carry hidden cards, or another seat's secret move)."""
     line = Text()
     line.append(f"{index:>4} ", style="dim")
     if at is not None:  # when it was entered (a timed log), UTC to the millisecond
@@ -126,8 +127,9 @@ def event_words(game: Game, event: Event, match: Match | None = None,
         describe = getattr(_module(game), "describe", None)
         if describe is not None:
             text = describe(game, event, match)
-    if text is None and viewer is not None and event.KIND == "chance":
-        text = f"(a chance event, hidden from p{viewer})"
+    if text is None and viewer is not None and game.hidden_from(event, viewer):
+        text = (f"(a chance event, hidden from p{viewer})" if event.KIND == "chance"
+                else f"(a move of {game.actor(event)}, hidden from p{viewer})")
     # a log's events may carry text of their own (a payment's reason)
     return safe_text(text or game.notate(event))
 

@@ -64,7 +64,7 @@ def _entry(game: Game, index: int, ev: Event, match: Match, viewer: int | None,
         words = (who + words[len(seat):] if words.startswith(seat + " ")
                  else f"{who}: {words}")
     line = words if at is None else f"{clock_text(at)} {words}"
-    hidden = viewer is not None and ev.KIND == "chance"
+    hidden = viewer is not None and game.hidden_from(ev, viewer)
     return {"n": index, "kind": ev.KIND, "line": line,
             "notation": "hidden" if hidden else safe_text(game.notate(ev))}
 

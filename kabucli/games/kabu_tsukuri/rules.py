@@ -281,6 +281,14 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         return []
 
     # -- notation ------------------------------------------------------------------------------
+    def hidden_from(self, ev: Event, viewer: int) -> bool:
+        """An arrangement (rows and the card set aside) is secret to every seat but its own;
+        the rows are seen as they are turned over (Turn, Show). Other events as for every
+        game (:meth:`Game.hidden_from`)."""
+        if type(ev) is _ARRANGE:
+            return ev.seat != viewer
+        return super().hidden_from(ev, viewer)
+
     def _set(self, cards: list[int] | tuple[int, ...]) -> str:
         return card_list(self.deck, cards)
 
