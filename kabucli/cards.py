@@ -154,12 +154,11 @@ def _hanafuda() -> Deck:
 HANAFUDA_48: Final = _hanafuda()
 
 # Hanafuda counted by month, for games whose rules never tell two cards of a month apart
-# (Kabu-Tsukuri): codes are the months 1-12, four copies each. A hanafuda token (3b, 11r) is
-# read as its month, so a referee may type either.
+# (Kabu-Tsukuri): codes are the months 1-12, four copies each. A card is typed as its month
+# only: a named card (3b, 11r) is not a token of this deck, since a log of months could not
+# tell the same named card shown twice from two cards of its month.
 HANAFUDA_MONTHS: Final = _numbered(
-    "hanafuda-months", "hanafuda (48, by month)", dict.fromkeys(range(1, 13), 4),
-    aliases={tok: month_of(code) for code, tok in HANAFUDA_48.tokens.items()},
-)
+    "hanafuda-months", "hanafuda (48, by month)", dict.fromkeys(range(1, 13), 4))
 
 # Uno Dare: per color one 0, two each of 1-9, two Skips, two Reverses, two Dares (each Dare
 # card distinct by its dare number); plus 8 Wild Dares. 108 cards.

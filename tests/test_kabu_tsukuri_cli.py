@@ -74,6 +74,8 @@ def test_solve_refuses_a_hand_that_cannot_be_dealt_in_one_line() -> None:
         (["1"] * 5 + HAND[:5], "only 4 copies of 1"),
         ([*HAND[:9], "13"], "'13' is not a card"),
         ([*HAND[:9], "??"], "every card of the hand named"),
+        (["1b", *HAND[1:]], "counts cards by month only, so a card is typed as its month "
+                            "('1' for 1b)"),
         ([*HAND, "-n", "6"], "takes 2-5 players"),
         ([*HAND, "-n", "5"], "with 5 players a hand is 9 cards"),
     ]:

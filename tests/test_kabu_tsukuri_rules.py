@@ -77,10 +77,32 @@ def test_the_deck_is_48_hanafuda_cards_counted_by_month() -> None:
     assert HANAFUDA_MONTHS.size == 48
 
 
+@pytest.mark.parametrize("month", range(1, 13))
+def test_a_card_is_typed_as_its_month(month: int) -> None:
+    assert HANAFUDA_MONTHS.parse(str(month)) == month
+    assert HANAFUDA_MONTHS.token(month) == str(month)
+
+
 @pytest.mark.parametrize(("token", "month"), [("1b", 1), ("3r", 3), ("11a", 11), ("12c3", 12),
-                                              ("12", 12)])
-def test_a_hanafuda_card_is_read_as_its_month(token: str, month: int) -> None:
-    assert HANAFUDA_MONTHS.parse(token) == month
+                                              ("8B", 8)])
+def test_a_named_hanafuda_card_is_refused_with_its_month_to_type(token: str, month: int) -> None:
+    """Kabu-Tsukuri keeps months only, so it cannot keep a named card's identity: a named card
+    is refused in one line that says what to type instead (a row, an arrangement, the solver)."""
+    with pytest.raises(KabuError, match="not a card of the hanafuda"):
+        HANAFUDA_MONTHS.parse(token)
+    said = f"'{token}': Kabu-Tsukuri counts cards by month only, so a card is typed as its " \
+           f"month ('{month}' for {token})"
+    m = physical_match(2)
+    play(m, "bet", "bet")
+    for move in (f"show {token}-2-3", f"p2 shows 5-5-{token}"):
+        with pytest.raises(ParseError) as info:
+            GAME.parse(m.state, move)
+        assert str(info.value) == said
+    m = new_match(2, seed=3)
+    with pytest.raises(ParseError, match=f"'{month}' for {token}"):
+        GAME.parse(m.state, f"rows {token}-2-3 4-5-6 7-8-9 aside 10")
+    with pytest.raises(ParseError, match=f"'{month}' for {token}"):
+        GAME.solve(KabuRules(), [token, "2", "3", "4", "5", "6", "7", "8", "9", "10"], 4, 1)
 
 
 @pytest.mark.parametrize("n", [1, 6])
@@ -457,6 +479,27 @@ def test_physical_a_card_turned_over_must_still_exist_in_the_deck() -> None:
     m = physical_match(3)
     physical_row(m, ["5-5-5", "5-6-7"])  # four 5s are out
     assert "only 4 copies of 5" in refused(m, "show 5-8-9")
+
+
+def test_physical_a_revealed_card_must_still_exist_so_a_named_card_cannot_show_twice() -> None:
+    """RULINGS: a revealed card must still exist in the deck. A log of months cannot tell the
+    Pine Bright (1b) shown twice from two January cards, so the named card is refused and
+    nothing is recorded; the months are counted (no fifth January)."""
+    m = physical_match(2)
+    play(m, "bet", "bet")
+    for move in ("show 1b-2-3", "show 1b-1b-1b"):
+        with pytest.raises(ParseError, match=r"typed as its month \('1' for 1b\)"):
+            GAME.parse(m.state, move)
+    assert since(m, 0) == ["deal", "p2 bets", "p1 bets"]
+    play(m, "show 1-2-3", "show 1-1-1")
+    assert "only 4 copies of 1" in refused_row(m, "1-4-5")
+
+
+def refused_row(m: Match, row: str) -> str:
+    """The next row turned over, ``row``, refused after everyone bets: why."""
+    for _ in range(m.nseats):
+        play(m, "bet")
+    return refused(m, f"show {row}")
 
 
 def test_physical_a_players_own_rows_use_distinct_cards() -> None:

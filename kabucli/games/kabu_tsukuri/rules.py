@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Final
 
-from kabucli.cards import HANAFUDA_MONTHS, UNKNOWN
+from kabucli.cards import HANAFUDA_48, HANAFUDA_MONTHS, UNKNOWN, month_of
 from kabucli.engine import Game, Pending, Pendings
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Undo
@@ -59,6 +59,11 @@ _RESULT: Final = Result
 _SHOW: Final = Show
 _STAKES: Final = Stakes
 _TURN: Final = Turn
+
+# The named hanafuda cards (1b, 3r, 12c3), lower case, with their months: refused with a word
+# on what to type instead. Kabu-Tsukuri counts months, and its log keeps months only, so it
+# could not tell one named card shown twice (an impossible showing) from two of its month.
+_NAMED: Final = {tok.lower(): month_of(code) for code, tok in HANAFUDA_48.tokens.items()}
 
 ROWS: Final = 3
 ROW: Final = 3  # cards in a row
@@ -321,7 +326,13 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         return notate_shared(ev) or repr(ev)
 
     def _cards(self, word: str) -> list[int]:
-        return self.deck.parse_many([t for t in word.replace(",", "-").split("-") if t])
+        tokens = [t for t in word.replace(",", "-").split("-") if t]
+        for t in tokens:
+            month = _NAMED.get(t.strip().lower())
+            if month is not None:
+                raise ParseError(f"'{t}': Kabu-Tsukuri counts cards by month only, so a card "
+                                 f"is typed as its month ('{month}' for {t})")
+        return self.deck.parse_many(tokens)
 
     def _row(self, word: str) -> list[int]:
         cards = self._cards(word)
