@@ -28,6 +28,7 @@ from kabucli.games.kabu_tsukuri.rules import (
 )
 from kabucli.games.kabu_tsukuri.text import row_name
 from kabucli.log import SeatInfo
+from kabucli.rules import build
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -280,6 +281,34 @@ def test_a_row_3_tie_carries_the_pot_into_the_next_hand() -> None:
     assert results(m)[-1] == Result(2, 1, [2], 4)  # the 2 carried and the 2 bets
 
 
+def test_a_row_2_tie_carries_the_pot_to_row_3() -> None:
+    """Seed: "In the case of a draw, the pot for the second row carries over to the third
+    row." Three seats, bet 2: row 2 ties three ways, row 3's winner takes both rows' bets."""
+    m = physical_match(3, bet=2)
+    physical_row(m, ["1-2-6", "4-4-5", "2-2-3"])  # p2's Kabu (9) takes row 1
+    assert results(m)[-1] == Result(1, 1, [2], 6)
+    physical_row(m, ["1-3-5", "2-8-9", "4-6-9"])  # 9, 9, 9: a three-way tie
+    assert results(m)[-1] == Result(1, 2, [2, 3, 1], 6)
+    assert m.state.ledger.pot == 6 and m.state.carried == 6 and m.state.row == 3
+    physical_row(m, ["10-10-1", "5-6-7", "7-7-8"])  # p2's Doshippin
+    assert results(m)[-1] == Result(1, 3, [2], 12)  # row 2's 6 and row 3's 6
+    assert m.state.ledger.pot == 0
+    assert m.state.ledger.balances == [0, 44, 62, 44]
+
+
+def test_a_pot_carried_from_row_1_and_again_from_row_2_goes_whole_to_row_3() -> None:
+    """Two ties in one hand: each carry adds to the pot, and row 3's winner takes all of it."""
+    m = physical_match(3)
+    physical_row(m, ["1-1-1", "9-9-9", "12-12-12"])  # three Arashi tie
+    assert results(m)[-1] == Result(1, 1, [2, 3, 1], 3)
+    physical_row(m, ["2-2-5", "4-5-10", "3-8-8"])  # 9, 9, 9 tie again
+    assert results(m)[-1] == Result(1, 2, [2, 3, 1], 6)
+    assert m.state.ledger.pot == 6
+    physical_row(m, ["4-6-10", "6-8-11", "7-5-3"])  # p1's Nana-Go-San
+    assert results(m)[-1] == Result(1, 3, [1], 9)  # 3 bets a row, three rows
+    assert m.state.ledger.balances == [0, 56, 47, 47]
+
+
 def test_the_pot_left_after_the_last_hand_is_reported_at_the_end() -> None:
     m = physical_match(2, hands=1)
     physical_row(m, ["1-2-6", "4-4-5"])
@@ -305,6 +334,51 @@ def test_chips_are_only_moved_never_made() -> None:
     for _ in range(4):
         lay_in_order(m)
     assert m.over and m.state.ledger.total() == 4 * 7
+
+
+def test_chips_balances_may_go_negative() -> None:
+    """RULINGS, Chips: balances may go negative (a score sheet); nobody is out for it."""
+    m = physical_match(2, chips=0, hands=2)
+    physical_row(m, ["1-2-6", "4-4-5"])  # p2's 9 beats p1's 3
+    assert m.state.ledger.balances == [0, -1, 1]
+    physical_row(m, ["1-2-7", "4-4-6"])  # p1's 4 beats p2's 0
+    physical_row(m, ["3-3-3", "2-8-9"])  # p2's Arashi-kabu
+    assert m.state.ledger.balances == [0, -1, 1]
+    play(m, "deal")  # p1, below zero, is dealt in and bets on
+    physical_row(m, ["1-1-2", "5-5-5"])  # p2 deals, p1 turns first: p2's Arashi
+    assert m.state.ledger.balances == [0, -2, 2]
+    m = new_match(3, seed=4, chips=0, hands=2)
+    for _ in range(2):
+        lay_in_order(m)
+    end = m.events[-1]
+    assert isinstance(end, End) and end.reason == "hands"
+    assert min(end.balances) < 0 and sum(end.balances) + end.pot == 0
+
+
+def test_house_rule_defaults_are_the_rulings() -> None:
+    """RULINGS: ranking extended, dealer rotate, bet 1 (the default of each); the rules page:
+    chips 50 and hands 10. A match with no rule set plays by them."""
+    assert build(KabuRules) == KabuRules(ranking="extended", dealer="rotate", bet=1,
+                                         chips=50, hands=10)
+    m = new_match(2, seed=6)
+    assert m.header.rules == {"ranking": "extended", "dealer": "rotate", "bet": 1,
+                              "chips": 50, "hands": 10}
+    assert m.state.ledger.balances == [0, 50, 50]
+    for _ in range(10):
+        lay_in_order(m)
+    assert m.over
+    assert [e.dealer for e in m.events if isinstance(e, Deal)] == [1, 2] * 5
+    assert {e.amount for e in m.events if isinstance(e, Stakes)} == {1}
+    turns = [e for e in m.events if isinstance(e, Turn)]
+    for turn, result in zip(turns, results(m), strict=True):  # each row judged as extended
+        assert sorted(result.best) == best(turn, "extended")
+    assert any(best(t, "extended") != best(t, "kabu") for t in turns)  # where they differ
+
+
+def best(turn: Turn, ranking: str) -> list[int]:
+    """The seats whose row of ``turn`` is the strongest under ``ranking``."""
+    judged = [strength(r, ranking) for r in turn.rows]
+    return [p for p, v in enumerate(judged, 1) if v == max(judged)]
 
 
 # -- the next dealer ---------------------------------------------------------------------------
