@@ -756,6 +756,8 @@ class _Decoder:
         except LogError as exc:
             return str(exc)
         except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
+            if str(exc) == "Input data was truncated":  # yet the record is whole (its line,
+                return _CUT_INSIDE[self.fmt]  # or its frame, checked): malformed inside
             return f"invalid record: {_field_path(str(exc))}"
         except UnicodeDecodeError:
             return "invalid record: a string in it is not valid UTF-8"
@@ -1065,6 +1067,15 @@ def same_file(a: Path, b: Path) -> bool:
 
 _FIELD_MSG = re.compile(r"Object (contains unknown|missing required) field `([^`]*)`"
                         r"(?: - at `(\$[^`]*)`)?$")
+
+
+# What msgspec's "Input data was truncated" means for a record that is all there. (In JSON it
+# is also what a lone high surrogate escape gets, e.g. "\ud800" with no low one after it.)
+_CUT_INSIDE = {
+    "jsonl": "invalid record: malformed JSON: the line ends inside a value, or a string holds "
+             "a lone UTF-16 surrogate escape (\\ud800-\\udbff without its pair)",
+    "msgpack": "invalid record: malformed msgpack: the record ends inside a value",
+}
 
 
 def _field_path(msg: str) -> str:

@@ -397,3 +397,25 @@ def test_json_lines_as_kabucli_writes_them_are_read_without_a_second_parse(
     monkeypatch.setattr(log, "_pairs", second_parse)
     for path in sorted(Path("replays").glob("*/*.jsonl")):
         assert run("audit", str(path)).exit_code == 0, path
+
+
+@pytest.mark.parametrize("how", ["cut-json", "lone-surrogate", "cut-msgpack"])
+def test_a_whole_record_malformed_inside_is_called_malformed_not_truncated(
+        tmp_path: Path, how: str) -> None:
+    """msgspec says "Input data was truncated" for a value cut short inside a record and for
+    a lone surrogate escape: the record itself (a whole line, a whole frame whose checksum
+    holds) is malformed, not cut short, and the line says so."""
+    source = "dare/3p-tie-order.jsonl" if how != "cut-msgpack" else "dare/2p-dare-three-sets.kbl"
+    dst = tmp_path / f"bad{Path(source).suffix}"
+    i = 1
+    if how == "cut-json":
+        edited(source, dst, i, lambda r: None, lambda b: b[:len(b) // 2])
+    elif how == "lone-surrogate":
+        i = index_of(source, "pay")  # its last field is a string: end it with the escape
+        edited(source, dst, i, lambda r: None, lambda b: b[:-2] + b'\\ud800"}')
+    else:
+        edited(source, dst, i, lambda r: None, lambda b: b[:len(b) // 2])
+    line = one_line(run("audit", str(dst)), 2)
+    assert "truncated" not in line, line
+    assert ("invalid record: malformed " + ("msgpack" if how == "cut-msgpack" else "JSON")
+            ) in line, line
