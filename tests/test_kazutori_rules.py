@@ -596,3 +596,34 @@ def test_the_forty_cards_stay_accounted_for_at_a_real_table() -> None:
     step(m, "flip 2")
     assert m.state.accounted() == 40
     assert sum(piles(m)) + len(view(m)["table"]) + len(view(m)["removed"]) == 40
+
+
+def test_a_card_handed_out_or_returned_as_the_window_closes_may_be_turned_at_once() -> None:
+    # RULINGS: the cards a player receives go into their pile and it is shuffled; the Jizo's
+    # hand-out and the return at the limit happen when the window closes, before the next
+    # flip, so that flip may turn a card just received: it is out of sight by then
+    m = table(4)
+    run(m, "2", "Jizo")  # p2's Jizo goes to p3 when p3 flips
+    step(m, "p3 flip Jizo")
+    assert last(m, Handout) == Handout(2, 3, [4])
+    assert view(m)["table"] == ["Jizo"] and view(m)["jizo_uses"] == 1
+    m = table(4)
+    run(m, "2", "3", "Oni", "5", "6", "7", "8", "9", "10", "2")  # p3 turned the Oni at three
+    assert view(m)["on_close"] == {"return": {"p1": 3, "p2": 3, "p3": 2, "p4": 2}}
+    step(m, "p3 flip Oni")
+    assert last(m, Return) == Return([3, 3, 2, 2])
+    assert view(m)["table"] == ["Oni"] and view(m)["takeable"] is True
+    m = table(4)
+    run(m, "7", "7", "7", "7", "2", "3", "5", "6", "8", "9")  # all four 7s go back
+    step(m, "p3 flip 7")
+    assert view(m)["table"] == ["7"]
+    # a card still in sight after the transfer is refused as before: the cards stay on the
+    # table in Last Call, and the third hand-out takes the Jizo out of the game
+    m = table(5)
+    run(m, "7")
+    step(m, "p1 claim")
+    run(m, "3")
+    step(m, "p1 claim")  # p1 is out: Last Call
+    run(m, "Oni", "3", "4", "5", "6", "7", "8", "9")  # p3 turned the Oni; said ten
+    assert view(m)["on_close"] == {"restart": True}
+    assert "only 1 copy of Oni" in refused(m, "flip Oni")

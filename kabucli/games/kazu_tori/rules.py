@@ -305,9 +305,12 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
                     "end it with 'stop' (or claim the card on the table)")
         if ev.card == UNKNOWN:
             return "a flipped card is face up: name it"
-        if ev.card == JIZO and s.jizo_uses >= JIZO_USES:
+        # what is in sight once the window this flip closes has handed out or returned its cards
+        handout, returned = _closing(s)
+        if ev.card == JIZO and s.jizo_uses + handout >= JIZO_USES:
             return "the Jizo left the game after its third use"
-        return self.deck.check_available(Counter(s.table + s.removed), [ev.card])
+        shown = s.removed if handout or returned else s.table + s.removed
+        return self.deck.check_available(Counter(shown), [ev.card])
 
     def _check_deal(self, s: KazuToriState, ev: Deal) -> str | None:
         if s.phase != "deal":
@@ -699,6 +702,16 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             "balances": s.ledger.by_seat(),
             "flips": s.flips,
         }
+
+
+def _closing(s: KazuToriState) -> tuple[bool, bool]:
+    """Whether the next flip, closing the open window, first has the Jizo hand the table out,
+    and whether it first returns the table at the limit (the flip waits for either)."""
+    if s.phase != "window":
+        return False, False
+    if s.table[-1] == JIZO:
+        return True, False
+    return False, s.said == s.rules.limit and not s.lastcall
 
 
 # -- changes, one function per event type ------------------------------------------------
