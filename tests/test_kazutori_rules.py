@@ -358,15 +358,19 @@ def test_the_count_goes_on_after_the_jizo_and_restarts_at_one_when_it_said_the_l
 
 
 def test_after_its_third_use_the_jizo_leaves_the_game() -> None:
-    m = table(4)
-    for use in (1, 2, 3):
-        run(m, "5", "Jizo", "3")
-        assert view(m)["jizo_uses"] == use
-    assert [h.jizo for h in m.events if isinstance(h, Handout)] == [3, 2, 0]
+    m = table(4, limit=20)  # no return at ten in the 14 flips below
+    # each time, the player who received the Jizo turns it when their turn comes
+    run(m, "5", "Jizo", "3")  # p2's Jizo goes to p3 (the 5 to p4)
+    assert view(m)["jizo_uses"] == 1
+    run(m, "6", "8", "9", "Jizo", "2")  # p3's Jizo goes to p4
+    assert view(m)["jizo_uses"] == 2
+    run(m, "7", "5", "6", "Jizo", "2")  # p4 turns it the third time
+    assert view(m)["jizo_uses"] == 3
+    assert [h.jizo for h in m.events if isinstance(h, Handout)] == [3, 4, 0]
     assert view(m)["removed"] == ["Jizo"]
-    # p4 flipped it the third time: with the Jizo gone, the 5 (most recent) goes to the
-    # player after p4, and the 3 to the one after that
-    assert last(m, Handout) == Handout(4, 0, [1, 2])
+    # with the Jizo gone, the 6 (most recent) goes to the player after p4, the 5 to the
+    # one after that, and so on
+    assert last(m, Handout) == Handout(4, 0, [1, 2, 3, 4])
     assert "left the game" in refused(m, "flip Jizo")
     assert m.state.accounted() == 40
 
@@ -627,3 +631,99 @@ def test_a_card_handed_out_or_returned_as_the_window_closes_may_be_turned_at_onc
     run(m, "Oni", "3", "4", "5", "6", "7", "8", "9")  # p3 turned the Oni; said ten
     assert view(m)["on_close"] == {"restart": True}
     assert "only 1 copy of Oni" in refused(m, "flip Oni")
+
+
+# -- where the Oni and the Jizo are (each exists once and moves face up) ---------------------
+
+def test_the_oni_taken_into_a_pile_may_be_turned_only_from_that_pile() -> None:
+    m = table(4)
+    run(m, "Oni")
+    step(m, "p2 claim")  # everyone saw the Oni go into p2's pile
+    run(m, "5")  # p2
+    assert refused(m, "p3 flip Oni") == "the Oni went into p2's pile"
+    run(m, "6", "7")  # p3, p4
+    assert refused(m, "p1 flip Oni") == "the Oni went into p2's pile"
+    run(m, "8")  # p1
+    step(m, "p2 flip Oni")
+    assert view(m)["top"] == "Oni"
+
+
+def test_the_jizo_handed_on_may_be_turned_only_by_its_receiver() -> None:
+    m = table(4)
+    run(m, "2", "Jizo", "3")  # p2's Jizo goes to p3 when p3 flips
+    run(m, "5")  # p4
+    assert refused(m, "p1 flip Jizo") == "the Jizo went into p3's pile"
+    run(m, "6", "8")  # p1, p2
+    step(m, "p3 flip Jizo")
+    assert view(m)["top"] == "Jizo"
+
+
+def test_the_oni_handed_out_by_the_jizo_is_in_its_receivers_pile() -> None:
+    m = table(4)
+    run(m, "Oni", "Jizo")  # the Oni (most recent but the Jizo) goes to p4, the Jizo to p3
+    assert refused(m, "p3 flip Oni") == "the Oni went into p4's pile"
+    run(m, "3")  # p3
+    assert last(m, Handout) == Handout(2, 3, [4])
+    step(m, "p4 flip Oni")
+
+
+def test_a_penalty_from_a_pile_that_may_hold_the_oni_may_have_given_it_away() -> None:
+    m = table(4)
+    run(m, "Oni")
+    step(m, "p2 claim")  # the Oni is in p2's pile
+    run(m, "5")  # p2 says one
+    step(m, "p3 claim")  # wrong: p3's gifts cannot hold the Oni
+    assert refused(m, "p3 flip Oni") == "the Oni went into p2's pile"
+    run(m, "6")  # p3 says two
+    step(m, "p2 claim")  # wrong: p2 gives p3 p4 p1 a card each, maybe the Oni
+    assert last(m, Penalty) == Penalty(2, [3, 4, 1])
+    step(m, "p4 flip Oni")
+    m = table(4)
+    run(m, "Oni")
+    step(m, "p2 claim")
+    run(m, "5", "6")  # p2, p3
+    step(m, "p4 claim")  # wrong, from a pile without the Oni
+    assert refused(m, "p4 flip Oni") == "the Oni went into p2's pile"
+
+
+def test_the_oni_returned_at_the_limit_may_be_in_any_receivers_pile() -> None:
+    m = table(4)
+    run(m, "2", "3", "Oni", "5", "6", "7", "8", "9", "10", "2")  # p3 turned it; said ten
+    step(m, "p3 flip 4")  # the table is returned: the Oni to one of p1-p4
+    step(m, "p4 flip Oni")
+    assert view(m)["top"] == "Oni"
+
+
+def test_the_last_card_of_the_only_pile_that_may_hold_the_oni_is_the_oni() -> None:
+    m = table(4, limit=15)  # no return in the flips below
+    run(m, "5")
+    step(m, "p2 claim")  # wrong: p2 keeps 7
+    run(m, "6")
+    step(m, "p2 claim")  # wrong: p2 keeps 3
+    run(m, "3")  # p3 says three
+    step(m, "p3 claim")
+    run(m, "Oni")  # p3 says one
+    step(m, "p2 claim")  # p2: 4 cards, one of them the Oni
+    misses(m, 12)  # p2 flips 3 of them
+    assert piles(m)[1] == 1 and view(m)["next"] == "p2"
+    shown = Counter(m.state.table)
+    other = next(v for v in (2, 3, 5, 6, 7, 8, 9, 10) if shown[v] < DAINI_40.counts[v])
+    assert refused(m, Flip(2, other)) == "the Oni went into p2's pile: it is p2's last card"
+    step(m, "p2 flip Oni")
+    assert m.over and (last(m, Score).reason, last(m, Score).seat) == ("oni", 2)
+    # both special cards in one pile: they are its last two cards
+    m = table(4, limit=15)
+    run(m, "5")
+    step(m, "p2 claim")
+    run(m, "6")
+    step(m, "p2 claim")
+    run(m, "3")
+    step(m, "p3 claim")
+    run(m, "Oni")
+    step(m, "p2 claim")  # p2: 4 cards, one of them the Oni
+    run(m, "2", "7", "8", "Jizo", "9")  # p1's Jizo goes to p2 before p2's flip
+    misses(m, 7)  # p2 flips 1 of them
+    assert piles(m)[1] == 2 and view(m)["next"] == "p2"
+    assert refused(m, "p2 flip 10") == (
+        "the Oni and the Jizo both went into p2's pile: they are p2's last two cards")
+    step(m, "p2 flip Jizo")

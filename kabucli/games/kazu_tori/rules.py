@@ -139,9 +139,9 @@ class KazuToriState:
     seat. Piles list the top card first; at a real table their cards are ``UNKNOWN``."""
 
     __slots__ = ("after", "claimed", "count", "flip_events", "flipper", "flips", "ins",
-                 "jizo_uses", "last", "lastcall", "ledger", "n", "ok", "passed", "pend", "phase",
-                 "physical", "piles", "race", "removed", "result", "rules", "said", "table",
-                 "table_by", "todo", "turned")
+                 "jizo_uses", "last", "lastcall", "ledger", "may_hold", "n", "ok", "passed",
+                 "pend", "phase", "physical", "piles", "race", "removed", "result", "rules",
+                 "said", "table", "table_by", "todo", "turned")
 
     def __init__(self, rules: KazuToriRules, n: int, physical: bool) -> None:
         self.rules = rules
@@ -161,6 +161,10 @@ class KazuToriState:
         self.last = 0  # who flipped the card on top of the table
         self.lastcall = False
         self.jizo_uses = 0
+        # At a real table: the seats whose pile may hold the Oni, and the Jizo, while it is
+        # face down (each exists once and moves face up). Seeded games leave it empty: their
+        # piles are known.
+        self.may_hold: dict[int, frozenset[int]] = {}
         self.flips = 0  # cards turned
         self.flip_events = 0  # Flip events applied (the last may still wait, or not turn)
         # (seat, card, number said, cards left in the pile) of each card turned
@@ -310,7 +314,55 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         if ev.card == JIZO and s.jizo_uses + handout >= JIZO_USES:
             return "the Jizo left the game after its third use"
         shown = s.removed if handout or returned else s.table + s.removed
-        return self.deck.check_available(Counter(shown), [ev.card])
+        why = self.deck.check_available(Counter(shown), [ev.card])
+        if why is None and s.may_hold:
+            why = self._check_whereabouts(s, ev.seat, ev.card, handout, returned)
+        return why
+
+    def _check_whereabouts(self, s: KazuToriState, seat: int, card: int, handout: bool,
+                           returned: bool) -> str | None:
+        """Whether ``seat`` may turn ``card`` given where the Oni and the Jizo went face up, as
+        it stands once the closing window's hand-out or return happened (a real table): a
+        special card comes only from a pile that may hold it, and no other card may leave a
+        special card no pile to be in (the last card of the only pile that may hold the Oni
+        is the Oni)."""
+        may = dict(s.may_hold)
+        size = [len(p) for p in s.piles]
+        gone = list(s.removed)
+        if handout:
+            h = self._handout(s)
+            gifts = _handout_gifts(s, h)
+            _received(may, gifts)
+            if not h.jizo:
+                gone.append(JIZO)
+        elif returned:
+            gifts = list(zip(s.table_by, s.table, strict=True))
+            _returned(may, s.table, s.table_by)
+        else:
+            gifts = []
+            gone += s.table
+        for to, _ in gifts:
+            size[to] += 1
+        tok = self.deck.token
+        if card in may:
+            if seat not in may[card]:
+                return f"the {tok(card)} went into {_piles_of(may[card])}"
+            return None
+        size[seat] -= 1  # then each special card still face down needs a pile with cards
+        hidden = [(c, frozenset(p for p in held if size[p])) for c, held in may.items()
+                  if c not in gone]
+        for c, held in hidden:
+            if not held:
+                return f"the {tok(c)} went into p{seat}'s pile: it is p{seat}'s last card"
+        if len(hidden) == 2:
+            both = hidden[0][1] | hidden[1][1]
+            if len(both) == 1 and size[min(both)] < 2:
+                if both == {seat}:
+                    return (f"the Oni and the Jizo both went into p{seat}'s pile: they are "
+                            f"p{seat}'s last two cards")
+                return (f"after this flip the Oni and the Jizo could only be in "
+                        f"p{min(both)}'s pile, which holds 1 card")
+        return None
 
     def _check_deal(self, s: KazuToriState, ev: Deal) -> str | None:
         if s.phase != "deal":
@@ -714,6 +766,42 @@ def _closing(s: KazuToriState) -> tuple[bool, bool]:
     return False, s.said == s.rules.limit and not s.lastcall
 
 
+def _piles_of(seats: frozenset[int]) -> str:
+    """``p2's pile``, ``p1's or p3's pile``: the piles a special card may be in."""
+    names = [f"p{p}'s" for p in sorted(seats)]
+    if not names:
+        return "no pile still in play"
+    if len(names) == 1:
+        return f"{names[0]} pile"
+    return f"{', '.join(names[:-1])} or {names[-1]} pile"
+
+
+def _handout_gifts(s: KazuToriState, h: Handout) -> list[tuple[int, int]]:
+    """(receiver, card) of the Jizo's hand-out ``h`` of the table: the Jizo first (unless it
+    leaves the game), then the other cards, most recent first."""
+    table = s.table
+    gifts = list(zip(h.to, reversed(table[:-1]), strict=True))
+    if h.jizo:
+        gifts.insert(0, (h.jizo, table[-1]))
+    return gifts
+
+
+def _received(may: dict[int, frozenset[int]], gifts: list[tuple[int, int]]) -> None:
+    """A special card given face up to a seat (a take, a hand-out) is in that seat's pile."""
+    for seat, card in gifts:
+        if card in may:
+            may[card] = frozenset((seat,))
+
+
+def _returned(may: dict[int, frozenset[int]], table: list[int], by: list[int]) -> None:
+    """A special card among the table cards shuffled and returned may be in any receiver's
+    pile."""
+    seats = frozenset(by)
+    for card in table:
+        if card in may:
+            may[card] = seats
+
+
 # -- changes, one function per event type ------------------------------------------------
 
 def _settle(s: KazuToriState) -> None:
@@ -733,6 +821,9 @@ def _apply_deal(s: KazuToriState, ev: Deal) -> None:
     s.phase = "turn"
     s.flipper = 1
     s.count = 1
+    if s.physical:  # any pile may hold the Oni and the Jizo
+        everyone = frozenset(range(1, s.n + 1))
+        s.may_hold = {ONI: everyone, JIZO: everyone}
 
 
 def _apply_flip(s: KazuToriState, ev: Flip) -> None:
@@ -775,6 +866,8 @@ def _turn_card(s: KazuToriState, seat: int, card: int | None) -> None:
     if not pile:
         s.lastcall = True
         s.seats_changed()
+        if s.may_hold:
+            _emptied(s, seat)
         if card == ONI:  # the Oni as a last card ends the game at once
             s.table.pop()
             s.table_by.pop()
@@ -793,6 +886,8 @@ def _apply_claim(s: KazuToriState, ev: Claim) -> None:
         s.todo.append((T_PENALTY, seat))
         return
     pile = s.piles[seat]
+    if s.may_hold:
+        _received(s.may_hold, [(seat, card) for card in s.table])
     pile.extend(s.table)
     s.table = []
     s.table_by = []
@@ -812,13 +907,9 @@ def _apply_claim(s: KazuToriState, ev: Claim) -> None:
 def _apply_handout(s: KazuToriState, ev: Handout) -> None:
     s.todo.pop(0)
     s.jizo_uses += 1
-    jizo = s.table.pop()
-    s.table_by.pop()
-    gifts = list(zip(ev.to, reversed(s.table), strict=True))
-    if ev.jizo:
-        gifts.insert(0, (ev.jizo, jizo))
-    else:
-        s.removed.append(jizo)
+    gifts = _handout_gifts(s, ev)
+    if not ev.jizo:
+        s.removed.append(s.table[-1])
     s.table = []
     s.table_by = []
     _receive(s, gifts)
@@ -832,11 +923,21 @@ def _receive(s: KazuToriState, gifts: list[tuple[int, int]]) -> None:
     for seat, card in gifts:
         piles[seat].append(card)
     got = sorted({seat for seat, _ in gifts})
+    if s.may_hold:
+        _received(s.may_hold, gifts)
     if s.physical:
         for seat in got:
             piles[seat][:] = [UNKNOWN] * len(piles[seat])
     elif got:
         s.todo.insert(0, (T_SHUFFLE, (tuple(got), None)))
+
+
+def _emptied(s: KazuToriState, seat: int) -> None:
+    """``seat``'s pile ran out: it holds no special card."""
+    may = s.may_hold
+    for card, held in list(may.items()):
+        if seat in held:
+            may[card] = held - {seat}
 
 
 def _payments(s: KazuToriState, ev: Score) -> list[Pay]:
@@ -872,9 +973,16 @@ def _apply_penalty(s: KazuToriState, ev: Penalty) -> None:
     s.todo.pop(0)
     pile = s.piles[ev.seat]
     gifts = [(to, pile.pop(0)) for to in ev.to]
+    if s.may_hold and gifts:  # face down: a special card it may hold may be in any gift
+        may = s.may_hold
+        for card, held in list(may.items()):
+            if ev.seat in held:
+                may[card] = held | frozenset(ev.to)
     if not pile:
         s.lastcall = True
         s.seats_changed()
+        if s.may_hold:
+            _emptied(s, ev.seat)
     _receive(s, gifts)
 
 
@@ -884,6 +992,8 @@ def _apply_return(s: KazuToriState, ev: Return) -> None:
     if s.physical:
         for seat in seats:
             s.piles[seat] += [UNKNOWN] * ev.counts[seat - 1]
+        if s.may_hold:
+            _returned(s.may_hold, s.table, s.table_by)
         s.table = []
         s.table_by = []
     else:  # the cards stay on the table until the shuffle deals them back
