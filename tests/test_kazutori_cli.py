@@ -150,3 +150,15 @@ def test_a_tampered_copy_is_rejected_at_the_changed_event(bot_log: Path, tmp_pat
     assert res.exit_code == 1
     assert f"event {pos + 1}: p{flip.seat % 4 + 1} 'p{flip.seat % 4 + 1} flip'" in res.stdout + \
         res.stderr
+
+
+def test_kazu_tori_takes_2_to_5_players_and_refuses_1_or_6_in_one_line() -> None:
+    for n in ("1", "6"):
+        res = run("play", "kazu-tori", "-n", n, "--seed", "1", "--bot", "all=sharp",
+                  "--no-log", "--quiet")
+        assert res.exit_code == 1
+        assert res.stderr.strip() == f"error: Kazu-Tori takes 2-5 players, not {n}"
+    for n in ("2", "5"):
+        res = run("play", "kazu-tori", "-n", n, "--seed", "1", "--bot", "all=sharp",
+                  "--no-log", "--quiet")
+        assert res.exit_code == 0, res.stderr

@@ -727,3 +727,49 @@ def test_the_last_card_of_the_only_pile_that_may_hold_the_oni_is_the_oni() -> No
     assert refused(m, "p2 flip 10") == (
         "the Oni and the Jizo both went into p2's pile: they are p2's last two cards")
     step(m, "p2 flip Jizo")
+
+
+# -- rules the audit found untested ---------------------------------------------------------
+
+def test_a_player_who_turns_their_last_card_is_out_at_once_and_cannot_claim_it() -> None:
+    m = table(5, limit=20)  # no return in the 16 flips below
+    run(m, "7")
+    step(m, "p1 claim")  # wrong: p1 gives 4 and keeps 3
+    misses(m, 14)  # p1 has one card left and flips next
+    assert piles(m)[0] == 1 and view(m)["next"] == "p1"
+    say = view(m)["count"]
+    shown = Counter(m.state.table)
+    card = next(v for v in range(1, 11) if v % 10 == say % 10 and shown[v] < DAINI_40.counts[v])
+    step(m, Flip(1, card))
+    assert view(m)["out"] == ["p1"] and view(m)["takeable"] is True
+    assert "not p1's turn" in refused(m, "p1 claim")
+    step(m, "p2 claim")  # anyone still in may: in Last Call that take ends the game
+    assert m.over and (last(m, Score).reason, last(m, Score).seat) == ("take", 2)
+
+
+def test_penalty_gifts_skip_players_who_are_out() -> None:
+    m = table(5)
+    run(m, "7")
+    step(m, "p1 claim")
+    run(m, "3")
+    step(m, "p1 claim")  # p1 is out
+    run(m, "9")  # p3 says three
+    start = len(m.events)
+    step(m, "p3 claim")  # wrong: one card each to p4, p5 and p2; none to p1
+    assert since(m, start) == ["p3 claim", "penalty p3 gives p4 p5 p2"]
+    assert piles(m) == [0, 10, 6, 11, 10]
+
+
+def test_last_call_starting_in_the_limit_cards_window_keeps_the_cards_on_the_table() -> None:
+    m = table(5)
+    run(m, "7")
+    step(m, "p1 claim")  # wrong: p1 keeps 3
+    run(m, "3", "4", "5", "6", "7", "8", "9", "10", "2")  # said two..ten: p1 keeps 2
+    assert view(m)["said"] == 10 and view(m)["on_close"] == {
+        "return": {"p1": 2, "p2": 2, "p3": 2, "p4": 2, "p5": 2}}
+    step(m, "p1 claim")  # wrong: p1 gives its last 2 cards, is out, and Last Call starts
+    assert last(m, Penalty) == Penalty(1, [2, 3])
+    assert view(m)["last_call"] is True and view(m)["on_close"] == {"restart": True}
+    step(m, "p2 flip 1")
+    assert not any(isinstance(e, Return) for e in m.events)
+    assert len(view(m)["table"]) == 11 and view(m)["said"] == 1
