@@ -296,7 +296,9 @@ def test_kazutori_the_jizo_leaves_after_its_third_use() -> None:
     """After its third hand-out the Jizo is out of the game: a flip of it is refused (the
     deck check alone would refuse it too: the Jizo is the one card out of the game)."""
     m = kazu(2)
-    for _ in range(3):  # each 7 closes the Jizo's window: its hand-out
+    for other in (None, 8, 9):  # each 7 closes the Jizo's window: its hand-out
+        if other is not None:  # (the Jizo went to the next player: the other one turns first)
+            play(m, kt.Flip(m.state.next_flipper(), other))
         play(m, kt.Flip(m.state.next_flipper(), JIZO))
         play(m, kt.Flip(m.state.next_flipper(), 7))
     assert m.state.jizo_uses == 3 and m.state.removed == [JIZO]
