@@ -190,6 +190,35 @@ def test_a_card_matches_by_color_number_or_symbol_and_wild_dares_always(
     assert playable(DECK.parse(card), DECK.parse(top), color) is ok
 
 
+@pytest.mark.parametrize("at_a_real_table", [True, False])
+def test_house_rule_dare_on_wild_lets_a_colored_dare_match_a_wild_dare(
+        at_a_real_table: bool) -> None:
+    """By default a Wild Dare on the pile is matched by its named color only (a Decision);
+    with dare_on_wild a colored Dare of any color may go on it too, as Dare on Dare. The
+    bots' choices and legal() follow the same rule."""
+    assert playable(DECK.parse("BD8"), DECK.parse("WD9"), 2) is False
+    assert playable(DECK.parse("BD8"), DECK.parse("WD9"), 2, dare_on_wild=True) is True
+    assert playable(DECK.parse("B3"), DECK.parse("WD9"), 2, dare_on_wild=True) is False
+    for house_rule in (False, True):
+        if at_a_real_table:
+            m = physical(2, dare_on_wild=house_rule)
+            play(m, "deal R5")
+        else:
+            m = seeded(["R1 R2 R3 R4 R6 R7 R8", "WD9 BD8 G1 G2 G3 G4 G6"], "R5",
+                       "Y1 Y2 Y3 Y4 Y6 Y7 Y8", dare_on_wild=house_rule)
+        play(m, "p2 WD9 green", "p1 try", "p1 done")  # p1 hit, skipped: p2 plays on
+        seat = st(m).turn
+        assert (seat, st(m).discards[-1], st(m).color) == (2, DECK.parse("WD9"), 2)
+        legal = [GAME.notate(e) for e in GAME.legal(st(m), seat)]
+        if house_rule:
+            play(m, f"p{seat} BD8")
+            assert st(m).discards[-1] == DECK.parse("BD8")
+        else:
+            assert "does not match" in refused(m, f"p{seat} BD8")
+        if not at_a_real_table:
+            assert (f"p{seat} play BD8" in legal) is house_rule
+
+
 def test_a_card_that_does_not_match_is_refused() -> None:
     m = physical()
     play(m, "deal R5")

@@ -22,7 +22,6 @@ from kabucli.games.uno_dare.rules import (
     COLOR,
     COLORS,
     DARE,
-    MATCHES,
     POINTS,
     SYMBOL,
     WILD,
@@ -85,7 +84,7 @@ class _UnoBot:
             if phase == "drawn":
                 options = [s.drawn]
             else:
-                ok = MATCHES[top * 4 + color]
+                ok = s.matches[top * 4 + color]
                 options = [c for c in hand if ok[c]]
             return self.pick(s, seat, options)
         if phase == "hit":

@@ -35,6 +35,10 @@ class UnoDareRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         bool, Meta(description="a player hit by a dare loses their turn, whether they do the "
                                "dare or draw 2"),
     ] = True
+    dare_on_wild: Annotated[
+        bool, Meta(description="a colored Dare may also be played on a Wild Dare (Dare on "
+                               "Dare), not only on the color named"),
+    ] = False
     target: Annotated[
         int, Meta(ge=1, le=1_000_000, description="the match ends when a score reaches this"),
     ] = 500

@@ -106,25 +106,32 @@ def dare_number(card: int) -> int:
     return card - UNO_DARE + 1 if card >= UNO_DARE else 0
 
 
-def _matches(card: int, top: int, color: int) -> bool:
+def _matches(card: int, top: int, color: int, dare_on_wild: bool) -> bool:
     c = COLOR[card]
     if c in (WILD, color):
         return True
     sym = SYMBOL[card]
+    if dare_on_wild and sym == DARE and SYMBOL[top] == WILD_DARE:  # (the house rule)
+        return True
     return sym == SYMBOL[top] and sym != WILD_DARE
 
 
 # MATCHES[top * 4 + color][card]: the answer of playable(), worked out once (bots ask it for
-# every card of their hand on every turn)
-MATCHES: Final = tuple(tuple(_matches(card, top, color) for card in CODES)
-                for top in CODES for color in range(4))
+# every card of their hand on every turn); DARE_ON_WILD_MATCHES with the house rule
+# dare_on_wild (a colored Dare also matches a Wild Dare on the pile). A state keeps the one
+# its rules play by (UnoState.matches).
+MATCHES: Final = tuple(tuple(_matches(card, top, color, False) for card in CODES)
+                       for top in CODES for color in range(4))
+DARE_ON_WILD_MATCHES: Final = tuple(tuple(_matches(card, top, color, True) for card in CODES)
+                                    for top in CODES for color in range(4))
 
 
-def playable(card: int, top: int, color: int) -> bool:
+def playable(card: int, top: int, color: int, dare_on_wild: bool = False) -> bool:
     """Whether ``card`` may be played on ``top`` while ``color`` is the color in play: a
     Wild Dare always; another card on its color, or on the same number or symbol (a Wild Dare
-    on the pile is matched by its named color only)."""
-    return MATCHES[top * 4 + color][card]
+    on the pile is matched by its named color only, or, with the house rule
+    ``dare_on_wild``, by a colored Dare too)."""
+    return (DARE_ON_WILD_MATCHES if dare_on_wild else MATCHES)[top * 4 + color][card]
 
 
 # The steps of the todo queue (see engine.READY), with their arguments: a penalty draw
@@ -157,6 +164,7 @@ class UnoState:
         "history",
         "hit",
         "hit_number",
+        "matches",
         "missed",
         "n",
         "passed",
@@ -177,6 +185,8 @@ class UnoState:
 
     def __init__(self, rules: UnoDareRules, n: int, physical: bool) -> None:
         self.rules = rules
+        # what matches what (see MATCHES), by the house rule dare_on_wild
+        self.matches = DARE_ON_WILD_MATCHES if rules.dare_on_wild else MATCHES
         self.n = n
         self.physical = physical
         self.round = 1
@@ -385,7 +395,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                         "green, blue); only as the last card may it name none")
         elif ev.color is not None:
             return f"only a Wild Dare names a color, not {self.deck.token(card)}"
-        if not playable(card, s.discards[-1], s.color):
+        if not s.matches[s.discards[-1] * 4 + s.color][card]:
             return (f"{self.deck.token(card)} does not match {self.deck.token(s.discards[-1])} "
                     f"({text.COLOR_NAMES[s.color]}): same color, number or symbol, or a "
                     "Wild Dare")
@@ -591,7 +601,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         s.hands[seat].append(card)
         if s.physical:
             s.drawn_since += 1
-        if s.physical or playable(card, s.discards[-1], s.color):
+        if s.physical or s.matches[s.discards[-1] * 4 + s.color][card]:
             s.phase = "drawn"
             s.drawn = card
         else:
@@ -710,7 +720,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                 if len(hand) == 1:  # a Wild Dare as the last card may name none (see check)
                     wild += (None,)
                 for c in cards:
-                    if playable(c, top, s.color):
+                    if s.matches[top * 4 + s.color][c]:
                         colors: tuple[int | None, ...] = wild if COLOR[c] == WILD else (None,)
                         out += [Play(seat, c, k, u) for k in colors for u in calls]
                 out.append(Draw(seat) if phase == "turn" else Keep(seat))
