@@ -14,8 +14,10 @@ import contextlib
 import errno
 import os
 import secrets
+import signal
 import stat
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, TypeVar
 
@@ -97,6 +99,12 @@ def write_whole(path: Path | str, write: Callable[[IO[bytes]], T], overwrite: bo
     folder = os.path.dirname(name)
     # (not named after the file: a name near the system's 255-byte limit leaves no room)
     part = os.path.join(folder, f".kabucli-{secrets.token_hex(4)}.part")
+    with _term_unwinds():
+        return _write_part(name, part, old, write, overwrite)
+
+
+def _write_part(name: str, part: str, old: os.stat_result | None,
+                write: Callable[[IO[bytes]], T], overwrite: bool) -> T:
     fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         if old is not None:  # the file replaced keeps who may read it (a 0600 log stays so)
@@ -114,13 +122,34 @@ def write_whole(path: Path | str, write: Callable[[IO[bytes]], T], overwrite: bo
                 if os.path.lexists(name):
                     raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), name) from None
                 os.replace(part, name)
+        with contextlib.suppress(OSError):
+            os.unlink(part)  # after a link: the name keeps the file
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(part)
         raise
-    with contextlib.suppress(OSError):
-        os.unlink(part)  # after a link: the name keeps the file
     return result
+
+
+@contextlib.contextmanager
+def _term_unwinds() -> Iterator[None]:
+    """SIGTERM, while a file is written whole, ends the program as it would (exit 143) but
+    through Python's unwinding, so that the part-written file beside the target is removed
+    rather than left behind. Only where SIGTERM has its default action and in the main thread
+    (where Python runs handlers); a command that handles SIGTERM itself keeps its handler."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _same_access(fd: int, old: os.stat_result) -> None:

@@ -302,3 +302,59 @@ def _umask() -> int:
     old = os.umask(0)
     os.umask(old)
     return old
+
+
+def test_sigterm_while_a_file_is_written_whole_leaves_no_part_file(tmp_path: Path) -> None:
+    """SIGTERM in the middle of a write (log convert, repair, a page, a chart) ends the
+    program with 143 as the signal would, but the part-written file beside the target goes
+    with it, and the file that was there stays whole. (In a process of its own: without the
+    handling, SIGTERM would end the test run itself.)"""
+    target = tmp_path / "out.jsonl"
+    target.write_bytes(b"the file that was there\n")
+    child = f"""
+import os, signal
+from kabucli.files import write_whole
+def write(fh):
+    fh.write(b"half of a new file")
+    fh.flush()
+    os.kill(os.getpid(), signal.SIGTERM)
+    fh.write(b" and the rest")
+try:
+    write_whole({str(target)!r}, write, overwrite=True)
+finally:
+    print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)
+"""
+    res = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
+                         timeout=60)
+    assert (res.returncode, res.stdout, res.stderr) == (143, "True\n", "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
+    assert target.read_bytes() == b"the file that was there\n"
+
+
+def test_sigterm_during_log_convert_exits_143_and_leaves_no_part_file(tmp_path: Path) -> None:
+    """The same through the command, in its own process: a long conversion killed by
+    SIGTERM."""
+    import signal
+    import time
+
+    big = tmp_path / "big.kbl"
+    res = run("sim", "uno-dare", "-b", "random", "-b", "random", "-m", "1", "-s", "1", "-r",
+              "target=40000", "--logs", str(tmp_path / "logs"))
+    assert res.exit_code == 0, res.output
+    (src,) = (tmp_path / "logs").iterdir()
+    src.rename(big)
+    for _ in range(5):  # (until the signal lands while the file is being written)
+        proc = subprocess.Popen([sys.executable, "-m", "kabucli", "log", "convert", str(big),
+                                 str(tmp_path / "out.jsonl"), "--force"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while not any(p.name.endswith(".part") for p in tmp_path.iterdir()):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                break
+            time.sleep(0.002)
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
+        assert not any(p.name.endswith(".part") for p in tmp_path.iterdir())
+        if proc.returncode == 143:
+            break
+    assert proc.returncode == 143, proc.returncode
