@@ -228,6 +228,21 @@ def test_a_fifth_card_of_a_month_cannot_be_revealed() -> None:
     assert reason == "2 Jan card(s) cannot be face down: the deck has 4 and 3 already face up"
 
 
+def test_a_fifth_card_of_a_month_cannot_be_laid_face_down() -> None:
+    # RULINGS: a card shown must still exist in the deck (no fifth January). The four
+    # Januaries are face up, given by month only: a deal that names a January is refused
+    # as the reveal would be, instead of leaving the referee no reveal to type.
+    m = new_match(3)
+    wrong_round(m, reveal="1 1 1", guess="2 3 4")
+    wrong_round(m, reveal="1 2 3", guess="2 3 5")
+    assert m.state.left[1] == 0
+    reason = refused(m, "deal 1b 4a 5a")
+    assert reason == "1 Jan card(s) cannot be face down: the deck has 4 and 4 already face up"
+    step(m, "deal 4a 5a 6a")
+    play(m, "guess 4 5 6", "bet", "bet", "bet", "stop", "reveal 4a 5a 6a")
+    assert of_type(m, Result)[-1].right is True
+
+
 def test_a_card_already_face_up_cannot_be_revealed_again() -> None:
     m = new_match(4)
     wrong_round(m, reveal="1b 2a 3b")

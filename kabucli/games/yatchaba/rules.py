@@ -340,7 +340,20 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
             return "name all three laid cards, or none ('deal' alone)"
         if list(ev.cards) != sorted(ev.cards):
             return "the laid cards are listed in ascending order"
-        return self._check_cards(s, ev.cards)
+        # the cards exist and none is face up by name; then no month runs over its four
+        return self._check_cards(s, ev.cards) or self._check_months(
+            s, [month_of(c) for c in ev.cards])
+
+    @staticmethod
+    def _check_months(s: YatchabaState, months: list[int]) -> str | None:
+        """Why three cards of these months cannot be face down (more of a month than are not
+        yet face up: no fifth January), or None. Cards shown by month only count too."""
+        for m, k in sorted(Counter(months).items()):
+            if k > s.left[m]:
+                up = COPIES - s.left[m]
+                return (f"{k} {month_name(m)} card(s) cannot be face down: the deck has "
+                        f"{COPIES} and {up} already face up")
+        return None
 
     def _check_cards(self, s: YatchabaState, cards: list[int]) -> str | None:
         """Why these named cards cannot be among those not yet face up, or None."""
@@ -355,12 +368,9 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
             return "months are 1-12"
         if list(months) != sorted(months):
             return "the revealed cards are listed in ascending order of month"
-        need = Counter(months)
-        for m, k in sorted(need.items()):
-            if k > s.left[m]:
-                up = COPIES - s.left[m]
-                return (f"{k} {month_name(m)} card(s) cannot be face down: the deck has "
-                        f"{COPIES} and {up} already face up")
+        why = self._check_months(s, list(months))
+        if why is not None:
+            return why
         if ev.cards is not None:
             if len(ev.cards) != LAID:
                 return f"{LAID} cards are turned over, not {len(ev.cards)}"
