@@ -4,6 +4,8 @@ physical table, replay, audit; and a tampered log is named at the right event.""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,8 @@ from typer.testing import CliRunner
 
 from kabucli import games
 from kabucli.cli import app
-from kabucli.games.yatchaba.rules import Bet
+from kabucli.engine import check_header
+from kabucli.games.yatchaba.rules import GAME, Bet, YatchabaRules
 from kabucli.log import read_log, write_log
 
 runner = CliRunner()
@@ -108,3 +111,54 @@ def test_a_physical_table_refuses_a_fifth_card_of_a_month(tmp_path: Path) -> Non
               "--no-log")
     assert res.exit_code == 1
     assert "table.txt:12" in res.stderr and "3 already face up" in res.stderr
+
+
+ALWAYS_CONTINUE = """\
+from kabucli.games.yatchaba.rules import Continue
+
+
+class Cont:
+    \"\"\"Never stops: continues whenever it decides, else its lowest legal move.\"\"\"
+
+    def __init__(self, rng):
+        pass
+
+    def choose(self, game, state, seat):
+        if state.phase == "decide":
+            return Continue(seat)
+        return game.legal(state, seat)[0]
+"""
+
+
+def test_every_round_ends_when_a_python_bot_always_continues(tmp_path: Path) -> None:
+    # A real process under a timeout: before max_laps such a match never ended.
+    bot = tmp_path / "cont.py"
+    bot.write_text(ALWAYS_CONTINUE)
+    kind = f"py:{bot}:Cont"
+    log = tmp_path / "cont.kbl"
+    commands = (
+        ["play", "yatchaba", "-s", "1", "-n", "2", "-b", f"1={kind}", "-b", f"2={kind}",
+         "-r", "games=1", "-l", str(log), "-q"],
+        ["sim", "yatchaba", "-b", kind, "-b", kind, "-b", "random", "-m", "3", "-s", "1",
+         "-r", "max_laps=5"],
+    )
+    for args in commands:
+        res = subprocess.run([sys.executable, "-m", "kabucli", *args], capture_output=True,
+                             text=True, timeout=120, env={"NO_COLOR": "1", "COLUMNS": "100",
+                                                          "PATH": "/usr/bin:/bin"})
+        assert res.returncode == 0, res.stderr
+    audit = run("audit", str(log))
+    assert audit.exit_code == 0 and "finished" in audit.stdout
+    assert read_log(log, games.event_types).header.rules["max_laps"] == 100
+    assert run("replay", str(log)).exit_code == 0
+
+
+def test_a_log_recorded_before_max_laps_reads_with_the_default(tmp_path: Path) -> None:
+    old = Path(__file__).resolve().parent.parent / "replays" / "yatchaba"
+    for path in sorted(old.iterdir()):
+        header = read_log(path, games.event_types).header
+        assert "max_laps" not in header.rules, path
+        rules = check_header(GAME, header)
+        assert isinstance(rules, YatchabaRules) and rules.max_laps == 100
+        res = run("audit", str(path))
+        assert res.exit_code == 0 and "valid" in res.stdout, res.stdout

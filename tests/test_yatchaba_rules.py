@@ -180,6 +180,67 @@ def test_continue_starts_another_lap_with_the_guesser_and_amounts_keep_rising() 
     assert m.state.lap == 2
 
 
+class AlwaysContinue:
+    """A bot that never stops: it continues whenever it decides, else makes its lowest legal
+    move (the guess 1 1 1 when it can be right, a bet)."""
+
+    def choose(self, game: Any, state: Any, seat: int) -> Event:
+        if state.phase == "decide":
+            return Continue(seat)
+        return game.legal(state, seat)[0]
+
+
+def play_always_continuing(n: int, seed: int, **rules: Any) -> Match:
+    """A seeded match in which every seat is an :class:`AlwaysContinue`."""
+    m = new_match(n, seed=seed, **rules)
+    bot = AlwaysContinue()
+    for _ in range(200_000):
+        if m.over:
+            break
+        ev = m.expected()
+        if ev is None:
+            ev = bot.choose(GAME, m.state, m.pending.seats[0])
+            assert m.why_not(ev) is None, (GAME.notate(ev), m.why_not(ev))
+        m.submit(ev)
+    return m
+
+
+def test_after_max_laps_laps_the_cards_are_turned_over_as_after_a_stop() -> None:
+    m = new_match(3, max_laps=2)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "continue", "bet", "bet", "bet")
+    assert m.state.phase == "reveal" and m.state.lap == 2
+    assert m.pending.kind == "chance" and m.pending.seats == ()
+    assert GAME.legal(m.state, 3) == []  # legal() and check() agree: no decision is left
+    assert hint(m.state, 1).startswith("max_laps=2 laps are over, so the betting stopped")
+    assert "waiting for the three cards to be turned over" in refused(m, Continue(3))
+    play(m, "reveal 1 2 3")
+    assert of_type(m, Result)[-1].right is True
+    assert len(of_type(m, Continue)) == 1 and not of_type(m, Stop)
+
+
+def test_max_laps_1_allows_no_continue() -> None:
+    m = new_match(2, max_laps=1)
+    play(m, "deal", "guess 1 2 3", "bet", "bet")
+    assert m.state.phase == "reveal" and not of_type(m, Continue)
+
+
+def test_every_round_ends_even_when_the_decider_always_continues() -> None:
+    # Two seats: the guesser cannot pass and the other always continues, so only max_laps
+    # ends a round; with more seats every bot bets too.
+    for n, seed, cap in ((2, 1, 4), (4, 7, 3), (2, 3, 100)):
+        m = play_always_continuing(n, seed, max_laps=cap)
+        assert m.over, (n, seed, cap)
+        rounds = of_type(m, Result)
+        assert rounds and len(of_type(m, Continue)) == len(rounds) * (cap - 1)
+        assert not of_type(m, Stop)
+
+
+def test_the_default_max_laps_ends_a_round_no_real_table_would_reach() -> None:
+    assert YatchabaRules().max_laps == 100
+    m = play_always_continuing(2, 5, games=1)
+    assert m.over and len(of_type(m, Continue)) == len(of_type(m, Result)) * 99
+
+
 # -- guesses and the reveal ----------------------------------------------------------------------
 
 def test_a_guess_is_a_multiset_of_months_in_any_order() -> None:

@@ -1,7 +1,7 @@
 """Yatchaba's house rules and events: the msgspec structs of its logs and headers.
 
-They live apart from the rules in ``yatchaba.py`` so that module can be compiled (mypyc compiles
-plain classes and functions, not msgspec ``Struct`` subclasses); ``yatchaba.py`` re-exports them.
+They live apart from the rules in ``rules.py`` so that module can be compiled (mypyc compiles
+plain classes and functions, not msgspec ``Struct`` subclasses); ``rules.py`` re-exports them.
 """
 
 from __future__ import annotations
@@ -39,6 +39,11 @@ class YatchabaRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ] = 0
     chips: Annotated[
         int, Meta(ge=0, le=1_000_000_000, description="chips every player starts with")
+    ] = 100
+    max_laps: Annotated[
+        int, Meta(ge=1, le=10_000, description="betting laps in a round at most: after this "
+                                               "many the decider cannot continue and the "
+                                               "cards are turned over, as after a stop"),
     ] = 100
 
 

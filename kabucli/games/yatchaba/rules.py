@@ -5,7 +5,8 @@ match is ``games`` games; each game is a series of rounds. In a round the *guess
 cards face down and names three months (repeats allowed). Then come betting laps, from the
 guesser round to the seat before the guesser: each player bets the next amount of the rising
 sequence, or passes (1 chip, and no more betting this round). After each lap the last player of
-the lap still betting says ``continue`` or ``stop``. At the stop the cards are turned over. A
+the lap still betting says ``continue`` or ``stop`` (after ``max_laps`` laps the round stops by
+itself, so that every round ends). At the stop the cards are turned over. A
 right guess wins the pot (the dealer's first-round guess all of it; a later guesser all but the
 dealer's 20%) and ends the game. A wrong guess leaves the cards face up and the next seat that
 may still guess lays three more. When nobody was right the dealer takes 20% and the rest of the
@@ -690,10 +691,11 @@ def _next_bettor(s: YatchabaState) -> None:
     if t < n:
         s.turn = t
         return
-    # The lap is over: the last player of the lap still betting decides.
+    # The lap is over: the last player of the lap still betting decides, unless only the
+    # guesser is left betting or this was the last lap max_laps allows; then the round stops.
     last = next(p for p in reversed(s.order) if not s.out[p])
-    if last == s.guesser:
-        s.phase = "reveal"  # only the guesser is left betting: the round stops
+    if last == s.guesser or s.lap >= s.rules.max_laps:
+        s.phase = "reveal"
     else:
         s.decider = last
         s.phase = "decide"

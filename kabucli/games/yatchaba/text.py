@@ -84,6 +84,9 @@ def hint(s: YatchabaState, seat: int) -> str:
     if phase == "deal":
         return f"type 'deal' once p{s.guesser} has laid three cards face down"
     if phase == "reveal":
-        return ("type the three cards as they are turned over: months ('reveal 1 1 8') "
+        text = ("type the three cards as they are turned over: months ('reveal 1 1 8') "
                 "or names ('reveal 1b 1r 8a')")
+        if s.lap >= s.rules.max_laps and any(not s.out[p] for p in s.order[1:]):
+            text = f"max_laps={s.rules.max_laps} laps are over, so the betting stopped; " + text
+        return text
     return ""
