@@ -113,3 +113,24 @@ def test_the_odds_command_answers_for_the_current_guess_or_any_months() -> None:
     assert command(m.state, "odds").startswith("guess 1 1 8: 3/2162 (0.139%, 1 in 721)")
     assert command(m.state, "odds 5 5 5").startswith("guess 5 5 5: 1/4324 (")
     assert "not a month" in (command(m.state, "odds 5 5 x") or "")
+
+
+def test_after_the_reveal_the_view_keeps_the_odds_the_guess_had_when_it_was_made() -> None:
+    # The odds of a guess are those of the cards face down, given the cards face up before
+    # they were turned over; the three revealed cards are not taken out again.
+    seats = [SeatInfo(f"P{i}") for i in range(1, 4)]
+    m = Match(GAME, make_header(GAME, YatchabaRules(), seats, None))
+    m.advance()
+    for move in ("deal", "guess 5 6 7", "bet", "bet", "bet", "stop"):
+        m.submit(GAME.parse(m.state, move))
+        m.advance()
+    before = GAME.view(m.state)["odds"]
+    assert before == str(Fraction(64, comb(48, 3))) == "4/1081"
+    m.submit(GAME.parse(m.state, "reveal 4c2 7c2 11c"))  # the result is not derived yet
+    view = GAME.view(m.state)
+    assert view["phase"] == "result" and view["guess"] == [5, 6, 7]
+    assert view["odds"] == before  # not 4·4·3 / C(45, 3) = 8/2365
+    m.advance()  # the next round: a new guess, odds given the 3 cards now face up
+    for move in ("deal", "guess 5 6 7"):
+        m.submit(GAME.parse(m.state, move))
+    assert GAME.view(m.state)["odds"] == str(Fraction(4 * 4 * 3, comb(45, 3)))

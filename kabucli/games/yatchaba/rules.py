@@ -656,7 +656,7 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
             "phase": s.phase,
             "laid": laid,
             "guess": guess,
-            "odds": str(probability(s.left, guess)) if guess else None,
+            "odds": str(self._guess_odds(s)) if guess else None,
             "face_up": [tok(c) if c != UNKNOWN else str(m) for m, c in s.table],
             "next_amount": s.next_amount() if s.phase == "bet" else None,
             "turn": s.bettor if s.phase == "bet" else None,
@@ -669,6 +669,18 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
             "passes": {f"p{p}": s.passes[p] for p in range(1, s.n + 1)},
             "may_guess": [f"p{p}" for p in range(1, s.n + 1) if s.may_guess(p)],
         }
+
+    @staticmethod
+    def _guess_odds(s: YatchabaState) -> Fraction:
+        """The chance the current guess had when it was made: once the cards are turned over
+        (phase ``result``) they are counted back among the cards not face up, so the view
+        keeps the odds of the guess instead of those of a fresh draw without them."""
+        left = s.left
+        if s.phase == "result":
+            left = list(left)
+            for m, _ in s.table[-LAID:]:
+                left[m] += 1
+        return probability(left, s.guess)
 
     def outcome(self, s: YatchabaState) -> dict[str, Any] | None:
         if s.phase != "over":
