@@ -340,10 +340,12 @@ def test_yatchaba_a_guess_names_three_months_1_to_12_in_order() -> None:
     only_broken(m, good, ya.Guess(1, [1, 8, 1]))
 
 
-def test_yatchaba_a_guess_that_can_never_be_right_is_refused() -> None:
+def test_yatchaba_a_guess_that_can_never_be_right_is_still_a_guess() -> None:
+    # RULINGS: any three months, repeats allowed; two Januaries are up, yet 1 1 1 is a guess
     m = yatchaba("deal", "guess 1 1 8", "bet", "pass", "pass", "reveal 1 1 2", "deal")
     assert m.pending.seats == (2,)
-    only_broken(m, ya.Guess(2, [1, 1, 3]), ya.Guess(2, [1, 1, 1]))  # two Januaries are up
+    assert m.why_not(ya.Guess(2, [1, 1, 1])) is None
+    only_broken(m, ya.Guess(2, [1, 1, 1]), ya.Guess(2, [1, 1, 1, 1]))
 
 
 def test_yatchaba_a_laid_card_deal_is_of_this_round_and_names_three_cards_in_order() -> None:

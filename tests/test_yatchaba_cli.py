@@ -162,3 +162,20 @@ def test_a_log_recorded_before_max_laps_reads_with_the_default(tmp_path: Path) -
         assert isinstance(rules, YatchabaRules) and rules.max_laps == 100
         res = run("audit", str(path))
         assert res.exit_code == 0 and "valid" in res.stdout, res.stdout
+
+
+def test_a_guess_that_can_never_be_right_is_recorded_from_a_script(tmp_path: Path) -> None:
+    # RULINGS lets the guesser name any three months: the referee records what was said
+    script = tmp_path / "table.txt"
+    script.write_text("\n".join([
+        "deal", "guess 2 3 4", "bet", "bet", "bet", "stop", "reveal 1 1 9",
+        "deal", "guess 1 1 1", "bet", "bet", "bet", "stop", "reveal 1 5 6",
+    ]) + "\n")
+    log = tmp_path / "table.jsonl"
+    res = run("play", "yatchaba", "--physical", "-n", "3", "-r", "games=1", "--script",
+              str(script), "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    assert run("audit", str(log)).exit_code == 0
+    replay = run("replay", str(log))
+    assert "p2 guesses Jan Jan Jan (chance 0: it can never be right)" in replay.stdout
+    assert "p2 guessed wrong" in replay.stdout

@@ -32,6 +32,7 @@ from kabucli.games.yatchaba.rules import (
 )
 from kabucli.games.yatchaba.text import hint
 from kabucli.log import SeatInfo
+from kabucli.session import start
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -263,13 +264,36 @@ def test_right_guess_whatever_the_order_of_the_cards() -> None:
     assert of_type(m, Result)[0].right is True
 
 
-def test_a_guess_that_can_never_be_right_is_refused() -> None:
+def test_any_three_months_are_a_guess_even_one_that_can_never_be_right() -> None:
+    # RULINGS: the guesser names 3 months (repeats allowed). A guess the cards face up make
+    # hopeless is recorded as said; the prompt asks first (confirm) and the guess is wrong.
     m = new_match(4)
     wrong_round(m, reveal="1 1 1")
     wrong_round(m, reveal="1 2 3")
     play(m, "deal")
-    assert "can never be right" in refused(m, "guess 1 5 6")
-    assert all(1 not in e.months for e in GAME.legal(m.state, 3) if isinstance(e, Guess))
+    hopeless = Guess(3, [1, 5, 6])
+    assert hopeless in GAME.legal(m.state, 3) and len(GAME.legal(m.state, 3)) == 364
+    question = GAME.confirm(m.state, hopeless)
+    assert question == ("Guess 1 5 6 can never be right: not enough cards of those months are "
+                        "left face down or in the deck (4 Jan, 0 May, 0 Jun face up). Record "
+                        "it anyway?")
+    assert GAME.confirm(m.state, Guess(3, [4, 5, 6])) is None
+    play(m, "guess 6 5 1", "bet", "bet", "bet", "bet", "stop", "reveal 5 6 7")
+    assert of_type(m, Guess)[-1] == hopeless
+    assert of_type(m, Result)[-1].right is False
+
+
+def test_a_guess_said_aloud_is_recorded_once_the_person_confirms_it() -> None:
+    seats = [SeatInfo("A", "human"), SeatInfo("B", "human"), SeatInfo("C", "human")]
+    sess = start(GAME, YatchabaRules(), seats, None, None, None)
+    for move in ("deal", "guess 2 3 4", "bet", "bet", "bet", "stop", "reveal 1 1 9", "deal"):
+        sess.submit_line(move)
+        sess.match.advance()
+    asked: list[str] = []
+    assert sess.submit_line("guess 1 1 1", confirm=lambda q: asked.append(q) or False) is None
+    assert "can never be right" in asked[0] and sess.match.state.phase == "guess"
+    assert sess.submit_line("guess 1 1 1", confirm=lambda q: True) == Guess(2, [1, 1, 1])
+    assert sess.submit_line("bet 1", confirm=lambda q: False) == Bet(2, 1)  # nothing asked
 
 
 def test_revealed_cards_stay_face_up_for_the_rest_of_the_game() -> None:

@@ -150,7 +150,8 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
         if context is not None:
             left = context[0]
             num, den = ways(left, ev.months), draws(left)
-            text += f" (chance {Fraction(num, den)} = {100 * num / den:.2f}%)" if num else ""
+            text += (f" (chance {Fraction(num, den)} = {100 * num / den:.2f}%)" if num
+                     else " (chance 0: it can never be right)")
         return text
     if isinstance(ev, Bet):
         return f"p{ev.seat} bets {ev.amount}"

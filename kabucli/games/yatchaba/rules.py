@@ -2,7 +2,7 @@
 
 The rules as kabucli plays them, with the gaps we settled, are its rules page (rules.md). A
 match is ``games`` games; each game is a series of rounds. In a round the *guesser* lays three
-cards face down and names three months (repeats allowed). Then come betting laps, from the
+cards face down and names any three months (repeats allowed). Then come betting laps, from the
 guesser round to the seat before the guesser: each player bets the next amount of the rising
 sequence, or passes (1 chip, and no more betting this round). After each lap the last player of
 the lap still betting says ``continue`` or ``stop`` (after ``max_laps`` laps the round stops by
@@ -323,10 +323,25 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
             return "months are 1-12"
         if not a <= b <= c:
             return "the months of a guess are listed in ascending order"
-        if ways(s.left, months) == 0:
-            up = ", ".join(f"{COPIES - s.left[m]} {month_name(m)}" for m in sorted(set(months)))
-            return (f"guess {self._months(months)} can never be right: not enough cards of "
-                    f"those months are left face down or in the deck ({up} face up)")
+        # Any three months are a guess (RULINGS), even one the cards face up make hopeless:
+        # it is recorded as said, after a question at the prompt (see confirm).
+        return None
+
+    @staticmethod
+    def hopeless(s: YatchabaState, months: list[int]) -> str | None:
+        """Why the guess ``months`` can never be right given the cards face up, or None."""
+        if ways(s.left, months):
+            return None
+        up = ", ".join(f"{COPIES - s.left[m]} {month_name(m)}" for m in sorted(set(months)))
+        return (f"guess {Yatchaba._months(months)} can never be right: not enough cards of "
+                f"those months are left face down or in the deck ({up} face up)")
+
+    def confirm(self, s: YatchabaState, ev: Event) -> str | None:
+        if type(ev) is _GUESS and len(ev.months) == LAID and all(
+                1 <= m <= MONTHS for m in ev.months):
+            why = self.hopeless(s, sorted(ev.months))
+            if why is not None:
+                return why[0].upper() + why[1:] + ". Record it anyway?"
         return None
 
     def _check_deal(self, s: YatchabaState, ev: Deal) -> str | None:
@@ -474,8 +489,7 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
         if phase == "decide" and seat == s.decider:
             return [Continue(seat), Stop(seat)]
         if phase == "guess" and seat == s.guesser:
-            left = s.left
-            return [Guess(seat, list(g)) for g in GUESSES if ways(left, g)]
+            return [Guess(seat, list(g)) for g in GUESSES]  # any three months (RULINGS)
         return []
 
     # -- odds ----------------------------------------------------------------------------------
