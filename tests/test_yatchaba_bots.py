@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from matchtools import bot_match
+
 from kabucli.bots import kinds, make
 from kabucli.engine import Match, make_header
 from kabucli.events import Event
@@ -106,6 +108,33 @@ def test_smart_dealer_continues_only_when_the_others_add_enough() -> None:
     play(m, "deal", "guess 9 10 11", "bet", "bet", "bet", "stop", "reveal 4 5 6",
          "deal", "guess 1 2 3", "bet", "bet", "bet")
     assert smart_move(m) == Continue(1)  # p2 bets 4 and p3 at least 1: 1.0 > 0.8
+
+
+def test_smart_as_dealer_passes_every_round_after_its_own_and_so_never_decides() -> None:
+    # The rules page: once the guesser has bet, the amount due is at least 2, more than the
+    # 1 chip of a pass, and the dealer has no turn to guess left to keep: it passes, and a
+    # seat that has passed is never the one who decides. (The test above builds a dealer
+    # who bet, which the smart bot itself never does.)
+    m = new_match(3)
+    play(m, "deal", "guess 9 10 11", "bet", "bet", "bet", "stop", "reveal 4 5 6",
+         "deal", "guess 1 2 3", "bet", "bet")
+    assert m.pending.seats == (1,) and smart_move(m) == Pass(1)
+    dealer_moves: Counter[str] = Counter()
+    for seed in range(40):
+        n = 2 + seed % 7
+        match, bots = bot_match(GAME, YatchabaRules(), {p: "smart" for p in range(1, n + 1)},
+                                seed)
+        while True:
+            match.advance()
+            if match.over:
+                break
+            seat = match.pending.seats[0]
+            s = match.state
+            ev = bots[seat].choose(GAME, s, seat)
+            if seat == s.dealer and seat != s.guesser:
+                dealer_moves[type(ev).__name__] += 1
+            match.submit(ev)
+    assert dealer_moves["Pass"] > 100 and set(dealer_moves) == {"Pass"}
 
 
 def test_smart_stops_when_it_has_no_stake_in_the_pot() -> None:

@@ -179,3 +179,40 @@ def test_a_guess_that_can_never_be_right_is_recorded_from_a_script(tmp_path: Pat
     replay = run("replay", str(log))
     assert "p2 guesses Jan Jan Jan (chance 0: it can never be right)" in replay.stdout
     assert "p2 guessed wrong" in replay.stdout
+
+
+def test_yatchaba_takes_2_to_8_players() -> None:
+    # RULINGS: Players 4-6 (2-8 allowed)
+    for args, n in ((("play", "yatchaba", "-n", "9", "--no-log"), 9),
+                    (("play", "yatchaba", "--physical", "-n", "1", "--no-log"), 1),
+                    (("deal", "yatchaba", "-n", "9", "-s", "1"), 9)):
+        res = run(*args)
+        assert res.exit_code == 1 and f"Yatchaba takes 2-8 players, not {n}" in res.stderr
+    for n in ("2", "8"):
+        assert run("deal", "yatchaba", "-n", n, "-s", "1").exit_code == 0
+
+
+def test_a_seat_never_sees_the_cards_laid_face_down_in_a_replay(tmp_path: Path) -> None:
+    # Seed 424242 lays 6a 9a 12c1; the log stops after the guess, before the reveal, so in
+    # p2's view the cards may appear nowhere (the page's card pictures aside).
+    script = tmp_path / "g.txt"
+    script.write_text("guess 1 2 3\n")
+    log = tmp_path / "part.jsonl"
+    run("play", "yatchaba", "-s", "424242", "-n", "3", "-b", "2=smart", "-b", "3=smart",
+        "-r", "games=1", "--script", str(script), "--log", str(log))
+    laid = ("6a", "9a", "12c1")
+    full = run("replay", str(log), "--json")
+    assert json.loads(full.stdout)["steps"][-1]["state"]["laid"] == list(laid)
+    plain = run("replay", str(log), "--as", "p2")
+    assert plain.exit_code == 0 and "??" in plain.stdout
+    assert not any(card in plain.stdout for card in laid)
+    seat = run("replay", str(log), "--as", "p2", "--json")
+    assert not any(f'"{card}"' in seat.stdout for card in laid)
+    assert all(step["state"]["laid"] in ([], ["??"] * 3)
+               for step in json.loads(seat.stdout)["steps"])
+    for who, shown in (((), True), (("--as", "p2"), False)):
+        page = tmp_path / "page.html"
+        assert run("replay", str(log), *who, "--html", str(page)).exit_code == 0
+        html = page.read_text()
+        assert ('"cards":["6a","9a","12c1"]' in html) is shown
+        assert '"cards":["??","??","??"]' in html  # the seats' views (the page has them all)

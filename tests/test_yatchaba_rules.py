@@ -296,6 +296,19 @@ def test_a_guess_said_aloud_is_recorded_once_the_person_confirms_it() -> None:
     assert sess.submit_line("bet 1", confirm=lambda q: False) == Bet(2, 1)  # nothing asked
 
 
+def test_a_seeded_guess_is_right_when_its_months_equal_the_laid_cards_as_a_multiset() -> None:
+    # RULINGS: the named months equal the months of the three cards as a multiset. Seed 3
+    # lays 8a 8c1 11c (Aug, Aug, Nov) in the first round.
+    for guess, right in (("guess 11 8 8", True), ("guess 8 11 11", False),
+                         ("guess 8 11 12", False)):
+        m = new_match(3, seed=3)
+        assert m.state.laid == [28, 30, 43]
+        play(m, guess, "bet", "bet", "bet", "stop")
+        assert of_type(m, Reveal)[0] == Reveal([8, 8, 11], [28, 30, 43])
+        assert of_type(m, Result)[0].right is right, guess
+        assert any(p.why == "win" and p.dst == 1 for p in of_type(m, Pay)) is right
+
+
 def test_revealed_cards_stay_face_up_for_the_rest_of_the_game() -> None:
     m = new_match(4)
     wrong_round(m, reveal="1b 2a 3b")
