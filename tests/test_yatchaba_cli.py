@@ -216,3 +216,13 @@ def test_a_seat_never_sees_the_cards_laid_face_down_in_a_replay(tmp_path: Path) 
         html = page.read_text()
         assert ('"cards":["6a","9a","12c1"]' in html) is shown
         assert '"cards":["??","??","??"]' in html  # the seats' views (the page has them all)
+
+
+def test_max_laps_is_a_house_rule_of_1_to_10000() -> None:
+    assert "max_laps" in run("rules", "yatchaba").stdout
+    for value in ("0", "10001"):
+        res = run("deal", "yatchaba", "-s", "1", "-r", f"max_laps={value}")
+        assert res.exit_code == 1
+        assert f"house rule max_laps={value} is not allowed: expected integer 1-10000" in res.stderr
+    for value in ("1", "10000"):
+        assert run("deal", "yatchaba", "-s", "1", "-r", f"max_laps={value}").exit_code == 0
