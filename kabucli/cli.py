@@ -714,13 +714,16 @@ def replay(
         "--as", metavar="SEAT", help="Show the game as the player in SEAT (e.g. p2) saw it: "
                                      "other hands and other seats' secret moves (a "
                                      "Kabu-Tsukuri arrangement) hidden, chance events by "
-                                     "what they show everyone.")] = None,
+                                     "what they show everyone; the seed, which gives every "
+                                     "card away, hidden too.")] = None,
     html: Annotated[Path | None, typer.Option(
         "--html", metavar="OUT", path_type=str,
         help="Write the game as one web page to OUT: the table "
                                       "drawn at every event, with buttons, arrow keys and "
-                                      "a seat selector (with --as, that seat's view "
-                                      "only; with --at N, opening at event N).")] = None,
+                                      "a seat selector (the page holds the referee's view "
+                                      "and the seed: with --as, that seat's view only, "
+                                      "without the seed; with --at N, opening at event "
+                                      "N).")] = None,
 ) -> None:
     """Show a recorded game step by step, as a person would read it."""
     from kabucli import games, render
@@ -758,7 +761,7 @@ def replay(
         violation = _replay_json(log, g, data, events, at, viewer)
     elif at is not None:
         match, violation = walk(g, data.header, events)
-        out.print(render.header_panel(g, match))
+        out.print(render.header_panel(g, match, viewer))
         out.print(f"state after event {at} of {len(data.events)}:")
         out.print(render.table(g, match, viewer))
     elif step:  # a pager, back and forward (kabucli/pager.py)
@@ -766,7 +769,7 @@ def replay(
 
         violation = page(g, data, out, viewer)
     else:
-        out.print(render.header_panel(g, Match(g, data.header)))
+        out.print(render.header_panel(g, Match(g, data.header), viewer))
         match, violation = walk(g, data.header, events, on_text)
         if match.over:
             out.print(render.outcome_panel(g, match))
@@ -817,8 +820,9 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     every step, one a line, written as it is walked (a long log takes no more memory than its
     events); with ``at``, event ``at`` and the state after it. With ``viewer``, states are
     that seat's view and the events hidden from it (:meth:`Game.hidden_from`: chance events,
-    another seat's secret move) are left out (their notation says "hidden")."""
-    from kabucli.engine import walk
+    another seat's secret move) are left out (their notation says "hidden"), and so are the
+    header's seed and salt (:meth:`Game.header_hidden_from`: null, named in ``hidden``)."""
+    from kabucli.engine import seen_header, walk
     from kabucli.log import to_builtins
 
     times = data.times
@@ -839,7 +843,10 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
                     "action": violation.action, "reason": violation.reason},
                 "error": None if data.error is None else str(data.error)}
 
-    head = {"log": str(log), "header": to_builtins(data.header), "events": len(data.events)}
+    header, hidden = seen_header(g, data.header, viewer)
+    head = {"log": str(log), "header": to_builtins(header), "events": len(data.events)}
+    if viewer is not None:  # whose view, and the header's fields left out of it
+        head |= {"viewer": f"p{viewer}", "hidden": list(hidden)}
     if at is not None:
         match, violation = walk(g, data.header, events)
         shown = at if violation is None else violation.index - 1

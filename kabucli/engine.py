@@ -233,12 +233,36 @@ class Game(ABC, Generic[S, R]):
         hand); a game with a secret action (Kabu-Tsukuri's arrangement) overrides this."""
         return event.KIND == "chance"
 
+    def header_hidden_from(self, header: Header, viewer: int) -> tuple[str, ...]:
+        """The fields of a log's header secret to the player in seat ``viewer`` (those the
+        header has): a replay as that seat (``replay --as``: text, ``--json``, ``--html``)
+        leaves them out. The seed, because the shuffle is public and fixed (docs/shuffle.md):
+        with it, ``kabucli deal`` or any copy of the shuffle gives every card of the game,
+        and the bots' choices too. The salt of the seed's commitment, because the salt and
+        the commitment together let anyone try seeds until one matches (a seed kabucli
+        draws has 48 bits, one typed often far fewer). The commitment alone stays: it is
+        what was written down before the deal, and tells nothing without the salt."""
+        return tuple(name for name in ("seed", "salt") if getattr(header, name) is not None)
+
     def actor(self, event: Event) -> str:
         """Who an event belongs to: ``pN`` for a seat, ``table`` or ``engine`` otherwise."""
         seat = getattr(event, "seat", None)
         if event.KIND == "action" and isinstance(seat, int):
             return f"p{seat}"
         return {"chance": "table", "auto": "engine", "meta": "referee"}.get(event.KIND, "?")
+
+
+def seen_header(game: Game, header: Header,
+                viewer: int | None) -> tuple[Header, tuple[str, ...]]:
+    """``header`` as the player in seat ``viewer`` may see it (None: everyone, as the log
+    holds it), and the names of the fields left out (set to None;
+    :meth:`Game.header_hidden_from`)."""
+    if viewer is None:
+        return header, ()
+    hidden = game.header_hidden_from(header, viewer)
+    if not hidden:
+        return header, ()
+    return msgspec.structs.replace(header, **dict.fromkeys(hidden)), hidden
 
 
 def make_header(game: Game, rules: msgspec.Struct, seats: Sequence[SeatInfo],

@@ -423,7 +423,8 @@ class Pager:
 
     def run_lines(self, stream: BinaryIO | TextIO) -> None:
         """One command a line from ``stream`` (a pipe, a script); EOF quits."""
-        self.out.print(render.header_panel(self.game, Match(self.game, self.data.header)))
+        self.out.print(render.header_panel(self.game, Match(self.game, self.data.header),
+                                           self.viewer))
         self.show()
         while True:
             line, too_long = _read_line(stream)

@@ -440,6 +440,85 @@ def test_a_replay_as_a_seat_holds_no_event_the_game_hides_from_it(
             assert step["event"] == to_builtins(ev), step["index"]
 
 
+SECRET_SEED = 918273645546372  # 15 digits: found in a replay's output only if it is shown
+
+
+@pytest.fixture(scope="module")
+def committed_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A finished log of each game, seeded with SECRET_SEED and committed (``--commit``):
+    its header holds the seed, the commitment and the salt."""
+    folder = tmp_path_factory.mktemp("committed")
+    out = {}
+    for name in NAMES:
+        log = folder / f"{name}.kbl"
+        res = runner.invoke(app, ["play", name, "-s", str(SECRET_SEED), "-b", "all=random",
+                                  "--commit", "--log", str(log), "-q"], env=ENV)
+        assert res.exit_code == 0, res.stdout + res.stderr
+        out[name] = log
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_seat_view_never_shows_the_seed_nor_the_salt_that_gives_it_away(
+        name: str, committed_logs: dict[str, Path], tmp_path: Path) -> None:
+    """The shuffle is public and fixed, so a seed gives every card away (``kabucli deal``),
+    and the salt with the commitment lets anyone search the seeds for it: ``replay --as
+    pN`` (text, ``--step``, ``--json``, ``--html``) shows neither, and says the seed is
+    hidden; the commitment stays. The whole replay still shows the seed (D3, U7)."""
+    log = committed_logs[name]
+    header = read_log(log, games.event_types).header
+    assert header.seed == SECRET_SEED and header.salt is not None and header.commit is not None
+    secrets = (str(SECRET_SEED), header.salt)
+    for seat in range(1, len(header.seats) + 1):
+        viewer = f"p{seat}"
+        text = runner.invoke(app, ["replay", str(log), "--as", viewer], env=ENV)
+        stepped = runner.invoke(app, ["replay", str(log), "--as", viewer, "--step"],
+                                input="q\n", env=ENV)
+        at = runner.invoke(app, ["replay", str(log), "--as", viewer, "--at", "1"], env=ENV)
+        for res in (text, stepped, at):
+            assert res.exit_code == 0, res.stdout + res.stderr
+            assert f"hidden from {viewer}" in res.stdout
+            assert not [s for s in secrets if s in res.stdout], f"{name} {viewer}"
+        for more in ([], ["--at", "1"]):
+            res = runner.invoke(app, ["replay", str(log), "--as", viewer, "--json", *more],
+                                env=ENV)
+            assert res.exit_code == 0, res.stdout + res.stderr
+            doc = json.loads(res.stdout)
+            assert (doc["viewer"], doc["hidden"]) == (viewer, ["seed", "salt"])
+            assert doc["header"] == {**to_builtins(header), "seed": None, "salt": None}
+            assert not [s for s in secrets if s in res.stdout], f"{name} {viewer} {more}"
+        page = tmp_path / f"{viewer}.html"
+        res = runner.invoke(app, ["replay", str(log), "--as", viewer, "--html", str(page)],
+                            env=ENV)
+        assert res.exit_code == 0, res.stdout + res.stderr
+        html = page.read_text(encoding="utf-8")
+        assert f"seed hidden from {viewer}" in html
+        assert not [s for s in secrets if s in html], f"{name} {viewer} --html"
+    # the whole replay (the referee's, and an audit's) shows the seed as before
+    whole = runner.invoke(app, ["replay", str(log)], env=ENV)
+    assert f"seed     {SECRET_SEED} (blake2b-fy-v1)" in whole.stdout
+    doc = json.loads(runner.invoke(app, ["replay", str(log), "--json"], env=ENV).stdout)
+    assert doc["header"] == to_builtins(header) and "hidden" not in doc
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_page_of_every_view_gives_the_seed_to_the_referee_view_only(
+        name: str, committed_logs: dict[str, Path]) -> None:
+    """``replay --html`` without ``--as``: the seed is in the referee's view ("everyone"),
+    and each seat's view says it is hidden (the page holds the referee's view and every card
+    all the same: it is not a page to give a player, README says; ``--as`` is)."""
+    from kabucli.render.html import page_data
+
+    game = games.get(name)
+    data = read_log(committed_logs[name], games.event_types)
+    info = page_data(game, data, "x", None)
+    seeds = {v["key"]: v["seed"] for v in info["views"]}
+    assert seeds == {"all": f"seed {SECRET_SEED}",
+                     **{f"p{s}": f"seed hidden from p{s}"
+                        for s in range(1, len(data.header.seats) + 1)}}
+    assert "seed" not in info
+
+
 def notation_hides(game: Game, ev: Event) -> bool:
     """Whether an event's notation says more than its kind (so that finding it elsewhere in
     the replay would show it): ``deal`` alone at a real table does not."""

@@ -249,8 +249,12 @@ def test_seat_selector_hides_other_seats_cards(page: Any, tmp_path: Path) -> Non
             assert cards == ["??"] * view["hands"][f"p{seat}"]
     page.keyboard.press("ArrowRight")
     assert position(page) == 5  # the arrows still step in a seat's view
+    seed = read_log(log, games.event_types).header.seed
+    meta = page.text_content("#meta") or ""
+    assert "(seed hidden from p2)" in meta and f"seed {seed}" not in meta  # it gives all away
     page.select_option("#viewer", "all")
     assert "??" not in page.eval_on_selector_all("[data-card]", "e => e.map(x => x.dataset.card)")
+    assert f"(seed {seed})" in (page.text_content("#meta") or "")
 
 
 def test_as_seat_writes_only_that_view(page: Any, tmp_path: Path) -> None:

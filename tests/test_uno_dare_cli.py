@@ -103,7 +103,8 @@ def test_a_person_plays_with_bots_from_a_script(tmp_path: Path) -> None:
 def test_replay_as_a_seat_hides_the_other_hands(bot_log: Path) -> None:
     res = run("replay", str(bot_log), "--as", "p2", "--at", "1")
     assert res.exit_code == 0, res.stderr
-    assert res.stdout.count("hidden") == 2
+    assert "seed     hidden from p2" in res.stdout  # the seed would give every card away
+    assert res.stdout.count("hidden") == 3  # and the two other hands
     doc = json.loads(run("replay", str(bot_log), "--as", "2", "--json").stdout)
     first = doc["steps"][0]
     assert first["notation"] == "hidden" and first["event"] is None

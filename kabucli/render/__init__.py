@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kabucli import games
-from kabucli.engine import Game, Match
+from kabucli.engine import Game, Match, seen_header
 from kabucli.events import Event
 from kabucli.safetext import safe_text
 
@@ -142,14 +142,18 @@ def is_milestone(game: Game, event: Event) -> bool:
     return tag in (tags if tags is not None else {"deal", "result"})
 
 
-def header_panel(game: Game, match: Match) -> Panel:
-    h = match.header
+def header_panel(game: Game, match: Match, viewer: int | None = None) -> Panel:
+    """The log's header; as the player in seat ``viewer`` may see it (None: all of it), the
+    seed left out (:meth:`Game.header_hidden_from`: it gives away every card)."""
+    h, hidden = seen_header(game, match.header, viewer)
     t = Table.grid(padding=(0, 2))
     t.add_column(style="dim")
     t.add_column()
     # Every field but the game comes from the log as written: shown as text, never as markup.
     t.add_row("game", Text(f"{game.title} ({h.mode})"))
-    if h.seed is not None:
+    if "seed" in hidden:
+        t.add_row("seed", Text(f"hidden from p{viewer} (it gives away every card)"))
+    elif h.seed is not None:
         t.add_row("seed", Text(safe_text(f"{h.seed} ({h.shuffle})")))
     seats = ", ".join(f"p{i} {s.name} ({s.control})" for i, s in enumerate(h.seats, 1))
     t.add_row("seats", Text(safe_text(seats)))

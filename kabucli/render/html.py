@@ -26,7 +26,7 @@ from html import escape
 from typing import Any
 
 from kabucli import games
-from kabucli.engine import Game, Match, Violation, walk
+from kabucli.engine import Game, Match, Violation, seen_header, walk
 from kabucli.events import Event
 from kabucli.render import clock_text, event_actor, event_words, outcome_panel, seat_label
 from kabucli.render.svgcards import symbols
@@ -67,6 +67,17 @@ def _entry(game: Game, index: int, ev: Event, match: Match, viewer: int | None,
     hidden = viewer is not None and game.hidden_from(ev, viewer)
     return {"n": index, "kind": ev.KIND, "line": line,
             "notation": "hidden" if hidden else safe_text(game.notate(ev))}
+
+
+def _seed_text(game: Game, header: Any, viewer: int | None) -> str | None:
+    """What a view's heading says of the seed: the seed itself in the referee's view, that
+    it is hidden in a seat's (:meth:`Game.header_hidden_from`: it gives away every card),
+    None at a real table. A page written with ``--as`` holds that seat's view only, so it
+    holds no seed; a page of every view holds the referee's view, seed and every card."""
+    shown, hidden = seen_header(game, header, viewer)
+    if "seed" in hidden:
+        return f"seed hidden from p{viewer}"
+    return None if shown.seed is None else safe_text(f"seed {shown.seed}")
 
 
 def page_data(game: Game, data: Any, log_name: str, viewer: int | None) -> dict[str, Any]:
@@ -125,13 +136,12 @@ def _walked(game: Game, data: Any, log_name: str,
                                             f"{violation.reason}")}
     views = [{"key": "all" if seat is None else f"p{seat}",
               "label": "everyone (referee)" if seat is None else seat_label(match, seat),
-              "events": said, "at": at}
+              "seed": _seed_text(game, header, seat), "events": said, "at": at}
              for seat, at, said in zip(seen, ats, entries, strict=True)]
     outcome = _outcome_text(game, match)
     h = header
     return {
         "game": game.title, "log": safe_text(log_name), "mode": h.mode,
-        "seed": None if h.seed is None else safe_text(str(h.seed)),
         "seats": names,
         "rules": safe_text(", ".join(f"{k}={v}" for k, v in h.rules.items())),
         "scenes": scenes, "seats_seen": seats_seen, "views": views,
@@ -386,17 +396,20 @@ _JS = r"""
       ol.appendChild(li);
     });
   }
+  function showMeta() {  // the seed is the referee's: a seat's view says it is hidden
+    $("meta").textContent = D.mode + (view.seed !== null ? " (" + view.seed + ")" : "") +
+      " \u00b7 seats: " + D.seats.map((n, i) => "p" + (i + 1) + " " + n).join(", ") +
+      " \u00b7 rules: " + D.rules;
+  }
   function setView(key) {
     view = D.views.find((v) => v.key === key) || D.views[0];
+    showMeta();
     listEvents();
     go(Math.min(pos, view.at.length - 1));
   }
 
   document.title = D.game + " \u00b7 " + D.log + " \u00b7 kabucli replay";
   $("title").textContent = D.game + " \u00b7 " + D.log;
-  $("meta").textContent = D.mode + (D.seed !== null ? " (seed " + D.seed + ")" : "") +
-    " \u00b7 seats: " + D.seats.map((n, i) => "p" + (i + 1) + " " + n).join(", ") +
-    " \u00b7 rules: " + D.rules;
   const sel = $("viewer");
   for (const v of D.views) {
     const o = el("option", "", v.label);
@@ -422,6 +435,7 @@ _JS = r"""
     else if (e.key === "End") { go(view.at.length - 1); e.preventDefault(); }
   });
   const wanted = Number((location.hash.match(/^#(\d+)$/) || [])[1]);
+  showMeta();
   listEvents();
   go(Number.isFinite(wanted) ? wanted : D.start);
 })();
