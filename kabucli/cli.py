@@ -369,7 +369,8 @@ def play(
     commit: Annotated[bool, typer.Option(
         "--commit", help="Print the seed's commitment before any card is dealt, to write "
                          "down; kabucli audit later checks the seed in the log against "
-                         "it.")] = False,
+                         "it. (With a person at a seat the seed is never shown before the "
+                         "match ends; then it is, checked against the commitment.)")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a game: interactive by default, or from a script; bots fill any seats."""
@@ -403,8 +404,11 @@ def play(
         if as_json:
             _console(stderr=True).print(line, soft_wrap=True)
         else:
-            _console().print(f"[bold]{line}[/] (write it down: kabucli audit LOG --commit "
-                             "HEX checks the seed the log reveals against it)", soft_wrap=True)
+            when = ("the seed is shown when the match ends, checked against it; "
+                    if sess.seed_secret() else "")
+            _console().print(f"[bold]{line}[/] (write it down: {when}kabucli audit LOG "
+                             "--commit HEX checks the seed the log reveals against it)",
+                             soft_wrap=True)
     _drive(sess, moves, quiet, as_json)
 
 
@@ -479,9 +483,14 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     out = _console(stderr=as_json)
     show = not (quiet or as_json)
     source, lines = moves if moves is not None else ("stdin", None)
+    # A person at a seat of a seeded game is not shown the seed until the match ends: with it
+    # (the shuffle is public and fixed) every hidden card can be worked out. Bots alone, or a
+    # real table (no seed), are shown it at once.
+    secret = sess.seed_secret()
     if show:
         where = f"log: {sess.log_path}" if sess.log_path else "no log"
-        seed = f"seed {m.seed} · " if m.seed is not None else "referee mode · "
+        seed = ("seed shown at the end · " if secret else f"seed {m.seed} · "
+                if m.seed is not None else "referee mode · ")
         out.print(f"[dim]{g.title} · {seed}{_escape(where)}[/]", soft_wrap=True)
     last_table = -1
 
@@ -548,9 +557,26 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                           "events": m.logged, "outcome": m.outcome()}, indent=2))
         return
     out.print(render.outcome_panel(g, m))
+    if secret and m.over:  # now it gives nothing away: the game can be dealt again, checked
+        out.print(_seed_revealed(m), soft_wrap=True)
     if sess.log_path is not None:
         out.print(f"[dim]log: {_escape(str(sess.log_path))} ({m.logged} events)[/]",
                   soft_wrap=True)
+
+
+def _seed_revealed(m: Match) -> str:
+    """The line that shows a seed kept from the people at the table until the match ended;
+    with a commitment, that it is the one committed to."""
+    from kabucli.compact import seed_commitment
+
+    h = m.header
+    line = f"seed {m.seed}"
+    if h.commit is not None and h.salt is not None and m.seed is not None:
+        ok = seed_commitment(m.seed, h.salt) == h.commit
+        line += (f" (salt {h.salt}): it matches the commitment {h.commit[:16]}… printed "
+                 "before the deal" if ok else " does NOT match the commitment printed before "
+                 "the deal")
+    return line
 
 
 def _yes(out: Console, question: str) -> bool:

@@ -311,6 +311,12 @@ class Session:
             if closer is not None:
                 closer(outcome)
 
+    def seed_secret(self) -> bool:
+        """Whether the seed is kept from the screen until the match ends: a seeded game with
+        a person at a seat, who could work out every hidden card from it (the shuffle is
+        public and fixed). Bots alone, and a real table, have nothing to hide from."""
+        return self.match.seed is not None and bool(self.humans)
+
     def viewer(self) -> int | None:
         """Whose eyes the table is drawn for: the one person playing, the person to act when
         several share the screen, or everyone when only bots play or at a real table."""

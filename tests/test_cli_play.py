@@ -302,3 +302,55 @@ def test_physical_refuses_a_show_that_breaks_the_deck(tmp_path: Path) -> None:
     assert line.startswith(f"error: {script}:3: 'p3 sets 1-3-9 3-5-5': ")
     assert line.endswith(f"log kept: {log} ({len(replayed(log)[1])} events); "
                          f"go on with: kabucli resume {shlex.quote(str(log))}")
+
+
+# -- the seed, kept from the people at the table until the match ends (D3) -------------------
+
+SECRET_SEED = "918273645546372"  # 15 digits: in the output only if it is shown
+
+
+def test_a_person_is_never_shown_the_seed_before_the_match_ends_in_any_game(
+        tmp_path: Path) -> None:
+    """The shuffle is public and fixed, so the seed gives every card away (``kabucli deal``):
+    with a person at a seat of a seeded game, ``play`` (and ``resume``) show it only once the
+    match is over, in every registered game, with ``--commit`` too."""
+    empty = tmp_path / "none.txt"
+    empty.write_text("# no move: the game stops at the person's first turn\n")
+    for name in games.names():
+        g = games.get(name)
+        bots = [f"--bot={p}=random" for p in range(2, g.default_players + 1)]
+        log = tmp_path / f"{name}.kbl"
+        res = run("play", name, "--seed", SECRET_SEED, *bots, "--script", str(empty),
+                  "--log", str(log), "--commit")
+        assert res.exit_code == 0, res.output
+        assert f"{g.title} · seed shown at the end · log: {log}" in res.stdout
+        assert "the seed is shown when the match ends, checked against it" in res.stdout
+        assert SECRET_SEED not in res.output, name
+        again = run("resume", str(log), "--script", str(empty))
+        assert again.exit_code == 0, again.output
+        assert "seed shown at the end" in again.stdout and SECRET_SEED not in again.output
+
+
+def test_the_seed_kept_from_a_person_is_shown_when_the_match_ends(tmp_path: Path) -> None:
+    script = tmp_path / "moves.txt"
+    script.write_text("pass\n")  # p1's one move of a one-round match
+    log = tmp_path / "g.kbl"
+    res = run("play", "dare", "--seed", SECRET_SEED, "-b", "2=best", "-b", "3=best", "-r",
+              "rounds=1", "--script", str(script), "--log", str(log), "--commit")
+    assert res.exit_code == 0, res.output
+    header = read_log(log, games.event_types).header
+    assert header.seed == int(SECRET_SEED) and header.salt is not None  # the log records it
+    lines = res.stdout.splitlines()
+    shown = [i for i, line in enumerate(lines) if SECRET_SEED in line]
+    assert len(shown) == 1 and lines[shown[0]] == (
+        f"seed {SECRET_SEED} (salt {header.salt}): it matches the commitment "
+        f"{header.commit[:16]}… printed before the deal")
+    assert lines[shown[0] + 1].startswith("log: ")  # last, after the outcome
+    assert any("match over" in line for line in lines[:shown[0]])
+
+
+def test_bots_alone_are_shown_the_seed_at_once() -> None:
+    res = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1", "--no-log")
+    assert res.exit_code == 0
+    assert res.stdout.splitlines()[0] == "Dare · seed 7 · no log"
+    assert "seed shown at the end" not in res.stdout
