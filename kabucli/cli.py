@@ -845,9 +845,10 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     """``replay --json``: one JSON document, the log's header first. Without ``at`` it lists
     every step, one a line, written as it is walked (a long log takes no more memory than its
     events); with ``at``, event ``at`` and the state after it. With ``viewer``, states are
-    that seat's view and the events hidden from it (:meth:`Game.hidden_from`: chance events,
-    another seat's secret move) are left out (their notation says "hidden"), and so are the
-    header's seed and salt (:meth:`Game.header_hidden_from`: null, named in ``hidden``)."""
+    that seat's view and the events hidden from it (:meth:`Game.hidden_from`: chance events
+    but the game's ``public_chance``, another seat's secret move) are left out (their
+    notation says "hidden"), and so are the header's seed and salt
+    (:meth:`Game.header_hidden_from`: null, named in ``hidden``)."""
     from kabucli.engine import seen_header, walk
     from kabucli.log import to_builtins
 

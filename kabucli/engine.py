@@ -119,6 +119,9 @@ class Game(ABC, Generic[S, R]):
     deck: ClassVar[Deck]
     Rules: ClassVar[type[msgspec.Struct]]
     events: ClassVar[tuple[type[Event], ...]]
+    # chance events that show everyone what they carry (a showdown, a reveal, a race's
+    # draws): a seat's replay shows them whole (:meth:`hidden_from`)
+    public_chance: ClassVar[tuple[type[Event], ...]] = ()
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int]
@@ -230,8 +233,10 @@ class Game(ABC, Generic[S, R]):
         """Whether ``event`` is secret to the player in seat ``viewer``: a replay as that seat
         (``replay --as``: text, ``--json``, ``--html``) shows it only as hidden, never its
         fields nor its notation. The default hides chance events (a deal carries every
-        hand); a game with a secret action (Kabu-Tsukuri's arrangement) overrides this."""
-        return event.KIND == "chance"
+        hand) but those the game lists in ``public_chance``, which carry only what every seat
+        sees (test_conformance.py checks it against each seat's view); a game with a secret
+        action (Kabu-Tsukuri's arrangement) overrides this."""
+        return event.KIND == "chance" and type(event) not in self.public_chance
 
     def header_hidden_from(self, header: Header, viewer: int) -> tuple[str, ...]:
         """The fields of a log's header secret to the player in seat ``viewer`` (those the

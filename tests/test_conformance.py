@@ -387,6 +387,82 @@ def test_a_seat_sees_no_card_of_another_seat_that_the_others_do_not_all_see(
         assert hides, f"{name} hides cards at a real table, yet every seat sees everything"
 
 
+NOT_CARDS = {"seat", "row", "months", "draws"}  # fields of a public chance event that hold no card
+
+
+def carried(game: Game, ev: Event) -> Counter[str]:
+    """The card tokens an event's fields carry (numbers in fields that hold cards; an unknown
+    card, as a real table may type, is none)."""
+    cards = {c: game.deck.token(c) for c in game.deck.cards()}
+
+    def walk_value(value: Any) -> Iterator[str]:
+        if isinstance(value, int) and not isinstance(value, bool) and value in cards:
+            yield cards[value]
+        elif isinstance(value, list):
+            for v in value:
+                yield from walk_value(v)
+
+    return Counter(t for name in ev.__struct_fields__ if name not in NOT_CARDS
+                   for t in walk_value(getattr(ev, name)))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_chance_event_shown_to_every_seat_carries_no_card_a_seat_does_not_see(
+        name: str) -> None:
+    """A game's ``public_chance`` events (a showdown, a reveal, a race's draws) are shown whole
+    in every seat's replay (:meth:`Game.hidden_from`), so each card they carry must be one
+    that every seat's view shows right after them; over the bot matches and the recorded
+    games (real tables type a Show)."""
+    game = games.get(name)
+    tokens = card_tokens(game)
+    logs = [(m.header, m.events) for m in findings(name).matches]
+    logs += [(d.header, d.events) for d in (read_log(p, games.event_types)
+                                            for p in recorded(name))]
+    seen = 0
+    for header, events in logs:
+        replay = Match(game, header)
+        for ev in events:
+            replay.submit(ev)
+            if ev.KIND != "chance" or any(game.hidden_from(ev, s)
+                                          for s in range(1, replay.nseats + 1)):
+                continue
+            seen += 1
+            cards = carried(game, ev)
+            for s in range(1, replay.nseats + 1):
+                missing = cards - shown(game.view(replay.state, s), tokens)
+                assert not missing, (f"{name}: {game.notate(ev)} is shown to p{s}, whose view "
+                                     f"lacks {sorted(missing.elements())}")
+    assert seen or not game.public_chance, f"{name}: no public chance event was played"
+
+
+PUBLIC = [("dare", "show"), ("yatchaba", "reveal"), ("kabu-tsukuri", "turn"),
+          ("kazu-tori", "race"), ("uno-dare", "race")]
+
+
+@pytest.mark.parametrize(("name", "tag"), PUBLIC)
+def test_a_showdown_reveal_turn_or_race_is_shown_whole_in_a_seat_replay(
+        name: str, tag: str) -> None:
+    """Chance events that show everyone what they carry (Dare's showdown, Yatchaba's reveal,
+    Kabu-Tsukuri's rows turned over, a race's reaction draws) are not hidden from a seat:
+    ``replay --as p1 --json`` of a recorded game gives them whole, as the text replay words
+    them; deals, shuffles and reshuffles stay hidden."""
+    game = games.get(name)
+    for path in recorded(name):
+        data = read_log(path, games.event_types)
+        if any(type_tag(type(e)) == tag for e in data.events):
+            break
+    else:
+        pytest.fail(f"no recorded {name} game has a {tag} event")
+    res = runner.invoke(app, ["replay", str(path), "--as", "p1", "--json"], env=ENV)
+    assert res.exit_code == 0, res.stdout + res.stderr
+    steps = json.loads(res.stdout)["steps"]
+    for step, ev in zip(steps, data.events, strict=True):
+        if type_tag(type(ev)) == tag:
+            assert step["event"] == to_builtins(ev) and step["notation"] == game.notate(ev)
+        elif type_tag(type(ev)) in ("deal", "shuffle", "reshuffle"):
+            assert (step["notation"], step["event"]) == ("hidden", None)
+
+
 def physical_logs_hide_cards(game: Game) -> bool:
     """Whether a recorded game at a real table shows a card as '??' (unknown to the log)."""
     for path in recorded(game.name):

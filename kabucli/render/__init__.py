@@ -100,7 +100,8 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None,
     A game's render module may define ``describe(game, event, match) -> str`` for a reader's
     wording of an event (the match is the state *after* the event); the notation is the
     fallback, except for an event hidden from a ``viewer`` (:meth:`Game.hidden_from`: a
-    chance event, which may carry hidden cards, or another seat's secret move)."""
+    chance event, which may carry hidden cards, but the game's ``public_chance``, or another
+    seat's secret move)."""
     line = Text()
     line.append(f"{index:>4} ", style="dim")
     if at is not None:  # when it was entered (a timed log), UTC to the millisecond

@@ -244,6 +244,7 @@ class Dare(Game[DareState, DareRules]):
     deck = KABUFUDA_39
     Rules = DareRules
     events = (Deal, Lay, Show, Pay, Result, End, Undo)
+    public_chance = (Show,)  # the showdown: shown to the table
     min_players = 2
     max_players = 4
     default_players = 3

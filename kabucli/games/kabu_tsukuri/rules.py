@@ -144,6 +144,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
     deck = HANAFUDA_MONTHS
     Rules = KabuRules
     events = (Deal, Arrange, Bet, Stakes, Turn, Show, Result, End, Undo)
+    public_chance = (Turn, Show)  # a row turned over at every seat, or at one
     min_players = 2
     max_players = 5
     default_players = 4

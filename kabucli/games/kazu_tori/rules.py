@@ -221,6 +221,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
     Rules = KazuToriRules
     events = (Deal, Shuffle, Flip, Claim, Pass, Stop, Race, Penalty, Handout, Return, Score,
               Pay, End, Undo)
+    public_chance = (Race,)  # reaction draws: no card, and who wins the race is seen
     min_players = 2
     max_players = 5
     default_players = 4

@@ -257,6 +257,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     Rules = UnoDareRules
     events = (Deal, Play, Draw, Keep, Name, Answer, Uno, Catch, Pass, Race, Reshuffle, Penalty,
               Show, Score, End, Undo)
+    public_chance = (Race,)  # reaction draws: no card, and who wins the race is seen
     min_players = 2
     max_players = 10
     default_players = 4

@@ -233,6 +233,7 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
     deck = HANAFUDA_48
     Rules = YatchabaRules
     events = (Deal, Guess, Bet, Pass, Continue, Stop, Reveal, Result, Pay, GameEnd, End)
+    public_chance = (Reveal,)  # the three cards turned over for everyone
     min_players = 2
     max_players = 8
     default_players = 4
