@@ -98,15 +98,19 @@ def write_whole(path: Path | str, write: Callable[[IO[bytes]], T], overwrite: bo
     old = _check_target(name, overwrite, keep)
     folder = os.path.dirname(name)
     # (not named after the file: a name near the system's 255-byte limit leaves no room)
-    part = os.path.join(folder, f".kabucli-{secrets.token_hex(4)}.part")
+    part = os.path.join(folder, f".kabucli-{secrets.token_hex(8)}.part")
     with _term_unwinds():
         return _write_part(name, part, old, write, overwrite)
 
 
 def _write_part(name: str, part: str, old: os.stat_result | None,
                 write: Callable[[IO[bytes]], T], overwrite: bool) -> T:
-    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
+    made = False
+    try:  # (the open inside: a SIGTERM handled just after it returns, before ``made`` is set,
+        # still removes the file, which, made with O_EXCL under a name of its own, is ours)
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                     0o666)
+        made = True
         if old is not None:  # the file replaced keeps who may read it (a 0600 log stays so)
             _same_access(fd, old)
         with os.fdopen(fd, "wb") as fh:
@@ -124,9 +128,10 @@ def _write_part(name: str, part: str, old: os.stat_result | None,
                 os.replace(part, name)
         with contextlib.suppress(OSError):
             os.unlink(part)  # after a link: the name keeps the file
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(part)
+    except BaseException as exc:
+        if made or not isinstance(exc, OSError):  # (not when the open itself failed)
+            with contextlib.suppress(OSError):
+                os.unlink(part)
         raise
     return result
 

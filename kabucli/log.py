@@ -1172,11 +1172,18 @@ def convert_log(src: Path, dst: Path, event_types: EventTypes, fmt: Fmt | None =
     1 or 2) is read strictly (its game's events from ``event_types``), so a damaged log is
     refused, and ``dst`` is not overwritten unless ``overwrite``. Format 2's binary encoding
     keeps only the inputs: a log whose events are not what the engine derives from them (one
-    that breaks a rule) is refused, in JSON Lines it is copied as it is."""
+    that breaks a rule) is refused, in JSON Lines it is copied as it is. A binary log that
+    breaks a rule is refused into either encoding (its events after that input cannot be
+    derived: a copy would end there)."""
     src, dst = Path(src), Path(dst)
     log = read_log(src, event_types, strict=True)
     if same_file(src, dst):
         raise LogError(f"{dst}: cannot convert a log onto itself")
+    broken = log.walked[1] if log.walked is not None else None
+    if broken is not None:  # its inputs were read only up to it: the rest cannot be derived
+        raise LogError(f"cannot convert {broken.line(str(src))}: a binary log holds only its "
+                       "inputs, from which the engine derives the rest, so the events after "
+                       f"it cannot be told (nothing written; kabucli audit {src} says the same)")
     fmt = fmt or format_for(dst)
     header = msgspec.structs.replace(log.header, format=FORMAT_VERSION)
     write_log(dst, header, log.events, fmt, overwrite=overwrite, times=log.times,

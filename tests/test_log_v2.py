@@ -702,3 +702,25 @@ def test_a_time_added_to_an_event_the_engine_derives_is_refused(tmp_path: Path) 
     assert res.exit_code == 2
     assert f"event {derived}: invalid record: a time on an event the engine derives" in \
         res.output
+
+
+@pytest.mark.parametrize("to", ["out.jsonl", "out.kbl"])
+def test_convert_refuses_a_binary_log_that_breaks_a_rule_rather_than_cut_it(
+        tmp_path: Path, to: str) -> None:
+    """A binary log is read by playing its inputs, which stops at the first one that breaks a
+    rule: what follows cannot be derived. Convert used to write the events up to there and
+    say 'wrote' (exit 0), losing the rest; it now refuses, in one line, and writes nothing."""
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    parts = bodies(src.read_bytes())
+    dare = codec(_with_undo(GAME.events), False)
+    recs = list(dare.decoder.decode(parts[1]))
+    first = dare.event(recs[0])[1]
+    assert type(first) is Lay
+    recs[0] = dare.record(Lay(first.seat, [[1, 1, 1]]), 0)  # not from its hand
+    bad = tmp_path / "bad.kbl"
+    bad.write_bytes(rebuilt([parts[0], msgspec.msgpack.encode(recs)]))
+    res = run("log", "convert", str(bad), str(tmp_path / to))
+    assert res.exit_code != 0 and "wrote" not in res.stdout
+    (line,) = res.stderr.splitlines()
+    assert f"cannot convert {bad}: event " in line and "nothing written" in line, line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.kbl"]
