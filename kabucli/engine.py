@@ -11,7 +11,7 @@ so the question "is this event legal here?" has one answer everywhere (:meth:`Ma
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Generic, Literal
 
@@ -122,6 +122,10 @@ class Game(ABC, Generic[S, R]):
     # chance events that show everyone what they carry (a showdown, a reveal, a race's
     # draws): a seat's replay shows them whole (:meth:`hidden_from`)
     public_chance: ClassVar[tuple[type[Event], ...]] = ()
+    # house rules added after logs were first recorded, each with the value a log recorded
+    # before (whose header lacks it) played by: an old log reads and audits as it did
+    # (:func:`check_header`); a new game records every rule in its header
+    rules_added: ClassVar[Mapping[str, Any]] = {}
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int]
@@ -321,7 +325,11 @@ def check_header(game: Game, header: Header) -> msgspec.Struct:
     """The rules a header asks for; KabuError when the header itself cannot be played."""
     if header.game != game.name:
         raise KabuError(f"header: the log is a {header.game} game, not {game.name}")
-    rules = _header_rules(game, header.rules)
+    values = header.rules
+    added = game.rules_added
+    if added and not added.keys() <= values.keys():  # a log from before a rule was added
+        values = {**{k: v for k, v in added.items() if k not in values}, **values}
+    rules = _header_rules(game, values)
     n = len(header.seats)
     if not game.min_players <= n <= game.max_players:
         raise KabuError(f"header: {game.title} takes {game.min_players}-{game.max_players} "

@@ -153,15 +153,54 @@ def test_every_round_ends_when_a_python_bot_always_continues(tmp_path: Path) -> 
     assert run("replay", str(log)).exit_code == 0
 
 
-def test_a_log_recorded_before_max_laps_reads_with_the_default(tmp_path: Path) -> None:
+def test_a_log_recorded_before_max_laps_reads_without_a_limit(tmp_path: Path) -> None:
     old = Path(__file__).resolve().parent.parent / "replays" / "yatchaba"
     for path in sorted(old.iterdir()):
         header = read_log(path, games.event_types).header
         assert "max_laps" not in header.rules, path
         rules = check_header(GAME, header)
-        assert isinstance(rules, YatchabaRules) and rules.max_laps == 100
+        assert isinstance(rules, YatchabaRules) and rules.max_laps == 0
         res = run("audit", str(path))
         assert res.exit_code == 0 and "valid" in res.stdout, res.stdout
+
+
+def test_a_round_longer_than_the_cap_recorded_before_it_still_audits_valid(
+        tmp_path: Path) -> None:
+    """A house rule added later must not make an old log break the rules: a 150-lap round
+    recorded before max_laps existed (its header without the rule) audits valid in both
+    encodings and converts whole; the same inputs under today's default cap of 100 are
+    refused at the 100th continue."""
+    from kabucli.engine import Match, make_header
+    from kabucli.games.yatchaba.rules import Continue, Stop
+    from kabucli.log import SeatInfo
+    from kabucli.rules import validate
+
+    rules = validate(YatchabaRules, {"max_laps": 0, "games": 1}, "yatchaba")
+    seats = [SeatInfo("p1", "bot:random"), SeatInfo("p2", "bot:random")]
+    m = Match(GAME, make_header(GAME, rules, seats, 3))
+    while not m.over:
+        ev = m.expected()
+        if ev is None:
+            seat = m.pending.seats[0]
+            if m.state.phase == "decide":
+                ev = Continue(seat) if m.state.lap < 150 else Stop(seat)
+            else:
+                ev = next(e for e in GAME.legal(m.state, seat) if type(e) is not Stop)
+        m.submit(ev)
+    assert max(1 + sum(1 for e in m.events[:i] if type(e) is Continue)
+               for i in range(len(m.events))) > 150
+    before = msgspec.structs.replace(
+        m.header, rules={k: v for k, v in m.header.rules.items() if k != "max_laps"})
+    now = msgspec.structs.replace(m.header, rules={**m.header.rules, "max_laps": 100})
+    for name in ("old.jsonl", "old.kbl"):
+        write_log(tmp_path / name, before, m.events, "jsonl" if name.endswith("l") else
+                  "msgpack", types=GAME.events)
+        assert run("audit", str(tmp_path / name)).exit_code == 0
+    res = run("log", "convert", str(tmp_path / "old.kbl"), str(tmp_path / "back.jsonl"))
+    assert res.exit_code == 0 and f"({len(m.events)} events)" in res.stdout
+    write_log(tmp_path / "now.jsonl", now, m.events, "jsonl", types=GAME.events)
+    res = run("audit", str(tmp_path / "now.jsonl"))
+    assert res.exit_code == 1 and "'p2 continue': waiting for the three cards" in res.stderr
 
 
 def test_a_guess_that_can_never_be_right_is_recorded_from_a_script(tmp_path: Path) -> None:
@@ -218,11 +257,11 @@ def test_a_seat_never_sees_the_cards_laid_face_down_in_a_replay(tmp_path: Path) 
         assert '"cards":["??","??","??"]' in html  # the seats' views (the page has them all)
 
 
-def test_max_laps_is_a_house_rule_of_1_to_10000() -> None:
+def test_max_laps_is_a_house_rule_of_0_to_10000() -> None:
     assert "max_laps" in run("rules", "yatchaba").stdout
-    for value in ("0", "10001"):
+    for value in ("-1", "10001"):
         res = run("deal", "yatchaba", "-s", "1", "-r", f"max_laps={value}")
         assert res.exit_code == 1
-        assert f"house rule max_laps={value} is not allowed: expected integer 1-10000" in res.stderr
-    for value in ("1", "10000"):
+        assert f"house rule max_laps={value} is not allowed: expected integer 0-10000" in res.stderr
+    for value in ("0", "1", "10000"):
         assert run("deal", "yatchaba", "-s", "1", "-r", f"max_laps={value}").exit_code == 0

@@ -19,9 +19,10 @@ a pass is always 1 chip); what leaves the pot is a :class:`~kabucli.events.Pay` 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
 from math import comb
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from kabucli.cards import HANAFUDA_48, MONTH_NAMES, UNKNOWN, month_of
 from kabucli.engine import READY, Game, Pending, Pendings, Step
@@ -234,6 +235,8 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
     Rules = YatchabaRules
     events = (Deal, Guess, Bet, Pass, Continue, Stop, Reveal, Result, Pay, GameEnd, End)
     public_chance = (Reveal,)  # the three cards turned over for everyone
+    # logs from before the cap (their header has no max_laps): rounds without a limit
+    rules_added: ClassVar[Mapping[str, Any]] = {"max_laps": 0}
     min_players = 2
     max_players = 8
     default_players = 4
@@ -721,7 +724,7 @@ def _next_bettor(s: YatchabaState) -> None:
     # The lap is over: the last player of the lap still betting decides, unless only the
     # guesser is left betting or this was the last lap max_laps allows; then the round stops.
     last = next(p for p in reversed(s.order) if not s.out[p])
-    if last == s.guesser or s.lap >= s.rules.max_laps:
+    if last == s.guesser or 0 < s.rules.max_laps <= s.lap:
         s.phase = "reveal"
     else:
         s.decider = last
