@@ -29,7 +29,7 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Literal, NamedTuple
+from typing import IO, Any, Final, Literal, NamedTuple
 
 import msgspec
 from msgspec.structs import astuple
@@ -749,6 +749,8 @@ class _Decoder:
                 event = self._events[0].decode(payload)
                 if self.fmt == "jsonl":
                     _one_key_each(payload, event)
+                else:  # format 1's msgpack maps
+                    _one_key_each_mp(payload, event)
                 self.events.append(event)
                 if self.times is not None:
                     self.last = t if t is not None else self.last
@@ -1091,6 +1093,7 @@ def _field_path(msg: str) -> str:
 def _decode_header(payload: bytes, fmt: Fmt, magic2: bool) -> Header:
     if fmt == "msgpack":
         header = msgspec.msgpack.decode(payload, type=Header)
+        _one_key_each_mp(payload, header)
     else:
         header = msgspec.json.decode(payload, type=Header)
         _one_key_each(payload, header)
@@ -1136,6 +1139,75 @@ def _one_key_each(line: bytes, decoded: msgspec.Struct) -> None:
     import json
 
     json.loads(line, object_pairs_hook=_pairs)
+
+
+def _one_key_each_mp(record: bytes, decoded: msgspec.Struct) -> None:
+    """:func:`_one_key_each` for a msgpack record (a header; format 1's events): one that
+    kabucli wrote is ``decoded`` encoded again, byte for byte; any other is walked, each map's
+    keys compared. (The record decoded already: it is well formed, and nested no deeper than
+    msgspec reads.)"""
+    if _enc_mp.encode(decoded) != record:
+        _MsgpackKeys(record).value()
+
+
+# msgpack's types by first byte: the size of the fixed-size ones (nil, false, true, floats,
+# ints, fixext: its type byte and data), and of the length before the sized ones (bin, str:
+# that many bytes; ext: a type byte and that many)
+_MP_FIXED: Final = {0xC0: 0, 0xC2: 0, 0xC3: 0, 0xCA: 4, 0xCB: 8, 0xCC: 1, 0xCD: 2, 0xCE: 4,
+                    0xCF: 8, 0xD0: 1, 0xD1: 2, 0xD2: 4, 0xD3: 8, 0xD4: 2, 0xD5: 3, 0xD6: 5,
+                    0xD7: 9, 0xD8: 17}
+_MP_SIZED: Final = {0xC4: 1, 0xC5: 2, 0xC6: 4, 0xD9: 1, 0xDA: 2, 0xDB: 4, 0xC7: 1, 0xC8: 2,
+                    0xC9: 4}
+
+
+class _MsgpackKeys:
+    """Walks one msgpack value, raising :class:`_TwiceError` at a map that gives a key
+    twice (keys compared as their bytes, which for the strings of a record is as values)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def _uint(self, size: int) -> int:
+        n = int.from_bytes(self.data[self.pos:self.pos + size], "big")
+        self.pos += size
+        return n
+
+    def value(self) -> None:
+        b = self.data[self.pos]
+        self.pos += 1
+        if b <= 0x7F or b >= 0xE0:  # fixint
+            return
+        if 0x80 <= b <= 0x8F or b in (0xDE, 0xDF):  # a map
+            n = b & 0x0F if b <= 0x8F else self._uint(2 if b == 0xDE else 4)
+            seen: set[bytes] = set()
+            for _ in range(n):
+                start = self.pos
+                self.value()
+                key = self.data[start:self.pos]
+                if key in seen:
+                    raise _TwiceError(f"the key {_key_text(key)} is given twice in one object "
+                                      "(readers differ on which one counts)")
+                seen.add(key)
+                self.value()
+        elif 0x90 <= b <= 0x9F or b in (0xDC, 0xDD):  # an array
+            n = b & 0x0F if b <= 0x9F else self._uint(2 if b == 0xDC else 4)
+            for _ in range(n):
+                self.value()
+        elif 0xA0 <= b <= 0xBF:  # fixstr
+            self.pos += b & 0x1F
+        elif b in _MP_FIXED:
+            self.pos += _MP_FIXED[b]
+        elif b in _MP_SIZED:
+            self.pos += self._uint(_MP_SIZED[b]) + (1 if 0xC7 <= b <= 0xC9 else 0)
+
+
+def _key_text(key: bytes) -> str:
+    """A msgpack key as a reader would name it: its string, else its bytes."""
+    try:
+        return repr(msgspec.msgpack.decode(key))
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return repr(key)
 
 
 def _event_decoder(game: str, event_types: EventTypes, fmt: Fmt) -> Any:

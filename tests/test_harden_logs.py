@@ -419,3 +419,17 @@ def test_a_whole_record_malformed_inside_is_called_malformed_not_truncated(
     assert "truncated" not in line, line
     assert ("invalid record: malformed " + ("msgpack" if how == "cut-msgpack" else "JSON")
             ) in line, line
+
+
+def test_a_format_1_msgpack_event_that_gives_a_key_twice_is_refused(tmp_path: Path) -> None:
+    source = "dare/3p-showdown-outright.kbl"
+    i = index_of(source, "pay")
+
+    def twice(b: bytes) -> bytes:  # the map one entry longer: its "why" given again
+        assert 0x80 <= b[0] <= 0x8E
+        return bytes((b[0] + 1,)) + b[1:] + msgspec.msgpack.encode("why") + \
+            msgspec.msgpack.encode("a reason nobody audited")
+
+    bad = edited(source, tmp_path / "twice.kbl", i, lambda r: None, twice)
+    line = one_line(run("audit", str(bad)), 2)
+    assert f"event {i}: invalid record: the key 'why' is given twice" in line, line

@@ -724,3 +724,52 @@ def test_convert_refuses_a_binary_log_that_breaks_a_rule_rather_than_cut_it(
     (line,) = res.stderr.splitlines()
     assert f"cannot convert {bad}: event " in line and "nothing written" in line, line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.kbl"]
+
+
+def _header_map(body: bytes, edit: Any) -> bytes:
+    """A binary log's header body decoded to a dict (keys in order), edited by ``edit``
+    (which returns (key, value) pairs, a key possibly twice), and encoded as a msgpack map
+    of exactly those pairs."""
+    pairs = edit(list(msgspec.msgpack.decode(body).items()))
+    n = len(pairs)
+    head = bytes((0x80 | n,)) if n < 16 else b"\xde" + n.to_bytes(2, "big")
+    return head + b"".join(msgspec.msgpack.encode(k) + msgspec.msgpack.encode(v)
+                           for k, v in pairs)
+
+
+@pytest.mark.parametrize("where", ["top", "nested"])
+def test_a_binary_header_that_gives_a_key_twice_is_refused(tmp_path: Path, where: str) -> None:
+    """As in JSON Lines: msgspec keeps the last, another msgpack reader may keep the first,
+    and the digest (over the header as decoded) would not tell them apart."""
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    parts = bodies(src.read_bytes())
+
+    body = _header_map(parts[0], lambda pairs: [*pairs[:2], ("game", "dare"), *pairs[2:]])
+    if where == "nested":  # the rules map with its first key given again at its end
+        rules = msgspec.msgpack.encode(msgspec.msgpack.decode(parts[0])["rules"])
+        first_key = rules[1:1 + 1 + (rules[1] & 0x1F)]
+        n = rules[0] & 0x0F
+        again = bytes((0x80 | (n + 1),)) + rules[1:] + first_key + msgspec.msgpack.encode(5)
+        body = parts[0].replace(rules, again, 1)
+        assert body != parts[0]
+    bad = tmp_path / "twice.kbl"
+    bad.write_bytes(rebuilt([body, *parts[1:]]))
+    res = run("audit", str(bad))
+    assert res.exit_code == 2, res.stdout
+    assert "header: invalid record: the key " in res.stderr and "given twice" in res.stderr
+
+
+def test_a_binary_header_not_as_kabucli_writes_it_is_read_when_each_key_is_once(
+        tmp_path: Path) -> None:
+    """Another program may write the header's keys in another order: that is not refused
+    (the walk that checks the keys finds none twice) and the game, and its digest, are the
+    same."""
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    parts = bodies(src.read_bytes())
+    body = _header_map(parts[0], lambda pairs: list(reversed(pairs)))
+    assert body != parts[0]
+    other = tmp_path / "reordered.kbl"
+    other.write_bytes(rebuilt([body, *parts[1:]]))
+    first, second = run("audit", str(src)), run("audit", str(other))
+    assert (first.exit_code, second.exit_code) == (0, 0), second.stderr
+    assert first.stdout.split()[-1] == second.stdout.split()[-1]  # the digest
