@@ -96,6 +96,8 @@ def write_whole(path: Path | str, write: Callable[[IO[bytes]], T], overwrite: bo
     one of the files ``keep`` (the one being read)."""
     name = os.fspath(path)
     old = _check_target(name, overwrite, keep)
+    if old is not None and os.path.islink(name):  # the file the link names is written, the
+        name = os.path.realpath(name)  # link kept (as the shell's > does)
     folder = os.path.dirname(name)
     # (not named after the file: a name near the system's 255-byte limit leaves no room)
     part = os.path.join(folder, f".kabucli-{secrets.token_hex(8)}.part")
@@ -164,7 +166,7 @@ def _same_access(fd: int, old: os.stat_result) -> None:
         with contextlib.suppress(OSError):
             os.fchown(fd, old.st_uid, old.st_gid)
     if hasattr(os, "fchmod"):
-        os.fchmod(fd, stat.S_IMODE(old.st_mode))
+        os.fchmod(fd, stat.S_IMODE(old.st_mode) & 0o777)  # (not set-user-ID and the like)
 
 
 def _check_target(name: str, overwrite: bool,

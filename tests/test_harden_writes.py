@@ -358,3 +358,21 @@ def test_sigterm_during_log_convert_exits_143_and_leaves_no_part_file(tmp_path: 
         if proc.returncode == 143:
             break
     assert proc.returncode == 143, proc.returncode
+
+
+def test_a_link_to_a_file_replaced_whole_keeps_the_link_and_writes_its_file(
+        tmp_path: Path, log: Path) -> None:
+    """--force (and a page written again) through a symbolic link write the file it names,
+    as the shell's > does, and leave the link a link; permissions carry over without the
+    set-user-ID and set-group-ID bits."""
+    real = tmp_path / "pages" / "real.html"
+    real.parent.mkdir()
+    real.write_text("<p>an older page</p>")
+    real.chmod(0o6640)
+    link = tmp_path / "latest.html"
+    link.symlink_to(real)
+    assert run("replay", str(log), "--html", str(link)).exit_code == 0
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text().startswith("<!DOCTYPE html>")
+    assert real.stat().st_mode & 0o7777 == 0o640
+    assert sorted(p.name for p in real.parent.iterdir()) == ["real.html"]
