@@ -5,7 +5,8 @@ A name can point at something that never ends (``/dev/zero``, a FIFO no one writ
 a huge file. :func:`read_bytes` reads only regular files, and at most a given size, so such a
 name is refused at once instead of hanging or filling the memory. :func:`write_whole` writes
 only regular files, into a new file that takes the name's place when it is whole, so that a
-write that fails (a full disk) leaves what was there as it was.
+write that fails (a full disk, SIGTERM) leaves what was there as it was and nothing beside it;
+the new file keeps the replaced one's permissions, and a link keeps naming its file.
 """
 
 from __future__ import annotations
