@@ -717,7 +717,8 @@ class _Decoder:
                     if isinstance(unpacked, str):
                         return unpacked
                     payload = unpacked
-                header = self.header = _decode_header(payload, self.fmt, self.magic2)
+                header, canonical = _decode_header(payload, self.fmt, self.magic2)
+                self.header = header
                 self._events = _event_decoder(header.game, self.event_types, self.fmt)
                 self.types = self._events[2]
                 if header.timed:
@@ -725,7 +726,7 @@ class _Decoder:
                     self.last = header.clock or 0
                 if header.format >= 2 and self.fmt == "msgpack":
                     self._codec = codec(self._events[1], header.timed)
-                    self.hasher = new_digest(_enc_mp.encode(header))
+                    self.hasher = new_digest(canonical or _enc_mp.encode(header))
                     if self.mode != "collect":
                         # an undo comes only from a person: a log without one at the
                         # table is streamed keeping nothing (NeedInputs if one comes)
@@ -1090,10 +1091,13 @@ def _field_path(msg: str) -> str:
     return f"{what} - at `{m[3] or '$'}.{m[2]}`"
 
 
-def _decode_header(payload: bytes, fmt: Fmt, magic2: bool) -> Header:
+def _decode_header(payload: bytes, fmt: Fmt, magic2: bool) -> tuple[Header, bytes]:
+    """The header of a log and, in msgpack, its bytes as kabucli writes it (what the digest
+    is taken over; b"" in JSON Lines)."""
+    canonical = b""
     if fmt == "msgpack":
         header = msgspec.msgpack.decode(payload, type=Header)
-        _one_key_each_mp(payload, header)
+        canonical = _one_key_each_mp(payload, header)
     else:
         header = msgspec.json.decode(payload, type=Header)
         _one_key_each(payload, header)
@@ -1111,7 +1115,7 @@ def _decode_header(payload: bytes, fmt: Fmt, magic2: bool) -> Header:
         problem = _control_problem(seat.control)
         if problem is not None:
             raise LogError(f"invalid record: {problem} - at `$.seats[{i - 1}].control`")
-    return header
+    return header, canonical
 
 
 class _TwiceError(ValueError):
@@ -1141,13 +1145,15 @@ def _one_key_each(line: bytes, decoded: msgspec.Struct) -> None:
     json.loads(line, object_pairs_hook=_pairs)
 
 
-def _one_key_each_mp(record: bytes, decoded: msgspec.Struct) -> None:
+def _one_key_each_mp(record: bytes, decoded: msgspec.Struct) -> bytes:
     """:func:`_one_key_each` for a msgpack record (a header; format 1's events): one that
     kabucli wrote is ``decoded`` encoded again, byte for byte; any other is walked, each map's
     keys compared. (The record decoded already: it is well formed, and nested no deeper than
-    msgspec reads.)"""
-    if _enc_mp.encode(decoded) != record:
+    msgspec reads.) ``decoded`` as kabucli writes it."""
+    canonical = _enc_mp.encode(decoded)
+    if canonical != record:
         _MsgpackKeys(record).value()
+    return canonical
 
 
 # msgpack's types by first byte: the size of the fixed-size ones (nil, false, true, floats,
