@@ -32,6 +32,7 @@ from kabucli.shuffle import ALGORITHM, Rng, chance_rng
 # The classes the engine tells events apart by, as static names: compiled, a module's own
 # name is looked up in its dict at every use, a Final one is read directly.
 _UNDO: Final = Undo
+_ASTUPLE: Final = astuple  # (feed_records: once a record)
 _FORFEIT: Final = Forfeit
 
 PendingKind = Literal["chance", "action", "auto", "over"]
@@ -743,7 +744,7 @@ class Deriver:
         ``t``: the records turned into events in the same compiled loop."""
         for rec in records:
             cls = real.get(type(rec))
-            if not self.feed(t, None if cls is None else cls(*astuple(rec))):
+            if not self.feed(t, None if cls is None else cls(*_ASTUPLE(rec))):
                 return False
         return True
 
