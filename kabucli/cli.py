@@ -799,6 +799,7 @@ def replay(
         match, violation = walk(g, data.header, events, on_text)
         if match.over:
             out.print(render.outcome_panel(g, match))
+    violation = render.seen_violation(g, violation, events, viewer)
     if violation is not None:
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None and at is None:
@@ -812,9 +813,11 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
     line and exit code."""
     from kabucli.files import write_whole
     from kabucli.log import holds_log
+    from kabucli.render import seen_violation
     from kabucli.render.html import page
 
     text, violation = page(g, data, log.name, viewer, at or 0)
+    violation = seen_violation(g, violation, data.events, viewer)
     if holds_log(out):
         fail(f"--html {out} holds a kabucli log, which a page never replaces: name another "
              "file", EXIT_UNREADABLE)
@@ -851,6 +854,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     (:meth:`Game.header_hidden_from`: null, named in ``hidden``)."""
     from kabucli.engine import seen_header, walk
     from kabucli.log import to_builtins
+    from kabucli.render import seen_violation
 
     times = data.times
 
@@ -864,6 +868,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
                 "notation": g.notate(ev), "event": to_builtins(ev), **at}
 
     def ending(match: Match, violation: Violation | None) -> dict[str, Any]:
+        violation = seen_violation(g, violation, events, viewer)
         return {"outcome": match.outcome(),
                 "violation": None if violation is None else {
                     "index": violation.index, "actor": violation.actor,

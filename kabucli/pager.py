@@ -301,9 +301,10 @@ class Pager:
         if at.pos == at.last:
             if m.over:
                 parts.append(render.outcome_panel(self.game, m))
-            if at.violation is not None:
-                parts.append(Text(words.stop_note(at.violation.index, at.violation.reason),
-                                  style="red"))
+            told = render.seen_violation(self.game, at.violation, list(at.events),
+                                         self.viewer)
+            if told is not None:
+                parts.append(Text(words.stop_note(told.index, told.reason), style="red"))
             elif self.data.error is not None:
                 parts.append(Text(words.unfinished_note(str(self.data.error)),
                                   style="yellow"))

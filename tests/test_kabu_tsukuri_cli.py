@@ -230,3 +230,32 @@ for line in sys.stdin:
 
 def test_completion_offers_kabu_tsukuri() -> None:
     assert "kabu-tsukuri" in complete_game()
+
+
+def test_a_seats_replay_of_a_log_broken_in_a_hidden_event_does_not_name_what_it_holds(
+        tmp_path: Path) -> None:
+    """An arrangement tampered with breaks a rule: the reason names its seat's hand. The
+    whole replay says so; a replay as another seat (text, --step's end, --json, --html) says
+    only that a hidden event breaks a rule, never the rows or the hand."""
+    src = Path(__file__).resolve().parent.parent / "replays/kabu-tsukuri/3p-ranking-kabu.jsonl"
+    lines = src.read_text().splitlines()
+    assert lines[2] == '{"e":"arrange","seat":2,"rows":[[4,12,1],[6,11,1],[6,2,12]],"aside":[3]}'
+    lines[2] = '{"e":"arrange","seat":2,"rows":[[4,12,1],[6,11,1],[6,2,12]],"aside":[9]}'
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    secret = ("1-1-2-3-4-6-6-11-12-12", "4-12-1", "aside 9")
+    whole = run("replay", str(bad))
+    assert whole.exit_code == 1 and "p2's hand is" in whole.stderr
+    for as_seat in ("p1", "p3"):
+        for extra in ([], ["--json"], ["--at", "3"], ["--html", str(tmp_path / "p.html")]):
+            res = run("replay", str(bad), "--as", as_seat, *extra)
+            said = res.stdout + res.stderr
+            if extra[:1] == ["--html"]:
+                said += (tmp_path / "p.html").read_text()
+            assert res.exit_code == 1, (extra, res.stderr)
+            assert "event 2: p2 'hidden': it breaks a rule (what it holds is hidden from " \
+                   f"{as_seat})" in res.stderr, (extra, res.stderr)
+            for word in (*secret, "p2's hand is"):
+                assert word not in said, (as_seat, extra, word)
+    own = run("replay", str(bad), "--as", "p2")
+    assert own.exit_code == 1 and "p2's hand is" in own.stderr  # the seat's own move

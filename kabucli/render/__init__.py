@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kabucli import games
-from kabucli.engine import Game, Match, seen_header
+from kabucli.engine import Game, Match, Violation, seen_header
 from kabucli.events import Event
 from kabucli.safetext import safe_text
 
@@ -222,3 +222,15 @@ def round_label(game: Game, match: Match) -> str | None:
     ``round_label(match)``."""
     label = getattr(_module(game), "round_label", None)
     return None if label is None else str(label(match))
+
+
+def seen_violation(game: Game, violation: Violation | None, events: list[Event],
+                   viewer: int | None) -> Violation | None:
+    """The broken rule as the seat ``viewer`` may read it: when the event that broke it is
+    hidden from that seat (:meth:`Game.hidden_from`: a deal, another seat's arrangement),
+    neither its notation nor the reason, which may name the cards it holds, is shown."""
+    if (viewer is None or violation is None or not 0 < violation.index <= len(events)
+            or not game.hidden_from(events[violation.index - 1], viewer)):
+        return violation
+    return Violation(violation.index, violation.actor, "hidden",
+                     f"it breaks a rule (what it holds is hidden from p{viewer})")

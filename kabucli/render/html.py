@@ -28,7 +28,14 @@ from typing import Any
 from kabucli import games
 from kabucli.engine import Game, Match, Violation, seen_header, walk
 from kabucli.events import Event
-from kabucli.render import clock_text, event_actor, event_words, outcome_panel, seat_label
+from kabucli.render import (
+    clock_text,
+    event_actor,
+    event_words,
+    outcome_panel,
+    seat_label,
+    seen_violation,
+)
 from kabucli.render.svgcards import symbols
 from kabucli.safetext import safe_text
 
@@ -124,16 +131,20 @@ def _walked(game: Game, data: Any, log_name: str,
     match, violation = walk(game, header, events, on_step)
     violation_data: dict[str, Any] | None = None
     if violation is not None:
-        for at, said in zip(ats, entries, strict=True):
-            said.append({"n": violation.index, "kind": "violation",
-                         "line": safe_text(f"{violation.actor} {violation.action}: "
-                                           f"breaks a rule: {violation.reason}"),
-                         "notation": safe_text(violation.action)})
+        for seat, at, said in zip(seen, ats, entries, strict=True):
+            told = seen_violation(game, violation, events, seat)
+            assert told is not None
+            said.append({"n": told.index, "kind": "violation",
+                         "line": safe_text(f"{told.actor} {told.action}: "
+                                           f"breaks a rule: {told.reason}"),
+                         "notation": safe_text(told.action)})
             at.append(at[-1])
-        violation_data = {"index": violation.index,
-                          "text": safe_text(f"event {violation.index} breaks a rule: "
-                                            f"{violation.actor} {violation.action!r}: "
-                                            f"{violation.reason}")}
+        told = seen_violation(game, violation, events, viewer)
+        assert told is not None
+        violation_data = {"index": told.index,
+                          "text": safe_text(f"event {told.index} breaks a rule: "
+                                            f"{told.actor} {told.action!r}: "
+                                            f"{told.reason}")}
     views = [{"key": "all" if seat is None else f"p{seat}",
               "label": "everyone (referee)" if seat is None else seat_label(match, seat),
               "seed": _seed_text(game, header, seat), "events": said, "at": at}
