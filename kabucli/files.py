@@ -139,25 +139,34 @@ def _write_part(name: str, part: str, old: os.stat_result | None,
     return result
 
 
+# the signals that end a program by default which a write is unwound from: SIGTERM, and
+# where they exist SIGHUP (the terminal closed, an ssh session dropped) and SIGQUIT (Ctrl-\)
+_ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT")
+                if hasattr(signal, name))
+
+
 @contextlib.contextmanager
 def _term_unwinds() -> Iterator[None]:
-    """SIGTERM, while a file is written whole, ends the program as it would (exit 143) but
-    through Python's unwinding, so that the part-written file beside the target is removed
-    rather than left behind. Only where SIGTERM has its default action and in the main thread
-    (where Python runs handlers); a command that handles SIGTERM itself keeps its handler."""
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+    """SIGTERM (or SIGHUP, SIGQUIT), while a file is written whole, ends the program as it
+    would (exit 128 + the signal's number) but through Python's unwinding, so that the
+    part-written file beside the target is removed rather than left behind. Only for the
+    signals that have their default action, in the main thread (where Python runs handlers);
+    a command that handles one itself keeps its handler."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
+    mine = [sig for sig in _ENDING if signal.getsignal(sig) is signal.SIG_DFL]
 
     def stop(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)
 
-    signal.signal(signal.SIGTERM, stop)
+    for sig in mine:
+        signal.signal(sig, stop)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        for sig in mine:
+            signal.signal(sig, signal.SIG_DFL)
 
 
 def _same_access(fd: int, old: os.stat_result) -> None:

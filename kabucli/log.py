@@ -1168,7 +1168,7 @@ _MP_SIZED: Final = {0xC4: 1, 0xC5: 2, 0xC6: 4, 0xD9: 1, 0xDA: 2, 0xDB: 4, 0xC7: 
 
 class _MsgpackKeys:
     """Walks one msgpack value, raising :class:`_TwiceError` at a map that gives a key
-    twice (keys compared as their bytes, which for the strings of a record is as values)."""
+    twice (keys compared as values, however each is encoded)."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data
@@ -1190,7 +1190,10 @@ class _MsgpackKeys:
             for _ in range(n):
                 start = self.pos
                 self.value()
-                key = self.data[start:self.pos]
+                raw = self.data[start:self.pos]
+                # the key as a value, encoded as kabucli would: "seed" once as a fixstr and
+                # once as a str8 is the same key given twice
+                key = _enc_mp.encode(msgspec.msgpack.decode(raw))
                 if key in seen:
                     raise _TwiceError(f"the key {_key_text(key)} is given twice in one object "
                                       "(readers differ on which one counts)")
@@ -1205,7 +1208,8 @@ class _MsgpackKeys:
         elif b in _MP_FIXED:
             self.pos += _MP_FIXED[b]
         elif b in _MP_SIZED:
-            self.pos += self._uint(_MP_SIZED[b]) + (1 if 0xC7 <= b <= 0xC9 else 0)
+            n = self._uint(_MP_SIZED[b])  # (moves past the length first)
+            self.pos += n + (1 if 0xC7 <= b <= 0xC9 else 0)
 
 
 def _key_text(key: bytes) -> str:

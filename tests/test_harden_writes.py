@@ -304,11 +304,17 @@ def _umask() -> int:
     return old
 
 
-def test_sigterm_while_a_file_is_written_whole_leaves_no_part_file(tmp_path: Path) -> None:
-    """SIGTERM in the middle of a write (log convert, repair, a page, a chart) ends the
-    program with 143 as the signal would, but the part-written file beside the target goes
-    with it, and the file that was there stays whole. (In a process of its own: without the
-    handling, SIGTERM would end the test run itself.)"""
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP", "SIGQUIT"])
+def test_sigterm_while_a_file_is_written_whole_leaves_no_part_file(
+        tmp_path: Path, sig: str) -> None:
+    """SIGTERM (or SIGHUP: a terminal closed; SIGQUIT) in the middle of a write (log convert,
+    repair, a page, a chart) ends the program with 128 + the signal as the signal would, but
+    the part-written file beside the target goes with it, and the file that was there stays
+    whole. (In a process of its own: without the handling, the signal would end the test run
+    itself.)"""
+    import signal
+
+    number = int(getattr(signal, sig))
     target = tmp_path / "out.jsonl"
     target.write_bytes(b"the file that was there\n")
     child = f"""
@@ -317,16 +323,16 @@ from kabucli.files import write_whole
 def write(fh):
     fh.write(b"half of a new file")
     fh.flush()
-    os.kill(os.getpid(), signal.SIGTERM)
+    os.kill(os.getpid(), signal.{sig})
     fh.write(b" and the rest")
 try:
     write_whole({str(target)!r}, write, overwrite=True)
 finally:
-    print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)
+    print(signal.getsignal(signal.{sig}) is signal.SIG_DFL)
 """
     res = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
                          timeout=60)
-    assert (res.returncode, res.stdout, res.stderr) == (143, "True\n", "")
+    assert (res.returncode, res.stdout, res.stderr) == (128 + number, "True\n", "")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
     assert target.read_bytes() == b"the file that was there\n"
 

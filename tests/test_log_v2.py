@@ -773,3 +773,58 @@ def test_a_binary_header_not_as_kabucli_writes_it_is_read_when_each_key_is_once(
     first, second = run("audit", str(src)), run("audit", str(other))
     assert (first.exit_code, second.exit_code) == (0, 0), second.stderr
     assert first.stdout.split()[-1] == second.stdout.split()[-1]  # the digest
+
+
+@pytest.mark.parametrize("wide", [b"\xd9", b"\xda\x00", b"\xdb\x00\x00\x00"])
+def test_a_key_given_twice_in_two_encodings_is_still_given_twice(
+        tmp_path: Path, wide: bytes) -> None:
+    """msgpack may write the string "seed" as a fixstr or as a str8/16/32: the same key. A
+    header giving it once each way is refused as one giving it twice (a hostile probe, G3:
+    compared as bytes, it audited valid with the clean log's digest)."""
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    parts = bodies(src.read_bytes())
+    pairs = list(msgspec.msgpack.decode(parts[0]).items())
+    n = len(pairs) + 1
+    head = bytes((0x80 | n,)) if n < 16 else b"\xde" + n.to_bytes(2, "big")
+    body = head + b"".join(msgspec.msgpack.encode(k) + msgspec.msgpack.encode(v)
+                           for k, v in pairs)
+    body += wide + bytes((4,)) + b"seed" + msgspec.msgpack.encode(12345)
+    bad = tmp_path / "wide.kbl"
+    bad.write_bytes(rebuilt([body, *parts[1:]]))
+    res = run("audit", str(bad))
+    assert res.exit_code == 2, res.stdout
+    assert "header: invalid record: the key 'seed' is given twice" in res.stderr, res.stderr
+
+
+def _wide(value: Any, size: int) -> bytes:
+    """``value`` in msgpack as another writer may encode it: every string as a str8/16/32
+    (``size`` 1, 2 or 4 length bytes), every integer as an int64, every map and array with a
+    32-bit count."""
+    if isinstance(value, str):
+        data = value.encode()
+        return {1: b"\xd9", 2: b"\xda", 4: b"\xdb"}[size] + len(data).to_bytes(size, "big") + data
+    if isinstance(value, bool) or value is None:
+        return msgspec.msgpack.encode(value)
+    if isinstance(value, int):
+        return b"\xd3" + value.to_bytes(8, "big", signed=True)
+    if isinstance(value, dict):
+        return b"\xdf" + len(value).to_bytes(4, "big") + b"".join(
+            _wide(k, size) + _wide(v, size) for k, v in value.items())
+    if isinstance(value, list):
+        return b"\xdd" + len(value).to_bytes(4, "big") + b"".join(_wide(v, size) for v in value)
+    raise TypeError(value)
+
+
+@pytest.mark.parametrize("size", [1, 2, 4])
+def test_a_header_in_wide_encodings_reads_with_the_same_digest(tmp_path: Path, size: int) -> None:
+    """The walk that looks for a key given twice must step over every encoding msgpack
+    allows; a header written with wide strings, integers and counts is the same header."""
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    parts = bodies(src.read_bytes())
+    body = _wide(msgspec.msgpack.decode(parts[0]), size)
+    assert body != parts[0]
+    other = tmp_path / "wide.kbl"
+    other.write_bytes(rebuilt([body, *parts[1:]]))
+    first, second = run("audit", str(src)), run("audit", str(other))
+    assert (first.exit_code, second.exit_code) == (0, 0), second.stderr
+    assert first.stdout.split()[-1] == second.stdout.split()[-1]
