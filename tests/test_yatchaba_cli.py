@@ -153,13 +153,13 @@ def test_every_round_ends_when_a_python_bot_always_continues(tmp_path: Path) -> 
     assert run("replay", str(log)).exit_code == 0
 
 
-def test_a_log_recorded_before_max_laps_reads_without_a_limit(tmp_path: Path) -> None:
+def test_a_log_recorded_before_max_laps_reads_with_the_most_it_may_be(tmp_path: Path) -> None:
     old = Path(__file__).resolve().parent.parent / "replays" / "yatchaba"
     for path in sorted(old.iterdir()):
         header = read_log(path, games.event_types).header
         assert "max_laps" not in header.rules, path
         rules = check_header(GAME, header)
-        assert isinstance(rules, YatchabaRules) and rules.max_laps == 0
+        assert isinstance(rules, YatchabaRules) and rules.max_laps == 10_000
         res = run("audit", str(path))
         assert res.exit_code == 0 and "valid" in res.stdout, res.stdout
 
@@ -175,7 +175,7 @@ def test_a_round_longer_than_the_cap_recorded_before_it_still_audits_valid(
     from kabucli.log import SeatInfo
     from kabucli.rules import validate
 
-    rules = validate(YatchabaRules, {"max_laps": 0, "games": 1}, "yatchaba")
+    rules = validate(YatchabaRules, {"max_laps": 10_000, "games": 1}, "yatchaba")
     seats = [SeatInfo("p1", "bot:random"), SeatInfo("p2", "bot:random")]
     m = Match(GAME, make_header(GAME, rules, seats, 3))
     while not m.over:
@@ -257,11 +257,11 @@ def test_a_seat_never_sees_the_cards_laid_face_down_in_a_replay(tmp_path: Path) 
         assert '"cards":["??","??","??"]' in html  # the seats' views (the page has them all)
 
 
-def test_max_laps_is_a_house_rule_of_0_to_10000() -> None:
+def test_max_laps_is_a_house_rule_of_1_to_10000() -> None:
     assert "max_laps" in run("rules", "yatchaba").stdout
-    for value in ("-1", "10001"):
+    for value in ("0", "10001"):  # (0 would be no limit: a round that may never end)
         res = run("deal", "yatchaba", "-s", "1", "-r", f"max_laps={value}")
         assert res.exit_code == 1
-        assert f"house rule max_laps={value} is not allowed: expected integer 0-10000" in res.stderr
-    for value in ("0", "1", "10000"):
+        assert f"house rule max_laps={value} is not allowed: expected integer 1-10000" in res.stderr
+    for value in ("1", "10000"):
         assert run("deal", "yatchaba", "-s", "1", "-r", f"max_laps={value}").exit_code == 0

@@ -41,10 +41,9 @@ class YatchabaRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         int, Meta(ge=0, le=1_000_000_000, description="chips every player starts with")
     ] = 100
     max_laps: Annotated[
-        int, Meta(ge=0, le=10_000, description="betting laps in a round at most: after this "
+        int, Meta(ge=1, le=10_000, description="betting laps in a round at most: after this "
                                                "many the decider cannot continue and the "
-                                               "cards are turned over, as after a stop (0: "
-                                               "no limit, as in logs recorded before the rule)"),
+                                               "cards are turned over, as after a stop"),
     ] = 100
 
 

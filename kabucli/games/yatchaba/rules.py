@@ -235,8 +235,10 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
     Rules = YatchabaRules
     events = (Deal, Guess, Bet, Pass, Continue, Stop, Reveal, Result, Pay, GameEnd, End)
     public_chance = (Reveal,)  # the three cards turned over for everyone
-    # logs from before the cap (their header has no max_laps): rounds without a limit
-    rules_added: ClassVar[Mapping[str, Any]] = {"max_laps": 0}
+    # logs from before the cap (their header has no max_laps) are read with the most it may
+    # be: no round of theirs comes near it (a new game may not go without one: a bot that
+    # always continues would never end its round)
+    rules_added: ClassVar[Mapping[str, Any]] = {"max_laps": 10_000}
     min_players = 2
     max_players = 8
     default_players = 4
@@ -724,7 +726,7 @@ def _next_bettor(s: YatchabaState) -> None:
     # The lap is over: the last player of the lap still betting decides, unless only the
     # guesser is left betting or this was the last lap max_laps allows; then the round stops.
     last = next(p for p in reversed(s.order) if not s.out[p])
-    if last == s.guesser or 0 < s.rules.max_laps <= s.lap:
+    if last == s.guesser or s.lap >= s.rules.max_laps:
         s.phase = "reveal"
     else:
         s.decider = last

@@ -86,7 +86,7 @@ def hint(s: YatchabaState, seat: int) -> str:
     if phase == "reveal":
         text = ("type the three cards as they are turned over: months ('reveal 1 1 8') "
                 "or names ('reveal 1b 1r 8a')")
-        if 0 < s.rules.max_laps <= s.lap and any(not s.out[p] for p in s.order[1:]):
+        if s.lap >= s.rules.max_laps and any(not s.out[p] for p in s.order[1:]):
             text = f"max_laps={s.rules.max_laps} laps are over, so the betting stopped; " + text
         return text
     return ""
