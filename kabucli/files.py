@@ -96,9 +96,10 @@ def write_whole(path: Path | str, write: Callable[[IO[bytes]], T], overwrite: bo
     device, a FIFO: kabucli writes files only, never into those); or is, through any link,
     one of the files ``keep`` (the one being read)."""
     name = os.fspath(path)
+    if os.path.islink(name) and os.path.exists(name):  # the file the link names is written,
+        name = os.path.realpath(name)  # the link kept (as the shell's > does); what is
+        # checked is that file, not the link followed again (which may change meanwhile)
     old = _check_target(name, overwrite, keep)
-    if old is not None and os.path.islink(name):  # the file the link names is written, the
-        name = os.path.realpath(name)  # link kept (as the shell's > does)
     folder = os.path.dirname(name)
     # (not named after the file: a name near the system's 255-byte limit leaves no room)
     part = os.path.join(folder, f".kabucli-{secrets.token_hex(8)}.part")
