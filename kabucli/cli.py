@@ -1020,6 +1020,9 @@ def audit(
                            digest=found, format=head.format)
                 if head.commit is not None:
                     res["commit"] = head.commit
+                taken = data.undone  # (a takeback in a seeded game may follow what the
+                if taken:  # person saw: the reader is told, as the log tells it)
+                    res["taken_back"] = taken
                 # A user's own bot is recorded, never run (audit runs no bot); resume needs
                 # it named.
                 own = {i: k for i, s in enumerate(data.header.seats, 1)
@@ -1032,7 +1035,7 @@ def audit(
                     valid.append(f"[green]valid:[/] {_escape(str(path))} ({data.events} events, "
                                  f"{_escape(state)})\n  digest {found}"
                                  + ("; seed commitment checked" if head.commit is not None
-                                    else ""))
+                                    else "") + _taken_back(taken))
                     if len(valid) >= 256 or time.monotonic() - shown[0] > 0.2:
                         show_valid()
             result(res)
@@ -1041,6 +1044,17 @@ def audit(
     if as_json:
         print("\n]" if items else "[]")
     raise typer.Exit(worst)
+
+
+def _taken_back(undone: list[int]) -> str:
+    """audit's line for the undos of a valid log: how many moves were taken back, and where
+    (a person who takes a move back in a seeded game may have seen what followed it)."""
+    if not undone:
+        return ""
+    n = len(undone)
+    at = ", ".join(map(str, undone[:10])) + (f" and {n - 10} more" if n > 10 else "")
+    return (f"\n  taken back: {n} move{'s' if n > 1 else ''} (undo at event"
+            f"{'s' if n > 1 else ''} {at})")
 
 
 def _hex_option(name: str, value: str) -> str:

@@ -679,6 +679,7 @@ class Deriver:
         self.inputs: list[tuple[int, Event | None]] = []  # in effect, when not keep
         self.violation: Violation | None = None
         self.replayed = 0  # inputs played again for undos (see MAX_REPLAYED)
+        self.undone: list[int] = []  # the events (numbers) that took a move back: undos
 
     @property
     def logged(self) -> int:
@@ -713,9 +714,12 @@ class Deriver:
             if not self.keep_inputs:
                 raise NeedInputs
             try:
-                return self._undo(t, ev)
+                done = self._undo(t, ev)
             except LogError as exc:  # past MAX_REPLAYED: refused as that undo
                 return self._refused(ev, str(exc))
+            if done:
+                self.undone.append(self.logged)
+            return done
         reason = match.why_not(ev, p)  # against the pending advance returned
         if reason is not None:
             return self._refused(ev, reason)
@@ -724,6 +728,7 @@ class Deriver:
                 match._accept(ev)
             except LogError as exc:  # past MAX_REPLAYED, before anything changed
                 return self._refused(ev, str(exc))
+            self.undone.append(self.logged)
         else:
             match._accept(ev)
         if self.keep_inputs:

@@ -889,6 +889,7 @@ class Audited(NamedTuple):
     violation: Any
     digest: str | None
     types: Any
+    undone: list[int]  # the events (numbers) that took a move back
 
 
 def audit_log(path: Path | str, event_types: EventTypes) -> Audited:
@@ -910,8 +911,10 @@ def audit_log(path: Path | str, event_types: EventTypes) -> Audited:
         if game is None:
             raise LogError(f"{path}: its game's engine was not given")
         match, violation = walk(game, data.header, data.events)
+        end = len(data.events) if violation is None else violation.index - 1
         return Audited(data.header, len(data.events), match, violation,
-                       None if violation is not None else log_digest(data), data.types)
+                       None if violation is not None else log_digest(data), data.types,
+                       [i for i, ev in enumerate(data.events[:end], 1) if type(ev) is Undo])
     derived = records.deriver.finish()
     n = records.deriver.logged
     if bad is not None:
@@ -920,7 +923,7 @@ def audit_log(path: Path | str, event_types: EventTypes) -> Audited:
     match, violation = derived.walked
     return Audited(records.header, n, match, violation,
                    None if violation is not None else str(records.hasher.hexdigest()),
-                   records.types)
+                   records.types, records.deriver.undone)
 
 
 def log_digest(log: LogData) -> str | None:
@@ -1254,9 +1257,9 @@ def convert_log(src: Path, dst: Path, event_types: EventTypes, fmt: Fmt | None =
     1 or 2) is read strictly (its game's events from ``event_types``), so a damaged log is
     refused, and ``dst`` is not overwritten unless ``overwrite``. Format 2's binary encoding
     keeps only the inputs: a log whose events are not what the engine derives from them (one
-    that breaks a rule) is refused, in JSON Lines it is copied as it is. A binary log that
-    breaks a rule is refused into either encoding (its events after that input cannot be
-    derived: a copy would end there)."""
+    that breaks a rule) is refused, in JSON Lines it is copied as it is. A format 2 binary
+    log that breaks a rule is refused into either encoding (its events after that input
+    cannot be derived: a copy would end there)."""
     src, dst = Path(src), Path(dst)
     log = read_log(src, event_types, strict=True)
     if same_file(src, dst):

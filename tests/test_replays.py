@@ -121,3 +121,22 @@ def test_dare_replays_cover_every_way_a_round_ends() -> None:
     assert players == {2, 3, 4}
     assert modes == {"seeded", "physical"}
     assert undo
+
+
+@pytest.mark.parametrize("encoding", ["jsonl", "kbl"])
+def test_audit_says_where_moves_were_taken_back(tmp_path: Path, encoding: str) -> None:
+    """A move taken back (undo) is legal and stays in the log; in a seeded game the person
+    may have seen what followed it (the next deal, a bot's reply), so audit tells the reader
+    where, in both encodings (the binary one is streamed) and in --json."""
+    src = Path(__file__).resolve().parent.parent / "replays" / "dare" / "2p-human-undo.jsonl"
+    path = src
+    if encoding == "kbl":
+        path = tmp_path / "undo.kbl"
+        assert kabucli("log", "convert", str(src), str(path)).exit_code == 0
+    res = kabucli("audit", str(path))
+    assert res.exit_code == 0
+    assert res.stdout.splitlines()[-1] == "  taken back: 2 moves (undo at events 11, 12)"
+    (doc,) = json.loads(kabucli("audit", str(path), "--json").stdout)
+    assert doc["taken_back"] == [11, 12]
+    plain = Path(__file__).resolve().parent.parent / "replays" / "dare" / "3p-tie-order.jsonl"
+    assert "taken back" not in kabucli("audit", str(plain)).stdout
