@@ -388,6 +388,7 @@ def play(
     if physical and commit:
         fail("--physical deals nothing, so it has no seed to commit to (--commit)")
     moves = _read_script(script)
+    typed = s  # (the seed the person gave, if any)
     try:
         seats = build_seats(g, players, player or [], bot or [])
         if not physical and s is None:
@@ -399,6 +400,12 @@ def play(
                      commit=commit)
     except KabuError as exc:
         fail(str(exc))
+    if typed is not None and sess.seed_secret() and not quiet:
+        # the seed deals every card: whoever typed it can work out the hidden cards from it
+        _console(stderr=True).print(
+            "[dim]note: the seed you gave deals every card, so the hidden cards can be worked "
+            "out from it; leave --seed out for a deal nobody knows in advance[/]",
+            soft_wrap=True)
     if commit:  # before anything is dealt: the first event comes in _drive
         line = f"seed commitment: {sess.match.header.commit}"
         if as_json:

@@ -354,3 +354,19 @@ def test_bots_alone_are_shown_the_seed_at_once() -> None:
     assert res.exit_code == 0
     assert res.stdout.splitlines()[0] == "Dare · seed 7 · no log"
     assert "seed shown at the end" not in res.stdout
+
+
+def test_a_person_who_gives_the_seed_is_told_it_deals_every_card(tmp_path: Path) -> None:
+    """Hiding the seed does not hide it from the person who typed it: play says so (on
+    stderr), and says nothing when the seed was drawn or only bots play."""
+    script = tmp_path / "moves.txt"
+    script.write_text("pass\n")
+    note = "note: the seed you gave deals every card"
+    res = run("play", "dare", "--seed", SECRET_SEED, "-b", "2=best", "-b", "3=best", "-r",
+              "rounds=1", "--script", str(script), "--no-log")
+    assert res.exit_code == 0 and note in res.stderr and note not in res.stdout
+    drawn = run("play", "dare", "-b", "2=best", "-b", "3=best", "-r", "rounds=1",
+                "--script", str(script), "--no-log")
+    assert drawn.exit_code == 0 and note not in drawn.output
+    bots = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1", "--no-log")
+    assert bots.exit_code == 0 and note not in bots.output
