@@ -333,12 +333,18 @@ def _first_handout(m: Match) -> tuple[list[int], list[list[int]], Handout, Shuff
     return None
 
 
-def test_the_jizo_hand_out_skips_players_who_are_out() -> None:
+def p1_out_of_five() -> Match:
+    """A real table of five where p1 is out: two wrong claims gave away both its cards."""
     m = table(5)
     run(m, "7")
     step(m, "p1 claim")
     run(m, "3")
     step(m, "p1 claim")  # p1 is out
+    return m
+
+
+def test_the_jizo_hand_out_skips_players_who_are_out() -> None:
+    m = p1_out_of_five()
     run(m, "5", "6", "Jizo")  # p3, p4, p5; the Jizo said five
     step(m, "p2 flip 8")
     assert last(m, Handout) == Handout(5, 2, [3, 4, 5, 2])
@@ -748,11 +754,7 @@ def test_a_player_who_turns_their_last_card_is_out_at_once_and_cannot_claim_it()
 
 
 def test_penalty_gifts_skip_players_who_are_out() -> None:
-    m = table(5)
-    run(m, "7")
-    step(m, "p1 claim")
-    run(m, "3")
-    step(m, "p1 claim")  # p1 is out
+    m = p1_out_of_five()
     run(m, "9")  # p3 says three
     start = len(m.events)
     step(m, "p3 claim")  # wrong: one card each to p4, p5 and p2; none to p1

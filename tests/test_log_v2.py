@@ -458,9 +458,10 @@ def test_an_undo_in_a_log_where_nobody_could_type_one_is_read_again_keeping_inpu
     assert GAME.view(streamed.match.state) == GAME.view(whole.walked[0].state)
 
 
-def test_a_tampered_input_is_named_by_its_event_number(tmp_path: Path) -> None:
+def tampered_lay(tmp_path: Path) -> tuple[Path, Lay]:
+    """A copy of a recorded binary Dare log whose first lay is one not from its hand (the
+    checksums and the digest's bytes made right): the log and the lay it replaced."""
     src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
-    data = read_log(src, event_types)
     parts = bodies(src.read_bytes())
     dare = codec(_with_undo(GAME.events), False)
     recs = list(dare.decoder.decode(parts[1]))
@@ -469,6 +470,12 @@ def test_a_tampered_input_is_named_by_its_event_number(tmp_path: Path) -> None:
     recs[0] = dare.record(Lay(first.seat, [[1, 1, 1]]), 0)  # not from its hand
     bad = tmp_path / "bad.kbl"
     bad.write_bytes(rebuilt([parts[0], msgspec.msgpack.encode(recs)]))
+    return bad, first
+
+
+def test_a_tampered_input_is_named_by_its_event_number(tmp_path: Path) -> None:
+    data = read_log(REPLAYS / "dare" / "3p-showdown-outright.kbl", event_types)
+    bad, first = tampered_lay(tmp_path)
     index = data.events.index(first) + 1
     res = run("audit", str(bad))
     assert res.exit_code == 1
@@ -710,15 +717,7 @@ def test_convert_refuses_a_binary_log_that_breaks_a_rule_rather_than_cut_it(
     """A binary log is read by playing its inputs, which stops at the first one that breaks a
     rule: what follows cannot be derived. Convert used to write the events up to there and
     say 'wrote' (exit 0), losing the rest; it now refuses, in one line, and writes nothing."""
-    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
-    parts = bodies(src.read_bytes())
-    dare = codec(_with_undo(GAME.events), False)
-    recs = list(dare.decoder.decode(parts[1]))
-    first = dare.event(recs[0])[1]
-    assert type(first) is Lay
-    recs[0] = dare.record(Lay(first.seat, [[1, 1, 1]]), 0)  # not from its hand
-    bad = tmp_path / "bad.kbl"
-    bad.write_bytes(rebuilt([parts[0], msgspec.msgpack.encode(recs)]))
+    bad, _ = tampered_lay(tmp_path)
     res = run("log", "convert", str(bad), str(tmp_path / to))
     assert res.exit_code != 0 and "wrote" not in res.stdout
     (line,) = res.stderr.splitlines()
