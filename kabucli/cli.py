@@ -400,9 +400,9 @@ def play(
                      commit=commit)
     except KabuError as exc:
         fail(str(exc))
-    if typed is not None and sess.seed_secret() and not quiet:
+    if typed is not None and sess.seed_secret() and not (quiet or as_json):
         # the seed deals every card: whoever typed it can work out the hidden cards from it
-        _console(stderr=True).print(
+        _console().print(
             "[dim]note: the seed you gave deals every card, so the hidden cards can be worked "
             "out from it; leave --seed out for a deal nobody knows in advance[/]",
             soft_wrap=True)

@@ -357,14 +357,14 @@ def test_bots_alone_are_shown_the_seed_at_once() -> None:
 
 
 def test_a_person_who_gives_the_seed_is_told_it_deals_every_card(tmp_path: Path) -> None:
-    """Hiding the seed does not hide it from the person who typed it: play says so (on
-    stderr), and says nothing when the seed was drawn or only bots play."""
+    """Hiding the seed does not hide it from the person who typed it: play says so, before
+    the game, and says nothing when the seed was drawn or only bots play."""
     script = tmp_path / "moves.txt"
     script.write_text("pass\n")
     note = "note: the seed you gave deals every card"
     res = run("play", "dare", "--seed", SECRET_SEED, "-b", "2=best", "-b", "3=best", "-r",
               "rounds=1", "--script", str(script), "--no-log")
-    assert res.exit_code == 0 and note in res.stderr and note not in res.stdout
+    assert res.exit_code == 0 and res.stdout.startswith(note) and note not in res.stderr
     drawn = run("play", "dare", "-b", "2=best", "-b", "3=best", "-r", "rounds=1",
                 "--script", str(script), "--no-log")
     assert drawn.exit_code == 0 and note not in drawn.output
