@@ -29,11 +29,12 @@ from kabucli.log import FORMAT_VERSION, Header, SeatInfo, now_iso, now_ms
 from kabucli.rules import as_dict, validate
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
 
-# The classes the engine tells events apart by, as static names: compiled, a module's own
-# name is looked up in its dict at every use, a Final one is read directly.
+# The classes the engine tells events apart by, and the function feed_records calls once a
+# record, as static names: compiled, a module's own name is looked up in its dict at every
+# use, a Final one is read directly.
 _UNDO: Final = Undo
-_ASTUPLE: Final = astuple  # (feed_records: once a record)
 _FORFEIT: Final = Forfeit
+_ASTUPLE: Final = astuple
 
 PendingKind = Literal["chance", "action", "auto", "over"]
 
