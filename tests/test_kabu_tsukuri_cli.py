@@ -4,6 +4,7 @@ an external program, a physical table, replay, audit, resume, log convert, compl
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -259,3 +260,20 @@ def test_a_seats_replay_of_a_log_broken_in_a_hidden_event_does_not_name_what_it_
                 assert word not in said, (as_seat, extra, word)
     own = run("replay", str(bad), "--as", "p2")
     assert own.exit_code == 1 and "p2's hand is" in own.stderr  # the seat's own move
+
+
+def test_the_table_after_a_row_is_paid_shows_what_it_paid_not_the_empty_pot(
+        tmp_path: Path) -> None:
+    """After the last row of a hand the pot is paid out: the table said 'takes the pot of 0'
+    where the event line said 6 (a probe, H4). Every pot a table says was taken is the one
+    the result paid."""
+    log = tmp_path / "g.kbl"
+    assert run("play", "kabu-tsukuri", "-n", "2", "-s", "3", "-b", "all=random", "-r",
+               "hands=2", "--log", str(log), "-q").exit_code == 0
+    events = read_log(log, games.event_types).events
+    for at, ev in enumerate(events, start=1):
+        if type(ev).__name__ != "Result" or len(ev.best) != 1:
+            continue
+        table = run("replay", str(log), "--at", str(at)).stdout
+        said = re.findall(r"row \d: p\d takes the pot of (\d+)", table)
+        assert said and all(int(n) == ev.amount for n in said), (at, said, ev.amount)

@@ -55,10 +55,13 @@ def _leader(s: KabuState) -> Text:
     levels = s.levels()
     if not levels:
         return _last(s)
+    done = len(levels) == s.n
+    last = s.history[-1] if s.history else None
+    if done and last is not None and (last.hand, last.row) == (s.hand, s.row):
+        return _last(s)  # decided and paid (the pot is empty now): what it paid
     top = max(levels.values())
     best = [p for p in s.order if levels.get(p) == top]
     name = row_name(top, s.rules.ranking)
-    done = len(levels) == s.n
     if len(best) == 1:
         verb = "takes" if done else "leads for"
         return Text(f"row {s.row}: p{best[0]} {verb} the pot of {s.ledger.pot} with {name}",
