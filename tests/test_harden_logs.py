@@ -433,3 +433,28 @@ def test_a_format_1_msgpack_event_that_gives_a_key_twice_is_refused(tmp_path: Pa
     bad = edited(source, tmp_path / "twice.kbl", i, lambda r: None, twice)
     line = one_line(run("audit", str(bad)), 2)
     assert f"event {i}: invalid record: the key 'why' is given twice" in line, line
+
+
+@pytest.mark.parametrize("output", ["text", "--json", "--html"])
+def test_a_seats_replay_never_reads_out_another_seats_hand_in_a_broken_rule(
+        tmp_path: Path, output: str) -> None:
+    """A public move that breaks a rule (a set its player does not hold) is refused with a
+    reason that names that player's hand: the whole replay and that player's own view give
+    it, another seat's view only says that the move breaks a rule (a probe, H1)."""
+    source = "dare/3p-tie-order.jsonl"
+    i = index_of(source, "lay", ("sets", 0))
+    bad = edited(source, tmp_path / "bad.jsonl", i, lambda r: r.update(sets=[[7, 9, 9]]))
+    actor = json.loads(bad.read_text().splitlines()[i])["seat"]
+    other = 1 if actor != 1 else 2
+    extra = {"text": [], "--json": ["--json"], "--html": ["--html", str(tmp_path / "p.html")]}
+    whole = run("replay", str(bad), *extra[output])
+    assert whole.exit_code == 1 and f"p{actor}'s hand" in whole.stderr
+    own = run("replay", str(bad), "--as", f"p{actor}", *extra[output])
+    assert own.exit_code == 1 and f"p{actor}'s hand" in own.stderr
+    seen = run("replay", str(bad), "--as", f"p{other}", *extra[output])
+    said = seen.stdout + seen.stderr + (
+        (tmp_path / "p.html").read_text() if output == "--html" else "")
+    assert seen.exit_code == 1
+    assert f"event {i}: p{actor} 'p{actor} sets 7-9-9': it breaks a rule (why may name " \
+           f"cards that is hidden from p{other})" in seen.stderr, seen.stderr
+    assert f"p{actor}'s hand" not in said

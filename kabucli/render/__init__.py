@@ -226,11 +226,16 @@ def round_label(game: Game, match: Match) -> str | None:
 
 def seen_violation(game: Game, violation: Violation | None, events: list[Event],
                    viewer: int | None) -> Violation | None:
-    """The broken rule as the seat ``viewer`` may read it: when the event that broke it is
-    hidden from that seat (:meth:`Game.hidden_from`: a deal, another seat's arrangement),
-    neither its notation nor the reason, which may name the cards it holds, is shown."""
-    if (viewer is None or violation is None or not 0 < violation.index <= len(events)
-            or not game.hidden_from(events[violation.index - 1], viewer)):
+    """The broken rule as the seat ``viewer`` may read it. The reason may name cards hidden
+    from that seat (another seat's hand that does not hold the set laid, what the seed deals
+    here), so only the seat's own moves keep theirs; and when the event itself is hidden
+    from the seat (:meth:`Game.hidden_from`: a deal, another seat's arrangement), its
+    notation goes too. The whole replay says everything."""
+    if viewer is None or violation is None or violation.actor == f"p{viewer}":
         return violation
-    return Violation(violation.index, violation.actor, "hidden",
-                     f"it breaks a rule (what it holds is hidden from p{viewer})")
+    hidden = (0 < violation.index <= len(events)
+              and game.hidden_from(events[violation.index - 1], viewer))
+    return Violation(violation.index, violation.actor,
+                     "hidden" if hidden else violation.action,
+                     "it breaks a rule (" + ("what it holds" if hidden else "why may name "
+                                             "cards that") + f" is hidden from p{viewer})")
