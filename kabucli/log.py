@@ -190,6 +190,27 @@ def now_ms() -> int:
 find_game: Callable[[str], Any] | None = None
 
 
+def _hashed_header(header: Header, game: Any) -> Header:
+    """The header as the digest takes it: its house rules in the order ``game`` lists them,
+    as kabucli writes them, so that one game gives one digest whatever order another writer
+    put them in (a map has none); a rule the game does not know keeps its place after them.
+    The header itself when that is its order already (what kabucli wrote), or no game."""
+    if game is None:
+        return header
+    rules = header.rules
+    order = _rule_order(game.Rules)
+    keys = list(rules)
+    want = [k for k in order if k in rules] + [k for k in keys if k not in order]
+    if keys == want:
+        return header
+    return msgspec.structs.replace(header, rules={k: rules[k] for k in want})
+
+
+@functools.cache
+def _rule_order(rules: type[msgspec.Struct]) -> tuple[str, ...]:
+    return tuple(f.encode_name for f in msgspec.structs.fields(rules))
+
+
 def game_of(types: Sequence[type[Event]], name: str = "") -> Any:
     """The game an event types tuple carries (``kabucli.games.event_types``), else the one
     named ``name`` once kabucli.games is loaded, else None."""
@@ -239,7 +260,9 @@ class LogWriter:
         self._header_bytes = b""  # the header's msgpack bytes, a format 2 binary log's only
         if header is not None and self.version >= 2 and fmt == "msgpack":
             self._header_bytes = _enc_mp.encode(header)
-            self._digest = new_digest(self._header_bytes)
+            hashed = _hashed_header(header, game_of(types, header.game))
+            self._digest = new_digest(self._header_bytes if hashed is header
+                                      else _enc_mp.encode(hashed))
 
     @classmethod
     def create(cls, path: Path, header: Header, fmt: Fmt | None = None,
@@ -726,7 +749,9 @@ class _Decoder:
                     self.last = header.clock or 0
                 if header.format >= 2 and self.fmt == "msgpack":
                     self._codec = codec(self._events[1], header.timed)
-                    self.hasher = new_digest(canonical or _enc_mp.encode(header))
+                    hashed = _hashed_header(header, game_of(self.types, header.game))
+                    self.hasher = new_digest(canonical if canonical and hashed is header
+                                             else _enc_mp.encode(hashed))
                     if self.mode != "collect":
                         # an undo comes only from a person: a log without one at the
                         # table is streamed keeping nothing (NeedInputs if one comes)
@@ -937,7 +962,7 @@ def log_digest(log: LogData) -> str | None:
     game = game_of(log.types, log.header.game)
     if game is None:
         return None
-    header = msgspec.structs.replace(log.header, format=FORMAT_VERSION)
+    header = _hashed_header(msgspec.structs.replace(log.header, format=FORMAT_VERSION), game)
     hows, violation = classify(game, header, log.events)
     if violation is not None:
         return None

@@ -827,3 +827,36 @@ def test_a_header_in_wide_encodings_reads_with_the_same_digest(tmp_path: Path, s
     first, second = run("audit", str(src)), run("audit", str(other))
     assert (first.exit_code, second.exit_code) == (0, 0), second.stderr
     assert first.stdout.split()[-1] == second.stdout.split()[-1]
+
+
+@pytest.mark.parametrize("encoding", ["kbl", "jsonl"])
+def test_the_digest_does_not_depend_on_the_order_of_the_house_rules(
+        tmp_path: Path, encoding: str) -> None:
+    """A map has no order: a header whose house rules another writer put in another order
+    (reversed; or every key sorted, as json.dumps(sort_keys=True) and jq -S write) is the
+    same game with the same digest (a probe, H2: it was another digest)."""
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    want = run("audit", str(src)).stdout.split()[-1]
+    if encoding == "kbl":
+        parts = bodies(src.read_bytes())
+        header = msgspec.msgpack.decode(parts[0])
+        header["rules"] = dict(reversed(list(header["rules"].items())))
+        assert list(header["rules"])[0] == "chips"
+        other = tmp_path / "rules.kbl"
+        other.write_bytes(rebuilt([msgspec.msgpack.encode(header), *parts[1:]]))
+        variants = [other]
+    else:
+        base = tmp_path / "base.jsonl"
+        assert run("log", "convert", str(src), str(base)).exit_code == 0
+        head, *rest = base.read_text().splitlines(keepends=True)
+        header = json.loads(head)
+        variants = []
+        for name, text in (("reversed", json.dumps(
+                {**header, "rules": dict(reversed(list(header["rules"].items())))},
+                separators=(",", ":"))), ("sorted", json.dumps(header, sort_keys=True))):
+            path = tmp_path / f"{name}.jsonl"
+            path.write_text(text + "\n" + "".join(rest))
+            variants.append(path)
+    for path in variants:
+        res = run("audit", str(path), "--digest", want)
+        assert res.exit_code == 0, (path.name, res.stdout, res.stderr)
