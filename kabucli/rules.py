@@ -160,11 +160,23 @@ def validate(rules_type: type[R], values: dict[str, Any], game: str = "") -> R:
         field = msg.rsplit("$.", 1)[-1].rstrip("`") if "$." in msg else ""
         info = known.get(field)
         if info is not None:
-            shown = safe_text(repr(values.get(field)), 40)
+            shown = safe_text(_as_written(values.get(field)), 40)
             raise RuleError(
                 f"house rule {field}={shown} is not allowed: expected {info.kind}"
             ) from None
         raise RuleError(f"bad house rules: {msg}") from None
+
+
+def _as_written(value: Any) -> str:
+    """A rule's value as it was written: a word quoted (``tie='maybe'``, ``max_laps='100'``
+    for a string where a number belongs), anything else as JSON and TOML write it (``null``,
+    ``true``, ``1.5``), not as Python would (``None``, ``True``)."""
+    if isinstance(value, str):
+        return repr(value)
+    try:
+        return msgspec.json.encode(value).decode()
+    except (TypeError, msgspec.EncodeError):
+        return repr(value)
 
 
 def as_dict(rules: msgspec.Struct) -> dict[str, Any]:

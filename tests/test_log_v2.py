@@ -841,7 +841,7 @@ def test_the_digest_does_not_depend_on_the_order_of_the_house_rules(
         parts = bodies(src.read_bytes())
         header = msgspec.msgpack.decode(parts[0])
         header["rules"] = dict(reversed(list(header["rules"].items())))
-        assert list(header["rules"])[0] == "chips"
+        assert next(iter(header["rules"])) == "chips"
         other = tmp_path / "rules.kbl"
         other.write_bytes(rebuilt([msgspec.msgpack.encode(header), *parts[1:]]))
         variants = [other]

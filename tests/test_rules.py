@@ -190,3 +190,17 @@ def test_rules_written_to_a_header_read_back_the_same() -> None:
 def test_a_header_with_an_unknown_rule_is_refused() -> None:
     with pytest.raises(RuleError, match="unknown house rule 'wild'"):
         validate(DareRules, {**as_dict(DareRules()), "wild": True}, "dare")
+
+
+def test_a_refused_rule_value_is_quoted_as_it_was_written_not_as_python_writes_it() -> None:
+    """A header's JSON null or true, or a string where a number belongs, is named as the log
+    writes it (a probe, H5: max_laps=None, max_laps=True)."""
+    from kabucli.errors import RuleError
+    from kabucli.games.yatchaba.rules import YatchabaRules
+
+    for value, shown in ((None, "null"), (True, "true"), ("100", "'100'"), (1.5, "1.5"),
+                         ([1], "[1]")):
+        with pytest.raises(RuleError) as err:
+            validate(YatchabaRules, {"max_laps": value}, "yatchaba")
+        assert str(err.value) == (f"house rule max_laps={shown} is not allowed: expected "
+                                  "integer 1-10000"), value
