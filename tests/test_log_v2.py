@@ -860,3 +860,19 @@ def test_the_digest_does_not_depend_on_the_order_of_the_house_rules(
     for path in variants:
         res = run("audit", str(path), "--digest", want)
         assert res.exit_code == 0, (path.name, res.stdout, res.stderr)
+
+
+def test_convert_of_a_log_whose_header_its_game_refuses_names_the_log_not_the_copy(
+        tmp_path: Path) -> None:
+    src = tmp_path / "src.jsonl"
+    assert run("log", "convert", str(REPLAYS / "dare" / "3p-showdown-outright.kbl"),
+               str(src)).exit_code == 0
+    head, *rest = src.read_text().splitlines(keepends=True)
+    header = json.loads(head)
+    header["rules"]["rounds"] = 0
+    src.write_text(json.dumps(header, separators=(",", ":")) + "\n" + "".join(rest))
+    res = run("log", "convert", str(src), str(tmp_path / "copy.kbl"))
+    assert res.exit_code == 2
+    assert res.stderr.strip() == (f"error: {src}: header: house rule rounds=0 is not allowed: "
+                                  "expected integer 1-10000")
+    assert not (tmp_path / "copy.kbl").exists()

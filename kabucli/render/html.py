@@ -134,9 +134,9 @@ def _walked(game: Game, data: Any, log_name: str,
         for seat, at, said in zip(seen, ats, entries, strict=True):
             told = seen_violation(game, violation, events, seat)
             assert told is not None
+            why = told.reason if told is not violation else f"breaks a rule: {told.reason}"
             said.append({"n": told.index, "kind": "violation",
-                         "line": safe_text(f"{told.actor} {told.action}: "
-                                           f"breaks a rule: {told.reason}"),
+                         "line": safe_text(f"{told.actor} {told.action}: {why}"),
                          "notation": safe_text(told.action)})
             at.append(at[-1])
         told = seen_violation(game, violation, events, viewer)
