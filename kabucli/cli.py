@@ -636,7 +636,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     if word in ("quit", "q", "exit"):
         return "quit"
     if word in ("?", "moves", "legal"):
-        texts = sess.legal_texts()
+        texts = sess.legal_texts(people_only=True)  # (a bot seat's move is refused if typed)
         if texts:
             out.print(f"{len(texts)} legal move(s):")
             shown = texts if len(texts) <= 40 else texts[:30]

@@ -162,3 +162,14 @@ def test_kazu_tori_takes_2_to_5_players_and_refuses_1_or_6_in_one_line() -> None
         res = run("play", "kazu-tori", "-n", n, "--seed", "1", "--bot", "all=sharp",
                   "--no-log", "--quiet")
         assert res.exit_code == 0, res.stderr
+
+
+def test_the_legal_moves_listed_at_the_prompt_are_the_persons_not_the_bots() -> None:
+    """In a claim window every seat may act, bots too; `?` lists only what the person may
+    type (a bot seat's move typed is refused: a probe, H8)."""
+    res = run("play", "kazu-tori", "-s", "3", "-b", "2=random", "-b", "3=random", "-b",
+              "4=random", "--no-log", input="flip\n?\nquit\n")
+    assert res.exit_code == 0
+    listed = res.stdout.split("legal move(s):", 1)[1].split("p1 (", 1)[0].split()
+    assert listed and all(not word.startswith(("p2", "p3", "p4")) for word in listed), listed
+    assert "p1" in listed
