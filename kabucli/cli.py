@@ -596,14 +596,23 @@ def _yes(out: Console, question: str) -> bool:
 
 
 def _undo_at_end(sess: Session, out: Console) -> bool:
-    """Offer to take back the move that ended the game; True when something was taken back."""
-    try:
-        line = out.input("[bold]game over[/] [dim](undo: take back your last move; Enter: "
-                         "finish)[/] > ")
-    except (EOFError, KeyboardInterrupt):
-        out.print()
-        return False
-    return line.strip().lower() == "undo" and _command(sess, "undo", out) == "undone"
+    """Offer to take back the move that ended the game; True when something was taken back.
+    Anything but ``undo`` or an empty line is answered and asked again (a move typed out of
+    habit does not end the game unseen)."""
+    while True:
+        try:
+            line = out.input("[bold]game over[/] [dim](undo: take back your last move; "
+                             "Enter: finish)[/] > ")
+        except (EOFError, KeyboardInterrupt):
+            out.print()
+            return False
+        word = line.strip().lower()
+        if not word:
+            return False
+        if word == "undo":
+            return _command(sess, "undo", out) == "undone"
+        out.print(f"the game is over: type undo to take back your last move, or press Enter "
+                  f"to finish (not {_escape(line.strip()[:40])!r})", soft_wrap=True)
 
 
 def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:

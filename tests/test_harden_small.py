@@ -478,3 +478,14 @@ def test_audit_of_an_empty_name_says_so() -> None:
     res = run("audit", "")  # was ".: is a directory, not a log"
     assert res.exit_code == 2
     assert "unreadable: '': the name is empty, not a log file" in res.output
+
+
+def test_a_game_over_prompt_answers_anything_but_undo_or_enter_and_asks_again(
+        tmp_path: Path) -> None:
+    """A move typed out of habit at the game-over prompt ended the game without a word
+    (a probe, H10): it is answered, and the prompt comes back for undo or Enter."""
+    res, _, match = kazutori(tmp_path, input="flip\nstop\ny\nflip\nundo\nquit\n")
+    assert "the game is over: type undo to take back your last move, or press Enter to " \
+           "finish (not 'flip')" in res.stdout
+    assert res.stdout.count("game over (undo: take back your last move; Enter: finish)") == 2
+    assert "took back 1 move(s)" in res.stdout and not match.over
