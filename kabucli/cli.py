@@ -518,7 +518,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             try:
                 sess.run_bots()
             except KabuError as exc:
-                _stop(sess, str(exc), 1)
+                _stop(sess, str(exc), 1, as_json)
             if m.over:
                 if interactive and _undo_at_end(sess, out):
                     continue
@@ -533,19 +533,20 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                     line = ask(who, p.what).strip()
                 except (EOFError, KeyboardInterrupt):
                     out.print()
-                    _stop(sess, "input ended", 0)
+                    _stop(sess, "input ended", 0, as_json)
                 except UnicodeDecodeError:  # where the locale does not let Python escape it
                     out.print()
-                    _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE)
+                    _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE, as_json)
                 number = 0
             else:
                 try:
                     number, line = next(lines)
                 except StopIteration:
-                    _stop(sess, f"the script {source} ended; the game waits for {p.what}", 0)
+                    _stop(sess, f"the script {source} ended; the game waits for {p.what}", 0,
+                          as_json)
             reply = _command(sess, line, out) if len(line) <= MAX_LINE else None
             if reply == "quit":
-                _stop(sess, "left the game", 0)
+                _stop(sess, "left the game", 0, as_json)
             if reply is not None:
                 continue
             try:
@@ -556,7 +557,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                     out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
                     continue
                 shown = repr(line[:100]) + ("…" if len(line) > 100 else "")  # a long line, cut
-                _stop(sess, f"{source}:{number}: {shown}: {exc}", 1)
+                _stop(sess, f"{source}:{number}: {shown}: {exc}", 1, as_json)
     finally:
         sess.close()
     if as_json:
@@ -689,8 +690,10 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     return None
 
 
-def _stop(sess: Session, why: str, code: int) -> NoReturn:
-    """End an unfinished session: say why, where the log is and the command that goes on."""
+def _stop(sess: Session, why: str, code: int, as_json: bool = False) -> NoReturn:
+    """End an unfinished session: say why, where the log is and the command that goes on
+    (with ``as_json``, stdout has its JSON document too, the match unfinished: no outcome, and
+    no seed while it is kept from the people at the table)."""
     import shlex
 
     from kabucli.log import EXTERNAL
@@ -698,6 +701,11 @@ def _stop(sess: Session, why: str, code: int) -> NoReturn:
 
     m = sess.match
     sess.close()
+    if as_json:
+        print(_dumps({"seed": None if sess.seed_secret() and not m.over else m.seed,
+                      "log": str(sess.log_path) if sess.log_path else None,
+                      "events": m.logged, "outcome": m.outcome() if m.over else None,
+                      "stopped": why}, indent=2))
     kept = ""
     if sess.log_path is not None:
         kept = f"; log kept: {sess.log_path} ({m.logged} events)"

@@ -370,3 +370,18 @@ def test_a_person_who_gives_the_seed_is_told_it_deals_every_card(tmp_path: Path)
     assert drawn.exit_code == 0 and note not in drawn.output
     bots = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1", "--no-log")
     assert bots.exit_code == 0 and note not in bots.output
+
+
+def test_json_of_a_game_left_unfinished_is_a_document_too(tmp_path: Path) -> None:
+    """play --json and quit printed nothing on stdout (a probe, H9): a program reading it
+    got no document. It gets one, unfinished, without the seed kept from the person."""
+    log = tmp_path / "g.kbl"
+    res = run(*HUMAN_GAME, "--log", str(log), "--json", input="quit\n")
+    assert res.exit_code == 0
+    doc = json.loads(res.stdout)
+    assert doc == {"seed": None, "log": str(log), "events": doc["events"], "outcome": None,
+                   "stopped": "left the game"}
+    assert doc["events"] > 0 and "left the game; log kept" in res.stderr
+    bots = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1",
+               "--no-log", "--json")
+    assert json.loads(bots.stdout)["seed"] == 7  # a finished game, bots alone: as before
