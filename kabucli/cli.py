@@ -613,7 +613,7 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
         if word == "undo":
             return _command(sess, "undo", out) == "undone"
         out.print(f"the game is over: type undo to take back your last move, or press Enter "
-                  f"to finish (not {_escape(line.strip()[:40])!r})", soft_wrap=True)
+                  f"to finish (not {_escape(repr(line.strip()[:40]))})", soft_wrap=True)
 
 
 def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:
