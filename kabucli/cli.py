@@ -1045,8 +1045,14 @@ def audit(
                 if head.commit is not None:
                     res["commit"] = head.commit
                 taken = data.undone  # (a takeback in a seeded game may follow what the
-                if taken:  # person saw: the reader is told, as the log tells it)
+                # person saw: the reader is told, as the log tells it, and which ones came
+                # after the seed dealt or showed cards; at a real table an undo is the
+                # referee's correction of what was typed)
+                after = data.after_shown if head.seed is not None else []
+                if taken:
                     res["taken_back"] = taken
+                    if head.seed is not None:
+                        res["taken_back_after_cards_shown"] = after
                 # A user's own bot is recorded, never run (audit runs no bot); resume needs
                 # it named.
                 own = {i: k for i, s in enumerate(data.header.seats, 1)
@@ -1059,7 +1065,7 @@ def audit(
                     valid.append(f"[green]valid:[/] {_escape(str(path))} ({data.events} events, "
                                  f"{_escape(state)})\n  digest {found}"
                                  + ("; seed commitment checked" if head.commit is not None
-                                    else "") + _taken_back(taken))
+                                    else "") + _taken_back(taken, after))
                     if len(valid) >= 256 or time.monotonic() - shown[0] > 0.2:
                         show_valid()
             result(res)
@@ -1070,15 +1076,24 @@ def audit(
     raise typer.Exit(worst)
 
 
-def _taken_back(undone: list[int]) -> str:
-    """audit's line for the undos of a valid log: how many moves were taken back, and where
-    (a person who takes a move back in a seeded game may have seen what followed it)."""
+def _numbers(found: list[int]) -> str:
+    n = len(found)
+    return ", ".join(map(str, found[:10])) + (f" and {n - 10} more" if n > 10 else "")
+
+
+def _taken_back(undone: list[int], shown: list[int]) -> str:
+    """audit's line for the undos of a valid log: how many moves were taken back, and where,
+    and which of them came after the seed had dealt or shown cards since the move (a person
+    who takes a move back in a seeded game may have seen what followed it)."""
     if not undone:
         return ""
     n = len(undone)
-    at = ", ".join(map(str, undone[:10])) + (f" and {n - 10} more" if n > 10 else "")
-    return (f"\n  taken back: {n} move{'s' if n > 1 else ''} (undo at event"
-            f"{'s' if n > 1 else ''} {at})")
+    line = (f"\n  taken back: {n} move{'s' if n > 1 else ''} (undo at event"
+            f"{'s' if n > 1 else ''} {_numbers(undone)})")
+    if shown:
+        line += (f"; after cards were dealt or shown since the move: event"
+                 f"{'s' if len(shown) > 1 else ''} {_numbers(shown)}")
+    return line
 
 
 def _hex_option(name: str, value: str) -> str:

@@ -681,6 +681,13 @@ class Deriver:
         self.violation: Violation | None = None
         self.replayed = 0  # inputs played again for undos (see MAX_REPLAYED)
         self.undone: list[int] = []  # the events (numbers) that took a move back: undos
+        self.after_shown: list[int] = []  # those of them after the seed dealt or showed cards
+        # With a person at the table (only a person undoes): for each input in effect, whether
+        # it is a race drawn from the seed, and the chance events in effect before and after
+        # it (``_chances``); an undo after more is one after cards were dealt or shown.
+        self._track = header.mode == "physical" or any(
+            s.control == "human" for s in header.seats)
+        self._placed: list[tuple[bool, int, int]] = []
 
     @property
     def logged(self) -> int:
@@ -703,6 +710,7 @@ class Deriver:
         log = self.log
         p = match.advance()
         log.now = t
+        before = match._chances
         if ev is None:
             if match.draw() is None:
                 self.violation = Violation(self.logged + 1, "table", "race",
@@ -710,6 +718,8 @@ class Deriver:
                 return False
             if self.keep_inputs:
                 self.inputs.append((t, None))
+            if self._track:
+                self._placed.append((True, before, match._chances))
             return True
         if type(ev) is _UNDO and not self.keep and match.forfeit is None:
             if not self.keep_inputs:
@@ -719,7 +729,7 @@ class Deriver:
             except LogError as exc:  # past MAX_REPLAYED: refused as that undo
                 return self._refused(ev, str(exc))
             if done:
-                self.undone.append(self.logged)
+                self._took_back(before)
             return done
         reason = match.why_not(ev, p)  # against the pending advance returned
         if reason is not None:
@@ -729,12 +739,29 @@ class Deriver:
                 match._accept(ev)
             except LogError as exc:  # past MAX_REPLAYED, before anything changed
                 return self._refused(ev, str(exc))
-            self.undone.append(self.logged)
+            self._took_back(before)
         else:
             match._accept(ev)
+            if self._track:
+                self._placed.append((False, before, match._chances))
         if self.keep_inputs:
             self.inputs.append((t, ev))
         return True
+
+    def _took_back(self, chances: int) -> None:
+        """An undo was played (the last event logged), ``chances`` chance events in effect
+        before it: the input it took back (the last but races) and the races after it leave
+        ``_placed``; it was after cards were dealt or shown when more chance events were in
+        effect than right after that input."""
+        self.undone.append(self.logged)
+        placed = self._placed
+        k = len(placed) - 1
+        while k >= 0 and placed[k][0]:
+            k -= 1
+        if k >= 0:
+            if chances > placed[k][2]:
+                self.after_shown.append(self.logged)
+            del placed[k:]
 
     def _refused(self, ev: Event, reason: str) -> bool:
         """``ev`` is the first input that cannot be played (``violation``, the last event

@@ -915,6 +915,7 @@ class Audited(NamedTuple):
     digest: str | None
     types: Any
     undone: list[int]  # the events (numbers) that took a move back
+    after_shown: list[int]  # those of them after the seed dealt or showed cards since the move
 
 
 def audit_log(path: Path | str, event_types: EventTypes) -> Audited:
@@ -936,10 +937,10 @@ def audit_log(path: Path | str, event_types: EventTypes) -> Audited:
         if game is None:
             raise LogError(f"{path}: its game's engine was not given")
         match, violation = walk(game, data.header, data.events)
-        end = len(data.events) if violation is None else violation.index - 1
+        undone, shown = ([], []) if violation is not None else _takebacks(game, data)
         return Audited(data.header, len(data.events), match, violation,
                        None if violation is not None else log_digest(data), data.types,
-                       [i for i, ev in enumerate(data.events[:end], 1) if type(ev) is Undo])
+                       undone, shown)
     derived = records.deriver.finish()
     n = records.deriver.logged
     if bad is not None:
@@ -948,7 +949,40 @@ def audit_log(path: Path | str, event_types: EventTypes) -> Audited:
     match, violation = derived.walked
     return Audited(records.header, n, match, violation,
                    None if violation is not None else str(records.hasher.hexdigest()),
-                   records.types, records.deriver.undone)
+                   records.types, records.deriver.undone, records.deriver.after_shown)
+
+
+def _takebacks(game: Any, log: LogData) -> tuple[list[int], list[int]]:
+    """The undos of a log that keeps every event (numbers), and those of them after chance
+    events came since the move they took back (cards dealt or shown: what
+    :class:`kabucli.engine.Deriver` finds as it streams a binary log)."""
+    if not any(type(ev) is Undo for ev in log.events):
+        return [], []
+    from kabucli.engine import classify
+
+    hows, _ = classify(game, log.header, log.events)
+    placed: list[tuple[bool, int, int]] = []  # (a race, chance events before, after) an input
+    chances = 0
+    undone: list[int] = []
+    shown: list[int] = []
+    for i, (ev, how) in enumerate(zip(log.events, hows, strict=False), 1):
+        if type(ev) is Undo:
+            undone.append(i)
+            k = len(placed) - 1
+            while k >= 0 and placed[k][0]:  # the last input but races, and the races after it
+                k -= 1
+            if k >= 0:
+                if chances > placed[k][2]:
+                    shown.append(i)
+                chances = placed[k][1]
+                del placed[k:]
+            continue
+        before = chances
+        if ev.KIND == "chance":
+            chances += 1
+        if how != DERIVED:
+            placed.append((how == DRAW, before, chances))
+    return undone, shown
 
 
 def log_digest(log: LogData) -> str | None:

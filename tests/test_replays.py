@@ -135,8 +135,12 @@ def test_audit_says_where_moves_were_taken_back(tmp_path: Path, encoding: str) -
         assert kabucli("log", "convert", str(src), str(path)).exit_code == 0
     res = kabucli("audit", str(path))
     assert res.exit_code == 0
-    assert res.stdout.splitlines()[-1] == "  taken back: 2 moves (undo at events 11, 12)"
+    # event 11 takes back a bot's reply (nothing dealt since); event 12 p1's lay of round 1,
+    # after round 2 was dealt: a takeback after the seed showed what followed the move
+    assert res.stdout.splitlines()[-1] == ("  taken back: 2 moves (undo at events 11, 12); "
+                                           "after cards were dealt or shown since the move: "
+                                           "event 12")
     (doc,) = json.loads(kabucli("audit", str(path), "--json").stdout)
-    assert doc["taken_back"] == [11, 12]
+    assert (doc["taken_back"], doc["taken_back_after_cards_shown"]) == ([11, 12], [12])
     plain = Path(__file__).resolve().parent.parent / "replays" / "dare" / "3p-tie-order.jsonl"
     assert "taken back" not in kabucli("audit", str(plain)).stdout
