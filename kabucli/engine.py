@@ -710,7 +710,8 @@ class Deriver:
         log = self.log
         p = match.advance()
         log.now = t
-        before = match._chances
+        track = self._track
+        before = match._chances if track else 0
         if ev is None:
             if match.draw() is None:
                 self.violation = Violation(self.logged + 1, "table", "race",
@@ -718,7 +719,7 @@ class Deriver:
                 return False
             if self.keep_inputs:
                 self.inputs.append((t, None))
-            if self._track:
+            if track:
                 self._placed.append((True, before, match._chances))
             return True
         if type(ev) is _UNDO and not self.keep and match.forfeit is None:
@@ -742,7 +743,7 @@ class Deriver:
             self._took_back(before)
         else:
             match._accept(ev)
-            if self._track:
+            if track:
                 self._placed.append((False, before, match._chances))
         if self.keep_inputs:
             self.inputs.append((t, ev))
