@@ -685,8 +685,7 @@ class Deriver:
         # With a person at the table (only a person undoes): for each input in effect, whether
         # it is a race drawn from the seed, and the chance events in effect before and after
         # it (``_chances``); an undo after more is one after cards were dealt or shown.
-        self._track = header.mode == "physical" or any(
-            s.control == "human" for s in header.seats)
+        self._track = header.people
         self._placed: list[tuple[bool, int, int]] = []
 
     @property
@@ -751,18 +750,11 @@ class Deriver:
 
     def _took_back(self, chances: int) -> None:
         """An undo was played (the last event logged), ``chances`` chance events in effect
-        before it: the input it took back (the last but races) and the races after it leave
-        ``_placed``; it was after cards were dealt or shown when more chance events were in
-        effect than right after that input."""
+        before it (see :func:`take_back`)."""
         self.undone.append(self.logged)
-        placed = self._placed
-        k = len(placed) - 1
-        while k >= 0 and placed[k][0]:
-            k -= 1
-        if k >= 0:
-            if chances > placed[k][2]:
-                self.after_shown.append(self.logged)
-            del placed[k:]
+        took = take_back(self._placed, chances)
+        if took is not None and took[0]:
+            self.after_shown.append(self.logged)
 
     def _refused(self, ev: Event, reason: str) -> bool:
         """``ev`` is the first input that cannot be played (``violation``, the last event
@@ -824,6 +816,24 @@ class Deriver:
         if self.violation is None:
             self.match.advance()
         return Derived(self.log.events, self.log.times, (self.match, self.violation))
+
+
+def take_back(placed: list[tuple[bool, int, int]], chances: int) -> tuple[bool, int] | None:
+    """What an undo does to ``placed``, for each input in effect: whether it is a race drawn
+    from the seed, and the chance events in effect before and after it; ``chances`` are in
+    effect before the undo. The input it takes back (the last but races) and the races after
+    it leave ``placed``. Whether it came after cards were dealt or shown since that input
+    (more chance events in effect than right after it), and the chance events in effect once
+    it is taken back; None when no input is in effect. (The streamed audit, and the audit of
+    a log that keeps every event, mark takebacks so.)"""
+    k = len(placed) - 1
+    while k >= 0 and placed[k][0]:
+        k -= 1
+    if k < 0:
+        return None
+    _, before, after = placed[k]
+    del placed[k:]
+    return chances > after, before
 
 
 def derive(game: Game, header: Header,

@@ -127,6 +127,12 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     def timed(self) -> bool:
         return self.clock is not None
 
+    @property
+    def people(self) -> bool:
+        """Whether a person sat at the table: a real table (the referee types) or a seat
+        played by a human. Only a person undoes a move."""
+        return self.mode == "physical" or any(s.control == "human" for s in self.seats)
+
 
 _HEX = re.compile(r"[0-9a-f]{16,64}")
 
@@ -190,20 +196,22 @@ def now_ms() -> int:
 find_game: Callable[[str], Any] | None = None
 
 
-def _hashed_header(header: Header, game: Any) -> Header:
-    """The header as the digest takes it: its house rules in the order ``game`` lists them,
-    as kabucli writes them, so that one game gives one digest whatever order another writer
-    put them in (a map has none); a rule the game does not know keeps its place after them.
-    The header itself when that is its order already (what kabucli wrote), or no game."""
-    if game is None:
-        return header
-    rules = header.rules
-    order = _rule_order(game.Rules)
-    keys = list(rules)
-    want = [k for k in order if k in rules] + [k for k in keys if k not in order]
-    if keys == want:
-        return header
-    return msgspec.structs.replace(header, rules={k: rules[k] for k in want})
+def _header_digest(header: Header, game: Any, encoded: bytes = b"") -> Any:
+    """A running digest (:func:`kabucli.compact.new_digest`) begun with a format 2 header,
+    as the writer, the reader and :func:`log_digest` all take it: its msgpack bytes with the
+    house rules in the order ``game`` lists them (the order kabucli writes), so that one game
+    gives one digest whatever order another writer put them in (a map has none); a rule the
+    game does not know keeps its place after them. ``encoded``: the header's bytes as
+    kabucli writes them, when the caller has them (used when the rules are in order)."""
+    if game is not None:
+        rules = header.rules
+        order = _rule_order(game.Rules)
+        keys = list(rules)
+        want = [k for k in order if k in rules] + [k for k in keys if k not in order]
+        if keys != want:
+            header = msgspec.structs.replace(header, rules={k: rules[k] for k in want})
+            encoded = b""
+    return new_digest(encoded or _enc_mp.encode(header))
 
 
 @functools.cache
@@ -260,9 +268,8 @@ class LogWriter:
         self._header_bytes = b""  # the header's msgpack bytes, a format 2 binary log's only
         if header is not None and self.version >= 2 and fmt == "msgpack":
             self._header_bytes = _enc_mp.encode(header)
-            hashed = _hashed_header(header, game_of(types, header.game))
-            self._digest = new_digest(self._header_bytes if hashed is header
-                                      else _enc_mp.encode(hashed))
+            self._digest = _header_digest(header, game_of(types, header.game),
+                                          self._header_bytes)
 
     @classmethod
     def create(cls, path: Path, header: Header, fmt: Fmt | None = None,
@@ -749,16 +756,13 @@ class _Decoder:
                     self.last = header.clock or 0
                 if header.format >= 2 and self.fmt == "msgpack":
                     self._codec = codec(self._events[1], header.timed)
-                    hashed = _hashed_header(header, game_of(self.types, header.game))
-                    self.hasher = new_digest(canonical if canonical and hashed is header
-                                             else _enc_mp.encode(hashed))
+                    self.hasher = _header_digest(header, game_of(self.types, header.game),
+                                                 canonical)
                     if self.mode != "collect":
                         # an undo comes only from a person: a log without one at the
                         # table is streamed keeping nothing (NeedInputs if one comes)
-                        people = header.mode == "physical" or any(
-                            s.control == "human" for s in header.seats)
                         self.deriver = _deriver(self.types, header, self.mode == "keep",
-                                                self.mode == "inputs" or people)
+                                                self.mode == "inputs" or header.people)
             elif self._codec is not None:
                 return self._block(payload)
             else:
@@ -958,7 +962,7 @@ def _takebacks(game: Any, log: LogData) -> tuple[list[int], list[int]]:
     :class:`kabucli.engine.Deriver` finds as it streams a binary log)."""
     if not any(type(ev) is Undo for ev in log.events):
         return [], []
-    from kabucli.engine import classify
+    from kabucli.engine import classify, take_back
 
     hows, _ = classify(game, log.header, log.events)
     placed: list[tuple[bool, int, int]] = []  # (a race, chance events before, after) an input
@@ -968,14 +972,11 @@ def _takebacks(game: Any, log: LogData) -> tuple[list[int], list[int]]:
     for i, (ev, how) in enumerate(zip(log.events, hows, strict=False), 1):
         if type(ev) is Undo:
             undone.append(i)
-            k = len(placed) - 1
-            while k >= 0 and placed[k][0]:  # the last input but races, and the races after it
-                k -= 1
-            if k >= 0:
-                if chances > placed[k][2]:
+            took = take_back(placed, chances)
+            if took is not None:
+                if took[0]:
                     shown.append(i)
-                chances = placed[k][1]
-                del placed[k:]
+                chances = took[1]
             continue
         before = chances
         if ev.KIND == "chance":
@@ -996,7 +997,7 @@ def log_digest(log: LogData) -> str | None:
     game = game_of(log.types, log.header.game)
     if game is None:
         return None
-    header = _hashed_header(msgspec.structs.replace(log.header, format=FORMAT_VERSION), game)
+    header = msgspec.structs.replace(log.header, format=FORMAT_VERSION)
     hows, violation = classify(game, header, log.events)
     if violation is not None:
         return None
@@ -1006,7 +1007,7 @@ def log_digest(log: LogData) -> str | None:
                            "engine derives (only inputs carry when they were entered) - at "
                            "`$.t`")
     rec = codec(_with_undo(log.types), header.timed)
-    h = new_digest(_enc_mp.encode(header))
+    h = _header_digest(header, game)
     last = header.clock or 0
     times = log.times
     for i, (ev, how) in enumerate(zip(log.events, hows, strict=True)):
