@@ -561,8 +561,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     finally:
         sess.close()
     if as_json:
-        print(_dumps({"seed": m.seed, "log": str(sess.log_path) if sess.log_path else None,
-                          "events": m.logged, "outcome": m.outcome()}, indent=2))
+        print(_dumps(_play_doc(sess), indent=2))
         return
     out.print(render.outcome_panel(g, m))
     if secret and m.over:  # now it gives nothing away: the game can be dealt again, checked
@@ -570,6 +569,19 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     if sess.log_path is not None:
         out.print(f"[dim]log: {_escape(str(sess.log_path))} ({m.logged} events)[/]",
                   soft_wrap=True)
+
+
+def _play_doc(sess: Session, stopped: str | None = None) -> dict[str, Any]:
+    """``play --json``'s document: the seed (not while it is kept from the people at the
+    table: an unfinished match), the log, the events and the outcome (none before the end);
+    ``stopped``: why a match left unfinished stopped."""
+    m = sess.match
+    doc = {"seed": None if sess.seed_secret() and not m.over else m.seed,
+           "log": str(sess.log_path) if sess.log_path else None,
+           "events": m.logged, "outcome": m.outcome() if m.over else None}
+    if stopped is not None:
+        doc["stopped"] = stopped
+    return doc
 
 
 def _seed_revealed(m: Match) -> str:
@@ -702,10 +714,7 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False) -> NoReturn
     m = sess.match
     sess.close()
     if as_json:
-        print(_dumps({"seed": None if sess.seed_secret() and not m.over else m.seed,
-                      "log": str(sess.log_path) if sess.log_path else None,
-                      "events": m.logged, "outcome": m.outcome() if m.over else None,
-                      "stopped": why}, indent=2))
+        print(_dumps(_play_doc(sess, why), indent=2))
     kept = ""
     if sess.log_path is not None:
         kept = f"; log kept: {sess.log_path} ({m.logged} events)"
