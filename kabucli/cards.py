@@ -69,18 +69,20 @@ class Deck:
     def parse_many(self, texts: Iterable[str]) -> list[int]:
         return [self.parse(t) for t in texts]
 
-    def check_available(self, seen: Counter[int], new: Iterable[int]) -> str | None:
-        """Why ``new`` cards cannot exist given the cards already ``seen``, or None if they can."""
+    def check_available(self, seen: Mapping[int, int], new: Iterable[int]) -> str | None:
+        """Why ``new`` cards cannot exist given the cards already ``seen`` (how many of each
+        code showed; a code left out: none), or None if they can."""
         extra = Counter(c for c in new if c != UNKNOWN)
         for code, n in sorted(extra.items()):
             have = self.counts.get(code, 0)
             if code not in self.counts:
                 return f"card code {code} is not in the {self.title} deck"
-            if seen[code] + n > have:
+            showed = seen.get(code, 0)
+            if showed + n > have:
                 copies = "copy" if have == 1 else "copies"
                 return (
                     f"the {self.title} deck has only {have} {copies} of {self.token(code)},"
-                    f" and {seen[code]} already showed"
+                    f" and {showed} already showed"
                 )
         return None
 

@@ -23,7 +23,7 @@ from typing_extensions import TypeVar
 from kabucli import __version__
 from kabucli.cards import Deck
 from kabucli.compact import DERIVED, DRAW, INPUT
-from kabucli.errors import IllegalMove, KabuError, LogError, RuleError
+from kabucli.errors import IllegalMove, KabuError, LogError, NeedInputs, RuleError
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.log import FORMAT_VERSION, Header, SeatInfo, now_iso, now_ms
 from kabucli.rules import as_dict, validate
@@ -647,10 +647,6 @@ class Derived:
     events: list[Event]
     times: list[int] | None
     walked: tuple[Match, Violation | None]
-
-
-class NeedInputs(Exception):
-    """An undo came to a :class:`Deriver` that keeps neither events nor inputs."""
 
 
 class Deriver:

@@ -39,6 +39,11 @@ class LogError(KabuError):
         super().__init__(f"{file}{where}{message}")
 
 
+class NeedInputs(Exception):
+    """An undo came to a :class:`kabucli.engine.Deriver` that keeps neither events nor inputs
+    (the streamed audit then reads the log again, keeping them). Not an error a person sees."""
+
+
 class BotError(KabuError):
     """A bot that crashed, timed out or answered with something that is not a legal move.
     The message quotes the bot, so it is made safe to show (see :mod:`kabucli.safetext`)."""

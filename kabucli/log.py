@@ -45,7 +45,7 @@ from kabucli.compact import (
     codec,
     new_digest,
 )
-from kabucli.errors import KabuError, LogError
+from kabucli.errors import KabuError, LogError, NeedInputs
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.files import MiB, open_regular, read_bytes, size_text, write_whole
 
@@ -756,12 +756,12 @@ class _Decoder:
                     self.last = header.clock or 0
                 if header.format >= 2 and self.fmt == "msgpack":
                     self._codec = codec(self._events[1], header.timed)
-                    self.hasher = _header_digest(header, game_of(self.types, header.game),
-                                                 canonical)
+                    game = game_of(self.types, header.game)
+                    self.hasher = _header_digest(header, game, canonical)
                     if self.mode != "collect":
                         # an undo comes only from a person: a log without one at the
                         # table is streamed keeping nothing (NeedInputs if one comes)
-                        self.deriver = _deriver(self.types, header, self.mode == "keep",
+                        self.deriver = _deriver(game, header, self.mode == "keep",
                                                 self.mode == "inputs" or header.people)
             elif self._codec is not None:
                 return self._block(payload)
@@ -926,9 +926,7 @@ def audit_log(path: Path | str, event_types: EventTypes) -> Audited:
     """Check a log against the rules, as ``kabucli audit`` does: a format 2 binary log is
     streamed, its inputs played as each block is read and its events counted, not kept, so
     memory does not grow with the log. A record that cannot be read raises LogError."""
-    from kabucli.engine import NeedInputs
-
-    path = Path(path)
+    path = path if isinstance(path, Path) else Path(path)
     try:
         records, _, bad, why = _scan(path, event_types, "stream")
     except NeedInputs:  # an undo where nobody sat to type one: read it again, keeping inputs
@@ -1021,13 +1019,12 @@ def log_digest(log: LogData) -> str | None:
     return str(h.hexdigest())
 
 
-def _deriver(types: Sequence[type[Event]], header: Header, keep: bool,
-             keep_inputs: bool = True) -> Any:
-    """A :class:`kabucli.engine.Deriver` for a format 2 log's inputs, by its game's engine;
-    LogError (for the header) when the game or the header cannot be played."""
+def _deriver(game: Any, header: Header, keep: bool, keep_inputs: bool = True) -> Any:
+    """A :class:`kabucli.engine.Deriver` for a format 2 log's inputs, by its game's engine
+    (``game``: see :func:`game_of`); LogError (for the header) when the game or the header
+    cannot be played."""
     from kabucli.engine import Deriver
 
-    game = game_of(types, header.game)
     if game is None:
         raise LogError("a format 2 log is read by its game's engine, which was not given")
     try:

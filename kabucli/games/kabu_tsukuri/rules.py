@@ -15,7 +15,6 @@ referee records each bet (:class:`Bet`) and each row as it is turned over (:clas
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Final
 
 from kabucli.cards import HANAFUDA_48, HANAFUDA_MONTHS, UNKNOWN, month_of
@@ -117,7 +116,7 @@ class KabuState:
         self.rows: list[list[list[int]] | None] = [None] * (n + 1)
         self.aside: list[list[int]] = [[] for _ in range(n + 1)]
         self.shown: list[list[list[int]]] = [[] for _ in range(n + 1)]
-        self.seen: Counter[int] = Counter()
+        self.seen: dict[int, int] = {}  # card: copies turned over (a real table's Show)
         self.row = 1
         self.turn = 0
         self.phase = "deal"
@@ -513,7 +512,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
             raise ParseError(f"with {players} players a hand is {size} cards, not {len(hand)}")
         if UNKNOWN in hand:
             raise ParseError("the solver needs every card of the hand named")
-        why = self.deck.check_available(Counter(), hand)
+        why = self.deck.check_available({}, hand)
         if why is not None:
             raise ParseError(why)
         model = Model(hand, players, rules.ranking, rules.bet)
@@ -584,7 +583,9 @@ def _apply_bet(s: KabuState) -> None:
 
 def _apply_show(s: KabuState, ev: Show) -> None:
     s.shown[ev.seat].append(list(ev.cards))
-    s.seen.update(ev.cards)
+    seen = s.seen
+    for c in ev.cards:
+        seen[c] = seen.get(c, 0) + 1
     _next_turn(s, "result")
 
 
