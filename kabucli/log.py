@@ -1316,7 +1316,8 @@ def convert_log(src: Path, dst: Path, event_types: EventTypes, fmt: Fmt | None =
     keeps only the inputs: a log whose events are not what the engine derives from them (one
     that breaks a rule) is refused, in JSON Lines it is copied as it is. A format 2 binary
     log that breaks a rule is refused into either encoding (its events after that input
-    cannot be derived: a copy would end there)."""
+    cannot be derived: a copy would end there), and so is one with a time on an event the
+    engine derives (:func:`log_digest` refuses it, as an audit does)."""
     src, dst = Path(src), Path(dst)
     log = read_log(src, event_types, strict=True)
     if same_file(src, dst):
@@ -1334,6 +1335,8 @@ def convert_log(src: Path, dst: Path, event_types: EventTypes, fmt: Fmt | None =
         raise LogError(f"cannot convert {broken.line(str(src))}: a binary log holds only its "
                        "inputs, from which the engine derives the rest, so the events after "
                        f"it cannot be told (nothing written; kabucli audit {src} says the same)")
+    if log.stamped:  # a time on an event the engine derives: refused as audit refuses it
+        log_digest(log)
     fmt = fmt or format_for(dst)
     header = msgspec.structs.replace(log.header, format=FORMAT_VERSION)
     write_log(dst, header, log.events, fmt, overwrite=overwrite, times=log.times,

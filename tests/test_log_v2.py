@@ -714,6 +714,13 @@ def test_a_time_added_to_an_event_the_engine_derives_is_refused(tmp_path: Path) 
     assert res.exit_code == 2
     assert f"event {derived}: invalid record: a time on an event the engine derives" in \
         res.output
+    # log convert refused it too: it used to drop that time and write a copy that audits valid
+    for to in ("copy.kbl", "copy.jsonl"):
+        res = run("log", "convert", str(log), str(tmp_path / to))
+        assert res.exit_code == 2, res.output
+        assert f"{log}: event {derived}: invalid record: a time on an event the engine " \
+               "derives" in res.output
+        assert not (tmp_path / to).exists()
 
 
 @pytest.mark.parametrize("to", ["out.jsonl", "out.kbl"])
