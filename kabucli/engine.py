@@ -383,6 +383,10 @@ class Match:
         self.keep = True
         self.state = game.new_state(self.rules, self.nseats, self.physical)
         self._chances = 0
+        # With ``count_shown``: the chance events in effect plus the events that show cards
+        # (``Event.SHOWS``), for marking a takeback after cards were shown (see Deriver)
+        self.count_shown = False
+        self._shown = 0
         # When a list: every move a bot calls trusted is checked in full first (as a person's
         # move is) and appended here. For tests; a bot game plays unchecked (see Game.bot_move).
         self.check_trusted: list[Event] | None = None
@@ -513,6 +517,9 @@ class Match:
             self.events.append(event)
         if event.KIND == "chance":
             self._chances += 1
+            self._shown += 1
+        elif self.count_shown and event.SHOWS:
+            self._shown += 1
         if self.on_event is not None:
             self.on_event(self.logged, event)
 
@@ -538,6 +545,9 @@ class Match:
             self.events.append(event)
         if event.KIND == "chance":
             self._chances += 1
+            self._shown += 1
+        elif self.count_shown and event.SHOWS:
+            self._shown += 1
 
     def is_input(self, event: Event) -> bool:
         """Whether an event was typed by a person or chosen by a bot (what undo takes back):
@@ -556,6 +566,7 @@ class Match:
         self.state = self.game.new_state(self.rules, self.nseats, self.physical)
         self.events = []
         self._chances = 0
+        self._shown = 0
         for ev in events:
             self._apply(ev)
 
@@ -679,9 +690,12 @@ class Deriver:
         self.undone: list[int] = []  # the events (numbers) that took a move back: undos
         self.after_shown: list[int] = []  # those of them after the seed dealt or showed cards
         # With a person at the table (only a person undoes): for each input in effect, whether
-        # it is a race drawn from the seed, and the chance events in effect before and after
-        # it (``_chances``); an undo after more is one after cards were dealt or shown.
+        # it is a race drawn from the seed, and the events that showed cards in effect before
+        # it and once it was placed (Match._shown: chance events, and events that show cards
+        # themselves, such as a card drawn; for a move, the count before it, as the cards it
+        # shows itself were shown since it). An undo after more is one after cards were shown.
         self._track = header.people
+        self.match.count_shown = self._track
         self._placed: list[tuple[bool, int, int]] = []
 
     @property
@@ -706,7 +720,7 @@ class Deriver:
         p = match.advance()
         log.now = t
         track = self._track
-        before = match._chances if track else 0
+        before = match._shown if track else 0
         if ev is None:
             if match.draw() is None:
                 self.violation = Violation(self.logged + 1, "table", "race",
@@ -715,7 +729,7 @@ class Deriver:
             if self.keep_inputs:
                 self.inputs.append((t, None))
             if track:
-                self._placed.append((True, before, match._chances))
+                self._placed.append((True, before, match._shown))
             return True
         if type(ev) is _UNDO and not self.keep and match.forfeit is None:
             if not self.keep_inputs:
@@ -739,14 +753,15 @@ class Deriver:
         else:
             match._accept(ev)
             if track:
-                self._placed.append((False, before, match._chances))
+                self._placed.append((False, before,
+                                     before if ev.KIND == "action" else match._shown))
         if self.keep_inputs:
             self.inputs.append((t, ev))
         return True
 
     def _took_back(self, chances: int) -> None:
-        """An undo was played (the last event logged), ``chances`` chance events in effect
-        before it (see :func:`take_back`)."""
+        """An undo was played (the last event logged), ``chances`` events that showed cards
+        in effect before it (see :func:`take_back`)."""
         self.undone.append(self.logged)
         took = take_back(self._placed, chances)
         if took is not None and took[0]:
@@ -794,6 +809,7 @@ class Deriver:
         kept = inputs[:last]
         match = Match(self.game, self.header)
         match.keep = False
+        match.count_shown = self._track
         for _, e in kept:
             match.advance()
             if e is None:
@@ -816,12 +832,12 @@ class Deriver:
 
 def take_back(placed: list[tuple[bool, int, int]], chances: int) -> tuple[bool, int] | None:
     """What an undo does to ``placed``, for each input in effect: whether it is a race drawn
-    from the seed, and the chance events in effect before and after it; ``chances`` are in
-    effect before the undo. The input it takes back (the last but races) and the races after
-    it leave ``placed``. Whether it came after cards were dealt or shown since that input
-    (more chance events in effect than right after it), and the chance events in effect once
-    it is taken back; None when no input is in effect. (The streamed audit, and the audit of
-    a log that keeps every event, mark takebacks so.)"""
+    from the seed, and the events that showed cards in effect before it and once it was placed
+    (see :class:`Deriver`); ``chances`` are in effect before the undo. The input it takes back
+    (the last but races) and the races after it leave ``placed``. Whether it came after cards
+    were dealt or shown since that input (more such events in effect than once it was placed),
+    and those in effect once it is taken back; None when no input is in effect. (The streamed
+    audit, and the audit of a log that keeps every event, mark takebacks so.)"""
     k = len(placed) - 1
     while k >= 0 and placed[k][0]:
         k -= 1

@@ -31,6 +31,10 @@ class Event(msgspec.Struct, tag_field="e", omit_defaults=True, frozen=True,
     hundreds of thousands of them, which the collector would walk again and again."""
 
     KIND: ClassVar[str] = "action"
+    # Whether, in a seeded game, the event shows someone cards the seed dealt face down that
+    # no chance event shows: a card drawn (Uno Dare), a card flipped (Kazu-Tori). A move taken
+    # back after one is marked by the audit as after cards were shown, as after a chance event.
+    SHOWS: ClassVar[bool] = False
 
 
 class Pay(Event, tag="pay", frozen=True):

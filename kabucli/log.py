@@ -955,9 +955,10 @@ def audit_log(path: Path | str, event_types: EventTypes) -> Audited:
 
 
 def _takebacks(game: Any, log: LogData) -> tuple[list[int], list[int]]:
-    """The undos of a log that keeps every event (numbers), and those of them after chance
-    events came since the move they took back (cards dealt or shown: what
-    :class:`kabucli.engine.Deriver` finds as it streams a binary log)."""
+    """The undos of a log that keeps every event (numbers), and those of them after cards
+    were dealt or shown since the move they took back (chance events, and events that show
+    cards, ``Event.SHOWS``: what :class:`kabucli.engine.Deriver` finds as it streams a binary
+    log)."""
     if not any(type(ev) is Undo for ev in log.events):
         return [], []
     from kabucli.engine import classify, take_back
@@ -977,10 +978,10 @@ def _takebacks(game: Any, log: LogData) -> tuple[list[int], list[int]]:
                 chances = took[1]
             continue
         before = chances
-        if ev.KIND == "chance":
+        if ev.KIND == "chance" or ev.SHOWS:
             chances += 1
-        if how != DERIVED:
-            placed.append((how == DRAW, before, chances))
+        if how != DERIVED:  # a move's own cards shown count as shown since it
+            placed.append((how == DRAW, before, before if ev.KIND == "action" else chances))
     return undone, shown
 
 

@@ -144,3 +144,29 @@ def test_audit_says_where_moves_were_taken_back(tmp_path: Path, encoding: str) -
     assert (doc["taken_back"], doc["taken_back_after_cards_shown"]) == ([11, 12], [12])
     plain = Path(__file__).resolve().parent.parent / "replays" / "dare" / "3p-tie-order.jsonl"
     assert "taken back" not in kabucli("audit", str(plain)).stdout
+
+
+@pytest.mark.parametrize(("game", "seed", "players", "moves", "undone", "marked"), [
+    # p1 draws the pile's top card, sees it, and takes the draw back
+    ("uno-dare", "1", "2", "draw\nundo\n", [4], [4]),
+    # p1 declines a dare and draws 2 as the penalty; the undo takes back p2's draw (which
+    # showed p2 a card) and then p1's answer, after p1 saw the two cards
+    ("uno-dare", "5", "2", "decline\nundo\n", [6, 7], [6, 7]),
+    # p1 flips the top card of the pile for everyone to see, and takes the flip back
+    ("kazu-tori", "1", "3", "flip\nundo\n", [3], [3]),
+])
+@pytest.mark.parametrize("encoding", ["jsonl", "kbl"])
+def test_audit_marks_a_move_taken_back_after_the_cards_it_showed(
+        tmp_path: Path, encoding: str, game: str, seed: str, players: str, moves: str,
+        undone: list[int], marked: list[int]) -> None:
+    """A card a move shows itself in a seeded game (Uno Dare's draw and penalty, Kazu-Tori's
+    flip) comes from the seed, not from a chance event; a takeback after it is one after
+    cards were shown all the same (the audit used to list it as a plain takeback)."""
+    log = tmp_path / f"t.{encoding}"
+    bots = [f"--bot={seat}=random" for seat in range(2, int(players) + 1)]
+    res = runner.invoke(app, ["play", game, "--seed", seed, "--players", players, *bots,
+                              "--script", "-", "--log", str(log), "-q"], input=moves,
+                        env={"NO_COLOR": "1", "COLUMNS": "100"})
+    assert "took back" in res.output, res.output
+    (doc,) = json.loads(kabucli("audit", str(log), "--json").stdout)
+    assert (doc["taken_back"], doc["taken_back_after_cards_shown"]) == (undone, marked)

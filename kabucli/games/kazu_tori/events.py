@@ -68,6 +68,7 @@ class Flip(Event, tag="flip", frozen=True):
     the referee saw (real table); a seeded game leaves it out: the pile's top card is flipped.
     A flip closes the claim window of the card before it."""
 
+    SHOWS: ClassVar[bool] = True
     seat: int
     card: Card | None = None
 

@@ -96,6 +96,7 @@ class Draw(Event, tag="draw", frozen=True):
     """``seat`` draws one card from the pile instead of playing (the top card, in a seeded
     game; an unknown card at a real table)."""
 
+    SHOWS: ClassVar[bool] = True
     seat: int
 
 
@@ -161,6 +162,7 @@ class Penalty(Event, tag="penalty", frozen=True):
     penalty when the pile and the discards run out)."""
 
     KIND: ClassVar[str] = "auto"
+    SHOWS: ClassVar[bool] = True
     seat: int
     count: int
     why: Literal["declined", "failed", "uno", "last"]
