@@ -1222,7 +1222,7 @@ def _live_run_shown(err: Console, title: str, total: int, names: list[str],
             rate = f"{report.matches / took:,.1f} matches/s" if took > 0 else ""
             progress.update(task, completed=report.matches, rate=rate)
             now = time.monotonic()
-            if now - shown[0] >= 0.25:
+            if now - shown[0] >= 0.25 or report.matches >= total:  # (the last: its counts)
                 shown[0] = now
                 live.update(Group(progress, _standings(report, names)))
 

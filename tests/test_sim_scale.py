@@ -541,3 +541,28 @@ def test_workers_forked_after_a_run_with_python_bots_start_their_own_hosts(
     # and the run's hosts lived on, to play its next run
     assert {host for n, host, _ in served if n == "3"} <= {host for n, host, _ in served
                                                            if n == "1"}
+
+
+def test_at_a_terminal_the_progress_bar_and_standings_end_on_the_final_counts() -> None:
+    """sim at a terminal draws a progress bar with live standings under it (on stderr). The
+    standings are redrawn at most four times a second, so the last frame showed 2000/2000
+    with the wins of a few hundred matches before; the last match now redraws them."""
+    import io
+
+    from rich.console import Console
+
+    from kabucli.cli import _live_run_shown
+
+    out = io.StringIO()
+    err = Console(file=out, force_terminal=True, color_system=None, width=100)
+    rules = build(DARE.Rules, {})
+    names = ["best", "random"]
+    report = _live_run_shown(err, "Dare matches", 300, names, lambda on_match: simulate(
+        DARE, rules, names, 300, seed=5, on_match=on_match), True)
+    frames = out.getvalue()
+    assert "300/300" in frames
+    last = frames[frames.rindex("300/300"):]
+    wins = [f"{b.wins:g}" for b in report.bots]
+    table = [line.split() for line in last.splitlines() if line.split()[:1] in (["best"],
+                                                                                 ["random"])]
+    assert [row[1] for row in table[:2]] == wins, last
