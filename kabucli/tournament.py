@@ -10,7 +10,9 @@ forfeits), counted in order, so the results do not depend on how they were playe
 
 Ratings: for two seats Elo from every pair's results (:func:`kabucli.ratings.elo_ratings`, with
 95% error bars); for more seats openskill's Plackett-Luce model (each match a ranking of its
-seats by their result, a failing bot last), reported as mu with 2 sigma.
+seats by their result, a failing bot last), reported as mu with 2 sigma. openskill updates
+match by match, so its ratings (unlike the results and the Elo fit) depend a little on the
+order the matches are counted in: docs/bots.md says so.
 """
 
 from __future__ import annotations
