@@ -697,6 +697,22 @@ def test_a_python_bot_returning_a_move_of_another_seat_forfeits(tmp_path: Path) 
     assert all("a bot moves only for its own seat" in f["reason"] for f in report.failed)
 
 
+def test_a_python_bots_reply_nested_too_deep_for_json_forfeits_the_match(tmp_path: Path) -> None:
+    # the bot runs in its host process and can replace what the host replies with: a line
+    # nested deeper than json.loads reads raised RecursionError, and the whole run stopped
+    # with "internal error"
+    code = ("class Bot:\n"
+            "    def __init__(self, rng):\n        pass\n"
+            "    def choose(self, game, state, seat):\n"
+            "        import msgspec\n"
+            "        msgspec.json.encode = lambda obj: b'[' * 60000\n"
+            "        return game.legal(state, seat)[-1]\n")
+    bot = f"py:{write(tmp_path, 'pybot.py', code)}:Bot"
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), [bot, "random"], 2, seed=1)
+    assert report.matches == 2 and report.failures == 2
+    assert all("not a reply of kabucli's bot host" in f["reason"] for f in report.failed)
+
+
 # -- processes that leave the bot's process group (probe of 2026-11-25) ----------------------
 
 def _running_with(token: str) -> list[int]:

@@ -412,7 +412,7 @@ class PythonBot:
             raise BotError(f"{who} {exc}") from None
         try:
             reply = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # a line nested deeper than json can read
             reply = None
         if not isinstance(reply, dict):
             self._kill()
