@@ -337,9 +337,9 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
                 raise
             raise Forfeit(seat, str(exc)) from None
     except Forfeit as exc:
-        failed, reason = exc.seat, exc.reason
+        failed, reason = exc.seat, kept_reason(exc.reason)
         if not match.over:  # the log records who forfeited and why, as its last record
-            match.submit(ForfeitEvent(failed, " ".join(reason.split())[:MAX_REASON]))
+            match.submit(ForfeitEvent(failed, reason))
     finally:
         sess.close()
     if failed:
@@ -348,6 +348,17 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
         raise KabuError(f"match {i + 1} (seed {seed}) stopped before its end: "
                         f"waiting for {match.pending.what}")
     return _outcome(i, match)
+
+
+def kept_reason(reason: str) -> str:
+    """A failure's reason as the report and the log's forfeit record both keep it (so that a
+    resumed run, which reads it from the log, reports what the first run did): one line, at
+    most MAX_REASON characters, its end kept when it is cut (the why comes after the bot's
+    command, which may be long)."""
+    line = " ".join(reason.split())
+    if len(line) <= MAX_REASON:
+        return line
+    return f"{line[:MAX_REASON // 2 - 1]}…{line[-(MAX_REASON // 2):]}"
 
 
 def _outcome(i: int, match: Match, reused: bool = False) -> Outcome:

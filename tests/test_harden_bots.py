@@ -697,6 +697,25 @@ def test_a_python_bot_returning_a_move_of_another_seat_forfeits(tmp_path: Path) 
     assert all("a bot moves only for its own seat" in f["reason"] for f in report.failed)
 
 
+def test_a_resumed_run_reports_a_long_forfeit_reason_as_the_first_run_did(
+        tmp_path: Path) -> None:
+    # the report kept the reason whole while the log's forfeit record kept it on one line
+    # and cut to its first 500 characters: a resumed run (reading it from the log) reported
+    # another reason, and a long command left no why in the log at all
+    exits = write(tmp_path, "bot.py", "import sys\nsys.stdin.readline()\n")
+    bot = f"cmd:{sys.executable}  {exits}   {'x' * 600}"
+    rules = build(DARE.Rules, ["rounds=1"])
+    first = simulate(DARE, rules, [bot, "random"], 2, seed=1, log_dir=tmp_path / "logs")
+    again = simulate(DARE, rules, [bot, "random"], 2, seed=1, log_dir=tmp_path / "logs")
+    assert again.reused == 2 and first.failures == again.failures == 2
+    assert first.failed == again.failed
+    for failure in first.failed:
+        assert failure["reason"].endswith("exited (code 0) without answering")
+        assert len(failure["reason"]) <= 500
+    data = read_log(tmp_path / "logs" / "dare-00001.kbl", games.event_types)
+    assert data.events[-1].reason == first.failed[0]["reason"]
+
+
 def test_a_python_bots_reply_nested_too_deep_for_json_forfeits_the_match(tmp_path: Path) -> None:
     # the bot runs in its host process and can replace what the host replies with: a line
     # nested deeper than json.loads reads raised RecursionError, and the whole run stopped
