@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from kabucli.bots.external import CLOSE_WAIT, ProcessBot
 from kabucli.engine import Game, Match, make_header
 from kabucli.errors import KabuError
 from kabucli.log import SeatInfo
+from kabucli.safetext import safe_text
 from kabucli.session import Session
 from kabucli.shuffle import Rng
 
@@ -64,7 +66,7 @@ class _Timed(ProcessBot):
         except KabuError as exc:
             # it answered in time, with something that is no move (garbage, a line too long,
             # not UTF-8, an illegal move): an answer all the same, judged by "answers legally"
-            if " answered " in str(exc):
+            if not _stalled(str(exc), self.command):
                 self._answered(began)
             raise
         self._answered(began)
@@ -115,7 +117,7 @@ def check_bot(game: Game, rules: msgspec.Struct, command: str, seed: int = 1, ga
             answers += bot.answers
             slowest = max(slowest, bot.slowest)
             if failed:
-                name = _failed_check(failed, bot.answers)
+                name = _failed_check(failed, bot.answers, command)
                 checks[name].failures.append(f"{where}: {failed}")
                 with contextlib.suppress(Exception):
                     bot._kill()
@@ -139,11 +141,27 @@ def check_bot(game: Game, rules: msgspec.Struct, command: str, seed: int = 1, ga
     return list(checks.values())
 
 
-def _failed_check(message: str, answered: int) -> str:
+STALLS = ("did not answer", "did not read", "exited", "closed its output", "is not running")
+
+
+def _stalled(message: str, command: str) -> str:
+    """How the program broke the line protocol (``did not answer ...``, ``exited ...``: see
+    :class:`kabucli.bots.external.Stalled`), read from the failure ``message`` where it
+    follows the bot's seat and command; '' when it answered (with garbage or an illegal
+    move). Only there: the message quotes the answer too, and a command may be any text."""
+    head = re.match(r"bot p[0-9]+ ", message)
+    said = f"('{safe_text(command)}') "
+    if head is None or not message.startswith(said, head.end()):
+        return ""
+    how = message[head.end() + len(said):]
+    return how if how.startswith(STALLS) else ""
+
+
+def _failed_check(message: str, answered: int, command: str) -> str:
     """Which check a failure in the middle of a match breaks."""
-    if "did not answer" in message or "did not read" in message or "exited" in message \
-            or "closed its output" in message or "is not running" in message:
-        return "starts" if answered == 0 and "did not" not in message else \
+    how = _stalled(message, command)
+    if how:
+        return "starts" if answered == 0 and not how.startswith("did not") else \
             "answers every turn in time"
     return "answers legally"
 

@@ -110,3 +110,26 @@ def test_a_bot_that_exits_with_an_error_code_at_the_end_does_not_exit_cleanly(
     assert code == 1
     assert not checks["exits cleanly"]["ok"]  # said ok: it exits with code 5, not 0
     assert any("exit code 5" in f for f in checks["exits cleanly"]["failures"])
+
+
+@pytest.mark.parametrize(("folder", "script"), [
+    ("bots", "import sys\nfor line in sys.stdin:\n"
+             "    print('did not answer within 0.5 s', flush=True)\n"),
+    ("exited bots", "import sys\nsys.stdin.readline()\nsys.stdout.write('x' * 100000)\n"
+                    "sys.stdout.flush()\nsys.stdin.read()\n"),
+], ids=["answer-quoting-a-stall", "command-naming-a-stall"])
+def test_an_illegal_answer_fails_answers_legally_whatever_its_words_or_command(
+        tmp_path: Path, folder: str, script: str) -> None:
+    # the failure was filed by words found anywhere in its message, which quotes the answer
+    # and the command: an answer saying "did not answer", or a program in a folder named
+    # "exited", failed "answers every turn in time" and passed "answers legally"
+    where = tmp_path / folder
+    where.mkdir()
+    (where / "bot.py").write_text(script)
+    res = runner.invoke(app, ["bot", "check", "dare", f"{sys.executable} '{where / 'bot.py'}'",
+                              "--rule", "rounds=1", "--timeout", "0.5", "--json"])
+    assert "Traceback" not in res.output and "internal error" not in res.output
+    checks = {c["check"]: c for c in json.loads(res.output)["checks"]}
+    assert res.exit_code == 1
+    assert not checks["answers legally"]["ok"], checks["answers legally"]
+    assert checks["answers every turn in time"]["ok"], checks["answers every turn in time"]
