@@ -18,6 +18,7 @@ import logging
 import os
 import signal
 import socket
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -50,6 +51,7 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
             # Ray (2.59 on) starts a cluster with token authentication, and a driver joining
             # it sends the token only in token mode (a cluster without it accepts that too)
             os.environ["RAY_AUTH_MODE"] = "token"
+    printer = None  # Ray's printer of its cluster's errors, while this run keeps them quiet
     if ours:
         term = signal.getsignal(signal.SIGTERM)
         try:
@@ -65,6 +67,7 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
         # run's own (kabucli sim's: stop with the report so far) is put back
         if callable(term) and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, term)
+        printer = _quiet_cluster_errors(ray)
     task = ray.remote(max_retries=RETRIES, num_cpus=1)(play_chunk)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     plan_ref = ray.put(plan)
@@ -81,10 +84,35 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
     finally:
         if ours:  # its shutdown stops every task (cancelling them first, as they finish,
             ray.shutdown()  # could fail a check in Ray's core, which then aborts the run)
+            if printer is not None:
+                ray._private.worker.print_to_stdstream = printer
         else:  # a cluster this run did not start: the tasks it sent are its to stop
             for ref in running:
                 with contextlib.suppress(Exception):
                     ray.cancel(ref, force=True)
+
+
+def _quiet_cluster_errors(ray: Any) -> Any:
+    """Keep the errors Ray's cluster reports off this process's output; Ray's own printer of
+    them, to put back (None when Ray has none where it had). A Ray driver prints them on
+    stdout, coloured and over several lines: a worker that died (killed by a bot, or by the
+    system) spoiled ``--json`` and put escape sequences on the terminal, while kabucli says
+    in one line what failed for good (a match's task is run again first). With
+    KABUCLI_DEBUG they go to stderr, as text made safe to show."""
+    worker = getattr(getattr(ray, "_private", None), "worker", None)
+    printer = getattr(worker, "print_to_stdstream", None)
+    if worker is None or printer is None:
+        return None
+
+    def to_stderr(data: Any, ignore_prefix: bool = False) -> None:
+        if os.environ.get("KABUCLI_DEBUG") and isinstance(data, dict):
+            from kabucli.safetext import safe_text
+
+            for line in data.get("lines") or []:
+                print(f"ray: {safe_text(str(line))}", file=sys.stderr)
+
+    worker.print_to_stdstream = to_stderr
+    return printer
 
 
 def _token() -> bool:

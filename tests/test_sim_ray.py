@@ -78,6 +78,37 @@ def test_a_match_whose_ray_worker_dies_is_played_again(ray: Any, tmp_path: Path)
     assert remote.failures == 0 and remote.as_dict() == local.as_dict()
 
 
+def test_a_dead_ray_worker_leaves_the_json_report_whole_and_no_escapes(tmp_path: Path) -> None:
+    # Ray's driver printed the error of the worker that died ("(raylet) A worker died ...",
+    # coloured, over several lines) on kabucli's stdout, before the --json document
+    import os
+    import subprocess
+
+    marker = tmp_path / "killed-once"
+    bot = tmp_path / "killer.py"
+    bot.write_text(
+        "import json, os, signal, sys\n"
+        f"marker = {str(marker)!r}\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] != 'turn':\n"
+        "        continue\n"
+        "    if not os.path.exists(marker):\n"
+        "        open(marker, 'w').close()\n"
+        "        os.kill(os.getppid(), signal.SIGKILL)\n"
+        "    print(m['legal'][-1], flush=True)\n")
+    argv = [sys.executable, "-m", "kabucli", "sim", "dare", "-b", f"cmd:{sys.executable} {bot}",
+            "-b", "random", "-m", "3", "--seed", "2", "--rule", "rounds=1", "--backend", "ray",
+            "--workers", "2", "--json"]
+    env = {k: v for k, v in os.environ.items() if k != "KABUCLI_DEBUG"}
+    res = subprocess.run(argv, capture_output=True, text=True, timeout=240,
+                         env={**env, "RAY_USAGE_STATS_ENABLED": "0"})
+    assert marker.exists()
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert json.loads(res.stdout)["matches"] == 3, res.stdout[:2000]
+    assert "\x1b" not in res.stdout + res.stderr and "raylet" not in res.stdout + res.stderr
+
+
 def test_a_run_error_on_ray_is_one_line(ray: Any, tmp_path: Path) -> None:
     (tmp_path / "dare-00002.kbl").write_text("not a log\n")
     with pytest.raises(KabuError, match="never overwrites it"):
