@@ -697,6 +697,23 @@ def test_a_python_bot_returning_a_move_of_another_seat_forfeits(tmp_path: Path) 
     assert all("a bot moves only for its own seat" in f["reason"] for f in report.failed)
 
 
+def test_a_bot_program_writing_a_line_it_was_not_asked_for_forfeits(tmp_path: Path) -> None:
+    # two lines to one turn: each answer after was the one to the turn before, out of step
+    # with the game; kabucli took them when they happened to be legal (every Kazu-Tori match
+    # of such a bot went on, and bot check passed it)
+    script = ("import json, sys\n"
+              "for line in sys.stdin:\n"
+              "    m = json.loads(line)\n"
+              "    if m['type'] == 'turn':\n"
+              "        sys.stdout.write(m['legal'][0] + '\\n' + m['legal'][-1] + '\\n')\n"
+              "        sys.stdout.flush()\n")
+    bot = f"cmd:{sys.executable} {write(tmp_path, 'bot.py', script)}"
+    game = games.get("kazu-tori")
+    report = simulate(game, build(game.Rules, []), [bot, "random"], 2, seed=1)
+    assert report.failures == 2
+    assert all("answered before it was asked: b'" in f["reason"] for f in report.failed)
+
+
 def test_a_resumed_run_reports_a_long_forfeit_reason_as_the_first_run_did(
         tmp_path: Path) -> None:
     # the report kept the reason whole while the log's forfeit record kept it on one line

@@ -180,6 +180,18 @@ class Channel:
             else:
                 self._eof = True
 
+    def unasked(self) -> bytes:
+        """What the child wrote that no answer took (held here, or on the pipe now, not
+        waited for): before a question, a line it wrote before it was asked."""
+        if not self._buf and not self._eof and self._readable.select(0):
+            with contextlib.suppress(BlockingIOError):
+                chunk = os.read(self._out, 65536)
+                if chunk:
+                    self._buf += chunk
+                else:
+                    self._eof = True
+        return bytes(self._buf)
+
     def finish(self, farewell: bytes) -> None:
         """Send the last message, close the child's input, let it exit for a moment, kill it."""
         with contextlib.suppress(Stalled):
@@ -298,6 +310,11 @@ class ProcessBot:
                    "state": game.view(state, seat), "legal": legal,
                    "hint": games.text(game.name).hint(state, seat)}
         chan = self._channel()
+        early = chan.unasked()
+        if early:  # a second line to the last turn, or a line before the first: each answer
+            self._kill()  # would be the one to the turn before, out of step with the game
+            raise BotError(f"bot p{seat} ('{self.command}') answered before it was asked: "
+                           f"{early[:80]!r}")
         deadline = chan.deadline()
         try:
             chan.send(json.dumps(message).encode() + b"\n", deadline)
