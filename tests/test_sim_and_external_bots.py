@@ -175,6 +175,20 @@ def test_unknown_bot_kind_lists_the_kinds() -> None:
     assert "unknown bot 'genius'" in out and "best" in out and "cmd:COMMAND" in out
 
 
+@pytest.mark.parametrize("command", ["bot.py \x1b]0;title\x07", "bot.py\targ", "bot.py\n",
+                                     "bot.py \u202e"], ids=["escape", "tab", "newline", "bidi"])
+def test_a_bot_command_that_is_not_printable_is_refused_before_any_log(
+        tmp_path: Path, command: str) -> None:
+    # sim wrote such a bot into every log's header, which kabucli's own reader refuses
+    # (audit: "unreadable ... is not human or bot:KIND"), so a resumed run stopped at them
+    logs = tmp_path / "logs"
+    res = runner.invoke(app, ["sim", "dare", "-b", f"cmd:{sys.executable} {command}", "-b",
+                              "random", "-m", "2", "--seed", "1", "--logs", str(logs)])
+    assert res.exit_code == 1
+    assert "is not printable text" in res.output and "\x1b" not in res.output
+    assert not logs.exists() or not list(logs.iterdir())
+
+
 def test_python_bot_spec_without_class_is_refused() -> None:
     with pytest.raises(BotError, match="should look like"):
         from kabucli.bots.external import load_python_bot

@@ -17,6 +17,7 @@ from kabucli.engine import Game, Match
 from kabucli.errors import BotError, ParseError
 from kabucli.events import Event
 from kabucli.log import EXTERNAL as EXTERNAL  # users' programs and Python classes
+from kabucli.safetext import safe_text
 from kabucli.shuffle import Rng
 
 
@@ -52,6 +53,9 @@ def check_kind(game: str, kind: str) -> None:
     if kind.startswith(EXTERNAL):
         if not kind.partition(":")[2].strip():
             raise ParseError(f"bot '{kind}' needs a command or class after '{kind[:-1]}'")
+        if not kind.isprintable():  # as a log's header must name it (log._control_problem)
+            raise ParseError(f"bot '{safe_text(kind, 60)}' holds a tab, a line break or "
+                             "another character that is not printable text")
         return
     table = kinds(game)
     if kind not in table:
