@@ -59,6 +59,7 @@ class Group:
     total: list[float] = field(default_factory=list)
     forfeits: list[int] = field(default_factory=list)
     wdl: list[int] = field(default_factory=lambda: [0, 0, 0])  # two seats: bots[0]'s
+    played: int = 0  # matches played to their end (the means' count): none forfeited
 
     def __post_init__(self) -> None:
         n = len(self.bots)
@@ -70,7 +71,7 @@ class Group:
         out: dict[str, Any] = {
             "bots": [f"#{b + 1} {kinds[b]}" for b in self.bots], "matches": self.matches,
             "wins": [round(w, 4) for w in self.wins],
-            "mean": [round(t / self.matches, 4) if self.matches else None for t in self.total],
+            "mean": [round(t / self.played, 4) if self.played else None for t in self.total],
             "forfeits": self.forfeits}
         if len(self.bots) == 2:
             out["head_to_head"] = head_to_head(*self.wdl)
@@ -128,6 +129,7 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
         else:
             shares = [share for _, share in out.results]
             results = [float(delta) for delta, _ in out.results]
+            g.played += 1
             for (delta, _), b in zip(out.results, order, strict=True):
                 g.total[g.bots.index(b)] += delta
         for share, b in zip(shares, order, strict=True):

@@ -112,3 +112,27 @@ def test_two_bots_that_play_alike_are_rated_alike() -> None:
     for g in rep.groups:  # within each group the two alike score alike
         if 0 in g.bots and 3 in g.bots:
             assert g.wins[g.bots.index(0)] == pytest.approx(g.wins[g.bots.index(3)])
+
+
+def test_a_groups_means_leave_out_its_forfeited_matches_as_the_run_does(tmp_path: Path) -> None:
+    # a group's mean divided the chips of the matches played to their end by all its matches,
+    # forfeited ones too, as if the bots had won nothing in them
+    bot = tmp_path / "bot.py"
+    bot.write_text(  # fails in the matches whose first view hashes to 0 (mod 3)
+        "import json, sys, zlib\n"
+        "first = True\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'turn':\n"
+        "        h = zlib.crc32(json.dumps(m['state'], sort_keys=True).encode())\n"
+        "        if first and h % 3 == 0:\n"
+        "            sys.exit(3)\n"
+        "        first = False\n"
+        "        print(m['legal'][-1], flush=True)\n")
+    kinds = [f"cmd:{sys.executable} {bot}", "random"]
+    report = tournament(DARE, build(DARE.Rules, ["rounds=2"]), kinds, 2, "round-robin", 10,
+                        seed=1)
+    out = report.as_dict()
+    assert 0 < report.sim.failures < report.sim.matches
+    (group,) = out["groups"]
+    assert group["mean"] == [b["mean_chips"] for b in out["bots"]]
