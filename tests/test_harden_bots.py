@@ -697,6 +697,19 @@ def test_a_python_bot_returning_a_move_of_another_seat_forfeits(tmp_path: Path) 
     assert all("a bot moves only for its own seat" in f["reason"] for f in report.failed)
 
 
+def test_a_bot_program_that_closes_its_input_is_not_said_to_be_gone(tmp_path: Path) -> None:
+    # it was "is not running (exit code None)" while it ran on
+    script = ("import json, os, sys, time\n"
+              "m = json.loads(sys.stdin.readline())\n"
+              "os.close(0)\n"
+              "print(m['legal'][-1], flush=True)\n"
+              "time.sleep(30)\n")
+    bot = f"cmd:{sys.executable} {write(tmp_path, 'bot.py', script)}"
+    report = simulate(DARE, build(DARE.Rules, ["rounds=3"]), [bot, "random"], 1, seed=1)
+    assert report.failures == 1
+    assert report.failed[0]["reason"].endswith("') closed its input"), report.failed
+
+
 def test_a_bot_program_writing_a_line_it_was_not_asked_for_forfeits(tmp_path: Path) -> None:
     # two lines to one turn: each answer after was the one to the turn before, out of step
     # with the game; kabucli took them when they happened to be legal (every Kazu-Tori match

@@ -148,8 +148,10 @@ class Channel:
             except BlockingIOError:
                 if not self._wait(self._writable, deadline):
                     raise Stalled(f"did not read its input within {self.timeout:g} s") from None
-            except OSError:  # a closed pipe: the bot is gone
-                raise Stalled(f"is not running (exit code {self.proc.poll()})") from None
+            except OSError:  # a closed pipe: the bot is gone, or closed its input
+                code = self.proc.poll()
+                raise Stalled("closed its input" if code is None
+                              else f"is not running (exit code {code})") from None
 
     def line(self, deadline: float) -> bytes:
         """The next line the child writes (without its newline)."""
