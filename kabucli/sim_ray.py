@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from kabucli.errors import KabuError
-from kabucli.sim import Chunks, Outcome, Plan, in_order, play_chunk
+from kabucli.sim import Chunks, Outcome, Plan, Terminated, in_order, play_chunk
 
 RETRIES = 3  # times a match is run again when the worker playing it dies
 CONNECT_WAIT = 5.0  # seconds to reach a cluster's head
@@ -52,6 +52,7 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
             # it sends the token only in token mode (a cluster without it accepts that too)
             os.environ["RAY_AUTH_MODE"] = "token"
     printer = None  # Ray's printer of its cluster's errors, while this run keeps them quiet
+    terminated: list[int] = []  # the SIGTERM the run's handler was given, once it is
     if ours:
         term = signal.getsignal(signal.SIGTERM)
         try:
@@ -63,10 +64,24 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
             where = f"the Ray cluster at {address}" if address else "a local Ray"
             raise KabuError(f"cannot start {where}: {' '.join(str(exc).split())[:300]}") \
                 from None
+        except SystemExit:
+            # Ray's own SIGTERM handler, in place while it starts, exits (code 15, or 1): a
+            # run with a handler of its own stops as that would, with its report
+            if not callable(term):
+                raise
+            with contextlib.suppress(Exception):
+                ray.shutdown()
+            raise Terminated from None
         # Ray puts its own SIGTERM handler in place (which ends the process at once): the
-        # run's own (kabucli sim's: stop with the report so far) is put back
+        # run's own (kabucli sim's: stop with the report so far) is put back, noting the
+        # signal: Ray, while it waits for tasks, turns the exception a handler raises into a
+        # KeyboardInterrupt of its own, which would say Ctrl-C
         if callable(term) and threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, term)
+            def noted(signum: int, frame: Any) -> None:
+                terminated.append(signum)
+                term(signum, frame)
+
+            signal.signal(signal.SIGTERM, noted)
         printer = _quiet_cluster_errors(ray)
     task = ray.remote(max_retries=RETRIES, num_cpus=1)(play_chunk)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -81,6 +96,10 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
         yield from in_order(todo, 2 * cpus, Chunks(0.2), running,
                             lambda batch: task.remote(plan_ref, batch), wait_any,
                             lambda ref, batch: _get(ray, ref, batch[0]))
+    except KeyboardInterrupt as exc:
+        if terminated and not isinstance(exc, Terminated):
+            raise Terminated from None
+        raise
     finally:
         if ours:  # its shutdown stops every task (cancelling them first, as they finish,
             ray.shutdown()  # could fail a check in Ray's core, which then aborts the run)

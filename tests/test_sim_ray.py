@@ -199,3 +199,34 @@ def test_sigterm_stops_a_ray_run_with_its_report(tmp_path: Path) -> None:
     assert proc.returncode == 143, err[-2000:]
     data = json.loads(out)
     assert data["stopped"] == "terminated (SIGTERM)" and data["matches"] > 0
+
+
+def test_sigterm_while_the_run_waits_for_its_ray_tasks_says_sigterm(tmp_path: Path) -> None:
+    # Ray, waiting for tasks, turned the run's Terminated into a KeyboardInterrupt of its own:
+    # a SIGTERM stopped the run as "interrupted (Ctrl-C)", exit code 130
+    import os
+    import signal
+    import subprocess
+    import time
+
+    bot = tmp_path / "slow.py"
+    bot.write_text("import json, sys, time\n"
+                   "for line in sys.stdin:\n"
+                   "    m = json.loads(line)\n"
+                   "    if m['type'] == 'turn':\n"
+                   "        time.sleep(0.3)\n"
+                   "        print(m['legal'][-1], flush=True)\n")
+    logs = tmp_path / "logs"
+    argv = [sys.executable, "-m", "kabucli", "sim", "dare", "-b", f"cmd:{sys.executable} {bot}",
+            "-b", "random", "-m", "50", "--seed", "5", "--backend", "ray", "--workers", "2",
+            "--logs", str(logs), "--json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "NO_COLOR": "1", "RAY_USAGE_STATS_ENABLED": "0"})
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not list(logs.glob("*.kbl")):
+        time.sleep(0.2)
+    time.sleep(0.5)  # the run is waiting on its tasks: every match takes seconds
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err[-2000:]
+    assert json.loads(out)["stopped"] == "terminated (SIGTERM)"
