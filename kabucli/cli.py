@@ -24,7 +24,10 @@ from typer.core import TyperOption
 from kabucli.completion import (
     COMPLETE_VAR,
     SHELLS,
+    complete_backend,
     complete_bot_kind,
+    complete_encoding,
+    complete_format,
     complete_game,
     complete_rule,
     complete_seat_bot,
@@ -1122,7 +1125,7 @@ WorkersOpt = Annotated[int | None, typer.Option(
     help="Matches played at once, each in a process of its own (default: the cores this "
          "process may use). Results and logs are the same for any number.")]
 BackendOpt = Annotated[str, typer.Option(
-    "--backend", metavar="local|ray",
+    "--backend", metavar="local|ray", autocompletion=complete_backend,
     help="local: a pool of processes on this machine; ray: Ray tasks (pip install "
          "'kabucli\\[ray]'), on a Ray kabucli starts or the cluster at --address.")]
 AddressOpt = Annotated[str | None, typer.Option(
@@ -1432,7 +1435,7 @@ def tournament(
     seats: Annotated[int, typer.Option("--seats", "-n", min=2,
                                        help="Seats of each match.")] = 2,
     fmt: Annotated[str, typer.Option(
-        "--format", metavar="round-robin|gauntlet",
+        "--format", metavar="round-robin|gauntlet", autocompletion=complete_format,
         help="round-robin: every group of SEATS bots meets; gauntlet: the first bot meets "
              "every group of the others.")] = "round-robin",
     deals: Annotated[int, typer.Option(
@@ -1642,7 +1645,8 @@ def log_convert(
     src: Annotated[Path, typer.Argument(help="The log to read.")],
     dst: Annotated[Path, typer.Argument(path_type=str, help="Where to write (.jsonl: JSON "
                                              "Lines, else msgpack, unless --to says).")],
-    to: Annotated[str | None, typer.Option("--to", help="msgpack or jsonl.")] = None,
+    to: Annotated[str | None, typer.Option("--to", help="msgpack or jsonl.",
+                                           autocompletion=complete_encoding)] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
 ) -> None:
     """Convert a log between msgpack (compact) and JSON Lines (readable)."""

@@ -188,6 +188,18 @@ def complete_shell() -> list[str]:
     return list(SHELLS)
 
 
+def complete_backend() -> list[str]:
+    return ["local", "ray"]
+
+
+def complete_format() -> list[str]:
+    return ["round-robin", "gauntlet"]
+
+
+def complete_encoding() -> list[str]:
+    return ["msgpack", "jsonl"]
+
+
 def complete_bot_kind(ctx: Any) -> list[str]:
     """``sim -b KIND``: the game's bots (every game's before the game is known)."""
     from kabucli import bots, games

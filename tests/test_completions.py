@@ -300,6 +300,12 @@ def candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     ("kabucli log c", {"convert"}),
     ("kabucli replay ", set()),  # a file: the shell offers the file names
     ("kabucli replay game.kbl --ht", {"--html"}),
+    # options that take one of a few words offer them, not the file names
+    ("kabucli tournament dare --format ", {"round-robin", "gauntlet"}),
+    ("kabucli tournament dare --format g", {"gauntlet"}),
+    ("kabucli sim dare --backend ", {"local", "ray"}),
+    ("kabucli tournament dare --backend r", {"ray"}),
+    ("kabucli log convert a.kbl b.kbl --to ", {"msgpack", "jsonl"}),
 ])
 def test_candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                     line: str, want: set[str]) -> None:
