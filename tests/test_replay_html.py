@@ -354,6 +354,26 @@ def test_hostile_names_are_text_not_markup(page: Any, tmp_path: Path) -> None:
     assert evil in page.locator("#viewer option:checked").inner_text()
 
 
+def test_a_very_long_name_wraps_inside_the_page(page: Any, tmp_path: Path) -> None:
+    # a name of one unbroken word longer than the window: the page stays as wide as the
+    # window (no sideways scrolling), the seat selector included
+    lines = (ROOT / "replays" / "dare" / "3p-tie-order.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    header["seats"][2]["name"] = "W" * 3000
+    lines[0] = json.dumps(header)
+    log = tmp_path / "long.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "long.html"
+    write_page(log, out)
+    page.goto(out.as_uri())
+    page.click("#forward")
+    assert "W" * 3000 in page.locator('[data-seat="p3"] .seat-name').inner_text()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.evaluate("window.innerWidth"), width
+    box = page.locator("#viewer").bounding_box()
+    assert box["x"] + box["width"] <= page.evaluate("window.innerWidth"), box
+
+
 def test_write_failure_is_one_clean_line(tmp_path: Path) -> None:
     res = runner.invoke(app, ["replay", str(recorded("dare")), "--html",
                               str(tmp_path / "no" / "such" / "dir" / "x.html")],

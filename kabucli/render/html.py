@@ -223,7 +223,7 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 _CSS = """
 *{box-sizing:border-box}
 body{margin:0;font-family:'DejaVu Sans',Arial,Helvetica,sans-serif;background:#0f3d2a;
-color:#f3f1e8}
+color:#f3f1e8;overflow-wrap:anywhere}
 header{padding:10px 16px;background:#0a2a1d;border-bottom:2px solid #06180f}
 h1{font-size:20px;margin:0 0 4px}
 #meta{font-size:12px;color:#b8c9bd;margin-bottom:8px}
@@ -233,7 +233,7 @@ font-size:14px;cursor:pointer}
 button:disabled{opacity:.45;cursor:default}
 #slider{flex:1;min-width:160px}
 #event-index{font-variant-numeric:tabular-nums;min-width:110px}
-select{font-size:14px;padding:3px}
+select{font-size:14px;padding:3px;max-width:22em}
 main{display:flex;gap:14px;padding:14px;align-items:flex-start}
 #table{flex:1;min-width:0}
 aside{width:340px;flex:none;background:#0a2a1d;border-radius:8px;padding:8px;
