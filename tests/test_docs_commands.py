@@ -162,3 +162,29 @@ def test_a_documented_command_succeeds(
     assert res.returncode == 0, said
     for bad in ("error:", "refused:", "Traceback", "internal error"):
         assert bad not in res.stderr and bad not in res.stdout, said
+
+
+PLAY = [c for c in COMMANDS if c.words()[c.words().index("kabucli") + 1:][:1] == ["play"]]
+
+
+@pytest.mark.parametrize("cmd", PLAY, ids=[c.where for c in PLAY])
+def test_a_documented_player_sits_at_the_table(cmd: Command) -> None:
+    """A person an example names with --player plays: no --bot of the same line takes the
+    seat (``--bot all=KIND`` would make the named seat a bot too)."""
+    from kabucli import games
+    from kabucli.session import build_seats
+
+    words = cmd.words()
+    args = words[words.index("play") + 1:]
+    opts: dict[str, list[str]] = {"--player": [], "--bot": []}
+    players = None
+    for key, value in pairwise(args):
+        if key in ("--player", "-p", "--bot", "-b"):
+            opts["--player" if key in ("--player", "-p") else "--bot"].append(value)
+        elif key in ("--players", "-n"):
+            players = int(value)
+    names = {spec.partition("=")[2] if "=" in spec else spec for spec in opts["--player"]}
+    seats = build_seats(games.get(args[0]), players, opts["--player"], opts["--bot"])
+    for seat in seats:
+        if seat.name in names:
+            assert seat.control == "human", f"{cmd.where}: {seat.name} is {seat.control}"
