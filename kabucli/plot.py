@@ -351,7 +351,8 @@ PAGE = """<!DOCTYPE html>
 <meta name="generator" content="kabucli">
 <title>{title}</title>
 <style>
-body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }}
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222;
+       overflow-wrap: anywhere; }}
 h1 {{ font-size: 1.3em; }}
 figure {{ margin: 0; }}
 figure svg {{ width: 100%; height: auto; }}
@@ -360,6 +361,7 @@ caption {{ text-align: left; font-weight: bold; padding: 0.3em 0; }}
 th, td {{ padding: 0.25em 0.8em; border-bottom: 1px solid #ddd; }}
 th {{ background: #f3f3f3; }}
 td.n {{ text-align: right; font-variant-numeric: tabular-nums; }}
+th, td.n {{ white-space: nowrap; overflow-wrap: normal; }}
 p.line {{ font-family: monospace; white-space: pre-wrap; }}
 </style>
 </head>

@@ -236,6 +236,31 @@ def test_the_html_page_holds_the_svg_and_the_reports_table_with_names_escaped(
     assert legend(data, 0) in text  # the chart's legend, inlined
 
 
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists() and not os.environ.get("CI"),
+                    reason="/usr/bin/chromium is missing (CI installs it)")
+def test_a_long_bot_command_wraps_inside_the_html_page(tmp_path: Path) -> None:
+    # one unbroken word longer than the window: the page stays as wide as the window, and the
+    # figures keep to one line each
+    (tmp_path / "bot.py").write_text(BOT)
+    kind = f"cmd:{sys.executable} {tmp_path / 'bot.py'} {'X' * 400}"
+    page = tmp_path / "run.html"
+    sim_json("-b", "best", "-b", kind, "-m", "2", "--html", str(page))
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
+                                     args=["--headless", "--no-sandbox", "--disable-gpu"])
+        view = browser.new_page(viewport={"width": 1280, "height": 900})
+        view.goto(page.as_uri())
+        width = view.evaluate("document.documentElement.scrollWidth")
+        figures = view.evaluate("Array.from(document.querySelectorAll('td.n')).map(td => {"
+                                "const r = document.createRange(); r.selectNodeContents(td);"
+                                "return r.getClientRects().length; })")
+        browser.close()
+    assert width <= 1280, width
+    assert figures and set(figures) == {1}, figures  # each on one line
+
+
 def test_the_html_table_is_the_text_reports(tmp_path: Path) -> None:
     page = tmp_path / "r.html"
     args = ["sim", "dare", "-b", "best", "-b", "random", "-b", "random", "-m", "12",
