@@ -40,7 +40,7 @@ def score_to_elo(score: float) -> float:
         return -math.inf
     if score >= 1:
         return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: an even score is 0, not -0
 
 
 def elo_to_score(elo: float) -> float:
