@@ -359,7 +359,8 @@ def play(
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
     log: Annotated[Path | None, typer.Option(
-        "--log", "-l", help="Write the event log here (.jsonl for JSON Lines, else msgpack). "
+        "--log", "-l", help="Write the event log here (.jsonl, .ndjson or .json for JSON "
+                            "Lines, else msgpack). "
                             "Default: GAME-DATE-TIME.kbl in the current folder.")] = None,
     no_log: Annotated[bool, typer.Option("--no-log", help="Write no log.")] = False,
     script: Annotated[str | None, typer.Option(
@@ -1643,8 +1644,9 @@ def bot_check(
 @log_app.command("convert")
 def log_convert(
     src: Annotated[Path, typer.Argument(help="The log to read.")],
-    dst: Annotated[Path, typer.Argument(path_type=str, help="Where to write (.jsonl: JSON "
-                                             "Lines, else msgpack, unless --to says).")],
+    dst: Annotated[Path, typer.Argument(path_type=str, help="Where to write (.jsonl, "
+                                             ".ndjson, .json: JSON Lines, else msgpack, "
+                                             "unless --to says).")],
     to: Annotated[str | None, typer.Option("--to", help="msgpack or jsonl.",
                                            autocompletion=complete_encoding)] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
@@ -1669,8 +1671,8 @@ def log_convert(
 @log_app.command("repair")
 def log_repair(
     src: Annotated[Path, typer.Argument(help="The damaged log (only read, never changed).")],
-    dst: Annotated[Path, typer.Argument(path_type=str, help="The new log to write (.jsonl: "
-                                             "JSON Lines, else msgpack).")],
+    dst: Annotated[Path, typer.Argument(path_type=str, help="The new log to write (.jsonl, "
+                                             ".ndjson, .json: JSON Lines, else msgpack).")],
     force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
 ) -> None:
     """Copy every record of a damaged log that still checks into a new log."""

@@ -142,7 +142,8 @@ def now_iso() -> str:
 
 
 def format_for(path: Path | str) -> Fmt:
-    """The encoding a path's name asks for: ``.jsonl``/``.json`` is JSON Lines, else msgpack."""
+    """The encoding a path's name asks for: ``.jsonl``, ``.ndjson`` or ``.json`` is JSON Lines,
+    else msgpack."""
     return "jsonl" if str(path).endswith((".jsonl", ".json", ".ndjson")) else "msgpack"
 
 

@@ -63,6 +63,18 @@ def test_help_still_shows_the_type_of_an_option_that_takes_a_value() -> None:
     assert "<int>" in run("replay", "--help").stdout  # --at N
 
 
+@pytest.mark.parametrize("path", [("play",), ("log", "convert"), ("log", "repair")])
+def test_help_names_every_suffix_that_makes_a_json_lines_log(path: tuple[str, ...]) -> None:
+    # the help said ".jsonl: JSON Lines, else msgpack", yet a .json or .ndjson name gets JSON
+    # Lines too
+    from kabucli.log import format_for
+
+    text = " ".join(run(*path, "--help").stdout.replace("│", " ").split())
+    for suffix in (".jsonl", ".ndjson", ".json"):
+        assert format_for(f"x{suffix}") == "jsonl"
+        assert re.search(re.escape(suffix) + r"\b", text), (path, suffix, text)
+
+
 # -- leaving a game names the command that goes on ----------------------------------------------
 
 def resume_command(stderr: str) -> list[str]:
