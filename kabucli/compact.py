@@ -10,9 +10,11 @@ Each stored record is a msgpack array ``[code, fields...]`` (``[code, dt, fields
 timed log, ``dt`` the milliseconds since the previous stored record, the first since the
 header's ``clock``): code 0 is a race mark, 1 an undo, and 2, 3, ... the game's own event
 types in the order of its ``events`` tuple. The fields are the event's in declaration order,
-trailing fields at their default left out. The log's **digest** is BLAKE2b-256 over
-``b"kabucli log 2\\n"``, the header (as format 2's msgpack map) and every stored record's
-bytes in order: it is the same whichever encoding holds the game.
+every one written (msgspec writes an array-like struct whole, ``omit_defaults`` or not; a
+record whose trailing fields are left out is read with their defaults). The log's **digest**
+is BLAKE2b-256 over ``b"kabucli log 2\\n"``, the header (as format 2's msgpack map) and every
+stored record's bytes as kabucli encodes it, in order: it is the same whichever encoding holds
+the game.
 """
 
 from __future__ import annotations

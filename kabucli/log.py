@@ -817,7 +817,11 @@ class _Decoder:
             return f"invalid record: more than {MAX_INPUTS:,} inputs, the most kabucli reads"
         records = self._codec.decoder.decode(body)
         last = self.last
-        self.hasher.update(memoryview(body)[head:])
+        # the digest takes the records as kabucli writes them: the same game is one digest
+        # even when another writer put its bytes otherwise (a trailing field at its default
+        # left out, a number in a longer msgpack form than it needs)
+        canon = _enc_mp.encode(records)
+        self.hasher.update(memoryview(canon)[array_head(canon):])
         self.count += len(records)
         if self.deriver is not None and not self._codec.timed:
             self.deriver.feed_records(records, self._codec.real, last)
