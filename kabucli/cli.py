@@ -1652,7 +1652,7 @@ def log_convert(
     force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
 ) -> None:
     """Convert a log between msgpack (compact) and JSON Lines (readable)."""
-    from kabucli.errors import KabuError
+    from kabucli.errors import BrokenLogError, KabuError
     from kabucli.games import event_types
     from kabucli.log import convert_log
 
@@ -1663,6 +1663,8 @@ def log_convert(
         fail(f"{dst} already exists; add --force to overwrite it")
     try:
         n = convert_log(src, dst, event_types, to, overwrite=force)  # type: ignore[arg-type]
+    except BrokenLogError as exc:  # read whole, but it breaks a rule: exit 1, as audit's
+        fail(str(exc), EXIT_RULE)
     except KabuError as exc:  # a LogError, or a header its game refuses
         fail(str(exc), EXIT_UNREADABLE)
     _console().print(f"wrote {_escape(str(dst))} ({n} events)", soft_wrap=True)

@@ -44,6 +44,12 @@ class NeedInputs(Exception):
     (the streamed audit then reads the log again, keeping them). Not an error a person sees."""
 
 
+class BrokenLogError(LogError):
+    """A log read whole that breaks a rule where that stops the work asked of it (converting
+    it into the binary encoding, which holds only the inputs): the log's fault, as an
+    audit's verdict is, not a file that cannot be read."""
+
+
 class BotError(KabuError):
     """A bot that crashed, timed out or answered with something that is not a legal move.
     The message quotes the bot, so it is made safe to show (see :mod:`kabucli.safetext`)."""

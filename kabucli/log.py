@@ -45,7 +45,7 @@ from kabucli.compact import (
     codec,
     new_digest,
 )
-from kabucli.errors import KabuError, LogError, NeedInputs
+from kabucli.errors import BrokenLogError, KabuError, LogError, NeedInputs
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.files import MiB, open_regular, read_bytes, size_text, write_whole
 
@@ -1338,9 +1338,10 @@ def convert_log(src: Path, dst: Path, event_types: EventTypes, fmt: Fmt | None =
             raise LogError(f"{src}: {exc}") from None
     broken = log.walked[1] if log.walked is not None else None
     if broken is not None:  # its inputs were read only up to it: the rest cannot be derived
-        raise LogError(f"cannot convert {broken.line(str(src))}: a binary log holds only its "
-                       "inputs, from which the engine derives the rest, so the events after "
-                       f"it cannot be told (nothing written; kabucli audit {src} says the same)")
+        raise BrokenLogError(f"cannot convert {broken.line(str(src))}: a binary log holds only "
+                             "its inputs, from which the engine derives the rest, so the events "
+                             f"after it cannot be told (nothing written; kabucli audit {src} "
+                             "says the same)")
     if log.stamped:  # a time on an event the engine derives: refused as audit refuses it
         log_digest(log)
     fmt = fmt or format_for(dst)
@@ -1370,9 +1371,9 @@ def write_log(path: Path, header: Header, events: Sequence[Event], fmt: Fmt,
         except KabuError as exc:
             raise LogError(f"{path}: cannot write: {exc}") from None
         if violation is not None and fmt == "msgpack":
-            raise LogError(f"{path}: cannot write {violation.line('the log')} (format 2's "
-                           "binary encoding keeps only the inputs, from which the engine "
-                           "derives the rest; JSON Lines can hold it)")
+            raise BrokenLogError(f"{path}: cannot write {violation.line('the log')} (format "
+                                 "2's binary encoding keeps only the inputs, from which the "
+                                 "engine derives the rest; JSON Lines can hold it)")
         hows = found + [INPUT] * (len(events) - len(found))
     def write(fh: IO[bytes]) -> None:
         writer = LogWriter.start(fh, header, fmt, False, types)

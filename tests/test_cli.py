@@ -387,6 +387,29 @@ def test_log_convert_to_option_chooses_the_encoding(game_log: Path, tmp_path: Pa
     assert dst.read_bytes()[:1] == b"{"
 
 
+def test_log_convert_of_a_log_that_breaks_a_rule_exits_1_as_audit(game_log: Path,
+                                                                 tmp_path: Path) -> None:
+    # README: a file kabucli cannot use exits 2 when it cannot be read, 1 when it breaks a
+    # rule; a rule-breaking log refused by the binary encoding is the second (it was 2)
+    js = tmp_path / "g.jsonl"
+    assert run("log", "convert", str(game_log), str(js)).exit_code == 0
+    lines = js.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if '"e":"lay"' in line)
+    lay = json.loads(lines[at])
+    lay["seat"] = lay["seat"] % 3 + 1  # another seat's lay: not its turn
+    lines[at] = json.dumps(lay, separators=(",", ":"))
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(lines) + "\n")
+    assert run("audit", str(broken)).exit_code == 1
+    dst = tmp_path / "broken.kbl"
+    res = run("log", "convert", str(broken), str(dst))
+    assert res.exit_code == 1, res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "not p" in res.stderr
+    assert not dst.exists()
+    missing = run("log", "convert", str(tmp_path / "none.jsonl"), str(tmp_path / "x.kbl"))
+    assert missing.exit_code == 2  # unreadable stays 2
+
+
 # -- completion --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("shell", SHELLS)
