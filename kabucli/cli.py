@@ -391,6 +391,9 @@ def play(
         fail("bots need cards the program dealt: --bot cannot be used with --physical")
     if physical and commit:
         fail("--physical deals nothing, so it has no seed to commit to (--commit)")
+    if no_log and log is not None:
+        fail(f"--no-log writes no log, yet --log names one ({_escape(str(log))}): give one "
+             "of the two")
     moves = _read_script(script)
     typed = s  # (the seed the person gave, if any)
     try:
@@ -794,6 +797,16 @@ def replay(
     from kabucli.errors import KabuError
 
     with _json_errors(as_json, log=str(log)):
+        if html is not None and (as_json or step):
+            other = "--json" if as_json else "--step"
+            fail(f"--html writes the game as a page: it takes no {other} (give that to "
+                 "another replay)")
+        if step and as_json:
+            fail("--step pages through the game for a person: it takes no --json (--json "
+                 "alone gives every step)")
+        if step and at is not None:
+            fail("--step pages through the whole game: it takes no --at (in the pager, g N "
+                 "goes to event N)")
         data = _read(log, strict=False)
         g = games.get(data.header.game)
         try:

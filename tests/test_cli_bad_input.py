@@ -3,6 +3,7 @@ exit code, no traceback, and nothing left behind that was not there before."""
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,9 @@ OPTION_CASES = [
                                                     "no --seed"),
     (("play", "dare", "--physical", "--bot", "2=best"), "--bot cannot be used with --physical"),
     (("log", "convert", "a.kbl", "b.kbl", "--to", "xml"), "--to xml: choose msgpack or jsonl"),
+    # options that ask for opposite things are refused, never one of them dropped silently
+    (("play", "dare", "--bot", "all=best", "--no-log", "--log", "t.kbl"),
+     "--no-log writes no log, yet --log names one (t.kbl): give one of the two"),
 ]
 
 
@@ -306,3 +310,23 @@ def test_rule_breaking_log_cannot_be_resumed(good_log: Path, tmp_path: Path) -> 
     assert log.read_bytes() == before
     replay = run("replay", str(log))
     assert error(replay).startswith(f"{log}: event 6: p1 ")
+
+
+@pytest.mark.parametrize(("args", "why"), [
+    (("--step", "--json"), "--step pages through the game for a person: it takes no --json"),
+    (("--step", "--at", "3"), "--step pages through the whole game: it takes no --at"),
+    (("--html", "p.html", "--json"), "--html writes the game as a page: it takes no --json"),
+    (("--html", "p.html", "--step"), "--html writes the game as a page: it takes no --step"),
+])
+def test_replay_options_that_ask_for_two_outputs_are_one_error_line(
+        args: tuple[str, ...], why: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # each was obeyed in part before: --html won over --json (a "wrote" line on stdout, not
+    # JSON), --json over --step, --at over --step, without a word
+    log = Path(__file__).resolve().parent.parent / "replays" / "dare" / "3p-tie-order.jsonl"
+    monkeypatch.chdir(tmp_path)
+    res = run("replay", str(log), *args)
+    assert res.exit_code == 1
+    assert why in error(res)
+    assert list(tmp_path.iterdir()) == []  # no page written
+    if "--json" in args:
+        assert json.loads(res.stdout)["error"].startswith(why)
