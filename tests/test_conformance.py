@@ -554,6 +554,7 @@ def test_a_seat_view_never_shows_the_seed_nor_the_salt_that_gives_it_away(
         for res in (text, stepped, at):
             assert res.exit_code == 0, res.stdout + res.stderr
             assert f"hidden from {viewer}" in res.stdout
+            assert header.commit in res.stdout  # docs/log-format.md: the commitment stays
             assert not [s for s in secrets if s in res.stdout], f"{name} {viewer}"
         for more in ([], ["--at", "1"]):
             res = runner.invoke(app, ["replay", str(log), "--as", viewer, "--json", *more],
@@ -569,10 +570,12 @@ def test_a_seat_view_never_shows_the_seed_nor_the_salt_that_gives_it_away(
         assert res.exit_code == 0, res.stdout + res.stderr
         html = page.read_text(encoding="utf-8")
         assert f"seed hidden from {viewer}" in html
+        assert header.commit in html
         assert not [s for s in secrets if s in html], f"{name} {viewer} --html"
     # the whole replay (the referee's, and an audit's) shows the seed as before
     whole = runner.invoke(app, ["replay", str(log)], env=ENV)
     assert f"seed     {SECRET_SEED} (blake2b-fy-v1)" in whole.stdout
+    assert f"commit   {header.commit}" in whole.stdout
     doc = json.loads(runner.invoke(app, ["replay", str(log), "--json"], env=ENV).stdout)
     assert doc["header"] == to_builtins(header) and "hidden" not in doc
 

@@ -82,9 +82,11 @@ def _seed_text(game: Game, header: Any, viewer: int | None) -> str | None:
     None at a real table. A page written with ``--as`` holds that seat's view only, so it
     holds no seed; a page of every view holds the referee's view, seed and every card."""
     shown, hidden = seen_header(game, header, viewer)
+    # the seed's commitment, printed before the deal, is in every view (not so its salt)
+    commit = "" if shown.commit is None else safe_text(f", commitment {shown.commit}")
     if "seed" in hidden:
-        return f"seed hidden from p{viewer}"
-    return None if shown.seed is None else safe_text(f"seed {shown.seed}")
+        return f"seed hidden from p{viewer}{commit}"
+    return None if shown.seed is None else safe_text(f"seed {shown.seed}") + commit
 
 
 def page_data(game: Game, data: Any, log_name: str, viewer: int | None) -> dict[str, Any]:
