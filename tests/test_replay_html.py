@@ -374,6 +374,25 @@ def test_a_very_long_name_wraps_inside_the_page(page: Any, tmp_path: Path) -> No
     assert box["x"] + box["width"] <= page.evaluate("window.innerWidth"), box
 
 
+def test_the_seeds_commitment_is_in_the_heading_of_every_view(page: Any, tmp_path: Path) -> None:
+    # docs/log-format.md: a seat's view shows the commitment, neither the seed nor the salt
+    log = tmp_path / "c.kbl"
+    res = runner.invoke(app, ["play", "dare", "--seed", "918273645546372", "--bot",
+                              "all=random", "--commit", "--log", str(log), "-q"])
+    assert res.exit_code == 0, res.output
+    header = read_log(log, games.event_types).header
+    assert header.commit is not None and header.salt is not None
+    for extra in ([], ["--as", "p2"]):
+        out = tmp_path / f"c{len(extra)}.html"
+        write_page(log, out, *extra)
+        page.goto(out.as_uri())
+        meta = page.locator("#meta").inner_text()
+        assert f"commitment {header.commit}" in meta, meta
+        assert header.salt not in out.read_text()
+        if extra:
+            assert "918273645546372" not in out.read_text()
+
+
 def test_write_failure_is_one_clean_line(tmp_path: Path) -> None:
     res = runner.invoke(app, ["replay", str(recorded("dare")), "--html",
                               str(tmp_path / "no" / "such" / "dir" / "x.html")],

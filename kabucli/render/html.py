@@ -82,11 +82,9 @@ def _seed_text(game: Game, header: Any, viewer: int | None) -> str | None:
     None at a real table. A page written with ``--as`` holds that seat's view only, so it
     holds no seed; a page of every view holds the referee's view, seed and every card."""
     shown, hidden = seen_header(game, header, viewer)
-    # the seed's commitment, printed before the deal, is in every view (not so its salt)
-    commit = "" if shown.commit is None else safe_text(f", commitment {shown.commit}")
     if "seed" in hidden:
-        return f"seed hidden from p{viewer}{commit}"
-    return None if shown.seed is None else safe_text(f"seed {shown.seed}") + commit
+        return f"seed hidden from p{viewer}"
+    return None if shown.seed is None else safe_text(f"seed {shown.seed}")
 
 
 def page_data(game: Game, data: Any, log_name: str, viewer: int | None) -> dict[str, Any]:
@@ -155,6 +153,8 @@ def _walked(game: Game, data: Any, log_name: str,
     h = header
     return {
         "game": game.title, "log": safe_text(log_name), "mode": h.mode,
+        # the seed's commitment, printed before the deal: every view shows it (not the salt)
+        "commit": None if h.commit is None else safe_text(h.commit),
         "seats": names,
         "rules": safe_text(", ".join(f"{k}={v}" for k, v in h.rules.items())),
         "scenes": scenes, "seats_seen": seats_seen, "views": views,
@@ -411,6 +411,7 @@ _JS = r"""
   }
   function showMeta() {  // the seed is the referee's: a seat's view says it is hidden
     $("meta").textContent = D.mode + (view.seed !== null ? " (" + view.seed + ")" : "") +
+      (D.commit !== null ? " \u00b7 commitment " + D.commit : "") +
       " \u00b7 seats: " + D.seats.map((n, i) => "p" + (i + 1) + " " + n).join(", ") +
       " \u00b7 rules: " + D.rules;
   }
