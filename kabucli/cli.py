@@ -13,10 +13,10 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator
-from functools import partial
+from collections.abc import Callable, Iterator
+from functools import partial, wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
 from typer.core import TyperOption
@@ -94,7 +94,9 @@ MAX_SCRIPT_BYTES = 16 * 2**20  # the largest move script read (about a million m
 
 def _dumps(obj: Any, **kw: Any) -> str:
     """``json.dumps``, but never ``Infinity`` or ``NaN``, which are not JSON (strict parsers
-    refuse them): a number that is not finite is written as null."""
+    refuse them): a number that is not finite is written as null. (Every JSON a command
+    prints is made here: :func:`_json_errors` knows by it that some was printed.)"""
+    _SAID_JSON[0] = True
     try:
         return json.dumps(obj, allow_nan=False, **kw)
     except ValueError:
@@ -129,6 +131,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 _FAILED: list[str] = []  # the message of the last fail()
+_SAID_JSON = [False]  # whether a command printed JSON (by _dumps)
 
 
 @contextlib.contextmanager
@@ -136,12 +139,27 @@ def _json_errors(on: bool, **about: Any) -> Iterator[None]:
     """With --json (``on``), a fail() before any JSON was printed prints one JSON document
     too, ``about`` and its ``error``: a program reading stdout gets JSON either way."""
     _FAILED.clear()
+    _SAID_JSON[0] = False
     try:
         yield
     except typer.Exit as exc:
-        if on and exc.exit_code and _FAILED:
+        if on and exc.exit_code and _FAILED and not _SAID_JSON[0]:
             print(_dumps({**about, "error": _FAILED[0]}, indent=2))
         raise
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _json_on_failure(command: Callable[_P, _R]) -> Callable[_P, _R]:
+    """A command whose ``--json`` (``as_json``) gets one JSON document even when it fails
+    before it printed any (see :func:`_json_errors`)."""
+    @wraps(command)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with _json_errors(bool(kwargs.get("as_json"))):
+            return command(*args, **kwargs)
+    return run
 
 
 def _markdown(out: Console, text: str) -> None:
@@ -248,6 +266,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON out
 # -- rules -------------------------------------------------------------------------------
 
 @app.command()
+@_json_on_failure
 def rules(
     game: Annotated[str | None, typer.Argument(help="A game to explain; all games if left "
                                                      "out.", autocompletion=complete_game)] = None,
@@ -308,6 +327,7 @@ def rules(
 # -- deal --------------------------------------------------------------------------------
 
 @app.command()
+@_json_on_failure
 def deal(
     game: GameArg,
     seed: SeedOpt = None,
@@ -342,6 +362,7 @@ def deal(
 # -- play --------------------------------------------------------------------------------
 
 @app.command()
+@_json_on_failure
 def play(
     game: GameArg,
     seed: SeedOpt = None,
@@ -427,6 +448,7 @@ def play(
 
 
 @app.command()
+@_json_on_failure
 def resume(
     log: Annotated[Path, typer.Argument(help="The log of an unfinished game.")],
     bot: Annotated[list[str] | None, typer.Option(
@@ -1284,6 +1306,7 @@ def _summary_lines(report: Any) -> list[str]:
 
 
 @app.command()
+@_json_on_failure
 def sim(
     game: GameArg,
     bot: Annotated[list[str], typer.Option(
@@ -1441,6 +1464,7 @@ def _print_failures(out: Console, report: Any) -> None:
 # -- tournament --------------------------------------------------------------------------
 
 @app.command()
+@_json_on_failure
 def tournament(
     game: GameArg,
     bot: Annotated[list[str], typer.Option(
@@ -1605,6 +1629,7 @@ def head_to_head_line(wdl: list[int]) -> tuple[str, str]:
 # -- bot check ---------------------------------------------------------------------------
 
 @bot_app.command("check")
+@_json_on_failure
 def bot_check(
     game: GameArg,
     command: Annotated[str, typer.Argument(help="The bot program, as cmd: would start it, "
@@ -1715,6 +1740,7 @@ def log_repair(
 # -- solve -------------------------------------------------------------------------------
 
 @app.command()
+@_json_on_failure
 def solve(
     game: GameArg,
     cards: Annotated[list[str], typer.Argument(help="The cards of the hand, e.g. 1 3 5 7 ...")],

@@ -330,3 +330,23 @@ def test_replay_options_that_ask_for_two_outputs_are_one_error_line(
     assert list(tmp_path.iterdir()) == []  # no page written
     if "--json" in args:
         assert json.loads(res.stdout)["error"].startswith(why)
+
+
+@pytest.mark.parametrize("args", [
+    ("rules", "nogame"),
+    ("deal", "dare", "--players", "9"),
+    ("play", "dare", "--seed", "x", "--bot", "all=best"),
+    ("resume", "none.kbl"),
+    ("sim", "dare", "-b", "best"),
+    ("tournament", "dare", "-b", "best"),
+    ("solve", "kabu-tsukuri", "1", "2"),
+    ("bot", "check", "dare", ""),
+], ids=lambda a: " ".join(a[:2]))
+def test_json_gets_one_json_document_when_a_command_fails_at_once(
+        args: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # as replay and audit do: stdout was empty before, which no JSON reader takes
+    monkeypatch.chdir(tmp_path)
+    res = run(*args, "--json")
+    assert res.exit_code in (1, 2)
+    line = error(res, res.exit_code)
+    assert json.loads(res.stdout) == {"error": line}
