@@ -170,6 +170,8 @@ def test_a_person_asks_best_then_lays_rows_and_resumes_later(tmp_path: Path) -> 
     assert "best arrangements for p1" in res.stdout
     line = next(x for x in res.stdout.splitlines() if x.strip().startswith("1. "))
     move = line.split("   ")[0].strip()[3:]  # '1-3-4 9-9-11 6-7-8 aside 1'
+    # one name a row, told apart though a name holds a comma ('Nobori, Pin (1)')
+    assert line.split("   ")[2].strip() == "(Oicho (8); Kabu (9); Nobori, Pin (1))", line
     res = run("resume", str(log), "--script", "-", "-q", input=f"{move}\n")
     assert res.exit_code == 0, res.stderr
     res = run("audit", str(log))

@@ -65,7 +65,7 @@ def best_text(seat: int, plans: Sequence[Plan], ranking: str,
         rows = " ".join("-".join(token(c) for c in r) for r in plan.rows)
         aside = plan.aside
         aside_text = f" aside {'-'.join(token(c) for c in aside)}" if aside else ""
-        names = ", ".join(row_name(v, ranking) for v in plan.levels)
+        names = "; ".join(row_name(v, ranking) for v in plan.levels)  # a name may hold ", "
         lines.append(f"  {i}. {rows}{aside_text}   {plan.ev:+.3f}   ({names})")
     return "\n".join(lines)
 
