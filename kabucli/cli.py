@@ -228,6 +228,8 @@ def _file_named(name: Path | str, option: str) -> Path:
         fail(f"{text} names a folder: name a file")
     if len(os.fsencode(os.path.basename(text))) > 255:
         fail(f"{text[:60]}...: a file name is at most 255 bytes")
+    if os.path.isdir(text):  # (before "exists; add --force", which cannot replace a folder)
+        fail(f"{text} is a folder: name a file")
     return path
 
 
@@ -380,9 +382,9 @@ def play(
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
     log: Annotated[Path | None, typer.Option(
-        "--log", "-l", help="Write the event log here (.jsonl, .ndjson or .json for JSON "
-                            "Lines, else msgpack). "
-                            "Default: GAME-DATE-TIME.kbl in the current folder.")] = None,
+        "--log", "-l", path_type=str,
+        help="Write the event log here (.jsonl, .ndjson or .json for JSON Lines, else "
+             "msgpack). Default: GAME-DATE-TIME.kbl in the current folder.")] = None,
     no_log: Annotated[bool, typer.Option("--no-log", help="Write no log.")] = False,
     script: Annotated[str | None, typer.Option(
         "--script", metavar="FILE", help="Read the moves from FILE ('-' for standard "
@@ -421,7 +423,7 @@ def play(
         seats = build_seats(g, players, player or [], bot or [])
         if not physical and s is None:
             s = random_seed()
-        path = None if no_log else (log or default_log_path(g, "msgpack"))
+        path = None if no_log else (_file_opt(log, "--log") or default_log_path(g, "msgpack"))
         humans = any(x.control == "human" for x in seats)
         sess = start(g, r, seats, None if physical else s, path,
                      format_for(path) if path else None, durable=humans or physical,

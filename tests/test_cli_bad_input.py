@@ -86,6 +86,8 @@ OPTION_CASES = [
     # options that ask for opposite things are refused, never one of them dropped silently
     (("play", "dare", "--bot", "all=best", "--no-log", "--log", "t.kbl"),
      "--no-log writes no log, yet --log names one (t.kbl): give one of the two"),
+    (("play", "dare", "--bot", "all=best", "--log", ""), "--log: the name is empty; name a "
+                                                          "file"),
 ]
 
 
@@ -350,3 +352,20 @@ def test_json_gets_one_json_document_when_a_command_fails_at_once(
     assert res.exit_code in (1, 2)
     line = error(res, res.exit_code)
     assert json.loads(res.stdout) == {"error": line}
+
+
+@pytest.mark.parametrize("args", [("log", "convert", "g.kbl", "out"),
+                                  ("log", "convert", "g.kbl", "out", "--force"),
+                                  ("log", "repair", "g.kbl", "out"),
+                                  ("replay", "g.kbl", "--html", "out"),
+                                  ("play", "dare", "--bot", "all=best", "--log", "out")])
+def test_a_folder_where_a_file_is_to_be_written_is_named_so(
+        args: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # convert and repair said "out already exists; add --force to overwrite it", and with
+    # --force "cannot write out: it is a folder"; play --log "out already exists"
+    monkeypatch.chdir(tmp_path)
+    log = Path(__file__).resolve().parent.parent / "replays" / "dare" / "3p-showdown-outright.kbl"
+    (tmp_path / "g.kbl").write_bytes(log.read_bytes())
+    (tmp_path / "out").mkdir()
+    assert error(run(*args)) == "out is a folder: name a file"
+    assert list((tmp_path / "out").iterdir()) == []
