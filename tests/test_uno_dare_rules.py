@@ -477,6 +477,19 @@ def test_a_catch_after_the_next_move_is_too_late() -> None:
     assert "too late" in refused(m, "p1 catch p2")
 
 
+def test_a_catch_moves_after_a_missing_call_is_too_late_not_a_call_in_time() -> None:
+    # p2 never called UNO; two moves later a catch is refused as too late (it said "p2
+    # called UNO in time"), until p2's hand changes
+    m = physical()
+    play(m, "deal R5", *[f"R{k}" for k in (1, 1, 2, 2, 3, 3, 4, 4, 6, 6, 7, 7, 8, 8)], "Y8",
+         "p2 Y9", "p3 draw", "p3 keep", "p1 Y1")
+    assert st(m).window == 1 and len(st(m).hands[2]) == 1
+    assert "too late: p2 did not call UNO" in refused(m, "p3 catch p2")
+    play(m, "p1 uno", "p2 draw", "p2 keep")  # p1 called late; p2 holds two cards again
+    assert "p1 called UNO in time" in refused(m, "p3 catch p1")
+    assert "p2 holds 2 cards, not one" in refused(m, "p3 catch p2")
+
+
 def test_a_catch_of_a_player_holding_several_cards_is_refused() -> None:
     m = physical()
     play(m, "deal R5", "R3")

@@ -116,8 +116,9 @@ def late_catch(data: LogData) -> Tampered:
     for pos in range(1, len(events)):
         s: UnoState = state_before(GAME, data.header, events, pos)
         if s.missed and GAME.pending(s).kind == "action":
-            catcher = s.turn if s.turn != s.missed else s.step(s.turn, 1)
-            return [*events[:pos], Catch(catcher, s.missed), *events[pos:]], pos + 1, \
+            missed = min(s.missed)
+            catcher = s.turn if s.turn != missed else s.step(s.turn, 1)
+            return [*events[:pos], Catch(catcher, missed), *events[pos:]], pos + 1, \
                 "too late"
     raise AssertionError("no missing call that was not caught")
 

@@ -215,7 +215,9 @@ class UnoState:
         # seats that let that missing call go; emptied whenever the window ends (a catch, a
         # late "uno", the next move, the end of the round), so each window asks everybody
         self.passed: frozenset[int] = frozenset()
-        self.missed = 0  # the seat whose missing call was not caught in time
+        # the seats down to one card without having called UNO whose missing call was not
+        # caught in time (a catch of them is too late); a seat leaves it when its hand changes
+        self.missed: frozenset[int] = frozenset()
         self.race: list[int] | None = None
         # At a real table: the cards of the last reshuffle (known as a whole) and how many
         # cards were drawn since; the pile certainly holds pool[c] - drawn_since copies of c.
@@ -416,7 +418,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             if target == seat:
                 return "nobody catches themselves: type 'uno' to call it"
             if target != w:
-                if target == s.missed:
+                if target in s.missed:
                     return (f"too late: p{target} did not call UNO, but the next move was made "
                             "before the catch")
                 k = len(s.hands[target])
@@ -514,11 +516,9 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def _close_window(s: UnoState) -> None:
         """The next move was made: a missing UNO call can no longer be caught."""
         if s.window:
-            s.missed = s.window
+            s.missed = s.missed | {s.window}
             s.window = 0
             s.passed = frozenset()
-        else:
-            s.missed = 0
 
     def _apply_deal(self, s: UnoState, ev: Deal) -> None:
         n = s.n
@@ -563,7 +563,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             hand.remove(UNKNOWN)
         else:
             hand.remove(card)
-        if s.window or s.missed:
+        if s.window:
             self._close_window(s)
         s.discards.append(card)
         s.turns += 1
@@ -592,8 +592,10 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             s.turn = s.step(seat, 1)
 
     def _apply_draw(self, s: UnoState, seat: int) -> None:
-        if s.window or s.missed:
+        if s.window:
             self._close_window(s)
+        if seat in s.missed:  # two cards again
+            s.missed = s.missed - {seat}
         s.turns += 1
         if not s.pile:  # nothing left to draw anywhere: the turn passes
             s.turn = s.step(seat, 1)
@@ -627,6 +629,8 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         step: tuple[int, int, str] = s.todo.pop(0)[1]
         seat, count, why = step
         hand = s.hands[ev.seat]
+        if ev.count and ev.seat in s.missed:
+            s.missed = s.missed - {ev.seat}
         pile = s.pile
         for _ in range(ev.count):
             hand.append(pile.pop())
@@ -650,7 +654,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         s.phase = "round"
         s.window = 0
         s.passed = frozenset()
-        s.missed = 0
+        s.missed = frozenset()
         s.hit = s.hit_number = 0
         if s.physical:
             s.todo.append((T_SHOW, None))
