@@ -496,6 +496,16 @@ def test_a_catch_of_a_player_holding_several_cards_is_refused() -> None:
     assert "holds 6 cards, not one" in refused(m, "p3 catch p2")
 
 
+def test_uno_is_called_before_or_after_the_color_of_a_wild_dare() -> None:
+    m = physical(2, target=1000)
+    play(m, "deal R5", "p2 R6", "p1 R7", "p2 R8", "p1 R9", "p2 R1", "p1 R2", "p2 R3", "p1 R4",
+         "p2 G4", "p1 G3")
+    assert GAME.parse(st(m), "WD9 uno green") == GAME.parse(st(m), "WD9 green uno") \
+        == Play(2, DECK.parse("WD9"), 2, True)
+    play(m, "p2 WD9 uno green")
+    assert st(m).window == 0 and st(m).color == 2 and len(st(m).hands[2]) == 1
+
+
 def test_uno_is_called_only_with_the_next_to_last_card() -> None:
     m = physical()
     play(m, "deal R5")

@@ -947,10 +947,10 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                              "'catch p3'") from None
         if card < 0:
             raise ParseError("a played card is face up: name it")
-        uno = False
-        if args and args[-1].lower() == "uno":
-            uno = True
-            args = args[:-1]
+        low = [a.lower() for a in args]
+        uno = "uno" in low  # after the card or after its color: 'WD12 red uno', 'WD12 uno red'
+        if uno:
+            args = args[:low.index("uno")] + args[low.index("uno") + 1:]
         color = None
         if len(args) == 1:
             color = self._color(args[0])
