@@ -204,6 +204,15 @@ def test_a_physical_table_from_a_script(tmp_path: Path) -> None:
     assert run("audit", str(log)).exit_code == 0
 
 
+def test_a_tie_so_far_names_the_seats_apart_from_the_row_name() -> None:
+    # a row's name may hold a comma (Nobori, Santa (3)): the line read "tied so far (p2, p3,
+    # Nobori, Santa (3))", as if Nobori and Santa (3) were seats too
+    lines = ["deal", "bet", "bet", "bet", "show 10-11-12", "show 10-11-12"]
+    res = run("play", "kabu-tsukuri", "--physical", "-n", "3", "--rule", "hands=1",
+              "--script", "-", "--no-log", input="\n".join(lines) + "\n")
+    assert "row 1: p2, p3 tied so far with Nobori, Santa (3)" in res.stdout
+
+
 def test_an_external_program_answers_with_an_arrangement(tmp_path: Path) -> None:
     bot = tmp_path / "bot.py"
     seen = tmp_path / "seen.jsonl"

@@ -66,9 +66,11 @@ def _leader(s: KabuState) -> Text:
         verb = "takes" if done else "leads for"
         return Text(f"row {s.row}: p{best[0]} {verb} the pot of {s.ledger.pot} with {name}",
                     style="bold green")
-    what = "tie: the pot carries" if done else "tied so far"
-    return Text(f"row {s.row}: {what} ({', '.join(f'p{p}' for p in best)}, {name})",
-                style="bold yellow")
+    # the seats apart from the row's name, which may hold a comma itself (Nobori, Santa (3))
+    tied = ", ".join(f"p{p}" for p in best)
+    what = "tie" if done else "tied so far"
+    carries = ": the pot carries" if done else ""
+    return Text(f"row {s.row}: {tied} {what} with {name}{carries}", style="bold yellow")
 
 
 def _last(s: KabuState) -> Text:
