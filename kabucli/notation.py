@@ -199,12 +199,14 @@ class Verbs(Generic[S]):
     (e.g. Dare's ``1-3-9``, a set typed without ``sets``). The shared verbs (``pay``,
     ``end``, ``undo``) are read by :func:`parse_shared`; they and the verbs in ``seatless``
     (the game's own engine events) are refused after a seat. ``empty`` is the message for
-    a line with no words; ``split`` cuts the text after the seat into words (at spaces).
+    a line with no words (or a function of the state that gives it, for a game whose moves
+    differ by phase); ``split`` cuts the text after the seat into words (at spaces).
     """
 
     __slots__ = ("empty", "handlers", "other", "seatless", "split")
 
-    def __init__(self, handlers: Mapping[str, Handler[S]], other: Handler[S], empty: str,
+    def __init__(self, handlers: Mapping[str, Handler[S]], other: Handler[S],
+                 empty: str | Callable[[S], str],
                  seatless: Iterable[str] = (),
                  split: Callable[[str], list[str]] = str.split) -> None:
         self.handlers = dict(handlers)
@@ -217,7 +219,8 @@ class Verbs(Generic[S]):
         seat, rest = split_seat(text, nseats)
         words = self.split(rest)
         if not words:
-            raise ParseError(self.empty)
+            empty = self.empty
+            raise ParseError(empty if isinstance(empty, str) else empty(state))
         verb = words[0].lower()
         if verb in self.seatless:
             if seat is not None:

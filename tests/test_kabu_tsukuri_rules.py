@@ -593,6 +593,21 @@ def test_physical_a_row_is_three_named_cards() -> None:
         GAME.parse(m.state, "show 1-2")
 
 
+def test_physical_an_empty_line_says_what_the_referee_types_now() -> None:
+    # it said "type three rows like '1-2-3 4-5-6 7-8-9 aside 12'", which nobody types at a
+    # real table
+    m = physical_match(2)
+    with pytest.raises(ParseError, match="empty move: type 'bet' when p2 has put the bet"):
+        GAME.parse(m.state, "")
+    play(m, "bet", "bet")
+    for line in ("", "p2"):
+        with pytest.raises(ParseError, match=r"empty move: type the row p2 turns over.*show"):
+            GAME.parse(m.state, line)
+    seeded = new_match(2, seed=1)
+    with pytest.raises(ParseError, match=r"empty move: lay your 10 cards in three rows"):
+        GAME.parse(seeded.state, "")
+
+
 def test_physical_a_seeded_turn_is_refused_at_a_real_table() -> None:
     m = physical_match(2)
     play(m, "bet", "bet")

@@ -350,9 +350,14 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
              "result": self._parse_result, "bet": bet, "bets": bet, "show": show,
              "shows": show, "rows": lay, "row": lay, "lay": lay, "lays": lay, "arrange": lay,
              "arranges": lay},
-            self._parse_bare_rows,
-            "empty move: type three rows like '1-2-3 4-5-6 7-8-9 aside 12'",
+            self._parse_bare_rows, self._empty,
             seatless=("deal", "turn", "stakes", "result"))
+
+    @staticmethod
+    def _empty(s: KabuState) -> str:
+        """A line with no move: what is typed now (a referee turns rows over, a seat of a
+        seeded game lays them)."""
+        return f"empty move: {text.hint(s, s.actor) or text.EMPTY}"
 
     @staticmethod
     def _mover(s: KabuState, seat: int | None) -> int:

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 MODEL = "every other row: three cards the player has not seen, at random, in random order"
 
+EMPTY = "type three rows like '1-2-3 4-5-6 7-8-9 aside 12'"  # (when no hint applies)
+
 COMMANDS = {
     "best": "the solver's three best arrangements for the seat laying its rows, with the "
             "chips each is expected to bring per hand",
