@@ -506,6 +506,15 @@ def test_uno_is_called_before_or_after_the_color_of_a_wild_dare() -> None:
     assert st(m).window == 0 and st(m).color == 2 and len(st(m).hands[2]) == 1
 
 
+def test_a_hand_shown_at_the_end_of_a_round_is_the_size_the_player_holds() -> None:
+    m = physical(2, target=1000)
+    play(m, "deal R5", "p2 R6", "p1 R7", "p2 R8", "p1 R9", "p2 R1", "p1 R0", "p2 R3", "p1 R4",
+         "p2 G4", "p1 G3", "p2 G2 uno", "p1 G1", "p2 G7")  # p2 wins; p1 holds one card
+    assert refused(m, "p1 shows R5-R6") == "p1 holds 1 card, not 2"  # (it said "1 cards")
+    play(m, "p1 shows R5")
+    assert st(m).phase == "deal" and st(m).totals[2] == 5
+
+
 def test_uno_is_called_only_with_the_next_to_last_card() -> None:
     m = physical()
     play(m, "deal R5")

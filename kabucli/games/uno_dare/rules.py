@@ -458,7 +458,8 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return f"p{want} shows next, not p{ev.seat}"
         hand = s.hands[want]
         if len(ev.cards) != len(hand):
-            return f"p{want} holds {len(hand)} cards, not {len(ev.cards)}"
+            held = f"{len(hand)} card{'' if len(hand) == 1 else 's'}"
+            return f"p{want} holds {held}, not {len(ev.cards)}"
         if UNKNOWN in ev.cards or not all(0 <= c < len(CODES) for c in ev.cards):
             return "shown cards are face up: name each"
         known = Counter(c for c in hand if c != UNKNOWN)
