@@ -193,6 +193,12 @@ class Game(ABC, Generic[S, R]):
     # Words for people (the rules page, hints, the prompt's questions such as Yatchaba's odds)
     # are not here: they are in the game's package, rules.md and text.py (kabucli.games).
 
+    def out_of_turn(self, state: S, event: Event) -> str | None:
+        """Why an action of a seat that may not act now is refused, when the game can say
+        more than whose turn it is (e.g. Uno Dare: a catch of a player who called UNO), or
+        None: the engine then says whose turn it is."""
+        return None
+
     def blank_move(self, state: S) -> str | None:
         """What a blank line at the play prompt means now (e.g. Kazu-Tori: let the card go,
         or flip), or None when a blank line means nothing."""
@@ -469,6 +475,9 @@ class Match:
             if seat not in p.seats:
                 if type(seat) is not int or not 1 <= seat <= self.nseats:
                     return f"there is no seat p{seat} (seats are p1-p{self.nseats})"
+                why = game.out_of_turn(state, event)
+                if why is not None:
+                    return why
                 who = ", ".join(f"p{s}" for s in p.seats)
                 return f"it is not p{seat}'s turn (waiting for {who}: {p.what})"
             return game.check(state, event)

@@ -471,6 +471,17 @@ def test_a_late_uno_call_before_anybody_catches_saves_the_player() -> None:
     assert "called UNO in time" in refused(m, "p3 catch p2")
 
 
+def test_a_catch_by_a_seat_not_to_move_says_why_it_is_refused() -> None:
+    # by the seat to move or by any other: the reason, not "it is not p1's turn"
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
+    play(m, "G1", "p2 uno")
+    assert m.pending.seats == (3,)
+    assert refused(m, "p1 catch p2") == "p2 called UNO in time"
+    assert refused(m, "p1 catch p3") == "p3 holds 7 cards, not one"
+    assert refused(m, "p1 pass") == "there is no missing UNO call now"
+    assert "it is not p1's turn" in refused(m, "p1 draw")
+
+
 def test_a_catch_after_the_next_move_is_too_late() -> None:
     m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
     play(m, "G1", "p3 draw")

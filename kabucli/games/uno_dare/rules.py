@@ -349,6 +349,15 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return "races are drawn only in seeded games (at a real table type who caught first)"
         return f"{t.__name__} is not an Uno Dare event typed by a person"
 
+    def out_of_turn(self, s: UnoState, ev: Event) -> str | None:
+        """A catch, a late UNO or a pass by any seat while no call is missing: why (the one
+        caught called in time, holds several cards, was caught too late; there is no missing
+        call), rather than whose turn it is."""
+        t = type(ev)
+        if t is _CATCH or t is _UNO or t is _PASS:
+            return self._check_window(s, ev)
+        return None
+
     def _where(self, s: UnoState) -> str:
         return f"round {s.round}, turn {s.turns + 1}"
 
