@@ -81,7 +81,8 @@ class MoveCompleter(Completer):
         for text in sess.legal_texts(people_only=True):
             out[text] = None
             words = text.split()
-            others = [" ".join(words[1:]), " ".join(words[2:])]  # without the seat, the verb
+            # without the seat, without the verb, and the seat without the verb ('p2 R5')
+            others = [" ".join(words[1:]), " ".join(words[2:]), " ".join(words[:1] + words[2:])]
             seat = int(words[0][1:]) if words[0][1:].isdigit() else 0
             if seat in named:
                 others.append(" ".join([sess.match.seat_name(seat), *words[1:]]))

@@ -25,7 +25,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from kabucli import games
-from kabucli.log import read_log
+from kabucli.log import SeatInfo, read_log
 from kabucli.prompt import KeptHistory, LineEditor, MoveCompleter, history_path, open_history
 from kabucli.rules import build
 from kabucli.session import Session, build_seats, start
@@ -60,6 +60,19 @@ def test_tab_completes_the_word_being_typed_into_a_legal_move() -> None:
     # each word completed this way leads to a move the prompt takes
     for move in ("1-1-5 2-6-9", "ann sets 1-7-9 5-6-6", "pass"):
         assert DARE.notate(sess.parse_line(move)) in sess.legal_texts()
+
+
+def test_tab_completes_a_card_typed_after_the_seat_without_the_verb() -> None:
+    # Uno Dare's 'p2 R5' (p2 plays R5): "p2 R" completed to nothing, as only 'p2 play ...'
+    # and 'R5' were offered
+    ud = games.get("uno-dare")
+    seats = [SeatInfo(f"p{i}", "human") for i in range(1, 4)]
+    sess = start(ud, build(ud.Rules, []), seats, None, None, None)
+    sess.submit_line("deal R5")
+    assert {"R3", "RS", "RD1"} <= set(words(sess, "p2 R"))
+    assert "play" in words(sess, "p2 ")
+    assert words(sess, "p2 WD9 ") == ["red", "yellow", "green", "blue"]
+    assert ud.notate(sess.parse_line("p2 R3")) in sess.legal_texts()
 
 
 def test_the_first_word_completes_to_the_table_commands_too() -> None:
