@@ -440,6 +440,7 @@ class Pager:
         from prompt_toolkit.application.current import get_app
         from prompt_toolkit.filters import Condition
         from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+        from prompt_toolkit.keys import Keys
         from prompt_toolkit.output import ColorDepth
 
         keys = KeyBindings()
@@ -458,6 +459,14 @@ class Pager:
         bind("h", "h")
         bind("q", "q")
         bind("N", "N")
+
+        # an escape sequence typed in (ESC[31m, from pasted coloured text) reads as a mouse
+        # report, whose handler in prompt_toolkit failed with a traceback: dropped, as at the
+        # play prompt (kabucli.prompt._no_mouse)
+        @keys.add(Keys.Vt100MouseEvent, eager=True)
+        def _(event: KeyPressEvent) -> None:
+            return None
+
         def redraw() -> None:
             self.out.clear()
             self.show(status=False)

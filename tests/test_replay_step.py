@@ -408,6 +408,23 @@ def test_arrow_keys_move_at_once_in_a_terminal() -> None:
         term.close()
 
 
+def test_an_escape_sequence_typed_in_a_terminal_is_no_traceback() -> None:
+    # ESC[31m (pasted coloured text) read as a mouse report, whose handler failed with
+    # "Unhandled exception in event loop" and "Press ENTER to continue..."
+    term = Terminal(REPLAYS / "dare/2p-dare-three-sets.kbl")
+    try:
+        term.wait_for(r"event 0 of 24")
+        term.send("/\x1b[31mpays\r")
+        shown = term.wait_for(r"event 2 of 24")  # the escape sequence dropped, 'pays' found
+        assert "Unhandled exception" not in shown and "Traceback" not in shown
+        term.send("g 5\r")
+        term.wait_for(r"event 5 of 24")
+        term.send("q")
+        assert term.proc.wait(20) == 0
+    finally:
+        term.close()
+
+
 # -- typed commands from anyone ---------------------------------------------------------------
 
 _PIECES = ["n", "b", "g", "g ", "go", "]", "[", "/", "?", "N", "q", "h", " ", "\x1b[C",
