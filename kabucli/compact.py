@@ -13,8 +13,8 @@ types in the order of its ``events`` tuple. The fields are the event's in declar
 every one written (msgspec writes an array-like struct whole, ``omit_defaults`` or not; a
 record whose trailing fields are left out is read with their defaults). The log's **digest**
 is BLAKE2b-256 over ``b"kabucli log 2\\n"``, the header (as format 2's msgpack map) and every
-stored record's bytes as kabucli encodes it, in order: it is the same whichever encoding holds
-the game.
+stored record's bytes, in order: it is the same whichever encoding holds a game kabucli wrote
+(another writer's records in another msgpack form give their own digest: docs/log-format.md).
 """
 
 from __future__ import annotations

@@ -817,11 +817,10 @@ class _Decoder:
             return f"invalid record: more than {MAX_INPUTS:,} inputs, the most kabucli reads"
         records = self._codec.decoder.decode(body)
         last = self.last
-        # the digest takes the records as kabucli writes them: the same game is one digest
-        # even when another writer put its bytes otherwise (a trailing field at its default
-        # left out, a number in a longer msgpack form than it needs)
-        canon = _enc_mp.encode(records)
-        self.hasher.update(memoryview(canon)[array_head(canon):])
+        # the digest takes the records' bytes as stored (docs/log-format.md: a writer that
+        # puts them otherwise than kabucli gets a digest of its own). Encoding them again as
+        # kabucli would write them costs Uno Dare's audit a tenth of its time.
+        self.hasher.update(memoryview(body)[head:])
         self.count += len(records)
         if self.deriver is not None and not self._codec.timed:
             self.deriver.feed_records(records, self._codec.real, last)

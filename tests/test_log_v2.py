@@ -233,10 +233,13 @@ def test_the_digest_is_blake2b_over_the_header_and_the_records(tmp_path: Path) -
     assert audit_log(log, event_types).digest == h.hexdigest()
 
 
-def test_one_game_is_one_digest_however_its_records_are_put_in_msgpack(tmp_path: Path) -> None:
-    """A reader takes a record whose last fields, at their default, are left out, and a number
-    in a longer msgpack form than it needs: the same records, so the same game and the same
-    digest as the log kabucli wrote (and as its JSON Lines form)."""
+def test_records_in_another_msgpack_form_read_the_same_with_a_digest_of_their_own(
+        tmp_path: Path) -> None:
+    """A reader takes a record whose last fields, at their default, are left out (kabucli
+    writes every field): the same events. The digest covers the records' bytes as stored
+    (docs/log-format.md: encoding every record again would cost an audit a tenth of its
+    time), so that log has a digest of its own; its JSON Lines conversion, whose records are
+    made as kabucli writes them, has the digest kabucli's own log of the game has."""
     src = REPLAYS / "dare" / "3p-physical-match.kbl"
     parts = bodies(src.read_bytes())
     records = msgspec.msgpack.decode(parts[1])
@@ -244,20 +247,23 @@ def test_one_game_is_one_digest_however_its_records_are_put_in_msgpack(tmp_path:
     assert deal[0] == 2 and deal[-1] is None  # Dare's deal at a real table: no hands
     shortened = msgspec.msgpack.encode([deal[:-1], *records[1:]])
     assert shortened != parts[1]
-    head = 1 if shortened[0] <= 0x9F else 3  # a fixarray's header, or an array16's
-    longer = b"\xdd" + len(records).to_bytes(4, "big") + shortened[head:]  # as an array32
-    assert msgspec.msgpack.decode(longer) == msgspec.msgpack.decode(shortened)
     written_down = audit_log(src, event_types).digest
     assert written_down is not None
-    for i, body in enumerate((shortened, longer)):
-        other = tmp_path / f"other-{i}.kbl"
-        other.write_bytes(rebuilt([parts[0], body, *parts[2:]]))
-        assert read_log(other, event_types).events == read_log(src, event_types).events
-        assert audit_log(other, event_types).digest == written_down
-        assert run("audit", str(other), "--digest", written_down).exit_code == 0
-        copy = tmp_path / f"other-{i}.jsonl"
-        assert run("log", "convert", str(other), str(copy)).exit_code == 0
-        assert audit_log(copy, event_types).digest == written_down
+    other = tmp_path / "other.kbl"
+    other.write_bytes(rebuilt([parts[0], shortened, *parts[2:]]))
+    assert read_log(other, event_types).events == read_log(src, event_types).events
+    own = audit_log(other, event_types).digest
+    assert own is not None and own != written_down
+    assert run("audit", str(other), "--digest", own).exit_code == 0
+    copy = tmp_path / "other.jsonl"
+    assert run("log", "convert", str(other), str(copy)).exit_code == 0
+    assert audit_log(copy, event_types).digest == written_down
+    # the array header of a block is not a record's: another form of it changes nothing
+    head = 1 if parts[1][0] <= 0x9F else 3
+    longer = b"\xdd" + len(records).to_bytes(4, "big") + parts[1][head:]  # as an array32
+    same = tmp_path / "same.kbl"
+    same.write_bytes(rebuilt([parts[0], longer, *parts[2:]]))
+    assert audit_log(same, event_types).digest == written_down
 
 
 def test_an_edited_log_with_its_checksums_made_right_fails_digest(tmp_path: Path) -> None:
