@@ -226,6 +226,59 @@ def test_the_python_bot_time_limit_holds_in_a_separate_kabucli_process(tmp_path:
     assert time.monotonic() - began < LIMIT + 5
 
 
+HUNGRY = ("import sys\nsys.stdin.readline()\ntry:\n    x = bytearray(512 * 2**20)\n"
+          "except MemoryError:\n    print('p1 limited', flush=True)\nelse:\n"
+          "    print('p1 pass', flush=True)\nsys.stdin.read()\n")
+HUNGRY_PY = """
+class Hungry:
+    def __init__(self, rng):
+        self.hoard = []
+
+    def choose(self, game, state, seat):
+        while True:
+            self.hoard.append(bytearray(64 * 2**20))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_DATA set by prlimit")
+def test_a_bot_process_may_take_only_so_much_memory_and_goes_first_when_memory_runs_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot may come from anyone: one that takes all the memory there is would bring the
+    machine to a crawl before its time limit ends it. It may allocate KABUCLI_BOT_MEMORY MiB
+    (4 GiB, or half the machine's memory, by default), and the kernel ends it first."""
+    monkeypatch.setenv("KABUCLI_BOT_MEMORY", "128")
+    chan = Channel([sys.executable, "-c", "import time; time.sleep(30)"], LIMIT)
+    try:
+        limits = Path(f"/proc/{chan.proc.pid}/limits").read_text()
+        line = next(x for x in limits.splitlines() if x.startswith("Max data size"))
+        assert line.split()[3:5] == [str(128 * 2**20)] * 2, line
+        assert Path(f"/proc/{chan.proc.pid}/oom_score_adj").read_text().strip() == "1000"
+    finally:
+        chan.kill()
+    bot = write(tmp_path, "hungry.py", HUNGRY)
+    code, out, _ = play("--bot", f"1=cmd:{sys.executable} {bot}", "--bot", "2=best", "--no-log")
+    assert code == 1 and "answered 'p1 limited'" in error_line(out)  # its allocation failed
+    path = write(tmp_path, "hungrybots.py", HUNGRY_PY)
+    code, out, took = play("--bot", f"1=py:{path}:Hungry", "--bot", "2=best", "--no-log")
+    assert code == 1 and "MemoryError" in error_line(out)
+    assert took < LIMIT + 4  # not its time limit: the allocation failed at once
+    monkeypatch.setenv("KABUCLI_BOT_MEMORY", "0")  # no limit
+    chan = Channel([sys.executable, "-c", "import time; time.sleep(30)"], LIMIT)
+    try:
+        limits = Path(f"/proc/{chan.proc.pid}/limits").read_text()
+        line = next(x for x in limits.splitlines() if x.startswith("Max data size"))
+        import resource
+
+        own = ["unlimited" if v == resource.RLIM_INFINITY else str(v)
+               for v in resource.getrlimit(resource.RLIMIT_DATA)]
+        assert line.split()[3:5] == own, line  # as kabucli's own
+    finally:
+        chan.kill()
+    monkeypatch.setenv("KABUCLI_BOT_MEMORY", "lots")
+    code, out, _ = play("--bot", f"1=cmd:{sys.executable} {bot}", "--bot", "2=best", "--no-log")
+    assert code == 1 and "KABUCLI_BOT_MEMORY='lots'" in error_line(out)
+
+
 @pytest.mark.parametrize(("cls", "expected"), [
     ("Exits", "failed: SystemExit: 0"),
     ("Interrupted", "failed: KeyboardInterrupt"),

@@ -24,7 +24,9 @@ kabucli or mix with its output.
 
 Every bot process is the leader of a process group of its own, which is killed when the bot
 fails or its game ends (``sh -c`` children included). Reading and writing never block past
-the time limit, and no more than ``LINE_LIMIT`` bytes of an answer are held.
+the time limit, and no more than ``LINE_LIMIT`` bytes of an answer are held. On Linux a bot
+process may allocate at most :func:`bot_memory` bytes (``RLIMIT_DATA``, which the processes
+it starts inherit), and is the first the kernel ends when memory runs out.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ CLOSE_WAIT = 2.0  # seconds a bot has to exit once its game is over
 # its output stays open after it exits when a process it started holds it
 EXIT_CHECK = 0.2
 IDLE_HOSTS = 8  # Python bot processes kept for the next match of a run
+MEMORY = 4096  # MiB a bot process may allocate (KABUCLI_BOT_MEMORY overrides it)
 
 
 def bot_timeout() -> float:
@@ -82,6 +85,42 @@ def bot_timeout() -> float:
     return value
 
 
+def bot_memory() -> int | None:
+    """The bytes of memory a bot process may allocate (its data: what ``malloc`` and private
+    ``mmap`` give it): ``KABUCLI_BOT_MEMORY`` MiB, 0 for no limit, else MEMORY MiB or half
+    of this machine's memory, the smaller; None: no limit."""
+    text = os.environ.get("KABUCLI_BOT_MEMORY", "").strip()
+    if text:
+        if not text.isdigit() or int(text) > 2**30:
+            raise BotError(f"KABUCLI_BOT_MEMORY={text!r}: give the MiB of memory a bot may "
+                           "take, a whole number (0 for no limit, at most 1073741824)")
+        mib = int(text)
+        return mib * 2**20 if mib else None
+    limit = MEMORY * 2**20
+    with contextlib.suppress(ValueError, OSError, AttributeError):
+        limit = min(limit, os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2)
+    return limit
+
+
+def _confine(pid: int, memory: int | None) -> None:
+    """Limit the bot process ``pid`` (just started) to ``memory`` bytes of data, and make it
+    the one the kernel ends first when the machine runs out of memory (Linux; elsewhere
+    nothing). The limit is set right after the program starts: what it allocates at its
+    very first instructions, or a process it starts then, may escape it."""
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return
+    if memory is not None and hasattr(resource, "prlimit"):
+        hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+        if hard != resource.RLIM_INFINITY:
+            memory = min(memory, hard)  # (a limit this process has already binds the bot)
+        with contextlib.suppress(OSError, ValueError):  # (the process gone already)
+            resource.prlimit(pid, resource.RLIMIT_DATA, (memory, memory))
+    with contextlib.suppress(OSError):
+        Path(f"/proc/{pid}/oom_score_adj").write_text("1000")
+
+
 class Stalled(Exception):
     """A bot process that broke the line protocol; the message says how (``did not ...``)."""
 
@@ -95,6 +134,7 @@ class Channel:
 
     def __init__(self, argv: list[str], timeout: float) -> None:
         debug = bool(os.environ.get("KABUCLI_DEBUG"))
+        memory = bot_memory()  # (a bad setting refused before anything starts)
         # a mark in its environment, which the processes it starts inherit: those that
         # leave its process group (setsid, a daemon) are found by it and ended with it
         self.mark = secrets.token_hex(8)
@@ -103,6 +143,7 @@ class Channel:
                                      start_new_session=True,
                                      env={**os.environ, MARK: self.mark})
         _live[self.mark] = self
+        _confine(self.proc.pid, memory)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.timeout = timeout
         self._stdin = self.proc.stdin
