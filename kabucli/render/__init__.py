@@ -158,7 +158,9 @@ def header_panel(game: Game, match: Match, viewer: int | None = None) -> Panel:
         t.add_row("seed", Text(safe_text(f"{h.seed} ({h.shuffle})")))
     if h.commit is not None:  # the seed's commitment, printed before the deal: every view
         t.add_row("commit", Text(safe_text(h.commit)))
-    seats = ", ".join(f"p{i} {s.name} ({s.control})" for i, s in enumerate(h.seats, 1))
+    # a seat named as its label (a real table's seats: "p1") is not named twice
+    seats = ", ".join(f"p{i}{'' if s.name == f'p{i}' else ' ' + s.name} ({s.control})"
+                      for i, s in enumerate(h.seats, 1))
     t.add_row("seats", Text(safe_text(seats)))
     t.add_row("rules", Text(safe_text(", ".join(f"{k}={v}" for k, v in h.rules.items()))))
     t.add_row("started", Text(safe_text(f"{h.started} (kabucli {h.kabucli})")))
