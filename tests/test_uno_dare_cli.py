@@ -216,3 +216,21 @@ def test_a_rules_file_is_read_with_a_bound(tmp_path: Path, source: str) -> None:
     assert res.exit_code == 2
     line, = res.stderr.strip().splitlines()
     assert "larger than 1 MiB" in line or "not a regular file" in line
+
+
+def test_at_a_real_table_the_move_that_used_the_rounds_last_turn_says_so(
+        tmp_path: Path) -> None:
+    """max_turns ends a round with nobody out; at a real table its score comes only once the
+    hands are shown, so the line of the move that used the last turn says that the round
+    ends, before the referee is asked for the hands (it read 'p1 keeps the card drawn')."""
+    moves = ["deal R5"] + [f"p{p} {verb}" for _ in range(5) for p in (2, 1)
+                           for verb in ("draw", "keep")]
+    script = tmp_path / "moves.txt"
+    script.write_text("\n".join(moves) + "\n")
+    res = run("play", "uno-dare", "--physical", "--players", "2", "--rule", "max_turns=10",
+              "--script", str(script), "--no-log")
+    lines = [line for line in res.output.splitlines() if line[:4].strip().isdigit()]
+    assert lines[-1].endswith("p1 keeps the card drawn; that was the round's last turn "
+                              "(max_turns 10): it ends with nobody out"), lines[-1]
+    assert not any("last turn" in line for line in lines[:-1])
+    assert "waits for p1 to show the cards left" in res.output

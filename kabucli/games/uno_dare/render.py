@@ -16,6 +16,7 @@ from kabucli.engine import Game, Match
 from kabucli.events import End, Event
 from kabucli.games.uno_dare.rules import (
     COLOR,
+    T_SCORE,
     WILD,
     Answer,
     Catch,
@@ -144,7 +145,19 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
 
 
 def describe(game: Game, ev: Event, match: Match) -> str | None:
-    """A reader's wording of an Uno Dare event; ``match`` is the state after it."""
+    """A reader's wording of an Uno Dare event; ``match`` is the state after it. A move that
+    used the round's last turn (``max_turns``) says so: at a real table the round's score
+    comes only after the hands are shown, and the referee is asked for them next."""
+    text = _describe(game, ev, match)
+    s: UnoState = match.state
+    if (text is not None and ev.KIND == "action" and s.phase == "round"
+            and (T_SCORE, 0) in s.todo):
+        text += f"; that was the round's last turn (max_turns {s.rules.max_turns}): it ends " \
+                "with nobody out"
+    return text
+
+
+def _describe(game: Game, ev: Event, match: Match) -> str | None:
     s: UnoState = match.state
     tok = game.deck.token
     t = type(ev)
