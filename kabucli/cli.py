@@ -1539,9 +1539,8 @@ def tournament(
     title = (f"{g.title} {fmt}: {len(bot)} bots, {seats} seats, {report.matches} matches "
              f"from seed {s}")
     columns = ["rank", "bot", "matches", "wins", "win rate", f"mean {report.measure}",
-               "forfeits", "Elo ±95%" if seats == 2 else "mu ±2σ"]
-    key = "elo" if seats == 2 else "mu"
-    ranked = sorted(range(len(bot)), key=lambda i: -rep.ratings[i][key])
+               "forfeits", "Elo ±95%"]
+    ranked = sorted(range(len(bot)), key=lambda i: -rep.ratings[i]["elo"])
     rows = []
     for rank, i in enumerate(ranked, 1):
         b, rt = report.bots[i], rep.ratings[i]
@@ -1549,7 +1548,7 @@ def tournament(
         rows.append([str(rank), names[i], str(b.matches), f"{b.wins:g}",
                      f"{b.wins / b.matches:.1%}" if b.matches else "-",
                      f"{b.mean:+.2f}" if b.played else "-",
-                     str(b.forfeits), f"{rt[key]:+g}{ci}" if seats == 2 else f"{rt[key]:g}{ci}"])
+                     str(b.forfeits), f"{rt['elo']:+g}{ci}"])
     gtitle = "Pairs" if seats == 2 else "Groups (wins per bot)"
     if seats == 2:
         gcolumns = ["pair", "W-D-L", "score", "Elo diff (95%)"]
@@ -1563,8 +1562,7 @@ def tournament(
                              for b, w in zip(grp.bots, grp.wins, strict=True))]
                  for grp in rep.groups]
     tables = [(title, columns, rows), (gtitle, gcolumns, grows)]
-    charts = partial(_charts, rec, report, names, title, tables, [], plot, html,
-                     "elo" if seats == 2 else "openskill")
+    charts = partial(_charts, rec, report, names, title, tables, [], plot, html, "elo")
     _end_run(rep.as_dict() if as_json else None, tables, [], report, logs, err, charts, code)
 
 

@@ -171,7 +171,7 @@ def _num(v: float | None) -> float:
 
 def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") -> Series:
     """The curves of the points ``rec`` kept. ``rating``: "" (none), "h2h" (a two-bot sim:
-    the Elo difference of bot 1 over bot 2), "elo" or "openskill" (a tournament's ratings)."""
+    the Elo difference of bot 1 over bot 2) or "elo" (a tournament's ratings)."""
     pts = rec.points
     names = [_short(safe_text(n)) for n in names]
     means = []
@@ -200,22 +200,20 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
             mid, lo, hi = (elo_text(h, k, ".1f") for k in ("elo", "elo_low", "elo_high"))
             line.legend = f"{line.label}: {mid} (95%: {lo} to {hi})"  # as the report
         out.rating_name, out.ratings = "Elo difference", [line]
-    elif rating in ("elo", "openskill"):
-        is_elo = rating == "elo"
-        out.rating_name = "Elo" if is_elo else "openskill mu"
-        out.rating_band = "its 95% interval" if is_elo else "± 2 sigma"
+    elif rating == "elo":
+        out.rating_name = "Elo"
+        out.rating_band = "its 95% interval"
         out.open_ends = False
         for i, name in enumerate(names):
-            # a bot's rating once it has played (before, it is only the model's prior)
+            # a bot's rating once it has played (before, it is the others' mean: 0)
             vals = [p.ratings[i] if p.bots[i][0] else (math.nan, None) for p in pts]
             line = Line(name, [v for v, _ in vals],
                         [math.nan if e is None else v - e for v, e in vals],
                         [math.nan if e is None else v + e for v, e in vals])
             if pts:  # as the report shows it
                 v, e = pts[-1].ratings[i]
-                line.legend = (f"{name}: {round(v, 1):+g}" if is_elo else
-                               f"{name}: {round(v, 2):g}") + (
-                    "" if e is None else f" ± {round(e, 1 if is_elo else 2):g}")
+                line.legend = f"{name}: {round(v, 1):+g}" + (
+                    "" if e is None else f" ± {round(e, 1):g}")
             out.ratings.append(line)
     return out
 
@@ -257,8 +255,7 @@ def figure(data: Series, title: str) -> Any:
     for panel, ax, lines, ylabel, heading, open_ends, skip in todo:
         ax.set_gid(panel)
         ax.set_title(heading, fontsize=11, loc="left")
-        if ylabel != "openskill mu":  # a mean result or an Elo: 0 is even
-            ax.axhline(0.0, color="0.55", linewidth=0.8, linestyle="--", zorder=1)
+        ax.axhline(0.0, color="0.55", linewidth=0.8, linestyle="--", zorder=1)
         lim = _limits(data.x, lines, skip)
         for k, line in enumerate(lines, 1):
             color = f"C{(k - 1) % 10}"

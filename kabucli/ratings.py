@@ -18,14 +18,16 @@ pentanomial model of paired games does not apply.
 
 Tournaments: Elo ratings from every pair's results (:func:`elo_ratings`: the Bradley-Terry
 model's maximum-likelihood fit, a draw half a win each way, with 95% error bars from the
-Fisher information), and for games of more than two seats openskill's Plackett-Luce ratings
-(:func:`openskill_ratings`).
+Fisher information); for games of more than two seats the same fit over every pair of seats
+of each match, with error bars that count each match once (:class:`RankedElo`). Both depend
+only on the results, never on the order the matches were counted in.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from itertools import combinations
 from typing import Any
 
 from kabucli.errors import KabuError
@@ -294,12 +296,32 @@ def elo_ratings(n: int, games: dict[tuple[int, int], tuple[float, int]]
     (minorization-maximization, Hunter 2004); error bars from the inverse of the Fisher
     information (None when the results cannot bound a rating: a player who won or lost all).
     """
+    score, pairs = _tally(n, games)
+    r = _bradley_terry(n, score, pairs)
+    info = _information(n, r, pairs)
+    try:
+        cov = _inverse([[v + 1.0 / n for v in row] for row in info])
+        var = [cov[i][i] - 1.0 / n for i in range(n)]
+    except ZeroDivisionError:
+        var = [0.0] * n
+    return _elo(n, r, var, _extreme(n, score, pairs))
+
+
+def _tally(n: int, games: dict[tuple[int, int], tuple[float, int]]
+           ) -> tuple[list[float], dict[tuple[int, int], float]]:
+    """Each player's score, and the games of each pair (i < j)."""
     score = [0.0] * n
-    pairs: dict[tuple[int, int], int] = {}
+    pairs: dict[tuple[int, int], float] = {}
     for (i, j), (s, g) in games.items():
         score[i] += s
         score[j] += g - s
         pairs[(i, j)] = pairs.get((i, j), 0) + g
+    return score, pairs
+
+
+def _bradley_terry(n: int, score: list[float], pairs: dict[tuple[int, int], float]
+                   ) -> list[float]:
+    """The Bradley-Terry log-strengths (mean 0) that fit ``score`` over ``pairs`` best."""
     strength = [1.0] * n
     for _ in range(2000):
         new = []
@@ -314,9 +336,12 @@ def elo_ratings(n: int, games: dict[tuple[int, int], tuple[float, int]]
         strength = new
         if done:
             break
-    r = [math.log(v) for v in strength]
-    scale = 400.0 / math.log(10)
-    # Fisher information of the logistic model, with the ratings' mean held at 0
+    return [math.log(v) for v in strength]
+
+
+def _information(n: int, r: list[float], pairs: dict[tuple[int, int], float]
+                 ) -> list[list[float]]:
+    """The Fisher information of the logistic model at log-strengths ``r``."""
     info = [[0.0] * n for _ in range(n)]
     for (i, j), g in pairs.items():
         p = 1.0 / (1.0 + math.exp(r[j] - r[i]))
@@ -325,46 +350,77 @@ def elo_ratings(n: int, games: dict[tuple[int, int], tuple[float, int]]
         info[j][j] += w
         info[i][j] -= w
         info[j][i] -= w
-    extreme = {i for i in range(n)
-               if score[i] <= 0 or score[i] >= sum(g for (a, b), g in pairs.items()
-                                                   if i in (a, b))}
-    try:
-        cov = _inverse([[v + 1.0 / n for v in row] for row in info])
-        errs: list[float | None] = [None if i in extreme or cov[i][i] - 1.0 / n <= 0
-                                    else Z95 * scale * math.sqrt(cov[i][i] - 1.0 / n)
-                                    for i in range(n)]
-    except ZeroDivisionError:
-        errs = [None] * n
+    return info
+
+
+def _extreme(n: int, score: list[float], pairs: dict[tuple[int, int], float]) -> set[int]:
+    """The players who won or lost every game: no result bounds their rating."""
+    return {i for i in range(n)
+            if score[i] <= 0 or score[i] >= sum(g for (a, b), g in pairs.items() if i in (a, b))}
+
+
+def _elo(n: int, r: list[float], var: list[float], extreme: set[int]
+         ) -> list[tuple[float, float | None]]:
+    """Log-strengths as Elo (mean 0), each with the 95% half-width of variance ``var``."""
+    scale = 400.0 / math.log(10)
     mean = sum(r) / n
-    return [((x - mean) * scale, e) for x, e in zip(r, errs, strict=True)]
+    return [((x - mean) * scale,
+             None if i in extreme or v <= 0 else Z95 * scale * math.sqrt(v))
+            for i, (x, v) in enumerate(zip(r, var, strict=True))]
 
 
-class OpenSkill:
-    """openskill's Plackett-Luce ratings of ``n`` players, brought up to date match by match
-    (each match a list of (player, result), higher is better, ties allowed), so that a long
-    tournament keeps only the ratings: each player's (mu, sigma) from mu 25, sigma 25/3
-    (openskill's defaults)."""
+class RankedElo:
+    """Elo ratings of ``n`` players from matches of more than two seats, each match a list of
+    (player, result), higher is better, ties allowed: every pair of a match counts as a game
+    between them (the one with the better result wins, a tie is half a win each), and the
+    Bradley-Terry fit of :func:`elo_ratings` rates them. Under the Plackett-Luce model of a
+    ranking, the chance that one player finishes above another is Bradley-Terry's, so the fit
+    estimates the same strengths; it depends only on what happened, not on the order the
+    matches are counted in. A match's pairs are not independent games, so the error bars are
+    the sandwich (cluster-robust) ones: the spread of each match's whole contribution to the
+    fit, not the Fisher information of its pairs taken apart (which would make them too
+    narrow). Kept: each pair's games, each player's score, and how many matches ended in
+    each order (at most a few hundred kinds per group of bots), not the matches."""
 
     def __init__(self, n: int) -> None:
-        from openskill.models import PlackettLuce
-
-        self.model = PlackettLuce()
-        self.ratings = [self.model.rating(name=str(i)) for i in range(n)]
+        self.n = n
+        self.games: dict[tuple[int, int], tuple[float, int]] = {}
+        self.orders: dict[tuple[tuple[int, int], ...], int] = {}
 
     def add(self, match: Sequence[tuple[int, float]]) -> None:
-        teams = [[self.ratings[p]] for p, _ in match]
-        new = self.model.rate(teams, scores=[s for _, s in match])
-        for (p, _), team in zip(match, new, strict=True):
-            self.ratings[p] = team[0]
+        # the order a match ended in: each player and how many finished above it
+        order = tuple(sorted((p, sum(1 for _, o in match if o > r)) for p, r in match))
+        self.orders[order] = self.orders.get(order, 0) + 1
+        for (a, ra), (b, rb) in combinations(order, 2):  # a < b
+            s, g = self.games.get((a, b), (0.0, 0))
+            self.games[(a, b)] = (s + (1.0 if ra < rb else 0.5 if ra == rb else 0.0), g + 1)
 
-    def results(self) -> list[tuple[float, float]]:
-        return [(float(r.mu), float(r.sigma)) for r in self.ratings]
-
-
-def openskill_ratings(n: int, matches: Sequence[Sequence[tuple[int, float]]]
-                      ) -> list[tuple[float, float]]:
-    """:class:`OpenSkill` ratings after ``matches``, in the order played."""
-    rater = OpenSkill(n)
-    for match in matches:
-        rater.add(match)
-    return rater.results()
+    def results(self) -> list[tuple[float, float | None]]:
+        """Each player's Elo (mean 0) and the 95% half-width of its error bar (None: none
+        yet, as for :func:`elo_ratings`)."""
+        n = self.n
+        # (in a fixed order: the sums are then the same to the last bit, however the matches
+        # came)
+        score, pairs = _tally(n, dict(sorted(self.games.items())))
+        r = _bradley_terry(n, score, pairs)
+        spread = [[0.0] * n for _ in range(n)]  # the sum over matches of s s^T
+        for order, count in sorted(self.orders.items()):
+            s = [0.0] * n
+            for (a, ra), (b, rb) in combinations(order, 2):
+                y = 1.0 if ra < rb else 0.5 if ra == rb else 0.0
+                d = y - 1.0 / (1.0 + math.exp(r[b] - r[a]))
+                s[a] += d
+                s[b] -= d
+            for i in range(n):
+                if s[i]:
+                    for j in range(n):
+                        spread[i][j] += count * s[i] * s[j]
+        try:
+            # the constraint (mean 0) held by the 1/n added: the inverse maps a rating shift
+            # of every player alike to itself, and no match's contribution has one
+            inv = _inverse([[v + 1.0 / n for v in row] for row in _information(n, r, pairs)])
+            var = [sum(inv[i][k] * spread[k][m] * inv[m][i] for k in range(n) for m in range(n))
+                   for i in range(n)]
+        except ZeroDivisionError:
+            var = [0.0] * n
+        return _elo(n, r, var, _extreme(n, score, pairs))

@@ -8,11 +8,11 @@ from a deal; deal ``k`` of every group is dealt from seed ``S + k``, the same ca
 group. The matches are those of :func:`kabucli.sim.simulate` (workers, Ray, logs,
 forfeits), counted in order, so the results do not depend on how they were played.
 
-Ratings: for two seats Elo from every pair's results (:func:`kabucli.ratings.elo_ratings`, with
-95% error bars); for more seats openskill's Plackett-Luce model (each match a ranking of its
-seats by their result, a failing bot last), reported as mu with 2 sigma. openskill updates
-match by match, so its ratings (unlike the results and the Elo fit) depend a little on the
-order the matches are counted in: docs/bots.md says so.
+Ratings: Elo with 95% error bars, for two seats from every pair's results
+(:func:`kabucli.ratings.elo_ratings`), for more from every pair of seats of each match (each
+match a ranking of its seats by their result, a failing bot last:
+:class:`kabucli.ratings.RankedElo`). Like the results, they do not depend on the order the
+matches are counted in, so two copies of one bot with the same results are rated alike.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import msgspec
 
 from kabucli.engine import Game
 from kabucli.errors import KabuError
-from kabucli.ratings import OpenSkill, elo_ratings, head_to_head
+from kabucli.ratings import RankedElo, elo_ratings, head_to_head
 from kabucli.sim import Outcome, SimReport, simulate
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
                         "or a gauntlet)")
     per = math.factorial(seats) * deals  # a group's matches
     stats = [Group(g) for g in groups]
-    rater = OpenSkill(len(kinds)) if seats > 2 else None  # updated match by match
+    rater = RankedElo(len(kinds)) if seats > 2 else None
 
     def on_outcome(out: Outcome, order: list[int]) -> None:
         g = stats[out.idx // per]
@@ -149,7 +149,7 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
                      for g in stats if g.matches}
             return elo_ratings(n, pairs)
         assert rater is not None
-        return [(mu, 2 * sigma) for mu, sigma in rater.results()]
+        return rater.results()
 
     if recorder is not None:
         recorder.rate = ratings
@@ -159,15 +159,8 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
                       address=address, groups=groups, deals=deals, on_outcome=on_outcome,
                       started=started)
     out = TournamentReport(report, kinds, seats, fmt, deals, stats)
-    if seats == 2:
-        for i, (elo, err) in enumerate(ratings()):
-            out.ratings.append({"bot": f"#{i + 1} {kinds[i]}", "method": "elo",
-                                "elo": round(elo, 1),
-                                "ci95": None if err is None else round(err, 1)})
-    else:
-        assert rater is not None
-        for i, (mu, sigma) in enumerate(rater.results()):
-            out.ratings.append({"bot": f"#{i + 1} {kinds[i]}", "method": "openskill",
-                                "mu": round(mu, 2), "sigma": round(sigma, 2),
-                                "ci95": round(2 * sigma, 2)})
+    for i, (elo, err) in enumerate(ratings()):
+        out.ratings.append({"bot": f"#{i + 1} {kinds[i]}", "method": "elo",
+                            "elo": round(elo, 1),
+                            "ci95": None if err is None else round(err, 1)})
     return out
