@@ -703,7 +703,10 @@ class Deriver:
         # it and once it was placed (Match._shown: chance events, and events that show cards
         # themselves, such as a card drawn; for a move, the count before it, as the cards it
         # shows itself were shown since it). An undo after more is one after cards were shown.
-        self._track = header.people
+        # Also once an undo came where nobody sat (a streamed log is then read again keeping
+        # its inputs): the marks do not depend on whether the seats say a person sat there,
+        # as the audit of a log keeping every event (log._takebacks) marks them all alike.
+        self._track = header.people or self.keep_inputs
         self.match.count_shown = self._track
         self._placed: list[tuple[bool, int, int]] = []
 

@@ -170,3 +170,26 @@ def test_audit_marks_a_move_taken_back_after_the_cards_it_showed(
     assert "took back" in res.output, res.output
     (doc,) = json.loads(kabucli("audit", str(log), "--json").stdout)
     assert (doc["taken_back"], doc["taken_back_after_cards_shown"]) == (undone, marked)
+
+
+@pytest.mark.parametrize("encoding", ["jsonl", "kbl"])
+def test_a_takeback_where_no_seat_is_a_person_is_marked_in_both_encodings(
+        tmp_path: Path, encoding: str) -> None:
+    """A log from anyone may hold an undo though its seats all say bot. The audit of its JSON
+    Lines marked the takeback after cards were shown; the streamed audit of the same game in
+    the binary encoding (same digest) did not, as it tracked cards shown only with a person
+    at the table: whoever wanted a takeback unmarked had only to call the seats bots."""
+    src = Path(__file__).resolve().parent.parent / "replays" / "dare" / "2p-human-undo.jsonl"
+    lines = src.read_text().splitlines(keepends=True)
+    path = tmp_path / "nobody.jsonl"
+    path.write_text(lines[0].replace('"control":"human"', '"control":"bot:random"')
+                    + "".join(lines[1:]))
+    assert '"human"' not in path.read_text()
+    if encoding == "kbl":
+        kbl = tmp_path / "nobody.kbl"
+        assert kabucli("log", "convert", str(path), str(kbl)).exit_code == 0
+        path = kbl
+    res = kabucli("audit", str(path), "--json")
+    assert res.exit_code == 0, res.output
+    (doc,) = json.loads(res.stdout)
+    assert (doc["taken_back"], doc["taken_back_after_cards_shown"]) == ([11, 12], [12])
