@@ -501,6 +501,18 @@ def test_a_catch_moves_after_a_missing_call_is_too_late_not_a_call_in_time() -> 
     assert "p2 holds 2 cards, not one" in refused(m, "p3 catch p2")
 
 
+def test_a_draw_with_nothing_left_to_draw_keeps_a_missing_call_too_late() -> None:
+    # p2 plays down to one card without calling UNO and p3's move makes the call too late;
+    # p2's draw finds nothing left to draw anywhere, so p2 still holds the one card: a catch
+    # is still too late (it said "p2 called UNO in time")
+    m = seeded(["B1 B2 B3 B4 B6 B7 B8", "R1 G9", "B1 B2 B3 B4 B6 B7 B8"], "R5", "Y7")
+    play(m, "p2 R1", "p3 draw", "p1 draw", "p1 keep")
+    assert st(m).pile == [] and len(st(m).discards) == 1 and st(m).missed == {2}
+    play(m, "p2 draw")
+    assert st(m).hands[2] == cards("G9") and st(m).turn == 3
+    assert "too late: p2 did not call UNO" in refused(m, "p3 catch p2")
+
+
 def test_a_catch_of_a_player_holding_several_cards_is_refused() -> None:
     m = physical()
     play(m, "deal R5", "R3")

@@ -604,12 +604,12 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def _apply_draw(self, s: UnoState, seat: int) -> None:
         if s.window:
             self._close_window(s)
-        if seat in s.missed:  # two cards again
-            s.missed = s.missed - {seat}
         s.turns += 1
-        if not s.pile:  # nothing left to draw anywhere: the turn passes
+        if not s.pile:  # nothing left to draw anywhere: the turn passes (the hand as it was)
             s.turn = s.step(seat, 1)
             return
+        if seat in s.missed:  # two cards again
+            s.missed = s.missed - {seat}
         card = s.pile.pop()
         s.hands[seat].append(card)
         if s.physical:
