@@ -1717,7 +1717,7 @@ def log_repair(
 ) -> None:
     """Copy every record of a damaged log that still checks into a new log."""
     from kabucli import games
-    from kabucli.errors import KabuError
+    from kabucli.errors import BrokenLogError, KabuError
     from kabucli.log import repair_log, same_file
 
     dst = _file_named(dst, "DST")
@@ -1727,6 +1727,8 @@ def log_repair(
         fail(f"{dst} already exists; add --force to overwrite it")
     try:
         kept, dropped = repair_log(src, dst, games.event_types, overwrite=force)
+    except BrokenLogError as exc:  # what is kept breaks a rule (into msgpack): 1, as convert
+        fail(str(exc), EXIT_RULE)
     except KabuError as exc:  # a LogError, or a header its game refuses
         fail(str(exc), EXIT_UNREADABLE)
     err = _console(stderr=True)

@@ -176,3 +176,24 @@ def test_a_damaged_header_cannot_be_repaired(tmp_path: Path) -> None:
     assert res.exit_code == 2
     assert res.stderr.strip() == f"error: {log}: header: corrupted: checksum does not match"
     assert not out.exists()
+
+
+def test_kept_events_that_break_a_rule_are_refused_into_msgpack_with_exit_1(
+        tmp_path: Path) -> None:
+    """A JSON Lines log whose kept events break a rule where a line went missing is refused
+    into the binary encoding (which holds only inputs), as log convert refuses it: exit 1, a
+    log that breaks a rule (README), not 2; it exited 2 while log convert of the same events
+    exited 1."""
+    src = REPLAYS / "dare" / "2p-human-undo.jsonl"
+    lines = src.read_text().splitlines(keepends=True)
+    log = tmp_path / "damaged.jsonl"
+    log.write_text("".join(lines[:5]) + "{garbage\n" + "".join(lines[6:]))
+    out = tmp_path / "out.kbl"
+    res = run("log", "repair", str(log), str(out))
+    assert "cannot write the log" in res.stderr and "breaks" not in res.stdout
+    assert res.exit_code == 1, res.output
+    assert not out.exists()
+    whole = tmp_path / "out.jsonl"
+    assert run("log", "repair", str(log), str(whole)).exit_code == 0
+    res = run("log", "convert", str(whole), str(out))
+    assert res.exit_code == 1 and "cannot write the log" in res.stderr
