@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 
 from kabucli import bots as botreg
-from kabucli.bots.external import CLOSE_WAIT, ProcessBot
+from kabucli.bots.external import CLOSE_WAIT, ProcessBot, bot_memory
 from kabucli.engine import Game, Match, make_header
 from kabucli.errors import KabuError
 from kabucli.log import SeatInfo
@@ -84,6 +84,7 @@ def check_bot(game: Game, rules: msgspec.Struct, command: str, seed: int = 1, ga
     kinds = botreg.kinds(game.name)
     other = against or next(iter(kinds))
     botreg.check_kind(game.name, other)
+    bot_memory()  # a bad KABUCLI_BOT_MEMORY is one error, not the program's failure to start
     n = players or game.min_players
     checks = {name: Check(name) for name in CHECKS}
     answers = 0

@@ -818,10 +818,14 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     started by a fork server (:func:`_pool_context`): a script that calls this with
     ``workers > 1`` runs it under ``if __name__ == "__main__":``, as any multiprocessing
     pool needs."""
-    if timeout is None and any(k.startswith(EXTERNAL) for k in kinds):
-        from kabucli.bots.external import bot_timeout
+    if any(k.startswith(EXTERNAL) for k in kinds):
+        from kabucli.bots.external import bot_memory, bot_timeout
 
-        timeout = bot_timeout()  # a bad KABUCLI_BOT_TIMEOUT stops the run, not each match
+        # a bad KABUCLI_BOT_TIMEOUT or KABUCLI_BOT_MEMORY stops the run, not each match (as
+        # the bot's forfeit, which would count every match against it)
+        bot_memory()
+        if timeout is None:
+            timeout = bot_timeout()
     plan = Plan(game.name, as_dict(rules), tuple(kinds), seed, rotate,
                 None if log_dir is None else str(log_dir), started or now_iso(), timeout,
                 groups, deals)

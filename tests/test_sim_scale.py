@@ -238,6 +238,28 @@ def test_a_bad_time_limit_setting_stops_the_run_in_one_line(
     assert "forfeit" not in res.output
 
 
+@pytest.mark.parametrize("command", ["sim", "tournament", "bot check"])
+def test_a_bad_memory_setting_stops_the_run_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    """A bad KABUCLI_BOT_MEMORY is the user's setting, as a bad KABUCLI_BOT_TIMEOUT is: one
+    error before any match. It was found by each bot process as it started, so sim and
+    tournament counted every match as the program's forfeit and exited 0, and bot check
+    said the program failed to start."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(BAD["garbage"][0])
+    monkeypatch.setenv("KABUCLI_BOT_MEMORY", "lots")
+    prog = f"{sys.executable} {bot}"
+    args = {"sim": ["sim", "dare", "-b", f"cmd:{prog}", "-b", "random", "-m", "2", "--seed",
+                    "1", "--workers", "1"],
+            "tournament": ["tournament", "dare", "-b", f"cmd:{prog}", "-b", "random",
+                           "--deals", "1", "--seed", "1", "--workers", "1"],
+            "bot check": ["bot", "check", "dare", prog]}[command]
+    res = runner.invoke(app, [*args, "--json"])
+    assert res.exit_code == 1, res.output
+    assert json.loads(res.stdout)["error"].startswith("KABUCLI_BOT_MEMORY='lots'")
+    assert "forfeit" not in res.output
+
+
 def test_a_ray_address_that_does_not_answer_is_one_line_at_once() -> None:
     began = time.monotonic()
     for address, why in (("127.0.0.1:1", "cannot reach the Ray cluster at 127.0.0.1:1"),
