@@ -277,3 +277,32 @@ def test_the_search_for_whole_frames_after_a_bad_length_gives_up_in_time(tmp_pat
     line = one_line(run("resume", str(log)), 2)
     assert ("corrupted: its length runs past the end of the file, and what follows is too "
             "long to search; ") in line
+
+
+def test_resume_refuses_a_time_on_an_event_the_engine_derives(tmp_path: Path) -> None:
+    """A JSON Lines log with a time on a derived event is unreadable to audit (and refused by
+    log convert): resume played on in it, appending moves to a log no audit would ever read
+    again. It is refused as a damaged log is, the file left as it was; log repair mends it."""
+    src = Path(__file__).resolve().parent.parent / "replays" / "dare" / "2p-human-undo.jsonl"
+    lines = src.read_text().splitlines(keepends=True)
+    assert '"t"' not in lines[1]  # the deal, derived
+    header = json.loads(lines[0])
+    header |= {"clock": 1795600000000}  # a timed log: its inputs carry when they were entered
+    log = tmp_path / "stamped.jsonl"
+    body = [line.replace("}\n", ',"t":1795600000001}\n') for line in lines[1:11]]
+    log.write_text(json.dumps(header, separators=(",", ":")) + "\n" + "".join(body))
+    res = runner.invoke(app, ["audit", str(log)])
+    assert res.exit_code == 2 and "a time on an event the engine derives" in res.output
+    before = log.read_bytes()
+    script = tmp_path / "moves.txt"
+    script.write_text("")
+    res = runner.invoke(app, ["resume", str(log), "--script", str(script), "-q"])
+    assert res.exit_code == 2, res.output
+    assert "a time on an event the engine derives" in res.output
+    assert "kabucli log repair" in res.output
+    assert log.read_bytes() == before
+    mended = tmp_path / "mended.jsonl"
+    assert runner.invoke(app, ["log", "repair", str(log), str(mended)]).exit_code == 0
+    assert runner.invoke(app, ["audit", str(mended)]).exit_code == 0
+    res = runner.invoke(app, ["resume", str(mended), "--script", str(script), "-q"])
+    assert res.exit_code == 0, res.output
