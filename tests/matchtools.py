@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -57,3 +58,23 @@ def bot_match(game: Game, rules: msgspec.Struct, kinds: dict[int, str],
     match = Match(game, bot_header(game, rules, kinds, seed))
     bots = {p: make(game.name, kinds[p], Rng(seed, f"bot/{p}")) for p in kinds}
     return match, bots
+
+
+def killer_bot(folder: Path) -> tuple[Path, Path]:
+    """A bot program (a Python file in ``folder``) that kills the process playing its match,
+    its parent, at its first turn while its marker file does not exist (and makes the
+    marker), then plays the last legal move: (the program, the marker)."""
+    marker = folder / "killed-once"
+    bot = folder / "killer.py"
+    bot.write_text(
+        "import json, os, signal, sys\n"
+        f"marker = {str(marker)!r}\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] != 'turn':\n"
+        "        continue\n"
+        "    if not os.path.exists(marker):\n"
+        "        open(marker, 'w').close()\n"
+        "        os.kill(os.getppid(), signal.SIGKILL)\n"
+        "    print(m['legal'][-1], flush=True)\n")
+    return bot, marker

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from matchtools import killer_bot
 from typer.testing import CliRunner
 
 from kabucli import games
@@ -55,19 +56,7 @@ def test_ray_gives_the_report_and_logs_of_one_local_worker(ray: Any, tmp_path: P
 
 def test_a_match_whose_ray_worker_dies_is_played_again(ray: Any, tmp_path: Path) -> None:
     # the bot kills the process playing its match (the Ray worker) the first time only
-    marker = tmp_path / "killed-once"
-    bot = tmp_path / "killer.py"
-    bot.write_text(
-        "import json, os, signal, sys\n"
-        f"marker = {str(marker)!r}\n"
-        "for line in sys.stdin:\n"
-        "    m = json.loads(line)\n"
-        "    if m['type'] != 'turn':\n"
-        "        continue\n"
-        "    if not os.path.exists(marker):\n"
-        "        open(marker, 'w').close()\n"
-        "        os.kill(os.getppid(), signal.SIGKILL)\n"
-        "    print(m['legal'][-1], flush=True)\n")
+    bot, marker = killer_bot(tmp_path)
     kinds = [f"cmd:{sys.executable} {bot}", "random"]
     rules = build(DARE.Rules, ["rounds=1"])
     remote = simulate(DARE, rules, kinds, 3, seed=2, backend="ray")
@@ -84,19 +73,7 @@ def test_a_dead_ray_worker_leaves_the_json_report_whole_and_no_escapes(tmp_path:
     import os
     import subprocess
 
-    marker = tmp_path / "killed-once"
-    bot = tmp_path / "killer.py"
-    bot.write_text(
-        "import json, os, signal, sys\n"
-        f"marker = {str(marker)!r}\n"
-        "for line in sys.stdin:\n"
-        "    m = json.loads(line)\n"
-        "    if m['type'] != 'turn':\n"
-        "        continue\n"
-        "    if not os.path.exists(marker):\n"
-        "        open(marker, 'w').close()\n"
-        "        os.kill(os.getppid(), signal.SIGKILL)\n"
-        "    print(m['legal'][-1], flush=True)\n")
+    bot, marker = killer_bot(tmp_path)
     argv = [sys.executable, "-m", "kabucli", "sim", "dare", "-b", f"cmd:{sys.executable} {bot}",
             "-b", "random", "-m", "3", "--seed", "2", "--rule", "rounds=1", "--backend", "ray",
             "--workers", "2", "--json"]

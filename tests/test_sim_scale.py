@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from matchtools import killer_bot
 from typer.testing import CliRunner
 
 from kabucli import games
@@ -273,19 +274,7 @@ def test_a_ray_address_that_does_not_answer_is_one_line_at_once() -> None:
 def test_a_match_whose_worker_process_dies_is_played_again(tmp_path: Path) -> None:
     # the bot kills the worker process playing its match, the first time only: the pool is
     # made again and the chunk played again (as Ray runs a task again), the report unchanged
-    marker = tmp_path / "killed-once"
-    bot = tmp_path / "killer.py"
-    bot.write_text(
-        "import json, os, signal, sys\n"
-        f"marker = {str(marker)!r}\n"
-        "for line in sys.stdin:\n"
-        "    m = json.loads(line)\n"
-        "    if m['type'] != 'turn':\n"
-        "        continue\n"
-        "    if not os.path.exists(marker):\n"
-        "        open(marker, 'w').close()\n"
-        "        os.kill(os.getppid(), signal.SIGKILL)\n"
-        "    print(m['legal'][-1], flush=True)\n")
+    bot, marker = killer_bot(tmp_path)
     kinds = [f"cmd:{sys.executable} {bot}", "random"]
     rules = build(DARE.Rules, ["rounds=1"])
     pooled = simulate(DARE, rules, kinds, 6, seed=2, workers=2, log_dir=tmp_path / "a",
