@@ -1853,5 +1853,10 @@ def _usage_error(exc: Exception, kinds: set[str]) -> NoReturn:
         sys.exit(2)
     message = exc.format_message()  # type: ignore[attr-defined]
     hint = f" (see '{ctx.command_path} --help')" if "UsageError" in kinds and ctx else ""
+    args = sys.argv[1:]
+    if "--json" in (args[:args.index("--")] if "--" in args else args):
+        # --json asked for: one JSON document on stdout all the same, as a command's own
+        # errors give (a program reading stdout gets JSON either way)
+        print(_dumps({"error": f"{message}{hint}"}, indent=2))
     err.print(f"[bold red]error:[/] {_escape(message)}{_escape(hint)}")
     sys.exit(int(getattr(exc, "exit_code", 2)))

@@ -4,6 +4,7 @@ exit code, no traceback, and nothing left behind that was not there before."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path
 from typing import Any
@@ -352,6 +353,29 @@ def test_json_gets_one_json_document_when_a_command_fails_at_once(
     assert res.exit_code in (1, 2)
     line = error(res, res.exit_code)
     assert json.loads(res.stdout) == {"error": line}
+
+
+@pytest.mark.parametrize("args", [
+    ("sim", "dare", "-b", "best", "-m", "0", "--json"),
+    ("replay", "g.kbl", "--bogus", "--json"),
+    ("tournament", "dare", "--json", "--seats", "many"),
+], ids=["bad value", "unknown option", "not a number"])
+def test_json_gets_one_json_document_for_a_mistyped_option_too(args: tuple[str, ...]) -> None:
+    """A command-line syntax error (click's own: a value out of range, an option the command
+    has not) printed its line on stderr and nothing on stdout, where --json promises one JSON
+    document (probe L). It is read by kabucli's own entry point, so a process is run."""
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "kabucli", *args], capture_output=True,
+                         text=True, timeout=60, env={**os.environ, "NO_COLOR": "1"})
+    assert res.returncode == 2
+    line = res.stderr.strip().splitlines()[-1]
+    assert line.startswith("error: ")
+    assert json.loads(res.stdout) == {"error": line.removeprefix("error: ")}
+    plain = subprocess.run([sys.executable, "-m", "kabucli", *(a for a in args if a != "--json")],
+                           capture_output=True, text=True, timeout=60)
+    assert plain.returncode == 2 and plain.stdout == ""  # without --json: no JSON
 
 
 @pytest.mark.parametrize("args", [("log", "convert", "g.kbl", "out"),
