@@ -818,7 +818,8 @@ def replay(
     """Show a recorded game step by step, as a person would read it."""
     from kabucli import games, render
     from kabucli.engine import Match, check_header, walk
-    from kabucli.errors import KabuError
+    from kabucli.errors import KabuError, LogError
+    from kabucli.log import check_times
 
     with _json_errors(as_json, log=str(log)):
         if html is not None and (as_json or step):
@@ -837,6 +838,11 @@ def replay(
             check_header(g, data.header)
         except KabuError as exc:
             fail(f"{log}: {exc}", EXIT_UNREADABLE)
+        if data.error is None:  # shown whole, and then said unreadable, as audit says
+            try:
+                check_times(data)
+            except LogError as exc:
+                data.error = exc
         events: list[Event] = data.events
         viewer = None if as_seat is None else _viewer(as_seat, len(data.header.seats))
         if at is not None:

@@ -989,6 +989,14 @@ def _takebacks(game: Any, log: LogData) -> tuple[list[int], list[int]]:
     return undone, shown
 
 
+def check_times(log: LogData) -> None:
+    """LogError when a JSON Lines log puts a time on an event the engine derives: the digest
+    covers the inputs' times only, so such a time could be added unseen, and audit calls the
+    log unreadable (convert, resume and replay say the same)."""
+    if log.stamped:
+        log_digest(log)
+
+
 def log_digest(log: LogData) -> str | None:
     """The digest of a log as read (:mod:`kabucli.compact`): the same for a game whichever
     encoding or format holds it; None when the log breaks a rule before its end (then the
@@ -1341,8 +1349,7 @@ def convert_log(src: Path, dst: Path, event_types: EventTypes, fmt: Fmt | None =
                              "its inputs, from which the engine derives the rest, so the events "
                              f"after it cannot be told (nothing written; kabucli audit {src} "
                              "says the same)")
-    if log.stamped:  # a time on an event the engine derives: refused as audit refuses it
-        log_digest(log)
+    check_times(log)  # a time on an event the engine derives: refused as audit refuses it
     fmt = fmt or format_for(dst)
     header = msgspec.structs.replace(log.header, format=FORMAT_VERSION)
     write_log(dst, header, log.events, fmt, overwrite=overwrite, times=log.times,

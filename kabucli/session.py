@@ -22,7 +22,7 @@ from kabucli.compact import new_salt, seed_commitment
 from kabucli.engine import Game, Match, check_header, make_header, walk
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
-from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, format_for, log_digest, read_log
+from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
 from kabucli.notation import MAX_LINE
 from kabucli.safetext import safe_text
 from kabucli.shuffle import Rng
@@ -478,12 +478,11 @@ def resume(path: Path, bot_specs: list[str] | None = None,
         check_header(game, data.header)
     except KabuError as exc:  # a header this kabucli cannot play: unreadable, as in audit
         raise LogError(f"{path}: {exc}") from None
-    if data.stamped:  # a time on an event the engine derives: unreadable, as in audit
-        try:
-            log_digest(data)
-        except LogError as exc:
-            raise LogError(f"{exc}; resume leaves a damaged log as it is (kabucli log repair "
-                           f"{path} NEW copies what still checks)") from None
+    try:  # a time on an event the engine derives: unreadable, as in audit
+        check_times(data)
+    except LogError as exc:
+        raise LogError(f"{exc}; resume leaves a damaged log as it is (kabucli log repair "
+                       f"{path} NEW copies what still checks)") from None
     match, violation = walk(game, data.header, data.events)
     if violation is not None:
         raise KabuError(violation.line(str(path)) + " (cannot resume a log that breaks a rule)")

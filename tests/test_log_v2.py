@@ -754,6 +754,12 @@ def test_a_time_added_to_an_event_the_engine_derives_is_refused(tmp_path: Path) 
         assert f"{log}: event {derived}: invalid record: a time on an event the engine " \
                "derives" in res.output
         assert not (tmp_path / to).exists()
+    # replay shows it whole, then says it is unreadable, as audit does (it said nothing, exit 0)
+    res = run("replay", str(log))
+    assert res.exit_code == 2
+    assert f"event {derived}: invalid record: a time on an event the engine derives" in \
+        res.output
+    assert "   6 " in res.output and "(shown up to event 6)" in res.output  # every event
 
 
 @pytest.mark.parametrize("to", ["out.jsonl", "out.kbl"])
