@@ -439,9 +439,10 @@ class Pager:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.application.current import get_app
         from prompt_toolkit.filters import Condition
-        from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-        from prompt_toolkit.keys import Keys
+        from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
         from prompt_toolkit.output import ColorDepth
+
+        from kabucli.prompt import NO_MOUSE
 
         keys = KeyBindings()
         empty = Condition(lambda: not get_app().current_buffer.text)
@@ -460,19 +461,15 @@ class Pager:
         bind("q", "q")
         bind("N", "N")
 
-        # an escape sequence typed in (ESC[31m, from pasted coloured text) reads as a mouse
-        # report, whose handler in prompt_toolkit failed with a traceback: dropped, as at the
-        # play prompt (kabucli.prompt._no_mouse)
-        @keys.add(Keys.Vt100MouseEvent, eager=True)
-        def _(event: KeyPressEvent) -> None:
-            return None
-
         def redraw() -> None:
             self.out.clear()
             self.show(status=False)
 
         session: PromptSession[str] = PromptSession(
-            key_bindings=keys, color_depth=ColorDepth.MONOCHROME if self.out.no_color else None)
+            # (an escape sequence typed in, ESC[31m from pasted coloured text, reads as a
+            # mouse report: dropped, as at the play prompt)
+            key_bindings=merge_key_bindings([keys, NO_MOUSE]),
+            color_depth=ColorDepth.MONOCHROME if self.out.no_color else None)
         self.out.clear()
         self.show(status=False)
         while True:

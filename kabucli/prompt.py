@@ -125,7 +125,8 @@ class MoveCompleter(Completer):
 def _no_mouse() -> KeyBindings:
     """The prompt takes no mouse: what the terminal reads as a mouse report is dropped. (An
     escape sequence typed in, ``ESC[31m``, reads as one, and prompt_toolkit's own handler
-    failed on it with a traceback from the event loop.)"""
+    failed on it with a traceback from the event loop.) The replay pager's keys take these
+    bindings too."""
     bindings = KeyBindings()
 
     @bindings.add(Keys.Vt100MouseEvent, eager=True)
@@ -135,7 +136,7 @@ def _no_mouse() -> KeyBindings:
     return bindings
 
 
-_NO_MOUSE = _no_mouse()
+NO_MOUSE = _no_mouse()
 
 
 class LineEditor:
@@ -148,7 +149,7 @@ class LineEditor:
         self.prompt: PromptSession[str] = PromptSession(
             history=history if history is not None else open_history(sess.game.name),
             completer=MoveCompleter(sess), complete_while_typing=False,
-            key_bindings=_NO_MOUSE,
+            key_bindings=NO_MOUSE,
             input=input, output=output if output is not None else create_output(stream),
             color_depth=ColorDepth.MONOCHROME if plain else None)
 
