@@ -741,7 +741,7 @@ class Deriver:
             if self.keep_inputs:
                 self.inputs.append((t, None))
             if track:
-                self._placed.append((True, before, match._shown))
+                self._placed.append(placement(True, None, before, match._shown))
             return True
         if type(ev) is _UNDO and not self.keep and match.forfeit is None:
             if not self.keep_inputs:
@@ -765,8 +765,7 @@ class Deriver:
         else:
             match._accept(ev)
             if track:
-                self._placed.append((False, before,
-                                     before if ev.KIND == "action" else match._shown))
+                self._placed.append(placement(False, ev, before, match._shown))
         if self.keep_inputs:
             self.inputs.append((t, ev))
         return True
@@ -840,6 +839,14 @@ class Deriver:
         if self.violation is None:
             self.match.advance()
         return Derived(self.log.events, self.log.times, (self.match, self.violation))
+
+
+def placement(race: bool, ev: Event | None, before: int, shown: int) -> tuple[bool, int, int]:
+    """What :func:`take_back` keeps of an input placed (``ev``, None for a race mark): whether
+    it is a race drawn from the seed, and the events that showed cards in effect before it and
+    once it was placed (``shown``). For a move, the count before it: the cards it shows itself
+    (a card drawn) were shown since it."""
+    return race, before, before if ev is not None and ev.KIND == "action" else shown
 
 
 def take_back(placed: list[tuple[bool, int, int]], chances: int) -> tuple[bool, int] | None:

@@ -965,7 +965,7 @@ def _takebacks(game: Any, log: LogData) -> tuple[list[int], list[int]]:
     log)."""
     if not any(type(ev) is Undo for ev in log.events):
         return [], []
-    from kabucli.engine import classify, take_back
+    from kabucli.engine import classify, placement, take_back
 
     hows, _ = classify(game, log.header, log.events)
     placed: list[tuple[bool, int, int]] = []  # (a race, chance events before, after) an input
@@ -984,8 +984,8 @@ def _takebacks(game: Any, log: LogData) -> tuple[list[int], list[int]]:
         before = chances
         if ev.KIND == "chance" or ev.SHOWS:
             chances += 1
-        if how != DERIVED:  # a move's own cards shown count as shown since it
-            placed.append((how == DRAW, before, before if ev.KIND == "action" else chances))
+        if how != DERIVED:
+            placed.append(placement(how == DRAW, ev, before, chances))
     return undone, shown
 
 
@@ -1192,15 +1192,18 @@ def _decode_header(payload: bytes, fmt: Fmt, magic2: bool) -> tuple[Header, byte
 
 
 class _TwiceError(ValueError):
-    pass
+    """An object (a JSON object, a msgpack map) gives the key ``name`` twice."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"the key {name} is given twice in one object (readers differ on "
+                         "which one counts)")
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: set[str] = set()
     for key, _ in pairs:
         if key in seen:
-            raise _TwiceError(f"the key {key!r} is given twice in one object (readers differ on "
-                              "which one counts)")
+            raise _TwiceError(repr(key))
         seen.add(key)
     return dict(pairs)
 
@@ -1268,8 +1271,7 @@ class _MsgpackKeys:
                 # once as a str8 is the same key given twice
                 key = _enc_mp.encode(msgspec.msgpack.decode(raw))
                 if key in seen:
-                    raise _TwiceError(f"the key {_key_text(key)} is given twice in one object "
-                                      "(readers differ on which one counts)")
+                    raise _TwiceError(_key_text(key))
                 seen.add(key)
                 self.value()
         elif 0x90 <= b <= 0x9F or b in (0xDC, 0xDD):  # an array

@@ -471,8 +471,7 @@ def resume(path: Path, bot_specs: list[str] | None = None,
     refuses, and then the file is left as it is."""
     data = read_log(path, games.event_types, strict=False)
     if data.error is not None and not data.torn:
-        raise LogError(f"{data.error}; resume leaves a damaged log as it is (kabucli log "
-                       f"repair {path} NEW copies what still checks)")
+        raise _damaged(path, data.error)
     game = games.get(data.header.game)
     try:
         check_header(game, data.header)
@@ -481,8 +480,7 @@ def resume(path: Path, bot_specs: list[str] | None = None,
     try:  # a time on an event the engine derives: unreadable, as in audit
         check_times(data)
     except LogError as exc:
-        raise LogError(f"{exc}; resume leaves a damaged log as it is (kabucli log repair "
-                       f"{path} NEW copies what still checks)") from None
+        raise _damaged(path, exc) from None
     match, violation = walk(game, data.header, data.events)
     if violation is not None:
         raise KabuError(violation.line(str(path)) + " (cannot resume a log that breaks a rule)")
@@ -492,6 +490,12 @@ def resume(path: Path, bot_specs: list[str] | None = None,
     match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable, data)
     humans = {i for i, s in enumerate(data.header.seats, 1) if s.control == "human"}
     return Session(match, bots, path, humans), data.error
+
+
+def _damaged(path: Path, error: LogError) -> LogError:
+    """Why resume refuses the damaged log ``path``, and what mends it."""
+    return LogError(f"{error}; resume leaves a damaged log as it is (kabucli log repair {path} "
+                    "NEW copies what still checks)")
 
 
 def script_lines(text: str) -> Iterator[tuple[int, str]]:
