@@ -519,6 +519,53 @@ def test_a_stuck_python_bot_ends_by_itself_when_kabucli_cannot_kill_it(tmp_path:
     chan.kill()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+def test_a_python_bot_that_ignores_its_alarm_ends_with_kabucli_killed_outright(
+        tmp_path: Path) -> None:
+    # a bot that turns off the host's own alarm and loops: kabucli killed with SIGKILL cannot
+    # kill it, so the kernel does (the host asked to die with its parent)
+    path = write(tmp_path, "deaf.py", PY_BOTS + """
+import signal
+
+class Deaf(Base):
+    def choose(self, game, state, seat):
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        while True:
+            pass
+""")
+    script = write(tmp_path, "run.py", f"""
+import sys, time
+from kabucli.bots.external import PythonBot
+from kabucli.games import get
+from kabucli.log import SeatInfo
+from kabucli.rules import build
+from kabucli.session import start
+
+dare = get("dare")
+sess = start(dare, build(dare.Rules, []), [SeatInfo("a"), SeatInfo("b")], 3, None, None)
+chan = PythonBot({str(path) + ":Deaf"!r}, sess.match, 1, timeout=0.5)._chan
+chan.send(b'{{"type": "turn", "seat": 1, "keep": 0, "events": []}}\\n', chan.deadline())
+print(chan.proc.pid, flush=True)
+time.sleep(60)
+""")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    pid = int(proc.stdout.readline())
+    try:
+        time.sleep(2 * 0.5 + 1.5)  # past the alarm, which the bot ignored
+        assert alive(pid)
+        proc.kill()
+        proc.wait()
+        ends = time.monotonic() + 5
+        while alive(pid) and time.monotonic() < ends:
+            time.sleep(0.05)
+        assert not alive(pid), "the bot outlived kabucli"
+    finally:
+        proc.kill()
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
 def test_sim_never_overwrites_a_file_that_appears_while_it_runs(tmp_path: Path) -> None:
     # the folder was empty when the run began, so nothing there was checked; a file that
     # turns up where a match's log goes is kept, and the run stops saying why; a log of that

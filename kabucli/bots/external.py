@@ -599,6 +599,22 @@ class GuardedBot:
                         f"bot p{seat} ('{self.spec}') returned a {type(ev).__name__}")
 
 
+def _end_with_parent() -> None:
+    """Linux: have the kernel kill this process (SIGKILL) when the process that started it
+    ends, however it ends (``prctl(PR_SET_PDEATHSIG)``: a process this one forks does not
+    inherit it). A parent gone before it is set closed this process's input, which ends it
+    at its first read."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
 def host() -> None:
     """The process a Python bot runs in: loads the bot for a match, keeps a copy of the match
     from the events kabucli sends, and answers each turn with the bot's move or failure.
@@ -607,11 +623,14 @@ def host() -> None:
     output, nor its reads the messages. When a match ends the host says it is clean (ready for
     the next match) unless the bot left threads running, in which case it exits.
 
-    kabucli kills the host when the bot is late; should kabucli itself be killed first, an
-    alarm (SIGALRM, whose default action ends the process even in a loop in C) ends the host
-    at twice the time limit and a second, so that a bot stuck in a loop is never left behind."""
+    kabucli kills the host when the bot is late; should kabucli itself be killed first, the
+    host ends with it (Linux: the kernel kills it as its parent dies), and elsewhere an alarm
+    (SIGALRM, whose default action ends the process even in a loop in C) ends it at twice the
+    time limit and a second, so that a bot stuck in a loop is never left behind (a bot that
+    ignores the alarm would outlive a kabucli killed outright)."""
     from kabucli import games
 
+    _end_with_parent()
     inp = os.fdopen(os.dup(0), "rb")
     out = os.fdopen(os.dup(1), "wb")
     null = os.open(os.devnull, os.O_RDWR)
