@@ -370,11 +370,17 @@ def _outcome(i: int, match: Match, reused: bool = False) -> Outcome:
 
 
 def _result(match: Match, start_chips: list[int]) -> list[tuple[int, float]]:
-    """(chips change, share of the win) per seat of a finished match."""
+    """(chips change, share of the win) per seat of a finished match: the win is the
+    game's, when its outcome names ``winners`` (Kazu-Tori: the most cards, who may be paid
+    nothing when the others hold no cards), else the lead in chips."""
     ledger = getattr(match.state, "ledger", None)
     if ledger is None:
         raise KabuError(f"{match.game.title} keeps no chips; nothing to count")
     deltas = [ledger.seat(s) - start_chips[s - 1] for s in range(1, match.nseats + 1)]
+    named = (match.outcome() or {}).get("winners")
+    if isinstance(named, list) and named:
+        return [(d, 1.0 / len(named) if f"p{s}" in named else 0.0)
+                for s, d in enumerate(deltas, 1)]
     top = max(deltas)
     leaders = deltas.count(top)
     return [(d, 1.0 / leaders if d == top else 0.0) for d in deltas]

@@ -128,7 +128,10 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
                 g.forfeits[g.bots.index(b)] += s == out.failed
         else:
             shares = [share for _, share in out.results]
-            results = [float(delta) for delta, _ in out.results]
+            # the match's winners first (a game's own winners, such as Kazu-Tori's, may
+            # have no more chips than the others), the rest by their chips
+            top = max(delta for delta, _ in out.results) + 1.0
+            results = [top if share else float(delta) for delta, share in out.results]
             g.played += 1
             for (delta, _), b in zip(out.results, order, strict=True):
                 g.total[g.bots.index(b)] += delta

@@ -284,3 +284,28 @@ def test_sim_command_reports_each_bot_and_json() -> None:
     assert all(b["matches"] == 10 for b in data["bots"])
     res = runner.invoke(app, ["sim", "dare", "-b", "best", "-m", "3"])
     assert res.exit_code == 1 and "give one --bot per seat" in res.output
+
+
+def test_kazu_tori_match_wins_are_the_games_winners_not_a_chip_lead(tmp_path: Path) -> None:
+    """In Kazu-Tori the most cards wins (the log's score event says who): a winner whose
+    opponents hold no cards is paid nothing, so the chips stay level. The report counted
+    such a match as a draw (2 seats, seed 1: 171 of 200 matches), whatever the log said."""
+    game = games.get("kazu-tori")
+    report = simulate(game, build(game.Rules, {}), ["random", "random"], 40, 1,
+                      log_dir=tmp_path)
+    wins = [0.0, 0.0]
+    wdl = [0, 0, 0]
+    for i in range(40):
+        data = read_log(tmp_path / f"kazu-tori-{i + 1:05d}.kbl", games.event_types)
+        match, _ = walk(game, data.header, data.events)
+        out = match.outcome()
+        assert out is not None
+        bots = [int(s.name.rsplit("#", 1)[1]) - 1 for s in data.header.seats]
+        named = [int(w[1:]) - 1 for w in out["winners"]] or list(range(2))
+        for seat in named:
+            wins[bots[seat]] += 1 / len(named)
+        first = 1 / len(named) if bots.index(0) in named else 0.0
+        wdl[0 if first > 0.75 else 1 if first > 0.25 else 2] += 1
+    assert [b.wins for b in report.bots] == pytest.approx(wins)
+    assert report.wdl == wdl
+    assert wdl[1] < 10  # most matches have one winner: few are draws

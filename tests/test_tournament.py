@@ -196,3 +196,33 @@ def test_ranked_elo_fits_plackett_luce_rankings_whatever_their_order() -> None:
     for (e, err), (e2, err2) in zip(two.results(), elo_ratings(2, {(0, 1): (wins, 200)}),
                                     strict=True):
         assert e == pytest.approx(e2) and err == pytest.approx(err2)
+
+
+def test_kazu_tori_ranks_each_match_by_its_winners_then_chips(tmp_path: Path) -> None:
+    """A Kazu-Tori match is won by the most cards, whose winner may be paid nothing (the
+    others hold no cards): the ratings counted such a match as a three-way tie of chips
+    while its group's wins credited the winner. Each match ranks its winners first, then
+    the others by their chips, as recomputed here from the logs."""
+    from kabucli.engine import walk
+
+    game = games.get("kazu-tori")
+    kinds = ["random", "random", "sharp", "random"]
+    rep = tournament(game, build(game.Rules, []), kinds, 3, "round-robin", 2, seed=1,
+                     log_dir=tmp_path, workers=1)
+    rater = RankedElo(len(kinds))
+    level = 0
+    for path in sorted(tmp_path.iterdir()):
+        data = read_log(path, games.event_types)
+        match, _ = walk(game, data.header, data.events)
+        out = match.outcome()
+        assert out is not None
+        bots = [int(s.name.rsplit("#", 1)[1]) - 1 for s in data.header.seats]
+        chips = [out["balances"][f"p{k}"] - 50 for k in range(1, 4)]
+        won = [f"p{k}" in out["winners"] for k in range(1, 4)]
+        level += any(won) and len(set(chips)) == 1
+        rank = [(2.0, 0) if w else (1.0, c) for w, c in zip(won, chips, strict=True)]
+        order = sorted(set(rank))
+        rater.add([(b, float(order.index(r))) for b, r in zip(bots, rank, strict=True)])
+    assert level > 0  # matches with a winner and no chips moved are there
+    assert [(r["elo"], r["ci95"]) for r in rep.ratings] == [
+        (round(e, 1), None if c is None else round(c, 1)) for e, c in rater.results()]
