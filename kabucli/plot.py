@@ -153,7 +153,8 @@ class Series:
     rating_band: str = "its 95% interval"  # what its bands are
     # a rating whose interval has no end (a score of 0 or 1 so far) has its band reach the
     # panel's edge; a tournament's unbounded error bar (a bot that won or lost every match so
-    # far) is left out instead, as its rating is only the fit's guess
+    # far, or every bot while some won every game against the others) is left out instead, as
+    # its rating is only the fit's guess
     open_ends: bool = True
     ratings: list[Line] = field(default_factory=list)
 

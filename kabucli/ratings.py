@@ -294,7 +294,8 @@ def elo_ratings(n: int, games: dict[tuple[int, int], tuple[float, int]]
     """Elo (mean 0) and its 95% error bar for each of ``n`` players, from ``games``:
     (i, j) -> (i's score against j, games), i < j. The Bradley-Terry maximum-likelihood fit
     (minorization-maximization, Hunter 2004); error bars from the inverse of the Fisher
-    information (None when the results cannot bound a rating: a player who won or lost all).
+    information (None when the results cannot bound a rating: a player who won or lost all,
+    or every player when some won every game against the others).
     """
     score, pairs = _tally(n, games)
     r = _bradley_terry(n, score, pairs)
@@ -304,7 +305,7 @@ def elo_ratings(n: int, games: dict[tuple[int, int], tuple[float, int]]
         var = [cov[i][i] - 1.0 / n for i in range(n)]
     except ZeroDivisionError:
         var = [0.0] * n
-    return _elo(n, r, var, _extreme(n, score, pairs))
+    return _elo(n, r, var, _extreme(n, score, pairs, games))
 
 
 def _tally(n: int, games: dict[tuple[int, int], tuple[float, int]]
@@ -353,10 +354,42 @@ def _information(n: int, r: list[float], pairs: dict[tuple[int, int], float]
     return info
 
 
-def _extreme(n: int, score: list[float], pairs: dict[tuple[int, int], float]) -> set[int]:
-    """The players who won or lost every game: no result bounds their rating."""
-    return {i for i in range(n)
-            if score[i] <= 0 or score[i] >= sum(g for (a, b), g in pairs.items() if i in (a, b))}
+def _extreme(n: int, score: list[float], pairs: dict[tuple[int, int], float],
+             games: dict[tuple[int, int], tuple[float, int]]) -> set[int]:
+    """The players whose rating no result bounds: those who won or lost every game, and
+    every player when the players split into two sides, one of which won every game against
+    the other (no maximum of the likelihood: the fit's ratings then grow with its
+    iterations, and so would any error bar of them)."""
+    out = {i for i in range(n)
+           if score[i] <= 0 or score[i] >= sum(g for (a, b), g in pairs.items() if i in (a, b))}
+    played = {i for pair in pairs for i in pair}
+    beat: dict[int, set[int]] = {i: set() for i in played}  # i -> those i scored against
+    for (i, j), (s, g) in games.items():
+        if s > 0:
+            beat[i].add(j)
+        if g - s > 0:
+            beat[j].add(i)
+    if played and not _strongly_connected(beat):
+        out |= played
+    return out
+
+
+def _strongly_connected(beat: dict[int, set[int]]) -> bool:
+    """Whether every player reaches every other through ``beat`` (and back)."""
+    back: dict[int, set[int]] = {i: set() for i in beat}
+    for i, them in beat.items():
+        for j in them:
+            back[j].add(i)
+    start = min(beat)
+    for edges in (beat, back):
+        seen, todo = {start}, [start]
+        while todo:
+            for j in edges[todo.pop()] - seen:
+                seen.add(j)
+                todo.append(j)
+        if len(seen) < len(beat):
+            return False
+    return True
 
 
 def _elo(n: int, r: list[float], var: list[float], extreme: set[int]
@@ -423,4 +456,4 @@ class RankedElo:
                    for i in range(n)]
         except ZeroDivisionError:
             var = [0.0] * n
-        return _elo(n, r, var, _extreme(n, score, pairs))
+        return _elo(n, r, var, _extreme(n, score, pairs, self.games))

@@ -13,7 +13,14 @@ from typer.testing import CliRunner
 from kabucli import games
 from kabucli.cli import app
 from kabucli.errors import KabuError
-from kabucli.ratings import Sprt, elo_ratings, head_to_head, score_to_elo, sprt_llr
+from kabucli.ratings import (
+    RankedElo,
+    Sprt,
+    elo_ratings,
+    head_to_head,
+    score_to_elo,
+    sprt_llr,
+)
 from kabucli.rules import build
 from kabucli.sim import simulate
 
@@ -207,3 +214,21 @@ def test_an_even_score_is_an_elo_difference_of_plus_zero() -> None:
     assert math.copysign(1.0, h["elo"]) == 1.0
     assert elo_text(h, "elo", ".0f") == "+0" and elo_text(h, "elo", ".1f") == "+0.0"
     assert '"elo": 0.0' in json.dumps(h)
+
+
+def test_no_error_bar_when_one_side_of_the_field_won_every_game_against_the_other() -> None:
+    """Two copies of a strong bot that never lost to two weak ones (each pair split evenly
+    within): no rating has a maximum of the likelihood, and the fit's ratings grew with its
+    iterations (+796.4 after 2000, +856.7 after 4000) while every bot was given an error bar
+    (± 1319.8). As for a bot that won every game, none is given; the results of a connected
+    field keep theirs."""
+    split = {(0, 1): (40.0, 40), (0, 2): (40.0, 40), (0, 3): (20.0, 40),
+             (1, 2): (20.0, 40), (1, 3): (0.0, 40), (2, 3): (0.0, 40)}
+    assert [err for _, err in elo_ratings(4, split)] == [None] * 4
+    rater = RankedElo(3)
+    for _ in range(10):  # bot 0 above bots 1 and 2 in every match, those two alike
+        rater.add([(0, 2.0), (1, 1.0), (2, 0.0)])
+        rater.add([(0, 2.0), (2, 1.0), (1, 0.0)])
+    assert [err for _, err in rater.results()] == [None] * 3
+    close = dict(split) | {(1, 3): (1.0, 40)}  # one win of a weak bot: all bounded
+    assert all(err is not None and err > 0 for _, err in elo_ratings(4, close))
