@@ -212,6 +212,14 @@ class Plan:
         deal, k = divmod(i % (every * self.deals), every)
         return [group[b] for b in seating_at(n, k)], (self.seed + deal) % SEED_LIMIT
 
+    def stream(self, seat: int, bot: int) -> str:
+        """The stream of the match's seed that seeds the generator of the bot ``bot`` (index
+        into ``kinds``) at ``seat``: ``bot/SEAT``, as in any seeded game; in a tournament
+        ``bot/SEAT/#N``, N the bot's number in the field, so that two copies of one bot are
+        two players (each group is dealt the same deals: with the seat's stream alone, a
+        copy would play the very games the other copy played against the same opponents)."""
+        return f"bot/{seat}/#{bot + 1}" if self.groups else f"bot/{seat}"
+
     def total(self, count: int) -> int:
         """How many matches the run has: ``count``, or a tournament's whole schedule."""
         if not self.groups:
@@ -320,8 +328,8 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
         for seat, b in enumerate(order, 1):
             kind = plan.kinds[b]
             try:
-                bot = botreg.make(game.name, kind, Rng(seed, f"bot/{seat}"), match, seat,
-                                  plan.timeout)
+                bot = botreg.make(game.name, kind, Rng(seed, plan.stream(seat, b)), match,
+                                  seat, plan.timeout)
             except KabuError as exc:
                 raise Forfeit(seat, str(exc)) from None
             sess.bots[seat] = _Answerable(bot, seat) if kind.startswith(EXTERNAL) else bot

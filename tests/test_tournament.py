@@ -150,9 +150,32 @@ def test_two_copies_of_a_bot_with_the_same_results_are_rated_alike() -> None:
     rep = tournament(DARE, rules, ["best", "best", "random", "random"], 3, "round-robin", 5,
                      seed=1, workers=1)
     wins = [b.wins for b in rep.sim.bots]
-    assert wins[0] == wins[1] and wins[2] == wins[3]
+    assert wins[0] == wins[1]  # best plays without chance: its copies play alike
     (b1, b2, r1, r2) = [(r["elo"], r["ci95"]) for r in rep.ratings]
-    assert b1 == b2 and r1 == r2 and b1[0] > 0 > r1[0]
+    assert b1 == b2 and b1[0] > 0 > max(r1[0], r2[0])
+
+
+def test_two_copies_of_a_bot_that_draws_are_two_players(tmp_path: Path) -> None:
+    """Every group is dealt the same deals, and a bot's generator was seeded by its seat
+    alone: "#1 best vs #2 random" and "#1 best vs #3 random" were the very same matches (39-9-12
+    both), so a copy added no information and the fit counted each game twice. A bot's stream
+    is now its seat's and its number's."""
+    rules = build(DARE.Rules, ["rounds=1"])
+    tournament(DARE, rules, ["best", "random", "random"], 2, "round-robin", 3, seed=5,
+               log_dir=tmp_path)
+    logs = [read_log(p, games.event_types) for p in sorted(tmp_path.glob("*.kbl"))]
+    assert len(logs) == 3 * 2 * 3  # 3 pairs, 2 seatings, 3 deals
+    vs2, vs3 = logs[:6], logs[6:12]  # #1 against #2, then against #3: the same deals
+    for a, b in zip(vs2, vs3, strict=True):
+        assert a.header.seed == b.header.seed
+        assert [s.name for s in a.header.seats] != [s.name for s in b.header.seats]
+    assert [a.events for a in vs2] != [b.events for b in vs3]
+    from kabucli.sim import Plan
+
+    plan = Plan("dare", {}, ("best", "random", "random"), 5, groups=((1, 2),))
+    assert {plan.stream(s, b) for s in (1, 2) for b in (1, 2)} == {
+        "bot/1/#2", "bot/1/#3", "bot/2/#2", "bot/2/#3"}
+    assert Plan("dare", {}, ("best", "random"), 5).stream(2, 1) == "bot/2"
 
 
 def test_ranked_elo_fits_plackett_luce_rankings_whatever_their_order() -> None:
