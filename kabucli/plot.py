@@ -152,9 +152,8 @@ class Series:
     rating_name: str = ""  # the y axis of the ratings panel
     rating_band: str = "its 95% interval"  # what its bands are
     # a rating whose interval has no end (a score of 0 or 1 so far) has its band reach the
-    # panel's edge; a tournament's unbounded error bar (a bot that won or lost every match so
-    # far, or every bot while some won every game against the others) is left out instead, as
-    # its rating is only the fit's guess
+    # panel's edge; a tournament's rating has none missing but a bot's that has not played yet
+    # (kabucli.ratings: the prior's drawn game bounds every other)
     open_ends: bool = True
     ratings: list[Line] = field(default_factory=list)
 

@@ -17,10 +17,18 @@ kabucli's matches are not played in pairs of one deal with the seats swapped, so
 pentanomial model of paired games does not apply.
 
 Tournaments: Elo ratings from every pair's results (:func:`elo_ratings`: the Bradley-Terry
-model's maximum-likelihood fit, a draw half a win each way, with 95% error bars from the
-Fisher information); for games of more than two seats the same fit over every pair of seats
-of each match, with error bars that count each match once (:class:`RankedElo`). Both depend
-only on the results, never on the order the matches were counted in.
+model's fit, a draw half a win each way, with one drawn game more between every two players
+that met (``PRIOR_DRAWS``, a weak prior, as BayesElo's virtual draws) and 95% error bars from
+the Fisher information); for games of more than two seats the same fit over every pair of
+seats of each match, with error bars that count each match once (:class:`RankedElo`). Both
+depend only on the results, never on the order the matches were counted in.
+
+The prior draw is what gives every field a rating: without it a bot that won every game, or
+some bots that won every game against the others, have no maximum of the likelihood (their
+ratings grow without end as the fit goes on, and the numbers shown would be where it
+stopped). With it the fit has one maximum, found to the last digit, the ratings are finite
+and their error bars too, and a field's results reversed give its ratings negated; next to
+hundreds of real games it moves a rating by well under its error bar.
 """
 
 from __future__ import annotations
@@ -33,6 +41,8 @@ from typing import Any
 from kabucli.errors import KabuError
 
 Z95 = 1.959963984540054
+# the drawn games added between every two players that met (a weak prior: see the module)
+PRIOR_DRAWS = 1.0
 NELO = 800.0 / math.log(10)  # normalized Elo per unit of (score - 1/2) / sd
 
 
@@ -292,10 +302,10 @@ def _inverse(m: list[list[float]]) -> list[list[float]]:
 def elo_ratings(n: int, games: dict[tuple[int, int], tuple[float, int]]
                 ) -> list[tuple[float, float | None]]:
     """Elo (mean 0) and its 95% error bar for each of ``n`` players, from ``games``:
-    (i, j) -> (i's score against j, games), i < j. The Bradley-Terry maximum-likelihood fit
-    (minorization-maximization, Hunter 2004); error bars from the inverse of the Fisher
-    information (None when the results cannot bound a rating: a player who won or lost all,
-    or every player when some won every game against the others).
+    (i, j) -> (i's score against j, games), i < j. The Bradley-Terry fit (minorization-
+    maximization, Hunter 2004) with ``PRIOR_DRAWS`` drawn games added to every pair that met;
+    error bars from the inverse of the Fisher information (None for a player who played no
+    game).
     """
     score, pairs = _tally(n, games)
     r = _bradley_terry(n, score, pairs)
@@ -305,18 +315,21 @@ def elo_ratings(n: int, games: dict[tuple[int, int], tuple[float, int]]
         var = [cov[i][i] - 1.0 / n for i in range(n)]
     except ZeroDivisionError:
         var = [0.0] * n
-    return _elo(n, r, var, _extreme(n, score, pairs, games))
+    return _elo(n, r, var, _idle(n, pairs))
 
 
 def _tally(n: int, games: dict[tuple[int, int], tuple[float, int]]
            ) -> tuple[list[float], dict[tuple[int, int], float]]:
-    """Each player's score, and the games of each pair (i < j)."""
+    """Each player's score, and the games of each pair (i < j), ``PRIOR_DRAWS`` drawn games
+    added to every pair that met."""
     score = [0.0] * n
     pairs: dict[tuple[int, int], float] = {}
     for (i, j), (s, g) in games.items():
-        score[i] += s
-        score[j] += g - s
-        pairs[(i, j)] = pairs.get((i, j), 0) + g
+        if g <= 0:
+            continue
+        score[i] += s + PRIOR_DRAWS / 2
+        score[j] += g - s + PRIOR_DRAWS / 2
+        pairs[(i, j)] = pairs.get((i, j), 0) + g + PRIOR_DRAWS
     return score, pairs
 
 
@@ -329,8 +342,7 @@ def _bradley_terry(n: int, score: list[float], pairs: dict[tuple[int, int], floa
         for i in range(n):
             denom = sum(g / (strength[i] + strength[j if i == a else a])
                         for (a, j), g in pairs.items() if i in (a, j))
-            # a player with no score, or all of it, would drift to 0 or infinity: held a bit in
-            new.append(max(score[i], 0.05) / denom if denom else strength[i])
+            new.append(score[i] / denom if denom else strength[i])
         geo = math.exp(sum(math.log(v) for v in new) / n)
         new = [v / geo for v in new]
         done = max(abs(math.log(a / b)) for a, b in zip(new, strength, strict=True)) < 1e-10
@@ -354,51 +366,18 @@ def _information(n: int, r: list[float], pairs: dict[tuple[int, int], float]
     return info
 
 
-def _extreme(n: int, score: list[float], pairs: dict[tuple[int, int], float],
-             games: dict[tuple[int, int], tuple[float, int]]) -> set[int]:
-    """The players whose rating no result bounds: those who won or lost every game, and
-    every player when the players split into two sides, one of which won every game against
-    the other (no maximum of the likelihood: the fit's ratings then grow with its
-    iterations, and so would any error bar of them)."""
-    out = {i for i in range(n)
-           if score[i] <= 0 or score[i] >= sum(g for (a, b), g in pairs.items() if i in (a, b))}
-    played = {i for pair in pairs for i in pair}
-    beat: dict[int, set[int]] = {i: set() for i in played}  # i -> those i scored against
-    for (i, j), (s, g) in games.items():
-        if s > 0:
-            beat[i].add(j)
-        if g - s > 0:
-            beat[j].add(i)
-    if played and not _strongly_connected(beat):
-        out |= played
-    return out
+def _idle(n: int, pairs: dict[tuple[int, int], float]) -> set[int]:
+    """The players who played no game: no result rates them."""
+    return set(range(n)) - {i for pair in pairs for i in pair}
 
 
-def _strongly_connected(beat: dict[int, set[int]]) -> bool:
-    """Whether every player reaches every other through ``beat`` (and back)."""
-    back: dict[int, set[int]] = {i: set() for i in beat}
-    for i, them in beat.items():
-        for j in them:
-            back[j].add(i)
-    start = min(beat)
-    for edges in (beat, back):
-        seen, todo = {start}, [start]
-        while todo:
-            for j in edges[todo.pop()] - seen:
-                seen.add(j)
-                todo.append(j)
-        if len(seen) < len(beat):
-            return False
-    return True
-
-
-def _elo(n: int, r: list[float], var: list[float], extreme: set[int]
+def _elo(n: int, r: list[float], var: list[float], idle: set[int]
          ) -> list[tuple[float, float | None]]:
     """Log-strengths as Elo (mean 0), each with the 95% half-width of variance ``var``."""
     scale = 400.0 / math.log(10)
     mean = sum(r) / n
     return [((x - mean) * scale,
-             None if i in extreme or v <= 0 else Z95 * scale * math.sqrt(v))
+             None if i in idle or v <= 0 else Z95 * scale * math.sqrt(v))
             for i, (x, v) in enumerate(zip(r, var, strict=True))]
 
 
@@ -456,4 +435,4 @@ class RankedElo:
                    for i in range(n)]
         except ZeroDivisionError:
             var = [0.0] * n
-        return _elo(n, r, var, _extreme(n, score, pairs, self.games))
+        return _elo(n, r, var, _idle(n, pairs))

@@ -216,19 +216,38 @@ def test_an_even_score_is_an_elo_difference_of_plus_zero() -> None:
     assert '"elo": 0.0' in json.dumps(h)
 
 
-def test_no_error_bar_when_one_side_of_the_field_won_every_game_against_the_other() -> None:
+def test_a_field_split_in_two_is_rated_by_the_prior_draw() -> None:
     """Two copies of a strong bot that never lost to two weak ones (each pair split evenly
-    within): no rating has a maximum of the likelihood, and the fit's ratings grew with its
-    iterations (+796.4 after 2000, +856.7 after 4000) while every bot was given an error bar
-    (± 1319.8). As for a bot that won every game, none is given; the results of a connected
-    field keep theirs."""
+    within): without a prior no rating has a maximum of the likelihood, and the fit's
+    ratings were where it stopped (+796.4 after 2000 steps, +856.7 after 4000), with an error
+    bar of ± 1319.8, then none. One drawn game added to every pair that met (PRIOR_DRAWS)
+    gives the fit one maximum: the score equations hold there, the ratings are finite with
+    finite error bars, and the results reversed give them negated."""
+    from kabucli.ratings import PRIOR_DRAWS, _bradley_terry, _tally
+
+    assert PRIOR_DRAWS == 1.0
     split = {(0, 1): (40.0, 40), (0, 2): (40.0, 40), (0, 3): (20.0, 40),
              (1, 2): (20.0, 40), (1, 3): (0.0, 40), (2, 3): (0.0, 40)}
-    assert [err for _, err in elo_ratings(4, split)] == [None] * 4
+    got = elo_ratings(4, split)
+    assert all(err is not None and 0 < err < 400 for _, err in got)
+    assert got[0][0] == pytest.approx(got[3][0]) and got[0][0] > 300 > 0 > got[1][0]
+    reverse = elo_ratings(4, {k: (g - s, g) for k, (s, g) in split.items()})
+    for (e, err), (e2, err2) in zip(got, reverse, strict=True):
+        assert e2 == pytest.approx(-e) and err2 == pytest.approx(err)
+    score, pairs = _tally(4, split)  # the maximum: each score is its expectation
+    r = _bradley_terry(4, score, pairs)
+    for i in range(4):
+        expected = sum(g / (1 + math.exp(r[b if a == i else a] - r[i]))
+                       for (a, b), g in pairs.items() if i in (a, b))
+        assert expected == pytest.approx(score[i], abs=1e-6)
+    # one bot that won all 40 games: 40.5 of 41 with the drawn game, log(81) apart
+    (e, err), (e2, _) = elo_ratings(2, {(0, 1): (40.0, 40)})
+    assert e - e2 == pytest.approx(400 * math.log10(81)) and err is not None
     rater = RankedElo(3)
     for _ in range(10):  # bot 0 above bots 1 and 2 in every match, those two alike
         rater.add([(0, 2.0), (1, 1.0), (2, 0.0)])
         rater.add([(0, 2.0), (2, 1.0), (1, 0.0)])
-    assert [err for _, err in rater.results()] == [None] * 3
-    close = dict(split) | {(1, 3): (1.0, 40)}  # one win of a weak bot: all bounded
-    assert all(err is not None and err > 0 for _, err in elo_ratings(4, close))
+    ranked = rater.results()
+    assert all(err is not None and err > 0 for _, err in ranked)
+    assert ranked[0][0] > 0 > ranked[1][0] == pytest.approx(ranked[2][0])
+    assert elo_ratings(3, {(0, 1): (1.0, 2)})[2] == (0.0, None)  # played nothing

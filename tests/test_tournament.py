@@ -218,7 +218,9 @@ def test_ranked_elo_fits_plackett_luce_rankings_whatever_their_order() -> None:
     wins = sum(order[0] == 0 for order in pairs)
     for (e, err), (e2, err2) in zip(two.results(), elo_ratings(2, {(0, 1): (wins, 200)}),
                                     strict=True):
-        assert e == pytest.approx(e2) and err == pytest.approx(err2)
+        # the same fit; the error bars differ only by the prior's drawn game, which the
+        # sandwich's spread of the matches leaves out (1 game in 201)
+        assert e == pytest.approx(e2) and err == pytest.approx(err2, rel=0.01)
 
 
 def test_kazu_tori_ranks_each_match_by_its_winners_then_chips(tmp_path: Path) -> None:
