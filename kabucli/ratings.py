@@ -302,20 +302,36 @@ def _inverse(m: list[list[float]]) -> list[list[float]]:
 def elo_ratings(n: int, games: dict[tuple[int, int], tuple[float, int]]
                 ) -> list[tuple[float, float | None]]:
     """Elo (mean 0) and its 95% error bar for each of ``n`` players, from ``games``:
-    (i, j) -> (i's score against j, games), i < j. The Bradley-Terry fit (minorization-
-    maximization, Hunter 2004) with ``PRIOR_DRAWS`` drawn games added to every pair that met;
-    error bars from the inverse of the Fisher information (None for a player who played no
-    game).
+    (i, j) -> (i's score against j, games), i < j. The Bradley-Terry fit with
+    ``PRIOR_DRAWS`` drawn games added to every pair that met; error bars from the inverse of
+    the Fisher information (None for a player who played no game).
     """
     score, pairs = _tally(n, games)
     r = _bradley_terry(n, score, pairs)
-    info = _information(n, r, pairs)
     try:
-        cov = _inverse([[v + 1.0 / n for v in row] for row in info])
-        var = [cov[i][i] - 1.0 / n for i in range(n)]
+        cov = _covariance(n, r, pairs)
+        var = [cov[i][i] for i in range(n)]
     except ZeroDivisionError:
         var = [0.0] * n
     return _elo(n, r, var, _idle(n, pairs))
+
+
+def _covariance(n: int, r: list[float], pairs: dict[tuple[int, int], float]
+                ) -> list[list[float]]:
+    """The inverse of the Fisher information at ``r`` under the constraint that the ratings'
+    mean is 0 (its pseudo-inverse), over the players who played (the others' rows are 0, so
+    a bot yet to play leaves the others' error bars as they are); ZeroDivisionError when
+    the results leave it singular."""
+    info = _information(n, r, pairs)
+    played = sorted({i for pair in pairs for i in pair})
+    k = len(played)
+    # the constraint held by 1/k added: that inverse is the pseudo-inverse plus 1/k
+    inv = _inverse([[info[i][j] + 1.0 / k for j in played] for i in played])
+    out = [[0.0] * n for _ in range(n)]
+    for x, i in enumerate(played):
+        for y, j in enumerate(played):
+            out[i][j] = inv[x][y] - 1.0 / k
+    return out
 
 
 def _tally(n: int, games: dict[tuple[int, int], tuple[float, int]]
@@ -335,21 +351,47 @@ def _tally(n: int, games: dict[tuple[int, int], tuple[float, int]]
 
 def _bradley_terry(n: int, score: list[float], pairs: dict[tuple[int, int], float]
                    ) -> list[float]:
-    """The Bradley-Terry log-strengths (mean 0) that fit ``score`` over ``pairs`` best."""
-    strength = [1.0] * n
-    for _ in range(2000):
-        new = []
-        for i in range(n):
-            denom = sum(g / (strength[i] + strength[j if i == a else a])
-                        for (a, j), g in pairs.items() if i in (a, j))
-            new.append(score[i] / denom if denom else strength[i])
-        geo = math.exp(sum(math.log(v) for v in new) / n)
-        new = [v / geo for v in new]
-        done = max(abs(math.log(a / b)) for a, b in zip(new, strength, strict=True)) < 1e-10
-        strength = new
-        if done:
+    """The Bradley-Terry log-strengths (mean 0) that fit ``score`` over ``pairs`` best: the
+    maximum of the log-likelihood, which is concave, found by Newton's method (each step
+    halved until the likelihood grows) to where every player's expected score is its score
+    to 1e-9 of the games. A player with no games keeps 0 before the mean is taken off."""
+    played = sorted({i for pair in pairs for i in pair})
+    if not played:
+        return [0.0] * n
+    r = [0.0] * n
+    total = sum(pairs.values())
+
+    def likelihood(x: list[float]) -> float:
+        out = sum(score[i] * x[i] for i in played)
+        for (a, b), g in pairs.items():
+            hi, lo = max(x[a], x[b]), min(x[a], x[b])
+            out -= g * (hi + math.log1p(math.exp(lo - hi)))
+        return out
+
+    for _ in range(100):
+        grad = [score[i] for i in range(n)]
+        for (a, b), g in pairs.items():
+            p = 1.0 / (1.0 + math.exp(r[b] - r[a]))
+            grad[a] -= g * p
+            grad[b] -= g * (1.0 - p)
+        if max(abs(grad[i]) for i in played) <= 1e-9 * total:
             break
-    return [math.log(v) for v in strength]
+        try:
+            cov = _covariance(n, r, pairs)
+        except ZeroDivisionError:
+            break
+        step = [sum(c * v for c, v in zip(row, grad, strict=True)) for row in cov]
+        base, t = likelihood(r), 1.0
+        while t > 1e-6:
+            trial = [v + t * d for v, d in zip(r, step, strict=True)]
+            if likelihood(trial) >= base:
+                r = trial
+                break
+            t /= 2
+        else:
+            break
+    mean = sum(r) / n
+    return [v - mean for v in r]
 
 
 def _information(n: int, r: list[float], pairs: dict[tuple[int, int], float]
@@ -428,9 +470,7 @@ class RankedElo:
                     for j in range(n):
                         spread[i][j] += count * s[i] * s[j]
         try:
-            # the constraint (mean 0) held by the 1/n added: the inverse maps a rating shift
-            # of every player alike to itself, and no match's contribution has one
-            inv = _inverse([[v + 1.0 / n for v in row] for row in _information(n, r, pairs)])
+            inv = _covariance(n, r, pairs)
             var = [sum(inv[i][k] * spread[k][m] * inv[m][i] for k in range(n) for m in range(n))
                    for i in range(n)]
         except ZeroDivisionError:
