@@ -1398,7 +1398,7 @@ def sim(
     except KabuError as exc:
         fail(str(exc))
     code = _stop_code(report.stopped)
-    chart = (f"{g.title}: {report.matches} matches from seed {s}"
+    chart = (f"{g.title}: {_matches(report.matches)} from seed {s}"
              + (", bots change seats" if report.rotate else ", fixed seats"))
     title = chart + (f" ({report.workers} workers)" if report.workers > 1 else "")
     columns = ["bot", "matches", "wins", "win rate", f"mean {report.measure}", "95% CI",
@@ -1542,7 +1542,7 @@ def tournament(
         fail(str(exc))
     report = rep.sim
     code = _stop_code(report.stopped)
-    title = (f"{g.title} {fmt}: {len(bot)} bots, {seats} seats, {report.matches} matches "
+    title = (f"{g.title} {fmt}: {len(bot)} bots, {seats} seats, {_matches(report.matches)} "
              f"from seed {s}")
     columns = ["rank", "bot", "matches", "wins", "win rate", f"mean {report.measure}",
                "forfeits", "Elo ±95%"]
@@ -1570,6 +1570,10 @@ def tournament(
     tables = [(title, columns, rows), (gtitle, gcolumns, grows)]
     charts = partial(_charts, rec, report, names, title, tables, [], plot, html, "elo")
     _end_run(rep.as_dict() if as_json else None, tables, [], report, logs, err, charts, code)
+
+
+def _matches(n: int) -> str:
+    return f"{n} match" if n == 1 else f"{n} matches"
 
 
 def _end_run(as_json: dict[str, Any] | None,
@@ -1601,7 +1605,7 @@ def _end_run(as_json: dict[str, Any] | None,
         out.print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
     if report.stopped:
         err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
-                  f"{report.planned} matches")
+                  f"{_matches(report.planned)}")
     charts()
     _signals_back()
     raise typer.Exit(code)

@@ -124,7 +124,7 @@ class SimReport:
     # (Uno Dare) its final score, negated where the lowest score wins
     measure: str = "chips"
     planned: int = 0  # the matches asked for
-    workers: int = 1
+    workers: int = 1  # those asked for, at most one a match
     backend: str = "local"
     # two bots: bot 1's wins, draws (a shared lead) and losses against bot 2, match by match
     wdl: list[int] = field(default_factory=lambda: [0, 0, 0])
@@ -845,7 +845,8 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
                 groups, deals)
     total = plan.total(count)
     report = SimReport(game.name, seed, rotate, bots=[BotStats(k) for k in kinds],
-                       measure=measure(game), planned=total, workers=workers, backend=backend)
+                       measure=measure(game), planned=total,
+                       workers=min(workers, max(total, 1)), backend=backend)
     played: Iterator[Outcome] | None = None
     try:
         if log_dir is not None and _log_folder(log_dir):

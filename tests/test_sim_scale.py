@@ -76,6 +76,17 @@ def test_sim_command_takes_workers_and_reports_head_to_head() -> None:
     assert h["wins"] + h["draws"] + h["losses"] == 12 and h["los"] > 0.9
 
 
+def test_the_title_counts_the_workers_a_run_can_use() -> None:
+    # one match is played by one worker, whatever -j asked for: the title said "(2 workers)"
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", "1",
+                              "--seed", "2", "--rule", "rounds=1", "-j", "2"])
+    assert res.exit_code == 0, res.output
+    assert "Dare: 1 match from seed 2" in res.output and "workers)" not in res.output
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", "3",
+                              "--seed", "2", "--rule", "rounds=1", "-j", "2"])
+    assert res.exit_code == 0 and "(2 workers)" in res.output
+
+
 # -- bad bots ------------------------------------------------------------------------------
 
 BAD = {
