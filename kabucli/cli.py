@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from rich.console import Console
+    from rich.text import Text
 
     from kabucli.engine import Game, Match, Violation
     from kabucli.events import Event
@@ -531,10 +532,21 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                 if m.seed is not None else "referee mode · ")
         out.print(f"[dim]{g.title} · {seed}{_escape(where)}[/]", soft_wrap=True)
     last_table = -1
+    # Several people at one screen (a hot seat) with cards the program holds: before the
+    # table is drawn for another person, the screen is cleared and passed on (see
+    # _pass_screen). The event lines drawn since a person last had the screen are drawn again
+    # for them once it is cleared.
+    hot = lines is None and sess.hot_seat()
+    screen: int | None = None  # the person the screen was last shown to
+    told: list[Text] = []  # (hot seat) every event line drawn
+    seen: dict[int, int] = {}  # (hot seat) how many of them each person had on the screen
 
     def on_event(index: int, ev: Event) -> None:
         # Each event is drawn as it is recorded, against the state right after it.
-        out.print(render.event_line(g, index, ev, m))
+        line = render.event_line(g, index, ev, m)
+        out.print(line)
+        if hot:
+            told.append(line)
         if not sess.humans and render.is_milestone(g, ev) and not m.over:
             out.print(render.table(g, m))
 
@@ -554,6 +566,16 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                 if interactive and _undo_at_end(sess, out):
                     continue
                 break
+            if hot:
+                if screen is not None:
+                    seen[screen] = len(told)
+                to = sess.pass_screen(screen)
+                if to is not None:
+                    if _pass_screen(sess, out, to, as_json):  # cleared: what they missed
+                        for told_line in told[seen.get(to, 0):]:
+                            out.print(told_line)
+                    last_table = -1
+                screen = sess.viewer() or screen
             if show and (lines is None or m.physical) and last_table != m.logged:
                 out.print(render.table(g, m, sess.viewer()))
                 last_table = m.logged
@@ -628,6 +650,38 @@ def _seed_revealed(m: Match) -> str:
                  "before the deal" if ok else " does NOT match the commitment printed before "
                  "the deal")
     return line
+
+
+def _pass_screen(sess: Session, out: Console, seat: int, as_json: bool) -> bool:
+    """Hot seat: clear the screen, hiding the hand the last person saw, and wait until the
+    person in ``seat`` has it and presses Enter (``quit`` leaves the game, as at the prompt);
+    whether the screen was cleared (a terminal: elsewhere nothing is on a screen to clear).
+    A terminal that cannot clear (TERM=dumb) has its lines pushed up out of sight."""
+    from kabucli.render import seat_label
+
+    cleared = out.is_terminal
+    if cleared and not out.is_dumb_terminal:  # the screen and the lines scrolled off it
+        out.file.write("\x1b[H\x1b[2J\x1b[3J")
+        out.file.flush()
+    elif cleared:
+        out.print("\n" * out.height, end="")
+    who = _escape(seat_label(sess.match, seat))
+    while True:
+        try:
+            line = out.input(f"[bold]pass the screen to {who}[/], then press Enter > ")
+        except (EOFError, KeyboardInterrupt):
+            out.print()
+            _stop(sess, "input ended", 0, as_json)
+        except UnicodeDecodeError:  # where the locale does not let Python escape it
+            out.print()
+            _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE, as_json)
+        word = line.strip().lower()
+        if not word:
+            return cleared
+        if word in ("quit", "q", "exit"):
+            _stop(sess, "left the game", 0, as_json)
+        out.print(f"press Enter once {who} has the screen, or type quit (not "
+                  f"{_escape(repr(line.strip()[:40]))})", soft_wrap=True)
 
 
 def _yes(out: Console, question: str) -> bool:

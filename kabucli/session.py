@@ -328,6 +328,28 @@ class Session:
         acting = [s for s in p.seats if s in self.humans]
         return acting[0] if acting else None
 
+    def hot_seat(self) -> bool:
+        """Whether several people share one screen in a game whose cards the program holds:
+        a seeded game with more than one person at a seat. (One person among bots has
+        nobody to hide a hand from; at a real table the program holds no hidden card.)"""
+        return not self.match.physical and len(self.humans) > 1
+
+    def pass_screen(self, last: int | None) -> int | None:
+        """The person the screen must be passed to before the table is drawn for the person
+        to act now (:meth:`viewer`), or None when it need not be: not a hot seat, the same
+        person as ``last`` (whom the screen was last shown to; None: nobody yet, as when
+        the game starts), or a person whose view now is the view of ``last`` (at the start,
+        of every other person): a game whose cards are face up to all, or hidden from all."""
+        if not self.hot_seat():
+            return None
+        seat = self.viewer()
+        if seat is None or seat == last:
+            return None
+        game, state = self.game, self.match.state
+        mine = game.view(state, seat)
+        others = self.humans - {seat} if last is None else {last}
+        return seat if any(game.view(state, o) != mine for o in others) else None
+
     def prompt_seats(self) -> str:
         """Who the prompt is for: the people among the seats that may act, or the referee."""
         m = self.match

@@ -171,8 +171,9 @@ def test_a_script_may_name_the_players(tmp_path: Path) -> None:
 
 
 def test_help_at_the_prompt_says_which_names_may_be_typed() -> None:
+    # (two people at one screen: Enter first passes it to the one who plays first)
     res = run("play", "dare", "--seed", "7", "-p", "Ann", "-p", "3=Cy", "-b", "2=best",
-              "--no-log", input="help\n")
+              "--no-log", input="\nhelp\n")
     assert res.exit_code == 0, res.stderr
     assert "a name may be typed in place of its seat: Ann for p1, best for p2, Cy for p3" \
         in res.stdout

@@ -1,0 +1,135 @@
+"""Several people at one screen (a hot seat): before a hand is drawn for another person than
+the one who last had the screen, the screen is cleared and passed on. Only in a seeded game
+(the program holds the cards) with more than one person, and only where one person may see
+what another may not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.log import SeatInfo
+from kabucli.rules import build
+from kabucli.session import Session, start
+
+runner = CliRunner()
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+# Dare, seed 5, two people: p2 plays first, then p1 (round 1, reference 8).
+TWO_PEOPLE = ("play", "dare", "--seed", "5", "--players", "2", "--no-log")
+P1_HAND = "4 5 6 7 8 8 9 9 10"
+P2_HAND = "1 1 2 2 3 4 9 10 10"
+PASS_TO = "pass the screen to"
+
+
+def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Any:
+    res = runner.invoke(app, list(args), input=input, env=env)
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def session(name: str, controls: list[str], seed: int | None = 3) -> Session:
+    g = games.get(name)
+    seats = [SeatInfo(f"s{i}", c) for i, c in enumerate(controls, start=1)]
+    sess = start(g, build(g.Rules, []), seats, seed, None, None)
+    sess.run_bots()
+    return sess
+
+
+def test_the_screen_is_passed_before_another_persons_hand_is_drawn() -> None:
+    res = run(*TWO_PEOPLE, input="\npass\n\nquit\n")
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    # nobody is known to have the screen at the start: p2, who plays first, is asked for
+    first = out.index(f"{PASS_TO} p2, then press Enter")
+    assert first < out.index(P2_HAND)
+    # after p2's move, the screen is passed to p1 before p1's hand is drawn
+    after = out.index("p2 lays no set")
+    second = out.index(f"{PASS_TO} p1, then press Enter")
+    assert after < second < out.index(P1_HAND)
+    assert P1_HAND not in out[:second] and P2_HAND not in out[second:]
+    assert out.count(PASS_TO) == 2
+
+
+def test_at_a_terminal_the_last_hand_is_cleared_and_what_was_missed_drawn_again() -> None:
+    env = {"TTY_COMPATIBLE": "1", "TERM": "xterm-256color", "NO_COLOR": "1", "COLUMNS": "100"}
+    res = run(*TWO_PEOPLE, input="\npass\n\nquit\n", env=env)
+    assert res.exit_code == 0, res.output
+    screens = res.stdout.split(CLEAR)
+    assert len(screens) == 3  # before the first hand-off, p2's screen, p1's screen
+    assert P1_HAND not in screens[0] and P2_HAND not in screens[0]
+    assert P2_HAND in screens[1] and P1_HAND not in screens[1]
+    assert P1_HAND in screens[2] and P2_HAND not in screens[2]
+    # p1 never had the screen: every event so far is drawn again for them, then the table
+    p1_screen = screens[2]
+    assert p1_screen.index("round 1, dealer p1") < p1_screen.index("p2 lays no set") \
+        < p1_screen.index(P1_HAND)
+
+
+def test_only_enter_passes_the_screen_and_quit_leaves(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    res = run(*TWO_PEOPLE[:-1], "--log", str(log), input="pass\n\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "press Enter once p2 has the screen, or type quit (not 'pass')" in res.stdout
+    assert P2_HAND in res.stdout  # then Enter passed it, and p2 quit at the prompt
+    res = run(*TWO_PEOPLE, input="quit\n")
+    assert res.exit_code == 0 and P2_HAND not in res.stdout
+    assert "left the game" in res.output
+    res = run(*TWO_PEOPLE, input="")  # input ends at the hand-off
+    assert res.exit_code == 0 and "input ended" in res.output
+
+
+def test_undo_passes_the_screen_back_to_the_person_whose_move_it_takes_back() -> None:
+    res = run(*TWO_PEOPLE, input="\npass\n\nundo\n\nquit\n")
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    took = out.index("took back 1 move(s)")
+    back = out.index(f"{PASS_TO} p2", took)
+    assert back < out.index(P2_HAND, took)
+    assert P2_HAND not in out[out.index(f"{PASS_TO} p1"):back]
+
+
+def test_a_script_plays_a_hot_seat_game_as_before(tmp_path: Path) -> None:
+    script = tmp_path / "moves.txt"
+    script.write_text("pass\n" * 4)
+    res = run(*TWO_PEOPLE, "--rule", "rounds=2", "--script", str(script))
+    assert res.exit_code == 0, res.output
+    assert PASS_TO not in res.output and "seed 5" in res.stdout  # played to the end
+
+
+@pytest.mark.parametrize("controls", [["human", "bot:best", "bot:random"],
+                                      ["bot:best", "human"]])
+def test_one_person_among_bots_is_never_asked_to_pass_the_screen(controls: list[str]) -> None:
+    sess = session("dare", controls)
+    assert not sess.hot_seat() and sess.pass_screen(None) is None
+    res = run("play", "dare", "--seed", "5", "--player", "Ann", "--bot", "2=best",
+              "--no-log", input="quit\n")
+    assert res.exit_code == 0 and PASS_TO not in res.output and "p1 Ann" in res.stdout
+
+
+def test_a_real_table_is_never_asked_to_pass_the_screen() -> None:
+    sess = session("dare", ["human", "human", "human"], seed=None)
+    assert sess.match.physical and not sess.hot_seat() and sess.pass_screen(None) is None
+    res = run("play", "dare", "--physical", "--players", "2", "--no-log", input="quit\n")
+    assert res.exit_code == 0 and PASS_TO not in res.output
+
+
+@pytest.mark.parametrize(("name", "secret"), [("dare", True), ("uno-dare", True),
+                                              ("kabu-tsukuri", True), ("kazu-tori", False),
+                                              ("yatchaba", False)])
+def test_the_screen_is_passed_only_where_one_person_sees_what_another_does_not(
+        name: str, secret: bool) -> None:
+    # Kazu-Tori's and Yatchaba's cards are face up to all or to none: nothing to hide
+    sess = session(name, ["human"] * games.get(name).default_players)
+    assert sess.hot_seat()
+    seat = sess.viewer()
+    assert seat is not None
+    assert sess.pass_screen(None) == (seat if secret else None)
+    assert sess.pass_screen(seat) is None  # the person who has the screen already
+    other = min(sess.humans - {seat})
+    assert sess.pass_screen(other) == (seat if secret else None)
