@@ -223,6 +223,21 @@ def test_a_card_of_which_the_deck_has_one_cannot_show_twice() -> None:
     assert why is not None and "only 1 copy of 8b" in why
 
 
+def test_a_line_that_names_a_card_more_often_than_the_deck_holds_it_says_so() -> None:
+    # the deck holds one 8b and none showed: the line itself names it twice
+    eight = HANAFUDA_48.parse("8b")
+    assert HANAFUDA_48.check_available(Counter(), [eight, eight]) == (
+        "the hanafuda (48) deck has only 1 copy of 8b, and 0 already showed; this names it "
+        "twice")
+    assert DAINI_40.check_available(Counter(), [ONI, 3, ONI]) == (
+        "the Daini (40) deck has only 1 copy of Oni, and 0 already showed; this names it twice")
+    why = KABUFUDA_39.check_available(Counter({1: 1}), [1, 1, 1])
+    assert why is not None and why.endswith(", and 1 already showed; this names it 3 times")
+    # named once, the card is simply one too many
+    why = DAINI_40.check_available(Counter({ONI: 1}), [ONI])
+    assert why is not None and why.endswith("and 1 already showed")
+
+
 def test_cards_within_the_counts_and_unknown_cards_are_available() -> None:
     assert KABUFUDA_39.check_available(Counter({7: 3}), [7, 1, 1, 1]) is None
     assert KABUFUDA_39.check_available(Counter({7: 4}), [UNKNOWN] * 30) is None

@@ -102,7 +102,7 @@ def test_deck_has_no_fourth_one() -> None:
     m = new_match(advance=False)
     assert refused(m, "deal 1-1-1 | p1 1-2-2-2-2-3-3-3-3 | p2 ??-??-??-??-??-??-??-??-?? "
                       "| p3 ??-??-??-??-??-??-??-??-??") == \
-        "the kabufuda (39) deck has only 3 copies of 1, and 0 already showed"
+        "the kabufuda (39) deck has only 3 copies of 1, and 0 already showed; this names it 4 times"
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -275,7 +275,7 @@ def test_turn_physical_laid_cards_must_still_exist_in_the_deck() -> None:
     assert refused(m, "6-7-10") == \
         "the kabufuda (39) deck has only 4 copies of 7, and 4 already showed"
     assert refused(m, "1-1-1 1-2-10") == \
-        "the kabufuda (39) deck has only 3 copies of 1, and 0 already showed"
+        "the kabufuda (39) deck has only 3 copies of 1, and 0 already showed; this names it 4 times"
 
 
 def test_turn_text_example_hand_lays_1_3_9_and_3_5_5_and_keeps_2_3_4() -> None:
