@@ -752,10 +752,11 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
             if len(shown) < len(texts):
                 seat = m.pending.seats[0] if m.pending.seats else 0
                 out.print(f"  ... and {len(texts) - len(shown)} more: "
-                          f"{_escape(words.hint(m.state, seat))}")
+                          f"{_escape(games.prompt_hint(g.name, m.state, seat))}")
         else:
             seat = m.pending.seats[0] if m.pending.seats else 0
-            out.print(f"{_escape(m.pending.what)}: {_escape(words.hint(m.state, seat))}")
+            out.print(f"{_escape(m.pending.what)}: "
+                      f"{_escape(games.prompt_hint(g.name, m.state, seat))}")
         return "handled"
     if word == "undo":
         from kabucli.errors import KabuError

@@ -20,7 +20,7 @@ from kabucli import bots, games
 from kabucli.cli import _markdown, app
 from kabucli.engine import Match, make_header
 from kabucli.log import SeatInfo
-from kabucli.session import start
+from kabucli.session import COMMANDS, start
 from kabucli.shuffle import Rng
 
 ROOT = Path(__file__).parent.parent
@@ -117,6 +117,15 @@ def test_every_game_has_a_text_module_with_hints_and_commands(name: str) -> None
     assert all(isinstance(k, str) and v for k, v in words.COMMANDS.items())
     hints = hints_of_a_bot_game(name)
     assert hints and all(hints), "a seat the game waits for gets no hint"
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_hint_names_no_question_of_the_prompt(name: str) -> None:
+    # the hint is what a bot program is told with its turn, and a program can only send
+    # moves: a question the prompt answers (Kabu-Tsukuri's 'best') is the prompt's to add
+    questions = {*games.text(name).COMMANDS, *COMMANDS}
+    for hint in hints_of_a_bot_game(name):
+        assert not any(f"'{q}'" in hint for q in questions), hint
 
 
 @pytest.mark.parametrize("name", games.names())

@@ -178,6 +178,13 @@ def test_a_person_asks_best_then_lays_rows_and_resumes_later(tmp_path: Path) -> 
     assert res.exit_code == 0 and "finished" in res.stdout
 
 
+def test_the_prompt_still_tells_a_person_laying_rows_that_best_asks_the_solver() -> None:
+    res = run("play", "kabu-tsukuri", "--seed", "2", "-n", "2", "--bot", "2=best", "--no-log",
+              input="?\n")
+    assert "p1 to lay three rows: lay your 10 cards in three rows" in res.stdout
+    assert "(e.g. '1-2-3 4-5-6 7-8-9 aside 12'); 'best' asks the solver" in res.stdout
+
+
 def test_the_prompt_refuses_a_wrong_arrangement_with_a_reason() -> None:
     res = run("play", "kabu-tsukuri", "--seed", "2", "-n", "2", "--bot", "2=best", "--no-log",
               input="1-2-3 4-5-6\n1-2-3 4-5-6 7-8-9 aside 10\n")
@@ -238,6 +245,10 @@ for line in sys.stdin:
     assert first["legal"] == [] and "aside" in first["hint"]
     assert isinstance(first["state"]["cards"]["p1"], int)  # another seat's hand: a count
     assert len(first["state"]["cards"]["p2"]) == 10
+    # a bot program is told only what it may send: 'best' is a question of the play prompt,
+    # which no program's answer can ask (the hint said "'best' asks the solver")
+    hints = [turn["hint"] for turn in turns if turn["type"] == "turn"]
+    assert hints and all("best" not in hint for hint in hints)
 
 
 def test_completion_offers_kabu_tsukuri() -> None:

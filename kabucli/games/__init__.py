@@ -9,11 +9,13 @@ same files:
 - ``rules.md``: its rules page, in Markdown, standing alone: what ``kabucli rules GAME``
   prints (:func:`page`), with a ``## Move notation`` section that the play prompt's ``help``
   prints (:func:`notation`); a copy is kept in ``docs/rules/<name>.md`` (a test compares them);
-- ``text.py``: its words (:func:`text`): ``hint(state, seat)``, one line saying what a seat
-  may type now; ``COMMANDS`` (name -> help), the questions the game answers at the play
-  prompt (e.g. Yatchaba's ``odds``), and ``command(state, line)``, the answer to one (None
-  when ``line`` is not one; never changes the state); and the names and phrases its render
-  module shows (e.g. Dare's hand names);
+- ``text.py``: its words (:func:`text`): ``hint(state, seat)``, one line saying what moves
+  a seat may make now (a bot program gets it with each turn: no question of the prompt);
+  optionally ``prompt_hint(state, seat)``, that line as the play prompt shows it, with the
+  prompt's questions that answer now (:func:`prompt_hint`); ``COMMANDS`` (name -> help), the
+  questions the game answers at the play prompt (e.g. Yatchaba's ``odds``), and
+  ``command(state, line)``, the answer to one (None when ``line`` is not one; never changes
+  the state); and the names and phrases its render module shows (e.g. Dare's hand names);
 - ``bots.py``: ``BOTS``, its built-in bots by kind;
 - ``render.py``: ``table(game, match, viewer)``, its table drawn for a terminal.
 
@@ -66,6 +68,14 @@ def part(name: str, module: str) -> ModuleType:
 def text(name: str) -> ModuleType:
     """A registered game's words: its ``text`` module (``hint``, ``COMMANDS``, ``command``)."""
     return part(name, "text")
+
+
+def prompt_hint(name: str, state: object, seat: int) -> str:
+    """What a person at the play prompt may type now: the game's ``prompt_hint`` when its
+    text module has one (the moves and the questions of the prompt), else its ``hint``."""
+    words = text(name)
+    hint = getattr(words, "prompt_hint", words.hint)
+    return str(hint(state, seat))
 
 
 def page(name: str) -> str:

@@ -44,12 +44,13 @@ def result_line(r: Result) -> str:
 
 
 def hint(s: KabuState, seat: int) -> str:
-    """What the seat (or the referee) may type now."""
+    """The moves the seat (or the referee) may make now: what a bot program is told with its
+    turn, which can send moves only (the prompt adds its question: :func:`prompt_hint`)."""
     phase, size, row, actor = s.phase, s.size, s.row, s.actor
     if phase == "arrange":
         aside = " aside 12" if size == 10 else ""
         return (f"lay your {size} cards in three rows of three in the order you lay them, row "
-                f"1 first (e.g. '1-2-3 4-5-6 7-8-9{aside}'); 'best' asks the solver")
+                f"1 first (e.g. '1-2-3 4-5-6 7-8-9{aside}')")
     if phase == "bets":
         return f"type 'bet' when p{actor} has put the bet of row {row} in the pot"
     if phase == "show":
@@ -57,6 +58,13 @@ def hint(s: KabuState, seat: int) -> str:
     if phase == "deal":
         return "type 'deal' once the cards are dealt"
     return ""
+
+
+def prompt_hint(s: KabuState, seat: int) -> str:
+    """What a person at the play prompt may type now: the moves (:func:`hint`) and, while a
+    seat lays its rows, the question ``best``, which the prompt answers (never sent)."""
+    moves = hint(s, seat)
+    return f"{moves}; 'best' asks the solver" if s.phase == "arrange" else moves
 
 
 def best_text(seat: int, plans: Sequence[Plan], ranking: str,
