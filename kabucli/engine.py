@@ -25,7 +25,7 @@ from kabucli.cards import Deck
 from kabucli.compact import DERIVED, DRAW, INPUT
 from kabucli.errors import IllegalMove, KabuError, LogError, NeedInputs, RuleError
 from kabucli.events import Event, Forfeit, Undo
-from kabucli.log import FORMAT_VERSION, Header, SeatInfo, now_iso, now_ms
+from kabucli.log import FORMAT_VERSION, Header, SeatInfo, now_iso, now_ms, started_problem
 from kabucli.rules import as_dict, validate
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
 
@@ -288,7 +288,10 @@ def make_header(game: Game, rules: msgspec.Struct, seats: Sequence[SeatInfo],
     """The header of a new log; ``timed``: its inputs carry when they were entered (a game
     with a person, or at a real table); ``commit``, ``salt``: the seed's commitment;
     ``started`` (ISO time) is now unless given (a run of many matches gives all of them its
-    own start, so that their logs do not depend on timing)."""
+    own start, so that their logs do not depend on timing): ValueError when it is not one
+    as kabucli writes it, which a reader would refuse."""
+    if started is not None and (problem := started_problem(started)) is not None:
+        raise ValueError(problem)
     return Header(
         format=FORMAT_VERSION,
         game=game.name,

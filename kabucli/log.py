@@ -141,6 +141,23 @@ def now_iso() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
+# a header's ``started`` as :func:`now_iso` writes it: ISO 8601, in UTC, to the second
+_STARTED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00")
+
+
+def started_problem(started: str) -> str | None:
+    """Why a header's ``started`` is not a date and time as kabucli writes it (a format 2
+    header must hold one: see :func:`now_iso`), or None when it is."""
+    if _STARTED.fullmatch(started):
+        try:
+            datetime.fromisoformat(started)
+            return None
+        except ValueError:  # a day or an hour that does not exist: 2026-02-30, 25:00
+            pass
+    return (f"started {started[:40]!r} is not a date and time as kabucli writes it (ISO "
+            "8601 in UTC, to the second: 2026-11-22T02:16:05+00:00)")
+
+
 def format_for(path: Path | str) -> Fmt:
     """The encoding a path's name asks for: ``.jsonl``, ``.ndjson`` or ``.json`` is JSON Lines,
     else msgpack."""
@@ -1184,6 +1201,10 @@ def _decode_header(payload: bytes, fmt: Fmt, magic2: bool) -> tuple[Header, byte
         for name in ("clock", "commit", "salt"):
             if getattr(header, name) is not None:
                 raise LogError(f"invalid record: unknown field - at `$.{name}`")
+    else:  # (format 1 never checked it, and a format 1 log is read as it was)
+        problem = started_problem(header.started)
+        if problem is not None:
+            raise LogError(f"invalid record: {problem} - at `$.started`")
     for i, seat in enumerate(header.seats, start=1):
         problem = _control_problem(seat.control)
         if problem is not None:
@@ -1352,6 +1373,10 @@ def convert_log(src: Path, dst: Path, event_types: EventTypes, fmt: Fmt | None =
                              f"after it cannot be told (nothing written; kabucli audit {src} "
                              "says the same)")
     check_times(log)  # a time on an event the engine derives: refused as audit refuses it
+    problem = started_problem(log.header.started)
+    if problem is not None:  # a format 1 log, read as it was: its copy would be unreadable
+        raise LogError(f"{src}: header: {problem}; a format 2 log refuses such a header, so "
+                       "this format 1 log is not converted (nothing written)")
     fmt = fmt or format_for(dst)
     header = msgspec.structs.replace(log.header, format=FORMAT_VERSION)
     write_log(dst, header, log.events, fmt, overwrite=overwrite, times=log.times,

@@ -9,10 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import typer
 from matchtools import refused
 from typer.testing import CliRunner
+from v1logs import as_v1, write_v1
 
 from kabucli import bots, games
 from kabucli.cli import app
@@ -23,7 +25,7 @@ from kabucli.games.dare.rules import Lay, strength
 from kabucli.games.dare.text import hand_name
 from kabucli.games.kazu_tori.rules import GAME as KAZUTORI
 from kabucli.games.yatchaba.rules import GAME as YATCHABA, Guess
-from kabucli.log import SeatInfo, read_log, to_builtins, write_log
+from kabucli.log import LogWriter, SeatInfo, read_log, to_builtins, write_log
 from kabucli.session import start
 
 runner = CliRunner()
@@ -470,9 +472,21 @@ def test_a_malformed_digest_is_a_usage_error_not_a_verdict(tmp_path: Path) -> No
     assert run("audit", str(log), "--digest", "zz").exit_code == 2
 
 
+NOT_STARTED = "is not a date and time as kabucli writes it (ISO 8601 in UTC, to the second"
+
+
 @pytest.mark.parametrize(("field", "value", "why"), [
-    ("salt", "00" * 16, "a salt without a commitment"),
-])
+    ("salt", "00" * 16, "a salt without a commitment - at `$.salt`"),
+    # a log from anyone could say it started at any text
+    ("started", "garbage", f"invalid record: started 'garbage' {NOT_STARTED}"),
+    ("started", "2026-02-30T02:16:05+00:00", f"'2026-02-30T02:16:05+00:00' {NOT_STARTED}"),
+    ("started", "2026-11-22", f"started '2026-11-22' {NOT_STARTED}"),
+    ("started", "2026-11-22T02:16:05", NOT_STARTED),  # no time zone
+    ("started", "2026-11-22T03:16:05+01:00", NOT_STARTED),  # not UTC
+    ("started", "2026-11-22T02:16:05.250+00:00", NOT_STARTED),  # not to the second
+    ("started", "２０２６-11-22T02:16:05+00:00", NOT_STARTED),  # digits, but not 0-9
+], ids=["salt", "started-text", "started-feb-30", "started-date", "started-no-zone",
+        "started-not-utc", "started-ms", "started-wide-digits"])
 def test_header_fields_that_say_nothing_true_are_refused(tmp_path: Path, field: str,
                                                          value: str, why: str) -> None:
     log = tmp_path / "g.jsonl"
@@ -484,6 +498,63 @@ def test_header_fields_that_say_nothing_true_are_refused(tmp_path: Path, field: 
     log.write_text("\n".join([json.dumps(header, separators=(",", ":")), *lines[1:]]) + "\n")
     res = run("audit", str(log))
     assert res.exit_code == 2 and why in res.output, res.output
+    assert res.output.startswith(f"unreadable: {log}: header: invalid record: ")
+    assert res.output.endswith(f" - at `$.{field}`\n")
+
+
+def test_a_binary_log_whose_started_is_no_date_and_time_is_unreadable(tmp_path: Path) -> None:
+    good = tmp_path / "g.kbl"
+    assert run("play", "dare", "--seed", "7", "--bot", "all=best", "--rule", "rounds=1",
+               "--log", str(good)).exit_code == 0
+    data = read_log(good, games.event_types)
+    bad = tmp_path / "bad.kbl"
+    write_log(bad, msgspec.structs.replace(data.header, started="tomorrow"), data.events,
+              "msgpack", types=games.event_types("dare"))
+    for args in (("audit", str(bad)), ("replay", str(bad)), ("log", "convert", str(bad),
+                                                              str(tmp_path / "c.jsonl"))):
+        res = run(*args)
+        assert res.exit_code == 2, (args, res.output)
+        assert f"{bad}: header: invalid record: started 'tomorrow' {NOT_STARTED}" in res.output
+    assert not (tmp_path / "c.jsonl").exists()
+    # what kabucli writes reads, the logs recorded in replays/ included
+    assert run("audit", str(good)).exit_code == 0
+    every = sorted(str(p) for p in (Path(__file__).parent.parent / "replays").glob("*/*"))
+    assert run("audit", *every).exit_code == 0
+
+
+def test_a_format_1_log_reads_as_it_did_whatever_its_started_but_converts_only_with_one(
+        tmp_path: Path) -> None:
+    # format 1 never checked started, and its logs are read as they were; a format 2 copy
+    # would be one that no kabucli reads, so it is not written
+    good = tmp_path / "g.jsonl"
+    assert run("play", "dare", "--seed", "7", "--bot", "all=best", "--rule", "rounds=1",
+               "--log", str(good)).exit_code == 0
+    data = read_log(good, games.event_types)
+    v1 = tmp_path / "v1.kbl"
+    writer = LogWriter.create(v1, as_v1(msgspec.structs.replace(data.header,
+                                                                started="a Tuesday")),
+                              "msgpack", durable=False)
+    for ev in data.events:
+        writer.append(ev)
+    writer.close()
+    assert read_log(v1, games.event_types).header.started == "a Tuesday"
+    assert run("audit", str(v1)).exit_code == 0
+    res = run("log", "convert", str(v1), str(tmp_path / "v2.kbl"))
+    assert res.exit_code == 2, res.output
+    assert (f"{v1}: header: started 'a Tuesday' {NOT_STARTED}" in res.output
+            and "this format 1 log is not converted (nothing written)" in res.output)
+    assert not (tmp_path / "v2.kbl").exists()
+    assert run("log", "convert", str(write_v1(good, tmp_path / "v1good.kbl")),
+               str(tmp_path / "v2.kbl")).exit_code == 0
+
+
+def test_a_new_header_never_holds_a_started_a_reader_refuses() -> None:
+    g = games.get("dare")
+    seats = [SeatInfo("a"), SeatInfo("b")]
+    with pytest.raises(ValueError, match=f"started 'now' {re.escape(NOT_STARTED)}"):
+        make_header(g, g.Rules(), seats, 1, started="now")
+    assert make_header(g, g.Rules(), seats, 1, started="2026-01-02T03:04:05+00:00").started \
+        == "2026-01-02T03:04:05+00:00"
 
 
 def test_audit_of_an_empty_name_says_so() -> None:
