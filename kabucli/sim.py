@@ -57,6 +57,7 @@ from kabucli.log import (
     read_header,
     read_log,
 )
+from kabucli.ratings import t95
 from kabucli.rules import as_dict, describe, validate
 from kabucli.session import Session
 from kabucli.shuffle import SEED_LIMIT, Rng
@@ -96,11 +97,14 @@ class BotStats:
 
     @property
     def ci95(self) -> float:
-        """Half-width of the 95% confidence interval of the mean (normal approximation)."""
+        """Half-width of the 95% confidence interval of the mean: Student's t interval (the
+        sample's standard deviation, ``n - 1`` degrees of freedom), which holds its 95% from
+        a few matches on, where the normal's 1.96 covered the mean about 86 times in 100 at
+        5 matches."""
         if self.played < 2:
             return math.inf
         var = (self.squares - self.played * self.mean ** 2) / (self.played - 1)
-        return 1.96 * math.sqrt(max(var, 0.0) / self.played)
+        return t95(self.played - 1) * math.sqrt(max(var, 0.0) / self.played)
 
     def as_dict(self) -> dict[str, Any]:
         return {"bot": self.kind, "matches": self.matches, "wins": round(self.wins, 4),
