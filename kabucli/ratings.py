@@ -343,19 +343,41 @@ def elo_ratings(n: int, games: dict[tuple[int, int], tuple[float, int]]
 def _covariance(n: int, r: list[float], pairs: dict[tuple[int, int], float]
                 ) -> list[list[float]]:
     """The inverse of the Fisher information at ``r`` under the constraint that the ratings'
-    mean is 0 (its pseudo-inverse), over the players who played (the others' rows are 0, so
-    a bot yet to play leaves the others' error bars as they are); ZeroDivisionError when
-    the results leave it singular."""
+    mean is 0 (its pseudo-inverse), over the players who played, each group of players that
+    met one another apart (a field whose groups never met has no rating of one group against
+    another: each has its own mean 0). The rows of a player who played nothing are 0, so a bot
+    yet to play leaves the others' error bars as they are. ZeroDivisionError when the results
+    leave it singular."""
     info = _information(n, r, pairs)
-    played = sorted({i for pair in pairs for i in pair})
-    k = len(played)
-    # the constraint held by 1/k added: that inverse is the pseudo-inverse plus 1/k
-    inv = _inverse([[info[i][j] + 1.0 / k for j in played] for i in played])
     out = [[0.0] * n for _ in range(n)]
-    for x, i in enumerate(played):
-        for y, j in enumerate(played):
-            out[i][j] = inv[x][y] - 1.0 / k
+    for group in _met(pairs):
+        k = len(group)
+        # the constraint held by 1/k added: that inverse is the pseudo-inverse plus 1/k
+        inv = _inverse([[info[i][j] + 1.0 / k for j in group] for i in group])
+        for x, i in enumerate(group):
+            for y, j in enumerate(group):
+                out[i][j] = inv[x][y] - 1.0 / k
     return out
+
+
+def _met(pairs: dict[tuple[int, int], float]) -> list[list[int]]:
+    """The groups of players connected by the games they played (each sorted)."""
+    link: dict[int, set[int]] = {}
+    for a, b in pairs:
+        link.setdefault(a, set()).add(b)
+        link.setdefault(b, set()).add(a)
+    groups, seen = [], set()
+    for start in sorted(link):
+        if start in seen:
+            continue
+        group, todo = {start}, [start]
+        while todo:
+            for j in link[todo.pop()] - group:
+                group.add(j)
+                todo.append(j)
+        seen |= group
+        groups.append(sorted(group))
+    return groups
 
 
 def _tally(n: int, games: dict[tuple[int, int], tuple[float, int]]

@@ -254,3 +254,13 @@ def test_a_field_split_in_two_is_rated_by_the_prior_draw() -> None:
     # and leaves the others theirs: the information was singular, and none had one
     waiting = elo_ratings(3, {(0, 1): (1.0, 2)})
     assert waiting[2] == (0.0, None) and all(err and err > 0 for _, err in waiting[:2])
+
+
+def test_groups_of_bots_that_never_met_are_each_rated_around_their_own_mean() -> None:
+    # two pairs that never played each other: no result says how one pair compares with the
+    # other, so each is rated around its own mean 0 (the fit found nothing at all: every
+    # rating 0 and no error bar, its information singular)
+    got = elo_ratings(4, {(0, 1): (30.0, 40), (2, 3): (10.0, 40)})
+    alone = elo_ratings(2, {(0, 1): (30.0, 40)})
+    assert got[0] == pytest.approx(alone[0]) and got[1] == pytest.approx(alone[1])
+    assert got[2] == pytest.approx(alone[1]) and got[3] == pytest.approx(alone[0])
