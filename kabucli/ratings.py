@@ -351,12 +351,17 @@ def _covariance(n: int, r: list[float], pairs: dict[tuple[int, int], float]
     info = _information(n, r, pairs)
     out = [[0.0] * n for _ in range(n)]
     for group in _met(pairs):
+        # the inverse with the group's first player held at 0 (the information of the others
+        # alone: well scaled however many games were played), then moved to mean 0
         k = len(group)
-        # the constraint held by 1/k added: that inverse is the pseudo-inverse plus 1/k
-        inv = _inverse([[info[i][j] + 1.0 / k for j in group] for i in group])
+        rest = group[1:]
+        inv = _inverse([[info[i][j] for j in rest] for i in rest])
+        held = [[0.0] * k] + [[0.0, *row] for row in inv]
+        means = [sum(row) / k for row in held]
+        mean = sum(means) / k
         for x, i in enumerate(group):
             for y, j in enumerate(group):
-                out[i][j] = inv[x][y] - 1.0 / k
+                out[i][j] = held[x][y] - means[x] - means[y] + mean
     return out
 
 
@@ -398,46 +403,56 @@ def _tally(n: int, games: dict[tuple[int, int], tuple[float, int]]
 def _bradley_terry(n: int, score: list[float], pairs: dict[tuple[int, int], float]
                    ) -> list[float]:
     """The Bradley-Terry log-strengths (mean 0) that fit ``score`` over ``pairs`` best: the
-    maximum of the log-likelihood, which is concave, found by Newton's method (each step
-    halved until the likelihood grows) to where every player's expected score is its score
-    to 1e-9 of the games. A player with no games keeps 0 before the mean is taken off."""
+    maximum of the log-likelihood, which is concave, found by Newton's method until a step
+    would move no rating by 1e-12 (every expected score is then its score). A step moves no
+    rating by more than ``MAX_STEP`` and is halved while it would carry past the maximum
+    along its line (the likelihood's slope there, not its value, which at millions of games
+    no longer tells two close points apart). A player with no games keeps 0 before the mean
+    is taken off."""
     played = sorted({i for pair in pairs for i in pair})
     if not played:
         return [0.0] * n
     r = [0.0] * n
-    total = sum(pairs.values())
-
-    def likelihood(x: list[float]) -> float:
-        out = sum(score[i] * x[i] for i in played)
-        for (a, b), g in pairs.items():
-            hi, lo = max(x[a], x[b]), min(x[a], x[b])
-            out -= g * (hi + math.log1p(math.exp(lo - hi)))
-        return out
-
-    for _ in range(100):
-        grad = [score[i] for i in range(n)]
-        for (a, b), g in pairs.items():
-            p = 1.0 / (1.0 + math.exp(r[b] - r[a]))
-            grad[a] -= g * p
-            grad[b] -= g * (1.0 - p)
-        if max(abs(grad[i]) for i in played) <= 1e-9 * total:
+    for _ in range(500):
+        grad = _gradient(n, r, score, pairs)
+        if not any(grad[i] for i in played):
             break
         try:
             cov = _covariance(n, r, pairs)
         except ZeroDivisionError:
             break
         step = [sum(c * v for c, v in zip(row, grad, strict=True)) for row in cov]
-        base, t = likelihood(r), 1.0
-        while t > 1e-6:
+        big = max(abs(v) for v in step)
+        if big < 1e-12:  # (Newton's last steps halve their digits off: this is the maximum)
+            break
+        if big > MAX_STEP:
+            step = [v * MAX_STEP / big for v in step]
+        t = 1.0
+        while True:
             trial = [v + t * d for v, d in zip(r, step, strict=True)]
-            if likelihood(trial) >= base:
-                r = trial
+            slope = sum(g * d for g, d in zip(_gradient(n, trial, score, pairs), step,
+                                               strict=True))
+            if slope >= 0 or t < 1e-9:
                 break
             t /= 2
-        else:
-            break
+        r = trial
     mean = sum(r) / n
     return [v - mean for v in r]
+
+
+# the most a step of the fit moves a rating (in units of the natural log of strength)
+MAX_STEP = 2.0
+
+
+def _gradient(n: int, r: list[float], score: list[float],
+              pairs: dict[tuple[int, int], float]) -> list[float]:
+    """Each player's score less its expected score at log-strengths ``r``."""
+    grad = list(score)
+    for (a, b), g in pairs.items():
+        # each chance from its own exponential: 1 - p loses its digits when p is near 1
+        grad[a] -= g / (1.0 + math.exp(r[b] - r[a]))
+        grad[b] -= g / (1.0 + math.exp(r[a] - r[b]))
+    return grad
 
 
 def _information(n: int, r: list[float], pairs: dict[tuple[int, int], float]
@@ -445,8 +460,7 @@ def _information(n: int, r: list[float], pairs: dict[tuple[int, int], float]
     """The Fisher information of the logistic model at log-strengths ``r``."""
     info = [[0.0] * n for _ in range(n)]
     for (i, j), g in pairs.items():
-        p = 1.0 / (1.0 + math.exp(r[j] - r[i]))
-        w = g * p * (1 - p)
+        w = g / (1.0 + math.exp(r[j] - r[i])) / (1.0 + math.exp(r[i] - r[j]))  # g p (1 - p)
         info[i][i] += w
         info[j][j] += w
         info[i][j] -= w

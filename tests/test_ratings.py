@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -264,3 +265,40 @@ def test_groups_of_bots_that_never_met_are_each_rated_around_their_own_mean() ->
     alone = elo_ratings(2, {(0, 1): (30.0, 40)})
     assert got[0] == pytest.approx(alone[0]) and got[1] == pytest.approx(alone[1])
     assert got[2] == pytest.approx(alone[1]) and got[3] == pytest.approx(alone[0])
+
+
+def _off(n: int, games: dict[tuple[int, int], tuple[float, int]]) -> float:
+    """How far the ratings given are from the maximum: the largest gap between a bot's score
+    (with the prior's drawn games) and its expected score at them."""
+    r = [e / (400 / math.log(10)) for e, _ in elo_ratings(n, games)]
+    gap = [0.0] * n
+    for (a, b), (s, g) in games.items():  # each pair with its drawn game
+        gap[a] += s + 0.5 - (g + 1) / (1 + math.exp(r[b] - r[a]))
+        gap[b] += g - s + 0.5 - (g + 1) / (1 + math.exp(r[a] - r[b]))
+    return max(abs(v) for v in gap)
+
+
+def test_the_fit_reaches_the_maximum_on_lopsided_fields_and_huge_counts() -> None:
+    # probe P: Newton's full step from 0 overshot to ratings whose links had p(1-p) near
+    # e^-40, the information became singular and the fit stopped 57 games off, no bot with an
+    # error bar; and at 10^9 games and more the likelihood's value no longer told two steps
+    # apart (10^12 games all won: 3683 Elo apart where 4920 is the maximum, ± 6.8)
+    lopsided = {(0, 1): (100.0, 100), (0, 4): (0.0, 10000), (0, 3): (10000.0, 10000),
+                (1, 4): (0.0, 2), (2, 3): (0.0, 5), (4, 5): (100.0, 100), (2, 5): (1000.0, 1000)}
+    assert _off(6, lopsided) < 1e-6
+    assert all(err is not None and 0 < err < 1000 for _, err in elo_ratings(6, lopsided))
+    for count in (10**7, 10**12):  # all won, and a drawn game: log(2 count + 1) apart
+        (e, err), (e2, _) = elo_ratings(2, {(0, 1): (float(count), count)})
+        assert e - e2 == pytest.approx(400 * math.log10(2 * count + 1), abs=1e-6)
+        assert err == pytest.approx(240.756, abs=0.01)
+    rng = random.Random(3)  # random fields: pairs of 1 to 10^6 games, often one-sided
+    for _ in range(300):
+        n = rng.randint(2, 8)
+        order = rng.sample(range(n), n)
+        links = {tuple(sorted(p)) for p in itertools.pairwise(order)}
+        links |= {tuple(sorted(rng.sample(range(n), 2))) for _ in range(rng.randint(0, 2 * n))}
+        field = {}
+        for a, b in links:
+            g = rng.choice((1, 100, 10**4, 10**6))
+            field[(a, b)] = (float(rng.choice((0, g, rng.randint(0, 2 * g) / 2))), g)
+        assert _off(n, field) < 1e-6 * sum(g for _, g in field.values()), field
