@@ -332,8 +332,9 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
         for seat, b in enumerate(order, 1):
             kind = plan.kinds[b]
             try:
-                bot = botreg.make(game.name, kind, Rng(seed, plan.stream(seat, b)), match,
-                                  seat, plan.timeout)
+                stream = plan.stream(seat, b)
+                bot = botreg.make(game.name, kind, Rng(seed, stream), match, seat,
+                                  plan.timeout, stream)
             except KabuError as exc:
                 raise Forfeit(seat, str(exc)) from None
             sess.bots[seat] = _Answerable(bot, seat) if kind.startswith(EXTERNAL) else bot

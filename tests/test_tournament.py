@@ -178,6 +178,21 @@ def test_two_copies_of_a_bot_that_draws_are_two_players(tmp_path: Path) -> None:
     assert Plan("dare", {}, ("best", "random"), 5).stream(2, 1) == "bot/2"
 
 
+def test_two_copies_of_a_python_bot_that_draws_are_two_players(tmp_path: Path) -> None:
+    """A py: bot builds its generator in its own process from the stream it is sent, which
+    was bot/SEAT whatever the tournament's: two copies of it played the very same matches."""
+    (tmp_path / "rb.py").write_text("from kabucli.games.dare.bots import RandomBot\n")
+    kind = f"py:{tmp_path / 'rb.py'}:RandomBot"
+    rules = build(DARE.Rules, ["rounds=1"])
+    logs_dir = tmp_path / "logs"
+    tournament(DARE, rules, ["best", kind, kind], 2, "round-robin", 3, seed=5,
+               log_dir=logs_dir, workers=1)
+    logs = [read_log(p, games.event_types) for p in sorted(logs_dir.glob("*.kbl"))]
+    vs2, vs3 = logs[:6], logs[6:12]  # #1 against #2, then against #3: the same deals
+    assert [a.header.seed for a in vs2] == [b.header.seed for b in vs3]
+    assert [a.events for a in vs2] != [b.events for b in vs3]
+
+
 def test_ranked_elo_fits_plackett_luce_rankings_whatever_their_order() -> None:
     """Every pair of a match's ranking counted as a game: under the Plackett-Luce model the
     chance that one finishes above another is Bradley-Terry's, so the fit finds the

@@ -64,9 +64,11 @@ def check_kind(game: str, kind: str) -> None:
 
 
 def make(game: str, kind: str, rng: Rng, match: Match | None = None, seat: int = 0,
-         timeout: float | None = None) -> Bot:
+         timeout: float | None = None, stream: str | None = None) -> Bot:
     """The bot ``kind`` of ``game`` for ``seat`` of ``match``, drawing from ``rng``. A Python
-    bot (``py:``) runs in a process of its own that keeps a copy of ``match``, so it needs it.
+    bot (``py:``) runs in a process of its own that keeps a copy of ``match``, so it needs it;
+    its generator is built there, from the match's seed and ``stream`` (the stream of ``rng``;
+    None: ``bot/SEAT``).
     ``timeout``: the seconds an external bot has for each answer (None: ``bot_timeout()``)."""
     check_kind(game, kind)
     if kind.startswith("cmd:"):
@@ -78,5 +80,5 @@ def make(game: str, kind: str, rng: Rng, match: Match | None = None, seat: int =
 
         if match is None:
             raise BotError(f"bot '{kind}' runs only in a match (make it with one)")
-        return PythonBot(kind[3:].strip(), match, seat, timeout)
+        return PythonBot(kind[3:].strip(), match, seat, timeout, stream)
     return kinds(game)[kind](rng)

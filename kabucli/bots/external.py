@@ -425,7 +425,8 @@ class PythonBot:
     careful = False  # Kazu-Tori: the bot's own claim, read when it is loaded
     reaction: tuple[int, int]  # Kazu-Tori: set when the bot has a profile of its own
 
-    def __init__(self, spec: str, match: Match, seat: int, timeout: float | None = None) -> None:
+    def __init__(self, spec: str, match: Match, seat: int, timeout: float | None = None,
+                 stream: str | None = None) -> None:
         _split_spec(spec)
         self.spec = spec
         self.match = match
@@ -447,7 +448,7 @@ class PythonBot:
         self._chan.timeout = self.timeout
         seed = match.seed if match.seed is not None else 0  # as session.make_bots seeds bots
         reply = self._ask({"type": "init", "spec": spec, "header": match.header, "seed": seed,
-                           "stream": f"bot/{seat}", "timeout": self.timeout},
+                           "stream": stream or f"bot/{seat}", "timeout": self.timeout},
                           f"cannot load python bot '{spec}': it")
         if "error" in reply:
             self._kill()
