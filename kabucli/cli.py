@@ -720,7 +720,23 @@ def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:
     if sys.stdin.isatty() and stream.isatty():
         from kabucli.prompt import LineEditor
 
-        return LineEditor(sess, stream, plain=bool(os.environ.get("NO_COLOR"))).ask
+        plain = bool(os.environ.get("NO_COLOR"))
+        if not sess.hot_seat():
+            return LineEditor(sess, stream, plain).ask
+        # Several people at one screen: Up recalls only the lines of the person the table is
+        # drawn for, kept in memory (the game's history file would give one person's rows
+        # or sets, typed before the screen was passed, to the next, or to a later game)
+        from prompt_toolkit.history import InMemoryHistory
+
+        editors: dict[int | None, LineEditor] = {}
+
+        def ask_person(who: str, what: str) -> str:
+            seat = sess.viewer()
+            if seat not in editors:
+                editors[seat] = LineEditor(sess, stream, plain, InMemoryHistory())
+            return editors[seat].ask(who, what)
+
+        return ask_person
 
     def ask(who: str, what: str) -> str:
         return out.input(f"[bold]{who}[/] [dim]({_escape(what)})[/] > ")

@@ -5,6 +5,7 @@ what another may not."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -133,3 +134,37 @@ def test_the_screen_is_passed_only_where_one_person_sees_what_another_does_not(
     assert sess.pass_screen(seat) is None  # the person who has the screen already
     other = min(sess.humans - {seat})
     assert sess.pass_screen(other) == (seat if secret else None)
+
+
+def test_at_a_terminal_up_recalls_only_the_lines_of_the_person_who_has_the_screen(
+        tmp_path: Path) -> None:
+    """The line editor's history was the game's (kept in a file across sessions): once the
+    screen was passed, Up at the next person's prompt recalled the rows the last person laid
+    face down, their whole hand with the card set aside. In a hot seat each person's lines are
+    their own, kept in memory."""
+    import os
+    import signal
+
+    from test_firstuse_prompt import PROMPT, Terminal
+
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm",
+           "PROMPT_TOOLKIT_NO_CPR": "1", "NO_COLOR": "1"}
+    rows = "1-3-5 1-8-10 9-10-11 aside 6"  # p2's hand, seed 1, laid first
+    t = Terminal(["play", "kabu-tsukuri", "--seed", "1", "--players", "2", "--no-log"], env,
+                 tmp_path)
+    try:
+        t.wait_for(f"{PASS_TO} p2")
+        t.type("\r", PROMPT)
+        t.type(f"{rows}\r", "p2 lays three rows face down")
+        t.wait_for(f"{PASS_TO} p1")
+        t.type("\r", PROMPT)
+        t.seen = b""
+        os.write(t.fd, b"\x1b[A")  # Up
+        time.sleep(1.0)
+        t.type("\x15quit\r", "left the game")  # Ctrl-U empties the line
+        assert rows.encode() not in t.seen
+        assert t.close() == 0
+    finally:
+        if t.proc.poll() is None:
+            os.killpg(t.proc.pid, signal.SIGKILL)
+    assert not (tmp_path / "state" / "kabucli" / "history-kabu-tsukuri").exists()
