@@ -582,14 +582,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             p = m.pending
             who = sess.prompt_seats()
             if lines is None:
-                try:
-                    line = ask(who, p.what).strip()
-                except (EOFError, KeyboardInterrupt):
-                    out.print()
-                    _stop(sess, "input ended", 0, as_json)
-                except UnicodeDecodeError:  # where the locale does not let Python escape it
-                    out.print()
-                    _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE, as_json)
+                line = _typed(sess, out, as_json, partial(ask, who, p.what)).strip()
                 number = 0
             else:
                 try:
@@ -667,14 +660,8 @@ def _pass_screen(sess: Session, out: Console, seat: int, as_json: bool) -> bool:
         out.print("\n" * out.height, end="")
     who = _escape(seat_label(sess.match, seat))
     while True:
-        try:
-            line = out.input(f"[bold]pass the screen to {who}[/], then press Enter > ")
-        except (EOFError, KeyboardInterrupt):
-            out.print()
-            _stop(sess, "input ended", 0, as_json)
-        except UnicodeDecodeError:  # where the locale does not let Python escape it
-            out.print()
-            _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE, as_json)
+        line = _typed(sess, out, as_json, lambda: out.input(
+            f"[bold]pass the screen to {who}[/], then press Enter > "))
         word = line.strip().lower()
         if not word:
             return cleared
@@ -682,6 +669,19 @@ def _pass_screen(sess: Session, out: Console, seat: int, as_json: bool) -> bool:
             _stop(sess, "left the game", 0, as_json)
         out.print(f"press Enter once {who} has the screen, or type quit (not "
                   f"{_escape(repr(line.strip()[:40]))})", soft_wrap=True)
+
+
+def _typed(sess: Session, out: Console, as_json: bool, read: Callable[[], str]) -> str:
+    """A line typed at a prompt (``read`` asks for it); input that ends (end of file, Ctrl-C)
+    or is not text stops the game."""
+    try:
+        return read()
+    except (EOFError, KeyboardInterrupt):
+        out.print()
+        _stop(sess, "input ended", 0, as_json)
+    except UnicodeDecodeError:  # where the locale does not let Python escape it
+        out.print()
+        _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE, as_json)
 
 
 def _yes(out: Console, question: str) -> bool:
