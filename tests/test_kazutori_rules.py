@@ -123,6 +123,15 @@ def test_a_real_table_deal_has_only_sizes_and_other_sizes_are_refused() -> None:
     assert GAME.notate(m.events[0]) == "deal 10/10/10/10"
 
 
+def test_a_move_typed_before_the_deal_without_a_seat_names_the_dealer_not_p0() -> None:
+    # p1 flips first once the piles are dealt; there is no seat p0 to quote
+    m = new_match(4)
+    for typed, quoted in (("7", "p1 flip 7"), ("flip", "p1 flip"), ("stop", "p1 stop")):
+        reason = refused(m, typed)
+        assert reason.startswith("waiting for the deal") and f"not for '{quoted}'" in reason
+        assert "p0" not in reason
+
+
 def test_the_dealer_flips_first_saying_one_and_the_count_passes_to_the_next_seat() -> None:
     m = table(4)
     assert view(m)["next"] == "p1" and view(m)["count"] == 1

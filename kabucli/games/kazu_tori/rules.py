@@ -578,23 +578,28 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         return Pass(m.seat)
 
     @staticmethod
-    def _parse_stop(s: KazuToriState, m: Typed) -> Event:
+    def _mover(s: KazuToriState, m: Typed) -> int:
+        """The seat a flip or a stop is by: the one typed, else who flips next (before the
+        deal, p1, who flips first once it is dealt)."""
+        if m.seat is not None:
+            return m.seat
+        return s.flipper if s.phase == "deal" else s.next_flipper()
+
+    def _parse_stop(self, s: KazuToriState, m: Typed) -> Event:
         m.none_after()
-        return Stop(m.seat if m.seat is not None else s.next_flipper())
+        return Stop(self._mover(s, m))
 
     def _parse_flip(self, s: KazuToriState, m: Typed) -> Event:
         args = m.args
         if len(args) > 1:
             raise ParseError(f"a flip turns one card, got '{' '.join(args)}'")
-        who = m.seat if m.seat is not None else s.next_flipper()
-        return Flip(who, self.deck.parse(args[0]) if args else None)
+        return Flip(self._mover(s, m), self.deck.parse(args[0]) if args else None)
 
     def _parse_card(self, s: KazuToriState, m: Typed) -> Event:
         """A card alone: the next player flipped it (at a real table)."""
         if not m.args:
             try:
-                who = m.seat if m.seat is not None else s.next_flipper()
-                return Flip(who, self.deck.parse(m.verb))
+                return Flip(self._mover(s, m), self.deck.parse(m.verb))
             except ParseError:
                 pass
         raise ParseError(f"'{m.rest}' is not a Kazu-Tori move: use 'flip', 'p3 flip 7', "
