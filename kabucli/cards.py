@@ -70,9 +70,8 @@ class Deck:
         return [self.parse(t) for t in texts]
 
     def check_available(self, seen: Mapping[int, int], new: Iterable[int]) -> str | None:
-        """Why ``new`` cards (one event's, or one typed line's) cannot exist given the cards
-        already ``seen`` (how many of each code showed; a code left out: none), or None if
-        they can. When ``new`` names a card more than once, the reason says how often."""
+        """Why ``new`` cards cannot exist given the cards already ``seen`` (how many of each
+        code showed; a code left out: none), or None if they can."""
         extra = Counter(c for c in new if c != UNKNOWN)
         for code, n in sorted(extra.items()):
             have = self.counts.get(code, 0)
@@ -81,11 +80,11 @@ class Deck:
             showed = seen.get(code, 0)
             if showed + n > have:
                 copies = "copy" if have == 1 else "copies"
-                why = (f"the {self.title} deck has only {have} {copies} of {self.token(code)},"
-                       f" and {showed} already showed")
-                if n > 1:
-                    why += f"; this names it {'twice' if n == 2 else f'{n} times'}"
-                return why
+                why = f"the {self.title} deck has only {have} {copies} of {self.token(code)}"
+                if not showed:  # the new cards alone are too many: say how many they are
+                    return f"{why}, not {n}"
+                return f"{why}, and {showed} already showed" + (f", so not {n} more" if n > 1
+                                                                 else "")
         return None
 
 

@@ -100,9 +100,10 @@ def test_deck_four_players_seeded_deal_uses_the_whole_deck() -> None:
 
 def test_deck_has_no_fourth_one() -> None:
     m = new_match(advance=False)
+    # the deal alone holds four 1s: the reason says so (not "0 already showed")
     assert refused(m, "deal 1-1-1 | p1 1-2-2-2-2-3-3-3-3 | p2 ??-??-??-??-??-??-??-??-?? "
                       "| p3 ??-??-??-??-??-??-??-??-??") == \
-        "the kabufuda (39) deck has only 3 copies of 1, and 0 already showed; this names it 4 times"
+        "the kabufuda (39) deck has only 3 copies of 1, not 4"
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -274,8 +275,10 @@ def test_turn_physical_laid_cards_must_still_exist_in_the_deck() -> None:
     play(m, "deal 7-7-9", "7-7-9")  # reference 3; all four 7s are now face up
     assert refused(m, "6-7-10") == \
         "the kabufuda (39) deck has only 4 copies of 7, and 4 already showed"
-    assert refused(m, "1-1-1 1-2-10") == \
-        "the kabufuda (39) deck has only 3 copies of 1, and 0 already showed; this names it 4 times"
+    assert refused(m, "1-1-1 1-2-10") == "the kabufuda (39) deck has only 3 copies of 1, not 4"
+    # some showed before, and the sets add more than are left
+    assert refused(m, "5-9-9 5-9-9") == \
+        "the kabufuda (39) deck has only 4 copies of 9, and 2 already showed, so not 4 more"
 
 
 def test_turn_text_example_hand_lays_1_3_9_and_3_5_5_and_keeps_2_3_4() -> None:
