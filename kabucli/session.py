@@ -521,8 +521,9 @@ def _damaged(path: Path, error: LogError) -> LogError:
 
 
 def script_lines(text: str) -> Iterator[tuple[int, str]]:
-    """Numbered lines of a move script without comments (``#`` to end of line) and blanks."""
-    for number, raw in enumerate(text.splitlines(), start=1):
+    """Numbered lines of a move script without comments (``#`` to end of line) and blanks.
+    A byte order mark at the start (as some editors save UTF-8) is no part of the first line."""
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if line:
             yield number, line

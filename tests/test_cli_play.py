@@ -292,6 +292,22 @@ def test_physical_script_referees_a_round(tmp_path: Path) -> None:
     audits_clean(log, finished=True)
 
 
+def test_physical_script_saved_with_a_byte_order_mark_plays(tmp_path: Path) -> None:
+    # an editor that saves UTF-8 with a BOM (Windows Notepad) and CRLF line ends: the mark
+    # is no part of the first move, from a file or from standard input
+    text = "\ufeffdeal 1-7-5\r\npass\r\np3 sets 1-3-9 3-5-5\r\npass\r\nshow 2-3-4\r\n"
+    script = tmp_path / "table.txt"
+    script.write_bytes(text.encode("utf-8"))
+    for i, (source, stdin) in enumerate(((str(script), None), ("-", text))):
+        log = tmp_path / f"table{i}.kbl"
+        res = run("play", "dare", "--physical", "-r", "rounds=1", "--script", source,
+                  "--log", str(log), input=stdin)
+        assert res.exit_code == 0, res.stderr
+        match, _ = replayed(log)
+        assert match.over
+        audits_clean(log, finished=True)
+
+
 def test_physical_refuses_a_show_that_breaks_the_deck(tmp_path: Path) -> None:
     script = tmp_path / "table.txt"
     script.write_text("deal 1-1-1\npass\np3 sets 1-3-9 3-5-5\n")
