@@ -206,7 +206,7 @@ def test_the_first_valid_claim_wins_and_only_the_card_just_flipped_counts() -> N
     m = table(4)
     run(m, "8", "2")
     step(m, "p4 claim")
-    assert "not p3's turn (waiting for p4: p4 to flip saying one)" in refused(m, "p3 claim")
+    assert refused(m, "p3 claim") == "there is no card to claim: p4 flips next"
     assert "no card to claim" in GAME.check(m.state, Claim(4))
     run(m, "6")  # p4 says one: a 6 does not match
     assert view(m)["takeable"] is False
@@ -269,8 +269,8 @@ def test_an_out_player_neither_claims_nor_flips() -> None:
     step(m, "p1 claim")
     run(m, "3")
     step(m, "p1 claim")
-    assert "not p1's turn" in refused(m, Claim(1))
-    assert "not p1's turn" in refused(m, "p1 flip 2")
+    assert "p1 is out" in refused(m, Claim(1))
+    assert "p1 is out" in refused(m, "p1 flip 2")
     assert "p3 flips next, not p2" in refused(m, "p2 flip 2")
     run(m, "2", "2", "2")  # p3, p4, p5
     assert view(m)["next"] == "p2"  # p1 is skipped
@@ -437,6 +437,25 @@ def test_flipping_the_last_card_puts_the_player_out_and_starts_last_call() -> No
     misses(m, 1)
     assert view(m)["out"] == ["p1"] and view(m)["last_call"] is True
     assert view(m)["next"] == "p2"
+
+
+def test_a_claim_with_no_card_to_claim_or_by_a_player_who_is_out_is_refused_with_why() -> None:
+    # claims are no one's turn: the reason is that there is no card, or that the claimer is
+    # out, the same whoever claims (not "it is not p2's turn")
+    m = table(4)
+    run(m, "1")  # p1 flips a 1 saying one
+    step(m, "p3 claim")  # takes the table; p3 flips next
+    for seat in ("p2", "p3"):
+        assert refused(m, f"{seat} claim") == "there is no card to claim: p3 flips next"
+    assert refused(m, "p2 pass") == "there is no card to claim: p3 flips next"
+    m = table(5)
+    run(m, "7")
+    step(m, "p1 claim")
+    run(m, "3")
+    step(m, "p1 claim")  # p1 gave away all 8 cards: out
+    run(m, "3")  # p3 flips a 3 saying three
+    assert refused(m, "p1 claim") == "p1 is out (their pile is empty) and no longer plays"
+    assert refused(m, "p1 pass") == "p1 is out (their pile is empty) and no longer plays"
 
 
 def test_in_last_call_the_limit_keeps_the_cards_on_the_table_and_the_count_restarts() -> None:
@@ -757,7 +776,7 @@ def test_a_player_who_turns_their_last_card_is_out_at_once_and_cannot_claim_it()
     card = next(v for v in range(1, 11) if v % 10 == say % 10 and shown[v] < DAINI_40.counts[v])
     step(m, Flip(1, card))
     assert view(m)["out"] == ["p1"] and view(m)["takeable"] is True
-    assert "not p1's turn" in refused(m, "p1 claim")
+    assert "p1 is out" in refused(m, "p1 claim")
     step(m, "p2 claim")  # anyone still in may: in Last Call that take ends the game
     assert m.over and (last(m, Score).reason, last(m, Score).seat) == ("take", 2)
 

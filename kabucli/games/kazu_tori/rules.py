@@ -266,6 +266,16 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             return "End the game now and score the piles as they stand?"
         return None
 
+    def out_of_turn(self, s: KazuToriState, ev: Event) -> str | None:
+        """A move by a player who is out, or a claim or a pass while no card may be claimed:
+        why, rather than whose turn it is (claims are no one's turn)."""
+        seat: int = ev.seat  # type: ignore[attr-defined]
+        if s.phase != "deal" and not s.piles[seat]:
+            return f"p{seat} is out (their pile is empty) and no longer plays"
+        if s.phase == "turn" and (type(ev) is _CLAIM or type(ev) is _PASS):
+            return f"there is no card to claim: p{s.flipper} flips next"
+        return None
+
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: KazuToriState, ev: Event) -> str | None:
         if type(ev) is _FLIP:
