@@ -681,7 +681,7 @@ def test_notation_typed_on_a_turn_defaults_to_that_player_and_sorts() -> None:
     ("1-3-11", "'11' is not a card of the kabufuda (39) deck"),
     ("blah", "'blah' is not a Dare move: use sets like '1-3-9', 'pass', 'show 2-3-4' or "
              "'deal 1-7-5'"),
-    ("", "empty move: type sets like '1-3-9 3-5-5', or 'pass'"),
+    ("", "empty move: type the three field cards as they are turned up (e.g. 'deal 1-7-5')"),
     ("pass 1-3-9", "'pass' takes nothing after it, got '1-3-9'"),
     ("sets", "'sets' needs sets after it, like '1-3-9 3-5-5' (type 'pass' to lay none)"),
     ("p7 pass", "there is no seat p7 (seats are p1-p3)"),
@@ -704,3 +704,18 @@ def test_notation_typos_raise_parse_errors_that_quote_the_input(text: str, messa
     with pytest.raises(ParseError) as info:
         GAME.parse(state, text)
     assert str(info.value) == message
+
+
+def test_physical_an_empty_line_says_what_the_referee_types_now() -> None:
+    # it said "type sets like '1-3-9 3-5-5', or 'pass'" while the referee had to type the
+    # deal or a showdown hand
+    m = new_match(2)
+    with pytest.raises(ParseError, match=r"empty move: type the three field cards .*'deal 1-7-5'"):
+        GAME.parse(m.state, "")
+    play(m, "deal 1-7-5")
+    for line in ("", "p2"):
+        with pytest.raises(ParseError, match=r"empty move: lay 0-3 sets .* ones digit is 3"):
+            GAME.parse(m.state, line)
+    play(m, "1-3-9 3-5-5", "2-2-9 4-4-5")
+    with pytest.raises(ParseError, match=r"empty move: type the three cards p2 shows"):
+        GAME.parse(m.state, "")

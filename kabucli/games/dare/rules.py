@@ -456,8 +456,14 @@ class Dare(Game[DareState, DareRules]):
             {"deal": self._parse_deal, "field": self._parse_deal, "result": self._parse_result,
              "show": show, "shows": show, "pass": pass_, "none": pass_, "-": pass_,
              "sets": lay, "set": lay, "lay": lay, "lays": lay},
-            self._parse_bare_sets, "empty move: type sets like '1-3-9 3-5-5', or 'pass'",
-            seatless=("deal", "field", "result"))
+            self._parse_bare_sets, self._empty, seatless=("deal", "field", "result"))
+
+    @staticmethod
+    def _empty(s: DareState) -> str:
+        """A line with no move: what is typed now (the deal, the sets, a showdown hand)."""
+        from kabucli.games.dare import text  # (the words' module imports this one)
+
+        return f"empty move: {text.hint(s, 0) or text.EMPTY}"
 
     @staticmethod
     def _layer(s: DareState, seat: int | None) -> int:

@@ -12,6 +12,8 @@ from kabucli.hands import ARASHI, NOBORI, RANK_NAMES, digit_name
 
 COMMANDS: dict[str, str] = {}  # Dare answers no questions of its own at the prompt
 
+EMPTY = "type sets like '1-3-9 3-5-5', or 'pass'"  # (when no hint applies)
+
 
 def hand_name(cards: list[int] | tuple[int, ...], yaku: str) -> str:
     """The name of a showdown hand, e.g. ``Kabu (9)`` or ``Arashi (three of a kind)``."""
