@@ -803,3 +803,23 @@ def test_last_call_starting_in_the_limit_cards_window_keeps_the_cards_on_the_tab
     step(m, "p2 flip 1")
     assert not any(isinstance(e, Return) for e in m.events)
     assert len(view(m)["table"]) == 11 and view(m)["said"] == 1
+
+
+def test_at_a_real_table_an_empty_line_says_what_the_referee_types_now() -> None:
+    # a blank line was played as 'flip' or 'pass' (for seeded games, where the pile is
+    # known and bots race): at a real table that refused moves nobody typed, "waiting for
+    # the deal ..., not for 'p1 flip'" and "say who lets the card go, e.g. 'p2 pass'"
+    from kabucli.session import Session
+
+    m = new_match(4)
+    sess = Session(m, {})
+    with pytest.raises(ParseError, match=r"^empty move: type 'deal' once each player"):
+        sess.parse_line("")
+    step(m, "deal")
+    with pytest.raises(ParseError, match=r"^empty move: p1 flips saying one: 'p1 flip CARD'"):
+        sess.parse_line("  ")
+    run(m, "7")
+    with pytest.raises(ParseError, match=r"^empty move: the 7 \(said one\) may NOT be taken"):
+        sess.parse_line("")
+    seeded = new_match(4, seed=1)  # a blank line still flips, or lets a card go
+    assert Session(seeded, {}).parse_line("") == Flip(1)

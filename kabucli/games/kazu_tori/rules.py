@@ -256,7 +256,10 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
 
     def blank_move(self, s: KazuToriState) -> str | None:
         """A blank line lets the card on the table go (the bots may still race for it), or
-        flips when there is nothing to claim or every person already let the card go."""
+        flips when there is nothing to claim or every person already let the card go. At a
+        real table it is no move: a flip names its card, and nobody need let a card go."""
+        if s.physical:
+            return None
         if s.phase == "window" and len(s.passed) + len(s.claimed) < len(s.ins):
             return "pass"
         return "flip"
@@ -564,7 +567,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
              "shuffle": self._parse_shuffle, "race": self._parse_race,
              "penalty": self._parse_penalty, "handout": self._parse_handout,
              "return": self._parse_return, "score": self._parse_score},
-            self._parse_card, "empty move: type 'flip', 'p2 claim', 'p2 pass' or 'stop'",
+            self._parse_card, self._empty,
             seatless=("shuffle", "race", "penalty", "handout", "return", "score"))
 
     @staticmethod
@@ -586,6 +589,13 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         if m.seat is None:
             raise ParseError("say who lets the card go, e.g. 'p2 pass'")
         return Pass(m.seat)
+
+    @staticmethod
+    def _empty(s: KazuToriState) -> str:
+        """A line with no move: what is typed now (the deal, a card turned, a claim)."""
+        from kabucli.games.kazu_tori import text  # (the words' module imports this one)
+
+        return f"empty move: {text.hint(s, 0) or text.EMPTY}"
 
     @staticmethod
     def _mover(s: KazuToriState, m: Typed) -> int:

@@ -11,6 +11,8 @@ from kabucli.games.kazu_tori.rules import GAME, WORDS, KazuToriState
 
 COMMANDS: dict[str, str] = {}  # Kazu-Tori answers no questions of its own at the prompt
 
+EMPTY = "type 'flip', 'p2 claim', 'p2 pass' or 'stop'"  # (when no hint applies)
+
 
 def hint(s: KazuToriState, seat: int) -> str:
     """What may be typed now, in one line."""
