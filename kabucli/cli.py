@@ -695,8 +695,8 @@ def _yes(out: Console, question: str) -> bool:
 
 def _undo_at_end(sess: Session, out: Console) -> bool:
     """Offer to take back the move that ended the game; True when something was taken back.
-    Anything but ``undo`` or an empty line is answered and asked again (a move typed out of
-    habit does not end the game unseen)."""
+    An empty line or ``quit`` finishes; anything else but ``undo`` is answered and asked
+    again (a move typed out of habit does not end the game unseen)."""
     while True:
         try:
             line = out.input("[bold]game over[/] [dim](undo: take back your last move; "
@@ -705,7 +705,7 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
             out.print()
             return False
         word = line.strip().lower()
-        if not word:
+        if not word or word in ("quit", "q", "exit"):  # (a command, as at the move prompt)
             return False
         if word == "undo":
             return _command(sess, "undo", out) == "undone"

@@ -299,6 +299,14 @@ def test_a_game_over_at_the_prompt_finishes_on_enter(tmp_path: Path) -> None:
     assert "game over (undo: take back your last move; Enter: finish)" in res.stdout
 
 
+def test_quit_at_the_game_over_prompt_finishes(tmp_path: Path) -> None:
+    # quit is a command at every prompt: at game over it was refused as a move typed out
+    # of habit, and asked again
+    res, events, match = kazutori(tmp_path, input="flip\nstop\ny\nquit\n")
+    assert match.over and kinds_of(events)[-1] == "End"
+    assert "the game is over: type undo" not in res.stdout
+
+
 def test_stop_in_a_script_is_deliberate_and_not_asked(tmp_path: Path) -> None:
     (tmp_path / "moves.txt").write_text("flip\nstop\n")
     res, events, match = kazutori(tmp_path, "--script", str(tmp_path / "moves.txt"), input="")
