@@ -22,6 +22,7 @@ from kabucli.safetext import safe_text
 
 R = TypeVar("R", bound=msgspec.Struct)
 MAX_RULES_BYTES = MiB  # a rules file is a few lines: a bigger one is refused, not loaded
+BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,8 @@ def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = No
 
 def _from_file(file: Path, game: str, games: Sequence[str]) -> dict[str, Any]:
     try:
-        loaded = msgspec.toml.decode(read_bytes(file, MAX_RULES_BYTES))
+        # (a byte order mark at the start, as some editors save UTF-8, is no part of it)
+        loaded = msgspec.toml.decode(read_bytes(file, MAX_RULES_BYTES).removeprefix(BOM))
     except OSError as exc:
         raise RulesFileError(f"cannot read rules file {file}: {exc.strerror}") from None
     except msgspec.DecodeError as exc:

@@ -193,6 +193,17 @@ def test_play_rule_and_rules_file_reach_the_log_header(tmp_path: Path) -> None:
     assert len(json.loads(res.stdout)["outcome"]["rounds"]) == 2
 
 
+def test_a_rules_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    # Windows Notepad saves UTF-8 with a mark at the start: the file was "not valid TOML"
+    rules = tmp_path / "house.toml"
+    rules.write_bytes(b"\xef\xbb\xbfrounds = 2\n")
+    log = tmp_path / "g.kbl"
+    res = run("play", "dare", "-s", "5", "-b", "all=best", "--rules-file", str(rules),
+              "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    assert read_log(log, games.event_types).header.rules["rounds"] == 2
+
+
 def test_play_without_log_option_writes_a_dated_log_here(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
