@@ -282,16 +282,32 @@ def stop_all() -> None:
 def kill_marked(mark: str, var: str = MARK) -> int:
     """Kill every process of this user whose environment carries ``var=mark`` (the bot mark:
     a bot's process that left its process group); how many. Only where /proc tells (Linux).
-    (What a process's environment held when it started: a later change is not seen.)"""
+    (What a process's environment held when it started: a later change is not seen.) While a
+    scan finds some, it is made again: a process one of them started while the scan ran
+    (after /proc was listed), or one that was just then becoming another program (its
+    environment unreadable for that instant), is found by the next."""
     needle = f"{var}={mark}".encode() + b"\0"
-    killed = 0
+    killed: set[int] = set()
+    for _ in range(MARK_SCANS):
+        if not _kill_marked_once(needle, killed):
+            break
+    return len(killed)
+
+
+MARK_SCANS = 10  # kill_marked's scans at most
+
+
+def _kill_marked_once(needle: bytes, killed: set[int]) -> bool:
+    """One scan of /proc for kill_marked; whether it killed a process not in ``killed``
+    (which it adds to)."""
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return 0
+        return False
     me = os.getpid()
+    more = False
     for name in entries:
-        if not name.isdigit() or int(name) == me:
+        if not name.isdigit() or int(name) == me or int(name) in killed:
             continue
         try:
             with open(f"/proc/{name}/environ", "rb") as fh:
@@ -301,8 +317,9 @@ def kill_marked(mark: str, var: str = MARK) -> int:
         if found:
             with contextlib.suppress(OSError):
                 os.kill(int(name), signal.SIGKILL)
-                killed += 1
-    return killed
+                killed.add(int(name))
+                more = True
+    return more
 
 
 def parse_answer(game: Game, state: Any, seat: int, answer: str) -> Event:
