@@ -423,7 +423,7 @@ def _bradley_terry(n: int, score: list[float], pairs: dict[tuple[int, int], floa
             break
         step = [sum(c * v for c, v in zip(row, grad, strict=True)) for row in cov]
         big = max(abs(v) for v in step)
-        if big < 1e-12:  # (Newton's last steps halve their digits off: this is the maximum)
+        if big < 1e-12:  # (the step that would move nothing: this is the maximum)
             break
         if big > MAX_STEP:
             step = [v * MAX_STEP / big for v in step]
