@@ -131,6 +131,8 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+QUIT_WORDS = ("quit", "q", "exit")  # leave the game, at every prompt of play
+
 _FAILED: list[str] = []  # the message of the last fail()
 _SAID_JSON = [False]  # whether a command printed JSON (by _dumps)
 
@@ -665,7 +667,7 @@ def _pass_screen(sess: Session, out: Console, seat: int, as_json: bool) -> bool:
         word = line.strip().lower()
         if not word:
             return cleared
-        if word in ("quit", "q", "exit"):
+        if word in QUIT_WORDS:
             _stop(sess, "left the game", 0, as_json)
         out.print(f"press Enter once {who} has the screen, or type quit (not "
                   f"{_escape(repr(line.strip()[:40]))})", soft_wrap=True)
@@ -705,7 +707,7 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
             out.print()
             return False
         word = line.strip().lower()
-        if not word or word in ("quit", "q", "exit"):  # (a command, as at the move prompt)
+        if not word or word in QUIT_WORDS:  # (a command, as at the move prompt)
             return False
         if word == "undo":
             return _command(sess, "undo", out) == "undone"
@@ -756,7 +758,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     g = sess.game
     m = sess.match
     words = games.text(g.name)
-    if word in ("quit", "q", "exit"):
+    if word in QUIT_WORDS:
         return "quit"
     if word in ("?", "moves", "legal"):
         texts = sess.legal_texts(people_only=True)  # (a bot seat's move is refused if typed)
@@ -1760,6 +1762,21 @@ def bot_check(
 
 # -- logs --------------------------------------------------------------------------------
 
+@contextlib.contextmanager
+def _log_failures() -> Iterator[None]:
+    """``log convert`` and ``log repair``: a log read whole that breaks a rule where that
+    stops the copy exits 1, as audit's verdict; one that cannot be read, or whose header its
+    game refuses, exits 2."""
+    from kabucli.errors import BrokenLogError, KabuError
+
+    try:
+        yield
+    except BrokenLogError as exc:
+        fail(str(exc), EXIT_RULE)
+    except KabuError as exc:  # a LogError, or a header its game refuses
+        fail(str(exc), EXIT_UNREADABLE)
+
+
 @log_app.command("convert")
 def log_convert(
     src: Annotated[Path, typer.Argument(help="The log to read.")],
@@ -1771,7 +1788,6 @@ def log_convert(
     force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
 ) -> None:
     """Convert a log between msgpack (compact) and JSON Lines (readable)."""
-    from kabucli.errors import BrokenLogError, KabuError
     from kabucli.games import event_types
     from kabucli.log import convert_log
 
@@ -1780,12 +1796,8 @@ def log_convert(
     dst = _file_named(dst, "DST")
     if dst.exists() and not force:
         fail(f"{dst} already exists; add --force to overwrite it")
-    try:
+    with _log_failures():
         n = convert_log(src, dst, event_types, to, overwrite=force)  # type: ignore[arg-type]
-    except BrokenLogError as exc:  # read whole, but it breaks a rule: exit 1, as audit's
-        fail(str(exc), EXIT_RULE)
-    except KabuError as exc:  # a LogError, or a header its game refuses
-        fail(str(exc), EXIT_UNREADABLE)
     _console().print(f"wrote {_escape(str(dst))} ({n} events)", soft_wrap=True)
 
 
@@ -1798,7 +1810,6 @@ def log_repair(
 ) -> None:
     """Copy every record of a damaged log that still checks into a new log."""
     from kabucli import games
-    from kabucli.errors import BrokenLogError, KabuError
     from kabucli.log import repair_log, same_file
 
     dst = _file_named(dst, "DST")
@@ -1806,12 +1817,8 @@ def log_repair(
         fail(f"{dst}: cannot repair a log onto itself (the original stays as it is)")
     if dst.exists() and not force:
         fail(f"{dst} already exists; add --force to overwrite it")
-    try:
+    with _log_failures():
         kept, dropped = repair_log(src, dst, games.event_types, overwrite=force)
-    except BrokenLogError as exc:  # what is kept breaks a rule (into msgpack): 1, as convert
-        fail(str(exc), EXIT_RULE)
-    except KabuError as exc:  # a LogError, or a header its game refuses
-        fail(str(exc), EXIT_UNREADABLE)
     err = _console(stderr=True)
     for line in dropped:
         err.print(f"[yellow]dropped:[/] {_escape(line)}")
