@@ -507,7 +507,7 @@ class RankedElo:
         self.orders[order] = self.orders.get(order, 0) + 1
         for (a, ra), (b, rb) in combinations(order, 2):  # a < b
             s, g = self.games.get((a, b), (0.0, 0))
-            self.games[(a, b)] = (s + (1.0 if ra < rb else 0.5 if ra == rb else 0.0), g + 1)
+            self.games[(a, b)] = (s + _above(ra, rb), g + 1)
 
     def results(self) -> list[tuple[float, float | None]]:
         """Each player's Elo (mean 0) and the 95% half-width of its error bar (None: none
@@ -521,8 +521,7 @@ class RankedElo:
         for order, count in sorted(self.orders.items()):
             s = [0.0] * n
             for (a, ra), (b, rb) in combinations(order, 2):
-                y = 1.0 if ra < rb else 0.5 if ra == rb else 0.0
-                d = y - 1.0 / (1.0 + math.exp(r[b] - r[a]))
+                d = _above(ra, rb) - 1.0 / (1.0 + math.exp(r[b] - r[a]))
                 s[a] += d
                 s[b] -= d
             for i in range(n):
@@ -536,3 +535,9 @@ class RankedElo:
         except ZeroDivisionError:
             var = [0.0] * n
         return _elo(n, r, var, _idle(n, pairs))
+
+
+def _above(ra: int, rb: int) -> float:
+    """The score of the game between two players of a match that finished with ``ra`` and
+    ``rb`` players above each: 1 for the one above, a tie half each."""
+    return 1.0 if ra < rb else 0.5 if ra == rb else 0.0

@@ -392,8 +392,7 @@ def _result(match: Match, start_chips: list[int]) -> list[tuple[int, float]]:
     deltas = [ledger.seat(s) - start_chips[s - 1] for s in range(1, match.nseats + 1)]
     named = (match.outcome() or {}).get("winners")
     if isinstance(named, list) and named:
-        return [(d, 1.0 / len(named) if f"p{s}" in named else 0.0)
-                for s, d in enumerate(deltas, 1)]
+        return list(zip(deltas, _shares(named, match.nseats), strict=True))
     top = max(deltas)
     leaders = deltas.count(top)
     return [(d, 1.0 / leaders if d == top else 0.0) for d in deltas]
@@ -408,8 +407,13 @@ def _scored(match: Match) -> list[tuple[int, float]]:
     if not isinstance(scores, dict) or not isinstance(winners, list) or not winners:
         raise KabuError(f"{match.game.title} keeps no chips and no scores; nothing to count")
     sign = -1 if out.get("scoring") == "lowest" else 1
-    return [(sign * int(scores[f"p{s}"]), 1.0 / len(winners) if f"p{s}" in winners else 0.0)
-            for s in range(1, match.nseats + 1)]
+    return [(sign * int(scores[f"p{s}"]), share)
+            for s, share in enumerate(_shares(winners, match.nseats), 1)]
+
+
+def _shares(winners: list[str], nseats: int) -> list[float]:
+    """Each seat's share of the win when the outcome names its ``winners`` ("p2", ...)."""
+    return [1.0 / len(winners) if f"p{s}" in winners else 0.0 for s in range(1, nseats + 1)]
 
 
 def measure(game: Game) -> str:
