@@ -149,8 +149,7 @@ class Series:
     x: list[int]
     measure: str
     means: list[Line]
-    rating_name: str = ""  # the y axis of the ratings panel
-    rating_band: str = "its 95% interval"  # what its bands are
+    rating_name: str = ""  # the y axis of the ratings panel (its bands: 95% intervals)
     # a rating whose interval has no end (a score of 0 or 1 so far) has its band reach the
     # panel's edge; a tournament's rating has none missing but a bot's that has not played yet
     # (kabucli.ratings: the prior's drawn game bounds every other)
@@ -202,7 +201,6 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
         out.rating_name, out.ratings = "Elo difference", [line]
     elif rating == "elo":
         out.rating_name = "Elo"
-        out.rating_band = "its 95% interval"
         out.open_ends = False
         for i, name in enumerate(names):
             # a bot's rating once it has played (before, it is the others' mean: 0)
@@ -250,7 +248,7 @@ def figure(data: Series, title: str) -> Any:
     if data.ratings:
         # a tournament's groups meet one after the other: its ratings settle later
         todo.append(("ratings", axes[1], data.ratings, data.rating_name,
-                     f"{data.rating_name}, with {data.rating_band}", data.open_ends,
+                     f"{data.rating_name}, with its 95% interval", data.open_ends,
                      0.05 if data.open_ends else 0.25))
     for panel, ax, lines, ylabel, heading, open_ends, skip in todo:
         ax.set_gid(panel)
