@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from kabucli.errors import ParseError
+from kabucli.safetext import quoted
 
 UNKNOWN: Final = -1
 UNKNOWN_TOKEN: Final = "??"
@@ -63,7 +64,7 @@ class Deck:
         """The code of one typed token; raises ParseError naming the token and the deck."""
         code = self._lookup.get(text.strip().lower())
         if code is None:
-            raise ParseError(f"'{text}' is not a card of the {self.title} deck")
+            raise ParseError(f"{quoted(text)} is not a card of the {self.title} deck")
         return code
 
     def parse_many(self, texts: Iterable[str]) -> list[int]:

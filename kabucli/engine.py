@@ -27,6 +27,7 @@ from kabucli.errors import IllegalMove, KabuError, LogError, NeedInputs, RuleErr
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.log import FORMAT_VERSION, Header, SeatInfo, now_iso, now_ms, started_problem
 from kabucli.rules import as_dict, validate
+from kabucli.safetext import quoted
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
 
 # The classes the engine tells events apart by, and the function feed_records calls once a
@@ -472,7 +473,7 @@ class Match:
             return "the match is already over"
         kind = event.KIND
         if pkind != kind and not (p.draws and kind == "chance"):
-            return f"waiting for {p.what}, not for {game.notate(event)!r}"
+            return f"waiting for {p.what}, not for {quoted(game.notate(event))}"
         if kind == "action":
             seat = getattr(event, "seat", None)
             if seat not in p.seats:

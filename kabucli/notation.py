@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Final, Generic, TypeVar
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Forfeit, Pay, Undo
 from kabucli.ledger import POT, party_name
-from kabucli.safetext import safe_text
+from kabucli.safetext import quoted, safe_text
 
 if TYPE_CHECKING:
     from kabucli.cards import Deck
@@ -113,7 +113,7 @@ def party(word: str, nseats: int) -> int:
         seat = None
     if seat is not None:
         return seat
-    raise ParseError(f"'{word}' is neither 'pot' nor a seat p1-p{nseats}")
+    raise ParseError(f"{quoted(word)} is neither 'pot' nor a seat p1-p{nseats}")
 
 
 def notate_shared(ev: Event) -> str | None:
@@ -134,7 +134,7 @@ def parse_shared(verb: str, args: list[str], nseats: int) -> Event:
     """A shared event from its verb (one of SHARED_VERBS) and the words after it."""
     if verb == "undo":
         if args:
-            raise ParseError(f"'undo' takes nothing after it, got '{' '.join(args)}'")
+            raise ParseError(f"'undo' takes nothing after it, got {quoted(' '.join(args))}")
         return Undo()
     if verb == "pay":
         if len(args) < 3 or not args[2].isdigit():
@@ -154,7 +154,7 @@ def parse_shared(verb: str, args: list[str], nseats: int) -> Event:
                 raise ParseError(shape)
             values.append(value)
         return End(args[0], values[:-1], values[-1])
-    raise ParseError(f"'{verb}' is not an event every game shares")
+    raise ParseError(f"{quoted(verb)} is not an event every game shares")
 
 
 S = TypeVar("S")
@@ -185,7 +185,7 @@ class Typed:
         """A ParseError unless nothing follows the verb (named ``verb`` in the message)."""
         if len(self.words) > 1:
             raise ParseError(f"'{verb or self.verb}' takes nothing after it, got "
-                             f"'{' '.join(self.words[1:])}'")
+                             f"{quoted(' '.join(self.words[1:]))}")
 
 
 Handler = Callable[[S, Typed], Event]
@@ -224,7 +224,8 @@ class Verbs(Generic[S]):
         verb = words[0].lower()
         if verb in self.seatless:
             if seat is not None:
-                raise ParseError(f"'{words[0]}' is not typed after a seat: type '{rest}'")
+                raise ParseError(f"{quoted(words[0])} is not typed after a seat: type "
+                                 f"{quoted(rest)}")
             if verb in SHARED_VERBS:
                 return parse_shared(verb, words[1:], nseats)
         typed = Typed(seat, words, rest)

@@ -21,3 +21,13 @@ def safe_text(text: str, limit: int | None = None) -> str:
     if limit is not None and len(shown) > limit:
         return f"{shown[:limit]}… ({len(text)} characters)"
     return shown
+
+
+QUOTED = 40  # the most characters of a typed word or line that a message quotes
+
+
+def quoted(text: str, limit: int = QUOTED) -> str:
+    """``text`` (typed at the prompt, sent by a bot, read from a log) as a message quotes it:
+    in single quotes, safe to show (:func:`safe_text`) and cut to ``limit`` characters, so a
+    refusal of a long line stays one short line."""
+    return f"'{safe_text(text, limit)}'"

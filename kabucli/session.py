@@ -24,7 +24,7 @@ from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
 from kabucli.notation import MAX_LINE
-from kabucli.safetext import safe_text
+from kabucli.safetext import quoted, safe_text
 from kabucli.shuffle import Rng
 
 COMMANDS = {
@@ -296,7 +296,7 @@ class Session:
                 m.submit(ev)
             except IllegalMove as exc:
                 who = game.actor(ev)
-                raise KabuError(f"bot {who} played {game.notate(ev)!r}, which is not "
+                raise KabuError(f"bot {who} played {quoted(game.notate(ev))}, which is not "
                                 f"legal: {exc}") from None
         # No undo happens here, so every new event in effect is also a new log record.
         return list(enumerate(m.events[before:], start + 1))

@@ -24,7 +24,7 @@ from math import factorial
 from typing import Final, TypeVar
 
 from kabucli.errors import ParseError
-from kabucli.safetext import safe_text
+from kabucli.safetext import quoted, safe_text
 
 ALGORITHM: Final = "blake2b-fy-v1"
 SEED_LIMIT: Final = 2**64
@@ -46,9 +46,9 @@ def parse_seed(text: str | int) -> int:
         try:
             seed = int(t, 10)  # base 0 refuses leading zeros such as "007"
         except ValueError:
-            raise ParseError(f"seed '{text}' is not a whole number") from None
+            raise ParseError(f"seed {quoted(t)} is not a whole number") from None
     if not 0 <= seed < SEED_LIMIT:
-        raise ParseError(f"seed '{text}' is out of range: use 0 to 2**64 - 1")
+        raise ParseError(f"seed {quoted(t)} is out of range: use 0 to 2**64 - 1")
     return seed
 
 

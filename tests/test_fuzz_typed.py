@@ -226,6 +226,37 @@ def test_fuzzed_play_input_gives_one_clean_line(game: str) -> None:
     assert not stats.crashes, crash_report(stats)
 
 
+# The longest refusal of a typed line: its own words, and what was typed quoted in a few
+# short pieces (kabucli.safetext.quoted), never the whole line again.
+REFUSAL_CHARS = 300
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_refusal_of_a_long_line_quotes_only_a_short_part_of_it(game: str) -> None:
+    rnd = random.Random(f"{SEED}/long/{game}")
+    refusals: list[str] = []
+
+    def longer(sess: Session, line: str) -> None:
+        """The fuzzer's line with one word made 300 characters longer, or 80 words more."""
+        words = line.split() or ["x"]
+        if rnd.random() < 0.5:
+            i = rnd.randrange(len(words))
+            words[i] += (words[i][-1:] or "x") * 300
+        else:
+            words += [rnd.choice(words) for _ in range(80)]
+        try:
+            type_line(sess, " ".join(words))
+        except KabuError as exc:
+            refusals.append(str(exc))
+            raise
+
+    stats = fuzz_session(game, 600, step=longer)
+    assert not stats.crashes, crash_report(stats)
+    assert len(refusals) > 500
+    longest = max(refusals, key=len)
+    assert len(longest) <= REFUSAL_CHARS, longest
+
+
 def test_the_fuzzer_reports_a_crash() -> None:
     """The check above can fail: a line whose handling raises something other than a
     KabuError is counted as a crash. (The fault is put in the fuzzer's step, not into the

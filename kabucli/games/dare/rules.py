@@ -38,6 +38,7 @@ from kabucli.notation import (
     seat_list,
     split_seat,
 )
+from kabucli.safetext import quoted
 from kabucli.shuffle import Rng
 
 # The event classes the hot paths tell events apart by, as static names: compiled,
@@ -443,7 +444,8 @@ class Dare(Game[DareState, DareRules]):
         for w in words:
             cards = self._cards(w)
             if len(cards) != 3:
-                raise ParseError(f"'{w}' is not a set of three cards joined by '-' (e.g. 1-3-9)")
+                raise ParseError(f"{quoted(w)} is not a set of three cards joined by '-' "
+                                 "(e.g. 1-3-9)")
             sets.append(sorted(cards))
         return sorted(sets)
 
@@ -480,13 +482,13 @@ class Dare(Game[DareState, DareRules]):
 
     def _parse_lay(self, s: DareState, m: Typed) -> Event:
         if not m.args:
-            raise ParseError(f"'{m.words[0]}' needs sets after it, like '1-3-9 3-5-5' "
+            raise ParseError(f"{quoted(m.words[0])} needs sets after it, like '1-3-9 3-5-5' "
                              "(type 'pass' to lay none)")
         return Lay(self._layer(s, m.seat), self._parse_sets(m.args))
 
     def _parse_bare_sets(self, s: DareState, m: Typed) -> Event:
         if not any(ch.isdigit() for ch in m.verb):
-            raise ParseError(f"'{m.words[0]}' is not a Dare move: use sets like '1-3-9', "
+            raise ParseError(f"{quoted(m.words[0])} is not a Dare move: use sets like '1-3-9', "
                              "'pass', 'show 2-3-4' or 'deal 1-7-5'")
         return Lay(self._layer(s, m.seat), self._parse_sets(m.words))
 
@@ -512,7 +514,7 @@ class Dare(Game[DareState, DareRules]):
             raise ParseError(shape)
         reasons = ("dare", "showdown", "tie", "split", "order", "nobody")
         if args[2] not in reasons:
-            raise ParseError(f"'{args[2]}' is not a way a round ends ({', '.join(reasons)})")
+            raise ParseError(f"{quoted(args[2])} is not a way a round ends ({', '.join(reasons)})")
         winners = [] if args[3] == "-" else [party(w, s.n) for w in args[3].split(",")]
         if POT in winners or party(args[5], s.n) == POT:
             raise ParseError(shape)

@@ -45,6 +45,7 @@ from kabucli.notation import (
     seat_list,
     split_seat,
 )
+from kabucli.safetext import quoted
 from kabucli.shuffle import Rng
 
 # The event classes the hot paths tell events apart by, as static names: compiled,
@@ -330,14 +331,15 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         for t in tokens:
             month = _NAMED.get(t.strip().lower())
             if month is not None:
-                raise ParseError(f"'{t}': Kabu-Tsukuri counts cards by month only, so a card "
+                raise ParseError(f"{quoted(t)}: Kabu-Tsukuri counts cards by month only, so a card "
                                  f"is typed as its month ('{month}' for {t})")
         return self.deck.parse_many(tokens)
 
     def _row(self, word: str) -> list[int]:
         cards = self._cards(word)
         if len(cards) != ROW:
-            raise ParseError(f"'{word}' is not a row of three cards joined by '-' (e.g. 3-4-5)")
+            raise ParseError(f"{quoted(word)} is not a row of three cards joined by '-' "
+                             "(e.g. 3-4-5)")
         return cards
 
     def parse(self, s: KabuState, text: str) -> Event:
@@ -366,7 +368,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
 
     def _parse_bet(self, s: KabuState, m: Typed) -> Event:
         if m.args:
-            raise ParseError(f"'{m.words[0]}' takes nothing after it: the bet is "
+            raise ParseError(f"{quoted(m.words[0])} takes nothing after it: the bet is "
                              f"{s.rules.bet} chip(s) by the house rules")
         return Bet(self._mover(s, m.seat))
 
@@ -380,7 +382,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
 
     def _parse_bare_rows(self, s: KabuState, m: Typed) -> Event:
         if not any(ch.isdigit() for ch in m.verb):
-            raise ParseError(f"'{m.words[0]}' is not a Kabu-Tsukuri move: lay rows like "
+            raise ParseError(f"{quoted(m.words[0])} is not a Kabu-Tsukuri move: lay rows like "
                              "'1-2-3 4-5-6 7-8-9 aside 12', or 'bet', 'show 3-4-5', 'best'")
         return self._parse_arrange(self._mover(s, m.seat), m.words)
 

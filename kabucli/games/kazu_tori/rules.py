@@ -52,6 +52,7 @@ from kabucli.notation import (
     split_seat,
     whole,
 )
+from kabucli.safetext import quoted
 from kabucli.shuffle import Rng
 
 # The event classes the hot paths tell events apart by, as static names: compiled,
@@ -576,7 +577,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         if seat is None and len(m.args) == 1:  # 'claim p2'
             seat = seat_of(m.args[0], s.n)
             if seat is None:
-                raise ParseError(f"'{m.args[0]}' is not a seat: type 'claim p2'")
+                raise ParseError(f"{quoted(m.args[0])} is not a seat: type 'claim p2'")
         else:
             m.none_after()
         if seat is None:
@@ -612,7 +613,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
     def _parse_flip(self, s: KazuToriState, m: Typed) -> Event:
         args = m.args
         if len(args) > 1:
-            raise ParseError(f"a flip turns one card, got '{' '.join(args)}'")
+            raise ParseError(f"a flip turns one card, got {quoted(' '.join(args))}")
         return Flip(self._mover(s, m), self.deck.parse(args[0]) if args else None)
 
     def _parse_card(self, s: KazuToriState, m: Typed) -> Event:
@@ -622,7 +623,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
                 return Flip(self._mover(s, m), self.deck.parse(m.verb))
             except ParseError:
                 pass
-        raise ParseError(f"'{m.rest}' is not a Kazu-Tori move: use 'flip', 'p3 flip 7', "
+        raise ParseError(f"{quoted(m.rest)} is not a Kazu-Tori move: use 'flip', 'p3 flip 7', "
                          "'p2 claim', 'p2 pass' or 'stop'")
 
     @staticmethod
@@ -640,7 +641,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             who = parse_seat(key, s.n)
             value = whole(val, missing, hi)
             if not sep or value is None:
-                raise ParseError(f"'{word}' should read pN={what} ({what} {missing}-{hi})")
+                raise ParseError(f"{quoted(word)} should read pN={what} ({what} {missing}-{hi})")
             out[who - 1] = value
         return out
 
@@ -698,7 +699,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         if len(parts) == 1 and "/" in parts[0]:
             typed = [whole(x.strip(), 0, self.deck.size) for x in parts[0].split("/")]
             if None in typed:
-                raise ParseError(f"'{parts[0]}' is not pile sizes like 10/10/10/10")
+                raise ParseError(f"{quoted(parts[0])} is not pile sizes like 10/10/10/10")
             return Deal([x for x in typed if x is not None])
         piles = []
         for part in parts:

@@ -48,6 +48,7 @@ from kabucli.notation import (
     seat_of,
     whole,
 )
+from kabucli.safetext import quoted
 from kabucli.shuffle import Rng
 
 # The event classes the hot paths tell events apart by, as static names: compiled,
@@ -903,7 +904,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             raise ParseError("a catch names who is caught: 'catch p3' (or 'p1 catch p3')")
         target = seat_of(args[0], s.n)
         if target is None:
-            raise ParseError(f"'{args[0]}' is not a seat: type 'catch p3'")
+            raise ParseError(f"{quoted(args[0])} is not a seat: type 'catch p3'")
         # untyped: the first player after the one caught, in the direction of play
         return Catch(s.step(target, 1) if m.seat is None else m.seat, target)
 
@@ -952,7 +953,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         try:
             card = self.deck.parse(word)
         except ParseError:
-            raise ParseError(f"'{word}' is not an Uno Dare move: type a card like 'R5', "
+            raise ParseError(f"{quoted(word)} is not an Uno Dare move: type a card like 'R5', "
                              "'WD12 red', 'draw', 'keep', 'decline', 'try', 'uno' or "
                              "'catch p3'") from None
         if card < 0:
@@ -966,14 +967,15 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             color = self._color(args[0])
         elif args:
             raise ParseError(f"after the card only a color (for a Wild Dare) and 'uno' may "
-                             f"follow, not '{' '.join(args)}'")
+                             f"follow, not {quoted(' '.join(args))}")
         return Play(seat, card, color, uno)
 
     @staticmethod
     def _color(word: str) -> int:
         color = text.COLOR_WORDS.get(word.lower())
         if color is None:
-            raise ParseError(f"'{word}' is not a color (red, yellow, green, blue or R, Y, G, B)")
+            raise ParseError(f"{quoted(word)} is not a color (red, yellow, green, blue or R, "
+                             "Y, G, B)")
         return color
 
     def _parse_cards(self, body: str) -> list[int]:
@@ -988,7 +990,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             rnd = number(head[1], 1, LOG_INT, "a round")
             seat = seat_of(head[3], s.n)
             if seat is None:
-                raise ParseError(f"'{head[3]}' is not a seat like p2")
+                raise ParseError(f"{quoted(head[3])} is not a seat like p2")
             dealer = seat
             head = head[5:]
         elif head[:1] == ["up"]:
@@ -1039,7 +1041,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             seat = seat_of(key, s.n)
             value = whole(val, 0, RACE_DRAWS - 1)
             if seat is None or not sep or value is None:
-                raise ParseError(f"'{word}' should read pN=DRAW (DRAW 0-{RACE_DRAWS - 1})")
+                raise ParseError(f"{quoted(word)} should read pN=DRAW (DRAW 0-{RACE_DRAWS - 1})")
             draws[seat - 1] = value
         return Race(draws)
 

@@ -51,6 +51,7 @@ from kabucli.notation import (
     parse_seat,
     whole,
 )
+from kabucli.safetext import quoted
 from kabucli.shuffle import Rng
 
 # The event classes the hot paths tell events apart by, as static names: compiled,
@@ -307,7 +308,7 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
 
     def _wrong_phase(self, s: YatchabaState, ev: Event, phase: str) -> str | None:
         if phase != s.phase:
-            return f"waiting for {self.pending(s).what}, not for {self.notate(ev)!r}"
+            return f"waiting for {self.pending(s).what}, not for {quoted(self.notate(ev))}"
         return None
 
     def _check_bet(self, s: YatchabaState, ev: Bet) -> str | None:
@@ -548,7 +549,7 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
         for w in words:
             m = parse_month(w)
             if m is None:
-                raise ParseError(f"'{w}' is not a month: type 1-12 or a name like jan")
+                raise ParseError(f"{quoted(w)} is not a month: type 1-12 or a name like jan")
             months.append(m)
         if len(months) != LAID:
             raise ParseError(f"a guess names {LAID} months, e.g. 'guess 1 1 8' or "
@@ -603,7 +604,7 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
         """Three months alone: the guesser's guess."""
         if parse_month(m.verb) is not None and s.phase == "guess":
             return Guess(m.seat or s.guesser, self._parse_months(m.words))
-        raise ParseError(f"'{m.words[0]}' is not a Yatchaba move: use 'guess 1 1 8', 'bet', "
+        raise ParseError(f"{quoted(m.words[0])} is not a Yatchaba move: use 'guess 1 1 8', 'bet', "
                          "'pass', 'continue', 'stop', 'deal' or 'reveal 1 1 8'")
 
     def _parse_bet(self, s: YatchabaState, m: Typed) -> Event:
@@ -613,7 +614,7 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
             return Bet(who, s.next_amount())
         if len(args) > 1 or not args[0].isdigit():
             raise ParseError(f"'bet' takes the amount alone (or nothing), not "
-                             f"'{' '.join(args)}'")
+                             f"{quoted(' '.join(args))}")
         return Bet(who, number(args[0], 0, LOG_INT, "a bet"))
 
     def _parse_decision(self, s: YatchabaState, m: Typed) -> Event:
