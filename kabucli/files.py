@@ -4,9 +4,10 @@ writing a file whole (a converted or repaired log, a page, a chart).
 A name can point at something that never ends (``/dev/zero``, a FIFO no one writes to) or at
 a huge file. :func:`read_bytes` reads only regular files, and at most a given size, so such a
 name is refused at once instead of hanging or filling the memory. :func:`write_whole` writes
-only regular files, into a new file that takes the name's place when it is whole, so that a
-write that fails (a full disk, SIGTERM) leaves what was there as it was and nothing beside it;
-the new file keeps the replaced one's permissions, and a link keeps naming its file.
+only regular files, into a new file that takes the name's place when it is whole and synced
+to disk (its folder synced after), so that a write that fails (a full disk, SIGTERM, a crash
+of the machine) leaves what was there as it was and nothing beside it; the new file keeps the
+replaced one's permissions, and a link keeps naming its file.
 """
 
 from __future__ import annotations
@@ -81,6 +82,24 @@ def _read_upto(fd: int, first: int, most: int) -> bytes:
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
+def sync_folder(path: Path | str, must: bool = False) -> None:
+    """Sync the folder ``path`` to disk: a name just made or changed in it (a new log, a file
+    that took another's place) is kept across a crash only once its folder is synced. A
+    folder that cannot be synced (some network file systems) is left as it is, unless
+    ``must``: then OSError. (Nothing to do where there is no O_DIRECTORY: Windows.)"""
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        if must:
+            raise
+
+
 def size_text(n: int) -> str:
     return f"{n // MiB} MiB" if n >= MiB and n % MiB == 0 else f"{n} bytes"
 
@@ -118,7 +137,13 @@ def _write_part(name: str, part: str, old: os.stat_result | None,
         if old is not None:  # the file replaced keeps who may read it (a 0600 log stays so)
             _same_access(fd, old)
         with os.fdopen(fd, "wb") as fh:
-            result = write(fh)
+            result = write(fh)  # (which may close it)
+        # on disk before its name is, so that a crash leaves it whole or not there at all
+        synced = os.open(part, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        try:
+            os.fsync(synced)
+        finally:
+            os.close(synced)
         if overwrite:
             os.replace(part, name)
         else:
@@ -132,6 +157,7 @@ def _write_part(name: str, part: str, old: os.stat_result | None,
                 os.replace(part, name)
         with contextlib.suppress(OSError):
             os.unlink(part)  # after a link: the name keeps the file
+        sync_folder(os.path.dirname(name) or ".")
     except BaseException as exc:
         if made or not isinstance(exc, OSError):  # (not when the open itself failed)
             with contextlib.suppress(OSError):

@@ -47,7 +47,7 @@ from kabucli.compact import (
 )
 from kabucli.errors import BrokenLogError, KabuError, LogError, NeedInputs
 from kabucli.events import Event, Forfeit, Undo
-from kabucli.files import MiB, open_regular, read_bytes, size_text, write_whole
+from kabucli.files import MiB, open_regular, read_bytes, size_text, sync_folder, write_whole
 
 FORMAT_VERSION = 2
 READ_VERSIONS = (1, 2)
@@ -302,7 +302,10 @@ class LogWriter:
             raise LogError(f"cannot create {path}: {exc.strerror}") from None
         try:
             _lock(fh, path)
-            return cls.start(fh, header, fmt, durable, types)
+            writer = cls.start(fh, header, fmt, durable, types)
+            if durable:  # the log's name, as its header is: on disk before the first prompt
+                sync_folder(path.parent)
+            return writer
         except OSError as exc:  # a full disk: the file made here holds nothing; it goes
             with contextlib.suppress(OSError):
                 fh.close()  # (which writes what is left: it fails again)
@@ -525,12 +528,7 @@ def _set_aside(path: Path, tail: bytes) -> Path:
                 fh.write(tail)
                 fh.flush()
                 os.fsync(fh.fileno())
-            if hasattr(os, "O_DIRECTORY"):  # and its name, before the log is cut
-                folder = os.open(side.parent, os.O_RDONLY | os.O_DIRECTORY)
-                try:
-                    os.fsync(folder)
-                finally:
-                    os.close(folder)
+            sync_folder(side.parent, must=True)  # and its name, before the log is cut
         except FileExistsError:
             n += 1
             continue

@@ -9,6 +9,7 @@ import io
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 import time
@@ -410,6 +411,49 @@ def test_a_persons_input_is_written_and_synced_before_the_game_goes_on(
         writer.append(ev, how)
     inputs = sum(1 for h in hows[:8] if h != 0)
     assert inputs == 3 and calls == ["write", "flush", "fsync 99"] * inputs
+
+
+def synced(monkeypatch: pytest.MonkeyPatch, watch: Path) -> list[str]:
+    """What os.fsync is called on from now: 'file', or 'folder' (then also whether ``watch``
+    has a name in it by then: 'folder with NAME')."""
+    calls: list[str] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            calls.append(f"folder with {watch.name}" if watch.exists() else "folder")
+        else:
+            calls.append("file")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    return calls
+
+
+def test_a_new_log_and_its_name_are_on_disk_before_the_first_move(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, dare_match: Match) -> None:
+    """A person's game: its header is synced, then the folder that holds its new name (a
+    crash that keeps the file's bytes but not its name would lose the whole game)."""
+    path = tmp_path / "table.kbl"
+    calls = synced(monkeypatch, path)
+    writer = LogWriter.create(path, dare_match.header, durable=True, types=GAME.events)
+    assert calls == ["file", "folder with table.kbl"]
+    writer.close()
+    calls.clear()
+    LogWriter.create(tmp_path / "bots.kbl", dare_match.header, durable=False,
+                     types=GAME.events).close()
+    assert calls == []  # a bot game syncs nothing
+
+
+def test_a_log_written_whole_is_synced_before_it_takes_its_name(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, dare_match: Match) -> None:
+    """log convert and repair (kabucli.files.write_whole): the new file's bytes are on disk
+    before its name appears, and the name after; else a crash just after could leave the
+    converted log empty, with the original already deleted by a user who saw it succeed."""
+    path = tmp_path / "copy.kbl"
+    calls = synced(monkeypatch, path)
+    write_log(path, dare_match.header, dare_match.events, "msgpack", types=GAME.events)
+    assert calls == ["file", "folder with copy.kbl"]
 
 
 def test_a_bot_game_writes_its_inputs_in_one_block_at_its_end(
