@@ -373,8 +373,9 @@ class ProcessBot:
         early = chan.unasked()
         if early:  # a second line to the last turn, or a line before the first: each answer
             self._kill()  # would be the one to the turn before, out of step with the game
+            line = early[:80].decode("utf-8", "backslashreplace").rstrip("\r\n")
             raise BotError(f"bot p{seat} ('{self.command}') answered before it was asked: "
-                           f"{early[:80]!r}")
+                           f"{line!r} (one line to each turn)")
         deadline = chan.deadline()
         try:
             chan.send(json.dumps(message).encode() + b"\n", deadline)
