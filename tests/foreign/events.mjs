@@ -24,7 +24,7 @@ export const GAMES = {
     bet: ["action", "seat"], stakes: ["auto", "row", "amount"], turn: ["chance", "row", "rows"],
     show: ["chance", "seat", "cards"], result: ["auto", "hand", "row", "best", "amount"], end: shared.end, forfeit: shared.forfeit },
 };
-// Defaults other than null, as read off kabucli's own logs (the doc names only the first two).
+// Defaults other than null (docs/log-format.md, The binary encoding).
 export const DEFAULTS = { why: "", pot: 0, uno: false, aside: [] };
 
 export function codeOf(game, type) {
