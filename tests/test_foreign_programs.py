@@ -122,10 +122,12 @@ def test_a_bot_writing_two_lines_to_one_turn_is_told_so_in_words(tmp_path: Path)
 
 def test_a_python_class_bot_written_from_the_doc_plays_yatchaba() -> None:
     out = kabucli("play", "yatchaba", "--seed", "2",
-                  "--bot", "1=py:tests/foreign/pybot.py:LastLegal", "--bot", "2=smart", "--bot", "3=random", "--no-log", "--json")
+                  "--bot", "1=py:tests/foreign/pybot.py:LastLegal", "--bot", "2=smart",
+                  "--bot", "3=random", "--no-log", "--json")
     assert json.loads(out.stdout)["outcome"] is not None
     out = kabucli("play", "yatchaba", "--seed", "2",
-                  "--bot", "1=py:tests/foreign/pybot.py:Raises", "--bot", "2=smart", "--no-log", check=False)
+                  "--bot", "1=py:tests/foreign/pybot.py:Raises", "--bot", "2=smart",
+                  "--no-log", check=False)
     assert out.returncode == 1
     assert out.stderr.strip() == ("error: bot p1 ('tests/foreign/pybot.py:Raises') failed: "
                                   "RuntimeError: on purpose")
