@@ -1730,16 +1730,26 @@ def bot_check(
     as_json: JsonOpt = False,
 ) -> None:
     """Check that a bot program keeps the protocol: one line per check, exit 0 if all pass."""
+    import shlex
+
     from kabucli.botcheck import check_bot
     from kabucli.errors import KabuError
+    from kabucli.safetext import safe_text
 
     g = _game(game)
     r = _rules(g, rule or [], rules_file)
     s = _seed(seed)
     if players is not None and not g.min_players <= players <= g.max_players:
         fail(f"{g.title} takes {g.min_players}-{g.max_players} players, not {players}")
+    # the seat's spelling, --bot 2=cmd:..., is the same program
+    command = command.strip().removeprefix("bot:").removeprefix("cmd:")
     if not command.strip():
         fail("give the bot's command, e.g. \"python3 mybot.py\"")
+    if command.startswith("py:"):
+        fail(f"bot check tests a program that talks over stdin and stdout (a command, as after "
+             f"cmd:); a Python class ({safe_text(command, 40)}) is run by kabucli's own host, "
+             f"which keeps that protocol for it: try it in matches instead, e.g. kabucli sim "
+             f"{g.name} --bot {shlex.quote(command)} --bot random --matches 20")
     try:
         checks = check_bot(g, r, command, 1 if s is None else s, games_, against, players,
                            timeout)

@@ -133,3 +133,26 @@ def test_an_illegal_answer_fails_answers_legally_whatever_its_words_or_command(
     assert res.exit_code == 1
     assert not checks["answers legally"]["ok"], checks["answers legally"]
     assert checks["answers every turn in time"]["ok"], checks["answers every turn in time"]
+
+
+def test_a_bot_named_as_a_seat_names_it_is_checked_as_the_program(tmp_path: Path) -> None:
+    """`--bot 2=cmd:python3 bot.py` names the program `python3 bot.py`: bot check takes the
+    same spelling (with or without bot:)."""
+    (tmp_path / "bot.py").write_text(GOOD)
+    for prefix in ("cmd:", "bot:cmd:"):
+        res = runner.invoke(app, ["bot", "check", "dare", f"{prefix}{sys.executable} "
+                                  f"{tmp_path / 'bot.py'}", "--rule", "rounds=1"])
+        assert res.exit_code == 0, res.output
+        assert res.output.count("ok ") == 5
+
+
+def test_a_python_class_bot_is_refused_in_one_line_that_says_how_to_try_it() -> None:
+    res = runner.invoke(app, ["bot", "check", "dare", "py:mybot.py:Mine"],
+                        env={"NO_COLOR": "1", "COLUMNS": "300"})
+    assert res.exit_code == 1
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.output
+    assert lines[0].startswith("error: bot check tests a program that talks over stdin and "
+                               "stdout")
+    assert lines[0].endswith("kabucli sim dare --bot py:mybot.py:Mine --bot random "
+                             "--matches 20")
