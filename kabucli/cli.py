@@ -168,9 +168,9 @@ def _json_on_failure(command: Callable[_P, _R]) -> Callable[_P, _R]:
 def _markdown(out: Console, text: str) -> None:
     """Markdown drawn for a person at a terminal, printed as it is otherwise (piped)."""
     if out.is_terminal:
-        from rich.markdown import Markdown
+        from kabucli.render.fit import markdown
 
-        out.print(Markdown(text))
+        out.print(markdown(text))
     else:
         out.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True,
                   end="" if text.endswith("\n") else "\n")
@@ -281,6 +281,7 @@ def rules(
     from rich.table import Table
 
     from kabucli import bots, games
+    from kabucli.render.fit import fit
     from kabucli.rules import describe
 
     out = _console()
@@ -297,7 +298,7 @@ def rules(
         for name in games.names():
             g = games.get(name)
             t.add_row(g.name, f"{g.min_players}-{g.max_players}", g.deck.title, g.summary)
-        out.print(t)
+        out.print(fit(t))
         out.print("Explain one with [bold]kabucli rules GAME[/].")
         return
     g = _game(game)
@@ -320,13 +321,13 @@ def rules(
     t.add_column("what it does")
     for i in infos:
         t.add_row(i.name, i.kind, str(i.default), i.help)
-    out.print(t)
+    out.print(fit(t))
     t = Table(title="Bots (play --bot SEAT=KIND, sim --bot KIND)", title_justify="left")
     t.add_column("kind", style="bold")
     t.add_column("what it does")
     for kind, what in kinds.items():
         t.add_row(_escape(kind), _escape(what))
-    out.print(t)
+    out.print(fit(t))
 
 
 # -- deal --------------------------------------------------------------------------------
@@ -1663,6 +1664,8 @@ def _end_run(as_json: dict[str, Any] | None,
         raise typer.Exit(code)
     from rich.table import Table
 
+    from kabucli.render.fit import fit
+
     out = _console()
     for caption, cols, cells in tables:
         t = Table(title=caption, title_justify="left")
@@ -1670,7 +1673,7 @@ def _end_run(as_json: dict[str, Any] | None,
             t.add_column(col, justify="left" if k in _text_columns(cols) else "right")
         for row in cells:
             t.add_row(*(_escape(c) for c in row))
-        out.print(t)
+        out.print(fit(t))
     for line in lines:
         out.print(_escape(line))
     _print_failures(out, report)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -16,6 +15,7 @@ from kabucli.games.dare.text import hand_name
 from kabucli.ledger import party_name
 from kabucli.notation import card_list
 from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, seat_label
+from kabucli.render.fit import fit, titled
 
 
 def round_label(match: Match) -> str:
@@ -62,7 +62,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
                                for st in (s.laid[p] or []))
         seats.add_row(seat_cell(match, p), str(s.ledger.seat(p)), cards_inline(hand),
                       sets, _status(s, p))
-    return Panel(Group(field, Text(""), seats), title=title, title_align="left", expand=False)
+    return titled(Group(field, Text(""), fit(seats)), title)
 
 
 def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -26,6 +25,7 @@ from kabucli.games.kabu_tsukuri.rules import (
 from kabucli.games.kabu_tsukuri.text import result_line, row_name
 from kabucli.notation import card_list
 from kabucli.render import balances_table, cards_inline, seat_cell, seat_label
+from kabucli.render.fit import fit, titled
 
 MILESTONES = {"deal", "result"}
 
@@ -121,13 +121,13 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
             label.append(" ◀", style="bold yellow")
         seats.add_row(label, str(s.ledger.seat(p)), hand,
                       *(_row_cell(s, game, p, r, hidden) for r in range(ROWS)))
-    parts: list[RenderableType] = [seats]
+    parts: list[RenderableType] = [fit(seats)]
     lead = _leader(s)
     if lead.plain:
         parts.append(lead)
     if due := _bets_due(s):
         parts.append(Text(due, style="yellow"))
-    return Panel(Group(*parts), title=title, title_align="left", expand=False)
+    return titled(Group(*parts), title)
 
 
 def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -41,6 +40,7 @@ from kabucli.games.kazu_tori.rules import (
 from kabucli.games.kazu_tori.text import closing_text
 from kabucli.ledger import party_name
 from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, seat_label
+from kabucli.render.fit import fit, titled
 
 MILESTONES = {"deal"}
 
@@ -136,8 +136,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
         else:
             shown = f"{len(pile):>2}"
         seats.add_row(seat_cell(match, p), str(s.ledger.seat(p)), shown, _status(s, p, nxt))
-    return Panel(Group(*parts, Text(""), seats), title=title, title_align="left",
-                 expand=False)
+    return titled(Group(*parts, Text(""), fit(seats)), title)
 
 
 def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:

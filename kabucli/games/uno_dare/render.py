@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -38,6 +37,7 @@ from kabucli.games.uno_dare.rules import (
 from kabucli.games.uno_dare.text import COLOR_NAMES, dare_text
 from kabucli.notation import card_list
 from kabucli.render import seat_cell, seat_label
+from kabucli.render.fit import fit, titled
 
 MILESTONES = {"deal", "score"}
 STYLES = ("bold white on red", "bold black on yellow", "bold white on green",
@@ -115,13 +115,13 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
         seats.add_row(seat_cell(match, p), str(s.totals[p]), str(len(hand)),
                       cards_line(game, hand) if shown else Text("hidden", style="dim"),
                       _status(s, p))
-    parts: list[RenderableType] = [head, Text(""), seats]
+    parts: list[RenderableType] = [head, Text(""), fit(seats)]
     if s.hit_number:
         parts += [Text(""), Text(f"{_hit(s)} - try it, or decline and draw 2",
                                  style="magenta")]
     if drawn := _drawn(game, s, viewer):
         parts.append(Text(drawn))
-    return Panel(Group(*parts), title=title, title_align="left", expand=False)
+    return titled(Group(*parts), title)
 
 
 def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:

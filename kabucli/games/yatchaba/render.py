@@ -7,7 +7,6 @@ from fractions import Fraction
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -32,6 +31,7 @@ from kabucli.games.yatchaba.rules import (
 from kabucli.games.yatchaba.text import odds_text
 from kabucli.ledger import party_name
 from kabucli.render import balances_table, cards_box, seat_cell, seat_label
+from kabucli.render.fit import fit, titled
 
 MILESTONES = {"deal", "result", "gameend"}
 
@@ -91,8 +91,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     for p in s.order:
         seats.add_row(seat_cell(match, p), str(s.ledger.seat(p)), str(s.bets[p]),
                       f"{s.passes[p]}/{limit}", _guessing(s, p), _status(s, p))
-    return Panel(Group(*parts, Text(""), seats), title=title, title_align="left",
-                 expand=False)
+    return titled(Group(*parts, Text(""), fit(seats)), title)
 
 
 def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:

@@ -1,0 +1,175 @@
+"""Tables that stay readable in a narrow terminal.
+
+Rich fits a table that is too wide by shrinking its widest columns until it fits, whatever
+they hold: a seat's name, a rule's name, a number or a hand of cards ends in ``…`` or shrinks
+to nothing (a 50-column terminal lost the chips, the hands and the figures of sim's table).
+:func:`fit` wraps a table so that it is drawn as a table while every word of every cell still
+fits on a line of its column (the columns get their widest words and share the rest), and
+else as a list: each row a heading (its first cell) over its other cells, each named by its
+column's header, so nothing is cut.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.measure import Measurement
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.console import Console, ConsoleOptions, RenderResult
+
+
+class Fit:
+    """A table drawn whole where its words fit, else as a list of its rows (see above)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def _ranges(self, console: Console, options: ConsoleOptions) -> list[Measurement]:
+        t = self.table
+        out = []
+        for c in t.columns:
+            r = t._measure_column(console, options, c)
+            # a cell that must not wrap (no_wrap on the column or the Text) needs its width
+            cells = [c.header, *c.cells] if t.show_header else list(c.cells)
+            whole = [Measurement.get(console, options, cell).maximum for cell in cells
+                     if c.no_wrap or (isinstance(cell, Text) and cell.no_wrap)]
+            if whole:
+                pad = t._get_padding_width(c._index)
+                r = Measurement(max(r.minimum, max(whole) + pad), max(r.maximum,
+                                                                       max(whole) + pad))
+            out.append(r)
+        return out
+
+    def _fits(self, console: Console, options: ConsoleOptions) -> tuple[bool, int, int]:
+        ranges = self._ranges(console, options)
+        extra = self.table._extra_width
+        low = sum(r.minimum for r in ranges) + extra
+        high = sum(r.maximum for r in ranges) + extra
+        return low <= options.max_width, low, high
+
+    def _sized(self, console: Console, options: ConsoleOptions) -> Table:
+        """The table with its widest columns narrowed first, as rich does, but none below its
+        widest word (rich alone would cut words)."""
+        t = self.table
+        ranges = self._ranges(console, options)
+        widths = [r.maximum for r in ranges]
+        excess = sum(widths) + t._extra_width - options.max_width
+        while excess > 0:
+            i = max((i for i, r in enumerate(ranges) if widths[i] > r.minimum),
+                    key=lambda i: widths[i])
+            widths[i] -= 1
+            excess -= 1
+        sized = copy.copy(t)
+        sized.columns = []
+        for col, width in zip(t.columns, widths, strict=True):
+            c = copy.copy(col)
+            c.width = max(1, width - t._get_padding_width(col._index))
+            sized.columns.append(c)
+        return sized
+
+    def _listed(self) -> Group:
+        """Each row as its first cell, in bold, over ``header  cell`` lines."""
+        t = self.table
+        parts: list[RenderableType] = []
+        if t.title:
+            title = t.title.copy() if isinstance(t.title, Text) else Text.from_markup(t.title)
+            title.stylize("italic")
+            parts.append(title)
+        cells = [list(c.cells) for c in t.columns]
+        for r, row in enumerate(t.rows):
+            head = cells[0][r] if cells and r < len(cells[0]) else ""
+            heading = head.copy() if isinstance(head, Text) else Text(str(head))
+            if heading.plain.strip().isdigit():  # a rank or a number: say which
+                heading = Text.assemble(f"{t.columns[0].header} ", heading)
+            heading.stylize("bold")
+            if row.style:
+                heading.stylize(row.style)
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(no_wrap=True)
+            grid.add_column(style="dim")
+            grid.add_column()
+            for col, column in zip(cells[1:], t.columns[1:], strict=True):
+                cell = col[r] if r < len(col) else ""
+                if isinstance(cell, str) and not cell.strip():
+                    continue
+                if isinstance(cell, Text) and not cell.plain.strip():
+                    continue
+                name = column.header
+                label = name.copy() if isinstance(name, Text) else Text(str(name))
+                grid.add_row(" ", label, cell)
+            parts.append(heading)
+            parts.append(grid)
+        return Group(*parts)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        fits, _, high = self._fits(console, options)
+        if high <= options.max_width:
+            yield self.table
+        elif fits:
+            yield self._sized(console, options)
+        else:
+            yield self._listed()
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        fits, low, high = self._fits(console, options)
+        if fits:
+            return Measurement(low, high).clamp(max_width=options.max_width)
+        return Measurement.get(console, options, self._listed())
+
+
+def fit(table: Table) -> Fit:
+    """``table``, drawn so that no word in it is cut at any width (see the module)."""
+    return Fit(table)
+
+
+def markdown(text: str) -> RenderableType:
+    """``text`` as rich Markdown whose tables are drawn as :func:`fit` draws them (a rules
+    page's table of house rules cut its rule names at 50 columns)."""
+    from rich.markdown import Markdown, MarkdownElement, TableElement
+
+    class _FitTable(TableElement):
+        def __rich_console__(self, console: Console,
+                             options: ConsoleOptions) -> RenderResult:
+            for part in super().__rich_console__(console, options):
+                yield fit(part) if isinstance(part, Table) else part
+
+    class _Markdown(Markdown):
+        elements: ClassVar[dict[str, type[MarkdownElement]]] = {
+            **Markdown.elements, "table_open": _FitTable}
+
+    return _Markdown(text)
+
+
+class _Titled:
+    """A panel whose title is its border's where the title fits on it, else its first line
+    (rich cuts a title longer than the panel: the pot, the target went at 50 columns)."""
+
+    def __init__(self, body: RenderableType, title: str) -> None:
+        self.body = body
+        self.title = title
+
+    def _panel(self, console: Console, options: ConsoleOptions) -> Panel:
+        from rich.cells import cell_len
+
+        on_border = Panel(self.body, title=self.title, title_align="left", expand=False)
+        need = cell_len(self.title) + 6  # the corners and the spaces about the title
+        if need <= options.max_width:
+            return on_border
+        return Panel(Group(Text(self.title, style="bold"), self.body), expand=False)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self._panel(console, options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self._panel(console, options))
+
+
+def titled(body: RenderableType, title: str) -> RenderableType:
+    """``body`` in a panel titled ``title`` that no width cuts (see :class:`_Titled`)."""
+    return _Titled(body, title)
