@@ -71,8 +71,23 @@ def need(shell: str) -> str:
 
 
 def shell_env(home: Path) -> dict[str, str]:
-    return {"PATH": PATH, "HOME": str(home), "TERM": "dumb", "LANG": "C.UTF-8",
-            "NO_COLOR": "1"}
+    """A bare environment for a shell, but for PYTHONPATH: a tree run with it set (as a work
+    tree of this project is) is the kabucli the shells must run, not the one installed."""
+    env = {"PATH": PATH, "HOME": str(home), "TERM": "dumb", "LANG": "C.UTF-8", "NO_COLOR": "1"}
+    if os.environ.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env
+
+
+def test_the_shells_run_this_tree_s_kabucli(tmp_path: Path) -> None:
+    """The kabucli the shells below call imports the code under test (with a bare
+    environment it imported the installed checkout's: a broken completion here passed)."""
+    res = subprocess.run([str(Path(BIN) / "python"), "-c",
+                          "import kabucli.completion as c; print(c.__file__)"],
+                         env=shell_env(tmp_path), cwd=tmp_path, capture_output=True, text=True,
+                         timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert Path(res.stdout.strip()).resolve().is_relative_to(ROOT), res.stdout
 
 
 class Terminal:
