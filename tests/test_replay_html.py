@@ -434,3 +434,37 @@ def test_event_list_names_a_seat_once_by_its_label_and_keeps_times(tmp_path: Pat
     events = page_data(games.get("dare"), timed, "x", None)["views"][0]["events"]
     sets = [e["line"] for e in events if " sets " in e["line"] or " lays " in e["line"]]
     assert sets and sets[0][2] == ":" and sets[0][8] == "." and sets[0][13:].startswith("p2 ")
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_a_phone_sees_the_table_across_the_screen_and_stepping_keeps_it_in_view(
+        browser: Any, tmp_path: Path, width: int) -> None:
+    # At a phone's width the event list kept its 340 pixels beside the table, which was
+    # squeezed to a letter a line; and each step scrolled the window to the list's current
+    # line, away from the table.
+    out = tmp_path / "phone.html"
+    write_page(ROOT / "replays" / "uno-dare" / "3p-missed-uno-too-late.kbl", out)
+    p = browser.new_page(viewport={"width": width, "height": 740})
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        p.goto(out.as_uri())
+        for _ in range(30):
+            p.keyboard.press("ArrowRight")
+        assert position(p) == 30
+        assert p.evaluate("window.scrollY") == 0, "stepping scrolled the page"
+        table = p.locator("#table").bounding_box()
+        assert table["width"] >= width - 40, table
+        assert p.evaluate("document.documentElement.scrollWidth") <= width
+        for box in (p.locator(f"#seats .seat >> nth={i}").bounding_box() for i in range(3)):
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+        title = p.locator("#scene-title").bounding_box()
+        assert title["height"] < 80, title  # one or two lines, not a letter a line
+        # the list still follows the step, scrolled inside itself
+        current = p.locator("#events li.current").bounding_box()
+        aside = p.locator("aside").bounding_box()
+        assert aside["y"] <= current["y"] and current["y"] + current["height"] <= \
+            aside["y"] + aside["height"] + 1, (current, aside)
+    finally:
+        p.close()
+    assert errors == []

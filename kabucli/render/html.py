@@ -238,7 +238,7 @@ button:disabled{opacity:.45;cursor:default}
 select{font-size:14px;padding:3px;max-width:22em}
 main{display:flex;gap:14px;padding:14px;align-items:flex-start}
 #table{flex:1;min-width:0}
-aside{width:340px;flex:none;background:#0a2a1d;border-radius:8px;padding:8px;
+aside{position:relative;width:340px;flex:none;background:#0a2a1d;border-radius:8px;padding:8px;
 max-height:calc(100vh - 140px);overflow:auto}
 aside h2{font-size:14px;margin:2px 4px 6px;color:#b8c9bd}
 #events{list-style:none;margin:0;padding:0;font-size:12.5px}
@@ -260,7 +260,8 @@ padding-left:6px;white-space:nowrap;max-width:110px;overflow:hidden;text-overflo
 padding:12px 14px;margin-bottom:14px;min-height:40px}
 #centre:empty{display:none}
 .pile-label,.row-label{font-size:12px;color:#cfe0d4;margin-bottom:4px}
-#seats{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:12px}
+#seats{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(340px,100%),1fr));
+gap:12px}
 .seat{background:#184a35;border:2px solid #0b2b1e;border-radius:10px;padding:8px 10px}
 .seat[data-turn]{border-color:#f0c74a;box-shadow:0 0 0 2px #f0c74a inset}
 .seat-head{display:flex;gap:10px;align-items:baseline;margin-bottom:6px}
@@ -278,6 +279,8 @@ padding:12px 14px;margin-bottom:14px;min-height:40px}
 #outcome{font-size:12px;background:#0a2a1d;border-radius:8px;padding:8px;white-space:pre;
 overflow:auto}
 #outcome:empty{display:none}
+@media (max-width:760px){main{flex-direction:column;align-items:stretch;padding:10px}
+aside{width:auto;max-height:45vh}#centre .card{width:62px;height:93px}}
 """
 
 _JS = r"""
@@ -384,7 +387,17 @@ _JS = r"""
     for (const li of $("events").children) {
       const on = Number(li.dataset.index) === pos;
       li.classList.toggle("current", on);
-      if (on) li.scrollIntoView({block: "nearest"});
+      if (on) follow(li);
+    }
+  }
+  // the list scrolls to its current line inside itself; the window stays where it is (a
+  // phone's list is under the table, and scrollIntoView took the window down to it)
+  function follow(li) {
+    const box = li.parentElement.closest("aside");
+    const top = li.offsetTop, bottom = top + li.offsetHeight;
+    if (top < box.scrollTop) box.scrollTop = top;
+    else if (bottom > box.scrollTop + box.clientHeight) {
+      box.scrollTop = bottom - box.clientHeight;
     }
   }
   function go(p) {
