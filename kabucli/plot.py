@@ -344,19 +344,22 @@ PAGE = """<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <meta name="generator" content="kabucli">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <style>
 body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222;
-       overflow-wrap: anywhere; }}
+       padding: 0 1em; overflow-wrap: anywhere; }}
 h1 {{ font-size: 1.3em; }}
 figure {{ margin: 0; }}
 figure svg {{ width: 100%; height: auto; }}
-table {{ border-collapse: collapse; margin: 1em 0; }}
+.scroll {{ overflow-x: auto; margin: 1em 0; }}
+table {{ border-collapse: collapse; }}
 caption {{ text-align: left; font-weight: bold; padding: 0.3em 0; }}
 th, td {{ padding: 0.25em 0.8em; border-bottom: 1px solid #ddd; }}
 th {{ background: #f3f3f3; }}
 td.n {{ text-align: right; font-variant-numeric: tabular-nums; }}
 th, td.n {{ white-space: nowrap; overflow-wrap: normal; }}
+td:not(.n) {{ min-width: 9em; }}
 p.line {{ font-family: monospace; white-space: pre-wrap; }}
 </style>
 </head>
@@ -387,8 +390,9 @@ class Table:
             "<tr>" + "".join(f"<td>{_e(v)}</td>" if k in self.text else
                              f'<td class="n">{_e(v)}</td>' for k, v in enumerate(row)) + "</tr>"
             for row in self.rows)
-        return (f"<table>\n<caption>{_e(self.title)}</caption>\n<thead><tr>{head}</tr></thead>"
-                f"\n<tbody>\n{body}\n</tbody>\n</table>")
+        # in a box of its own that scrolls sideways where the page is narrower (a phone)
+        return (f'<div class="scroll"><table>\n<caption>{_e(self.title)}</caption>\n'
+                f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table></div>")
 
 
 def _e(text: str) -> str:

@@ -400,3 +400,35 @@ def test_a_chart_that_cannot_be_written_is_one_line_after_the_report() -> None:
     assert "#1 best" in res.stdout and "mean chips" in res.stdout  # the report is there
     assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: --html /dev/full: "
                                                                   "cannot write it")
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists() and not os.environ.get("CI"),
+                    reason="/usr/bin/chromium is missing (CI installs it)")
+def test_the_html_page_on_a_phone_keeps_names_whole_and_the_table_in_its_own_scroll(
+        tmp_path: Path) -> None:
+    # At 390 pixels the table ran off the page's right edge and the bot names broke inside
+    # words ('#1 bes' / 't'); the page had no viewport line, so a phone drew it zoomed out.
+    page = tmp_path / "run.html"
+    sim_json("-b", "best", "-b", "random", "-m", "4", "--html", str(page))
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in \
+        page.read_text(encoding="utf-8")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
+                                     args=["--headless", "--no-sandbox", "--disable-gpu"])
+        view = browser.new_page(viewport={"width": 390, "height": 800})
+        view.goto(page.as_uri())
+        width = view.evaluate("document.documentElement.scrollWidth")
+        names = view.evaluate("Array.from(document.querySelectorAll('td:not(.n)')).map(td => {"
+                              "const r = document.createRange(); r.selectNodeContents(td);"
+                              "return r.getClientRects().length; })")
+        # the table scrolls inside its own box, which starts inside the page
+        box = view.evaluate("(() => { const t = document.querySelector('table');"
+                            "const b = t.parentElement.getBoundingClientRect();"
+                            "return [getComputedStyle(t.parentElement).overflowX, b.left,"
+                            " b.right]; })()")
+        browser.close()
+    assert width <= 390, width
+    assert names and set(names) == {1}, names  # '#1 best', '#2 random': one line each
+    assert box[0] == "auto" and box[1] > 0 and box[2] <= 390, box
