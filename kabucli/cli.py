@@ -791,13 +791,22 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         out.print(render.table(g, m, sess.viewer()))
         return "handled"
     if word in ("help", "h"):
+        from rich.padding import Padding
+        from rich.table import Table
+
         _markdown(out, games.notation(g.name))
+        # a grid, so that a line too long for the terminal wraps under its own column
+        commands = Table.grid(padding=(0, 1))
+        commands.add_column(style="bold", no_wrap=True)
+        commands.add_column()
         for name, what in {**COMMANDS, **words.COMMANDS}.items():
-            out.print(f"  [bold]{_escape(name):<6}[/] {_escape(what)}")
+            commands.add_row(Text(safe_text(name)), Text(safe_text(what)))
+        out.print(Padding(commands, (0, 0, 0, 2), expand=False))
         named = sorted(typed_names(m.header.seats).values())
         if named:
             seats = ", ".join(f"{m.seat_name(s)} for p{s}" for s in named)
-            out.print(f"  a name may be typed in place of its seat: {_escape(seats)}")
+            out.print(Padding(Text(safe_text(f"a name may be typed in place of its seat: "
+                                             f"{seats}")), (0, 0, 0, 2), expand=False))
         return "handled"
     # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).
     answer = words.command(m.state, line)

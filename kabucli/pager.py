@@ -418,7 +418,9 @@ class Pager:
             return False
         if moved:
             redraw()
-        if message is not None:
+        if message == words.HELP:
+            self.out.print(words.help_grid())
+        elif message is not None:
             self.out.print(Text(message), soft_wrap=True)
         return True
 

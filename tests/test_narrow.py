@@ -88,3 +88,43 @@ def test_sim_report_at_50_columns_keeps_every_figure() -> None:
     data = json.loads(kabucli(*args, "--json").stdout)
     for bot in data["bots"]:
         assert f"{bot['wins']:g}" in out, (bot, out)
+
+
+def words_of(text: str) -> list[str]:
+    return text.split()
+
+
+@pytest.mark.parametrize("width", [80, 50])
+def test_play_help_wraps_each_command_under_its_own_column(width: int) -> None:
+    # printed as one long string, 'undo' wrapped its last word to the left edge at 80
+    # columns and cut words in two at 50
+    from kabucli.session import COMMANDS
+
+    res = runner.invoke(app, ["play", "dare", "-s", "7", "-b", "2=best", "--no-log"],
+                        input="help\nquit\n", env={**ENV, "COLUMNS": str(width)})
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    start = out.rindex("\n", 0, out.index("list the legal moves")) + 1
+    block = out[start:]
+    lines = [line for line in block.splitlines() if line.strip()]
+    lines = lines[:lines.index(next(x for x in lines if x.lstrip().startswith("a name")))]
+    assert all(line.startswith("  ") for line in lines), lines
+    assert max(len(line.rstrip()) for line in lines) <= width
+    assert words_of(" ".join(lines)) == words_of(" ".join(f"{k} {v}" for k, v in
+                                                          COMMANDS.items()))
+
+
+def test_replay_step_help_wraps_each_key_under_its_own_column() -> None:
+    from kabucli.render.pager import HELP_INTRO, HELP_KEYS
+
+    log = str(ROOT / "replays" / "dare" / "3p-showdown-outright.kbl")
+    res = runner.invoke(app, ["replay", log, "--step"], input="h\nq\n", env=ENV)
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    block = out[out.index("keys (at a terminal"):]
+    lines = block.splitlines()
+    keys = [line for line in lines[1:] if line.startswith("  ")]
+    assert all(len(line.rstrip()) <= WIDTH for line in lines)
+    assert words_of(" ".join(keys)) == words_of(" ".join(f"{k} {v}" for k, v in HELP_KEYS))
+    assert words_of(" ".join(lines[:len(block[:block.index("  n,")].splitlines())])) == \
+        words_of(HELP_INTRO)

@@ -3,21 +3,40 @@ line, its help and its messages. Functions here return text, they never print.""
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
 from kabucli.safetext import safe_text
 
 KEYS = "n/→ next · b/← back · g N · ] [ round · /text · h · q"
 
-HELP = """\
-keys (at a terminal they act at once; otherwise type one command a line):
-  n, Enter, space, Right, Down   next event
-  b, Left, Up                    previous event
-  g N                            go to event N (0: before the first event)
-  ]  [                           next / previous round (where a deal or hand starts)
-  /text                          search forward for an event that says text
-  /                              search again for the same text
-  ?text                          search backward
-  h, ?                           this help
-  q, Ctrl-D                      quit"""
+HELP_INTRO = "keys (at a terminal they act at once; otherwise type one command a line):"
+HELP_KEYS = (
+    ("n, Enter, space, Right, Down", "next event"),
+    ("b, Left, Up", "previous event"),
+    ("g N", "go to event N (0: before the first event)"),
+    ("]  [", "next / previous round (where a deal or hand starts)"),
+    ("/text", "search forward for an event that says text"),
+    ("/", "search again for the same text"),
+    ("?text", "search backward"),
+    ("h, ?", "this help"),
+    ("q, Ctrl-D", "quit"),
+)
+HELP = "\n".join([HELP_INTRO, *(f"  {keys:<30} {what}" for keys, what in HELP_KEYS)])
+
+
+def help_grid() -> RenderableType:
+    """:data:`HELP` for a console to draw: each key's words wrap under their own column in a
+    narrow terminal (printed as one string, they were cut mid-word at the edge)."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    for keys, what in HELP_KEYS:
+        grid.add_row(keys, what)
+    return Group(Text(HELP_INTRO), Padding(grid, (0, 0, 0, 2), expand=False))
+
 
 SHOWN_TEXT = 40  # the most characters of a typed line quoted back in a message
 
