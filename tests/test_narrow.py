@@ -128,3 +128,15 @@ def test_replay_step_help_wraps_each_key_under_its_own_column() -> None:
     assert words_of(" ".join(keys)) == words_of(" ".join(f"{k} {v}" for k, v in HELP_KEYS))
     assert words_of(" ".join(lines[:len(block[:block.index("  n,")].splitlines())])) == \
         words_of(HELP_INTRO)
+
+
+def test_solve_at_50_columns_keeps_every_arrangement_and_its_chips() -> None:
+    # the '#', 'aside' and 'chips' columns shrank to nothing and the row names were cut
+    args = ("solve", "kabu-tsukuri", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+    out = kabucli(*args).stdout
+    assert "…" not in out, out
+    assert max(len(line) for line in out.splitlines()) <= WIDTH
+    for plan in json.loads(kabucli(*args, "--json").stdout)["arrangements"]:
+        assert f"{plan['expected']:+.3f}" in out, (plan, out)
+        for name in plan["names"]:
+            assert name in out, (name, out)

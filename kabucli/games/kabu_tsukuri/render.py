@@ -190,7 +190,7 @@ def solution(answer: dict[str, Any]) -> RenderableType:
         t.add_row(str(i), *cells, "-".join(plan["aside"]), f"{plan['expected']:+.3f}")
     note = Text("expected chips per hand, bets included, when every other row is three "
                 "unseen cards at random (docs/rules/kabu-tsukuri.md)", style="dim")
-    return Group(Text("hand ") + hand, t, note)
+    return Group(Text("hand ") + hand, fit(t), note)
 
 
 def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]:
