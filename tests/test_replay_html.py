@@ -468,3 +468,28 @@ def test_a_phone_sees_the_table_across_the_screen_and_stepping_keeps_it_in_view(
     finally:
         p.close()
     assert errors == []
+
+
+def test_on_a_desktop_the_current_event_stays_in_the_window(page: Any, tmp_path: Path) -> None:
+    # a heading made tall by long house rules pushes the list's foot below the window: the
+    # window follows the current event there (the list's own scrolling alone left it unseen)
+    log = tmp_path / "tall.jsonl"
+    assert run_convert(ROOT / "replays" / "uno-dare" / "3p-missed-uno-too-late.kbl", log)
+    text = log.read_text().splitlines()
+    header = json.loads(text[0])
+    header["rules"]["dares"] = "house-rules"
+    header["rules"]["house_dares"] = [f"dare number {i} " + "and so on " * 6 for i in range(16)]
+    text[0] = json.dumps(header)
+    log.write_text("\n".join(text) + "\n")
+    out = tmp_path / "tall.html"
+    write_page(log, out)
+    page.goto(out.as_uri())
+    for _ in range(40):
+        page.keyboard.press("ArrowRight")
+    box = page.locator("#events li.current").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 900, box
+
+
+def run_convert(src: Path, dst: Path) -> bool:
+    res = runner.invoke(app, ["log", "convert", str(src), str(dst)], env={"NO_COLOR": "1"})
+    return res.exit_code == 0

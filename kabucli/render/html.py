@@ -390,8 +390,9 @@ _JS = r"""
       if (on) follow(li);
     }
   }
-  // the list scrolls to its current line inside itself; the window stays where it is (a
-  // phone's list is under the table, and scrollIntoView took the window down to it)
+  // the list scrolls to its current line inside itself; on a phone, where the list is
+  // under the table, the window stays where it is (scrollIntoView took it down to the list)
+  const stacked = window.matchMedia("(max-width:760px)");
   function follow(li) {
     const box = li.parentElement.closest("aside");
     const top = li.offsetTop, bottom = top + li.offsetHeight;
@@ -399,6 +400,7 @@ _JS = r"""
     else if (bottom > box.scrollTop + box.clientHeight) {
       box.scrollTop = bottom - box.clientHeight;
     }
+    if (!stacked.matches) li.scrollIntoView({block: "nearest"});
   }
   function go(p) {
     pos = Math.max(0, Math.min(view.at.length - 1, p));
