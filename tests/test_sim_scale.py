@@ -588,3 +588,35 @@ def test_at_a_terminal_the_progress_bar_and_standings_end_on_the_final_counts() 
     table = [line.split() for line in last.splitlines() if line.split()[:1] in (["best"],
                                                                                  ["random"])]
     assert [row[1] for row in table[:2]] == wins, last
+
+
+@pytest.mark.parametrize(("game", "rule"), [("dare", "rounds"), ("kabu-tsukuri", "hands")])
+def test_a_simulated_match_keeps_no_events_in_memory(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: str, rule: str) -> None:
+    """kabucli sim keeps no event of a match in memory (its log is written as it plays), but
+    for a Python class bot, whose host is sent the events since its last turn. Kept, they
+    grew with the match (its memory, and the garbage collector's walks over the lists of
+    cards they hold: each event of a long match took longer than the last)."""
+    from kabucli import sim
+    from kabucli.engine import Match
+
+    made: list[Match] = []
+
+    def recorded(*args: object) -> Match:
+        made.append(Match(*args))  # type: ignore[arg-type]
+        return made[-1]
+
+    monkeypatch.setattr(sim, "Match", recorded)
+    plan = sim.Plan(game, {rule: 40}, ("random", "random", "random"), 9, log_dir=str(tmp_path))
+    outcome = sim.play_match(plan, 0)
+    assert outcome.failed == 0 and outcome.logged > 200
+    assert made[0].over and made[0].logged == outcome.logged and made[0].events == []
+    assert len(read_log(plan.file(0), games.event_types).events) == outcome.logged
+
+    bot = tmp_path / "mine.py"
+    bot.write_text("from kabucli.games.dare.bots import RandomBot as Mine\n"
+                   "from kabucli.games.kabu_tsukuri.bots import RandomBot as Kabu\n")
+    kind = f"py:{bot}:{'Mine' if game == 'dare' else 'Kabu'}"
+    plan = sim.Plan(game, {rule: 2}, (kind, "random", "random"), 9)
+    outcome = sim.play_match(plan, 0)
+    assert outcome.failed == 0 and len(made[1].events) == outcome.logged
