@@ -22,6 +22,7 @@ written beforehand, checking every event.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -126,14 +127,19 @@ def file_cost(folder: Path) -> float:
     return (time.perf_counter() - t0) / 500 * 1e6
 
 
-def play_match(game: Any, rules: Any, seats: list[Any], seed: int) -> Any:
+def play_match(game: Any, rules: Any, seats: list[Any], seed: int, keep: bool = True) -> Any:
     """One seeded match between bots, exactly as the CLI plays bot seats
-    (``Session.run_bots``); the Match."""
+    (``Session.run_bots``); the Match. ``keep``: the match keeps its events, as ``kabucli
+    play`` does; without, it keeps none, as ``kabucli sim`` plays a match (its log written as
+    it goes; a kabucli older than that keeps them all the same)."""
     from kabucli import bots as botreg
     from kabucli.engine import Match, make_header
     from kabucli.shuffle import Rng
 
     match = Match(game, make_header(game, rules, seats, seed))
+    if not keep:
+        with contextlib.suppress(AttributeError):
+            match.keep = False
     bots = {i: botreg.make(game.name, seat.control[4:], Rng(seed, f"bot/{i}"))
             for i, seat in enumerate(seats, start=1)}
     try:

@@ -18,12 +18,13 @@ Figures (medians of runs; the process pins itself to one CPU, as bench.py does):
   alone costs in the folder the logs go to (``--dir``; the system's temporary folder).
 * **read**: per game, reading a log from disk and auditing it (``kabucli audit``'s work:
   ``kabucli.log.audit_log``) in events per second, against playing the same matches between
-  the same bots with no log (bench.py's play loop: a built-in bot's move recorded unchecked;
-  the goal's measure) and, like for like, with every move checked as the audit checks every
-  input (``Match.check_trusted``); the three interleaved run by run.
-* **long**: an Uno Dare match (2 random bots) of about 10,000 and one of about 300,000
-  events (``target`` 2,300 and 68,000), played with its log written, then audited:
-  microseconds per event of each, and their ratio.
+  the same bots with no log: as ``kabucli sim`` plays them (bench.py's play loop keeping no
+  event, a built-in bot's move recorded unchecked: the goal's measure), as ``kabucli play``
+  plays bots (every event kept), and, like for like, with every move checked as the audit
+  checks every input (``Match.check_trusted``); the four interleaved run by run.
+* **long**: per game (Uno Dare, 2 random bots; Dare, 3; Kabu-Tsukuri, 4), a match of about
+  10,000 and one of about 300,000 events, played as ``kabucli sim`` plays it (its log
+  written, no event kept), then audited: microseconds per event of each, and their ratio.
 * **memory**: the peak memory (max RSS) of ``kabucli audit`` on a log of about a million
   events (Uno Dare, ``target`` 230,000), in a fresh process, against ``python -c "import
   kabucli.cli"``.
@@ -32,6 +33,7 @@ Figures (medians of runs; the process pins itself to one CPU, as bench.py does):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import statistics
@@ -60,6 +62,8 @@ def play(game: Any, rules: Any, seats: Any, seed: int, log: Path | None,
     from kabucli.session import start
 
     sess = start(game, rules, seats, seed, log, None, durable=False)
+    with contextlib.suppress(AttributeError):  # (sim keeps no events; an old kabucli did)
+        sess.match.keep = False
     if checked:
         sess.match.check_trusted = []
     sess.run_bots()
@@ -198,7 +202,11 @@ def bench_read(quick: bool) -> list[dict[str, Any]]:
                         raise RuntimeError(f"{p}: {violation}")
 
             def play_all(game: Any = game, rules: Any = rules, seats: Any = seats) -> None:
-                for i in range(count):
+                for i in range(count):  # as kabucli sim plays: no event kept
+                    bench.play_match(game, rules, seats, SEED + i, keep=False)
+
+            def play_kept(game: Any = game, rules: Any = rules, seats: Any = seats) -> None:
+                for i in range(count):  # as kabucli play plays bots: every event kept
                     bench.play_match(game, rules, seats, SEED + i)
 
             def play_checked(game: Any = game, rules: Any = rules,
@@ -206,21 +214,32 @@ def bench_read(quick: bool) -> list[dict[str, Any]]:
                 for i in range(count):
                     play(game, rules, seats, SEED + i, None, True)
 
-            reads, plays, checks = [], [], []
+            reads, plays, kept, checks = [], [], [], []
             for _ in range(runs):
-                for fn, into in ((audit_all, reads), (play_all, plays),
+                for fn, into in ((audit_all, reads), (play_all, plays), (play_kept, kept),
                                  (play_checked, checks)):
                     t0 = time.perf_counter()
                     fn()
                     into.append(time.perf_counter() - t0)
             read = events / statistics.median(reads)
             played = events / statistics.median(plays)
+            played_kept = events / statistics.median(kept)
             checked = events / statistics.median(checks)
             out.append({"game": entry.game, "players": entry.players, "events": events,
                         "play_events_per_s": played, "read_audit_events_per_s": read,
-                        "ratio": read / played, "play_checked_events_per_s": checked,
+                        "ratio": read / played, "play_kept_events_per_s": played_kept,
+                        "ratio_kept": read / played_kept, "play_checked_events_per_s": checked,
                         "ratio_checked": read / checked})
     return out
+
+
+# The long matches: (game, players, rules, the rule that sets the length, its values for about
+# 10,000 and about 300,000 events (--quick: 10,000 and 90,000)). Uno Dare between 2 random
+# bots makes about 4.4 events a point of the target; Dare about 9.5 a round; Kabu-Tsukuri, 4
+# players, 14 a hand. Dare and Kabu-Tsukuri's events hold lists of cards (hands, rows).
+LONG = [("uno-dare", 2, {}, "target", (2_300, 68_000, 20_000)),
+        ("dare", 3, {"chips": 10**9}, "rounds", (1_050, 31_500, 9_500)),
+        ("kabu-tsukuri", 4, {"chips": 10**9}, "hands", (710, 21_300, 6_400))]
 
 
 def bench_long(quick: bool) -> dict[str, Any]:
@@ -228,26 +247,28 @@ def bench_long(quick: bool) -> dict[str, Any]:
     from kabucli.log import audit_log
 
     out: dict[str, Any] = {}
-    # Uno Dare between 2 random bots: about 4.4 events a point of the target
-    sizes = {"10k": 2_300, "300k": 20_000 if quick else 68_000}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, target in sizes.items():
-            game, rules, seats = _game("uno-dare", 2, {"target": target})
-            p = Path(tmp) / f"{name}.kbl"
-            t0 = time.perf_counter()
-            m = play(game, rules, seats, SEED, p)
-            t_play = time.perf_counter() - t0
-            n = m.logged
-            del m
-            t0 = time.perf_counter()
-            audited = audit_log(p, games.event_types)
-            t_read = time.perf_counter() - t0
-            assert audited.violation is None and audited.events == n
-            out[name] = {"events": n, "play_us_per_event": t_play / n * 1e6,
-                         "read_audit_us_per_event": t_read / n * 1e6, "bytes": p.stat().st_size}
-    small, big = out["10k"], out["300k"]
-    out["play_ratio"] = big["play_us_per_event"] / small["play_us_per_event"]
-    out["read_ratio"] = big["read_audit_us_per_event"] / small["read_audit_us_per_event"]
+        for name, players, rules_, rule, (short, long_, quick_long) in LONG:
+            got: dict[str, Any] = {}
+            for size, length in (("10k", short), ("300k", quick_long if quick else long_)):
+                game, rules, seats = _game(name, players, {**rules_, rule: length})
+                p = Path(tmp) / f"{name}-{size}.kbl"
+                t0 = time.perf_counter()
+                m = play(game, rules, seats, SEED, p)
+                t_play = time.perf_counter() - t0
+                n = m.logged
+                del m
+                t0 = time.perf_counter()
+                audited = audit_log(p, games.event_types)
+                t_read = time.perf_counter() - t0
+                assert audited.violation is None and audited.events == n
+                got[size] = {"events": n, "play_us_per_event": t_play / n * 1e6,
+                             "read_audit_us_per_event": t_read / n * 1e6,
+                             "bytes": p.stat().st_size}
+            small, big = got["10k"], got["300k"]
+            got["play_ratio"] = big["play_us_per_event"] / small["play_us_per_event"]
+            got["read_ratio"] = big["read_audit_us_per_event"] / small["read_audit_us_per_event"]
+            out[name] = got
     return out
 
 
