@@ -521,6 +521,13 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
 
     g = sess.game
     m = sess.match
+    if not sess.humans:
+        from kabucli.bots.external import PythonBot
+
+        # Bots alone: nobody takes a move back, so the match keeps no events (as kabucli
+        # sim plays it: kept, a long match slows down per event and its memory grows), but
+        # for a Python class bot, whose host is sent the events since its last turn.
+        m.keep = any(isinstance(b, PythonBot) for b in sess.bots.values())
     # With --json, stdout holds only the JSON; prompts and replies go to stderr.
     out = _console(stderr=as_json)
     show = not (quiet or as_json)

@@ -401,3 +401,25 @@ def test_json_of_a_game_left_unfinished_is_a_document_too(tmp_path: Path) -> Non
     bots = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1",
                "--no-log", "--json")
     assert json.loads(bots.stdout)["seed"] == 7  # a finished game, bots alone: as before
+
+
+def test_bots_alone_are_played_keeping_no_events_but_for_a_python_class_bot(
+        tmp_path: Path) -> None:
+    """What play runs for bots alone (cli._drive) keeps no events in memory, as kabucli sim
+    does: nobody takes a move back, and kept they grew with the match (its memory, and the
+    time per event of a long match). A Python class bot's host is sent the events since its
+    last turn: then they are kept."""
+    from kabucli import cli
+    from kabucli.log import SeatInfo
+    from kabucli.session import start
+
+    (tmp_path / "mine.py").write_text("from kabucli.games.dare.bots import RandomBot as Mine\n")
+    for first, kept in (("bot:random", False), (f"bot:py:{tmp_path / 'mine.py'}:Mine", True)):
+        seats = [SeatInfo("b1", first), SeatInfo("b2", "bot:random"),
+                 SeatInfo("b3", "bot:best")]
+        log = tmp_path / f"{kept}.kbl"
+        sess = start(GAME, GAME.Rules(rounds=3), seats, 5, log, None, durable=False)
+        cli._drive(sess, None, True, False)
+        m = sess.match
+        assert m.over and m.logged == len(read_log(log, games.event_types).events) > 30
+        assert len(m.events) == (m.logged if kept else 0)
