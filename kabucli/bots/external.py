@@ -327,8 +327,11 @@ def parse_answer(game: Game, state: Any, seat: int, answer: str) -> Event:
     if len(answer) > MAX_LINE:
         raise BotError(f"bot p{seat} answered {answer[:80]!r}… ({len(answer)} characters; "
                        f"a move is at most {MAX_LINE})")
+    first = answer.split(maxsplit=1)[0] if answer.strip() else ""
+    # a seat named first, like 'p2 pass'; 'pass' or 'play R5' alone is the bot's own seat's
+    named = first[:1] in ("p", "P") and first[1:].isascii() and first[1:].isdigit()
     try:
-        ev = game.parse(state, answer if answer.lower().startswith("p") else f"p{seat} {answer}")
+        ev = game.parse(state, answer if named else f"p{seat} {answer}")
     except KabuError as exc:
         raise BotError(f"bot p{seat} answered {answer[:80]!r}: {exc}") from None
     return own_move(game, ev, seat, f"bot p{seat} answered {answer[:80]!r}")
