@@ -1408,13 +1408,19 @@ def write_log(path: Path, header: Header, events: Sequence[Event], fmt: Fmt,
         hows = found + [INPUT] * (len(events) - len(found))
     def write(fh: IO[bytes]) -> None:
         writer = LogWriter.start(fh, header, fmt, False, types)
+        n = 0
         try:
             if times is None or not header.timed:
                 for ev, how in zip(events, hows, strict=True):
+                    n += 1
                     writer.append(ev, how)
             else:
                 for ev, how, t in zip(events, hows, times, strict=True):
+                    n += 1
                     writer.append(ev, how, t)
+        except OverflowError:  # (format 1's msgpack, written as it was: no rule checks it)
+            raise LogError(f"{path}: cannot write event {n}: it holds a whole number msgpack "
+                           "cannot store (-2**63 to 2**64 - 1); JSON Lines can hold it") from None
         finally:
             writer.close()
 

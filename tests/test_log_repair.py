@@ -5,6 +5,7 @@ replays/ (a record an event); format 2 (a block of inputs a record): test_log_v2
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -197,3 +198,24 @@ def test_kept_events_that_break_a_rule_are_refused_into_msgpack_with_exit_1(
     assert run("log", "repair", str(log), str(whole)).exit_code == 0
     res = run("log", "convert", str(whole), str(out))
     assert res.exit_code == 1 and "cannot write the log" in res.stderr
+
+
+@pytest.mark.parametrize("number", [10**20, -2**63 - 1])
+def test_a_format_1_line_with_a_number_msgpack_cannot_hold_is_one_line_into_msgpack(
+        tmp_path: Path, number: int) -> None:
+    """A format 1 JSON Lines log repaired into the binary encoding is written as format 1
+    msgpack, which holds integers from -2**63 to 2**64 - 1 only: a bet of 10**20 was an
+    internal error (OverflowError). It is refused in one line, nothing is written, and JSON
+    Lines still takes it."""
+    src = write_v1(REPLAYS / "yatchaba" / "3p-book-amounts.kbl", tmp_path / "v1.jsonl")
+    lines = src.read_text().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith('{"e":"bet"'))
+    lines[at] = re.sub(r'"amount":\d+', f'"amount":{number}', lines[at])
+    assert str(number) in lines[at]
+    src.write_text("".join(lines))
+    out = tmp_path / "out.kbl"
+    res = run("log", "repair", str(src), str(out))
+    assert res.exit_code == 2, res.output
+    assert res.stderr.count("\n") == 1 and f"event {at}:" in res.stderr, res.stderr
+    assert "msgpack" in res.stderr and not out.exists()
+    assert run("log", "repair", str(src), str(tmp_path / "out.jsonl")).exit_code == 0
