@@ -981,11 +981,22 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
     """``replay --html OUT``: the page written (kabucli/render/html.py), opening at event
     ``at``; then, like a replay in text, the log's first broken rule or damage as the error
     line and exit code."""
+    import shlex
+
     from kabucli.files import write_whole
     from kabucli.log import holds_log
     from kabucli.render import seen_violation
-    from kabucli.render.html import page
+    from kabucli.render.html import MAX_PAGE_STEPS, page, page_steps
 
+    views, steps = page_steps(data, viewer)
+    if steps > MAX_PAGE_STEPS:
+        one = len(data.events) <= MAX_PAGE_STEPS and viewer is None
+        fail(f"--html: a page holds at most {MAX_PAGE_STEPS:,} steps (events times views), and "
+             f"this log's {len(data.events):,} events in {views} "
+             f"view{'s' if views > 1 else ''} make {steps:,}: "
+             + ("give --as SEAT for one view, or " if one else "")
+             + f"page through it with kabucli replay {shlex.quote(str(log))} --step",
+             EXIT_UNREADABLE)
     text, violation = page(g, data, log.name, viewer, at or 0)
     violation = seen_violation(g, violation, data.events, viewer)
     if holds_log(out):

@@ -493,3 +493,25 @@ def test_on_a_desktop_the_current_event_stays_in_the_window(page: Any, tmp_path:
 def run_convert(src: Path, dst: Path) -> bool:
     res = runner.invoke(app, ["log", "convert", str(src), str(dst)], env={"NO_COLOR": "1"})
     return res.exit_code == 0
+
+
+def test_a_log_too_long_for_a_page_is_refused_in_one_line(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A page holds a scene for every event in every view: a long log (a valid Dare match
+    of 10,000 rounds, 87 KB, took 846 MB to make into an 81 MB page) is refused, saying how
+    to see it; one view of it (--as) may fit."""
+    from kabucli.render import html
+
+    log = ROOT / "replays" / "dare" / "3p-showdown-outright.kbl"
+    n = len(read_log(log, games.event_types).events)
+    monkeypatch.setattr(html, "MAX_PAGE_STEPS", 2 * n)  # the log's 4 views do not fit
+    out = tmp_path / "page.html"
+    res = runner.invoke(app, ["replay", str(log), "--html", str(out)],
+                        env={"NO_COLOR": "1", "COLUMNS": "400"})
+    assert res.exit_code == 2 and not out.exists()
+    lines = res.stderr.strip().splitlines()
+    assert lines == [f"error: --html: a page holds at most {2 * n:,} steps (events times "
+                     f"views), and this log's {n} events in 4 views make {4 * n}: give --as "
+                     f"SEAT for one view, or page through it with kabucli replay {log} --step"]
+    res = runner.invoke(app, ["replay", str(log), "--html", str(out), "--as", "p2"])
+    assert res.exit_code == 0 and out.stat().st_size > 0
