@@ -88,9 +88,9 @@ def _seed_text(game: Game, header: Any, viewer: int | None) -> str | None:
 
 
 # The most steps (events times views: everyone's and each seat's, or the one asked for) a
-# page holds: a scene each, built in memory and written out, about 2 KiB of memory and 350
-# bytes of page a step (a Dare match of 1,000 rounds, about 9,600 events in 4 views: 170 MiB
-# to build, a 13 MiB page). A log of a million events would take gigabytes.
+# page holds: a scene each, built in memory and written out, about 4.5 KiB of memory (6 with
+# ten seats) and 350 bytes of page a step (a Dare match of 1,000 rounds, about 9,600 events in
+# 4 views: 170 MiB to build, a 13 MiB page). A log of a million events would take gigabytes.
 MAX_PAGE_STEPS = 50_000
 
 
