@@ -1258,8 +1258,9 @@ def _hex_option(name: str, value: str) -> str:
     text = "".join(value.split()).lower()
     if not 16 <= len(text) <= 64 or any(c not in "0123456789abcdef" for c in text):
         # exit 2, as a usage error: 1 says a log is not the one the digest names
-        fail(f"{name} {_escape(value[:80])}: give 16 to 64 hex digits (of the 64 audit prints)",
-             EXIT_UNREADABLE)
+        printed = "kabucli play --commit" if name == "--commit" else "audit"
+        fail(f"{name} {_escape(value[:80])}: give 16 to 64 hex digits (of the 64 {printed} "
+             "prints)", EXIT_UNREADABLE)
     return text
 
 
@@ -1288,10 +1289,18 @@ HtmlOpt = Annotated[Path | None, typer.Option(
     "--html", metavar="FILE", path_type=str,
     help="One self-contained page: the --plot chart and the report's table (pip install "
          "'kabucli\\[plot]').")]
+def _seconds(value: float | None) -> float | None:
+    """--timeout: a number of seconds 0.001-86400 (a range check alone let 'nan' through to
+    a message saying it was more than 86400)."""
+    if value is not None and not 0.001 <= value <= 86400:  # (False for nan too)
+        raise typer.BadParameter(f"{value:g} is not a number of seconds from 0.001 to 86400")
+    return value
+
+
 TimeoutOpt = Annotated[float | None, typer.Option(
-    "--timeout", min=0.001, max=86400, metavar="SECONDS",
-    help="Seconds a cmd: or py: bot has for each answer (default: KABUCLI_BOT_TIMEOUT, "
-         "else 10).")]
+    "--timeout", metavar="SECONDS", callback=_seconds,
+    help="Seconds (0.001-86400) a cmd: or py: bot has for each answer (default: "
+         "KABUCLI_BOT_TIMEOUT, else 10).")]
 
 
 def _workers(workers: int | None, backend: str, address: str | None) -> int:

@@ -393,3 +393,24 @@ def test_a_folder_where_a_file_is_to_be_written_is_named_so(
     (tmp_path / "out").mkdir()
     assert error(run(*args)) == "out is a folder: name a file"
     assert list((tmp_path / "out").iterdir()) == []
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1", "86401"])
+def test_a_timeout_that_is_no_number_of_seconds_says_so(value: str) -> None:
+    """'nan' passed the range check and was said to be more than 86400."""
+    res = CliRunner().invoke(app, ["sim", "dare", "--bot", "random", "--bot", "random",
+                                   "--timeout", value], env={"NO_COLOR": "1", "COLUMNS": "300"})
+    assert res.exit_code == 2
+    assert (f"Invalid value for '--timeout': {float(value):g} is not a number of seconds from "
+            "0.001 to 86400") in res.stderr
+
+
+def test_a_commitment_not_in_hex_says_where_it_comes_from(tmp_path: Path) -> None:
+    """The seed's commitment is printed by kabucli play --commit, not by audit."""
+    log = Path(__file__).resolve().parent.parent / "replays" / "dare" / "3p-tie-order.jsonl"
+    for option, printed in (("--commit", "kabucli play --commit"), ("--digest", "audit")):
+        res = CliRunner().invoke(app, ["audit", str(log), option, "xyz"],
+                                 env={"NO_COLOR": "1", "COLUMNS": "300"})
+        assert res.exit_code == 2
+        assert res.stderr.strip() == (f"error: {option} xyz: give 16 to 64 hex digits (of the "
+                                      f"64 {printed} prints)")
