@@ -145,7 +145,7 @@ def _write(quick: bool, rounds: int, folder: Path) -> dict[str, Any]:
 
     game, rules, seats = _game("dare", 3, {"rounds": rounds, "chips": 10**6})
     runs, count = (3, 3000 // rounds) if quick else (7, 15000 // rounds)
-    first = play(game, rules, seats, SEED, None, True)  # every match plays all its rounds
+    first = bench.play_match(game, rules, seats, SEED)  # every match plays all its rounds
     assert sum(1 for ev in first.events if bench._tag(ev) == "result") == rounds
     folder.mkdir()
     kinds = ("random", "random", "random")
