@@ -6,15 +6,18 @@ figures compared with the report's own (--json of the same run)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -236,6 +239,29 @@ def test_the_html_page_holds_the_svg_and_the_reports_table_with_names_escaped(
     assert legend(data, 0) in text  # the chart's legend, inlined
 
 
+@contextlib.contextmanager
+def shown(page: Path, width: int, height: int) -> Iterator[Any]:
+    """``page`` opened in Chromium (headless) in a window of ``width`` x ``height``."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
+                                     args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            view = browser.new_page(viewport={"width": width, "height": height})
+            view.goto(page.as_uri())
+            yield view
+        finally:
+            browser.close()
+
+
+def lines_in(view: Any, cells: str) -> list[int]:
+    """How many lines the text of each of the ``cells`` (a CSS selector) takes."""
+    return list(view.evaluate(f"Array.from(document.querySelectorAll('{cells}')).map(td => {{"
+                              "const r = document.createRange(); r.selectNodeContents(td);"
+                              "return r.getClientRects().length; })"))
+
+
 @pytest.mark.skipif(not Path("/usr/bin/chromium").exists() and not os.environ.get("CI"),
                     reason="/usr/bin/chromium is missing (CI installs it)")
 def test_a_long_bot_command_wraps_inside_the_html_page(tmp_path: Path) -> None:
@@ -245,18 +271,9 @@ def test_a_long_bot_command_wraps_inside_the_html_page(tmp_path: Path) -> None:
     kind = f"cmd:{sys.executable} {tmp_path / 'bot.py'} {'X' * 400}"
     page = tmp_path / "run.html"
     sim_json("-b", "best", "-b", kind, "-m", "2", "--html", str(page))
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
-                                     args=["--headless", "--no-sandbox", "--disable-gpu"])
-        view = browser.new_page(viewport={"width": 1280, "height": 900})
-        view.goto(page.as_uri())
+    with shown(page, 1280, 900) as view:
         width = view.evaluate("document.documentElement.scrollWidth")
-        figures = view.evaluate("Array.from(document.querySelectorAll('td.n')).map(td => {"
-                                "const r = document.createRange(); r.selectNodeContents(td);"
-                                "return r.getClientRects().length; })")
-        browser.close()
+        figures = lines_in(view, "td.n")
     assert width <= 1280, width
     assert figures and set(figures) == {1}, figures  # each on one line
 
@@ -412,23 +429,14 @@ def test_the_html_page_on_a_phone_keeps_names_whole_and_the_table_in_its_own_scr
     sim_json("-b", "best", "-b", "random", "-m", "4", "--html", str(page))
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in \
         page.read_text(encoding="utf-8")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
-                                     args=["--headless", "--no-sandbox", "--disable-gpu"])
-        view = browser.new_page(viewport={"width": 390, "height": 800})
-        view.goto(page.as_uri())
+    with shown(page, 390, 800) as view:
         width = view.evaluate("document.documentElement.scrollWidth")
-        names = view.evaluate("Array.from(document.querySelectorAll('td:not(.n)')).map(td => {"
-                              "const r = document.createRange(); r.selectNodeContents(td);"
-                              "return r.getClientRects().length; })")
+        names = lines_in(view, "td:not(.n)")
         # the table scrolls inside its own box, which starts inside the page
         box = view.evaluate("(() => { const t = document.querySelector('table');"
                             "const b = t.parentElement.getBoundingClientRect();"
                             "return [getComputedStyle(t.parentElement).overflowX, b.left,"
                             " b.right]; })()")
-        browser.close()
     assert width <= 390, width
     assert names and set(names) == {1}, names  # '#1 best', '#2 random': one line each
     assert box[0] == "auto" and box[1] > 0 and box[2] <= 390, box
