@@ -1289,6 +1289,8 @@ HtmlOpt = Annotated[Path | None, typer.Option(
     "--html", metavar="FILE", path_type=str,
     help="One self-contained page: the --plot chart and the report's table (pip install "
          "'kabucli\\[plot]').")]
+
+
 def _seconds(value: float | None) -> float | None:
     """--timeout: a number of seconds 0.001-86400 (a range check alone let 'nan' through to
     a message saying it was more than 86400)."""
@@ -1788,7 +1790,7 @@ def bot_check(
         fail(f"bot check tests a program that talks over stdin and stdout (a command, as after "
              f"cmd:); a Python class ({safe_text(command, 40)}) is run by kabucli's own host, "
              f"which keeps that protocol for it: try it in matches instead, e.g. kabucli sim "
-             f"{g.name} --bot {shlex.quote(command)} --bot random --matches 20")
+             f"{g.name} --bot {safe_text(shlex.quote(command))} --bot random --matches 20")
     try:
         checks = check_bot(g, r, command, 1 if s is None else s, games_, against, players,
                            timeout)
