@@ -136,11 +136,11 @@ def _write_part(name: str, part: str, old: os.stat_result | None,
         made = True
         if old is not None:  # the file replaced keeps who may read it (a 0600 log stays so)
             _same_access(fd, old)
-        with os.fdopen(fd, "wb") as fh:
-            result = write(fh)  # (which may close it)
-        # on disk before its name is, so that a crash leaves it whole or not there at all
-        synced = os.open(part, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        synced = os.dup(fd)  # (``write`` may close the file: this stays open to sync it)
         try:
+            with os.fdopen(fd, "wb") as fh:
+                result = write(fh)
+            # on disk before its name is, so that a crash leaves it whole or not there at all
             os.fsync(synced)
         finally:
             os.close(synced)
