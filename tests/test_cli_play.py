@@ -423,3 +423,20 @@ def test_bots_alone_are_played_keeping_no_events_but_for_a_python_class_bot(
         m = sess.match
         assert m.over and m.logged == len(read_log(log, games.event_types).events) > 30
         assert len(m.events) == (m.logged if kept else 0)
+
+
+def test_bots_alone_drawn_keep_the_events_their_lines_are_worked_out_from() -> None:
+    """play with bots alone, drawn (not --quiet, not --json): each event's line is worked
+    out from the events before it (Kazu-Tori's flips say what they turned, Yatchaba's
+    guesses their chance), so the match keeps its events; kept none, the lines were the bare
+    notation ('p1 flip')."""
+    flips = run("play", "kazu-tori", "--players", "2", "--bot", "1=random", "--bot",
+                "2=random", "--seed", "5", "--no-log")
+    assert flips.exit_code == 0, flips.output
+    assert "p1 turns 8, says one" in flips.output
+    assert not any(line.rstrip().endswith(" flip") for line in flips.output.splitlines())
+    guesses = run("play", "yatchaba", "--players", "2", "--bot", "1=random", "--bot",
+                  "2=random", "--seed", "5", "--no-log")
+    assert guesses.exit_code == 0, guesses.output
+    assert "p1 guesses Mar Jun Jul (chance 4/1081 = 0.37%)" in guesses.output
+    assert "p1 passes (1 chip), pass 1 of 2 in this game" in guesses.output
