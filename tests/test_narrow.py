@@ -140,3 +140,12 @@ def test_solve_at_50_columns_keeps_every_arrangement_and_its_chips() -> None:
         assert f"{plan['expected']:+.3f}" in out, (plan, out)
         for name in plan["names"]:
             assert name in out, (name, out)
+
+
+def test_a_narrow_report_listed_shows_a_bot_named_with_brackets_as_it_is() -> None:
+    """Too narrow for its table, sim's report lists each bot over its figures; a bot's name
+    is escaped for the table's markup, and the list showed the escape ('cmd:false \\[x]')."""
+    out = kabucli("sim", "dare", "--bot", "cmd:false [x]", "--bot", "random", "--matches",
+                  "2", "--seed", "1", "-r", "rounds=1").stdout
+    assert "#1 cmd:false [x]" in out.splitlines(), out
+    assert "\\[" not in out

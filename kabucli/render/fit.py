@@ -84,7 +84,7 @@ class Fit:
         cells = [list(c.cells) for c in t.columns]
         for r, row in enumerate(t.rows):
             head = cells[0][r] if cells and r < len(cells[0]) else ""
-            heading = head.copy() if isinstance(head, Text) else Text(str(head))
+            heading = _text(head)
             if heading.plain.strip().isdigit():  # a rank or a number: say which
                 heading = Text.assemble(f"{t.columns[0].header} ", heading)
             heading.stylize("bold")
@@ -101,7 +101,7 @@ class Fit:
                 if isinstance(cell, Text) and not cell.plain.strip():
                     continue
                 name = column.header
-                label = name.copy() if isinstance(name, Text) else Text(str(name))
+                label = _text(name)
                 grid.add_row(" ", label, cell)
             parts.append(heading)
             parts.append(grid)
@@ -121,6 +121,12 @@ class Fit:
         if fits:
             return Measurement(low, high).clamp(max_width=options.max_width)
         return Measurement.get(console, options, self._listed())
+
+
+def _text(cell: RenderableType) -> Text:
+    """A cell or header as the table draws it: a string is markup there (an escaped '[' is
+    a '['), so it is here too."""
+    return cell.copy() if isinstance(cell, Text) else Text.from_markup(str(cell))
 
 
 def fit(table: Table) -> Fit:
