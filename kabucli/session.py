@@ -272,7 +272,9 @@ class Session:
 
     def run_bots(self) -> list[tuple[int, Event]]:
         """Let the engine and the bots play until a person must act or the match ends.
-        Returns the new events with their log indices.
+        Returns the new events with their log indices (none when the match keeps no events,
+        ``Match.keep`` false, as kabucli sim and play with bots alone and nothing drawn
+        play it: count ``Match.logged`` then).
 
         A trusted move (a built-in bot's pick among the legal moves, see
         :meth:`Game.bot_move`) is recorded as it is; any other bot's move is checked first."""
