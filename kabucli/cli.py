@@ -176,6 +176,11 @@ def _markdown(out: Console, text: str) -> None:
                   end="" if text.endswith("\n") else "\n")
 
 
+def _events(n: int) -> str:
+    """``n`` events as a count in a sentence: "1 event", "24 events"."""
+    return "1 event" if n == 1 else f"{n} events"
+
+
 def _escape(text: str) -> str:
     """Text for a rich markup string: no markup, and nothing a terminal would act on (names,
     moves and messages may quote a log, a bot or a script)."""
@@ -625,7 +630,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     if secret and m.over:  # now it gives nothing away: the game can be dealt again, checked
         out.print(_seed_revealed(m), soft_wrap=True)
     if sess.log_path is not None:
-        out.print(f"[dim]log: {_escape(str(sess.log_path))} ({m.logged} events)[/]",
+        out.print(f"[dim]log: {_escape(str(sess.log_path))} ({_events(m.logged)})[/]",
                   soft_wrap=True)
 
 
@@ -840,7 +845,7 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False) -> NoReturn
         print(_dumps(_play_doc(sess, why), indent=2))
     kept = ""
     if sess.log_path is not None:
-        kept = f"; log kept: {sess.log_path} ({m.logged} events)"
+        kept = f"; log kept: {sess.log_path} ({_events(m.logged)})"
         if not m.over:
             again = "".join(f" --bot {i}={shlex.quote(kind)}"
                             for i, kind in recorded_bots(m.header.seats).items()
@@ -1008,7 +1013,7 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
         write_whole(out, lambda fh: fh.write(text.encode("utf-8")), True, [log])
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_UNREADABLE)
-    _console().print(f"wrote {_escape(str(out))} ({len(data.events)} events, "
+    _console().print(f"wrote {_escape(str(out))} ({_events(len(data.events))}, "
                      f"{len(text) // 1024} KiB)", soft_wrap=True)
     if violation is not None:
         fail(violation.line(str(log)), EXIT_RULE)
@@ -1221,7 +1226,7 @@ def audit(
                     state += "; user's bot, not run: " + ", ".join(f"p{i} {k!r}"
                                                                    for i, k in own.items())
                 if not as_json:
-                    valid.append(f"[green]valid:[/] {_escape(str(path))} ({data.events} events, "
+                    valid.append(f"[green]valid:[/] {_escape(str(path))} ({_events(data.events)}, "
                                  f"{_escape(state)})\n  digest {found}"
                                  + ("; seed commitment checked" if head.commit is not None
                                     else "") + _taken_back(taken, after))
@@ -1851,7 +1856,7 @@ def log_convert(
         fail(f"{dst} already exists; add --force to overwrite it")
     with _log_failures():
         n = convert_log(src, dst, event_types, to, overwrite=force)  # type: ignore[arg-type]
-    _console().print(f"wrote {_escape(str(dst))} ({n} events)", soft_wrap=True)
+    _console().print(f"wrote {_escape(str(dst))} ({_events(n)})", soft_wrap=True)
 
 
 @log_app.command("repair")
@@ -1876,7 +1881,7 @@ def log_repair(
     for line in dropped:
         err.print(f"[yellow]dropped:[/] {_escape(line)}")
     missing = "; with events missing it may not pass kabucli audit" if dropped else ""
-    _console().print(f"wrote {_escape(str(dst))} ({kept} events kept, {len(dropped)} "
+    _console().print(f"wrote {_escape(str(dst))} ({_events(kept)} kept, {len(dropped)} "
                      f"record(s) dropped{missing})", soft_wrap=True)
 
 

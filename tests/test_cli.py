@@ -639,3 +639,27 @@ def test_ctrl_c_that_no_command_handles_is_one_word_and_exit_130(
         cli.main()
     assert stop.value.code == 130
     assert capsys.readouterr().err.strip() == "aborted"
+
+
+def test_a_count_of_one_event_is_said_in_the_singular(tmp_path: Path) -> None:
+    """A log that holds one event is '1 event' wherever a command counts its events (probe V:
+    `log repair` said '1 events kept' and `audit` 'valid: ... (1 events, unfinished)')."""
+    src = Path(__file__).resolve().parent.parent / "replays" / "uno-dare" / "3p-first-card-dare.kbl"
+    data = src.read_bytes()
+    end = 8 + 8 + int.from_bytes(data[8:12], "big")  # the magic and the header's frame
+    one = tmp_path / "one.kbl"
+    one.write_bytes(data[:end])  # a seeded log with no input: the first deal, derived
+    assert len(read_log(one, games.event_types).events) == 1
+    res = run("audit", str(one))
+    assert res.exit_code == 0 and f"valid: {one} (1 event, unfinished)" in res.stdout
+    res = run("log", "convert", str(one), str(tmp_path / "one.jsonl"))
+    assert res.exit_code == 0 and res.stdout.strip() == f"wrote {tmp_path / 'one.jsonl'} (1 event)"
+    res = run("replay", str(one), "--html", str(tmp_path / "one.html"))
+    assert res.exit_code == 0 and f"wrote {tmp_path / 'one.html'} (1 event, " in res.stdout
+    torn = tmp_path / "torn.kbl"
+    torn.write_bytes(data[:end + 5])  # a block cut short after the header
+    res = run("log", "repair", str(torn), str(tmp_path / "fixed.kbl"))
+    assert res.exit_code == 0
+    assert f"wrote {tmp_path / 'fixed.kbl'} (1 event kept, 1 record(s) dropped" in res.stdout
+    res = run("audit", str(src))  # any other count keeps its plural
+    assert res.exit_code == 0 and f"valid: {src} (139 events, finished)" in res.stdout
