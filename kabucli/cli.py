@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
     from kabucli.engine import Game, Match, Violation
     from kabucli.events import Event
+    from kabucli.log import SeatInfo
     from kabucli.session import Session
 
 app = typer.Typer(
@@ -898,8 +899,8 @@ def replay(
         "--json", help="One JSON document: the log's header, every step (event, notation, "
                        "state) and the outcome; with --at N, the state after event N.")] = False,
     as_seat: Annotated[str | None, typer.Option(
-        "--as", metavar="SEAT", help="Show the game as the player in SEAT (e.g. p2) saw it: "
-                                     "other hands and other seats' secret moves (a "
+        "--as", metavar="SEAT", help="Show the game as the player in SEAT (e.g. p2, or their "
+                                     "name) saw it: other hands and other seats' secret moves (a "
                                      "Kabu-Tsukuri arrangement) hidden, chance events by "
                                      "what they show everyone; the seed, which gives every "
                                      "card away, hidden too.")] = None,
@@ -941,7 +942,7 @@ def replay(
             except LogError as exc:
                 data.error = exc
         events: list[Event] = data.events
-        viewer = None if as_seat is None else _viewer(as_seat, len(data.header.seats))
+        viewer = None if as_seat is None else _viewer(as_seat, data.header.seats)
         if at is not None:
             if not 0 <= at <= len(events):
                 fail(f"--at {at} is out of range: the log has events 1-{len(events)} "
@@ -1022,12 +1023,21 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
     raise typer.Exit(0)
 
 
-def _viewer(text: str, nseats: int) -> int:
-    """The seat ``--as`` names (``p2`` or ``2``); a clean failure when there is none."""
+def _viewer(text: str, seats: list[SeatInfo]) -> int:
+    """The seat ``--as`` names (``p2``, ``2``, or the player's name, as a typed line may name
+    a seat); a clean failure when there is none."""
+    from kabucli.safetext import safe_text
+    from kabucli.session import typed_names
+
+    names = typed_names(seats)
     word = text.strip().lower().removeprefix("p")
     seat = int(word) if word.isascii() and word.isdigit() and len(word) < 4 else 0
-    if not 1 <= seat <= nseats:
-        fail(f"--as {_escape(text[:24])}: there is no such seat (seats are p1-p{nseats})")
+    seat = seat or names.get(text.strip().lower(), 0)
+    if not 1 <= seat <= len(seats):
+        also = "".join(f", {_escape(safe_text(seats[i - 1].name))} for p{i}"
+                       for i in sorted(names.values()))
+        fail(f"--as {_escape(safe_text(text, 24))}: there is no such seat (seats are "
+             f"p1-p{len(seats)}{also})")
     return seat
 
 

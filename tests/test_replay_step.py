@@ -457,3 +457,16 @@ def test_any_typed_commands_move_the_pager_or_say_why_in_words(log: str,
     match, violation = walk(game, data.header, data.events[:pager.at.pos])
     assert violation is None
     assert game.view(match.state, None) == game.view(pager.at.match.state, None)
+
+
+def test_as_takes_a_players_name_as_a_typed_line_does() -> None:
+    """`--as Ben` is p2 where Ben sits (README: a name may be typed wherever a seat is); a
+    name nobody has is refused, the message listing the names."""
+    log = REPLAYS / "kazu-tori/4p-physical-last-call.kbl"
+    by_name = run("replay", str(log), "--as", "ben", "--at", "5")
+    assert by_name.exit_code == 0
+    assert by_name.stdout == run("replay", str(log), "--as", "p2", "--at", "5").stdout
+    res = run("replay", str(log), "--as", "Zed")
+    assert res.exit_code == 1
+    assert res.stderr.strip() == ("error: --as Zed: there is no such seat (seats are p1-p4, "
+                                  "Aki for p1, Ben for p2, Chie for p3, Dai for p4)")
