@@ -98,13 +98,26 @@ def head_to_head(wins: int, draws: int, losses: int) -> dict[str, Any]:
     s = (wins + 0.5 * draws) / n
     var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
     half = Z95 * math.sqrt(var / n)
+    low, high = s - half, s + half
     if var > 0:
         los = (1 + math.erf((s - 0.5) / math.sqrt(2 * var / n))) / 2
     else:
         los = 1.0 if s > 0.5 else 0.0 if s < 0.5 else 0.5
+        # every game alike (all won, all lost, all drawn): the trinomial's spread is 0, and
+        # its interval a point (8 wins of 8 gave +inf to +inf, more than 8 games can show).
+        # Wilson's score interval instead: it stays inside 0-1 and has width for any n.
+        low, high = _wilson(s, n)
     return out | {"score": round(s, 4), "elo": _finite(score_to_elo(s)),
-                  "elo_low": _finite(score_to_elo(s - half)),
-                  "elo_high": _finite(score_to_elo(s + half)), "los": round(los, 4)}
+                  "elo_low": _finite(score_to_elo(low)),
+                  "elo_high": _finite(score_to_elo(high)), "los": round(los, 4)}
+
+
+def _wilson(s: float, n: int) -> tuple[float, float]:
+    """Wilson's 95% score interval of a score ``s`` (a share 0-1) over ``n`` games."""
+    z2 = Z95 * Z95
+    centre = (s + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def elo_text(h: dict[str, Any], key: str, spec: str) -> str:

@@ -145,6 +145,23 @@ def test_head_to_head_follows_the_trinomial_formulas() -> None:
     assert head_to_head(0, 0, 0)["elo"] is None
 
 
+def test_a_head_to_head_of_games_all_alike_has_an_interval_with_width() -> None:
+    """All won, all lost or all drawn: the trinomial's spread is 0, and its interval was a
+    point (8 wins of 8: '+inf to +inf'). Wilson's score interval is used instead: for a
+    perfect score over n games its lower end is n / (n + z^2)."""
+    z2 = 1.959963984540054 ** 2
+    won = head_to_head(8, 0, 0)
+    assert won["elo"] is None and won["elo_high"] is None  # +inf, as the text shows it
+    assert won["elo_low"] == pytest.approx(score_to_elo(8 / (8 + z2)), abs=0.01)
+    assert won["elo_low"] == pytest.approx(127.4, abs=0.1)
+    lost = head_to_head(0, 0, 8)
+    assert lost["elo_high"] == pytest.approx(-won["elo_low"], abs=0.01)
+    drawn = head_to_head(0, 8, 0)
+    assert drawn["elo"] == 0 and drawn["elo_low"] == pytest.approx(-drawn["elo_high"])
+    assert 200 < drawn["elo_high"] < 250 and drawn["los"] == 0.5
+    assert 0 < head_to_head(5360, 0, 0)["elo_low"] < 2000
+
+
 def test_elo_ratings_recover_known_strengths() -> None:
     # three players 0, 100 and 200 Elo apart, many games each pair, exact expected scores
     true = [0.0, 100.0, 200.0]
