@@ -1878,7 +1878,8 @@ def log_repair(
 ) -> None:
     """Copy every record of a damaged log that still checks into a new log."""
     from kabucli import games
-    from kabucli.log import repair_log, same_file
+    from kabucli.errors import KabuError
+    from kabucli.log import audit_log, repair_log, same_file
 
     dst = _file_named(dst, "DST")
     if same_file(src, dst):
@@ -1890,9 +1891,21 @@ def log_repair(
     err = _console(stderr=True)
     for line in dropped:
         err.print(f"[yellow]dropped:[/] {_escape(line)}")
-    missing = "; with events missing it may not pass kabucli audit" if dropped else ""
-    _console().print(f"wrote {_escape(str(dst))} ({_events(kept)} kept, {len(dropped)} "
-                     f"record(s) dropped{missing})", soft_wrap=True)
+    out = _console()
+    out.print(f"wrote {_escape(str(dst))} ({_events(kept)} kept, {len(dropped)} record(s) "
+              "dropped)", soft_wrap=True)
+    # what the new log is now, as kabucli audit finds it (records left out may have taken a
+    # move a later one needs; a finished game's last events are derived again)
+    try:
+        audited = audit_log(dst, games.event_types)
+    except KabuError as exc:
+        verdict = f"unreadable: {exc}"
+    else:
+        v = audited.violation
+        verdict = (f"valid ({_events(audited.events)}, "
+                   f"{'finished' if audited.match.over else 'unfinished'})" if v is None
+                   else f"event {v.index} breaks a rule: {v.actor} {v.action}: {v.reason}")
+    out.print(f"audit of {_escape(str(dst))}: {_escape(verdict)}", soft_wrap=True)
 
 
 # -- solve -------------------------------------------------------------------------------
