@@ -1034,8 +1034,8 @@ def _viewer(text: str, seats: list[SeatInfo]) -> int:
     seat = int(word) if word.isascii() and word.isdigit() and len(word) < 4 else 0
     seat = seat or names.get(text.strip().lower(), 0)
     if not 1 <= seat <= len(seats):
-        also = "".join(f", {_escape(safe_text(seats[i - 1].name))} for p{i}"
-                       for i in sorted(names.values()))
+        also = "".join(f", {_escape(safe_text(seats[i - 1].name))} for p{i}"  # (people's)
+                       for i in sorted(names.values()) if seats[i - 1].control == "human")
         fail(f"--as {_escape(safe_text(text, 24))}: there is no such seat (seats are "
              f"p1-p{len(seats)}{also})")
     return seat
