@@ -259,11 +259,12 @@ def figure(data: Series, title: str) -> Any:
             color = f"C{(k - 1) % 10}"
             low, high = line.low, line.high
             if lim is not None and open_ends:  # an interval with no end yet (too few
-                # matches, a score of 0 or 1) reaches the edge of the panel
-                low = [lim[0] if math.isnan(lo) and math.isfinite(v) else lo
-                       for lo, v in zip(low, line.value, strict=True)]
-                high = [lim[1] if math.isnan(hi) and math.isfinite(v) else hi
-                        for hi, v in zip(high, line.value, strict=True)]
+                # matches, a score of 0 or 1) reaches the edge of the panel, also where its
+                # value has none either (every match won: the lower end is all there is)
+                low = [lim[0] if math.isnan(lo) and (math.isfinite(v) or math.isfinite(hi))
+                       else lo for lo, v, hi in zip(low, line.value, line.high, strict=True)]
+                high = [lim[1] if math.isnan(hi) and (math.isfinite(v) or math.isfinite(lo))
+                        else hi for hi, v, lo in zip(high, line.value, line.low, strict=True)]
             ax.fill_between(data.x, low, high, color=color, alpha=0.18,
                             linewidth=0, gid=f"{panel}-band-{k}", zorder=2)
             ax.plot(data.x, line.value, color=color, linewidth=1.8,

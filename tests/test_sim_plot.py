@@ -440,3 +440,17 @@ def test_the_html_page_on_a_phone_keeps_names_whole_and_the_table_in_its_own_scr
     assert width <= 390, width
     assert names and set(names) == {1}, names  # '#1 best', '#2 random': one line each
     assert box[0] == "auto" and box[1] > 0 and box[2] <= 390, box
+
+
+def test_an_elo_band_is_drawn_when_every_match_was_won(tmp_path: Path) -> None:
+    """Every match won: the Elo difference has no value and no upper end, but a lower end
+    (ratings.head_to_head: Wilson's interval), and its band reaches from it to the panel's
+    top. The panel was empty."""
+    out = tmp_path / "won.svg"
+    data = sim_json("-b", "best", "-b", "random", "-m", "6", "--seed", "1", "--rule", "rounds=10",
+                    "--plot", str(out))
+    h = data["head_to_head"]
+    assert (h["wins"], h["draws"], h["losses"]) == (6, 0, 0) and h["elo_low"] is not None
+    band = by_id(svg_tree(out))["ratings-band-1"]
+    paths = band.findall(f".//{SVG}path")
+    assert paths and all(p.get("d") for p in paths)
