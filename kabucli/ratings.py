@@ -117,7 +117,11 @@ def _wilson(s: float, n: int) -> tuple[float, float]:
     z2 = Z95 * Z95
     centre = (s + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at a score of 0 or 1 that end is 0 or 1 exactly (in floats centre - half came to
+    # 5.6e-17 for some n, an Elo of -6502 where -inf is meant)
+    low = 0.0 if s <= 0 else max(0.0, centre - half)
+    high = 1.0 if s >= 1 else min(1.0, centre + half)
+    return low, high
 
 
 def elo_text(h: dict[str, Any], key: str, spec: str) -> str:

@@ -162,6 +162,19 @@ def test_a_head_to_head_of_games_all_alike_has_an_interval_with_width() -> None:
     assert 0 < head_to_head(5360, 0, 0)["elo_low"] < 2000
 
 
+def test_a_perfect_or_nil_score_keeps_its_open_end_infinite_for_every_n() -> None:
+    """Wilson's interval for all won reaches 1 exactly and for all lost 0 exactly; in floats
+    its centre plus its half-width came to 0.9999999999999999 for some n (10 wins of 10
+    showed '+inf (95%: +166.2 to +6261.4)', 3 losses of 3 '-6502.2 to +43.0')."""
+    z2 = 1.959963984540054 ** 2
+    for n in range(1, 200):
+        won, lost = head_to_head(n, 0, 0), head_to_head(0, 0, n)
+        assert won["elo_high"] is None and won["elo"] is None, n
+        assert lost["elo_low"] is None and lost["elo"] is None, n
+        assert won["elo_low"] == pytest.approx(score_to_elo(n / (n + z2)), abs=0.01), n
+        assert lost["elo_high"] == pytest.approx(-won["elo_low"], abs=0.01), n
+
+
 def test_elo_ratings_recover_known_strengths() -> None:
     # three players 0, 100 and 200 Elo apart, many games each pair, exact expected scores
     true = [0.0, 100.0, 200.0]
