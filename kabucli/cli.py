@@ -1128,7 +1128,6 @@ def audit(
     --digest or --commit names, 2 if one cannot be read (or what --digest
     or --commit gives is not 16 to 64 hex digits)."""
     from kabucli import games
-    from kabucli.compact import seed_commitment
     from kabucli.engine import Violation, check_header
     from kabucli.errors import KabuError
     from kabucli.log import audit_log, external_bot
@@ -1190,11 +1189,8 @@ def audit(
                 continue
             match, violation = data.match, data.violation
             head = data.header
-            if violation is None and head.commit is not None and (
-                    head.seed is None or head.salt is None
-                    or seed_commitment(head.seed, head.salt) != head.commit):
-                violation = Violation(0, "table", "seed", "the seed is not the one the header's "
-                                      "commitment binds")
+            if violation is None:
+                violation = _commitment_unbound(head)
             found = data.digest if violation is None else None
             if violation is None:
                 for name, value in want.items():
@@ -1248,6 +1244,19 @@ def audit(
     if as_json:
         print("\n]" if items else "[]")
     raise typer.Exit(worst)
+
+
+def _commitment_unbound(head: Any) -> Violation | None:
+    """audit's finding on a header with a seed commitment that does not bind its seed (a
+    violation at event 0), or None."""
+    from kabucli.compact import seed_commitment
+    from kabucli.engine import Violation
+
+    if head.commit is not None and (head.seed is None or head.salt is None
+                                    or seed_commitment(head.seed, head.salt) != head.commit):
+        return Violation(0, "table", "seed", "the seed is not the one the header's commitment "
+                         "binds")
+    return None
 
 
 def _numbers(found: list[int]) -> str:
@@ -1901,10 +1910,11 @@ def log_repair(
     except KabuError as exc:
         verdict = f"unreadable: {exc}"
     else:
-        v = audited.violation
+        v = audited.violation or _commitment_unbound(audited.header)  # as audit checks it
         verdict = (f"valid ({_events(audited.events)}, "
                    f"{'finished' if audited.match.over else 'unfinished'})" if v is None
-                   else f"event {v.index} breaks a rule: {v.actor} {v.action}: {v.reason}")
+                   else v.reason if not v.index  # (audit's words for the header's commitment)
+                   else f"event {v.index} breaks a rule: {v.actor} {v.action!r}: {v.reason}")
     out.print(f"audit of {_escape(str(dst))}: {_escape(verdict)}", soft_wrap=True)
 
 

@@ -65,8 +65,10 @@ def repaired(log: Path, out: Path, kept: int, dropped: list[str]) -> list[Any]:
     if audit.exit_code == 0:
         state = "finished" if "finished)" in audit.stdout else "unfinished"
         assert verdict == f"audit of {out}: valid ({len(found.events)} events, {state})"
-    else:
-        assert verdict.startswith(f"audit of {out}: event ") and " breaks a rule: " in verdict
+    else:  # audit's own words: 'invalid: OUT: event N: ACTOR 'ACTION': REASON'
+        said = audit.stderr.strip().removeprefix(f"invalid: {out}: ")
+        index, rest = said.split(": ", 1)
+        assert verdict == f"audit of {out}: {index} breaks a rule: {rest}"
     assert log.read_bytes() == before
     events = read_log(out, games.event_types).events
     assert len(events) == kept
@@ -153,6 +155,28 @@ def test_a_repaired_log_missing_an_event_does_not_audit(tmp_path: Path) -> None:
     out = tmp_path / "out.kbl"
     assert run("log", "repair", str(log), str(out)).exit_code == 0
     assert run("audit", str(out)).exit_code == 1
+
+
+def test_the_audit_line_of_a_repaired_log_is_audits_verdict_on_the_seed_commitment(
+        tmp_path: Path) -> None:
+    """A header whose seed commitment does not bind its seed: kabucli audit finds the log
+    invalid, and so must the line log repair prints after it (it said 'valid')."""
+    import json
+
+    lines = JSONL[0].read_text(encoding="utf-8").split("\n")
+    head = json.loads(lines[0])
+    assert head.get("seed") is not None and head.get("commit") is None
+    head |= {"commit": "00" * 32, "salt": "00" * 16}
+    log = damaged_copy(JSONL[0], tmp_path, "\n".join([json.dumps(head), *lines[1:]]).encode())
+    for out in (tmp_path / "out.jsonl", tmp_path / "out.kbl"):
+        res = run("log", "repair", str(log), str(out))
+        assert res.exit_code == 0, res.stderr
+        audit = run("audit", str(out))
+        assert audit.exit_code == 1
+        assert audit.stderr.strip() == (f"invalid: {out}: the seed is not the one the "
+                                        "header's commitment binds")
+        assert res.stdout.strip().splitlines()[-1] == (
+            f"audit of {out}: the seed is not the one the header's commitment binds")
 
 
 def test_repair_refuses_to_write_over_its_input_or_another_file(tmp_path: Path) -> None:
