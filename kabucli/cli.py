@@ -425,7 +425,7 @@ def play(
     if physical and commit:
         fail("--physical deals nothing, so it has no seed to commit to (--commit)")
     if no_log and log is not None:
-        fail(f"--no-log writes no log, yet --log names one ({_escape(str(log))}): give one "
+        fail(f"--no-log writes no log, yet --log names one ({log}): give one "
              "of the two")
     moves = _read_script(script)
     typed = s  # (the seed the person gave, if any)
@@ -1029,15 +1029,24 @@ def _viewer(text: str, seats: list[SeatInfo]) -> int:
     from kabucli.safetext import safe_text
     from kabucli.session import typed_names
 
+    def number(word: str) -> int:  # a seat's number, p2 or 2; 0 when it is none
+        word = word.strip().lower().removeprefix("p")
+        return int(word) if word.isascii() and word.isdigit() and len(word) < 4 else 0
+
     names = typed_names(seats)
-    word = text.strip().lower().removeprefix("p")
-    seat = int(word) if word.isascii() and word.isdigit() and len(word) < 4 else 0
-    seat = seat or names.get(text.strip().lower(), 0)
+    key = text.strip().lower()
+    seat = number(text) or names.get(key, 0)
     if not 1 <= seat <= len(seats):
-        also = "".join(f", {_escape(safe_text(seats[i - 1].name))} for p{i}"  # (people's)
-                       for i in sorted(names.values()) if seats[i - 1].control == "human")
-        fail(f"--as {_escape(safe_text(text, 24))}: there is no such seat (seats are "
-             f"p1-p{len(seats)}{also})")
+        # the people's names --as takes for their seats (a name that reads as a number is
+        # that seat's number here); fail() makes the text safe to show
+        also = "".join(f", {safe_text(seats[i - 1].name)} for p{i}"
+                       for i in sorted(names.values())
+                       if seats[i - 1].control == "human" and not number(seats[i - 1].name))
+        shared = [i for i, s in enumerate(seats, 1) if s.name.lower() == key]
+        why = ("there is no such seat" if seat or len(shared) < 2 else
+               f"{', '.join(f'p{i}' for i in shared[:-1])} and p{shared[-1]} share that name: "
+               "name the seat")
+        fail(f"--as {safe_text(text, 24)}: {why} (seats are p1-p{len(seats)}{also})")
     return seat
 
 
@@ -1285,7 +1294,7 @@ def _hex_option(name: str, value: str) -> str:
     if not 16 <= len(text) <= 64 or any(c not in "0123456789abcdef" for c in text):
         # exit 2, as a usage error: 1 says a log is not the one the digest names
         printed = "kabucli play --commit" if name == "--commit" else "audit"
-        fail(f"{name} {_escape(value[:80])}: give 16 to 64 hex digits (of the 64 {printed} "
+        fail(f"{name} {value[:80]}: give 16 to 64 hex digits (of the 64 {printed} "
              "prints)", EXIT_UNREADABLE)
     return text
 

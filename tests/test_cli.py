@@ -663,3 +663,17 @@ def test_a_count_of_one_event_is_said_in_the_singular(tmp_path: Path) -> None:
     assert f"wrote {tmp_path / 'fixed.kbl'} (1 event kept, 1 record(s) dropped" in res.stdout
     res = run("audit", str(src))  # any other count keeps its plural
     assert res.exit_code == 0 and f"valid: {src} (139 events, finished)" in res.stdout
+
+
+def test_an_option_quoted_in_an_error_is_shown_once_not_escaped_twice() -> None:
+    """fail() makes its message safe to show; an option escaped before it was shown with a
+    stray backslash ('--digest \\[zz]', '--log names one (\\[a].kbl)')."""
+    log = Path(__file__).resolve().parent.parent / "replays" / "dare" / "3p-tie-order.jsonl"
+    res = run("audit", "--digest", "[zz]", str(log))
+    assert res.exit_code == 2
+    assert res.stderr.strip() == ("error: --digest [zz]: give 16 to 64 hex digits (of the 64 "
+                                  "audit prints)")
+    res = run("play", "dare", "--no-log", "--log", "[a].kbl")
+    assert res.exit_code == 1
+    assert res.stderr.strip() == ("error: --no-log writes no log, yet --log names one "
+                                  "([a].kbl): give one of the two")

@@ -470,3 +470,35 @@ def test_as_takes_a_players_name_as_a_typed_line_does() -> None:
     assert res.exit_code == 1
     assert res.stderr.strip() == ("error: --as Zed: there is no such seat (seats are p1-p4, "
                                   "Aki for p1, Ben for p2, Chie for p3, Dai for p4)")
+
+
+def test_as_refusal_names_only_what_as_would_take_and_says_when_a_name_is_shared(
+        tmp_path: Path) -> None:
+    """`--as`'s refusal: the names it lists are ones `--as` takes for that seat (a player
+    named '2' at p1 was listed as '2 for p1', yet `--as 2` is p2), a name two seats share is
+    said to be shared (it was 'no such seat'), and what it quotes is shown once, not escaped
+    twice ('--as \\[x]q', '\\[b]ob for p1')."""
+    lines = (REPLAYS / "dare/3p-tie-order.jsonl").read_text(encoding="utf-8").split("\n")
+    head = json.loads(lines[0])
+
+    def log(*names: str) -> str:
+        path = tmp_path / f"{len(list(tmp_path.iterdir()))}.jsonl"
+        seats = [{"name": n, "control": "human"} for n in names]
+        path.write_text("\n".join([json.dumps(head | {"seats": seats}), *lines[1:]]),
+                        encoding="utf-8")
+        return str(path)
+
+    digit = log("2", "Ann", "Bo")
+    assert "seed     hidden from p2" in run("replay", digit, "--as", "2", "--at", "1").stdout
+    res = run("replay", digit, "--as", "Zed")
+    assert res.exit_code == 1
+    assert res.stderr.strip() == ("error: --as Zed: there is no such seat (seats are p1-p3, "
+                                  "Ann for p2, Bo for p3)")
+    res = run("replay", log("Ann", "ann", "Bo"), "--as", "ANN")
+    assert res.exit_code == 1
+    assert res.stderr.strip() == ("error: --as ANN: p1 and p2 share that name: name the seat "
+                                  "(seats are p1-p3, Bo for p3)")
+    res = run("replay", log("[b]ob", "Cy", "Di"), "--as", "[x]q")
+    assert res.exit_code == 1
+    assert res.stderr.strip() == ("error: --as [x]q: there is no such seat (seats are p1-p3, "
+                                  "[b]ob for p1, Cy for p2, Di for p3)")
