@@ -530,15 +530,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     # With --json, stdout holds only the JSON; prompts and replies go to stderr.
     out = _console(stderr=as_json)
     show = not (quiet or as_json)
-    if not sess.humans and not show:
-        from kabucli.bots.external import PythonBot
-
-        # Bots alone, nothing drawn: nobody takes a move back, so the match keeps no events
-        # (as kabucli sim plays it: kept, a long match slows down per event and its memory
-        # grows), but for a Python class bot, whose host is sent the events since its last
-        # turn. Drawn, they are kept: an event's line is worked out from the events before
-        # it (Kazu-Tori's flips, Yatchaba's odds and passes; render.event_line).
-        m.keep = any(isinstance(b, PythonBot) for b in sess.bots.values())
+    if not sess.humans and not show:  # (as kabucli sim plays; drawn, an event's line is
+        sess.drop_events()  # worked out from the events before it: render.event_line)
     source, lines = moves if moves is not None else ("stdin", None)
     # A person at a seat of a seeded game is not shown the seed until the match ends: with it
     # (the shuffle is public and fixed) every hidden card can be worked out. Bots alone, or a

@@ -330,6 +330,16 @@ class Session:
         acting = [s for s in p.seats if s in self.humans]
         return acting[0] if acting else None
 
+    def drop_events(self) -> None:
+        """For bots alone (nobody takes a move back), when nothing is drawn: the match keeps
+        no more events, but when a bot reads them (``reads_events``: a Python class bot's
+        host is sent the events since its last turn). Kept, they grow with the match, and the
+        garbage collector walking the lists they hold (hands, rows) made each event of a long
+        match slower than the last. (Drawn, they are kept: an event's line is worked out from
+        the events before it.)"""
+        self.match.keep = any(getattr(b, "reads_events", False) is True
+                              for b in self.bots.values())
+
     def hot_seat(self) -> bool:
         """Whether several people share one screen in a game whose cards the program holds:
         a seeded game with more than one person at a seat. (One person among bots has

@@ -324,10 +324,6 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
     writer = (LogWriter.start(_LogFile(plan, i, path), header, "msgpack", durable=False,
                               types=games.event_types(game.name)) if path else None)
     match = Match(game, header, writer)
-    # Only a Python class bot's host reads the match's events (those since its last turn):
-    # else none is kept. Kept, they grow with the match, and the garbage collector walking the
-    # lists they hold (hands, rows) made each event of a long match slower than the last.
-    match.keep = any(plan.kinds[b].startswith("py:") for b in order)
     if checked:
         match.check_trusted = []
     sess = Session(match, {}, None, set())
@@ -342,6 +338,7 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
             except KabuError as exc:
                 raise Forfeit(seat, str(exc)) from None
             sess.bots[seat] = _Answerable(bot, seat) if kind.startswith(EXTERNAL) else bot
+        sess.drop_events()  # (the log is written as the match is played)
         try:
             sess.run_bots()
         except Forfeit:

@@ -443,6 +443,7 @@ class PythonBot:
     bot's move, which is checked here like any other bot's."""
 
     trusted = False  # every move is checked like a person's (see Game.bot_move)
+    reads_events = True  # its host is sent the match's events (see Session.drop_events)
     careful = False  # Kazu-Tori: the bot's own claim, read when it is loaded
     reaction: tuple[int, int]  # Kazu-Tori: set when the bot has a profile of its own
 
