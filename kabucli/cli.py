@@ -177,9 +177,13 @@ def _markdown(out: Console, text: str) -> None:
                   end="" if text.endswith("\n") else "\n")
 
 
+def _counted(n: int, one: str, many: str) -> str:
+    """``n`` things as a count in a sentence: "1 event", "24 events", "1 match"."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def _events(n: int) -> str:
-    """``n`` events as a count in a sentence: "1 event", "24 events"."""
-    return "1 event" if n == 1 else f"{n} events"
+    return _counted(n, "event", "events")
 
 
 def _escape(text: str) -> str:
@@ -1713,7 +1717,7 @@ def tournament(
 
 
 def _matches(n: int) -> str:
-    return f"{n} match" if n == 1 else f"{n} matches"
+    return _counted(n, "match", "matches")
 
 
 def _end_run(as_json: dict[str, Any] | None,
