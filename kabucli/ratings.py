@@ -430,8 +430,8 @@ def _bradley_terry(n: int, score: list[float], pairs: dict[tuple[int, int], floa
     if not played:
         return [0.0] * n
     r = [0.0] * n
+    grad = _gradient(n, r, score, pairs)
     for _ in range(500):
-        grad = _gradient(n, r, score, pairs)
         if not any(grad[i] for i in played):
             break
         try:
@@ -447,12 +447,12 @@ def _bradley_terry(n: int, score: list[float], pairs: dict[tuple[int, int], floa
         t = 1.0
         while True:
             trial = [v + t * d for v, d in zip(r, step, strict=True)]
-            slope = sum(g * d for g, d in zip(_gradient(n, trial, score, pairs), step,
-                                               strict=True))
+            at = _gradient(n, trial, score, pairs)  # (the next step's, once taken)
+            slope = sum(g * d for g, d in zip(at, step, strict=True))
             if slope >= 0 or t < 1e-9:
                 break
             t /= 2
-        r = trial
+        r, grad = trial, at
     mean = sum(r) / n
     return [v - mean for v in r]
 
