@@ -22,6 +22,10 @@ Figures (medians of runs; the process pins itself to one CPU, as bench.py does):
   event, a built-in bot's move recorded unchecked: the goal's measure), as ``kabucli play``
   plays bots (every event kept), and, like for like, with every move checked as the audit
   checks every input (``Match.check_trusted``); the four interleaved run by run.
+* **split**: per game, where read + audit's time goes beyond the engine's own work: the
+  engine fed the inputs as events made in advance, then what turning decoded records into
+  events, decoding the blocks, and the file and its header add; and play's headroom (play
+  less the engine's part: the most reading may cost for the read figure to be met).
 * **long**: per game (Uno Dare, 2 random bots; Dare, 3; Kabu-Tsukuri, 4), a match of about
   10,000 events and a long one (Uno Dare about 300,000; Dare and Kabu-Tsukuri as long as their
   rules allow, about 95,000 and 140,000), played as ``kabucli sim`` plays it (its log written,
@@ -234,6 +238,90 @@ def bench_read(quick: bool) -> list[dict[str, Any]]:
     return out
 
 
+def bench_split(quick: bool) -> list[dict[str, Any]]:
+    """Per game: where read + audit's time goes beyond the engine's own work (µs a match,
+    the matches of ``read``): ``events`` is the engine fed each match's inputs as events made
+    in advance (checking each and deriving the rest, as the audit does); ``convert`` what
+    turning the decoded records into events adds; ``decode`` what decoding the blocks adds;
+    ``file_header`` the rest of ``audit_log`` (the file, its frames, inflating, the header,
+    the digest, the reader itself). ``headroom`` is play (as sim plays) less ``events``: the
+    most reading may cost for the audit to be as fast as play."""
+    from kabucli import games, log as L
+    from kabucli.engine import Deriver
+    from kabucli.log import audit_log, write_log
+
+    out = []
+    runs, count = (3, 30) if quick else (11, 150)
+    entries = [e for e in bench.ENTRIES if e.bots == ("random",)]
+    with tempfile.TemporaryDirectory() as tmp:
+        for entry in entries:
+            game, rules, seats = bench._setup(entry)
+            types = games.event_types(game.name)
+            folder = Path(tmp) / f"{entry.game}-{entry.players}"
+            folder.mkdir()
+            paths: list[Path] = []
+            for i in range(count):
+                m = bench.play_match(game, rules, seats, SEED + i)
+                p = folder / f"{i}.kbl"
+                write_log(p, m.header, m.events, "msgpack", types=types)
+                paths.append(p)
+            given: list[tuple[Any, Any, Any, list[bytes]]] = []
+            for p in paths:  # each log's header, inputs as events, codec and block bodies
+                recs = L._scan(p, games.event_types, "collect")[0]
+                data, fmt = L._read_bytes(p)
+                bodies = [L._unpack(r.payload) for r in L._raw_records(data, fmt)][1:]
+                given.append((recs.header, recs.inputs, recs._codec, bodies))
+            decoded = [[c.decoder.decode(b) for b in bs] for _, _, c, bs in given]
+            inputs = sum(len(g[1]) for g in given) / count
+
+            def events(given: Any = given, game: Any = game) -> None:
+                for header, ins, _, _ in given:
+                    d = Deriver(game, header, False, False)
+                    d.feed_all(ins)
+                    d.finish()
+
+            def records(given: Any = given, decoded: Any = decoded, game: Any = game) -> None:
+                for (header, _, c, _), recs in zip(given, decoded, strict=True):
+                    d = Deriver(game, header, False, False)
+                    for r in recs:
+                        d.feed_records(r, c.real, 0)
+                    d.finish()
+
+            def bodies(given: Any = given, game: Any = game) -> None:
+                for header, _, c, bs in given:
+                    d = Deriver(game, header, False, False)
+                    for b in bs:
+                        d.feed_records(c.decoder.decode(b), c.real, 0)
+                    d.finish()
+
+            def audit(paths: list[Path] = paths) -> None:
+                for p in paths:
+                    audit_log(p, games.event_types)
+
+            def play_all(game: Any = game, rules: Any = rules, seats: Any = seats) -> None:
+                for i in range(count):
+                    bench.play_match(game, rules, seats, SEED + i, keep=False)
+
+            fns = {"play": play_all, "audit": audit, "events": events, "records": records,
+                   "bodies": bodies}
+            times: dict[str, list[float]] = {k: [] for k in fns}
+            for _ in range(runs):
+                for k, fn in fns.items():
+                    t0 = time.perf_counter()
+                    fn()
+                    times[k].append((time.perf_counter() - t0) / count * 1e6)
+            us = {k: statistics.median(v) for k, v in times.items()}
+            out.append({"game": entry.game, "players": entry.players, "inputs": inputs,
+                        "play_us": us["play"], "audit_us": us["audit"],
+                        "events_us": us["events"],
+                        "convert_us": us["records"] - us["events"],
+                        "decode_us": us["bodies"] - us["records"],
+                        "file_header_us": us["audit"] - us["bodies"],
+                        "headroom_us": us["play"] - us["events"],
+                        "ratio": us["play"] / us["audit"]})
+    return out
+
+
 # The long matches: (game, players, rules, the rule that sets the length, its values for about
 # 10,000 events, for a long match and for a long one with --quick). Uno Dare between 2 random
 # bots makes about 4.4 events a point of the target (68,000: about 300,000 events); Dare about
@@ -302,8 +390,8 @@ def bench_memory(quick: bool) -> dict[str, Any]:
     return {"events": n, "bytes": size, "audit_peak_mib": audit, "import_peak_mib": base}
 
 
-PARTS = {"size": bench_size, "write": bench_write, "read": bench_read, "long": bench_long,
-         "memory": bench_memory}
+PARTS = {"size": bench_size, "write": bench_write, "read": bench_read, "split": bench_split,
+         "long": bench_long, "memory": bench_memory}
 
 
 def main(argv: list[str] | None = None) -> int:
