@@ -1,0 +1,177 @@
+"""docs/bots.md's tables of what a bot program is sent hold what kabucli really sends.
+
+Seeded matches of every registered game are played with `kabucli sim` by bot programs
+(`cmd:`) that write down every message they read; every key of every `state` and `outcome`
+they were sent, and every kind of move they were offered, is then checked against the
+game's tables in docs/bots.md, both ways for the keys: a key sent must be in the table, and
+a key in the table must have been sent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from kabucli import games
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "bots.md"
+
+# A bot that writes down every line it is sent and answers a move at random (seeded;
+# never Kazu-Tori's stop, which would end the game at once). A Kabu-Tsukuri bot, whose legal
+# list is empty while it lays its rows, lays its own cards in a random order.
+LOGGING_BOT = """
+import json, os, random, sys
+out = open(os.environ["BOT_DOCS_LOG"], "a")
+rng = random.Random(int(os.environ["BOT_DOCS_SEED"]) * 1009 + os.getpid())
+for line in sys.stdin:
+    out.write(line if line.endswith("\\n") else line + "\\n")
+    out.flush()
+    m = json.loads(line)
+    if m["type"] != "turn":
+        continue
+    legal = m["legal"]
+    if m["game"] == "kazu-tori":  # a stop would end the game at once
+        legal = [move for move in legal if not move.endswith(" stop")]
+    if legal:
+        print(rng.choice(legal), flush=True)
+        continue
+    cards = list(m["state"]["cards"]["p%d" % m["seat"]])
+    rng.shuffle(cards)
+    rows = " ".join("-".join(cards[i:i + 3]) for i in (0, 3, 6))
+    print(rows + (" aside " + "-".join(cards[9:]) if len(cards) > 9 else ""), flush=True)
+"""
+
+# Short matches, each long enough for every phase a bot is asked in to come round.
+RULES = {
+    "dare": ["rounds=4"],
+    "kazu-tori": [],
+    "yatchaba": ["games=2"],
+    "kabu-tsukuri": ["hands=3"],
+    "uno-dare": ["target=150"],
+}
+
+HEADING = re.compile(r"^#### .*\(`([a-z-]+)`\)\s*$")
+
+
+def doc_tables(text: str) -> dict[str, dict[str, list[str]]]:
+    """game -> table kind (``state key``, ``outcome key``, ``move``) -> the names in its
+    first column, from each game's section (a ``#### Title (`name`)`` heading) of the doc:
+    the tables whose header reads ``| GAME state key |``, ``| GAME outcome key |`` or
+    ``| GAME move |``."""
+    found: dict[str, dict[str, list[str]]] = {}
+    game = None
+    kind = None
+    for line in text.splitlines():
+        m = HEADING.match(line)
+        if m:
+            game, kind = m.group(1), None
+            found.setdefault(game, {})
+            continue
+        if line.startswith("#"):
+            game = kind = None
+            continue
+        if game is None:
+            continue
+        if not line.startswith("|"):
+            kind = None
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        head = cells[0]
+        for k in ("state key", "outcome key", "move"):
+            if head == f"{game} {k}":
+                kind = k
+                found[game].setdefault(k, [])
+                break
+        else:
+            if kind is None or set(head) <= set("-: "):
+                continue
+            name = re.fullmatch(r"`([^`]+)`", head)
+            assert name, f"docs/bots.md, {game} {kind} table: {head!r} is not a `name`"
+            found[game][kind].append(name.group(1))
+    return found
+
+
+@cache
+def sent(game: str) -> tuple[dict[str, object], ...]:
+    """Every message the bot programs of two seeded 3-player matches of ``game`` read."""
+    with tempfile.TemporaryDirectory() as tmp:
+        bot = Path(tmp, "bot.py")
+        bot.write_text(LOGGING_BOT)
+        log = Path(tmp, "messages.jsonl")
+        cmd = [sys.executable, "-m", "kabucli", "sim", game, "--matches", "2", "--seed", "7",
+               "--workers", "1", "--json"]
+        for _ in range(3):
+            cmd += ["--bot", f"cmd:{sys.executable} {bot}"]
+        for rule in RULES.get(game, []):
+            cmd += ["--rule", rule]
+        env = {**os.environ, "BOT_DOCS_LOG": str(log), "BOT_DOCS_SEED": "7",
+               "NO_COLOR": "1", "PYTHONPATH": str(ROOT)}
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600,
+                              cwd=tmp)
+        assert done.returncode == 0, done.stdout + done.stderr
+        report = json.loads(done.stdout)
+        assert [b["forfeits"] for b in report["bots"]] == [0, 0, 0], report["failures"]
+        return tuple(json.loads(line) for line in log.read_text().splitlines())
+
+
+def keys_sent(game: str) -> tuple[set[str], set[str], set[str]]:
+    """The state keys, outcome keys and move words ``game``'s bots were sent."""
+    state: set[str] = set()
+    outcome: set[str] = set()
+    moves: set[str] = set()
+    turns = ends = 0
+    for m in sent(game):
+        if m["type"] == "turn":
+            turns += 1
+            assert isinstance(m["state"], dict) and isinstance(m["legal"], list)
+            state |= m["state"].keys()
+            moves |= {str(move).split()[1] for move in m["legal"]}
+        elif m["type"] == "end":
+            ends += 1
+            assert isinstance(m["outcome"], dict), m
+            outcome |= m["outcome"].keys()
+    assert turns > 0 and ends > 0, (game, turns, ends)  # a bot never asked is never started
+    return state, outcome, moves
+
+
+def test_the_doc_has_a_section_for_every_game() -> None:
+    tables = doc_tables(DOC.read_text())
+    assert sorted(tables) == sorted(games.names())
+    for game, kinds in tables.items():
+        assert sorted(kinds) == ["move", "outcome key", "state key"], game
+        for names in kinds.values():
+            assert names and len(names) == len(set(names)), (game, names)
+
+
+def test_the_parser_reads_a_section() -> None:
+    text = ("#### Dare (`dare`)\n\n| dare state key | type | meaning |\n| --- | --- | --- |\n"
+            "| `round` | integer | the round |\n| `pot` | integer | chips |\n\n"
+            "| dare move | form | when |\n| --- | --- | --- |\n| `pass` | `pass` | no set |\n"
+            "## Next\n| dare state key | x |\n| --- | --- |\n| `stray` | x |\n")
+    assert doc_tables(text) == {"dare": {"state key": ["round", "pot"], "move": ["pass"]}}
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_every_state_and_outcome_key_sent_is_documented_and_back(game: str) -> None:
+    doc = doc_tables(DOC.read_text())[game]
+    state, outcome, _ = keys_sent(game)
+    assert state - set(doc["state key"]) == set(), f"{game}: state keys sent, not in the doc"
+    assert set(doc["state key"]) - state == set(), f"{game}: state keys in the doc, never sent"
+    assert outcome - set(doc["outcome key"]) == set(), f"{game}: outcome keys not in the doc"
+    assert set(doc["outcome key"]) - outcome == set(), f"{game}: outcome keys never sent"
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_every_kind_of_move_offered_is_documented(game: str) -> None:
+    doc = doc_tables(DOC.read_text())[game]
+    _, _, moves = keys_sent(game)
+    assert moves - set(doc["move"]) == set(), f"{game}: moves offered, not in the doc"
