@@ -224,3 +224,50 @@ def test_the_same_seed_gives_the_same_game() -> None:
         play_out(a, bots_a)
         play_out(b, bots_b)
         assert a.events == b.events
+
+
+def test_a_bot_that_answers_stop_in_a_window_stops_the_game() -> None:
+    """A bot without ``claims`` (a program of the user's) is offered ``stop`` in a claim
+    window (it is in its ``legal``); answered there, the game ends by agreement, as a
+    person's stop does, when nobody claims. It was taken for "no claim" and dropped: the
+    game went on to ``max_flips``."""
+    from kabucli.games.kazu_tori.rules import Stop
+
+    class StopsInWindows:
+        def choose(self, game: Any, state: Any, seat: int) -> Event:
+            s: KazuToriState = state
+            if s.phase == "window":
+                assert any(isinstance(e, Stop) for e in game.legal(s, seat))
+                return Stop(seat)
+            return Flip(seat)
+
+    m, bots = seated([None, None], seed=3)
+    bots = {1: StopsInWindows(), 2: StopsInWindows()}
+    play_out(m, bots)
+    out = GAME.outcome(m.state)
+    assert out is not None
+    assert (out["reason"], out["seat"], out["flips"]) == ("agreement", "p1", 1)
+
+
+def test_a_claim_goes_before_a_bot_s_stop() -> None:
+    """One bot claims a card that may be taken while another answers stop: the claim is
+    taken; the stop is not played in that window."""
+    from kabucli.games.kazu_tori.rules import Stop
+
+    class Claims:
+        def choose(self, game: Any, state: Any, seat: int) -> Event:
+            s: KazuToriState = state
+            if s.phase == "window":
+                return Claim(seat) if s.takeable() else Pass(seat)
+            return Flip(seat)
+
+    class Stops:
+        def choose(self, game: Any, state: Any, seat: int) -> Event:
+            s: KazuToriState = state
+            return Stop(seat) if s.phase == "window" and s.takeable() else (
+                Flip(seat) if seat == s.next_flipper() else Pass(seat))
+
+    m, _ = seated([None, None], seed=3)
+    play_out(m, {1: Claims(), 2: Stops()})
+    first = next(i for i, e in enumerate(m.events) if isinstance(e, Claim | Stop))
+    assert isinstance(m.events[first], Claim) and m.events[first].seat == 1

@@ -16,13 +16,23 @@ from mypy_extensions import mypyc_attr  # compiled, the bot classes stay subclas
 
 from kabucli.engine import Game, Match, Pending
 from kabucli.events import Event
-from kabucli.games.kazu_tori.rules import RACE_DRAWS, Claim, Flip, KazuToriState, Pass, Race
+from kabucli.games.kazu_tori.rules import (
+    RACE_DRAWS,
+    Claim,
+    Flip,
+    KazuToriState,
+    Pass,
+    Race,
+    Stop,
+)
 from kabucli.shuffle import Rng
 
 # The event classes the hot paths tell events apart by, as static names: compiled,
 # an imported name is looked up in the module's dict at every use, a Final one is
 # read directly.
 _RACE: Final = Race
+_CLAIM: Final = Claim
+_STOP: Final = Stop
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -100,8 +110,10 @@ def bot_move(game: Game, match: Match, bots: dict[int, Any],
     bot marked ``careful`` is not asked about a card that may not be taken).
     One claimer claims; several race: :meth:`Match.draw` records a ``Race`` of reaction
     draws from the seed, and the fastest by each bot's ``reaction`` profile (min, max ms)
-    claims first (equal times: the first seat after the flipper). Nobody claims: the next
-    flipper flips, if it is a bot. Races need a seed: at a real table bots are not asked.
+    claims first (equal times: the first seat after the flipper). Nobody claims: a bot asked
+    through ``choose`` that answered ``stop`` (which its legal moves hold) stops the game,
+    the first such seat in seat order, as a person's typed stop would; else the next
+    flipper flips, if it is a bot (any other answer of ``choose`` is "no claim"). Races need a seed: at a real table bots are not asked.
 
     In a window the event is built here from the state, each legal by construction (a
     claim by a seat still in that has not claimed, the flip of the next flipper, a pass
@@ -127,6 +139,7 @@ def bot_move(game: Game, match: Match, bots: dict[int, Any],
         if seat not in bots and seat not in claimed and seat not in passed:
             return None
     racers = []
+    stopper = 0
     ok = s.ok
     for seat in seats:
         bot = bots.get(seat)
@@ -135,9 +148,17 @@ def bot_move(game: Game, match: Match, bots: dict[int, Any],
         if not ok and getattr(bot, "careful", False):
             continue  # it never claims a card that may not be taken
         claims = getattr(bot, "claims", None)
-        if claims(s, seat) if claims is not None else \
-                type(bot.choose(game, s, seat)) is Claim:
+        if claims is not None:
+            if claims(s, seat):
+                racers.append(seat)
+            continue
+        said = bot.choose(game, s, seat)
+        if type(said) is _CLAIM:
             racers.append(seat)
+        elif type(said) is _STOP and not stopper:
+            stopper = seat
+    if not racers and stopper:  # its stop, as a person's typed stop (checked like any move)
+        return Stop(stopper), getattr(bots[stopper], "trusted", False) is True
     if not racers:
         nxt = s.after[s.last]
         bot = bots.get(nxt)
