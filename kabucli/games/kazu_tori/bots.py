@@ -113,7 +113,8 @@ def bot_move(game: Game, match: Match, bots: dict[int, Any],
     claims first (equal times: the first seat after the flipper). Nobody claims: a bot asked
     through ``choose`` that answered ``stop`` (which its legal moves hold) stops the game,
     the first such seat in seat order, as a person's typed stop would; else the next
-    flipper flips, if it is a bot (any other answer of ``choose`` is "no claim"). Races need a seed: at a real table bots are not asked.
+    flipper flips, if it is a bot (any other answer of ``choose`` is "no claim"). Races need
+    a seed: at a real table bots are not asked.
 
     In a window the event is built here from the state, each legal by construction (a
     claim by a seat still in that has not claimed, the flip of the next flipper, a pass
