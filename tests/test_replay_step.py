@@ -29,7 +29,7 @@ from kabucli.cli import app
 from kabucli.engine import Match, walk
 from kabucli.log import read_log
 from kabucli.pager import Pager, Positions
-from kabucli.render.pager import HELP
+from kabucli.render.pager import HELP, KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
@@ -502,3 +502,46 @@ def test_as_refusal_names_only_what_as_would_take_and_says_when_a_name_is_shared
     assert res.exit_code == 1
     assert res.stderr.strip() == ("error: --as [x]q: there is no such seat (seats are p1-p3, "
                                   "[b]ob for p1, Cy for p2, Di for p3)")
+
+
+# One log of each game with rounds (Kazu-Tori counts flips: the flip event is that flip).
+ROUND_LOGS = {"dare/3p-showdown-outright.kbl": r"round (\d+), dealer",
+              "dare/4p-nobody-qualifies.kbl": r"round (\d+), dealer",
+              "kabu-tsukuri/3p-dealer-winner.kbl": r"hand (\d+), dealer",
+              "yatchaba/3p-nobody-right-carried-pot-won-next-game.kbl":
+                  r"game (\d+), round (\d+):",
+              "uno-dare/3p-first-card-dare.kbl": r"round (\d+), dealer"}
+
+
+@pytest.mark.parametrize("name", sorted(ROUND_LOGS))
+def test_an_event_is_labelled_with_the_round_it_belongs_to(name: str) -> None:
+    """The event that ends a round (Dare's payout, a Kabu-Tsukuri hand's last result, a
+    Yatchaba round's result or game's end, Uno Dare's score) belongs to that round, though the
+    state after it waits for the next deal: the status line and the table's title say the
+    round of the deal at or before the event, as the event lines name it."""
+    log = REPLAYS / name
+    lines, _ = shown_lines(log)
+    data = read_log(log, games.event_types, strict=False)
+    g = games.get(data.header.game)
+    pager = Pager(g, data, Console(file=io.StringIO(), width=200, no_color=True))
+    deal = re.compile(ROUND_LOGS[name])
+    current: tuple[str, ...] = ("1", "1") if "yatchaba" in name else ("1",)
+    for k in range(len(lines) + 1):
+        if k:
+            found = deal.search(lines[k - 1])
+            if found and " deals next" not in lines[k - 1]:
+                current = found.groups()
+        pager.at.goto(k)
+        label = pager.status().removesuffix(" · " + KEYS).split(" · ")[1:]
+        with pager.out.capture() as cap:
+            pager.out.print(render.table(g, pager.at.match))
+        title = cap.get().splitlines()[0]
+        if "yatchaba" in name:
+            want = [f"game {current[0]}/3", f"round {current[1]}"]
+            assert label == want, (k, lines[k - 1] if k else "")
+            assert f"game {current[0]}/3 · round {current[1]}" in title, (k, title)
+        else:
+            word = "hand" if "kabu" in name else "round"
+            total = "" if "uno" in name else f"/{data.header.rules[word + 's']}"
+            assert label == [f"{word} {current[0]}{total}"], (k, lines[k - 1] if k else "")
+            assert f"· {word} {current[0]}{total} " in title, (k, title)

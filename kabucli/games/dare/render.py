@@ -18,10 +18,27 @@ from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, s
 from kabucli.render.fit import fit, titled
 
 
+def _round(s: DareState) -> tuple[int, bool]:
+    """The round the table belongs to, and whether it is over: once a round's last event
+    (its result or payout) is in, the state waits for the next round's deal, yet what is on
+    the table (and the event just recorded) is still the round just played."""
+    if s.phase == "deal" and s.round > 1:
+        return s.round - 1, True
+    return s.round, False
+
+
+def _where(s: DareState) -> str:
+    """The title's start: the round, with the next dealer once it is over."""
+    r, over = _round(s)
+    return (f"Dare · round {r}/{s.rules.rounds} over · next dealer p{s.dealer}" if over
+            else f"Dare · round {r}/{s.rules.rounds} · dealer p{s.dealer}")
+
+
 def round_label(match: Match) -> str:
-    """Where the match is, for the status line of ``replay --step``."""
+    """Where the match is, for the status line of ``replay --step``: the round of the event
+    just recorded."""
     s: DareState = match.state
-    return f"round {s.round}/{s.rules.rounds}"
+    return f"round {_round(s)[0]}/{s.rules.rounds}"
 
 
 def _status(s: DareState, p: int) -> Text:
@@ -44,8 +61,7 @@ def _status(s: DareState, p: int) -> Text:
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
     s: DareState = match.state
     tok = game.deck.token
-    title = (f"Dare · round {s.round}/{s.rules.rounds} · dealer p{s.dealer}"
-             + (f" · reference {s.ref}" if s.field else "") + f" · pot {s.ledger.pot}")
+    title = (_where(s) + (f" · reference {s.ref}" if s.field else "") + f" · pot {s.ledger.pot}")
     field = Group(Text("field", style="dim"), cards_box([tok(c) for c in s.field]))
     seats = Table(show_edge=False, pad_edge=False)
     seats.add_column("seat")
@@ -134,5 +150,5 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
                       "rows": rows})
     centre = ([{"label": f"field · reference {s.ref}", "cards": [tok(c) for c in s.field]}]
               if s.field else [])
-    return {"title": f"Dare · round {s.round}/{s.rules.rounds} · dealer p{s.dealer}",
+    return {"title": _where(s),
             "pot": s.ledger.pot, "centre": centre, "seats": seats, "lines": []}

@@ -30,10 +30,27 @@ from kabucli.render.fit import fit, titled
 MILESTONES = {"deal", "result"}
 
 
+def _hand(s: KabuState) -> tuple[int, bool]:
+    """The hand the table belongs to, and whether it is over: once a hand's last result is
+    in, the state waits for the next hand's deal, yet the event just recorded (and the chips
+    it moved) are still the hand just played."""
+    if s.phase == "deal" and s.hand > 1:
+        return s.hand - 1, True
+    return s.hand, False
+
+
+def _where(s: KabuState) -> str:
+    """The title's start: the hand and its dealer, or once it is over the next dealer."""
+    h, over = _hand(s)
+    return (f"Kabu-Tsukuri · hand {h}/{s.rules.hands} over · next dealer p{s.dealer}" if over
+            else f"Kabu-Tsukuri · hand {h}/{s.rules.hands} · dealer p{s.dealer} · row {s.row}")
+
+
 def round_label(match: Match) -> str:
-    """Where the match is, for the status line of ``replay --step``."""
+    """Where the match is, for the status line of ``replay --step``: the hand of the event
+    just recorded."""
     s: KabuState = match.state
-    return f"hand {s.hand}/{s.rules.hands}"
+    return f"hand {_hand(s)[0]}/{s.rules.hands}"
 
 
 def _row_cell(s: KabuState, game: Game, p: int, r: int, hidden: bool) -> Text:
@@ -97,8 +114,7 @@ def _unshown(s: KabuState, p: int) -> int:
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
     s: KabuState = match.state
     tok = game.deck.token
-    title = (f"Kabu-Tsukuri · hand {s.hand}/{s.rules.hands} · dealer p{s.dealer} · "
-             f"row {s.row} · pot {s.ledger.pot}")
+    title = f"{_where(s)} · pot {s.ledger.pot}"
     if s.carried:
         title += f" (carried {s.carried})"
     seats = Table(show_edge=False, pad_edge=False)
@@ -224,7 +240,6 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
             rows.append({"label": "aside", "cards": [tok(c) for c in s.aside[p]]})
         seats.append({"seat": p, "chips": s.ledger.seat(p), "status": "", "rows": rows})
     lines = [_leader(s).plain, _bets_due(s)]
-    title = (f"Kabu-Tsukuri · hand {s.hand}/{s.rules.hands} · dealer p{s.dealer} · "
-             f"row {s.row}" + (f" · carried {s.carried}" if s.carried else ""))
+    title = (_where(s) + (f" · carried {s.carried}" if s.carried else ""))
     return {"title": title, "pot": s.ledger.pot, "centre": [], "seats": seats,
             "lines": [line for line in lines if line]}

@@ -71,10 +71,26 @@ def _status(s: UnoState, p: int) -> Text:
     return Text("")
 
 
+def _round(s: UnoState) -> tuple[int, bool]:
+    """The round the table belongs to, and whether it is over: once a round is scored, the
+    state waits for the next round's deal, yet the score just recorded is the round's."""
+    if s.phase == "deal" and s.round > 1:
+        return s.round - 1, True
+    return s.round, False
+
+
+def _where(s: UnoState) -> str:
+    """The title's start: the round and its dealer, or once it is over the next dealer."""
+    r, over = _round(s)
+    return (f"Uno Dare · round {r} over · next dealer p{s.dealer}" if over
+            else f"Uno Dare · round {r} · dealer p{s.dealer}")
+
+
 def round_label(match: Match) -> str:
-    """Where the match is, for the status line of ``replay --step``."""
+    """Where the match is, for the status line of ``replay --step``: the round of the event
+    just recorded."""
     s: UnoState = match.state
-    return f"round {s.round}"
+    return f"round {_round(s)[0]}"
 
 
 def _hit(s: UnoState) -> str:
@@ -92,8 +108,7 @@ def _drawn(game: Game, s: UnoState, viewer: int | None) -> str:
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
     s: UnoState = match.state
     arrow = "→ p1, p2, ..." if s.direction > 0 else "← ..., p2, p1"
-    title = (f"Uno Dare · round {s.round} · dealer p{s.dealer} · target {s.rules.target} "
-             f"({s.rules.scoring}) · dares: {s.rules.dares}")
+    title = (f"{_where(s)} · target {s.rules.target} ({s.rules.scoring}) · dares: {s.rules.dares}")
     head = Text()
     if s.discards:
         head.append("top ")
@@ -253,6 +268,5 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
                       "rows": [{"label": f"hand · {len(hand)}",
                                 "cards": [tok(c) for c in hand] if shown
                                 else ["??"] * len(hand)}]})
-    return {"title": (f"Uno Dare · round {s.round} · dealer p{s.dealer} · target "
-                      f"{s.rules.target} ({s.rules.scoring})"),
+    return {"title": f"{_where(s)} · target {s.rules.target} ({s.rules.scoring})",
             "pot": None, "centre": centre, "seats": seats, "lines": lines}

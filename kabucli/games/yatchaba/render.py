@@ -36,10 +36,35 @@ from kabucli.render.fit import fit, titled
 MILESTONES = {"deal", "result", "gameend"}
 
 
+def _round(s: YatchabaState) -> tuple[int, int, bool]:
+    """The game and round the table belongs to, and whether that round is over: once a
+    round's result (or a game's end) is in, the state waits for the next round's (or game's)
+    deal, yet the event just recorded is the round just played."""
+    if s.phase == "deal" and s.round > 1:
+        return s.game, s.round - 1, True
+    if s.phase == "deal" and s.game > 1 and s.history:
+        return s.game - 1, int(s.history[-1]["rounds"]), True
+    return s.game, s.round, False
+
+
+def _where(s: YatchabaState) -> str:
+    """The title's start: the game, round, dealer and guesser; once the round is over, who
+    guesses next (or, the game over too, who deals the next)."""
+    g, r, over = _round(s)
+    head = f"Yatchaba · game {g}/{s.games} · round {r}"
+    if not over:
+        return f"{head} · dealer p{s.dealer} · guesser p{s.guesser}"
+    if g < s.game:
+        return f"{head} over · next dealer p{s.dealer}"
+    return f"{head} over · dealer p{s.dealer} · next guesser p{s.guesser}"
+
+
 def round_label(match: Match) -> str:
-    """Where the match is, for the status line of ``replay --step``."""
+    """Where the match is, for the status line of ``replay --step``: the game and round of
+    the event just recorded."""
     s: YatchabaState = match.state
-    return f"game {s.game}/{s.games} · round {s.round}"
+    g, r, _ = _round(s)
+    return f"game {g}/{s.games} · round {r}"
 
 
 def _months(months: list[int]) -> str:
@@ -71,8 +96,7 @@ def _guessing(s: YatchabaState, p: int) -> str:
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
     s: YatchabaState = match.state
     tok = game.deck.token
-    title = (f"Yatchaba · game {s.game}/{s.games} · round {s.round} · dealer p{s.dealer} · "
-             f"guesser p{s.guesser} · pot {s.ledger.pot}")
+    title = f"{_where(s)} · pot {s.ledger.pot}"
     up = [tok(c) if c != UNKNOWN else str(m) for m, c in s.table]
     parts: list[RenderableType] = [Text("face up", style="dim"), cards_box(up)]
     if s.phase in ("guess", "bet", "decide", "reveal"):
@@ -215,6 +239,5 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
     seats = [{"seat": p, "chips": s.ledger.seat(p), "status": _status(s, p).plain,
               "info": [f"in this round {s.bets[p]}", f"passes {s.passes[p]}/{limit}",
                        _guessing(s, p)], "rows": []} for p in s.order]
-    return {"title": (f"Yatchaba · game {s.game}/{s.games} · round {s.round} · dealer "
-                      f"p{s.dealer} · guesser p{s.guesser}"),
+    return {"title": _where(s),
             "pot": s.ledger.pot, "centre": centre, "seats": seats, "lines": lines}
