@@ -595,9 +595,10 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                 out.print(render.table(g, m, sess.viewer()))
                 last_table = m.logged
             p = m.pending
-            who = sess.prompt_seats()
-            if lines is None:
-                line = _typed(sess, out, as_json, partial(ask, who, p.what)).strip()
+            if lines is None:  # the seats named as the table names them (p1 Ann)
+                who = render.seats_named(m, sess.prompt_seats())
+                what = render.seats_named(m, p.what)
+                line = _typed(sess, out, as_json, partial(ask, who, what)).strip()
                 number = 0
             else:
                 try:
@@ -754,7 +755,7 @@ def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:
         return ask_person
 
     def ask(who: str, what: str) -> str:
-        return out.input(f"[bold]{who}[/] [dim]({_escape(what)})[/] > ")
+        return out.input(f"[bold]{_escape(who)}[/] [dim]({_escape(what)})[/] > ")
 
     return ask
 
@@ -786,7 +787,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
                           f"{_escape(games.prompt_hint(g.name, m.state, seat))}")
         else:
             seat = m.pending.seats[0] if m.pending.seats else 0
-            out.print(f"{_escape(m.pending.what)}: "
+            out.print(f"{_escape(render.seats_named(m, m.pending.what))}: "
                       f"{_escape(games.prompt_hint(g.name, m.state, seat))}")
         return "handled"
     if word == "undo":

@@ -440,3 +440,15 @@ def test_bots_alone_drawn_keep_the_events_their_lines_are_worked_out_from() -> N
     assert guesses.exit_code == 0, guesses.output
     assert "p1 guesses Mar Jun Jul (chance 4/1081 = 0.37%)" in guesses.output
     assert "p1 passes (1 chip), pass 1 of 2 in this game" in guesses.output
+
+
+def test_the_prompt_names_a_named_seat_as_the_table_does() -> None:
+    """--player Ann: the table shows 'p1 Ann', so does the prompt (who is asked, and what the
+    game waits for); at a real table the referee is asked for the seat's move by name too."""
+    res = run(*HUMAN_GAME, "--player", "A[b]n", "--no-log", input="quit\n")
+    assert "│ p1 A[b]n " in res.stdout
+    assert "p1 A[b]n (p1 A[b]n to lay sets matching 7) > " in res.stdout
+    res = run("play", "dare", "--physical", "-p", "Ann", "-p", "Bob", "-p", "Cy", "--no-log",
+              input="deal 7-7-3\n?\nquit\n")
+    assert "referee (p2 Bob to lay sets matching 7) > " in res.stdout
+    assert "p2 Bob to lay sets matching 7: " in res.stdout  # `?` says it so too

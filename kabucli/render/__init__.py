@@ -10,6 +10,7 @@ start a round), ``round_start(event, match)`` (a finer test of those) and ``roun
 
 from __future__ import annotations
 
+import re
 from types import ModuleType
 from typing import Any
 
@@ -72,6 +73,16 @@ def seat_label(match: Match, seat: int) -> str:
     a name from a log show as escapes)."""
     name = safe_text(match.seat_name(seat))
     return f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}"
+
+
+_SEAT = re.compile(r"\bp([1-9][0-9]*)\b")
+
+
+def seats_named(match: Match, text: str) -> str:
+    """``text`` (a prompt's words: ``p1 to lay sets matching 8``) with each seat it names
+    written as the table writes it (``p1 Ann``), as plain text."""
+    n = len(match.header.seats)
+    return _SEAT.sub(lambda m: seat_label(match, int(m[1])) if int(m[1]) <= n else m[0], text)
 
 
 def seat_cell(match: Match, seat: int) -> Text:
