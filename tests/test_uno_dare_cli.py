@@ -89,6 +89,26 @@ def test_the_refereed_table_of_the_rules_page_plays_from_a_script(tmp_path: Path
     assert "p1 is hit by dare #12" in " ".join(res.stdout.split())
 
 
+def test_the_refereed_table_of_the_rules_page_typed_at_the_prompt(tmp_path: Path) -> None:
+    """The rules page's lines typed as written, '# ...' and all, are the same moves as from a
+    script (each was refused: 'after the card only a color ... not '# p2 plays ...'', and
+    'try  # ...' read as 'try' with words after it). A line that is only a comment is no move
+    (a blank line would be the game's blank move) and is not refused either."""
+    page = (Path(__file__).resolve().parent.parent / "docs/rules/uno-dare.md").read_text()
+    assert SCRIPT in page
+    script = tmp_path / "moves.txt"
+    script.write_text(SCRIPT)
+    logs = tmp_path / "script.kbl", tmp_path / "typed.kbl"
+    run("play", "uno-dare", "--physical", "-n", "3", "--script", str(script), "--log",
+        str(logs[0]))
+    res = run("play", "uno-dare", "--physical", "-n", "3", "--log", str(logs[1]),
+              input="# the table of the rules page\n" + SCRIPT + "   # a note\nquit\n")
+    assert "refused" not in res.stdout, res.stdout
+    assert res.stdout.count("referee (p2 to play on WD12 (blue) or draw) > ") == 2
+    typed, scripted = (read_log(log, event_types).events for log in reversed(logs))
+    assert len(typed) == 10 and typed == scripted
+
+
 def test_a_person_plays_with_bots_from_a_script(tmp_path: Path) -> None:
     log = tmp_path / "person.kbl"
     script = tmp_path / "moves.txt"
