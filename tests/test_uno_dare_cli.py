@@ -254,3 +254,18 @@ def test_at_a_real_table_the_move_that_used_the_rounds_last_turn_says_so(
                               "(max_turns 10): it ends with nobody out"), lines[-1]
     assert not any("last turn" in line for line in lines[:-1])
     assert "waits for p1 to show the cards left" in res.output
+
+
+@pytest.mark.parametrize(("typed", "why"), [
+    ("draw 2", "'draw' takes nothing after it (not '2')"),
+    ("p2 keep it", "'keep' takes nothing after it (not 'it')"),
+    ("try it now", "'try' takes nothing after it (not 'it now')"),
+    ("uno now", "'uno' takes nothing after it (not 'now')"),
+    ("color", "'color' names one color, e.g. 'color red'"),
+    ("color red blue", "'color' names one color, e.g. 'color red'")])
+def test_a_move_word_with_words_after_it_is_refused_for_that(typed: str, why: str) -> None:
+    """'draw 2' was refused as ''draw' is not an Uno Dare move: type ... 'draw' ...'."""
+    res = run("play", "uno-dare", "--physical", "-n", "3", "--no-log",
+              input=f"deal R5\n{typed}\nquit\n")
+    refusals = [line for line in res.stdout.splitlines() if "refused:" in line]
+    assert len(refusals) == 1 and refusals[0].endswith(f"refused: {why}"), refusals

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kabucli.safetext import safe_text
+from kabucli.safetext import quoted, safe_text
 
 if TYPE_CHECKING:
     from kabucli.games.uno_dare.events import UnoDareRules
@@ -83,6 +83,13 @@ def dare_text(rules: UnoDareRules, number: int) -> str:
 
 
 COMMANDS: dict[str, str] = {}  # Uno Dare answers no questions of its own at the prompt
+
+
+def words_after(verb: str, rest: list[str]) -> str:
+    """Why a move word typed with words after it is refused (``draw 2``, ``color``)."""
+    if verb in ("color", "colour", "name"):
+        return f"{quoted(verb)} names one color, e.g. '{verb} red'"
+    return f"{quoted(verb)} takes nothing after it (not {quoted(' '.join(rest))})"
 
 
 def command(s: UnoState, line: str) -> str | None:
