@@ -176,11 +176,30 @@ def _write(quick: bool, rounds: int, folder: Path) -> dict[str, Any]:
             "ratio": a / b}
 
 
+def _logs(game: Any, rules: Any, seats: Any, folder: Path, count: int) -> tuple[list[Path], int]:
+    """The logs of ``count`` seeded matches between the bots, written to ``folder`` (made
+    now) in format 2's binary encoding; and how many events they hold."""
+    from kabucli import games
+    from kabucli.log import write_log
+
+    types = games.event_types(game.name)
+    folder.mkdir()
+    paths: list[Path] = []
+    events = 0
+    for i in range(count):
+        m = bench.play_match(game, rules, seats, SEED + i)
+        p = folder / f"{i}.kbl"
+        write_log(p, m.header, m.events, "msgpack", types=types)
+        paths.append(p)
+        events += len(m.events)
+    return paths, events
+
+
 def bench_read(quick: bool) -> list[dict[str, Any]]:
     """Per game: reading + auditing logs (kabucli.log.audit_log) against playing the same
     matches with no log (bench.py's play loop), interleaved run by run."""
     from kabucli import games
-    from kabucli.log import audit_log, write_log
+    from kabucli.log import audit_log
 
     out = []
     runs, count = (3, 30) if quick else (7, 150)
@@ -188,17 +207,8 @@ def bench_read(quick: bool) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
         for entry in entries:
             game, rules, seats = bench._setup(entry)
-            types = games.event_types(game.name)
-            folder = Path(tmp) / f"{entry.game}-{entry.players}"
-            folder.mkdir()
-            paths: list[Path] = []
-            events = 0
-            for i in range(count):
-                m = bench.play_match(game, rules, seats, SEED + i)
-                p = folder / f"{i}.kbl"
-                write_log(p, m.header, m.events, "msgpack", types=types)
-                paths.append(p)
-                events += len(m.events)
+            paths, events = _logs(game, rules, seats, Path(tmp) / f"{entry.game}-{entry.players}",
+                                  count)
 
             def audit_all(paths: list[Path] = paths) -> None:
                 for p in paths:
@@ -248,7 +258,7 @@ def bench_split(quick: bool) -> list[dict[str, Any]]:
     most reading may cost for the audit to be as fast as play."""
     from kabucli import games, log as L
     from kabucli.engine import Deriver
-    from kabucli.log import audit_log, write_log
+    from kabucli.log import audit_log
 
     out = []
     runs, count = (3, 30) if quick else (11, 150)
@@ -256,15 +266,8 @@ def bench_split(quick: bool) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
         for entry in entries:
             game, rules, seats = bench._setup(entry)
-            types = games.event_types(game.name)
-            folder = Path(tmp) / f"{entry.game}-{entry.players}"
-            folder.mkdir()
-            paths: list[Path] = []
-            for i in range(count):
-                m = bench.play_match(game, rules, seats, SEED + i)
-                p = folder / f"{i}.kbl"
-                write_log(p, m.header, m.events, "msgpack", types=types)
-                paths.append(p)
+            paths, _ = _logs(game, rules, seats, Path(tmp) / f"{entry.game}-{entry.players}",
+                             count)
             given: list[tuple[Any, Any, Any, list[bytes]]] = []
             for p in paths:  # each log's header, inputs as events, codec and block bodies
                 recs = L._scan(p, games.event_types, "collect")[0]

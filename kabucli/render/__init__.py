@@ -75,6 +75,17 @@ def seat_label(match: Match, seat: int) -> str:
     return f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}"
 
 
+def round_of(phase: str, number: int) -> tuple[int, bool]:
+    """The round (or hand) a table belongs to, and whether it is over, from the state's phase
+    and the number of its round: once a round's last event (its result, payout or score) is
+    in, the state waits for the next round's deal (``phase`` "deal", ``number`` the next
+    round's), yet the event just recorded, and what is on the table, are the round just
+    played."""
+    if phase == "deal" and number > 1:
+        return number - 1, True
+    return number, False
+
+
 _SEAT = re.compile(r"\bp([1-9][0-9]*)\b")
 
 

@@ -14,22 +14,13 @@ from kabucli.games.dare.rules import DareState, Deal, Lay, Result, Show
 from kabucli.games.dare.text import hand_name
 from kabucli.ledger import party_name
 from kabucli.notation import card_list
-from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, seat_label
+from kabucli.render import balances_table, cards_box, cards_inline, round_of, seat_cell, seat_label
 from kabucli.render.fit import fit, titled
-
-
-def _round(s: DareState) -> tuple[int, bool]:
-    """The round the table belongs to, and whether it is over: once a round's last event
-    (its result or payout) is in, the state waits for the next round's deal, yet what is on
-    the table (and the event just recorded) is still the round just played."""
-    if s.phase == "deal" and s.round > 1:
-        return s.round - 1, True
-    return s.round, False
 
 
 def _where(s: DareState) -> str:
     """The title's start: the round, with the next dealer once it is over."""
-    r, over = _round(s)
+    r, over = round_of(s.phase, s.round)
     return (f"Dare · round {r}/{s.rules.rounds} over · next dealer p{s.dealer}" if over
             else f"Dare · round {r}/{s.rules.rounds} · dealer p{s.dealer}")
 
@@ -38,7 +29,7 @@ def round_label(match: Match) -> str:
     """Where the match is, for the status line of ``replay --step``: the round of the event
     just recorded."""
     s: DareState = match.state
-    return f"round {_round(s)[0]}/{s.rules.rounds}"
+    return f"round {round_of(s.phase, s.round)[0]}/{s.rules.rounds}"
 
 
 def _status(s: DareState, p: int) -> Text:

@@ -24,24 +24,15 @@ from kabucli.games.kabu_tsukuri.rules import (
 )
 from kabucli.games.kabu_tsukuri.text import result_line, row_name
 from kabucli.notation import card_list
-from kabucli.render import balances_table, cards_inline, seat_cell, seat_label
+from kabucli.render import balances_table, cards_inline, round_of, seat_cell, seat_label
 from kabucli.render.fit import fit, titled
 
 MILESTONES = {"deal", "result"}
 
 
-def _hand(s: KabuState) -> tuple[int, bool]:
-    """The hand the table belongs to, and whether it is over: once a hand's last result is
-    in, the state waits for the next hand's deal, yet the event just recorded (and the chips
-    it moved) are still the hand just played."""
-    if s.phase == "deal" and s.hand > 1:
-        return s.hand - 1, True
-    return s.hand, False
-
-
 def _where(s: KabuState) -> str:
     """The title's start: the hand and its dealer, or once it is over the next dealer."""
-    h, over = _hand(s)
+    h, over = round_of(s.phase, s.hand)
     return (f"Kabu-Tsukuri · hand {h}/{s.rules.hands} over · next dealer p{s.dealer}" if over
             else f"Kabu-Tsukuri · hand {h}/{s.rules.hands} · dealer p{s.dealer} · row {s.row}")
 
@@ -50,7 +41,7 @@ def round_label(match: Match) -> str:
     """Where the match is, for the status line of ``replay --step``: the hand of the event
     just recorded."""
     s: KabuState = match.state
-    return f"hand {_hand(s)[0]}/{s.rules.hands}"
+    return f"hand {round_of(s.phase, s.hand)[0]}/{s.rules.hands}"
 
 
 def _row_cell(s: KabuState, game: Game, p: int, r: int, hidden: bool) -> Text:

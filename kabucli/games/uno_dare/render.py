@@ -36,7 +36,7 @@ from kabucli.games.uno_dare.rules import (
 )
 from kabucli.games.uno_dare.text import COLOR_NAMES, dare_text
 from kabucli.notation import card_list
-from kabucli.render import seat_cell, seat_label
+from kabucli.render import round_of, seat_cell, seat_label
 from kabucli.render.fit import fit, titled
 
 MILESTONES = {"deal", "score"}
@@ -71,17 +71,9 @@ def _status(s: UnoState, p: int) -> Text:
     return Text("")
 
 
-def _round(s: UnoState) -> tuple[int, bool]:
-    """The round the table belongs to, and whether it is over: once a round is scored, the
-    state waits for the next round's deal, yet the score just recorded is the round's."""
-    if s.phase == "deal" and s.round > 1:
-        return s.round - 1, True
-    return s.round, False
-
-
 def _where(s: UnoState) -> str:
     """The title's start: the round and its dealer, or once it is over the next dealer."""
-    r, over = _round(s)
+    r, over = round_of(s.phase, s.round)
     return (f"Uno Dare · round {r} over · next dealer p{s.dealer}" if over
             else f"Uno Dare · round {r} · dealer p{s.dealer}")
 
@@ -90,7 +82,7 @@ def round_label(match: Match) -> str:
     """Where the match is, for the status line of ``replay --step``: the round of the event
     just recorded."""
     s: UnoState = match.state
-    return f"round {_round(s)[0]}"
+    return f"round {round_of(s.phase, s.round)[0]}"
 
 
 def _hit(s: UnoState) -> str:

@@ -30,7 +30,7 @@ from kabucli.games.yatchaba.rules import (
 )
 from kabucli.games.yatchaba.text import odds_text
 from kabucli.ledger import party_name
-from kabucli.render import balances_table, cards_box, seat_cell, seat_label
+from kabucli.render import balances_table, cards_box, round_of, seat_cell, seat_label
 from kabucli.render.fit import fit, titled
 
 MILESTONES = {"deal", "result", "gameend"}
@@ -40,8 +40,9 @@ def _round(s: YatchabaState) -> tuple[int, int, bool]:
     """The game and round the table belongs to, and whether that round is over: once a
     round's result (or a game's end) is in, the state waits for the next round's (or game's)
     deal, yet the event just recorded is the round just played."""
-    if s.phase == "deal" and s.round > 1:
-        return s.game, s.round - 1, True
+    r, over = round_of(s.phase, s.round)
+    if over:
+        return s.game, r, True
     if s.phase == "deal" and s.game > 1 and s.history:
         return s.game - 1, int(s.history[-1]["rounds"]), True
     return s.game, s.round, False
