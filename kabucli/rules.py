@@ -7,6 +7,7 @@ rules all read the same definition.
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -84,18 +85,34 @@ def _literal_choices(rules_type: type[msgspec.Struct]) -> dict[str, tuple[Any, .
     return out
 
 
-def _coerce(text: str) -> Any:
-    """A typed rule value as a bool, an int, or else the text (a number too long for ``int``
-    stays text, which the rule's type then refuses)."""
-    low = text.strip().lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    try:
-        return int(low)
-    except ValueError:
-        return text.strip()
+_INTEGER = re.compile(r"-?[0-9]+")  # a whole number on the command line: ASCII digits only
+
+
+def _blank_trimmed(text: str) -> str:
+    """``text`` without the spaces and tabs around it (``--rule "tie = split"``); other
+    blanks, such as a no-break space, are kept, and so refused where they stand."""
+    return text.strip(" \t")
+
+
+def _coerce(info: RuleInfo | None, text: str) -> Any:
+    """A rule's value typed on the command line, as its rule's type takes it: an integer as
+    an optional '-' then the ASCII digits 0-9 (not '+1', '1_000' or another script's digits,
+    which ``int`` would take); a boolean as ``true`` or ``false``, as a TOML file writes it
+    and ``kabucli rules`` lists it. Anything else stays text, which the rule's type then
+    refuses, saying what it expects."""
+    value = _blank_trimmed(text)
+    if info is None:
+        return value  # an unknown rule: refused by name
+    if info.kind == "true | false":
+        return {"true": True, "false": False}.get(value, value)
+    numeric = info.kind.startswith("integer") or (
+        bool(info.choices) and all(type(c) is int for c in info.choices))
+    if numeric and _INTEGER.fullmatch(value):
+        try:
+            return int(value)
+        except ValueError:  # more digits than int converts: refused as text
+            return value
+    return value
 
 
 def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = None,
@@ -109,11 +126,13 @@ def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = No
     values: dict[str, Any] = {}
     if file is not None:
         values.update(_from_file(file, game, games))
+    known = _known(rules_type)
     for pair in pairs:
         name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
+        name = _blank_trimmed(name)
+        if not sep or not name:
             raise RuleError(f"house rule '{pair}' should look like NAME=VALUE")
-        values[name.strip()] = _coerce(value)
+        values[name] = _coerce(known.get(name), value)
     return validate(rules_type, values, game)
 
 
@@ -162,9 +181,12 @@ def validate(rules_type: type[R], values: dict[str, Any], game: str = "") -> R:
         field = msg.rsplit("$.", 1)[-1].rstrip("`") if "$." in msg else ""
         info = known.get(field)
         if info is not None:
-            shown = safe_text(_as_written(values.get(field)), 40)
+            value = values.get(field)
+            shown = safe_text(_as_written(value), 40)
+            digits = (" written in the digits 0-9" if info.kind.startswith("integer")
+                      and isinstance(value, str) and not _INTEGER.fullmatch(value) else "")
             raise RuleError(
-                f"house rule {field}={shown} is not allowed: expected {info.kind}"
+                f"house rule {field}={shown} is not allowed: expected {info.kind}{digits}"
             ) from None
         raise RuleError(f"bad house rules: {msg}") from None
 

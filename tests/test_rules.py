@@ -64,8 +64,37 @@ def test_pairs_set_integers_and_choices() -> None:
 
 
 def test_pairs_read_booleans_and_numeric_choices() -> None:
-    assert build(ToyRules, ["fast=yes", "limit=15"]) == ToyRules(fast=True, limit=15)
+    assert build(ToyRules, ["fast=true", "limit=15"]) == ToyRules(fast=True, limit=15)
     assert build(ToyRules, ["fast=false"]).fast is False
+
+
+def test_an_integer_is_an_optional_minus_then_ascii_digits() -> None:
+    assert build(ToyRules, ["level=-0012", "bounded=05"]) == ToyRules(level=-12, bounded=5)
+
+
+@pytest.mark.parametrize("value", ["\u0661", "\uff11", "+1", "1_000", "1e3", "0x10", "1.0",
+                                   "\u00a01", "1\u2003", "--1", "- 1"])
+def test_an_integer_written_otherwise_is_refused_saying_what_is_expected(value: str) -> None:
+    """``int`` reads '+1', '1_000' and other scripts' digits ('\u0661' is an Arabic-Indic
+    one); the move prompt does not, nor does a rule any more (a probe, Q)."""
+    with pytest.raises(RuleError) as err:
+        build(DareRules, [f"ante={value}"], game="dare")
+    assert str(err.value) == (f"house rule ante={value!r} is not allowed: expected integer "
+                              "0-1000000 written in the digits 0-9")
+
+
+@pytest.mark.parametrize("value", ["\u0661\u0665", "+15", "1_5"])
+def test_a_numeric_choice_written_otherwise_is_refused(value: str) -> None:
+    with pytest.raises(RuleError, match=r"limit=.* is not allowed: expected 10 \| 15 \| 20$"):
+        build(ToyRules, [f"limit={value}"])
+
+
+@pytest.mark.parametrize("value", ["yes", "on", "1", "TRUE", "True", "no", "off", "False"])
+def test_a_boolean_is_true_or_false_as_the_rules_list_and_a_toml_file_write_it(
+        value: str) -> None:
+    with pytest.raises(RuleError) as err:
+        build(ToyRules, [f"fast={value}"])
+    assert str(err.value) == f"house rule fast={value!r} is not allowed: expected true | false"
 
 
 def test_the_last_pair_for_a_rule_wins() -> None:
