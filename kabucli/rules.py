@@ -121,17 +121,24 @@ def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = No
 
     In the file, top-level keys are rules; a table named after the game (``[dare]``) adds to
     and overrides them, and tables named after the other ``games`` (every game's name) are
-    skipped, so one file can hold the house rules of several games.
+    skipped, so one file can hold the house rules of several games. A pair overrides the
+    file; two pairs for one rule are refused (which one was meant?).
     """
     values: dict[str, Any] = {}
     if file is not None:
         values.update(_from_file(file, game, games))
     known = _known(rules_type)
+    given: dict[str, str] = {}  # each rule's pair, to refuse a second one for it
     for pair in pairs:
         name, sep, value = pair.partition("=")
         name = _blank_trimmed(name)
         if not sep or not name:
             raise RuleError(f"house rule '{pair}' should look like NAME=VALUE")
+        if name in given:
+            raise RuleError(f"house rule '{safe_text(name, 40)}' is set twice "
+                            f"('{safe_text(given[name], 40)}', then '{safe_text(pair, 40)}'): "
+                            "set it once")
+        given[name] = pair
         values[name] = _coerce(known.get(name), value)
     return validate(rules_type, values, game)
 

@@ -97,8 +97,13 @@ def test_a_boolean_is_true_or_false_as_the_rules_list_and_a_toml_file_write_it(
     assert str(err.value) == f"house rule fast={value!r} is not allowed: expected true | false"
 
 
-def test_the_last_pair_for_a_rule_wins() -> None:
-    assert build(DareRules, ["ante=2", "ante=5"]).ante == 5
+@pytest.mark.parametrize("pairs", [["ante=2", "ante=5"], ["ante=2", "tie=split", " ante =2"]])
+def test_a_rule_set_twice_is_refused_naming_it(pairs: list[str]) -> None:
+    """It took the last without a word (a probe, Q): which one was meant is not known."""
+    with pytest.raises(RuleError) as err:
+        build(DareRules, pairs, game="dare")
+    assert str(err.value) == (f"house rule 'ante' is set twice ('{pairs[0]}', then "
+                              f"'{pairs[-1]}'): set it once")
 
 
 def test_an_unknown_rule_is_named_with_the_known_ones() -> None:
@@ -186,6 +191,8 @@ def test_a_table_that_names_no_game_is_refused(tmp_path: Path) -> None:
 def test_pairs_override_the_file(tmp_path: Path) -> None:
     file = write(tmp_path, "[dare]\nante = 2\nrounds = 3\n")
     assert build(DareRules, ["ante=7"], file, "dare") == DareRules(ante=7, rounds=3)
+    file = write(tmp_path, "ante = 2\n[dare]\nante = 3\n")
+    assert build(DareRules, ["ante=7"], file, "dare") == DareRules(ante=7)
 
 
 def test_a_bad_value_in_a_file_names_the_rule(tmp_path: Path) -> None:
