@@ -213,7 +213,7 @@ def _rules(game: Game, pairs: list[str], file: Path | None) -> Any:
 
     try:
         return build(game.Rules, pairs, _named(file, "--rules-file", "a file"), game.name,
-                     games.names())
+                     games.names(), lambda name: games.get(name).Rules)
     except RulesFileError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -116,17 +116,21 @@ def _coerce(info: RuleInfo | None, text: str) -> Any:
 
 
 def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = None,
-          game: str = "", games: Sequence[str] = ()) -> R:
+          game: str = "", games: Sequence[str] = (),
+          rules_of: Callable[[str], type[msgspec.Struct]] | None = None) -> R:
     """Rules from defaults, then a TOML file, then ``NAME=VALUE`` pairs; RuleError if bad.
 
     In the file, top-level keys are rules; a table named after the game (``[dare]``) adds to
-    and overrides them, and tables named after the other ``games`` (every game's name) are
-    skipped, so one file can hold the house rules of several games. A pair overrides the
-    file; two pairs for one rule are refused (which one was meant?).
+    and overrides them, so one file can hold the house rules of several games. A table named
+    after another of the ``games`` (every game's name) is checked as that game would read
+    the file (the top level, then the table), with its house rules from ``rules_of``, so a
+    mistake there is found now rather than when that game is played; a table named after no
+    game (``[yatcha]``) is refused. A pair overrides the file; two pairs for one rule are
+    refused (which one was meant?).
     """
     values: dict[str, Any] = {}
     if file is not None:
-        values.update(_from_file(file, game, games))
+        values.update(_from_file(file, rules_type, game, games, rules_of))
     known = _known(rules_type)
     given: dict[str, str] = {}  # each rule's pair, to refuse a second one for it
     for pair in pairs:
@@ -143,7 +147,8 @@ def build(rules_type: type[R], pairs: Iterable[str] = (), file: Path | None = No
     return validate(rules_type, values, game)
 
 
-def _from_file(file: Path, game: str, games: Sequence[str]) -> dict[str, Any]:
+def _from_file(file: Path, rules_type: type[msgspec.Struct], game: str, games: Sequence[str],
+               rules_of: Callable[[str], type[msgspec.Struct]] | None) -> dict[str, Any]:
     try:
         # (a byte order mark at the start, as some editors save UTF-8, is no part of it)
         loaded = msgspec.toml.decode(read_bytes(file, MAX_RULES_BYTES).removeprefix(BOM))
@@ -157,15 +162,35 @@ def _from_file(file: Path, game: str, games: Sequence[str]) -> dict[str, Any]:
     except RecursionError:
         raise RulesFileError(f"rules file {file} is not valid TOML: values nested too "
                              "deeply") from None
-    values = {k: v for k, v in loaded.items() if not isinstance(v, dict)}
-    for table, inner in loaded.items():
-        if not isinstance(inner, dict) or (table != game and table in games):
-            continue
-        if table != game:
+    top = {k: v for k, v in loaded.items() if not isinstance(v, dict)}
+    tables = {k: v for k, v in loaded.items() if isinstance(v, dict)}
+    for table in tables:
+        if table != game and table not in games:
             raise RuleError(f"rules file {file}: [{table}] is not a game "
                             f"(games: {', '.join(games or [game])})")
-        values.update(inner)
+    values = {**top, **tables.get(game, {})}
+    _checked(rules_type, values, game, f"rules file {file}")
+    for table, inner in tables.items():
+        if table == game or rules_of is None:
+            continue
+        other = rules_of(table)
+        known = _known(other)
+        stray = next((name for name in top if name not in known), None)
+        if stray is not None:  # (named as such: it is not in the table the error would name)
+            raise RuleError(f"rules file {file}: top-level rule '{safe_text(stray, 40)}' is "
+                            f"not a house rule of {table}, which reads the top level with "
+                            f"[{table}] (known: {', '.join(known)})")
+        _checked(other, {**top, **inner}, table, f"rules file {file}, [{table}]")
     return values
+
+
+def _checked(rules_type: type[msgspec.Struct], values: dict[str, Any], game: str,
+             where: str) -> None:
+    """:func:`validate`, its refusal saying ``where`` the rules were read."""
+    try:
+        validate(rules_type, values, game)
+    except RuleError as exc:
+        raise RuleError(f"{where}: {exc}") from None
 
 
 @cache

@@ -133,6 +133,11 @@ def test_bad_rules_file_names_the_file_and_the_problem(tmp_path: Path) -> None:
     wrong.write_text("[dare]\nyaku = 3\n")
     assert "house rule yaku=3 is not allowed" in error(
         run("deal", "dare", "--rules-file", str(wrong)))
+    other_game = tmp_path / "other-game.toml"
+    other_game.write_text("[dare]\nante = 2\n[yatchaba]\nbogus = 1\n")
+    assert error(run("deal", "dare", "--rules-file", str(other_game))) == (
+        f"rules file {other_game}, [yatchaba]: unknown house rule 'bogus' for yatchaba "
+        "(known: amounts, pass_limit, games, chips, max_laps)")
 
 
 def test_command_line_syntax_errors_exit_2_without_traceback() -> None:

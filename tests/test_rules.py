@@ -158,8 +158,10 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def from_file(file: Path) -> DareRules:
-    """Dare's rules from a file, knowing every game's name as the command line does."""
-    return build(DareRules, file=file, game="dare", games=games.names())
+    """Dare's rules from a file, knowing every game's name and rules as the command line
+    does."""
+    return build(DareRules, file=file, game="dare", games=games.names(),
+                 rules_of=lambda name: games.get(name).Rules)
 
 
 def test_a_toml_file_with_top_level_rules(tmp_path: Path) -> None:
@@ -177,9 +179,44 @@ def test_the_game_table_adds_to_and_overrides_top_level_rules(tmp_path: Path) ->
     assert from_file(file) == DareRules(ante=5, chips=30)
 
 
-def test_tables_for_other_games_are_skipped(tmp_path: Path) -> None:
-    file = write(tmp_path, '[kazu-tori]\nlimit = 15\n[dare]\ntie = "order"\n')
+def test_tables_for_other_games_are_checked_but_not_played(tmp_path: Path) -> None:
+    file = write(tmp_path, '[kazu-tori]\nlimit = 15\n[dare]\ntie = "order"\n'
+                           '[uno-dare]\ndare_skips = true\n[kabu-tsukuri]\nbet = 3\n'
+                           '[yatchaba]\npass_limit = 2\n')
     assert from_file(file) == DareRules(tie="order")
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("[yatchaba]\nbogus = 1\n",
+     "[yatchaba]: unknown house rule 'bogus' for yatchaba (known: amounts, pass_limit, games, "
+     "chips, max_laps)"),
+    ("[kazu-tori]\nlimit = 12\n",
+     "[kazu-tori]: house rule limit=12 is not allowed: expected 10 | 15 | 20"),
+    ('[uno-dare]\ndares = "house-rules"\n',
+     "[uno-dare]: bad house rules: dares=house-rules needs house_dares: 16 dares, not 0"),
+    ("rounds = 3\n[kazu-tori]\nlimit = 15\n",
+     ": top-level rule 'rounds' is not a house rule of kazu-tori, which reads the top level "
+     "with [kazu-tori] (known: limit, tie, max_flips, chips)"),
+])
+def test_a_mistake_in_another_game_s_table_is_refused_saying_where(
+        tmp_path: Path, text: str, why: str) -> None:
+    """Only the played game's table was checked: a mistake in another's waited, unseen, until
+    that game was played (a probe, Q)."""
+    file = write(tmp_path, text)
+    with pytest.raises(RuleError) as err:
+        from_file(file)
+    assert str(err.value) == f"rules file {file}{', ' if why[0] == '[' else ''}{why}"
+
+
+def test_the_top_level_and_another_game_s_table_are_checked_together(tmp_path: Path) -> None:
+    """As that game reads the file: the table completes what the top level starts."""
+    dares = ", ".join(f'"dare {n}"' for n in range(16))
+    file = write(tmp_path, f'dares = "house-rules"\n[uno-dare]\nhouse_dares = [{dares}]\n')
+    from kabucli.games.uno_dare.events import UnoDareRules
+    assert build(UnoDareRules, file=file, game="uno-dare", games=games.names(),
+                 rules_of=lambda name: games.get(name).Rules).dares == "house-rules"
+    with pytest.raises(RuleError, match="unknown house rule 'dares' for dare"):
+        from_file(file)  # Dare reads the top level too
 
 
 def test_a_table_that_names_no_game_is_refused(tmp_path: Path) -> None:
@@ -199,6 +236,15 @@ def test_a_bad_value_in_a_file_names_the_rule(tmp_path: Path) -> None:
     file = write(tmp_path, '[dare]\nante = "two"\n')
     with pytest.raises(RuleError, match=r"ante='two' .*integer 0-1000000"):
         from_file(file)
+
+
+def test_a_bad_value_in_a_file_is_refused_naming_the_file_though_a_pair_sets_the_rule(
+        tmp_path: Path) -> None:
+    file = write(tmp_path, "[dare]\nante = -1\n")
+    with pytest.raises(RuleError) as err:
+        build(DareRules, ["ante=2"], file, "dare")
+    assert str(err.value) == (f"rules file {file}: house rule ante=-1 is not allowed: "
+                              "expected integer 0-1000000")
 
 
 def test_an_unknown_rule_in_a_file_is_refused(tmp_path: Path) -> None:
