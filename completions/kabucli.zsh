@@ -6,15 +6,15 @@ _kabucli_completion() {
   for line in "${(@f)$(env _KABUCLI_COMPLETE=complete_zsh \
       _KABUCLI_COMPLETE_ARGS="${words[1,CURRENT]}" kabucli 2>/dev/null)}"; do
     [[ -n $line ]] || continue
+    if [[ $line == :files ]]; then
+      _files
+      return
+    fi
     value=${line%%$'\t'*}
     entry=${value//:/\\:}
     [[ $line == *$'\t'* ]] && entry+=":${line#*$'\t'}"
     if [[ $value == *[=:] ]]; then unspaced+=("$entry"); else spaced+=("$entry"); fi
   done
-  if (( ! $#spaced && ! $#unspaced )); then
-    _files
-    return
-  fi
   local ret=1
   (( $#spaced )) && _describe -t values kabucli spaced && ret=0
   (( $#unspaced )) && _describe -t values kabucli unspaced -S '' && ret=0

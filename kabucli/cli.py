@@ -29,6 +29,9 @@ from kabucli.completion import (
     complete_encoding,
     complete_format,
     complete_game,
+    complete_path,
+    complete_players,
+    complete_program_bot,
     complete_rule,
     complete_seat_bot,
     complete_shell,
@@ -267,12 +270,14 @@ GameArg = Annotated[str, typer.Argument(help="The game: dare, ...",
                                         autocompletion=complete_game)]
 SeedOpt = Annotated[str | None, typer.Option("--seed", "-s", help="Seed of the shuffle "
                                               "(0 to 2**64-1); random when left out.")]
-PlayersOpt = Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-n", help="Number of players.",
+                                                autocompletion=complete_players)]
 RuleOpt = Annotated[list[str] | None, typer.Option("--rule", "-r", metavar="NAME=VALUE",
                                                    help="Set a house rule (repeatable).",
                                                    autocompletion=complete_rule)]
 # path_type=str: the name as typed (typer makes "" the Path "."), made a Path by _named
 RulesFileOpt = Annotated[Path | None, typer.Option("--rules-file", path_type=str,
+                                                   autocompletion=complete_path,
                                                    help="House rules from a TOML file (top "
                                                         "level or a [GAME] table).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
@@ -396,12 +401,13 @@ def play(
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
     log: Annotated[Path | None, typer.Option(
-        "--log", "-l", path_type=str,
+        "--log", "-l", path_type=str, autocompletion=complete_path,
         help="Write the event log here (.jsonl, .ndjson or .json for JSON Lines, else "
              "msgpack). Default: GAME-DATE-TIME.kbl in the current folder.")] = None,
     no_log: Annotated[bool, typer.Option("--no-log", help="Write no log.")] = False,
     script: Annotated[str | None, typer.Option(
-        "--script", metavar="FILE", help="Read the moves from FILE ('-' for standard "
+        "--script", metavar="FILE", autocompletion=complete_path,
+        help="Read the moves from FILE ('-' for standard "
                                          "input) instead of asking.")] = None,
     physical: Annotated[bool, typer.Option(
         "--physical", help="Referee a real table: deal nothing, learn cards as they are "
@@ -466,12 +472,14 @@ def play(
 @app.command()
 @_json_on_failure
 def resume(
-    log: Annotated[Path, typer.Argument(help="The log of an unfinished game.")],
+    log: Annotated[Path, typer.Argument(help="The log of an unfinished game.",
+                                        autocompletion=complete_path)],
     bot: Annotated[list[str] | None, typer.Option(
-        "--bot", "-b", metavar="SEAT=KIND",
+        "--bot", "-b", metavar="SEAT=KIND", autocompletion=complete_program_bot,
         help="The program or Python class of a seat the log says is a bot of your own, "
              "e.g. 2=cmd:COMMAND (the log's own is never started).")] = None,
     script: Annotated[str | None, typer.Option("--script", metavar="FILE",
+                                               autocompletion=complete_path,
                                                help="Read the moves from FILE or '-'.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the result.")] = False,
     as_json: JsonOpt = False,
@@ -890,7 +898,8 @@ def _event_types_or_fail(name: str) -> Any:
 
 @app.command()
 def replay(
-    log: Annotated[Path, typer.Argument(help="A log file (msgpack or JSON Lines).")],
+    log: Annotated[Path, typer.Argument(help="A log file (msgpack or JSON Lines).",
+                                        autocompletion=complete_path)],
     at: Annotated[int | None, typer.Option("--at", help="Show the state after event N "
                                                         "(0: before the first).")] = None,
     step: Annotated[bool, typer.Option(
@@ -908,7 +917,7 @@ def replay(
                                      "what they show everyone; the seed, which gives every "
                                      "card away, hidden too.")] = None,
     html: Annotated[Path | None, typer.Option(
-        "--html", metavar="OUT", path_type=str,
+        "--html", metavar="OUT", path_type=str, autocompletion=complete_path,
         help="Write the game as one web page to OUT: the table "
                                       "drawn at every event, with buttons, arrow keys and "
                                       "a seat selector (the page holds the referee's view "
@@ -1123,7 +1132,8 @@ def audit(
     # for each value to make a Path, about 75 us apiece: 1.5 s for the 20,000 logs of a
     # large sim run); made Paths below
     log_names: Annotated[list[Path], typer.Argument(
-        metavar="LOG", show_default=False, path_type=str, help="Log files to check.")],
+        metavar="LOG", show_default=False, path_type=str, autocompletion=complete_path,
+        help="Log files to check.")],
     digest: Annotated[str | None, typer.Option(
         "--digest", metavar="HEX", help="The digest written down at the table (at least "
                                         "its first 16 hex digits): the log must be the one "
@@ -1320,11 +1330,11 @@ MaxFailuresOpt = Annotated[int | None, typer.Option(
     help="Stop the run once one bot has failed K matches (a failing bot forfeits each "
          "match it fails and the run goes on).")]
 PlotOpt = Annotated[Path | None, typer.Option(
-    "--plot", metavar="FILE", path_type=str,
+    "--plot", metavar="FILE", path_type=str, autocompletion=complete_path,
     help="Draw how each bot's mean result (and the ratings) moved over the matches, with "
          "95% intervals, into FILE (.svg, .png or .pdf; pip install 'kabucli\\[plot]').")]
 HtmlOpt = Annotated[Path | None, typer.Option(
-    "--html", metavar="FILE", path_type=str,
+    "--html", metavar="FILE", path_type=str, autocompletion=complete_path,
     help="One self-contained page: the --plot chart and the report's table (pip install "
          "'kabucli\\[plot]').")]
 
@@ -1483,7 +1493,7 @@ def sim(
         "--fixed-seats", help="Keep each bot in its seat (default: bots change seats every "
                               "match so no bot profits from a seat).")] = False,
     logs: Annotated[Path | None, typer.Option(
-        "--logs", metavar="DIR", path_type=str,
+        "--logs", metavar="DIR", path_type=str, autocompletion=complete_path,
         help="Write each match's log into this folder (GAME-00001.kbl, ...). The same run "
              "started again (same game, bots, seed and house rules) reuses the finished "
              "matches there and plays an interrupted one again; any other file where a log "
@@ -1628,7 +1638,7 @@ def tournament(
     bot: Annotated[list[str], typer.Option(
         "--bot", "-b", metavar="KIND", help="A bot of the field (repeat: more bots than seats "
         "is the point).", autocompletion=complete_bot_kind)],
-    seats: Annotated[int, typer.Option("--seats", "-n", min=2,
+    seats: Annotated[int, typer.Option("--seats", "-n", min=2, autocompletion=complete_players,
                                        help="Seats of each match.")] = 2,
     fmt: Annotated[str, typer.Option(
         "--format", metavar="round-robin|gauntlet", autocompletion=complete_format,
@@ -1641,7 +1651,7 @@ def tournament(
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
     logs: Annotated[Path | None, typer.Option(
-        "--logs", metavar="DIR", path_type=str,
+        "--logs", metavar="DIR", path_type=str, autocompletion=complete_path,
         help="Write each match's log into this folder; the same "
         "tournament started again reuses them (as sim --logs).")] = None,
     workers: WorkersOpt = None,
@@ -1795,7 +1805,8 @@ def head_to_head_line(wdl: list[int]) -> tuple[str, str]:
 def bot_check(
     game: GameArg,
     command: Annotated[str, typer.Argument(help="The bot program, as cmd: would start it, "
-                                                "e.g. \"python3 mybot.py\".")],
+                                                "e.g. \"python3 mybot.py\".",
+                                           autocompletion=complete_path)],
     games_: Annotated[int, typer.Option("--games", "-g", min=1, max=100,
                                         help="Matches per seat.")] = 1,
     against: Annotated[str | None, typer.Option(
@@ -1868,8 +1879,9 @@ def _log_failures() -> Iterator[None]:
 
 @log_app.command("convert")
 def log_convert(
-    src: Annotated[Path, typer.Argument(help="The log to read.")],
-    dst: Annotated[Path, typer.Argument(path_type=str, help="Where to write (.jsonl, "
+    src: Annotated[Path, typer.Argument(help="The log to read.", autocompletion=complete_path)],
+    dst: Annotated[Path, typer.Argument(path_type=str, autocompletion=complete_path,
+                                        help="Where to write (.jsonl, "
                                              ".ndjson, .json: JSON Lines, else msgpack, "
                                              "unless --to says).")],
     to: Annotated[str | None, typer.Option("--to", help="msgpack or jsonl.",
@@ -1892,8 +1904,10 @@ def log_convert(
 
 @log_app.command("repair")
 def log_repair(
-    src: Annotated[Path, typer.Argument(help="The damaged log (only read, never changed).")],
-    dst: Annotated[Path, typer.Argument(path_type=str, help="The new log to write (.jsonl, "
+    src: Annotated[Path, typer.Argument(help="The damaged log (only read, never changed).",
+                                        autocompletion=complete_path)],
+    dst: Annotated[Path, typer.Argument(path_type=str, autocompletion=complete_path,
+                                        help="The new log to write (.jsonl, "
                                              ".ndjson, .json: JSON Lines, else msgpack).")],
     force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
 ) -> None:

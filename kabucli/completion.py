@@ -2,7 +2,10 @@
 
 A script runs ``kabucli`` with ``_KABUCLI_COMPLETE=complete_SHELL`` and the command line up to
 the cursor in ``_KABUCLI_COMPLETE_ARGS``; the program prints one candidate a line (with a tab
-and a description for zsh and fish) and exits. No candidates: the shell completes file names.
+and a description for zsh and fish) and exits. Where a file or folder name goes (a log, a
+rules file, ``--html``: the parameters given :func:`complete_path`), it prints the one line
+``:files`` (FILES), and the shell completes the names, as only it knows how; where nothing
+is printed, nothing is offered (``--seed``, ``--at``, ``--as`` take no file name).
 The candidates for values come from the callbacks below, which import the games only when
 called, so that ``kabucli --help`` stays fast.
 """
@@ -18,6 +21,7 @@ from typer._click.core import Command
 from typer._click.shell_completion import CompletionItem, ShellComplete, split_arg_string
 
 PROG = "kabucli"
+FILES = ":files"  # what the program prints where the shell is to complete a file name
 COMPLETE_VAR = "_KABUCLI_COMPLETE"
 ARGS_VAR = "_KABUCLI_COMPLETE_ARGS"
 SHELLS = ("bash", "zsh", "fish")
@@ -30,13 +34,16 @@ _BASH = r"""_kabucli_completion() {
     mapfile -t COMPREPLY < <(env _KABUCLI_COMPLETE=complete_bash \
         _KABUCLI_COMPLETE_ARGS="${COMP_LINE:0:COMP_POINT}" \
         COMP_WORDBREAKS="$COMP_WORDBREAKS" kabucli 2>/dev/null)
-    if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *[=:] ]]; then
+    if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == :files ]]; then
+        COMPREPLY=()
+        compopt -o default
+    elif [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *[=:] ]]; then
         compopt -o nospace
     fi
     return 0
 }
 
-complete -o default -F _kabucli_completion kabucli
+complete -F _kabucli_completion kabucli
 """
 
 _ZSH = r"""#compdef kabucli
@@ -47,15 +54,15 @@ _kabucli_completion() {
   for line in "${(@f)$(env _KABUCLI_COMPLETE=complete_zsh \
       _KABUCLI_COMPLETE_ARGS="${words[1,CURRENT]}" kabucli 2>/dev/null)}"; do
     [[ -n $line ]] || continue
+    if [[ $line == :files ]]; then
+      _files
+      return
+    fi
     value=${line%%$'\t'*}
     entry=${value//:/\\:}
     [[ $line == *$'\t'* ]] && entry+=":${line#*$'\t'}"
     if [[ $value == *[=:] ]]; then unspaced+=("$entry"); else spaced+=("$entry"); fi
   done
-  if (( ! $#spaced && ! $#unspaced )); then
-    _files
-    return
-  fi
   local ret=1
   (( $#spaced )) && _describe -t values kabucli spaced && ret=0
   (( $#unspaced )) && _describe -t values kabucli unspaced -S '' && ret=0
@@ -73,10 +80,10 @@ fi
 _FISH = r"""function __kabucli_complete
     set -l found (env _KABUCLI_COMPLETE=complete_fish \
         _KABUCLI_COMPLETE_ARGS=(commandline -cp | string collect) kabucli 2>/dev/null)
-    if set -q found[1]
-        printf '%s\n' $found
-    else
+    if test "$found" = :files
         __fish_complete_path (commandline -ct)
+    else if set -q found[1]
+        printf '%s\n' $found
     end
 end
 
@@ -94,8 +101,8 @@ def script(shell: str) -> str:
 # -- the program's side ------------------------------------------------------------------
 
 class _Complete(ShellComplete):
-    """Reads the line the scripts send; prints plain candidates only (file and folder
-    candidates are left to the shell, which knows how to complete them)."""
+    """Reads the line the scripts send; prints plain candidates, or FILES where a file or
+    folder name goes (the shell knows how to complete them)."""
 
     name = ""
     source_template = ""  # the scripts are above, not click's
@@ -117,6 +124,8 @@ class _Complete(ShellComplete):
     def complete(self) -> str:
         args, incomplete = self.get_completion_args()
         items = self.get_completions(args, incomplete)
+        if any(i.type in ("file", "dir") or i.help == _A_FILE for i in items):
+            return FILES
         return "\n".join(self.format_completion(i) for i in items if i.type == "plain")
 
     def full(self, item: CompletionItem) -> str:
@@ -178,6 +187,36 @@ def _game_of(ctx: Any) -> str | None:
     return next((w for w in (ctx.params.get("game"), *ctx.args) if w in names), None)
 
 
+# A candidate whose help is this stands for a file or folder name. (Typer's callbacks give
+# only words, or a word and its help, and keeps those that start with the word typed.)
+_A_FILE = "\0a file or folder name"
+
+
+def complete_path(incomplete: str) -> list[tuple[str, str]]:
+    """A file or folder name goes here: the shell completes it."""
+    return [(incomplete, _A_FILE)]
+
+
+def complete_players(ctx: Any) -> list[str]:
+    """``--players N``: the numbers of players the game takes (none before it is known)."""
+    from kabucli import games
+
+    game = _game_of(ctx)
+    if game is None:
+        return []
+    g = games.get(game)
+    return [str(n) for n in range(g.min_players, g.max_players + 1)]
+
+
+def _program(incomplete: str) -> bool:
+    """Whether a bot's kind typed so far names a program (``cmd:``, ``py:``), whose file the
+    shell completes."""
+    from kabucli import bots
+
+    kind = incomplete.partition("=")[2] if "=" in incomplete else incomplete
+    return any(kind.startswith(prefix) for prefix in bots.EXTERNAL)
+
+
 def complete_game() -> list[str]:
     from kabucli import games
 
@@ -200,19 +239,24 @@ def complete_encoding() -> list[str]:
     return ["msgpack", "jsonl"]
 
 
-def complete_bot_kind(ctx: Any) -> list[str]:
-    """``sim -b KIND``: the game's bots (every game's before the game is known)."""
+def complete_bot_kind(ctx: Any, incomplete: str = "") -> list[str] | list[tuple[str, str]]:
+    """``sim -b KIND``: the game's bots (every game's before the game is known); after
+    ``cmd:`` or ``py:``, the program's file."""
     from kabucli import bots, games
 
+    if _program(incomplete):
+        return complete_path(incomplete)
     game = _game_of(ctx)
     kinds = [k for g in ([game] if game else games.names()) for k in bots.kinds(g)]
     return [*dict.fromkeys(kinds), *bots.EXTERNAL]
 
 
-def complete_seat_bot(ctx: Any, incomplete: str) -> list[str]:
+def complete_seat_bot(ctx: Any, incomplete: str) -> list[str] | list[tuple[str, str]]:
     """``play --bot SEAT=KIND``: the seats, then the game's bots for the seat."""
     from kabucli import games
 
+    if _program(incomplete):
+        return complete_path(incomplete)
     if "=" in incomplete:
         seat = incomplete.partition("=")[0]
         return [f"{seat}={k}" for k in complete_bot_kind(ctx)]
@@ -220,6 +264,17 @@ def complete_seat_bot(ctx: Any, incomplete: str) -> list[str]:
     most = games.get(game).max_players if game else 0
     seats = min(ctx.params.get("players") or most, most)
     return [f"{n}=" for n in (*range(1, seats + 1), "all")]
+
+
+def complete_program_bot(incomplete: str) -> list[str] | list[tuple[str, str]]:
+    """``resume --bot SEAT=KIND``: a program or Python class of your own, its file after
+    ``cmd:`` or ``py:``."""
+    from kabucli import bots
+
+    if _program(incomplete):
+        return complete_path(incomplete)
+    seat, eq, _ = incomplete.partition("=")
+    return [f"{seat}={kind}" for kind in bots.EXTERNAL] if eq else []
 
 
 def complete_rule(ctx: Any, incomplete: str) -> list[str | tuple[str, str]]:

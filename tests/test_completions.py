@@ -25,7 +25,7 @@ import pytest
 from typer.main import get_command
 
 from kabucli.cli import app
-from kabucli.completion import COMPLETE_VAR, SHELLS, respond, script
+from kabucli.completion import COMPLETE_VAR, FILES, SHELLS, respond, script
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = str(Path(sys.executable).parent)
@@ -219,6 +219,52 @@ def test_tab_completes_file_names_where_no_candidates(
     assert line_after == f"kabucli {command} {tmp_path}/replays/"
 
 
+# Options that take no file name: TAB offers no file names there (it did: the shell fell back
+# to them whenever the program had no candidates), in a folder holding one file, which TAB
+# would put on the line. The last cases take a file: there it still does.
+NO_FILES = [
+    "kabucli replay game.kbl --as ",
+    "kabucli replay game.kbl --at ",
+    "kabucli play dare --seed ",
+    "kabucli deal dare -s ",
+    "kabucli sim dare -b best --timeout ",
+    "kabucli sim dare -b best -m ",
+    "kabucli play dare --player ",
+    "kabucli play --rule ",  # before the game: no rules to offer
+    "kabucli play nogame --rule ",
+    "kabucli play dare --rule ante=",
+    "kabucli play --players ",  # before the game: no counts to offer
+    "kabucli audit game.kbl --digest ",
+    "kabucli replay game.kbl ",  # replay takes one log
+    "kabucli nosuch",
+]
+TAKES_FILES = ["kabucli play dare --rules-file ", "kabucli play dare --script ",
+               "kabucli replay ", "kabucli audit game.kbl "]
+ONLY = "only.txt"  # the one file in the folder
+
+
+def test_tab_offers_no_file_names_where_none_goes(
+        terminal: tuple[str, Terminal, Path], tmp_path: Path) -> None:
+    shell, term, capture = terminal
+    (tmp_path / ONLY).write_text("")
+    term.run(f"cd {tmp_path}")
+    try:
+        for line in NO_FILES:
+            found, after = press_tab(term, line, capture)
+            assert (found - {""}, after) == (set(), line), (shell, line)  # bash: one empty
+        for line in TAKES_FILES:
+            assert press_tab(term, line, capture)[1] == line + ONLY + " ", (shell, line)
+    finally:
+        term.run(f"cd {ROOT}")
+
+
+def test_fish_offers_no_file_names_where_none_goes(tmp_path: Path) -> None:
+    (tmp_path / ONLY).write_text("")
+    found = fish_complete([*NO_FILES, *TAKES_FILES], tmp_path, cwd=tmp_path)
+    assert found == [[]] * len(NO_FILES) + [
+        [line.rpartition(" ")[2] + ONLY] for line in TAKES_FILES]
+
+
 # The README's lines that install a script, each run on an account with nothing set up yet,
 # which then opens its shell as it is (bash with the bash-completion package, zsh with the
 # ~/.zshrc lines the README names) and presses TAB once.
@@ -259,12 +305,14 @@ def test_readme_install_line_works_on_a_fresh_account(shell: str, tmp_path: Path
         term.close()
 
 
-def fish_complete(lines: list[str], home: Path) -> list[list[str]]:
-    """What fish offers for each line, the candidates with their descriptions."""
+def fish_complete(lines: list[str], home: Path, cwd: Path | None = None) -> list[list[str]]:
+    """What fish offers for each line (in folder ``cwd``), the candidates with their
+    descriptions."""
     path = ROOT / "completions" / "kabucli.fish"
     asks = "".join(f"complete -C {line!r}; echo @@\n" for line in lines)
     res = subprocess.run([need("fish"), "--no-config", "-c", f"source {path}\n{asks}"],
-                         capture_output=True, text=True, env=shell_env(home), timeout=120)
+                         capture_output=True, text=True, env=shell_env(home), timeout=120,
+                         cwd=cwd)
     assert res.returncode == 0 and res.stderr == "", res.stderr
     return [part.splitlines() for part in res.stdout.split("@@\n")[:-1]]
 
@@ -313,7 +361,11 @@ def candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     ("kabucli play nogame --rule ", set()),
     ("kabucli completion ", {"bash", "zsh", "fish"}),
     ("kabucli log c", {"convert"}),
-    ("kabucli replay ", set()),  # a file: the shell offers the file names
+    ("kabucli replay ", {":files"}),  # a file: the shell offers the file names
+    ("kabucli deal kazu-tori -n ", {"2", "3", "4", "5"}),  # the counts the game takes
+    ("kabucli tournament dare --seats ", {"2", "3", "4"}),
+    ("kabucli play dare --players 3", {"3"}),
+    ("kabucli resume game.kbl --bot 2=", {"2=cmd:", "2=py:"}),
     ("kabucli replay game.kbl --ht", {"--html"}),
     # options that take one of a few words offer them, not the file names
     ("kabucli tournament dare --format ", {"round-robin", "gauntlet"}),
@@ -332,8 +384,10 @@ def test_bash_is_given_the_text_after_the_word_breaks() -> None:
     assert ask("kabucli play dare --bot 2=c", "bash") == (0, ["cmd:"])
 
 
-def test_no_candidates_print_nothing() -> None:
-    assert ask("kabucli replay ", "bash") == (0, [])
+def test_no_candidates_print_nothing_and_a_file_name_prints_the_word_for_files() -> None:
+    assert ask("kabucli replay game.kbl --as ", "bash") == (0, [])
+    assert ask("kabucli replay ", "bash") == (0, [FILES])
+    assert ask("kabucli sim dare -b cmd:./my", "zsh") == (0, [FILES])
 
 
 def test_an_unknown_request_is_one_error_line() -> None:
