@@ -182,14 +182,16 @@ def test_play_player_names_go_to_the_table_and_the_log(tmp_path: Path) -> None:
 
 def test_play_rule_and_rules_file_reach_the_log_header(tmp_path: Path) -> None:
     rules = tmp_path / "house.toml"
-    rules.write_text('rounds = 5\ntie = "order"\n[dare]\nrounds = 2\n[yatchaba]\nlimit = 3\n')
+    # (the top level is read by Yatchaba too, which has a table here: rules both games have)
+    rules.write_text('chips = 40\n[dare]\nchips = 30\nante = 3\nrounds = 2\ntie = "order"\n'
+                     '[yatchaba]\npass_limit = 3\n')
     log = tmp_path / "g.kbl"
     res = run("play", "dare", "-s", "5", "-b", "all=best", "--rules-file", str(rules),
               "--rule", "ante=2", "--log", str(log), "--json")
     assert res.exit_code == 0, res.stderr
     header = read_log(log, games.event_types).header
     assert header.rules == {"ante": 2, "yaku": "none", "tie": "order", "rounds": 2,
-                            "chips": 50}
+                            "chips": 30}
     assert len(json.loads(res.stdout)["outcome"]["rounds"]) == 2
 
 
