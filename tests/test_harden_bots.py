@@ -447,7 +447,7 @@ def test_sim_logs_target_that_is_a_file_is_one_line(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "why"), [
     (["--seed", "4"], "different seed"),
-    (["--rule", "rounds=3"], "different house rules"),
+    (["--rule", "ante=2"], "different house rules"),  # (rounds=2 is set: once only)
     (["--fixed-seats", "-b", "random"], "different bots"),
 ])
 def test_sim_never_overwrites_the_log_of_another_match(tmp_path: Path, args: list[str],

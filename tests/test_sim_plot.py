@@ -43,9 +43,9 @@ def run(*args: str) -> tuple[int, str]:
     return res.exit_code, res.output
 
 
-def sim_json(*args: str) -> dict:
-    code, out = run("sim", "dare", "--rule", "rounds=2", "--seed", "5", "-j", "1", "--json",
-                    *args)
+def sim_json(*args: str, rounds: int = 2) -> dict:
+    code, out = run("sim", "dare", "--rule", f"rounds={rounds}", "--seed", "5", "-j", "1",
+                    "--json", *args)
     assert code == 0, out
     return json.loads(out)
 
@@ -447,8 +447,8 @@ def test_an_elo_band_is_drawn_when_every_match_was_won(tmp_path: Path) -> None:
     (ratings.head_to_head: Wilson's interval), and its band reaches from it to the panel's
     top. The panel was empty."""
     out = tmp_path / "won.svg"
-    data = sim_json("-b", "best", "-b", "random", "-m", "6", "--seed", "1", "--rule", "rounds=10",
-                    "--plot", str(out))
+    data = sim_json("-b", "best", "-b", "random", "-m", "6", "--seed", "1", "--plot", str(out),
+                    rounds=10)
     h = data["head_to_head"]
     assert (h["wins"], h["draws"], h["losses"]) == (6, 0, 0) and h["elo_low"] is not None
     band = by_id(svg_tree(out))["ratings-band-1"]
