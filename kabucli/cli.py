@@ -790,7 +790,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     if word in ("?", "moves", "legal"):
         texts = sess.legal_texts(people_only=True)  # (a bot seat's move is refused if typed)
         if texts:
-            out.print(f"{len(texts)} legal move(s):")
+            out.print(f"{_counted(len(texts), 'legal move', 'legal moves')}:")
             shown = texts if len(texts) <= 40 else texts[:30]
             for t in shown:
                 out.print(f"  {_escape(t)}")
@@ -811,7 +811,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         except KabuError as exc:  # past the undos a game may have (engine.MAX_REPLAYED)
             out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
             return "handled"
-        out.print("nothing to take back" if n == 0 else f"took back {n} move(s)")
+        out.print("nothing to take back" if n == 0 else f"took back {_counted(n, 'move', 'moves')}")
         return "undone" if n else "handled"
     if word in ("table", "t"):
         out.print(render.table(g, m, sess.viewer()))

@@ -170,6 +170,6 @@ def test_the_legal_moves_listed_at_the_prompt_are_the_persons_not_the_bots() -> 
     res = run("play", "kazu-tori", "-s", "3", "-b", "2=random", "-b", "3=random", "-b",
               "4=random", "--no-log", input="flip\n?\nquit\n")
     assert res.exit_code == 0
-    listed = res.stdout.split("legal move(s):", 1)[1].split("p1 (", 1)[0].split()
+    listed = res.stdout.split("legal moves:", 1)[1].split("p1 (", 1)[0].split()
     assert listed and all(not word.startswith(("p2", "p3", "p4")) for word in listed), listed
     assert "p1" in listed
