@@ -241,7 +241,8 @@ def figure(data: Series, title: str) -> Any:
     panels = 2 if data.ratings else 1
     fig = Figure(figsize=(9, 4.2 * panels + 0.8), layout="constrained")
     axes = fig.subplots(panels, 1, sharex=True, squeeze=False)[:, 0]
-    fig.suptitle(safe_text(title), fontsize=13, fontweight="bold")
+    if title:  # (a page heads the chart itself)
+        fig.suptitle(safe_text(title), fontsize=13, fontweight="bold")
     what = "chips" if data.measure == "chips" else data.measure
     todo = [("means", axes[0], data.means, f"mean {what} per match so far",
              f"Mean {what} per match, with its 95% interval", True, 0.05)]
@@ -385,14 +386,20 @@ class Table:
     rows: list[list[str]]
     text: set[int] = field(default_factory=set)  # the columns of words; the rest are figures
 
-    def html(self) -> str:
+    def html(self, page_title: str = "") -> str:
+        """The table for a page headed ``page_title``: a table titled as the page (and what
+        the title adds, such as the workers) is captioned "Results" (and that), so the page
+        does not say its title three times (its heading, the chart's, the table's)."""
+        caption = self.title
+        if page_title and caption.startswith(page_title):
+            caption = f"Results {caption[len(page_title):].strip()}".strip()
         head = "".join(f"<th>{_e(c)}</th>" for c in self.columns)
         body = "\n".join(
             "<tr>" + "".join(f"<td>{_e(v)}</td>" if k in self.text else
                              f'<td class="n">{_e(v)}</td>' for k, v in enumerate(row)) + "</tr>"
             for row in self.rows)
         # in a box of its own that scrolls sideways where the page is narrower (a phone)
-        return (f'<div class="scroll"><table>\n<caption>{_e(self.title)}</caption>\n'
+        return (f'<div class="scroll"><table>\n<caption>{_e(caption)}</caption>\n'
                 f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table></div>")
 
 
@@ -405,8 +412,9 @@ def _e(text: str) -> str:
 def page(data: Series, title: str, tables: Sequence[Table], lines: Sequence[str]) -> str:
     """One self-contained HTML page: the chart inlined as SVG, the report's tables and lines
     (every text escaped: bots' names come from users)."""
-    svg = inline_svg(render(data, title, "svg"))
-    return PAGE.format(title=_e(title), svg=svg, tables="\n".join(t.html() for t in tables),
+    svg = inline_svg(render(data, "", "svg"))  # the page's heading is the chart's title
+    return PAGE.format(title=_e(title), svg=svg,
+                       tables="\n".join(t.html(title) for t in tables),
                        lines="\n".join(f'<p class="line">{_e(x)}</p>' for x in lines))
 
 

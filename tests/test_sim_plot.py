@@ -454,3 +454,30 @@ def test_an_elo_band_is_drawn_when_every_match_was_won(tmp_path: Path) -> None:
     band = by_id(svg_tree(out))["ratings-band-1"]
     paths = band.findall(f".//{SVG}path")
     assert paths and all(p.get("d") for p in paths)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_html_page_says_its_title_once_and_the_chart_file_keeps_it(
+        tmp_path: Path, workers: str) -> None:
+    # the page's heading is the run's title; the chart under it and the report's table do not
+    # say it again (they did: heading, chart title and table caption); a --plot file alone
+    # keeps its title
+    page, chart = tmp_path / "run.html", tmp_path / "run.svg"
+    code, out = run("sim", "dare", "--rule", "rounds=2", "--seed", "5", "-j", workers, "-b",
+                    "best", "-b", "random", "-m", "4", "--html", str(page), "--plot", str(chart))
+    assert code == 0, out
+    title = "Dare: 4 matches from seed 5, bots change seats"
+    text = page.read_text(encoding="utf-8")
+    body = text.split("<body>", 1)[1]
+    assert body.count(title) == 1 and f"<h1>{title}</h1>" in body
+    caption = re.findall(r"<caption>(.*?)</caption>", body)
+    assert caption == (["Results (2 workers)"] if workers == "2" else ["Results"])
+    assert title in texts(svg_tree(chart))
+    # a tournament: its standings are captioned so, its pairs as they were
+    code, out = run("tournament", "dare", "-b", "best", "-b", "random", "-b", "random",
+                    "--deals", "1", "--seed", "2", "--rule", "rounds=1", "-j", "1",
+                    "--html", str(page))
+    assert code == 0, out
+    body = page.read_text(encoding="utf-8").split("<body>", 1)[1]
+    assert re.findall(r"<caption>(.*?)</caption>", body) == ["Results", "Pairs"]
+    assert body.count("Dare round-robin: 3 bots, 2 seats, 6 matches from seed 2") == 1
