@@ -966,10 +966,12 @@ def replay(
         _replay_html(log, g, data, _file_named(html, "--html"), viewer, at)
 
     times = data.times
+    takebacks = render.Takebacks()
 
     def on_text(index: int, ev: Event, m: Match) -> None:
         at = times[index - 1] if times is not None and index <= len(times) else None
-        out.print(render.event_line(g, index, ev, m, viewer, at))
+        taken = takebacks.step(index, ev, m)
+        out.print(render.event_line(g, index, ev, m, viewer, at, taken))
         if render.is_milestone(g, ev) and not m.over:
             out.print(render.table(g, m, viewer))
 
@@ -1073,13 +1075,24 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     (:meth:`Game.header_hidden_from`: null, named in ``hidden``)."""
     from kabucli.engine import seen_header, walk
     from kabucli.log import to_builtins
-    from kabucli.render import seen_violation
+    from kabucli.render import Takebacks, seen_violation
 
     times = data.times
+    takebacks = Takebacks()
+    # an undo's step also lists the numbers of the events it took back: the input, then
+    # those that followed it (see render.Takebacks)
+    taken: dict[int, list[int]] = {}
+
+    def track(index: int, ev: Event, m: Match) -> None:
+        took = takebacks.step(index, ev, m)
+        if took is not None:
+            taken[index] = [n for n, _ in took]
 
     def step(index: int, ev: Event) -> dict[str, Any]:
         at = ({"t": times[index - 1]} if times is not None and 0 < index <= len(times)
               else {})
+        if index in taken:
+            at["takes_back"] = taken.pop(index)
         if viewer is not None and g.hidden_from(ev, viewer):
             return {"index": index, "actor": g.actor(ev), "kind": ev.KIND,
                     "notation": "hidden", "event": None, **at}
@@ -1099,7 +1112,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     if viewer is not None:  # whose view, and the header's fields left out of it
         head |= {"viewer": f"p{viewer}", "hidden": list(hidden)}
     if at is not None:
-        match, violation = walk(g, data.header, events)
+        match, violation = walk(g, data.header, events, track)
         shown = at if violation is None else violation.index - 1
         print(_dumps({**head, "at": at,
                           "step": step(shown, events[shown - 1]) if shown else None,
@@ -1116,6 +1129,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
 
     def on_step(index: int, ev: Event, m: Match) -> None:
         nonlocal lead
+        track(index, ev, m)
         print(lead + _dumps({**step(index, ev), "state": g.view(m.state, viewer)}), end="")
         lead = ",\n    "
 

@@ -158,6 +158,8 @@ class Positions:
         self.every = max(1, every)
         self.rounds: list[int] = []  # the events that start a round, in order
         self.violation: Violation | None = None
+        # what each undo took back (render.Takebacks), by the undo's number
+        self.taken: dict[int, list[tuple[int, Event]]] = {}
         self.copies = True  # whether states can be copied (else no checkpoints but the first)
         fresh = Match(game, header)
         self._blank: dict[type, Callable[[], Any]] = {
@@ -175,6 +177,7 @@ class Positions:
         m = Match(self.game, self.header)
         runs: list[list[int]] = []
         tags = render.round_tags(game)
+        takebacks = render.Takebacks()
         every = self.every
         for index, ev in enumerate(self.events, start=1):
             reason = m.why_not(ev)
@@ -182,6 +185,9 @@ class Positions:
                 self.violation = Violation(index, game.actor(ev), game.notate(ev), reason)
                 break
             _feed(m, runs, index - 1, ev)
+            taken = takebacks.step(index, ev, m)
+            if taken is not None:
+                self.taken[index] = taken
             if render.is_round_start(game, ev, m, tags):
                 self.rounds.append(index)
             if index % every == 0 and self.copies:
@@ -284,7 +290,7 @@ class Pager:
         times = self.times
         at = times[index - 1] if times is not None and index <= len(times) else None
         return render.event_line(self.game, index, self.at.events[index - 1], m, self.viewer,
-                                 at)
+                                 at, self.at.taken.get(index))
 
     def status(self) -> str:
         at = self.at

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from kabucli import games
 from kabucli.engine import Game, Match, Violation, seen_header
-from kabucli.events import Event
+from kabucli.events import Event, Forfeit, Undo
 from kabucli.safetext import safe_text
 
 
@@ -115,9 +115,61 @@ def clock_text(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, UTC).strftime("%H:%M:%S.%f")[:-3]
 
 
+class Takebacks:
+    """What each undo of a log took back, fed the log's events as a walk applies them
+    (:func:`kabucli.engine.walk`'s ``on_step``): an undo cuts the events in effect at the last
+    input (:meth:`Match._undo_point`), so it takes back that input and the events that
+    followed it still in effect, each named by its number in the log."""
+
+    def __init__(self) -> None:
+        self.effect: list[tuple[int, Event]] = []  # the events in effect: (number, event)
+
+    def step(self, index: int, event: Event, match: Match) -> list[tuple[int, Event]] | None:
+        """Event ``index`` was applied (``match``: the match after it); for an undo, the
+        events it took back (the input first), else None."""
+        if type(event) is Undo:
+            keep = len(match.events)
+            taken = self.effect[keep:]
+            del self.effect[keep:]
+            return taken
+        if type(event) is not Forfeit:
+            self.effect.append((index, event))
+        return None
+
+
+def _spans(numbers: list[int]) -> str:
+    """Event numbers in order as runs: ``6-9, 12``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][1] + 1 == n:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def takeback_words(game: Game, taken: list[tuple[int, Event]],
+                   viewer: int | None = None) -> str:
+    """An undo in words, with what it took back (see :class:`Takebacks`): the input by its
+    event number and notation (hidden from a ``viewer`` it may not see), and the numbers of
+    the events that followed it."""
+    if not taken:
+        return "undo"
+    first, ev = taken[0]
+    what = (f", hidden from p{viewer}" if viewer is not None and game.hidden_from(ev, viewer)
+            else f": {game.notate(ev)}")
+    text = f"undo (takes back event {first}{what}"
+    rest = [n for n, _ in taken[1:]]
+    if rest:
+        text += f"; and event{'s' if len(rest) > 1 else ''} {_spans(rest)} after it"
+    return text + ")"
+
+
 def event_line(game: Game, index: int, event: Event, match: Match | None = None,
-               viewer: int | None = None, at: int | None = None) -> Text:
-    """One numbered line for an event: index, actor, and what happened in words.
+               viewer: int | None = None, at: int | None = None,
+               taken: list[tuple[int, Event]] | None = None) -> Text:
+    """One numbered line for an event: index, actor, and what happened in words (an undo
+    with ``taken``, what it took back: see :class:`Takebacks`).
 
     A game's render module may define ``describe(game, event, match) -> str`` for a reader's
     wording of an event (the match is the state *after* the event); the notation is the
@@ -130,7 +182,7 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None,
         line.append(clock_text(at) + " ", style="dim")
     style = KIND_STYLE.get(event.KIND, "")
     line.append(f"{event_actor(game, event, match):<12} ", style=style)
-    line.append(event_words(game, event, match, viewer), style=style)
+    line.append(event_words(game, event, match, viewer, taken), style=style)
     return line
 
 
@@ -143,9 +195,12 @@ def event_actor(game: Game, event: Event, match: Match | None = None) -> str:
 
 
 def event_words(game: Game, event: Event, match: Match | None = None,
-                viewer: int | None = None) -> str:
+                viewer: int | None = None,
+                taken: list[tuple[int, Event]] | None = None) -> str:
     """What an event did, in words (see :func:`event_line`), safe to show."""
     text = None
+    if taken is not None and type(event) is Undo:
+        return safe_text(takeback_words(game, taken, viewer))
     if match is not None:
         describe = getattr(_module(game), "describe", None)
         if describe is not None:

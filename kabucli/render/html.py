@@ -29,6 +29,7 @@ from kabucli import games
 from kabucli.engine import Game, Match, Violation, seen_header, walk
 from kabucli.events import Event
 from kabucli.render import (
+    Takebacks,
     clock_text,
     event_actor,
     event_words,
@@ -63,8 +64,8 @@ def _outcome_text(game: Game, match: Match) -> str | None:
 
 
 def _entry(game: Game, index: int, ev: Event, match: Match, viewer: int | None,
-           at: int | None) -> dict[str, Any]:
-    words = event_words(game, ev, match, viewer)
+           at: int | None, taken: list[tuple[int, Event]] | None = None) -> dict[str, Any]:
+    words = event_words(game, ev, match, viewer, taken)
     seat = game.actor(ev)
     if seat.startswith("p") and seat[1:].isdigit():  # by a seat: named once, by its label
         who = safe_text(event_actor(game, ev, match))
@@ -136,10 +137,13 @@ def _walked(game: Game, data: Any, log_name: str,
     ats = [[store(_scene(game, start, seat))] for seat in seen]
     entries: list[list[dict[str, Any]]] = [[] for _ in seen]
 
+    takebacks = Takebacks()
+
     def on_step(index: int, ev: Event, m: Match) -> None:
         when = times[index - 1] if times is not None and index <= len(times) else None
+        taken = takebacks.step(index, ev, m)
         for seat, at, said in zip(seen, ats, entries, strict=True):
-            said.append(_entry(game, index, ev, m, seat, when))
+            said.append(_entry(game, index, ev, m, seat, when, taken))
             at.append(store(_scene(game, m, seat)))
 
     match, violation = walk(game, header, events, on_step)

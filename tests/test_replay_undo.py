@@ -1,0 +1,103 @@
+"""An undo in a replay says what it took back: the input, by its event number and notation,
+and the events that followed it (in text, ``--step``, ``--html`` and ``--json``), as audit
+counts the moves taken back. It used to read ``referee undo`` and nothing more."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from kabucli import games
+from kabucli.cli import app
+from kabucli.log import read_log
+from kabucli.render.html import page_data
+
+ROOT = Path(__file__).resolve().parent.parent
+UNDO_LOG = ROOT / "replays" / "dare" / "2p-human-undo.jsonl"
+PHYSICAL = ROOT / "replays" / "dare" / "3p-physical-match.kbl"
+ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
+runner = CliRunner()
+
+# event 11 takes back the bot's lay (event 10); event 12 then takes back p1's pass of round
+# 1 (event 5) and with it the result, the next deal and its antes (events 6-9)
+LINE_11 = "  11 referee      undo (takes back event 10: p2 sets 5-5-7 7-10-10)"
+LINE_12 = "  12 referee      undo (takes back event 5: p1 pass; and events 6-9 after it)"
+
+
+def kabucli(*args: str, input: str | None = None) -> Any:
+    res = runner.invoke(app, list(args), env=ENV, input=input)
+    assert "Traceback" not in res.output
+    return res
+
+
+def test_replay_says_what_each_undo_took_back() -> None:
+    res = kabucli("replay", str(UNDO_LOG))
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert LINE_11 in lines and LINE_12 in lines
+    res = kabucli("replay", str(PHYSICAL))
+    assert "   7 referee      undo (takes back event 6: p3 sets 1-6-10)" in res.stdout.splitlines()
+
+
+def test_replay_step_says_what_the_undo_took_back() -> None:
+    res = kabucli("replay", str(UNDO_LOG), "--step", input="g 12\nb\nq\n")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines.index(LINE_12) < lines.index(LINE_11)  # g 12, then one back
+    # a search finds an undo by what it took back
+    res = kabucli("replay", str(UNDO_LOG), "--step", input="/takes back event 5\nq\n")
+    assert LINE_12 in res.stdout.splitlines()
+
+
+def test_replay_html_says_what_the_undo_took_back_in_every_view() -> None:
+    g = games.get("dare")
+    data = read_log(UNDO_LOG, games.event_types)
+    info = page_data(g, data, UNDO_LOG.name, None)
+    assert len(info["views"]) == 3  # the referee's and each seat's
+    for view in info["views"]:
+        said = {e["n"]: e["line"] for e in view["events"]}
+        assert said[11] == "undo (takes back event 10: p2 sets 5-5-7 7-10-10)"
+        assert said[12] == "undo (takes back event 5: p1 pass; and events 6-9 after it)"
+
+
+def test_replay_json_lists_the_events_each_undo_took_back() -> None:
+    res = kabucli("replay", str(UNDO_LOG), "--json")
+    assert res.exit_code == 0, res.output
+    steps = {s["index"]: s for s in json.loads(res.stdout)["steps"]}
+    assert steps[11]["takes_back"] == [10]
+    assert steps[12]["takes_back"] == [5, 6, 7, 8, 9]
+    # the other fields mean what they meant: the undo's own notation and event
+    assert (steps[12]["notation"], steps[12]["event"], steps[12]["kind"]) == (
+        "undo", {"e": "undo"}, "meta")
+    assert [i for i, s in steps.items() if "takes_back" in s] == [11, 12]
+    doc = json.loads(kabucli("replay", str(UNDO_LOG), "--json", "--at", "12").stdout)
+    assert doc["step"]["takes_back"] == [5, 6, 7, 8, 9]
+
+
+def test_an_undo_seen_by_a_seat_hides_what_it_took_back_when_that_was_hidden(
+        tmp_path: Path) -> None:
+    """At a real table the referee enters the deal, then takes it back: as p2 the deal is
+    hidden, and so is it in the undo's line (its notation could carry cards)."""
+    jsonl = tmp_path / "p.jsonl"
+    assert kabucli("log", "convert", str(PHYSICAL), str(jsonl)).exit_code == 0
+    head, deal = jsonl.read_text().splitlines()[:2]
+    log = tmp_path / "deal-undone.jsonl"
+    log.write_text(f'{head}\n{deal}\n{{"e":"undo"}}\n')
+    whole = kabucli("replay", str(log))
+    assert "   2 referee      undo (takes back event 1: deal 7-7-3)" in whole.stdout
+    seat = kabucli("replay", str(log), "--as", "p2")
+    assert seat.exit_code == 0, seat.output
+    assert "   2 referee      undo (takes back event 1, hidden from p2)" in seat.stdout
+    doc = json.loads(kabucli("replay", str(log), "--as", "p2", "--json").stdout)
+    assert doc["steps"][1]["takes_back"] == [1]
+
+
+def test_event_numbers_are_written_as_runs() -> None:
+    from kabucli.render import _spans
+
+    assert _spans([6]) == "6"
+    assert _spans([6, 7, 8, 9]) == "6-9"
+    assert _spans([6, 7, 9, 12, 13]) == "6-7, 9, 12-13"
