@@ -152,9 +152,15 @@ def markdown(text: str) -> RenderableType:
     return _Markdown(text)
 
 
+TITLE_SEP = " · "
+
+
 class _Titled:
     """A panel whose title is its border's where the title fits on it, else its first line
-    (rich cuts a title longer than the panel: the pot, the target went at 50 columns)."""
+    (rich cuts a title longer than the panel: the pot, the target went at 50 columns). A
+    title of parts (``Uno Dare · round 1 over · next dealer p2 · target 60 (winner) · dares:
+    family``) keeps on the border the parts that fit there, and the rest, whole, is the
+    panel's first line (at 80 columns the whole title as that line wrapped mid-part)."""
 
     def __init__(self, body: RenderableType, title: str) -> None:
         self.body = body
@@ -163,11 +169,17 @@ class _Titled:
     def _panel(self, console: Console, options: ConsoleOptions) -> Panel:
         from rich.cells import cell_len
 
-        on_border = Panel(self.body, title=self.title, title_align="left", expand=False)
-        need = cell_len(self.title) + 6  # the corners and the spaces about the title
-        if need <= options.max_width:
-            return on_border
-        return Panel(Group(Text(self.title, style="bold"), self.body), expand=False)
+        room = options.max_width - 6  # the corners and the spaces about the title
+        if cell_len(self.title) <= room:
+            return Panel(self.body, title=self.title, title_align="left", expand=False)
+        parts = self.title.split(TITLE_SEP)
+        on = 0  # the parts on the border
+        while on < len(parts) and cell_len(TITLE_SEP.join(parts[:on + 1])) <= room:
+            on += 1
+        if on == 0:  # not even the first part fits: the whole title inside
+            return Panel(Group(Text(self.title, style="bold"), self.body), expand=False)
+        return Panel(Group(Text(TITLE_SEP.join(parts[on:]), style="bold"), self.body),
+                     title=TITLE_SEP.join(parts[:on]), title_align="left", expand=False)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self._panel(console, options)
