@@ -967,12 +967,14 @@ def replay(
 
     times = data.times
     takebacks = render.Takebacks()
+    drawn = [False]  # whether the table was drawn after the last event shown
 
     def on_text(index: int, ev: Event, m: Match) -> None:
         at = times[index - 1] if times is not None and index <= len(times) else None
         taken = takebacks.step(index, ev, m)
         out.print(render.event_line(g, index, ev, m, viewer, at, taken))
-        if render.is_milestone(g, ev) and not m.over:
+        drawn[0] = render.is_milestone(g, ev) and not m.over
+        if drawn[0]:
             out.print(render.table(g, m, viewer))
 
     if as_json:
@@ -980,7 +982,9 @@ def replay(
     elif at is not None:
         match, violation = walk(g, data.header, events)
         out.print(render.header_panel(g, match, viewer))
-        out.print(f"state after event {at} of {len(data.events)}:")
+        out.print(render.state_heading(at if violation is None else violation.index - 1,
+                                       len(data.events),
+                                       None if violation is None else violation.index))
         out.print(render.table(g, match, viewer))
     elif step:  # a pager, back and forward (kabucli/pager.py)
         from kabucli.pager import page
@@ -989,7 +993,13 @@ def replay(
     else:
         out.print(render.header_panel(g, Match(g, data.header), viewer))
         match, violation = walk(g, data.header, events, on_text)
-        if match.over:
+        if violation is not None:  # the table the bad event came to, then that event
+            if not drawn[0]:
+                out.print(render.table(g, match, viewer))
+            told = render.seen_violation(g, violation, events, viewer)
+            assert told is not None
+            out.print(render.violation_line(g, told, match))
+        elif match.over:
             out.print(render.outcome_panel(g, match))
     violation = render.seen_violation(g, violation, events, viewer)
     if violation is not None:

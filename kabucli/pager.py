@@ -310,7 +310,8 @@ class Pager:
             told = render.seen_violation(self.game, at.violation, list(at.events),
                                          self.viewer)
             if told is not None:
-                parts.append(Text(words.stop_note(told.index, told.reason), style="red"))
+                parts.append(Text(words.stop_note(told.index, render.broken_rule(told)),
+                                  style="red"))
             elif self.data.error is not None:
                 parts.append(Text(words.unfinished_note(str(self.data.error)),
                                   style="yellow"))

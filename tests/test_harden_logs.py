@@ -455,6 +455,6 @@ def test_a_seats_replay_never_reads_out_another_seats_hand_in_a_broken_rule(
     said = seen.stdout + seen.stderr + (
         (tmp_path / "p.html").read_text() if output == "--html" else "")
     assert seen.exit_code == 1
-    assert f"event {i}: p{actor} 'p{actor} sets 7-9-9': it breaks a rule (why may name " \
-           f"cards that is hidden from p{other})" in seen.stderr, seen.stderr
+    assert f"event {i}: p{actor} 'p{actor} sets 7-9-9': it breaks a rule (why is hidden " \
+           f"from p{other}: it may name cards p{other} does not see)" in seen.stderr, seen.stderr
     assert f"p{actor}'s hand" not in said

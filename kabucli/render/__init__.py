@@ -318,5 +318,42 @@ def seen_violation(game: Game, violation: Violation | None, events: list[Event],
               and game.hidden_from(events[violation.index - 1], viewer))
     return Violation(violation.index, violation.actor,
                      "hidden" if hidden else violation.action,
-                     "it breaks a rule (" + ("what it holds" if hidden else "why may name "
-                                             "cards that") + f" is hidden from p{viewer})")
+                     f"it breaks a rule (what it holds is hidden from p{viewer})" if hidden
+                     else f"it breaks a rule (why is hidden from p{viewer}: it may name cards "
+                     f"p{viewer} does not see)")
+
+
+def broken_rule(violation: Violation) -> str:
+    """The event that breaks a rule and why, as a replay's last words (the violation as
+    :func:`seen_violation` gives it: its action may be ``hidden``, its reason the hidden
+    one's), safe to show."""
+    what, reason = violation.action, violation.reason
+    if what == "hidden":
+        what = "an event hidden from this seat"
+    seen = "it breaks a rule ("  # why is hidden from the seat (seen_violation)
+    if reason.startswith(seen) and reason.endswith(")"):
+        return safe_text(f"{what} breaks a rule ({reason[len(seen):]}")
+    return safe_text(f"{what} breaks a rule: {reason}")
+
+
+def violation_line(game: Game, violation: Violation, match: Match) -> Text:
+    """The numbered line of the event that breaks a rule (``match``: the match before it),
+    as :func:`event_line` draws an event: its number, who, what and why, in red."""
+    line = Text(style="bold red")
+    line.append(f"{violation.index:>4} ")
+    actor = violation.actor
+    if actor.startswith("p") and actor[1:].isdigit() and 0 < int(actor[1:]) <= match.nseats:
+        actor = seat_label(match, int(actor[1:]))
+    line.append(f"{actor:<12} ")
+    line.append(broken_rule(violation))
+    return line
+
+
+def state_heading(shown: int, total: int, broken: int | None = None) -> str:
+    """``replay --at``'s words over the table: the event it is drawn after, and when an
+    earlier event (``broken``) breaks a rule, that the replay stopped before it."""
+    if broken is None:
+        return f"state after event {shown} of {total}:"
+    return (f"state after event {shown} of {total} (event {broken} breaks a rule: nothing "
+            "after it is shown):")
+

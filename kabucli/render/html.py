@@ -30,6 +30,7 @@ from kabucli.engine import Game, Match, Violation, seen_header, walk
 from kabucli.events import Event
 from kabucli.render import (
     Takebacks,
+    broken_rule,
     clock_text,
     event_actor,
     event_words,
@@ -152,9 +153,10 @@ def _walked(game: Game, data: Any, log_name: str,
         for seat, at, said in zip(seen, ats, entries, strict=True):
             told = seen_violation(game, violation, events, seat)
             assert told is not None
-            why = told.reason if told is not violation else f"breaks a rule: {told.reason}"
-            said.append({"n": told.index, "kind": "violation",
-                         "line": safe_text(f"{told.actor} {told.action}: {why}"),
+            line = broken_rule(told)  # (the event named once: "p3 sets 1-3-8 ...")
+            if not told.action.startswith(f"{told.actor} "):
+                line = f"{safe_text(told.actor)}: {line}"
+            said.append({"n": told.index, "kind": "violation", "line": line,
                          "notation": safe_text(told.action)})
             at.append(at[-1])
         told = seen_violation(game, violation, events, viewer)

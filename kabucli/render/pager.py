@@ -57,9 +57,10 @@ def status(pos: int, last: int, total: int, label: str | None) -> str:
     return " · ".join(part for part in (where, label, KEYS) if part)
 
 
-def stop_note(index: int, reason: str) -> str:
-    """Under the last event that may be shown, when the next breaks a rule."""
-    return f"event {index} breaks a rule: {safe_text(reason)} (the replay stops here)"
+def stop_note(index: int, what: str) -> str:
+    """Under the last event that may be shown, when the next breaks a rule: ``what`` is
+    that event and why (:func:`kabucli.render.broken_rule`)."""
+    return f"next, event {index}: {what} (the replay stops here)"
 
 
 def unfinished_note(error: str) -> str:
