@@ -1,8 +1,12 @@
 function __kabucli_complete
     set -l found (env _KABUCLI_COMPLETE=complete_fish \
         _KABUCLI_COMPLETE_ARGS=(commandline -cp | string collect) kabucli 2>/dev/null)
-    if test "$found" = :files
-        __fish_complete_path (commandline -ct)
+    if test "$found" = :files  # the file name after '--log=', 'cmd:', as bash's word breaks
+        set -l word (commandline -ct)
+        set -l head (string match -r -- '^.*[=:]' $word)
+        for path in (__fish_complete_path (string replace -r -- '^.*[=:]' '' $word))
+            printf '%s%s\n' "$head" $path
+        end
     else if set -q found[1]
         printf '%s\n' $found
     end

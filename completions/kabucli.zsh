@@ -7,6 +7,7 @@ _kabucli_completion() {
       _KABUCLI_COMPLETE_ARGS="${words[1,CURRENT]}" kabucli 2>/dev/null)}"; do
     [[ -n $line ]] || continue
     if [[ $line == :files ]]; then
+      compset -P '*[=:]'  # the file name after '--log=', 'cmd:', as bash's word breaks
       _files
       return
     fi

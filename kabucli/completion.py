@@ -55,6 +55,7 @@ _kabucli_completion() {
       _KABUCLI_COMPLETE_ARGS="${words[1,CURRENT]}" kabucli 2>/dev/null)}"; do
     [[ -n $line ]] || continue
     if [[ $line == :files ]]; then
+      compset -P '*[=:]'  # the file name after '--log=', 'cmd:', as bash's word breaks
       _files
       return
     fi
@@ -80,8 +81,12 @@ fi
 _FISH = r"""function __kabucli_complete
     set -l found (env _KABUCLI_COMPLETE=complete_fish \
         _KABUCLI_COMPLETE_ARGS=(commandline -cp | string collect) kabucli 2>/dev/null)
-    if test "$found" = :files
-        __fish_complete_path (commandline -ct)
+    if test "$found" = :files  # the file name after '--log=', 'cmd:', as bash's word breaks
+        set -l word (commandline -ct)
+        set -l head (string match -r -- '^.*[=:]' $word)
+        for path in (__fish_complete_path (string replace -r -- '^.*[=:]' '' $word))
+            printf '%s%s\n' "$head" $path
+        end
     else if set -q found[1]
         printf '%s\n' $found
     end

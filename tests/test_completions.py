@@ -265,6 +265,31 @@ def test_fish_offers_no_file_names_where_none_goes(tmp_path: Path) -> None:
         [line.rpartition(" ")[2] + ONLY] for line in TAKES_FILES]
 
 
+
+# A file name after a prefix the word holds (a bot's 'cmd:' or 'py:', '--rules-file='): the
+# shell completes the text after the word's last '=' or ':', as bash does by itself (its
+# COMP_WORDBREAKS). zsh and fish completed the whole word as a file name and found none.
+PREFIXED = ["kabucli play dare --bot 2=cmd:./myb", "kabucli sim dare -b py:myb",
+            "kabucli play dare --rules-file=myb", "kabucli resume game.kbl --bot 2=cmd:myb"]
+
+
+def test_tab_completes_a_file_name_after_a_prefix(
+        terminal: tuple[str, Terminal, Path], tmp_path: Path) -> None:
+    shell, term, _ = terminal
+    (tmp_path / "mybot.py").write_text("")
+    term.run(f"cd {tmp_path}")
+    try:
+        for line in PREFIXED:
+            assert press_tab(term, line)[1] == line + "ot.py ", (shell, line)
+    finally:
+        term.run(f"cd {ROOT}")
+
+
+def test_fish_completes_a_file_name_after_a_prefix(tmp_path: Path) -> None:
+    (tmp_path / "mybot.py").write_text("")
+    found = fish_complete(PREFIXED, tmp_path, cwd=tmp_path)
+    assert found == [[line.rpartition(" ")[2] + "ot.py"] for line in PREFIXED]
+
 # The README's lines that install a script, each run on an account with nothing set up yet,
 # which then opens its shell as it is (bash with the bash-completion package, zsh with the
 # ~/.zshrc lines the README names) and presses TAB once.
