@@ -546,3 +546,30 @@ def test_an_event_is_labelled_with_the_round_it_belongs_to(name: str) -> None:
             total = "" if "uno" in name else f"/{data.header.rules[word + 's']}"
             assert label == [f"{word} {current[0]}{total}"], (k, lines[k - 1] if k else "")
             assert f"· {word} {current[0]}{total} " in title, (k, title)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ROUND_LOGS if "yatchaba" not in n))
+def test_a_table_names_the_dealer_of_its_round(name: str) -> None:
+    """A table's title names the dealer of the round it shows: a Dare round won (its result
+    in, the pot not yet paid out) or a match's last round or hand was titled with the seat
+    that deals next ('round 1: p2 wins the showdown; p2 deals next', then 'round 1/2 · dealer
+    p2', though p1 dealt it). Once the round is over the title says so, and who deals next
+    if a round is left."""
+    log = REPLAYS / name
+    lines, _ = shown_lines(log)
+    data = read_log(log, games.event_types, strict=False)
+    g = games.get(data.header.game)
+    pager = Pager(g, data, Console(file=io.StringIO(), width=200, no_color=True))
+    deal = re.compile(r"(?:round|hand) \d+, dealer p(\d+)")
+    dealer = "1"
+    for k in range(len(lines) + 1):
+        if k and (found := deal.search(lines[k - 1])):
+            dealer = found[1]
+        pager.at.goto(k)
+        with pager.out.capture() as cap:
+            pager.out.print(render.table(g, pager.at.match))
+        title = cap.get().splitlines()[0]
+        named = re.search(r"(?<!next )dealer p(\d+)", title)
+        assert named is None or named[1] == dealer, (k, lines[k - 1] if k else "", title)
+        if " over" in title and k == len(lines):  # the match is over: nobody deals next
+            assert "next dealer" not in title, title

@@ -19,10 +19,16 @@ from kabucli.render.fit import fit, titled
 
 
 def _where(s: DareState) -> str:
-    """The title's start: the round, with the next dealer once it is over."""
+    """The title's start: the round and its dealer; once its result is in (the pot paid out
+    or not yet), the round over and, if one is left, who deals the next (``s.dealer`` is
+    that seat from the result on)."""
     r, over = round_of(s.phase, s.round)
-    return (f"Dare · round {r}/{s.rules.rounds} over · next dealer p{s.dealer}" if over
-            else f"Dare · round {r}/{s.rules.rounds} · dealer p{s.dealer}")
+    if not over and s.history and s.history[-1].round == r:
+        over = True
+    if not over:
+        return f"Dare · round {r}/{s.rules.rounds} · dealer p{s.dealer}"
+    nxt = f" · next dealer p{s.dealer}" if r < s.rules.rounds else ""
+    return f"Dare · round {r}/{s.rules.rounds} over{nxt}"
 
 
 def round_label(match: Match) -> str:

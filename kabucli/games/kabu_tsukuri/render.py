@@ -31,10 +31,16 @@ MILESTONES = {"deal", "result"}
 
 
 def _where(s: KabuState) -> str:
-    """The title's start: the hand and its dealer, or once it is over the next dealer."""
+    """The title's start: the hand and its dealer, or once it is over the next dealer (none
+    after the match's last hand, whose last row's result already set ``s.dealer``)."""
     h, over = round_of(s.phase, s.hand)
-    return (f"Kabu-Tsukuri · hand {h}/{s.rules.hands} over · next dealer p{s.dealer}" if over
-            else f"Kabu-Tsukuri · hand {h}/{s.rules.hands} · dealer p{s.dealer} · row {s.row}")
+    last = s.history[-1] if s.history else None
+    if not over and last is not None and last.hand == h and last.row == ROWS:
+        over = True
+    if not over:
+        return f"Kabu-Tsukuri · hand {h}/{s.rules.hands} · dealer p{s.dealer} · row {s.row}"
+    nxt = f" · next dealer p{s.dealer}" if h < s.rules.hands else ""
+    return f"Kabu-Tsukuri · hand {h}/{s.rules.hands} over{nxt}"
 
 
 def round_label(match: Match) -> str:
