@@ -214,7 +214,12 @@ def validate(rules_type: type[R], values: dict[str, Any], game: str = "") -> R:
         info = known.get(field)
         if info is not None:
             value = values.get(field)
-            shown = safe_text(_as_written(value), 40)
+            if isinstance(value, str):  # cut inside its quotes, and its own length told
+                shown = safe_text(repr(value[:40]))
+                if len(value) > 40:
+                    shown = f"{shown[:-1]}… ({len(value)} characters){shown[-1]}"
+            else:
+                shown = safe_text(_as_written(value), 40)
             digits = (" written in the digits 0-9" if info.kind.startswith("integer")
                       and isinstance(value, str) and not _INTEGER.fullmatch(value) else "")
             raise RuleError(

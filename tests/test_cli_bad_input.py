@@ -88,6 +88,11 @@ OPTION_CASES = [
      "house rule 'ante' is set twice ('ante=1', then 'ante=2'): set it once"),
     (("sim", "dare", "-b", "best", "-m", "1", "-r", "ante=1", "--rule=ante=1"),
      "house rule 'ante' is set twice ('ante=1', then 'ante=1'): set it once"),
+    # a long value is cut inside its quotes and its own length told (it was its repr cut:
+    # no closing quote, and the length of the repr, each backslash counted twice)
+    (("play", "dare", "--rule", "ante=" + "\\" * 60),
+     "house rule ante='" + "\\\\" * 40 + "… (60 characters)' is not allowed: expected "
+     "integer 0-1000000 written in the digits 0-9"),
     (("deal", "uno-dare", "--rule", "dare_skips=yes"),
      "house rule dare_skips='yes' is not allowed: expected true | false"),
     (("play", "dare", "--rule", "=2"), "house rule '=2' should look like NAME=VALUE"),
