@@ -129,6 +129,24 @@ def test_a_hint_names_no_question_of_the_prompt(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", games.names())
+def test_a_hint_offers_no_blank_line(name: str) -> None:
+    # a bot program's blank line is refused ('empty move'), so the hint it is sent must not
+    # offer one; a blank line at the prompt is the prompt's to offer (prompt_hint)
+    for hint in hints_of_a_bot_game(name):
+        assert "blank" not in hint, hint
+
+
+def test_the_kazu_tori_prompt_still_offers_its_blank_line_in_a_window() -> None:
+    g = games.get("kazu-tori")
+    m = Match(g, make_header(g, g.Rules(), [SeatInfo("Ann"), SeatInfo("Bob")], 11))
+    while m.state.phase != "window":
+        m.submit(m.expected() or g.parse(m.state, "flip"))
+    assert games.text("kazu-tori").hint(m.state, 1).endswith("; 'pN pass' lets it go")
+    assert games.prompt_hint("kazu-tori", m.state, 1).endswith(
+        "; 'pN pass' (or a blank line) lets the bots react")
+
+
+@pytest.mark.parametrize("name", games.names())
 def test_a_rules_module_holds_no_words_and_does_not_know_the_match(name: str) -> None:
     rules = vars(games.part(name, "rules"))
     game = games.get(name)

@@ -32,7 +32,17 @@ def hint(s: KazuToriState, seat: int) -> str:
     closing = GAME.on_close(s)
     if closing is not None:
         text += f" (first: {closing_text(closing)})"
-    return text + ("" if s.physical else "; 'pN pass' (or a blank line) lets the bots react")
+    return text + ("" if s.physical else "; 'pN pass' lets it go")
+
+
+def prompt_hint(s: KazuToriState, seat: int) -> str:
+    """What a person at the play prompt may type now: :func:`hint`, the line a bot program is
+    sent (moves only: a bot's blank line is refused), and in a seeded game's window that a
+    blank line lets the card go there too, so that the bots react."""
+    text = hint(s, seat)
+    if text.endswith("; 'pN pass' lets it go"):
+        text = text.removesuffix(" lets it go") + " (or a blank line) lets the bots react"
+    return text
 
 
 def closing_text(closing: dict[str, Any]) -> str:
