@@ -1645,7 +1645,7 @@ def _text_columns(columns: list[str]) -> set[int]:
 def _print_failures(out: Console, report: Any) -> None:
     if not report.failures:
         return
-    out.print(f"[yellow]{report.failures} match(es) forfeited by a failing bot:[/]")
+    out.print(f"[yellow]{_matches(report.failures)} forfeited by a failing bot:[/]")
     for f in report.failed:
         out.print(f"  match {f['match']}: p{f['seat']} ({_escape(f['bot'])}): "
                   f"{_escape(f['reason'])}", soft_wrap=True)
@@ -1788,7 +1788,7 @@ def _end_run(as_json: dict[str, Any] | None,
         out.print(_escape(line))
     _print_failures(out, report)
     if report.reused:
-        out.print(f"[dim]{report.reused} match(es) reused from {_escape(str(logs))}[/]")
+        out.print(f"[dim]{_matches(report.reused)} reused from {_escape(str(logs))}[/]")
     if report.stopped:
         err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
                   f"{_matches(report.planned)}")
@@ -1951,8 +1951,8 @@ def log_repair(
     for line in dropped:
         err.print(f"[yellow]dropped:[/] {_escape(line)}")
     out = _console()
-    out.print(f"wrote {_escape(str(dst))} ({_events(kept)} kept, {len(dropped)} record(s) "
-              "dropped)", soft_wrap=True)
+    out.print(f"wrote {_escape(str(dst))} ({_events(kept)} kept, "
+              f"{_counted(len(dropped), 'record', 'records')} dropped)", soft_wrap=True)
     # what the new log is now, as kabucli audit finds it (records left out may have taken a
     # move a later one needs; a finished game's last events are derived again)
     try:

@@ -880,7 +880,7 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
                 bot = report.bots[order[out.failed - 1]]
                 if bot.forfeits >= max_failures:
                     report.stopped = (f"bot #{order[out.failed - 1] + 1} ({bot.kind}) failed "
-                                      f"{bot.forfeits} match(es) (--max-failures "
+                                      f"{bot.forfeits} {'match' if bot.forfeits == 1 else 'matches'} (--max-failures "
                                       f"{max_failures})")
             if sprt is not None:
                 report.sprt = sprt.update(report.wdl)

@@ -662,7 +662,7 @@ def test_a_count_of_one_event_is_said_in_the_singular(tmp_path: Path) -> None:
     torn.write_bytes(data[:end + 5])  # a block cut short after the header
     res = run("log", "repair", str(torn), str(tmp_path / "fixed.kbl"))
     assert res.exit_code == 0
-    assert f"wrote {tmp_path / 'fixed.kbl'} (1 event kept, 1 record(s) dropped" in res.stdout
+    assert f"wrote {tmp_path / 'fixed.kbl'} (1 event kept, 1 record dropped" in res.stdout
     res = run("audit", str(src))  # any other count keeps its plural
     assert res.exit_code == 0 and f"valid: {src} (139 events, finished)" in res.stdout
 

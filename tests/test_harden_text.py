@@ -220,4 +220,4 @@ def test_a_log_folder_named_like_markup_is_printed_as_typed(tmp_path: Path) -> N
     env: dict[str, str | None] = {"NO_COLOR": "1", "COLUMNS": "1000"}
     run(*args, env=env)
     res = run(*args, env=env)  # the second run reuses the match and says where from
-    assert res.exit_code == 0 and f"1 match(es) reused from {folder}" in res.output
+    assert res.exit_code == 0 and f"1 match reused from {folder}" in res.output

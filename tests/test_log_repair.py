@@ -58,7 +58,8 @@ def repaired(log: Path, out: Path, kept: int, dropped: list[str]) -> list[Any]:
     assert res.exit_code == 0, res.stderr
     assert res.stderr.strip().splitlines() == [f"dropped: {log}: {d}" for d in dropped]
     wrote, verdict = res.stdout.strip().splitlines()
-    assert wrote == f"wrote {out} ({kept} events kept, {len(dropped)} record(s) dropped)"
+    records = "1 record" if len(dropped) == 1 else f"{len(dropped)} records"
+    assert wrote == f"wrote {out} ({kept} events kept, {records} dropped)"
     # then what kabucli audit finds the new log to be, as audit itself says it
     audit = run("audit", str(out))
     found = read_log(out, games.event_types, strict=False)

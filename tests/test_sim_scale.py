@@ -194,6 +194,7 @@ def test_max_failures_stops_the_run_with_the_report_so_far(tmp_path: Path) -> No
     data = json.loads(res.output[res.output.index("{"):])
     assert data["matches"] == 2 and data["failures"] == 2
     assert data["stopped"].startswith("bot #1") and "--max-failures 2" in data["stopped"]
+    assert "failed 2 matches (--max-failures 2)" in data["stopped"]  # not 'match(es)'
     assert "hello there" in data["failed"][0]["reason"]
 
 
@@ -204,7 +205,7 @@ def test_the_report_names_the_forfeits_in_words(tmp_path: Path) -> None:
                               f"cmd:{sys.executable} {bot}", "-m", "2", "--seed", "1",
                               "--workers", "1"])
     assert res.exit_code == 0, res.output
-    assert "2 match(es) forfeited by a failing bot" in res.output
+    assert "2 matches forfeited by a failing bot" in res.output
     assert "exited (code 3)" in res.output
 
 

@@ -92,7 +92,7 @@ def test_tournament_command(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "Dare round-robin: 3 bots, 2 seats, 12 matches from seed 1" in res.output
     assert "Pairs" in res.output and "#1 best vs #2 random" in res.output
-    assert "8 match(es) forfeited by a failing bot" in res.output
+    assert "8 matches forfeited by a failing bot" in res.output
     res = runner.invoke(app, ["tournament", "dare", "-b", "best", "-b", "random", "-b",
                               "random", "--seats", "3", "--deals", "1", "--seed", "1",
                               "--format", "gauntlet", "--json", "--workers", "1"])
