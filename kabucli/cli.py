@@ -1478,6 +1478,22 @@ def _standings(report: Any, names: list[str]) -> Any:
     return Group(*lines)
 
 
+def _pot_lines(report: Any, every_bot_plays: bool) -> list[str]:
+    """A run whose matches ended with chips in the pot (a pot carried past a match's last
+    round, a Yatchaba pot nobody won) says so: they are no bot's, so the means of chips do not
+    add up to 0. ``every_bot_plays``: every bot sits in every match (``sim``), so the means
+    add up to minus the pot left a match."""
+    played = report.matches - report.failures
+    if report.measure != "chips" or not report.pot_left or played <= 0:
+        return []
+    line = (f"{report.pot_left} chips were left in the pot at the ends of the "
+            f"{_matches(played)} played, won by no bot")
+    if every_bot_plays:
+        line += (f": the means of chips add up to -{report.pot_left / played:.2f}, the pot "
+                 "left a match")
+    return [line]
+
+
 def _summary_lines(report: Any) -> list[str]:
     """Head to head (two bots) and SPRT, in words."""
     out = []
@@ -1595,7 +1611,7 @@ def sim(
                      f"{b.mean:+.2f}" if b.played else "-",
                      "-" if d["ci95"] is None else f"±{d['ci95']:.2f}", str(b.forfeits)])
     tables = [(title, columns, rows)]
-    summary = _summary_lines(report)
+    summary = _summary_lines(report) + _pot_lines(report, True)
     charts = partial(_charts, rec, report, names, chart, tables, summary, plot, html,
                      "h2h" if len(bot) == 2 else "")
     _end_run(report.as_dict() if as_json else None, tables, summary, report, logs, err,
@@ -1752,8 +1768,10 @@ def tournament(
                              for b, w in zip(grp.bots, grp.wins, strict=True))]
                  for grp in rep.groups]
     tables = [(title, columns, rows), (gtitle, gcolumns, grows)]
-    charts = partial(_charts, rec, report, names, title, tables, [], plot, html, "elo")
-    _end_run(rep.as_dict() if as_json else None, tables, [], report, logs, err, charts, code)
+    lines = _pot_lines(report, False)
+    charts = partial(_charts, rec, report, names, title, tables, lines, plot, html, "elo")
+    _end_run(rep.as_dict() if as_json else None, tables, lines, report, logs, err, charts,
+             code)
 
 
 def _matches(n: int) -> str:

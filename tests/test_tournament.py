@@ -266,3 +266,24 @@ def test_kazu_tori_ranks_each_match_by_its_winners_then_chips(tmp_path: Path) ->
     assert level > 0  # matches with a winner and no chips moved are there
     assert [(r["elo"], r["ci95"]) for r in rep.ratings] == [
         (round(e, 1), None if c is None else round(c, 1)) for e, c in rater.results()]
+
+
+def test_the_pot_left_in_the_middle_is_said_in_sim_and_tournament() -> None:
+    # Yatchaba's pots often outlive the match: every mean of chips is then below zero, and
+    # the report says where the chips went (and how much, a match, in sim)
+    args = ["yatchaba", "-b", "smart", "-b", "random", "-b", "random", "--seed", "1",
+            "--workers", "1"]
+    data = json.loads(runner.invoke(app, ["sim", *args, "-m", "6", "--json"]).output)
+    pot = data["pot_left"]
+    assert pot > 0 and all(b["mean_chips"] < 0 for b in data["bots"])
+    assert math.isclose(sum(b["mean_chips"] for b in data["bots"]), -pot / 6, abs_tol=0.01)
+    res = runner.invoke(app, ["sim", *args, "-m", "6"], env={"COLUMNS": "200"})
+    assert (f"{pot} chips were left in the pot at the ends of the 6 matches played, won by "
+            f"no bot: the means of chips add up to -{pot / 6:.2f}, the pot left a match"
+            ) in res.output, res.output
+    data = json.loads(runner.invoke(app, ["tournament", *args, "--deals", "1",
+                                          "--json"]).output)
+    assert data["pot_left"] > 0 and data["matches"] == 6
+    res = runner.invoke(app, ["tournament", *args, "--deals", "1"], env={"COLUMNS": "200"})
+    assert (f"{data['pot_left']} chips were left in the pot at the ends of the 6 matches "
+            "played, won by no bot\n") in res.output, res.output
