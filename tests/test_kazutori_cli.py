@@ -173,3 +173,33 @@ def test_the_legal_moves_listed_at_the_prompt_are_the_persons_not_the_bots() -> 
     listed = res.stdout.split("legal moves:", 1)[1].split("p1 (", 1)[0].split()
     assert listed and all(not word.startswith(("p2", "p3", "p4")) for word in listed), listed
     assert "p1" in listed
+
+
+def test_a_replay_gives_a_programs_reaction_time_as_the_race_used_it(tmp_path: Path) -> None:
+    # a program (cmd:) races with the default profile, 250-500 ms: the replay says its time,
+    # not its raw draw, so the fastest time written is the seat that claims first
+    import re
+    import sys
+
+    bot = tmp_path / "claims.py"
+    bot.write_text("import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+                   "    if m['type'] != 'turn':\n        continue\n    s = m['state']\n"
+                   "    print('claim' if s['takeable'] else 'pass' if s['phase'] == 'window' "
+                   "else 'flip', flush=True)\n")
+    res = run("sim", "kazu-tori", "-b", f"cmd:{sys.executable} {bot}", "-b", "sharp", "-m",
+              "2", "--seed", "1", "--workers", "1", "--fixed-seats", "--logs",
+              str(tmp_path / "logs"))
+    assert res.exit_code == 0, res.output
+    races = 0
+    for log in sorted((tmp_path / "logs").iterdir()):
+        lines = run("replay", str(log)).output.splitlines()
+        for i, line in enumerate(lines):
+            if "reach for the card" not in line:
+                continue
+            times = {int(p): int(ms) for p, ms in re.findall(r"p(\d) (\d+) ms", line)}
+            assert sorted(times) == [1, 2] and "draw" not in line, line
+            assert 250 <= times[1] <= 500 and 180 <= times[2] <= 340, line  # program, sharp
+            first = re.search(r"p(\d) claims first", " ".join(lines[i + 1:i + 4]))
+            assert first and times[int(first.group(1))] == min(times.values()), lines[i:i + 2]
+            races += 1
+    assert races > 0

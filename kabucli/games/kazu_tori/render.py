@@ -218,9 +218,10 @@ def _then(match: Match, ev: Event) -> str:
 def _ms(match: Match, seat: int, draw: int) -> str:
     control = match.header.seats[seat - 1].control
     factory = kinds(GAME.name).get(control[4:]) if control.startswith("bot:") else None
-    if factory is None:
+    if factory is None and not control.startswith("bot:cmd:"):
+        # a person (never in a race), or a py: class, whose profile the log does not hold
         return f"p{seat} draw {draw}"
-    return f"p{seat} {reaction_ms(factory, draw)} ms"
+    return f"p{seat} {reaction_ms(factory, draw)} ms"  # a program: the default profile
 
 
 def describe(game: Game, ev: Event, match: Match) -> str | None:
