@@ -879,9 +879,9 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
             if max_failures is not None and out.failed:
                 bot = report.bots[order[out.failed - 1]]
                 if bot.forfeits >= max_failures:
+                    failed = "1 match" if bot.forfeits == 1 else f"{bot.forfeits} matches"
                     report.stopped = (f"bot #{order[out.failed - 1] + 1} ({bot.kind}) failed "
-                                      f"{bot.forfeits} {'match' if bot.forfeits == 1 else 'matches'} (--max-failures "
-                                      f"{max_failures})")
+                                      f"{failed} (--max-failures {max_failures})")
             if sprt is not None:
                 report.sprt = sprt.update(report.wdl)
                 if sprt.decided:
