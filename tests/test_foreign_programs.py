@@ -183,3 +183,19 @@ def test_a_python_class_reading_game_view_plays_as_the_program_does() -> None:
         {k: v for k, v in node.items() if k != "bots"}
     assert [{k: v for k, v in b.items() if k != "bot"} for b in python["bots"]] == \
         [{k: v for k, v in b.items() if k != "bot"} for b in node["bots"]]  # type: ignore[union-attr]
+
+
+def test_the_python_class_of_docs_bots_md_plays_kazu_tori_and_beats_random(
+        tmp_path: Path) -> None:
+    import re
+
+    doc = (ROOT / "docs" / "bots.md").read_text()
+    code = re.search(r"```python\n(class Claimer.*?)```", doc, re.S)
+    assert code, "docs/bots.md lost its Python class example"
+    (tmp_path / "claimer.py").write_text(code.group(1))
+    report = json.loads(kabucli("sim", "kazu-tori", "-b", f"py:{tmp_path / 'claimer.py'}:Claimer",
+                                "-b", "random", "-b", "random", "-m", "10", "--seed", "1",
+                                "--json").stdout)
+    ours, *randoms = report["bots"]
+    assert [b["forfeits"] for b in report["bots"]] == [0, 0, 0], report["failed"]
+    assert all(ours["wins"] > 2 * r["wins"] for r in randoms), report["bots"]
