@@ -211,6 +211,13 @@ class Game(ABC, Generic[S, R]):
         None to play it without asking. Scripts are not asked: their moves are deliberate."""
         return None
 
+    def bot_legal(self, state: S, seat: int) -> list[Event]:
+        """The legal actions a bot of ``seat`` may choose among now (a bot program is sent
+        them as ``legal``): :meth:`legal`, less the moves only people make, which a game
+        leaves out here (Kazu-Tori's stop, an agreement between the players: a game between
+        bots ends by its rules)."""
+        return self.legal(state, seat)
+
     def bot_move(self, match: Match, bots: dict[int, Any],
                  pending: Pending | None = None) -> tuple[Event, bool] | None:
         """The event bot seats produce now and whether it is *trusted*; None when a person

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from kabucli.bots import make
 from kabucli.cards import ONI
 from kabucli.engine import Match, make_header, walk
+from kabucli.errors import BotError
 from kabucli.events import Event
 from kabucli.games.kazu_tori.bots import reaction_ms
 from kabucli.games.kazu_tori.rules import (
@@ -226,48 +229,43 @@ def test_the_same_seed_gives_the_same_game() -> None:
         assert a.events == b.events
 
 
-def test_a_bot_that_answers_stop_in_a_window_stops_the_game() -> None:
-    """A bot without ``claims`` (a program of the user's) is offered ``stop`` in a claim
-    window (it is in its ``legal``); answered there, the game ends by agreement, as a
-    person's stop does, when nobody claims. It was taken for "no claim" and dropped: the
-    game went on to ``max_flips``."""
+@pytest.mark.parametrize("where", ["window", "turn"])
+def test_a_bot_never_stops_the_game(where: str) -> None:
+    """Stop ends a game by the players' agreement, which bots cannot give (RULINGS: between
+    bots a game ends at max_flips): it is not among a bot's legal moves, and a bot that
+    answers it anyway, in a claim window or on its own turn, fails as for an illegal move. A
+    window's stop ended the game for that bot alone (probe AB: with two players, p2 won 19
+    chips every game by stopping after p1's first flip)."""
     from kabucli.games.kazu_tori.rules import Stop
 
-    class StopsInWindows:
+    class Stopper:
         def choose(self, game: Any, state: Any, seat: int) -> Event:
             s: KazuToriState = state
-            if s.phase == "window":
-                assert any(isinstance(e, Stop) for e in game.legal(s, seat))
+            assert not any(type(e) is Stop for e in game.bot_legal(s, seat))
+            assert any(type(e) is Stop for e in game.legal(s, seat))  # a person's, still
+            if s.phase == where:
                 return Stop(seat)
-            return Flip(seat)
-
-    m, bots = seated([None, None], seed=3)
-    bots = {1: StopsInWindows(), 2: StopsInWindows()}
-    play_out(m, bots)
-    out = GAME.outcome(m.state)
-    assert out is not None
-    assert (out["reason"], out["seat"], out["flips"]) == ("agreement", "p1", 1)
-
-
-def test_a_claim_goes_before_a_bot_s_stop() -> None:
-    """One bot claims a card that may be taken while another answers stop: the claim is
-    taken; the stop is not played in that window."""
-    from kabucli.games.kazu_tori.rules import Stop
-
-    class Claims:
-        def choose(self, game: Any, state: Any, seat: int) -> Event:
-            s: KazuToriState = state
-            if s.phase == "window":
-                return Claim(seat) if s.takeable() else Pass(seat)
-            return Flip(seat)
-
-    class Stops:
-        def choose(self, game: Any, state: Any, seat: int) -> Event:
-            s: KazuToriState = state
-            return Stop(seat) if s.phase == "window" and s.takeable() else (
-                Flip(seat) if seat == s.next_flipper() else Pass(seat))
+            return Flip(seat) if seat == s.next_flipper() else Pass(seat)
 
     m, _ = seated([None, None], seed=3)
-    play_out(m, {1: Claims(), 2: Stops()})
-    first = next(i for i, e in enumerate(m.events) if isinstance(e, Claim | Stop))
-    assert isinstance(m.events[first], Claim) and m.events[first].seat == 1
+    with pytest.raises(BotError, match=r"^bot p\d played 'p\d stop', which is not legal: a "
+                       r"game is ended by agreement \('stop'\) only by the people"):
+        play_out(m, {1: Stopper(), 2: Stopper()})
+    assert not any(type(e) is Stop for e in m.events)
+
+
+def test_a_person_still_stops_a_game_with_bots() -> None:
+    from kabucli.games.kazu_tori.rules import Stop
+
+    m, bots = seated([None, "sharp", "random"], seed=3)
+    m.advance()
+    while (ev := GAME.bot_event(m, bots)) is not None:  # up to the person's turn or window
+        m.submit(ev)
+        m.advance()
+    assert not m.over and 1 in m.pending.seats
+    seat = 1
+    assert m.why_not(Stop(seat)) is None
+    m.submit(Stop(seat))
+    m.advance()
+    out = GAME.outcome(m.state)
+    assert out is not None and out["reason"] == "agreement"

@@ -368,7 +368,7 @@ class ProcessBot:
         return self._chan
 
     def choose(self, game: Game, state: Any, seat: int) -> Event:
-        legal = [game.notate(e) for e in game.legal(state, seat)]
+        legal = [game.notate(e) for e in game.bot_legal(state, seat)]
         message = {"type": "turn", "game": game.name, "seat": seat,
                    "state": game.view(state, seat), "legal": legal,
                    "hint": games.text(game.name).hint(state, seat)}

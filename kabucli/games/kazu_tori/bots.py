@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Final
 from mypy_extensions import mypyc_attr  # compiled, the bot classes stay subclassable
 
 from kabucli.engine import Game, Match, Pending
+from kabucli.errors import BotError
 from kabucli.events import Event
 from kabucli.games.kazu_tori.rules import (
     RACE_DRAWS,
@@ -110,11 +111,12 @@ def bot_move(game: Game, match: Match, bots: dict[int, Any],
     bot marked ``careful`` is not asked about a card that may not be taken).
     One claimer claims; several race: :meth:`Match.draw` records a ``Race`` of reaction
     draws from the seed, and the fastest by each bot's ``reaction`` profile (min, max ms)
-    claims first (equal times: the first seat after the flipper). Nobody claims: a bot asked
-    through ``choose`` that answered ``stop`` (which its legal moves hold) stops the game,
-    the first such seat in seat order, as a person's typed stop would; else the next
-    flipper flips, if it is a bot (any other answer of ``choose`` is "no claim"). Races need
-    a seed: at a real table bots are not asked.
+    claims first (equal times: the first seat after the flipper). Nobody claims: the next
+    flipper flips, if it is a bot (an answer of ``choose`` other than a claim is "no
+    claim"). A bot never stops the game, in a window or on its turn: ``stop`` is the
+    players' agreement, which ``KazuTori.bot_legal`` leaves out of a bot's moves, and a bot
+    that answers it is refused (BotError). Races need a seed: at a real table bots are not
+    asked.
 
     In a window the event is built here from the state, each legal by construction (a
     claim by a seat still in that has not claimed, the flip of the next flipper, a pass
@@ -130,6 +132,8 @@ def bot_move(game: Game, match: Match, bots: dict[int, Any],
         if bot is None:
             return None
         ev: Event = bot.choose(game, s, s.flipper)
+        if type(ev) is _STOP:
+            _stop_refused(s.flipper)
         return ev, getattr(bot, "trusted", False) is True
     if phase != "window":
         return None
@@ -140,7 +144,6 @@ def bot_move(game: Game, match: Match, bots: dict[int, Any],
         if seat not in bots and seat not in claimed and seat not in passed:
             return None
     racers = []
-    stopper = 0
     ok = s.ok
     for seat in seats:
         bot = bots.get(seat)
@@ -156,10 +159,8 @@ def bot_move(game: Game, match: Match, bots: dict[int, Any],
         said = bot.choose(game, s, seat)
         if type(said) is _CLAIM:
             racers.append(seat)
-        elif type(said) is _STOP and not stopper:
-            stopper = seat
-    if not racers and stopper:  # its stop, as a person's typed stop (checked like any move)
-        return Stop(stopper), getattr(bots[stopper], "trusted", False) is True
+        elif type(said) is _STOP:
+            _stop_refused(seat)
     if not racers:
         nxt = s.after[s.last]
         bot = bots.get(nxt)
@@ -181,6 +182,14 @@ def bot_move(game: Game, match: Match, bots: dict[int, Any],
                                       (seat - last - 1) % n))
     winner = racers[0]
     return Claim(winner), getattr(bots[winner], "trusted", False) is True
+
+
+def _stop_refused(seat: int) -> None:
+    """A bot answered ``stop``, which only people agree to (``KazuTori.bot_legal``): refused
+    as an illegal move of that seat."""
+    from kabucli.games.kazu_tori import text  # (the words' module imports the rules)
+
+    raise BotError(f"bot p{seat} played 'p{seat} stop', which is not legal: {text.BOT_STOP}")
 
 
 def reaction_ms(bot: Any, draw: int) -> int:

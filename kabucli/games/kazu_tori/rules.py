@@ -489,6 +489,12 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         piles = s.piles
         return Race([rng.below(RACE_DRAWS) if piles[p] else -1 for p in range(1, s.n + 1)])
 
+    def bot_legal(self, s: KazuToriState, seat: int) -> list[Event]:
+        """A bot's moves: every legal one but ``stop``, which ends the game by the players'
+        agreement: bots make none (between bots a game ends by its rules, or at
+        ``max_flips``); a bot that answers it anyway is refused (see ``bots.bot_move``)."""
+        return [ev for ev in self.legal(s, seat) if type(ev) is not _STOP]
+
     def legal(self, s: KazuToriState, seat: int) -> list[Event]:
         if s.todo or s.phase not in ("turn", "window") or not 1 <= seat <= s.n \
                 or not s.piles[seat]:

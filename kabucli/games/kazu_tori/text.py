@@ -11,6 +11,9 @@ from kabucli.games.kazu_tori.rules import GAME, WORDS, KazuToriState
 
 COMMANDS: dict[str, str] = {}  # Kazu-Tori answers no questions of its own at the prompt
 
+# why a bot's 'stop' is refused (kabucli.games.kazu_tori.bots)
+BOT_STOP = ("a game is ended by agreement ('stop') only by the people at the table; between "
+            "bots it ends by its rules, or after max_flips flips")
 EMPTY = "type 'flip', 'p2 claim', 'p2 pass' or 'stop'"  # (when no hint applies)
 
 
