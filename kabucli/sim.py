@@ -107,9 +107,13 @@ class BotStats:
         return t95(self.played - 1) * math.sqrt(max(var, 0.0) / self.played)
 
     def as_dict(self) -> dict[str, Any]:
+        """The bot's entry of a report's ``bots`` (see docs/reports.md). ``mean`` is the mean
+        of the run's measure, chips or score; ``mean_chips`` the same figure under its first
+        name, kept for the programs that read it (in Uno Dare it is a score, not chips)."""
+        mean = round(self.mean, 4) if self.played else None
         return {"bot": self.kind, "matches": self.matches, "wins": round(self.wins, 4),
                 "win_rate": round(self.wins / self.matches, 4) if self.matches else None,
-                "mean_chips": round(self.mean, 4) if self.played else None,
+                "mean": mean, "mean_chips": mean,
                 "ci95": None if math.isinf(self.ci95) else round(self.ci95, 4),
                 "forfeits": self.forfeits}
 
@@ -141,7 +145,7 @@ class SimReport:
         out = {"game": self.game, "seed": self.seed, "rotate": self.rotate,
                "matches": self.matches, "reused_logs": self.reused, "events": self.events,
                "pot_left": self.pot_left, "measure": self.measure,
-               "bots": [b.as_dict() for b in self.bots],
+               "bots": bot_entries(self.bots),
                "planned": self.planned, "failures": self.failures, "failed": self.failed,
                "stopped": self.stopped or None}
         if len(self.bots) == 2:
@@ -151,6 +155,18 @@ class SimReport:
         if self.sprt is not None:
             out["sprt"] = self.sprt
         return out
+
+
+def bot_name(number: int, kind: str) -> str:
+    """A bot's name in a report: its number in the order of ``--bot`` and its kind, as
+    ``#2 random`` (two bots of one kind are two players)."""
+    return f"#{number} {kind}"
+
+
+def bot_entries(bots: list[BotStats]) -> list[dict[str, Any]]:
+    """A report's ``bots``: each bot's figures with its ``name`` (:func:`bot_name`), the name
+    its ``ratings`` entry and its groups give it in a tournament."""
+    return [{"name": bot_name(i, b.kind), **b.as_dict()} for i, b in enumerate(bots, 1)]
 
 
 def seating(kinds: list[str] | tuple[str, ...], index: int, rotate: bool) -> list[int]:
@@ -910,8 +926,10 @@ def _count(report: SimReport, out: Outcome, order: list[int]) -> None:
             report.bots[b].add_forfeited(0.0 if failed else 1.0 / (n - 1), failed)
         report.failures += 1
         if len(report.failed) < KEEP_FAILURES:
+            b = order[out.failed - 1]
             report.failed.append({"match": out.idx + 1, "seat": out.failed,
-                                  "bot": report.bots[order[out.failed - 1]].kind,
+                                  "bot": report.bots[b].kind,
+                                  "name": bot_name(b + 1, report.bots[b].kind),
                                   "reason": out.reason})
         shares = [0.0 if s == out.failed else 1.0 / (n - 1) for s in range(1, n + 1)]
     else:

@@ -29,7 +29,7 @@ import msgspec
 from kabucli.engine import Game
 from kabucli.errors import KabuError
 from kabucli.ratings import RankedElo, elo_ratings, head_to_head
-from kabucli.sim import Outcome, SimReport, simulate
+from kabucli.sim import Outcome, SimReport, bot_entries, bot_name, simulate
 
 if TYPE_CHECKING:
     from kabucli.plot import Recorder
@@ -69,7 +69,7 @@ class Group:
 
     def as_dict(self, kinds: list[str]) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "bots": [f"#{b + 1} {kinds[b]}" for b in self.bots], "matches": self.matches,
+            "bots": [bot_name(b + 1, kinds[b]) for b in self.bots], "matches": self.matches,
             "wins": [round(w, 4) for w in self.wins],
             "mean": [round(t / self.played, 4) if self.played else None for t in self.total],
             "forfeits": self.forfeits}
@@ -95,7 +95,7 @@ class TournamentReport:
                 "pot_left": self.sim.pot_left,
                 "failures": self.sim.failures, "failed": self.sim.failed,
                 "measure": self.sim.measure, "ratings": self.ratings,
-                "bots": [b.as_dict() for b in self.sim.bots],
+                "bots": bot_entries(self.sim.bots),
                 "groups": [g.as_dict(self.kinds) for g in self.groups]}
 
 
@@ -164,7 +164,10 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
                       started=started)
     out = TournamentReport(report, kinds, seats, fmt, deals, stats)
     for i, (elo, err) in enumerate(ratings()):
-        out.ratings.append({"bot": f"#{i + 1} {kinds[i]}", "method": "elo",
+        # "bot" is the name here, the kind in ``bots``: kept so, for the programs that read
+        # it; "name" is the key that is the same in both
+        name = bot_name(i + 1, kinds[i])
+        out.ratings.append({"name": name, "bot": name, "method": "elo",
                             "elo": round(elo, 1),
                             "ci95": None if err is None else round(err, 1)})
     return out
