@@ -25,9 +25,10 @@ from kabucli import games
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "bots.md"
 
-# A bot that writes down every line it is sent and answers a move at random (seeded;
-# never Kazu-Tori's stop, which would end the game at once). A Kabu-Tsukuri bot, whose legal
-# list is empty while it lays its rows, lays its own cards in a random order.
+# A bot that writes down every line it is sent and answers a move of its `legal` at random
+# (seeded; Kazu-Tori's stop, which would end the game at once, is not among them: only people
+# stop it). A Kabu-Tsukuri bot, whose legal list is empty while it lays its rows, lays its own
+# cards in a random order.
 LOGGING_BOT = """
 import json, os, random, sys
 out = open(os.environ["BOT_DOCS_LOG"], "a")
@@ -39,8 +40,6 @@ for line in sys.stdin:
     if m["type"] != "turn":
         continue
     legal = m["legal"]
-    if m["game"] == "kazu-tori":  # a stop would end the game at once
-        legal = [move for move in legal if not move.endswith(" stop")]
     if legal:
         print(rng.choice(legal), flush=True)
         continue

@@ -4,8 +4,8 @@ Protocol (one JSON object per line, UTF-8; documented in docs/bots.md):
 
 * kabucli -> bot, when the bot must act:
   ``{"type": "turn", "game": "dare", "seat": 2, "state": {...}, "legal": ["p2 pass", ...],
-  "hint": "..."}``. ``state`` is what that seat may see; ``legal`` lists every legal move in
-  notation when the engine can list them.
+  "hint": "..."}``. ``state`` is what that seat may see; ``legal`` lists every move a bot may
+  make (``Game.bot_legal``) in notation when the engine can list them.
 * bot -> kabucli: one line holding a move in the game's notation (``p2 sets 1-3-9 3-5-5``,
   or without the seat, ``1-3-9 3-5-5``).
 * kabucli -> bot at the end: ``{"type": "end", "outcome": {...}}``; then stdin closes.
