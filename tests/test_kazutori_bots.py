@@ -254,6 +254,31 @@ def test_a_bot_never_stops_the_game(where: str) -> None:
     assert not any(type(e) is Stop for e in m.events)
 
 
+def test_a_py_class_that_picks_stop_from_game_legal_is_told_of_bot_legal(
+        tmp_path: Any) -> None:
+    """A py: class written before bots stopped stopping (it chose among ``game.legal``, as
+    docs/bots.md said then) fails its match; the line says where a bot's moves are now."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bot = tmp_path / "old.py"
+    bot.write_text("class Old:\n    def __init__(self, rng): pass\n"
+                   "    def choose(self, game, state, seat):\n"
+                   "        return game.legal(state, seat)[-1]\n")
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-m", "kabucli", "sim", "kazu-tori", "-b", f"py:{bot}:Old", "-b",
+         "random", "-m", "1", "--seed", "1", "--workers", "1", "--json"],
+        capture_output=True, text=True, timeout=120,
+        env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(root)})
+    failed = json.loads(done.stdout)["failed"]
+    assert len(failed) == 1 and "'p1 stop', which is not legal" in failed[0]["reason"]
+    assert "game.bot_legal(state, seat) in a py: class" in failed[0]["reason"]
+
+
 def test_a_person_still_stops_a_game_with_bots() -> None:
     from kabucli.games.kazu_tori.rules import Stop
 

@@ -13,7 +13,8 @@ COMMANDS: dict[str, str] = {}  # Kazu-Tori answers no questions of its own at th
 
 # why a bot's 'stop' is refused (kabucli.games.kazu_tori.bots)
 BOT_STOP = ("a game is ended by agreement ('stop') only by the people at the table; between "
-            "bots it ends by its rules, or after max_flips flips")
+            "bots it ends by its rules, or after max_flips flips (a bot's moves are its "
+            "'legal', game.bot_legal(state, seat) in a py: class)")
 EMPTY = "type 'flip', 'p2 claim', 'p2 pass' or 'stop'"  # (when no hint applies)
 
 
