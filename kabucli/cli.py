@@ -1489,8 +1489,8 @@ def _pot_lines(report: Any, every_bot_plays: bool) -> list[str]:
     line = (f"{report.pot_left} chips were left in the pot at the ends of the "
             f"{_matches(played)} played, won by no bot")
     if every_bot_plays:
-        line += (f": the means of chips add up to -{report.pot_left / played:.2f}, the pot "
-                 "left a match")
+        line += (f": the means of chips add up to -{report.pot_left / played:.2f} (the "
+                 "chips left in the pot in a match, on average)")
     return [line]
 
 

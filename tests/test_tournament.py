@@ -279,7 +279,8 @@ def test_the_pot_left_in_the_middle_is_said_in_sim_and_tournament() -> None:
     assert math.isclose(sum(b["mean_chips"] for b in data["bots"]), -pot / 6, abs_tol=0.01)
     res = runner.invoke(app, ["sim", *args, "-m", "6"], env={"COLUMNS": "200"})
     assert (f"{pot} chips were left in the pot at the ends of the 6 matches played, won by "
-            f"no bot: the means of chips add up to -{pot / 6:.2f}, the pot left a match"
+            f"no bot: the means of chips add up to -{pot / 6:.2f} (the chips left in the pot in a "
+            "match, on average)"
             ) in res.output, res.output
     data = json.loads(runner.invoke(app, ["tournament", *args, "--deals", "1",
                                           "--json"]).output)
