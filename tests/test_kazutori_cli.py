@@ -203,3 +203,11 @@ def test_a_replay_gives_a_programs_reaction_time_as_the_race_used_it(tmp_path: P
             assert first and times[int(first.group(1))] == min(times.values()), lines[i:i + 2]
             races += 1
     assert races > 0
+
+
+def test_a_game_over_after_one_flip_says_flip() -> None:
+    # (it said "after 1 flips")
+    res = run("play", "kazu-tori", "-b", "2=sharp", "--seed", "3", "--no-log",
+              input="flip\nstop\ny\n")
+    assert res.exit_code == 0, res.output
+    assert "Game over after 1 flip: the players agreed to stop" in " ".join(res.output.split())

@@ -147,7 +147,8 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
     cards.add_column("cards", justify="right")
     for key, k in out["cards"].items():
         cards.add_row(seat_cell(match, int(key[1:])), str(k))
-    head = Text(f"Game over after {out['flips']} flips: {ending(out['reason'], seat)}. "
+    flips = f"{out['flips']} flip{'' if out['flips'] == 1 else 's'}"
+    head = Text(f"Game over after {flips}: {ending(out['reason'], seat)}. "
                 f"Most cards: {winners}.", style="bold")
     return Group(head, cards, balances_table(match, out["balances"], title="final chips"))
 
