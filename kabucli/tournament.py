@@ -92,6 +92,7 @@ class TournamentReport:
         return {"game": self.sim.game, "seed": self.sim.seed, "format": self.fmt,
                 "seats": self.seats, "deals": self.deals, "matches": self.sim.matches,
                 "planned": self.sim.planned, "stopped": self.sim.stopped or None,
+                "reused_logs": self.sim.reused, "events": self.sim.events,
                 "pot_left": self.sim.pot_left,
                 "failures": self.sim.failures, "failed": self.sim.failed,
                 "measure": self.sim.measure, "ratings": self.ratings,

@@ -163,6 +163,9 @@ def test_the_runs_reached_the_optional_parts(reports: dict[str, list[dict[str, A
     assert {"interrupted (Ctrl-C)", "SPRT: H1 accepted", None} <= stopped
     assert any(s and "--max-failures 2" in s for s in stopped)
     assert any(r["reused_logs"] for r in reports["sim"])
+    # a tournament says so too (it took --logs, and said nothing of what it reused)
+    assert any(r["reused_logs"] for r in reports["tournament"])
+    assert all(r["events"] > 0 for r in reports["tournament"] if r["matches"])
     assert {r["measure"] for r in reports["sim"]} == {"chips", "score"}
 
 
