@@ -123,3 +123,48 @@ def test_strong_beats_random() -> None:
         assert out is not None
         wins += out["winners"] == ["p1"]
     assert wins >= 24
+
+
+class _SaysDone:
+    """A bot of the user's (untrusted, as a program or a py: class is): at any verdict it
+    would say its dare was done; else the last legal move."""
+
+    def __init__(self, daring: int | None = None) -> None:
+        self.asked: list[str] = []
+        if daring is not None:
+            self.daring = daring
+
+    def choose(self, game: object, s: UnoState, seat: int) -> object:
+        self.asked.append(s.phase)
+        if s.phase == "verdict":
+            return Answer(seat, "done")
+        if s.phase == "hit":
+            return Answer(seat, "try")  # it tries every dare
+        return GAME.legal(s, seat)[-1]
+
+
+def _verdicts(seed: int, bot: _SaysDone) -> list[str]:
+    """The verdicts on p1's dares in a seeded match of ``bot`` (p1) against StrongBot."""
+    seats = [SeatInfo("p1", "bot:cmd:mine"), SeatInfo("p2", "bot:strong")]
+    m = Match(GAME, make_header(GAME, UnoDareRules(target=150), seats, seed))
+    bots = {1: bot, 2: StrongBot(Rng(seed, "bot/2"))}
+    while m.advance().kind != "over":
+        ev = GAME.bot_event(m, bots)
+        assert ev is not None
+        m.submit(ev)
+    return [e.answer for e in m.events
+            if type(e) is Answer and e.seat == 1 and e.answer in ("done", "failed")]
+
+
+def test_the_table_judges_a_user_bots_dare_not_the_bot() -> None:
+    # a program said 'done' at every verdict and kabucli took its word, a free edge over the
+    # built-in bots, whose dares fail by chance (probe AB); the rules have the table judge
+    bots = [_SaysDone() for _ in range(8)]
+    said = [_verdicts(seed, bot) for seed, bot in enumerate(bots, 1)]
+    assert all("hit" in b.asked and "verdict" not in b.asked for b in bots)  # never its judge
+    got = [v for vs in said for v in vs]
+    assert got.count("done") and got.count("failed")  # by chance: 8 in 16 for a program
+    assert said == [_verdicts(seed, _SaysDone()) for seed in range(1, 9)]  # from the seed
+    # a py: class's own profile is its chance in 16
+    assert set(v for seed in range(1, 5) for v in _verdicts(seed, _SaysDone(16))) == {"done"}
+    assert set(v for seed in range(1, 5) for v in _verdicts(seed, _SaysDone(0))) == {"failed"}

@@ -446,6 +446,7 @@ class PythonBot:
     reads_events = True  # its host is sent the match's events (see Session.drop_events)
     careful = False  # Kazu-Tori: the bot's own claim, read when it is loaded
     reaction: tuple[int, int]  # Kazu-Tori: set when the bot has a profile of its own
+    daring: int  # Uno Dare: set when the bot has one of its own (its chance in 16)
 
     def __init__(self, spec: str, match: Match, seat: int, timeout: float | None = None,
                  stream: str | None = None) -> None:
@@ -476,6 +477,9 @@ class PythonBot:
             self._kill()
             raise BotError(_one_line(str(reply["error"])))
         self.careful = reply.get("careful") is True
+        daring = reply.get("daring")  # Uno Dare: its chance in 16 to do a dare it tries
+        if type(daring) is int and 0 <= daring <= 16:
+            self.daring = daring
         reaction = reply.get("reaction")
         if (isinstance(reaction, list) and len(reaction) == 2
                 and all(type(v) is int and 0 <= v <= 10**6 for v in reaction)):
@@ -679,9 +683,10 @@ def host() -> None:
                 events = list[one]  # type: ignore[valid-type]
                 bot = load_python_bot(msg["spec"], Rng(msg["seed"], msg["stream"]))
                 reaction = getattr(bot.bot, "reaction", None)
+                daring = getattr(bot.bot, "daring", None)
                 reply = {"careful": getattr(bot.bot, "careful", False) is True,
                          "reaction": list(reaction) if isinstance(reaction, tuple | list)
-                         else None}
+                         else None, "daring": daring if type(daring) is int else None}
             elif msg["type"] == "turn":
                 assert bot is not None and match is not None
                 if msg["keep"] < len(match.events):

@@ -82,6 +82,9 @@ DARE: Final = 12
 WILD_DARE: Final = 13
 RACE_DRAWS: Final = 1000  # a race draw is a per-mille quantile of each bot's reaction time
 DEFAULT_REACTION: Final = (250, 500)  # ms, for a bot without a profile of its own
+# in 16: the chance that a dare tried by a bot without a profile of its own (a program) is
+# judged done, as the built-in random bot judges its own
+DEFAULT_DARING: Final = 8
 COLORS: Final = 4
 
 
@@ -809,8 +812,22 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         bot = bots.get(s.turn)
         if bot is None:
             return None
+        trusted = getattr(bot, "trusted", False) is True
+        if s.phase == "verdict" and not trusted and match.seed is not None:
+            return self._verdict(match, bot, s.turn), True
         ev: Event = bot.choose(self, s, s.turn)
-        return ev, getattr(bot, "trusted", False) is True
+        return ev, trusted
+
+    @staticmethod
+    def _verdict(match: Match, bot: Any, seat: int) -> Answer:
+        """The table's verdict on a dare a bot of the user's tried (a program, a py: class):
+        nobody watches a bot do a dare and a bot does not judge its own (one that always said
+        'done' would gain a free edge), so the table judges it by the bot's ``daring`` (in
+        16; a program's is :data:`DEFAULT_DARING`), drawn from the seed at this point of the
+        match: the built-in bots' own verdicts are such draws, by their profiles."""
+        daring = getattr(bot, "daring", DEFAULT_DARING)
+        done = Rng(match.seed or 0, f"verdict/{match.logged}").bits(4) < daring
+        return Answer(seat, "done" if done else "failed")
 
     @staticmethod
     def reaction_ms(bot: Any, draw: int) -> int:
