@@ -189,8 +189,14 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None,
 def event_actor(game: Game, event: Event, match: Match | None = None) -> str:
     """Who an event is by: a seat's label (``p2 Ann``), ``table`` or ``engine``."""
     actor = game.actor(event)
-    if match is not None and actor.startswith("p") and actor[1:].isdigit():
-        actor = seat_label(match, int(actor[1:]))
+    return actor if match is None else actor_label(match, actor)
+
+
+def actor_label(match: Match, actor: str) -> str:
+    """An actor as the table names it: ``pN``, a seat of ``match``, by its label (``p2
+    Ann``); anything else (``table``, ``engine``, a seat the match lacks) as it is."""
+    if actor.startswith("p") and actor[1:].isdigit() and 0 < int(actor[1:]) <= match.nseats:
+        return seat_label(match, int(actor[1:]))
     return actor
 
 
@@ -318,9 +324,14 @@ def seen_violation(game: Game, violation: Violation | None, events: list[Event],
               and game.hidden_from(events[violation.index - 1], viewer))
     return Violation(violation.index, violation.actor,
                      "hidden" if hidden else violation.action,
-                     f"it breaks a rule (what it holds is hidden from p{viewer})" if hidden
-                     else f"it breaks a rule (why is hidden from p{viewer}: it may name cards "
+                     f"{_HIDDEN_WHY}what it holds is hidden from p{viewer})" if hidden
+                     else f"{_HIDDEN_WHY}why is hidden from p{viewer}: it may name cards "
                      f"p{viewer} does not see)")
+
+
+# how seen_violation starts the reason it gives a seat in place of one hidden from it;
+# broken_rule reads the words in its parentheses back
+_HIDDEN_WHY = "it breaks a rule ("
 
 
 def broken_rule(violation: Violation) -> str:
@@ -330,9 +341,8 @@ def broken_rule(violation: Violation) -> str:
     what, reason = violation.action, violation.reason
     if what == "hidden":
         what = "an event hidden from this seat"
-    seen = "it breaks a rule ("  # why is hidden from the seat (seen_violation)
-    if reason.startswith(seen) and reason.endswith(")"):
-        return safe_text(f"{what} breaks a rule ({reason[len(seen):]}")
+    if reason.startswith(_HIDDEN_WHY) and reason.endswith(")"):  # (see seen_violation)
+        return safe_text(f"{what} breaks a rule ({reason[len(_HIDDEN_WHY):]}")
     return safe_text(f"{what} breaks a rule: {reason}")
 
 
@@ -341,10 +351,7 @@ def violation_line(game: Game, violation: Violation, match: Match) -> Text:
     as :func:`event_line` draws an event: its number, who, what and why, in red."""
     line = Text(style="bold red")
     line.append(f"{violation.index:>4} ")
-    actor = violation.actor
-    if actor.startswith("p") and actor[1:].isdigit() and 0 < int(actor[1:]) <= match.nseats:
-        actor = seat_label(match, int(actor[1:]))
-    line.append(f"{actor:<12} ")
+    line.append(f"{actor_label(match, violation.actor):<12} ")
     line.append(broken_rule(violation))
     return line
 
