@@ -818,16 +818,13 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         return "handled"
     if word in ("help", "h"):
         from rich.padding import Padding
-        from rich.table import Table
+
+        from kabucli.render.fit import indented_pairs
 
         _markdown(out, games.notation(g.name))
-        # a grid, so that a line too long for the terminal wraps under its own column
-        commands = Table.grid(padding=(0, 1))
-        commands.add_column(style="bold", no_wrap=True)
-        commands.add_column()
-        for name, what in {**COMMANDS, **words.COMMANDS}.items():
-            commands.add_row(Text(safe_text(name)), Text(safe_text(what)))
-        out.print(Padding(commands, (0, 0, 0, 2), expand=False))
+        out.print(indented_pairs(((Text(safe_text(name)), Text(safe_text(what)))
+                                  for name, what in {**COMMANDS, **words.COMMANDS}.items()),
+                                 "bold"))
         named = sorted(typed_names(m.header.seats).values())
         if named:
             seats = ", ".join(f"{m.seat_name(s)} for p{s}" for s in named)

@@ -16,11 +16,14 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.measure import Measurement
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from rich.console import Console, ConsoleOptions, RenderResult
 
 
@@ -46,18 +49,15 @@ class Fit:
             out.append(r)
         return out
 
-    def _fits(self, console: Console, options: ConsoleOptions) -> tuple[bool, int, int]:
-        ranges = self._ranges(console, options)
+    def _span(self, ranges: list[Measurement]) -> tuple[int, int]:
+        """The least and the most width the table takes, its columns measured (``_ranges``)."""
         extra = self.table._extra_width
-        low = sum(r.minimum for r in ranges) + extra
-        high = sum(r.maximum for r in ranges) + extra
-        return low <= options.max_width, low, high
+        return (sum(r.minimum for r in ranges) + extra, sum(r.maximum for r in ranges) + extra)
 
-    def _sized(self, console: Console, options: ConsoleOptions) -> Table:
+    def _sized(self, options: ConsoleOptions, ranges: list[Measurement]) -> Table:
         """The table with its widest columns narrowed first, as rich does, but none below its
         widest word (rich alone would cut words)."""
         t = self.table
-        ranges = self._ranges(console, options)
         widths = [r.maximum for r in ranges]
         excess = sum(widths) + t._extra_width - options.max_width
         while excess > 0:
@@ -108,17 +108,18 @@ class Fit:
         return Group(*parts)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        fits, _, high = self._fits(console, options)
+        ranges = self._ranges(console, options)
+        low, high = self._span(ranges)
         if high <= options.max_width:
             yield self.table
-        elif fits:
-            yield self._sized(console, options)
+        elif low <= options.max_width:
+            yield self._sized(options, ranges)
         else:
             yield self._listed()
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        fits, low, high = self._fits(console, options)
-        if fits:
+        low, high = self._span(self._ranges(console, options))
+        if low <= options.max_width:
             return Measurement(low, high).clamp(max_width=options.max_width)
         return Measurement.get(console, options, self._listed())
 
@@ -127,6 +128,19 @@ def _text(cell: RenderableType) -> Text:
     """A cell or header as the table draws it: a string is markup there (an escaped '[' is
     a '['), so it is here too."""
     return cell.copy() if isinstance(cell, Text) else Text.from_markup(str(cell))
+
+
+def indented_pairs(rows: Iterable[tuple[RenderableType, RenderableType]],
+                   key_style: str = "") -> RenderableType:
+    """Rows of a key and its words, indented two spaces: the key never wraps, and in a narrow
+    terminal the words wrap under their own column (a help's lines, printed as one string,
+    were cut mid-word at the edge)."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style=key_style, no_wrap=True)
+    grid.add_column()
+    for key, words in rows:
+        grid.add_row(key, words)
+    return Padding(grid, (0, 0, 0, 2), expand=False)
 
 
 def fit(table: Table) -> Fit:

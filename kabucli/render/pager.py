@@ -4,8 +4,6 @@ line, its help and its messages. Functions here return text, they never print.""
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
-from rich.padding import Padding
-from rich.table import Table
 from rich.text import Text
 
 from kabucli.safetext import safe_text
@@ -30,12 +28,9 @@ HELP = "\n".join([HELP_INTRO, *(f"  {keys:<30} {what}" for keys, what in HELP_KE
 def help_grid() -> RenderableType:
     """:data:`HELP` for a console to draw: each key's words wrap under their own column in a
     narrow terminal (printed as one string, they were cut mid-word at the edge)."""
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(no_wrap=True)
-    grid.add_column()
-    for keys, what in HELP_KEYS:
-        grid.add_row(keys, what)
-    return Group(Text(HELP_INTRO), Padding(grid, (0, 0, 0, 2), expand=False))
+    from kabucli.render.fit import indented_pairs
+
+    return Group(Text(HELP_INTRO), indented_pairs(HELP_KEYS))
 
 
 SHOWN_TEXT = 40  # the most characters of a typed line quoted back in a message
