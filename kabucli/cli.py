@@ -536,6 +536,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     from kabucli import render
     from kabucli.errors import KabuError
     from kabucli.notation import MAX_LINE
+    from kabucli.session import without_note
 
     g = sess.game
     m = sess.match
@@ -609,7 +610,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                 typed = _typed(sess, out, as_json, partial(ask, who, what))
                 # '# ...' to the end of the line is a note, as in a script (the rules pages'
                 # examples are written so); a line that is only a note is no move at all
-                line = typed.split("#", 1)[0].strip()
+                line = without_note(typed)
                 if not line and "#" in typed:
                     continue
                 number = 0

@@ -532,10 +532,15 @@ def _damaged(path: Path, error: LogError) -> LogError:
                     "NEW copies what still checks)")
 
 
+def without_note(line: str) -> str:
+    """A typed or scripted line without its note (``#`` to its end) and the blanks about it."""
+    return line.split("#", 1)[0].strip()
+
+
 def script_lines(text: str) -> Iterator[tuple[int, str]]:
-    """Numbered lines of a move script without comments (``#`` to end of line) and blanks.
+    """Numbered lines of a move script without notes (:func:`without_note`) and blanks.
     A byte order mark at the start (as some editors save UTF-8) is no part of the first line."""
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
+        line = without_note(raw)
         if line:
             yield number, line
