@@ -1556,7 +1556,7 @@ def sim(
     from kabucli import bots as botreg
     from kabucli.errors import KabuError
     from kabucli.session import random_seed
-    from kabucli.sim import simulate
+    from kabucli.sim import bot_name, simulate
 
     g = _game(game)
     r = _rules(g, rule or [], rules_file)
@@ -1585,7 +1585,7 @@ def sim(
     plot, html = _file_opt(plot, "--plot"), _file_opt(html, "--html")
     rec = _recorder(plot, html)
     err = _console(stderr=True)
-    names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
+    names = [bot_name(i, k) for i, k in enumerate(bot, 1)]
     try:
         report = _live_run(
             err, f"{g.title} matches", matches, names, lambda on_match: simulate(
@@ -1706,6 +1706,7 @@ def tournament(
     from kabucli import bots as botreg
     from kabucli.errors import KabuError
     from kabucli.session import random_seed
+    from kabucli.sim import bot_name
     from kabucli.tournament import FORMATS, schedule, tournament as play_tournament
 
     g = _game(game)
@@ -1728,7 +1729,7 @@ def tournament(
     n = _workers(workers, backend, address)
     plot, html = _file_opt(plot, "--plot"), _file_opt(html, "--html")
     rec = _recorder(plot, html, tournament=True)
-    names = [f"#{i} {k}" for i, k in enumerate(bot, 1)]
+    names = [bot_name(i, k) for i, k in enumerate(bot, 1)]
     err = _console(stderr=True)
     try:
         rep = _live_run(err, f"{g.title} tournament", total, names, lambda on_match:
