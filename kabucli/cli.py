@@ -999,11 +999,22 @@ def replay(
             out.print(render.violation_line(g, told, match))
         elif match.over:
             out.print(render.outcome_panel(g, match))
-    violation = render.seen_violation(g, violation, events, viewer)
+    if violation is None and at is not None:  # the state asked for comes before a break
+        violation = _log_violation(g, data)
+    violation = render.seen_violation(g, violation, data.events, viewer)
     if violation is not None:
         fail(violation.line(str(log)), EXIT_RULE)
-    if data.error is not None and at is None:
+    if data.error is not None:
         fail(f"{data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
+
+
+def _log_violation(g: Game, data: Any) -> Violation | None:
+    """The first event of the whole log that breaks a rule (a format 2 binary log was
+    walked as it was read), for a replay that showed an earlier state (``--at``): its exit
+    and last line say the log is not valid, as the whole replay's do."""
+    from kabucli.engine import walk
+
+    return (data.walked or walk(g, data.header, data.events))[1]
 
 
 def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
@@ -1108,7 +1119,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
                 "notation": g.notate(ev), "event": to_builtins(ev), **at}
 
     def ending(match: Match, violation: Violation | None) -> dict[str, Any]:
-        violation = seen_violation(g, violation, events, viewer)
+        violation = seen_violation(g, violation, data.events, viewer)
         return {"outcome": match.outcome(),
                 "violation": None if violation is None else {
                     "index": violation.index, "actor": violation.actor,
@@ -1122,6 +1133,8 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     if at is not None:
         match, violation = walk(g, data.header, events, track)
         shown = at if violation is None else violation.index - 1
+        if violation is None:  # the log's own, after the state shown (or none)
+            violation = _log_violation(g, data)
         print(_dumps({**head, "at": at,
                           "step": step(shown, events[shown - 1]) if shown else None,
                           "state": g.view(match.state, viewer), **ending(match, violation)},

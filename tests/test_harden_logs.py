@@ -155,6 +155,9 @@ def test_a_card_outside_the_deck_is_an_invalid_record(tmp_path: Path, source: st
     assert line.endswith(why)
     # replay shows the events before it, then says where it stopped
     assert one_line(run("replay", str(log)), 2).endswith(f"(shown up to event {index - 1})")
+    # and so does one that shows an earlier state (it used to exit 0 without a word)
+    assert one_line(run("replay", "--at", "0", str(log)), 2).endswith(
+        f"(shown up to event {index - 1})")
     reason = line.removeprefix("unreadable: ")
     assert one_line(run("replay", "--json", str(log)), 2).startswith(f"error: {reason} (")
     assert one_line(run("log", "convert", str(log), str(tmp_path / "c.jsonl")), 2) == (

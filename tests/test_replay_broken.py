@@ -125,3 +125,29 @@ def test_a_seat_sees_that_a_hidden_event_breaks_a_rule_and_nothing_it_holds(
     assert lines["p3"] == ("p2: an event hidden from this seat breaks a rule (what it holds "
                            "is hidden from p3)")
     assert lines["p2"] == lines["all"]  # p2's own move: p2 may read why
+
+
+@pytest.mark.parametrize("game", sorted(BROKEN))
+def test_replay_at_an_event_before_the_bad_one_shows_it_then_says_the_log_breaks_a_rule(
+        tmp_path: Path, game: str) -> None:
+    """The state asked for is shown, as it is valid; but the log is not, and the replay says
+    so as a whole replay does (it used to exit 0 without a word of the break)."""
+    bad, index, _ = broken_log(tmp_path, game)
+    res = kabucli("replay", str(bad), "--at", str(index - 1))
+    assert f"state after event {index - 1} of " in res.stdout
+    assert res.exit_code == 1
+    assert f"{bad}: event {index}: " in res.stderr
+    doc = json.loads(kabucli("replay", str(bad), "--json", "--at", str(index - 1)).stdout)
+    assert doc["at"] == index - 1 and doc["violation"]["index"] == index
+    assert kabucli("replay", str(bad), "--json", "--at", str(index - 1)).exit_code == 1
+
+
+def test_replay_at_before_a_hidden_bad_event_keeps_it_hidden_from_the_seat(
+        tmp_path: Path) -> None:
+    """p2's arrangement is hidden from p3: a replay as p3 at the event before it says that
+    event breaks a rule, and not what it holds."""
+    bad, index, _ = broken_log(tmp_path, "kabu-tsukuri")
+    res = kabucli("replay", str(bad), "--as", "p3", "--json", "--at", str(index - 1))
+    violation = json.loads(res.stdout)["violation"]
+    assert violation["index"] == index and violation["action"] == "hidden"
+    assert "4-7-3" not in res.output and "1-2-4-6-7-7-9-9-11-12" not in res.output
