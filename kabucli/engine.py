@@ -200,6 +200,13 @@ class Game(ABC, Generic[S, R]):
         None: the engine then says whose turn it is."""
         return None
 
+    def not_now(self, state: S, event: Event) -> str | None:
+        """Why an event of a kind the state does not wait for (a chance event while a seat
+        is to act, say) is refused, when the game can say more than what it waits for (e.g.
+        Uno Dare: a reshuffle typed while the draw pile still holds cards), or None: the
+        engine then says what it waits for."""
+        return None
+
     def blank_move(self, state: S) -> str | None:
         """What a blank line at the play prompt means now (e.g. Kazu-Tori: let the card go,
         or flip), or None when a blank line means nothing."""
@@ -480,6 +487,9 @@ class Match:
             return "the match is already over"
         kind = event.KIND
         if pkind != kind and not (p.draws and kind == "chance"):
+            why = game.not_now(state, event)
+            if why is not None:
+                return why
             return f"waiting for {p.what}, not for {quoted(game.notate(event))}"
         if kind == "action":
             seat = getattr(event, "seat", None)

@@ -811,6 +811,22 @@ def test_at_a_real_table_a_reshuffled_pile_still_holds_the_cards_put_in_it() -> 
     assert st(m).discards == cards("R1 R1")
 
 
+def test_at_a_real_table_a_reshuffle_before_the_pile_runs_out_is_refused_with_why() -> None:
+    """It used to be refused quoting the notation ("waiting for p2 to play ..., not for
+    'reshuffle 0'"), which says neither why nor what to do."""
+    m = physical()
+    play(m, "deal R5")
+    assert refused(m, "reshuffle") == ("the draw pile still holds 86 cards: the discards "
+                                       "become the new pile only when it runs out")
+    m = physical(2)
+    play(m, "deal R5")
+    st(m).pile[1:] = []  # a shortcut for the draws that leave one card
+    assert "the draw pile still holds 1 card: " in refused(m, "reshuffle")
+    st(m).pile.clear()  # and with nothing under the top card, none can make a new pile
+    assert refused(m, "reshuffle") == ("there are no discards under the top card to make a "
+                                       "new pile of")
+
+
 def test_at_a_real_table_the_hands_are_shown_and_scored_at_the_end_of_a_round() -> None:
     m = physical(2, target=1)
     play(m, "deal R5")

@@ -362,6 +362,19 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return self._check_window(s, ev)
         return None
 
+    def not_now(self, s: UnoState, ev: Event) -> str | None:
+        """A reshuffle while the draw pile still holds cards: why, rather than what the
+        table waits for."""
+        if type(ev) is not _RESHUFFLE or s.phase in ("deal", "over"):
+            return None
+        if s.pile:
+            n = len(s.pile)
+            return (f"the draw pile still holds {n} card{'s' if n > 1 else ''}: the discards "
+                    "become the new pile only when it runs out")
+        if len(s.discards) < 2:
+            return "there are no discards under the top card to make a new pile of"
+        return None
+
     def _where(self, s: UnoState) -> str:
         return f"round {s.round}, turn {s.turns + 1}"
 
