@@ -99,3 +99,38 @@ def test_a_title_too_long_for_the_border_keeps_its_parts_whole() -> None:
     assert title in lines[0] and lines[1].strip(" │") == "body"
     lines = drawn(titled(Text("body"), "a-very-long-first-part · and more"), 20)
     assert lines[0].strip("╭─╮") == "" and "a-very-long-firs" in lines[1]
+
+
+def titles_of(path: Path) -> list[tuple[str, str]]:
+    """Each table title of a replay, beside the line of the event it follows."""
+    data = read_log(path, games.event_types)
+    g = games.get(data.header.game)
+    out: list[tuple[str, str]] = []
+    walk(g, data.header, data.events,
+         lambda i, ev, m: out.append((g.notate(ev), str(render.table(g, m, None).title))))
+    return out
+
+
+@pytest.mark.parametrize(("log", "last"), [
+    ("uno-dare/3p-first-card-dare.kbl", "Uno Dare · round 3 over · match over · target 60"),
+    ("yatchaba/3p-book-amounts.kbl", "Yatchaba · game 1/1 · round 3 over · match over · pot 61"),
+    ("yatchaba/3p-nobody-right-carried-pot-won-next-game.kbl",
+     "Yatchaba · game 3/3 · round 2 over · match over · pot 0"),
+    ("dare/3p-showdown-outright.kbl", "Dare · round 2/2 over · "),
+    ("kabu-tsukuri/3p-dealer-winner.kbl", "Kabu-Tsukuri · hand 4/4 over · pot 0"),
+])
+def test_the_last_table_of_a_match_says_its_round_is_over(log: str, last: str) -> None:
+    """Uno Dare's and Yatchaba's last table was titled as if its round still ran (``round 3
+    · dealer p3``), with no next dealer or guesser since none comes."""
+    titles = titles_of(ROOT / "replays" / log)
+    assert titles[-1][1].startswith(last), titles[-1]
+    assert "next " not in titles[-1][1]
+
+
+def test_a_kabu_tsukuri_table_after_a_rows_result_names_that_row_until_the_next_bet() -> None:
+    """The result of row 1 was titled ``row 2``, the row not yet bet on."""
+    titles = titles_of(ROOT / "replays" / "kabu-tsukuri" / "3p-dealer-winner.kbl")
+    after = [t for line, t in titles if line.startswith("result hand 1 row ")]
+    assert [t.split(SEP)[3] for t in after[:2]] == ["row 1 over", "row 2 over"]
+    bets = [t for line, t in titles if line.startswith("stakes row 2 ")]
+    assert bets and bets[0].split(SEP)[3] == "row 2"

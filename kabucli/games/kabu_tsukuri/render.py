@@ -31,14 +31,19 @@ MILESTONES = {"deal", "result"}
 
 
 def _where(s: KabuState) -> str:
-    """The title's start: the hand and its dealer, or once it is over the next dealer (none
-    after the match's last hand, whose last row's result already set ``s.dealer``)."""
+    """The title's start: the hand, its dealer and its row (the row just decided until a bet
+    on the next one), or once it is over the next dealer (none after the match's last hand,
+    whose last row's result already set ``s.dealer``)."""
     h, over = round_of(s.phase, s.hand)
     last = s.history[-1] if s.history else None
     if not over and last is not None and last.hand == h and last.row == ROWS:
         over = True
     if not over:
-        return f"Kabu-Tsukuri · hand {h}/{s.rules.hands} · dealer p{s.dealer} · row {s.row}"
+        head = f"Kabu-Tsukuri · hand {h}/{s.rules.hands} · dealer p{s.dealer}"
+        if (last is not None and last.hand == h and last.row == s.row - 1
+                and s.phase == "bets" and s.turn == 0):  # a row's result, no bet on the next
+            return f"{head} · row {last.row} over"
+        return f"{head} · row {s.row}"
     nxt = f" · next dealer p{s.dealer}" if h < s.rules.hands else ""
     return f"Kabu-Tsukuri · hand {h}/{s.rules.hands} over{nxt}"
 

@@ -72,10 +72,14 @@ def _status(s: UnoState, p: int) -> Text:
 
 
 def _where(s: UnoState) -> str:
-    """The title's start: the round and its dealer, or once it is over the next dealer."""
+    """The title's start: the round and its dealer, or once it is over the next dealer (none
+    when the round ends the match: its score is in, and no deal waits)."""
     r, over = round_of(s.phase, s.round)
-    return (f"Uno Dare · round {r} over · next dealer p{s.dealer}" if over
-            else f"Uno Dare · round {r} · dealer p{s.dealer}")
+    if over:
+        return f"Uno Dare · round {r} over · next dealer p{s.dealer}"
+    if s.history and s.history[-1].round == r:
+        return f"Uno Dare · round {r} over · match over"
+    return f"Uno Dare · round {r} · dealer p{s.dealer}"
 
 
 def round_label(match: Match) -> str:

@@ -45,6 +45,8 @@ def _round(s: YatchabaState) -> tuple[int, int, bool]:
         return s.game, r, True
     if s.phase == "deal" and s.game > 1 and s.history:
         return s.game - 1, int(s.history[-1]["rounds"]), True
+    if s.history and s.history[-1]["game"] == s.game:  # the match's last game ended
+        return s.game, int(s.history[-1]["rounds"]), True
     return s.game, s.round, False
 
 
@@ -57,6 +59,8 @@ def _where(s: YatchabaState) -> str:
         return f"{head} · dealer p{s.dealer} · guesser p{s.guesser}"
     if g < s.game:
         return f"{head} over · next dealer p{s.dealer}"
+    if s.history and s.history[-1]["game"] == g:
+        return f"{head} over · match over"
     return f"{head} over · dealer p{s.dealer} · next guesser p{s.guesser}"
 
 
