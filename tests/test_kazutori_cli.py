@@ -210,4 +210,13 @@ def test_a_game_over_after_one_flip_says_flip() -> None:
     res = run("play", "kazu-tori", "-b", "2=sharp", "--seed", "3", "--no-log",
               input="flip\nstop\ny\n")
     assert res.exit_code == 0, res.output
-    assert "Game over after 1 flip: the players agreed to stop" in " ".join(res.output.split())
+    assert "Game over after 1 flip: p1 stopped the game." in " ".join(res.output.split())
+
+
+def test_a_stop_with_bots_at_the_table_is_the_persons_not_an_agreement() -> None:
+    """The bots never stop and agree to nothing: the words said the players agreed. A table of
+    people (above, refereed) still reads as their agreement."""
+    res = run("play", "kazu-tori", "-b", "2=sharp", "--seed", "3", "--no-log",
+              input="flip\nstop\ny\n")
+    out = " ".join(res.output.split())
+    assert "p1 stopped the game" in out and "agreed" not in out

@@ -65,13 +65,17 @@ def round_label(match: Match) -> str:
     return f"flip {s.flips}"
 
 
-def ending(reason: str, seat: int) -> str:
-    """How a game ended, in words."""
+def ending(reason: str, seat: int, match: Match) -> str:
+    """How a game ended, in words. A stop is the players' agreement; with bots at the table
+    (who never stop and agree to nothing) it is the person's call."""
+    if reason == "agreement":
+        if any(s.control != "human" for s in match.header.seats):
+            return f"p{seat} stopped the game"
+        return f"the players agreed to stop (proposed by p{seat})"
     return {
         "take": f"p{seat} took the table in Last Call",
         "oni": f"p{seat} turned the Oni as their last card",
         "out": "every pile is empty",
-        "agreement": f"the players agreed to stop (proposed by p{seat})",
         "max_flips": "the flip limit was reached",
     }[reason]
 
@@ -148,7 +152,7 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
     for key, k in out["cards"].items():
         cards.add_row(seat_cell(match, int(key[1:])), str(k))
     flips = f"{out['flips']} flip{'' if out['flips'] == 1 else 's'}"
-    head = Text(f"Game over after {flips}: {ending(out['reason'], seat)}. "
+    head = Text(f"Game over after {flips}: {ending(out['reason'], seat, match)}. "
                 f"Most cards: {winners}.", style="bold")
     return Group(head, cards, balances_table(match, out["balances"], title="final chips"))
 
@@ -273,7 +277,7 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
     if isinstance(ev, Score):
         cards = ", ".join(f"p{p} {k}" for p, k in enumerate(ev.cards, 1))
         winners = ", ".join(f"p{w}" for w in ev.winners) or "nobody"
-        return f"game over, {ending(ev.reason, ev.seat)}. Cards: {cards}; most: {winners}"
+        return f"game over, {ending(ev.reason, ev.seat, match)}. Cards: {cards}; most: {winners}"
     if isinstance(ev, Pay):
         return f"{party_name(ev.src)} pays {ev.amount} to {party_name(ev.dst)} ({ev.why})"
     if isinstance(ev, End):
