@@ -971,7 +971,8 @@ def replay(
         at = times[index - 1] if times is not None and index <= len(times) else None
         taken = takebacks.step(index, ev, m)
         out.print(render.event_line(g, index, ev, m, viewer, at, taken))
-        drawn[0] = render.is_milestone(g, ev) and not m.over
+        # the table after a round's milestones, and after an undo: the one it went back to
+        drawn[0] = (render.is_milestone(g, ev) or taken is not None) and not m.over
         if drawn[0]:
             out.print(render.table(g, m, viewer))
 

@@ -101,3 +101,13 @@ def test_event_numbers_are_written_as_runs() -> None:
     assert _spans([6]) == "6"
     assert _spans([6, 7, 8, 9]) == "6-9"
     assert _spans([6, 7, 9, 12, 13]) == "6-7, 9, 12-13"
+
+
+def test_replay_draws_the_table_an_undo_went_back_to() -> None:
+    """After an undo the table is not the one drawn last: the replay draws it again (it went
+    on with the next event's line, the reader left to work out the table taken back to).
+    Event 12 goes back into round 1: its table is round 1's, p1 to pass or lay again."""
+    lines = kabucli("replay", str(UNDO_LOG)).stdout.splitlines()
+    for line, title in ((LINE_11, "╭─ Dare · round 2/2 · dealer p1 · reference 7 · pot 4 "),
+                        (LINE_12, "╭─ Dare · round 1/2 · dealer p1 · reference 8 · pot 2 ")):
+        assert lines[lines.index(line) + 1].startswith(title), line
