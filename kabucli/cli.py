@@ -37,6 +37,7 @@ from kabucli.completion import (
     complete_shell,
     script,
 )
+from kabucli.registry import GAMES
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -266,7 +267,7 @@ def _seed(text: str | None) -> int | None:
         fail(str(exc))
 
 
-GameArg = Annotated[str, typer.Argument(help="The game: dare, ...",
+GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.",
                                         autocompletion=complete_game)]
 SeedOpt = Annotated[str | None, typer.Option("--seed", "-s", help="Seed of the shuffle "
                                               "(0 to 2**64-1); random when left out.")]

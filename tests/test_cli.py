@@ -69,6 +69,15 @@ def test_rules_lists_every_game() -> None:
     assert "kabucli rules GAME" in res.stdout
 
 
+@pytest.mark.parametrize("command", ["play", "deal", "sim", "tournament"])
+def test_a_commands_help_names_every_registered_game(command: str) -> None:
+    """The help of a command that takes a game said "The game: dare, ..." and named no
+    other."""
+    res = runner.invoke(app, [command, "--help"], env={"NO_COLOR": "1", "COLUMNS": "200"})
+    assert res.exit_code == 0
+    assert f"The game: {', '.join(games.names())}." in " ".join(res.stdout.split())
+
+
 def test_rules_json_lists_every_game_with_its_player_range() -> None:
     res = run("rules", "--json")
     assert res.exit_code == 0

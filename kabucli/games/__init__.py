@@ -1,4 +1,5 @@
-"""The registry of games: registering a game is one line in :data:`GAMES`.
+"""The registry of games: registering a game is one line in
+:data:`kabucli.registry.GAMES`.
 
 Each game is one package, ``kabucli/games/<name>/`` (the name with ``_`` for ``-``), of the
 same files:
@@ -36,9 +37,7 @@ from kabucli import log as _log
 from kabucli.engine import Game
 from kabucli.errors import ParseError
 from kabucli.events import Event, Forfeit
-
-GAMES: tuple[str, ...] = ("dare", "kazu-tori", "yatchaba", "uno-dare", "kabu-tsukuri")
-ALIASES: dict[str, str] = {"kazutori": "kazu-tori", "kabutsukuri": "kabu-tsukuri"}
+from kabucli.registry import ALIASES as ALIASES, GAMES as GAMES
 
 
 def names() -> list[str]:
