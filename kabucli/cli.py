@@ -267,17 +267,19 @@ def _seed(text: str | None) -> int | None:
         fail(str(exc))
 
 
-GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.",
+GameArg = Annotated[str, typer.Argument(metavar="GAME", help=f"The game: {', '.join(GAMES)}.",
                                         autocompletion=complete_game)]
-SeedOpt = Annotated[str | None, typer.Option("--seed", "-s", help="Seed of the shuffle "
-                                              "(0 to 2**64-1); random when left out.")]
-PlayersOpt = Annotated[int | None, typer.Option("--players", "-n", help="Number of players.",
+SeedOpt = Annotated[str | None, typer.Option("--seed", "-s", metavar="N",
+                                             help="Seed of the shuffle (0 to 2**64-1); random "
+                                                  "when left out.")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-n", metavar="N",
+                                                help="Number of players.",
                                                 autocompletion=complete_players)]
 RuleOpt = Annotated[list[str] | None, typer.Option("--rule", "-r", metavar="NAME=VALUE",
                                                    help="Set a house rule (repeatable).",
                                                    autocompletion=complete_rule)]
 # path_type=str: the name as typed (typer makes "" the Path "."), made a Path by _named
-RulesFileOpt = Annotated[Path | None, typer.Option("--rules-file", path_type=str,
+RulesFileOpt = Annotated[Path | None, typer.Option("--rules-file", metavar="FILE", path_type=str,
                                                    autocompletion=complete_path,
                                                    help="House rules from a TOML file (top "
                                                         "level or a [GAME] table).")]
@@ -402,7 +404,7 @@ def play(
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
     log: Annotated[Path | None, typer.Option(
-        "--log", "-l", path_type=str, autocompletion=complete_path,
+        "--log", "-l", metavar="FILE", path_type=str, autocompletion=complete_path,
         help="Write the event log here (.jsonl, .ndjson or .json for JSON Lines, else "
              "msgpack). Default: GAME-DATE-TIME.kbl in the current folder.")] = None,
     no_log: Annotated[bool, typer.Option("--no-log", help="Write no log.")] = False,
@@ -473,7 +475,7 @@ def play(
 @app.command()
 @_json_on_failure
 def resume(
-    log: Annotated[Path, typer.Argument(help="The log of an unfinished game.",
+    log: Annotated[Path, typer.Argument(metavar="LOG", help="The log of an unfinished game.",
                                         autocompletion=complete_path)],
     bot: Annotated[list[str] | None, typer.Option(
         "--bot", "-b", metavar="SEAT=KIND", autocompletion=complete_program_bot,
@@ -897,9 +899,9 @@ def _event_types_or_fail(name: str) -> Any:
 
 @app.command()
 def replay(
-    log: Annotated[Path, typer.Argument(help="A log file (msgpack or JSON Lines).",
+    log: Annotated[Path, typer.Argument(metavar="LOG", help="A log file (msgpack or JSON Lines).",
                                         autocompletion=complete_path)],
-    at: Annotated[int | None, typer.Option("--at", help="Show the state after event N "
+    at: Annotated[int | None, typer.Option("--at", metavar="N", help="Show the state after event N "
                                                         "(0: before the first).")] = None,
     step: Annotated[bool, typer.Option(
         "--step", help="Page through the game back and forward, one event at a time: n, "

@@ -76,6 +76,9 @@ def test_a_commands_help_names_every_registered_game(command: str) -> None:
     res = runner.invoke(app, [command, "--help"], env={"NO_COLOR": "1", "COLUMNS": "200"})
     assert res.exit_code == 0
     assert f"The game: {', '.join(games.names())}." in " ".join(res.stdout.split())
+    # the values named as the help's words name them, not as Python types (<str>, <path>)
+    seed = next(line for line in res.stdout.splitlines() if "--seed" in line)
+    assert " N " in seed and "<str>" not in seed, seed
 
 
 def test_rules_json_lists_every_game_with_its_player_range() -> None:
