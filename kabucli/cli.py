@@ -1354,7 +1354,7 @@ def _hex_option(name: str, value: str) -> str:
 # -- sim ---------------------------------------------------------------------------------
 
 WorkersOpt = Annotated[int | None, typer.Option(
-    "--workers", "-j", min=1, max=1024,
+    "--workers", "-j", metavar="N", min=1, max=1024,
     help="Matches played at once, each in a process of its own (default: the cores this "
          "process may use). Results and logs are the same for any number.")]
 BackendOpt = Annotated[str, typer.Option(
@@ -1537,7 +1537,7 @@ def sim(
         help="The bot of each seat in order (repeat once per seat), e.g. -b best -b random.",
         autocompletion=complete_bot_kind)],
     matches: Annotated[int, typer.Option(
-        "--matches", "-m", min=1,
+        "--matches", "-m", metavar="N", min=1,
         help="How many matches, each played to its end under the house rules (Dare: "
              "'rounds' rounds; Yatchaba: 'games' games; Kazu-Tori: one game; Uno Dare: "
              "rounds to the 'target').")] = 100,
@@ -1693,15 +1693,17 @@ def tournament(
     bot: Annotated[list[str], typer.Option(
         "--bot", "-b", metavar="KIND", help="A bot of the field (repeat: more bots than seats "
         "is the point).", autocompletion=complete_bot_kind)],
-    seats: Annotated[int, typer.Option("--seats", "-n", min=2, autocompletion=complete_players,
+    seats: Annotated[int, typer.Option("--seats", "-n", metavar="N", min=2,
+                                       autocompletion=complete_players,
                                        help="Seats of each match.")] = 2,
     fmt: Annotated[str, typer.Option(
         "--format", metavar="round-robin|gauntlet", autocompletion=complete_format,
         help="round-robin: every group of SEATS bots meets; gauntlet: the first bot meets "
              "every group of the others.")] = "round-robin",
     deals: Annotated[int, typer.Option(
-        "--deals", "-d", min=1, help="Deals each group plays, each in every seating of its "
-        "bots (every seat, every order around the table: seats! matches a deal).")] = 10,
+        "--deals", "-d", metavar="N", min=1, help="Deals each group plays, each in every "
+        "seating of its bots (every seat, every order around the table: seats! matches a "
+        "deal).")] = 10,
     seed: SeedOpt = None,
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
@@ -1865,7 +1867,7 @@ def bot_check(
     command: Annotated[str, typer.Argument(help="The bot program, as cmd: would start it, "
                                                 "e.g. \"python3 mybot.py\".",
                                            autocompletion=complete_path)],
-    games_: Annotated[int, typer.Option("--games", "-g", min=1, max=100,
+    games_: Annotated[int, typer.Option("--games", "-g", metavar="N", min=1, max=100,
                                         help="Matches per seat.")] = 1,
     against: Annotated[str | None, typer.Option(
         "--against", metavar="KIND", help="The built-in bot of the other seats (default: the "
@@ -1942,7 +1944,8 @@ def log_convert(
                                         help="Where to write (.jsonl, "
                                              ".ndjson, .json: JSON Lines, else msgpack, "
                                              "unless --to says).")],
-    to: Annotated[str | None, typer.Option("--to", help="msgpack or jsonl.",
+    to: Annotated[str | None, typer.Option("--to", metavar="msgpack|jsonl",
+                                           help="The encoding of DST, whatever its name.",
                                            autocompletion=complete_encoding)] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
 ) -> None:
@@ -2012,7 +2015,7 @@ def solve(
     players: PlayersOpt = None,
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
-    top: Annotated[int, typer.Option("--top", min=1, max=50,
+    top: Annotated[int, typer.Option("--top", metavar="N", min=1, max=50,
                                      help="How many arrangements to show.")] = 5,
     as_json: JsonOpt = False,
 ) -> None:
