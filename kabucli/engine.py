@@ -200,6 +200,12 @@ class Game(ABC, Generic[S, R]):
         None: the engine then says whose turn it is."""
         return None
 
+    def people_only(self, event: Event) -> str | None:
+        """Why ``event`` is a move only people make (Kazu-Tori's stop: the players'
+        agreement), refused from a seat the header gives a bot, as it plays or in a log; None
+        for any move a bot may make (see also :meth:`bot_legal`)."""
+        return None
+
     def not_now(self, state: S, event: Event) -> str | None:
         """Why an event of a kind the state does not wait for (a chance event while a seat
         is to act, say) is refused, when the game can say more than what it waits for (e.g.
@@ -416,6 +422,9 @@ class Match:
         self.check_trusted: list[Event] | None = None
         self.forfeit: Forfeit | None = None  # the bot's forfeit that ended the match, if one did
         self.replayed = 0  # inputs played again for undos (see MAX_REPLAYED)
+        # the seats the header gives a bot: a move only people make is refused from them
+        self.bot_seats = frozenset(i for i, seat in enumerate(header.seats, 1)
+                                   if seat.control != "human")
 
     # -- queries --------------------------------------------------------------------------
     @property
@@ -501,6 +510,10 @@ class Match:
                     return why
                 who = ", ".join(f"p{s}" for s in p.seats)
                 return f"it is not p{seat}'s turn (waiting for {who}: {p.what})"
+            if self.bot_seats and seat in self.bot_seats:
+                why = game.people_only(event)
+                if why is not None:
+                    return f"p{seat} is a bot: {why}"
             return game.check(state, event)
         if kind == "auto" or (kind == "chance" and self.seed is not None):
             # a chance event drawn while an action is awaited, or the one the state awaits

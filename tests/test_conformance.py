@@ -223,7 +223,10 @@ def check_step(match: Match, p: Pending, recent: list[Event], rng: Rng, where: s
     that checking changed nothing."""
     game = match.game
     before = snapshot(match.state)
-    legal = [ev for seat in p.seats for ev in game.legal(match.state, seat)]
+    # a bot seat's legal moves are those a bot may make (Game.bot_legal: Kazu-Tori's stop is
+    # the people's alone, refused from a bot seat)
+    legal = [ev for seat in p.seats for ev in (
+        game.bot_legal if seat in match.bot_seats else game.legal)(match.state, seat)]
     for ev in legal:
         found.legal_checked += 1
         reason = check_quietly(match, ev, where, found)

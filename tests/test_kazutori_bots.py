@@ -294,3 +294,28 @@ def test_a_person_still_stops_a_game_with_bots() -> None:
     m.advance()
     out = GAME.outcome(m.state)
     assert out is not None and out["reason"] == "agreement"
+
+
+def test_a_log_in_which_a_bot_seat_stops_breaks_a_rule_at_that_stop() -> None:
+    """A stop is the players' agreement, which bots never make: a log that gives one to a bot
+    seat (written by hand, or by a kabucli whose program bots could stop) was audited valid.
+    The walk an audit makes now stops there, saying why (a person's stop among bots still
+    passes: above)."""
+    from kabucli.games.kazu_tori.rules import Stop
+
+    m, bots = seated(["sharp", "random", "sharp"], seed=3)
+    m.advance()
+    for _ in range(5):  # a few flips in
+        ev = GAME.bot_event(m, bots)
+        assert ev is not None
+        m.submit(ev)
+        m.advance()
+    seat = m.pending.seats[0]
+    assert GAME.legal(m.state, seat) and Stop(seat) in GAME.legal(m.state, seat)
+    assert m.why_not(Stop(seat)) == (
+        f"p{seat} is a bot: a stop is the players' agreement, which bots do not make (a game "
+        "between bots ends by its rules, or at max_flips)")
+    bad = [*m.events, Stop(seat)]
+    violation = walk(GAME, m.header, bad)[1]
+    assert violation is not None and violation.index == len(bad)
+    assert violation.reason.startswith(f"p{seat} is a bot: a stop is the players' agreement")

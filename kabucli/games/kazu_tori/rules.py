@@ -489,6 +489,13 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         piles = s.piles
         return Race([rng.below(RACE_DRAWS) if piles[p] else -1 for p in range(1, s.n + 1)])
 
+    def people_only(self, ev: Event) -> str | None:
+        """A stop: the players' agreement, which bots never make."""
+        if type(ev) is _STOP:
+            return ("a stop is the players' agreement, which bots do not make (a game "
+                    "between bots ends by its rules, or at max_flips)")
+        return None
+
     def bot_legal(self, s: KazuToriState, seat: int) -> list[Event]:
         """A bot's moves: every legal one but ``stop``, which ends the game by the players'
         agreement: bots make none (between bots a game ends by its rules, or at
