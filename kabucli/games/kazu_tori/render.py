@@ -69,7 +69,7 @@ def ending(reason: str, seat: int, match: Match) -> str:
     """How a game ended, in words. A stop is the players' agreement; with bots at the table
     (who never stop and agree to nothing) it is the person's call."""
     if reason == "agreement":
-        if any(s.control != "human" for s in match.header.seats):
+        if match.bot_seats:
             return f"p{seat} stopped the game"
         return f"the players agreed to stop (proposed by p{seat})"
     return {
