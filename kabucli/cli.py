@@ -782,7 +782,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     from rich.text import Text
 
     from kabucli import games, render
-    from kabucli.safetext import safe_text
+    from kabucli.safetext import safe_text, shown_name
     from kabucli.session import COMMANDS, typed_names
 
     word = line.strip().lower()
@@ -831,7 +831,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
                                  "bold"))
         named = sorted(typed_names(m.header.seats).values())
         if named:
-            seats = ", ".join(f"{m.seat_name(s)} for p{s}" for s in named)
+            seats = ", ".join(f"{shown_name(m.seat_name(s))} for p{s}" for s in named)
             out.print(Padding(Text(safe_text(f"a name may be typed in place of its seat: "
                                              f"{seats}")), (0, 0, 0, 2), expand=False))
         return "handled"
@@ -1063,7 +1063,7 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
 def _viewer(text: str, seats: list[SeatInfo]) -> int:
     """The seat ``--as`` names (``p2``, ``2``, or the player's name, as a typed line may name
     a seat); a clean failure when there is none."""
-    from kabucli.safetext import safe_text
+    from kabucli.safetext import safe_text, shown_name
     from kabucli.session import typed_names
 
     def number(word: str) -> int:  # a seat's number, p2 or 2; 0 when it is none
@@ -1076,7 +1076,7 @@ def _viewer(text: str, seats: list[SeatInfo]) -> int:
     if not 1 <= seat <= len(seats):
         # the people's names --as takes for their seats (a name that reads as a number is
         # that seat's number here); fail() makes the text safe to show
-        also = "".join(f", {safe_text(seats[i - 1].name)} for p{i}"
+        also = "".join(f", {shown_name(seats[i - 1].name)} for p{i}"
                        for i in sorted(names.values())
                        if seats[i - 1].control == "human" and not number(seats[i - 1].name))
         shared = [i for i, s in enumerate(seats, 1) if s.name.lower() == key]
@@ -1192,6 +1192,7 @@ def audit(
     from kabucli.engine import Violation, check_header
     from kabucli.errors import KabuError
     from kabucli.log import audit_log, external_bot
+    from kabucli.safetext import quoted
 
     with _json_errors(as_json):
         want = {name: _hex_option(name, value) for name, value in
@@ -1290,7 +1291,8 @@ def audit(
                        if (k := external_bot(s.control)) is not None}
                 if own:
                     res["user_bots"] = list(own)
-                    state += "; user's bot, not run: " + ", ".join(f"p{i} {k!r}"
+                    # (a control is any length in a log: quoted cut, as one line)
+                    state += "; user's bot, not run: " + ", ".join(f"p{i} {quoted(k, 200)}"
                                                                    for i, k in own.items())
                 if not as_json:
                     valid.append(f"[green]valid:[/] {_escape(str(path))} ({_events(data.events)}, "

@@ -15,9 +15,11 @@ import unicodedata
 def safe_text(text: str, limit: int | None = None) -> str:
     """``text`` with every character a terminal could act on shown as an escape; with
     ``limit``, cut to that many characters and ended with how long ``text`` was."""
-    shown = text if text.isprintable() else "".join(
+    # only what can be shown is looked at (a name in a log may be megabytes long)
+    head = text if limit is None else text[:limit + 1]
+    shown = head if head.isprintable() else "".join(
         ch if ch.isprintable() or unicodedata.category(ch) == "Zs" else repr(ch)[1:-1]
-        for ch in text)
+        for ch in head)
     if limit is not None and len(shown) > limit:
         return f"{shown[:limit]}… ({len(text)} characters)"
     return shown
@@ -31,3 +33,13 @@ def quoted(text: str, limit: int = QUOTED) -> str:
     in single quotes, safe to show (:func:`safe_text`) and cut to ``limit`` characters, so a
     refusal of a long line stays one short line."""
     return f"'{safe_text(text, limit)}'"
+
+
+NAME_SHOWN = 200  # the most characters of a seat's name shown (a log may hold any length)
+
+
+def shown_name(name: str) -> str:
+    """A seat's name (from a log, typed, or a bot's kind) as output shows it: safe to show
+    and cut to :data:`NAME_SHOWN` characters, so that a log whose name is megabytes long
+    cannot make each line, table and page that names the seat megabytes long."""
+    return safe_text(name, NAME_SHOWN)

@@ -221,3 +221,58 @@ def test_a_log_folder_named_like_markup_is_printed_as_typed(tmp_path: Path) -> N
     run(*args, env=env)
     res = run(*args, env=env)  # the second run reuses the match and says where from
     assert res.exit_code == 0 and f"1 match reused from {folder}" in res.output
+
+
+# -- a name megabytes long ------------------------------------------------------------------
+
+def _long_named(tmp_path: Path, length: int) -> Path:
+    """A recorded Uno Dare log whose seat 1 is named ``length`` As:
+    a log may hold a name of any length, up to the 64 MiB a log may be."""
+    from kabucli.games import event_types
+    from kabucli.log import read_log, write_log
+
+    data = read_log(Path("replays/uno-dare/4p-declined-and-failed-dares.kbl"), event_types)
+    seats = [data.header.seats[0].__class__("A" * length, "bot:random"),
+             *data.header.seats[1:]]
+    path = tmp_path / "long.kbl"
+    write_log(path, msgspec_replace(data.header, seats=seats), data.events, "msgpack",
+              types=event_types("uno-dare"))
+    return path
+
+
+def msgspec_replace(struct: Any, **changes: Any) -> Any:
+    import msgspec
+
+    return msgspec.structs.replace(struct, **changes)
+
+
+@pytest.mark.parametrize("command", [("replay",), ("replay", "--at", "40"), ("replay", "--json"),
+                                     ("replay", "--step"), ("audit",)])
+def test_a_seat_name_megabytes_long_is_shown_cut_and_quickly(tmp_path: Path,
+                                                             command: tuple[str, ...]) -> None:
+    """Each table and event line names the seat: a name of 2,000,000 characters was printed
+    whole at each one (tens of megabytes, a minute and more for a log of 3 MB; the page of
+    --html hundreds of megabytes). It is shown cut, as the header's other long texts are."""
+    import time
+
+    path = _long_named(tmp_path, 2_000_000)
+    start = time.monotonic()
+    res = run(*command, str(path), env=PLAIN, input="q\n")
+    assert res.exit_code == 0, res.output[-2000:]
+    if "--json" in command:  # the header as it is, once: the data, not a display
+        assert len(res.output) < 4_000_000
+    else:  # the name is never printed whole, not even once
+        assert len(res.output) < 2_000_000
+    if command[0] == "replay" and "--json" not in command:
+        assert "AAAAAAAAAA…" in res.output and "(2000000" in res.output
+    assert time.monotonic() - start < 30
+
+
+def test_the_page_of_a_seat_name_megabytes_long_is_small(tmp_path: Path) -> None:
+    path = _long_named(tmp_path, 2_000_000)
+    page = tmp_path / "page.html"
+    res = run("replay", str(path), "--html", str(page), env=PLAIN)
+    assert res.exit_code == 0, res.output[-2000:]
+    html = page.read_text()
+    assert "AAAAAAAAAA… (2000000 characters)" in html
+    assert len(html) < 2_000_000

@@ -23,7 +23,7 @@ from rich.text import Text
 from kabucli import games
 from kabucli.engine import Game, Match, Violation, seen_header
 from kabucli.events import Event, Forfeit, Undo
-from kabucli.safetext import safe_text
+from kabucli.safetext import safe_text, shown_name
 
 
 def _module(game: Game) -> ModuleType:
@@ -71,7 +71,7 @@ def cards_box(tokens: list[str], style: str | None = None) -> Text:
 def seat_label(match: Match, seat: int) -> str:
     """``pN NAME`` as plain text (names are never read as markup, and control characters in
     a name from a log show as escapes)."""
-    name = safe_text(match.seat_name(seat))
+    name = shown_name(match.seat_name(seat))
     return f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}"
 
 
@@ -242,9 +242,9 @@ def header_panel(game: Game, match: Match, viewer: int | None = None) -> Panel:
     if h.commit is not None:  # the seed's commitment, printed before the deal: every view
         t.add_row("commit", Text(safe_text(h.commit)))
     # a seat named as its label (a real table's seats: "p1") is not named twice
-    seats = ", ".join(f"p{i}{'' if s.name == f'p{i}' else ' ' + s.name} ({s.control})"
-                      for i, s in enumerate(h.seats, 1))
-    t.add_row("seats", Text(safe_text(seats)))
+    seats = ", ".join(f"p{i}{'' if s.name == f'p{i}' else ' ' + shown_name(s.name)} "
+                      f"({safe_text(s.control, 200)})" for i, s in enumerate(h.seats, 1))
+    t.add_row("seats", Text(seats))
     t.add_row("rules", Text(safe_text(", ".join(f"{k}={v}" for k, v in h.rules.items()))))
     t.add_row("started", Text(safe_text(f"{h.started} (kabucli {h.kabucli})")))
     return Panel(t, title="kabucli log", expand=False)

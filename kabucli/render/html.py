@@ -39,7 +39,7 @@ from kabucli.render import (
     seen_violation,
 )
 from kabucli.render.svgcards import symbols
-from kabucli.safetext import safe_text
+from kabucli.safetext import safe_text, shown_name
 
 
 def _scene(game: Game, match: Match, viewer: int | None) -> dict[str, Any]:
@@ -47,7 +47,7 @@ def _scene(game: Game, match: Match, viewer: int | None) -> dict[str, Any]:
     pending = match.pending
     turn = list(pending.seats) if pending.kind == "action" and len(pending.seats) == 1 else []
     for seat in scene["seats"]:
-        seat["name"] = safe_text(match.seat_name(seat["seat"]))
+        seat["name"] = shown_name(match.seat_name(seat["seat"]))
     scene["turn"] = turn
     scene["waiting"] = safe_text(pending.what)
     return scene
@@ -131,7 +131,7 @@ def _walked(game: Game, data: Any, log_name: str,
         scene["seats"] = [once(s, seats_seen, known_seats) for s in scene["seats"]]
         return once(scene, scenes, known)
 
-    names = [safe_text(s.name) for s in header.seats]
+    names = [shown_name(s.name) for s in header.seats]
     # every view (everyone's, then each seat's; or the one asked for) built in one walk
     seen = [None, *range(1, len(header.seats) + 1)] if viewer is None else [viewer]
     start = Match(game, header)
