@@ -35,6 +35,7 @@ from kabucli.shuffle import ALGORITHM, Rng, chance_rng
 # use, a Final one is read directly.
 _UNDO: Final = Undo
 _FORFEIT: Final = Forfeit
+_OWN_BOTS: Final = ("bot:cmd:", "bot:py:")  # the controls of a user's own bots
 _ASTUPLE: Final = astuple
 
 PendingKind = Literal["chance", "action", "auto", "over"]
@@ -482,6 +483,12 @@ class Match:
                 return "the match is already over"
             if not 1 <= event.seat <= self.nseats:
                 return f"there is no seat p{event.seat} (seats are p1-p{self.nseats})"
+            # only a user's own bot fails (kabucli sim and tournament write its forfeit): a
+            # person's or a built-in bot's forfeit would end a match no table ever ended
+            control = self.header.seats[event.seat - 1].control
+            if not control.startswith(_OWN_BOTS):
+                return (f"p{event.seat} is not a bot of the user's own (cmd: or py:), the "
+                        "only seats that forfeit")
             return None
         if type(event) is _UNDO:
             if not any(self.is_input(e) for e in self.events):

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import msgspec
 import pytest
 from matchtools import killer_bot
 from typer.testing import CliRunner
@@ -20,7 +21,7 @@ from kabucli import games
 from kabucli.cli import app
 from kabucli.engine import walk
 from kabucli.events import Forfeit, Undo
-from kabucli.log import read_log
+from kabucli.log import read_log, write_log
 from kabucli.rules import build
 from kabucli.sim import simulate
 
@@ -621,3 +622,25 @@ def test_a_simulated_match_keeps_no_events_in_memory(
     plan = sim.Plan(game, {rule: 2}, (kind, "random", "random"), 9)
     outcome = sim.play_match(plan, 0)
     assert outcome.failed == 0 and len(made[1].events) == outcome.logged
+
+
+@pytest.mark.parametrize("control", ["bot:best", "human", "bot:random"])
+def test_only_a_users_own_bot_forfeits(tmp_path: Path, control: str) -> None:
+    """kabucli writes a forfeit only for a user's bot (cmd:, py:) that failed in sim or a
+    tournament. A log that has a built-in bot or a person forfeit, ending the match where
+    its rules do not, was valid and finished; it breaks a rule at the forfeit."""
+    logs = tmp_path / "logs"
+    simulate(DARE, build(DARE.Rules, ["rounds=2"]), ["best", "random"], 1, seed=3,
+             log_dir=logs, workers=1)
+    data = read_log(logs / "dare-00001.kbl", games.event_types)
+    seats = [msgspec.structs.replace(data.header.seats[0], control=control),
+             *data.header.seats[1:]]
+    header = msgspec.structs.replace(data.header, seats=seats)
+    events = [*data.events[:10], Forfeit(1, "crashed")]
+    violation = walk(DARE, header, events)[1]
+    assert violation is not None and violation.index == 11
+    assert "not a bot of the user's own" in violation.reason
+    path = tmp_path / "forged.jsonl"
+    write_log(path, header, events, "jsonl", types=games.event_types("dare"))
+    res = runner.invoke(app, ["audit", str(path)])
+    assert res.exit_code == 1 and "event 11" in res.output, res.output
