@@ -1062,14 +1062,21 @@ def _deriver(game: Any, header: Header, keep: bool, keep_inputs: bool = True) ->
 
 
 def _derive(types: Sequence[type[Event]], header: Header,
-            inputs: Sequence[tuple[int, Event | None]]) -> Any:
-    """The events of a format 2 log, from its inputs, by its game's engine."""
-    from kabucli.engine import derive
+            inputs: Sequence[tuple[int, Event | None]]) -> tuple[Any, int]:
+    """The events of a format 2 log, from its inputs, by its game's engine, and how many of
+    the inputs were placed: all, or up to the first that breaks a rule (the events of those
+    after it cannot be derived)."""
+    from kabucli.engine import Deriver
 
     game = game_of(types, header.game)
     if game is None:
         raise LogError("a format 2 log is read by its game's engine, which was not given")
-    return derive(game, header, inputs)
+    deriver, placed = Deriver(game, header), 0
+    for t, ev in inputs:
+        placed += 1
+        if not deriver.feed(t, ev):
+            break
+    return deriver.finish(), placed
 
 
 def repair_log(src: Path | str, dst: Path | str, event_types: EventTypes,
@@ -1109,11 +1116,17 @@ def repair_log(src: Path | str, dst: Path | str, event_types: EventTypes,
                 writer.close()
 
         _write_new(dst, write, overwrite, [src])
-        return len(_derive(records.types, header, records.inputs).events), dropped
+        return len(_derive(records.types, header, records.inputs)[0].events), dropped
     events, times = records.events, records.times
     if records.blocks:
-        derived = _derive(records.types, header, records.inputs)
+        derived, placed = _derive(records.types, header, records.inputs)
         events, times = derived.events, derived.times
+        left = len(records.inputs) - placed
+        if left:  # intact, yet JSON Lines cannot hold them: said, never left out unseen
+            dropped.append(f"{src}: the {left:,} input{'s' if left > 1 else ''} after event "
+                           f"{len(events)}, which breaks a rule: the events they lead to "
+                           "cannot be derived (repaired into the binary encoding, a .kbl "
+                           "name, every input is kept)")
     write_log(dst, header, events, format_for(dst), overwrite=overwrite, times=times,
               types=records.types, keep=[src])
     return len(events), dropped

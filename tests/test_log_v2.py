@@ -625,6 +625,37 @@ def test_repair_of_a_binary_log_drops_the_bad_block_and_keeps_the_others(
         msgspec.msgpack.decode(kept[3])
 
 
+
+def test_repair_into_json_lines_says_which_intact_inputs_it_cannot_hold(
+        tmp_path: Path) -> None:
+    """A block repeated whole (its checksum good) breaks a rule; the inputs after it are
+    intact, yet their events cannot be derived. Repaired into JSON Lines the log ended at
+    the broken input and said "0 records dropped", its last inputs gone unseen."""
+    log = tmp_path / "table.kbl"
+    assert run("play", "dare", "--physical", "--players", "3", "--log", str(log),
+               input="deal 9-2-2\np2 sets 1-2-10\np3 pass\np1 pass\nquit\n").exit_code == 0
+    data = log.read_bytes()
+    bounds = frames(data)
+    assert len(bounds) == 5  # the header, then one block an input
+    start, end = bounds[2]
+    doubled = tmp_path / "doubled.kbl"
+    doubled.write_bytes(data[:end] + data[start:end] + data[end:])
+    res = run("log", "repair", str(doubled), str(tmp_path / "fixed.jsonl"))
+    assert res.exit_code == 0
+    assert "0 records dropped" not in res.stdout
+    assert res.stderr.strip() == (
+        f"dropped: {doubled}: the 2 inputs after event 6, which breaks a rule: the events "
+        "they lead to cannot be derived (repaired into the binary encoding, a .kbl name, "
+        "every input is kept)")
+    # into the binary encoding, every input is kept, the broken one and those after it
+    assert run("log", "repair", str(doubled), str(tmp_path / "fixed.kbl")).exit_code == 0
+    records = [r for body in bodies((tmp_path / "fixed.kbl").read_bytes())[1:]
+               for r in msgspec.msgpack.decode(body)]
+    # [code, dt, fields...]: the deal, p2's lay twice, p3's pass, p1's pass
+    assert [[r[0], *r[2:]] for r in records][1:] == [[3, 2, [[1, 2, 10]]]] * 2 + [
+        [3, 3, []], [3, 1, []]]
+
+
 def test_a_format_1_log_is_replayed_audited_resumed_in_format_1_and_converted(
         tmp_path: Path) -> None:
     from v1logs import write_v1
