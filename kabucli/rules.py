@@ -8,6 +8,7 @@ rules all read the same definition.
 from __future__ import annotations
 
 import re
+import sys
 import typing
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -162,6 +163,10 @@ def _from_file(file: Path, rules_type: type[msgspec.Struct], game: str, games: S
     except RecursionError:
         raise RulesFileError(f"rules file {file} is not valid TOML: values nested too "
                              "deeply") from None
+    except ValueError:  # (the one the TOML reader lets out: Python's int() of > 4300 digits)
+        raise RulesFileError(f"rules file {file}: a number in it has more than "
+                             f"{sys.get_int_max_str_digits()} digits, more than any house "
+                             "rule takes") from None
     top = {k: v for k, v in loaded.items() if not isinstance(v, dict)}
     tables = {k: v for k, v in loaded.items() if isinstance(v, dict)}
     for table in tables:

@@ -190,6 +190,21 @@ def test_a_rules_file_beyond_the_bounds_is_refused(tmp_path: Path) -> None:
         build(games.get("dare").Rules, file=file, game="dare")
 
 
+
+@pytest.mark.parametrize("command", [["deal", "dare", "--seed", "1"], ["play", "dare", "--no-log",
+                                                                       "--bot", "all=random"]])
+def test_a_rules_file_number_longer_than_python_reads_is_one_line(tmp_path: Path,
+                                                                 command: list[str]) -> None:
+    """TOML reads any integer; Python's int() refuses one of more than 4300 digits with a
+    ValueError, which the TOML reader lets out: it was an internal error."""
+    file = tmp_path / "rules.toml"
+    file.write_text(f"ante = {'9' * 5000}\n")
+    res = run(*command, "--rules-file", str(file))
+    assert res.exit_code == 2, res.output
+    line, = res.stderr.strip().splitlines()
+    assert line == (f"error: rules file {file}: a number in it has more than 4300 digits, "
+                    "more than any house rule takes")
+
 @pytest.mark.parametrize("value", [2**64, 10**30])
 def test_a_log_header_beyond_the_bounds_is_unreadable(tmp_path: Path, value: int) -> None:
     path = tmp_path / "game.jsonl"
