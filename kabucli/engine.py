@@ -25,7 +25,15 @@ from kabucli.cards import Deck
 from kabucli.compact import DERIVED, DRAW, INPUT
 from kabucli.errors import IllegalMove, KabuError, LogError, NeedInputs, RuleError
 from kabucli.events import Event, Forfeit, Undo
-from kabucli.log import FORMAT_VERSION, Header, SeatInfo, now_iso, now_ms, started_problem
+from kabucli.log import (
+    FORMAT_VERSION,
+    Header,
+    SeatInfo,
+    external_bot,
+    now_iso,
+    now_ms,
+    started_problem,
+)
 from kabucli.rules import as_dict, validate
 from kabucli.safetext import quoted
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
@@ -35,7 +43,6 @@ from kabucli.shuffle import ALGORITHM, Rng, chance_rng
 # use, a Final one is read directly.
 _UNDO: Final = Undo
 _FORFEIT: Final = Forfeit
-_OWN_BOTS: Final = ("bot:cmd:", "bot:py:")  # the controls of a user's own bots
 _ASTUPLE: Final = astuple
 
 PendingKind = Literal["chance", "action", "auto", "over"]
@@ -485,8 +492,7 @@ class Match:
                 return f"there is no seat p{event.seat} (seats are p1-p{self.nseats})"
             # only a user's own bot fails (kabucli sim and tournament write its forfeit): a
             # person's or a built-in bot's forfeit would end a match no table ever ended
-            control = self.header.seats[event.seat - 1].control
-            if not control.startswith(_OWN_BOTS):
+            if external_bot(self.header.seats[event.seat - 1].control) is None:
                 return (f"p{event.seat} is not a bot of the user's own (cmd: or py:), the "
                         "only seats that forfeit")
             return None
