@@ -299,6 +299,7 @@ def rules(
     from rich.table import Table
 
     from kabucli import bots, games
+    from kabucli.render import rule_value
     from kabucli.render.fit import fit
     from kabucli.rules import describe
 
@@ -338,7 +339,7 @@ def rules(
     t.add_column("default")
     t.add_column("what it does")
     for i in infos:
-        t.add_row(i.name, i.kind, str(i.default), i.help)
+        t.add_row(i.name, i.kind, rule_value(i.default), i.help)
     out.print(fit(t))
     t = Table(title="Bots (play --bot SEAT=KIND, sim --bot KIND)", title_justify="left")
     t.add_column("kind", style="bold")

@@ -519,3 +519,24 @@ def test_a_log_too_long_for_a_page_is_refused_in_one_line(
                      f"SEAT for one view, or page through it with kabucli replay {log} --step"]
     res = runner.invoke(app, ["replay", str(log), "--html", str(out), "--as", "p2"])
     assert res.exit_code == 0 and out.stat().st_size > 0
+
+
+def test_the_heading_names_a_seat_once_when_its_name_is_its_label(page: Any,
+                                                                   tmp_path: Path) -> None:
+    """A real table's seats are named p1, p2, ... unless named: the heading says 'p1', not
+    'p1 p1' (as the text replay's header does); a named seat keeps both ('p2 Ben')."""
+    log = tmp_path / "table.kbl"
+    res = runner.invoke(app, ["play", "uno-dare", "--physical", "--players", "3", "--log",
+                              str(log), "--script", "-"], input="deal R5\n",
+                        env={"NO_COLOR": "1"})
+    assert res.exit_code == 0, res.output
+    out = tmp_path / "physical.html"
+    write_page(log, out)
+    page.goto(out.as_uri())
+    meta = page.locator("#meta").inner_text()
+    assert "seats: p1, p2, p3 \u00b7" in meta, meta
+    out = tmp_path / "named.html"
+    write_page(ROOT / "replays" / "uno-dare" / "3p-physical-round.kbl", out)
+    page.goto(out.as_uri())
+    meta = page.locator("#meta").inner_text()
+    assert "seats: p1 Aki, p2 Ben, p3 Chie \u00b7" in meta, meta

@@ -75,6 +75,22 @@ def seat_label(match: Match, seat: int) -> str:
     return f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}"
 
 
+def rule_value(value: Any) -> str:
+    """A house rule's value as it is typed after ``--rule`` and written in the rules pages:
+    ``true``/``false`` (not Python's ``True``), a list by how many entries it holds, an empty
+    one as ``none``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return f"{len(value)} entries" if value else "none"
+    return str(value)
+
+
+def rules_line(rules: dict[str, Any]) -> str:
+    """A log's house rules in one line, ``name=value, ...`` (see :func:`rule_value`)."""
+    return ", ".join(f"{k}={rule_value(v)}" for k, v in rules.items())
+
+
 def round_of(phase: str, number: int) -> tuple[int, bool]:
     """The round (or hand) a table belongs to, and whether it is over, from the state's phase
     and the number of its round: once a round's last event (its result, payout or score) is
@@ -245,7 +261,7 @@ def header_panel(game: Game, match: Match, viewer: int | None = None) -> Panel:
     seats = ", ".join(f"p{i}{'' if s.name == f'p{i}' else ' ' + shown_name(s.name)} "
                       f"({safe_text(s.control, 200)})" for i, s in enumerate(h.seats, 1))
     t.add_row("seats", Text(seats))
-    t.add_row("rules", Text(safe_text(", ".join(f"{k}={v}" for k, v in h.rules.items()))))
+    t.add_row("rules", Text(safe_text(rules_line(h.rules))))
     t.add_row("started", Text(safe_text(f"{h.started} (kabucli {h.kabucli})")))
     return Panel(t, title="kabucli log", expand=False)
 

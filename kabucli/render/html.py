@@ -35,6 +35,7 @@ from kabucli.render import (
     event_actor,
     event_words,
     outcome_panel,
+    rules_line,
     seat_label,
     seen_violation,
 )
@@ -176,7 +177,7 @@ def _walked(game: Game, data: Any, log_name: str,
         # the seed's commitment, printed before the deal: every view shows it (not the salt)
         "commit": None if h.commit is None else safe_text(h.commit),
         "seats": names,
-        "rules": safe_text(", ".join(f"{k}={v}" for k, v in h.rules.items())),
+        "rules": safe_text(rules_line(h.rules)),
         "scenes": scenes, "seats_seen": seats_seen, "views": views,
         "violation": violation_data,
         "error": None if data.error is None else safe_text(
@@ -444,10 +445,14 @@ _JS = r"""
       ol.appendChild(li);
     });
   }
+  function seatLabel(name, i) {  // a seat named as its label (a real table's "p1") once
+    const p = "p" + (i + 1);
+    return name === p ? p : p + " " + name;
+  }
   function showMeta() {  // the seed is the referee's: a seat's view says it is hidden
     $("meta").textContent = D.mode + (view.seed !== null ? " (" + view.seed + ")" : "") +
       (D.commit !== null ? " \u00b7 commitment " + D.commit : "") +
-      " \u00b7 seats: " + D.seats.map((n, i) => "p" + (i + 1) + " " + n).join(", ") +
+      " \u00b7 seats: " + D.seats.map(seatLabel).join(", ") +
       " \u00b7 rules: " + D.rules;
   }
   function setView(key) {

@@ -61,7 +61,8 @@ def _status(s: UnoState, p: int) -> Text:
     if s.phase == "over":
         return Text("")
     if s.hit == p:
-        return Text(f"hit by dare #{s.hit_number}", style="bold magenta")
+        doing = "trying" if s.phase == "verdict" else "hit by"
+        return Text(f"{doing} dare #{s.hit_number}", style="bold magenta")
     if s.window == p:
         return Text("one card, no UNO!", style="bold red")
     if s.phase in ("turn", "drawn", "name") and s.turn == p and not s.todo:
@@ -92,6 +93,18 @@ def round_label(match: Match) -> str:
 def _hit(s: UnoState) -> str:
     """Who the dare in play hits, and its words."""
     return f"p{s.hit} is hit by dare #{s.hit_number}: \"{dare_text(s.rules, s.hit_number)}\""
+
+
+def _dare_line(s: UnoState) -> str:
+    """The dare in play and what is asked next: the player hit tries it or declines; once they
+    try, the table judges it (not the player hit, who has chosen already)."""
+    dare = f"dare #{s.hit_number}: \"{dare_text(s.rules, s.hit_number)}\""
+    if s.phase == "verdict":
+        return f"p{s.hit} tries {dare} - the table judges it done, or failed (draw 2)"
+    if s.phase == "name":  # a Wild Dare turned up first: its color comes before the dare
+        return (f"{_hit(s)} - first p{s.turn} names the color, then tries it, or declines "
+                "and draws 2")
+    return f"{_hit(s)} - try it, or decline and draw 2"
 
 
 def _drawn(game: Game, s: UnoState, viewer: int | None) -> str:
@@ -128,8 +141,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
                       _status(s, p))
     parts: list[RenderableType] = [head, Text(""), fit(seats)]
     if s.hit_number:
-        parts += [Text(""), Text(f"{_hit(s)} - try it, or decline and draw 2",
-                                 style="magenta")]
+        parts += [Text(""), Text(_dare_line(s), style="magenta")]
     if drawn := _drawn(game, s, viewer):
         parts.append(Text(drawn))
     return titled(Group(*parts), title)
@@ -151,8 +163,28 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
     for key, score in out["scores"].items():
         style = "bold green" if key in out["winners"] else ""
         sheet.add_row(seat_cell(match, int(key[1:])), str(score), style=style)
-    winners = ", ".join(seat_label(match, int(w[1:])) for w in out["winners"])
-    return Group(rounds, sheet, Text(f"winner: {winners}", style="bold green"))
+    return Group(rounds, sheet, Text(won_why(match, out), style="bold green"))
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
+def won_why(match: Match, out: dict[str, Any]) -> str:
+    """Who won the match and why: the first to reach the target (``winner`` scoring), or the
+    lowest score when a score reached it (``lowest``, where a tie shares the win)."""
+    s: UnoState = match.state
+    target = s.rules.target
+    scores: dict[str, int] = out["scores"]
+    names = [seat_label(match, int(w[1:])) for w in out["winners"]]
+    head = (f"winner: {names[0]}" if len(names) == 1
+            else f"winners: {', '.join(names)} (a tie shares the win)")
+    best = scores[out["winners"][0]]
+    if out["scoring"] != "lowest":
+        return f"{head}, the first to reach the target of {target} ({_points(best)})"
+    reached = ", ".join(seat_label(match, int(k[1:])) for k, v in scores.items() if v >= target)
+    return (f"{head}, with the lowest score ({_points(best)}) when {reached} reached the "
+            f"target of {target}")
 
 
 def describe(game: Game, ev: Event, match: Match) -> str | None:
@@ -247,12 +279,12 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
         color = "to be named" if s.phase == "name" else COLOR_NAMES[s.color]
         centre = [{"label": "draw pile", "cards": ["??"] if s.pile else [],
                    "count": len(s.pile)},
-                  {"label": f"discards · colour {color}", "cards": [tok(s.discards[-1])],
+                  {"label": f"discards · color {color}", "cards": [tok(s.discards[-1])],
                    "count": len(s.discards)}]
         lines.append("play goes " + ("p1 → p2 → ..." if s.direction > 0
                                      else "... → p2 → p1"))
     if s.hit_number:
-        lines.append(f"{_hit(s)} (try it, or decline and draw 2)")
+        lines.append(_dare_line(s))
     if drawn := _drawn(game, s, viewer):
         lines.append(drawn)
     seats = []

@@ -977,6 +977,8 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         verb = m.verb
         if s.phase == "name" and len(m.words) == 1 and verb in text.COLOR_WORDS:
             return Name(self._who(s, m), self._color(verb))
+        if len(m.words) == 1 and verb in text.COLOR_WORDS:  # not now: no color to name
+            raise ParseError(text.LONE_COLOR)
         if verb in self._verbs.handlers and verb != "play":  # 'draw 2', 'color'
             raise ParseError(text.words_after(verb, m.args))
         return self._parse_play(self._who(s, m), verb, m.args)

@@ -92,6 +92,12 @@ def words_after(verb: str, rest: list[str]) -> str:
     return f"{quoted(verb)} takes nothing after it (not {quoted(' '.join(rest))})"
 
 
+# Why a color typed alone is refused when no color is to be named (as after a Wild Dare
+# played without one, which was refused: the color goes with the card).
+LONE_COLOR = ("a color typed alone names the color of a Wild Dare turned up as the first "
+              "discard; a Wild Dare played names its color with the card, e.g. 'WD12 red'")
+
+
 def command(s: UnoState, line: str) -> str | None:
     """Uno Dare has no prompt questions of its own."""
     return None

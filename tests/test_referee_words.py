@@ -1,0 +1,172 @@
+"""The words a referee reads at a real Uno Dare or Kabu-Tsukuri table, and in the replay of its
+log: house rules written as they are typed, the dare being judged, a lone color at the wrong
+moment, who won the match and why."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from kabucli.cli import app
+
+runner = CliRunner()
+ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+
+
+def run(*args: str, input: str | None = None) -> Any:
+    res = runner.invoke(app, list(args), input=input, env=ENV)
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def flat(text: str) -> str:
+    """Text with the table's borders and line breaks taken out: words only."""
+    return " ".join(text.replace("│", " ").split())
+
+
+def test_replay_header_writes_house_rules_as_they_are_typed(tmp_path: Path) -> None:
+    """The rules line of a replay shows yes-or-no rules as 'true'/'false', the spelling
+    --rule takes (it refuses 'True'), and an empty list as 'none', not Python's '[]'."""
+    res = run("replay", str(REPLAYS / "uno-dare" / "3p-scoring-lowest.jsonl"), "--at", "0")
+    assert res.exit_code == 0, res.output
+    rules = flat(res.stdout)
+    assert "dare_skips=false" in rules and "house_dares=none" in rules, rules
+    assert "False" not in rules and "[]" not in rules
+    # and what the header says can be typed back
+    log = tmp_path / "t.kbl"
+    res = run("play", "uno-dare", "--physical", "--players", "3", "--rule", "dare_skips=false",
+              "--log", str(log), "--script", "-", input="deal R5\n")
+    assert res.exit_code == 0, res.output
+
+
+def test_rules_page_lists_defaults_as_they_are_typed() -> None:
+    res = run("rules", "uno-dare")
+    rows = {line.split("│")[1].strip(): line.split("│")[3].strip()
+            for line in res.stdout.splitlines() if line.count("│") >= 4
+            and line.split("│")[1].strip()}
+    assert rows["dare_skips"] == "true" and rows["dare_on_wild"] == "false", rows
+    assert rows["house_dares"] == "none", rows
+
+
+def test_html_page_writes_house_rules_as_they_are_typed(tmp_path: Path) -> None:
+    out = tmp_path / "u.html"
+    res = run("replay", str(REPLAYS / "uno-dare" / "3p-physical-round.kbl"), "--html", str(out))
+    assert res.exit_code == 0, res.output
+    data = out.read_text()
+    start = data.index('"rules":')
+    rules = json.loads(data[start + len('"rules":'):].split(',"scenes"')[0].strip())
+    assert "dare_skips=true" in rules and "house_dares=none" in rules, rules
+
+
+def _table_log(tmp_path: Path, moves: str) -> Path:
+    """A refereed Uno Dare table of three, its moves typed from a script."""
+    log = tmp_path / "table.kbl"
+    res = run("play", "uno-dare", "--physical", "--players", "3", "--log", str(log),
+              "--script", "-", input=moves)
+    assert res.exit_code == 0, res.output
+    return log
+
+
+def test_a_dare_being_judged_asks_the_table_not_the_player(tmp_path: Path) -> None:
+    """Once p1 tries the dare, the table and the page stop telling p1 to 'try it, or decline'
+    (p1 has chosen): they say p1 tries it and the table judges it done or failed."""
+    log = _table_log(tmp_path, "deal R5\nG5\nGD5\ntry\n")
+    hit = flat(run("replay", str(log), "--at", "3").stdout)
+    assert "p1 is hit by dare #5" in hit and "try it, or decline and draw 2" in hit, hit
+    judged = flat(run("replay", str(log), "--at", "4").stdout)
+    assert "try it, or decline" not in judged, judged
+    assert "p1 tries dare #5" in judged and "the table judges it done, or failed" in judged
+    assert "trying dare #5" in judged
+    page = tmp_path / "t.html"
+    assert run("replay", str(log), "--html", str(page)).exit_code == 0
+    html = page.read_text()
+    assert "the table judges it done, or failed" in html
+    assert "(try it, or decline and draw 2)" not in html
+
+
+def test_the_page_spells_color_as_everywhere_else(tmp_path: Path) -> None:
+    log = _table_log(tmp_path, "deal R5\n")
+    page = tmp_path / "t.html"
+    assert run("replay", str(log), "--html", str(page)).exit_code == 0
+    html = page.read_text()
+    assert "discards · color red" in html and "colour" not in html
+
+
+def test_a_lone_color_out_of_place_says_where_a_color_goes(tmp_path: Path) -> None:
+    """A referee who typed a Wild Dare without its color (refused) and then the color alone
+    is told that the color goes with the card, not that 'red' is no Uno Dare move (it is one,
+    for a Wild Dare turned up first)."""
+    res = run("play", "uno-dare", "--physical", "--players", "3", "--no-log", "--script", "-",
+              input="deal R5\nred\n")
+    assert res.exit_code == 1
+    err = flat(res.stderr)
+    assert "is not an Uno Dare move" not in err, err
+    assert "a Wild Dare played names its color with the card, e.g. 'WD12 red'" in err, err
+    # where a color is to be named, it still names it
+    log = _table_log(tmp_path, "deal WD9\nred\n")
+    assert "p2 names red" in flat(run("replay", str(log)).stdout)
+
+
+def test_a_wild_dare_turned_up_first_asks_for_the_color_before_the_dare(tmp_path: Path) -> None:
+    log = _table_log(tmp_path, "deal WD9\n")
+    table = flat(run("replay", str(log), "--at", "1").stdout)
+    assert "try it, or decline" not in table, table
+    assert "first p2 names the color, then tries it, or declines and draws 2" in table, table
+
+
+# p2 goes out while p1 holds only the four 0s: under 'lowest' scoring p1 and p2 share the win
+# with 0 points each, as p3's Wild Dares take p3 past the target.
+TIE = """\
+deal R5
+R6
+R7
+R8
+R9
+R1
+R2
+R3
+R4
+R6
+R7
+draw
+keep
+draw
+R5
+R8
+draw
+keep
+draw
+R1
+R9 uno
+draw
+keep
+draw
+R2
+R3
+p1 shows R0-Y0-G0-B0
+p3 shows WD9-WD10-WD11-WD12-WD13-WD14-WD15
+"""
+
+
+def test_the_end_of_the_match_says_who_won_and_why(tmp_path: Path) -> None:
+    res = run("replay", str(REPLAYS / "uno-dare" / "3p-physical-round.kbl"))
+    assert res.exit_code == 0
+    last = flat(res.stdout.split("scores (")[-1])
+    assert "the first to reach the target of " in last, last
+
+
+def test_a_shared_win_names_every_winner_in_the_plural(tmp_path: Path) -> None:
+    log = tmp_path / "tie.kbl"
+    res = run("play", "uno-dare", "--physical", "--players", "3", "--rule", "scoring=lowest",
+              "--rule", "target=100", "--log", str(log), "--script", "-", input=TIE)
+    assert res.exit_code == 0, res.output
+    for out in (res.stdout, run("replay", str(log)).stdout):
+        end = flat(out.split("scores (lowest)")[-1])
+        assert ("winners: p1, p2 (a tie shares the win), with the lowest score (0 points) "
+                "when p3 reached the target of 100") in end, end
+        assert "winner: p1, p2" not in end
