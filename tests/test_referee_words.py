@@ -170,3 +170,16 @@ def test_a_shared_win_names_every_winner_in_the_plural(tmp_path: Path) -> None:
         assert ("winners: p1, p2 (a tie shares the win), with the lowest score (0 points) "
                 "when p3 reached the target of 100") in end, end
         assert "winner: p1, p2" not in end
+
+
+def test_the_table_says_who_went_out_while_the_hands_are_shown(tmp_path: Path) -> None:
+    """At a real table the round's score waits for the hands to be shown: meanwhile the table
+    marks the player who went out, rather than nothing beside an empty hand."""
+    log = tmp_path / "tie.kbl"
+    res = run("play", "uno-dare", "--physical", "--players", "3", "--rule", "scoring=lowest",
+              "--rule", "target=100", "--log", str(log), "--script", "-",
+              input=TIE.split("p1 shows")[0])
+    assert res.exit_code == 0, res.output
+    rows = [line for line in run("replay", str(log), "--at", "26").stdout.splitlines()
+            if line.startswith("│ p")]
+    assert [flat(r) for r in rows if "went out" in r] == ["p2 0 0 - went out"], rows

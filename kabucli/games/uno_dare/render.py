@@ -60,6 +60,8 @@ def cards_line(game: Game, cards: list[int]) -> Text:
 def _status(s: UnoState, p: int) -> Text:
     if s.phase == "over":
         return Text("")
+    if s.phase == "round" and not s.hands[p]:  # the round is won; the hands are shown next
+        return Text("went out", style="bold green")
     if s.hit == p:
         doing = "trying" if s.phase == "verdict" else "hit by"
         return Text(f"{doing} dare #{s.hit_number}", style="bold magenta")
