@@ -16,6 +16,7 @@ from kabucli.events import End, Event
 from kabucli.games.uno_dare.rules import (
     COLOR,
     T_SCORE,
+    T_SHOW,
     WILD,
     Answer,
     Catch,
@@ -60,8 +61,8 @@ def cards_line(game: Game, cards: list[int]) -> Text:
 def _status(s: UnoState, p: int) -> Text:
     if s.phase == "over":
         return Text("")
-    if s.phase == "round" and not s.hands[p]:  # the round is won; the hands are shown next
-        return Text("went out", style="bold green")
+    if not s.hands[p] and any(code == T_SHOW for code, _ in s.todo):  # (a real table)
+        return Text("went out", style="bold green")  # the round is won; its score comes later
     if s.hit == p:
         doing = "trying" if s.phase == "verdict" else "hit by"
         return Text(f"{doing} dare #{s.hit_number}", style="bold magenta")
