@@ -710,9 +710,12 @@ def _typed(sess: Session, out: Console, as_json: bool, read: Callable[[], str]) 
     or is not text stops the game."""
     try:
         return read()
-    except (EOFError, KeyboardInterrupt):
+    except EOFError:
         out.print()
         _stop(sess, "input ended", 0, as_json)
+    except KeyboardInterrupt:  # a person's Ctrl-C: said as such, not as input that ran out
+        out.print()
+        _stop(sess, "stopped (Ctrl-C)", 0, as_json)
     except UnicodeDecodeError:  # where the locale does not let Python escape it
         out.print()
         _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE, as_json)

@@ -253,7 +253,7 @@ def test_at_a_terminal_tab_completes_and_up_recalls_across_sessions(terminal: An
     t.type("\x1b[A", "pass")  # Up recalls the line typed in the session before
     t.type("\r", "p1 lays no set")
     t.wait_for(PROMPT)
-    t.type("\x03", "input ended")  # Ctrl-C leaves too
+    t.type("\x03", "stopped (Ctrl-C)")  # Ctrl-C leaves too, and says so
     assert t.close() == 0
     lays = [DARE.notate(e) for e in read_log(log, games.event_types).events]
     assert lays.count("p1 pass") == 2
