@@ -781,6 +781,12 @@ def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:
     return ask
 
 
+def _hidden_move(event: Event) -> str:
+    """A move taken back that the person at the screen may not see, by whose it is."""
+    seat = getattr(event, "seat", None)
+    return f"p{seat}'s hidden move" if isinstance(seat, int) else "a hidden move"
+
+
 def _command(sess: Session, line: str, out: Console) -> str | None:
     """Handle the table commands (?, undo, table, help, quit); None when ``line`` is a move."""
     from rich.text import Text
@@ -814,13 +820,22 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     if word == "undo":
         from kabucli.errors import KabuError
 
+        inputs = [e for e in m.events if m.is_input(e)]
+        viewer = sess.viewer()  # the person at the screen (at a hot seat, before the undo)
         try:
             n = sess.undo()
         except KabuError as exc:  # past the undos a game may have (engine.MAX_REPLAYED)
             out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
             return "handled"
-        out.print("nothing to take back" if n == 0 else f"took back {_counted(n, 'move', 'moves')}")
-        return "undone" if n else "handled"
+        if n == 0:
+            out.print("nothing to take back")
+            return "handled"
+        # which moves, in notation; a move secret from the person at the screen (a bot's rows,
+        # another person's at a hot seat) only as hidden
+        taken = ", ".join(_hidden_move(e) if viewer is not None and g.hidden_from(e, viewer)
+                          else g.notate(e) for e in inputs[-n:])
+        out.print(Text(safe_text(f"took back {_counted(n, 'move', 'moves')}: {taken}")))
+        return "undone"
     if word in ("table", "t"):
         out.print(render.table(g, m, sess.viewer()))
         return "handled"

@@ -89,7 +89,7 @@ def test_undo_passes_the_screen_back_to_the_person_whose_move_it_takes_back() ->
     res = run(*TWO_PEOPLE, input="\npass\n\nundo\n\nquit\n")
     assert res.exit_code == 0, res.output
     out = res.stdout
-    took = out.index("took back 1 move\n")
+    took = out.index("took back 1 move: ")
     back = out.index(f"{PASS_TO} p2", took)
     assert back < out.index(P2_HAND, took)
     assert P2_HAND not in out[out.index(f"{PASS_TO} p1"):back]

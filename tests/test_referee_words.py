@@ -183,3 +183,34 @@ def test_the_table_says_who_went_out_while_the_hands_are_shown(tmp_path: Path) -
     rows = [line for line in run("replay", str(log), "--at", "26").stdout.splitlines()
             if line.startswith("│ p")]
     assert [flat(r) for r in rows if "went out" in r] == ["p2 0 0 - went out"], rows
+
+
+def test_undo_at_the_prompt_says_which_move_it_took_back() -> None:
+    res = run("play", "uno-dare", "--physical", "--players", "3", "--no-log",
+              input="deal R5\nG5\nundo\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "took back 1 move: p2 play G5\n" in res.stdout, res.stdout
+
+
+def _best(stdout: str) -> str:
+    """The solver's first arrangement in the answer to 'best'."""
+    for line in stdout.splitlines():
+        if line.strip().startswith("1. "):
+            return line.split("1. ", 1)[1].split("  ")[0].strip()
+    raise AssertionError(stdout)
+
+
+def test_undo_names_no_secret_move_of_a_bot(tmp_path: Path) -> None:
+    """In Kabu-Tsukuri the bots lay their rows face down. In hand 2 (dealer p2) p3 lays, then
+    Ann in p1, then p2: an undo at Ann's next prompt takes back p2's rows with hers, and says
+    p2's hidden move was taken back, never p2's rows."""
+    log = tmp_path / "k.kbl"
+    game = ("--seed", "3", "--player", "Ann", "--bot", "2=best", "--bot", "3=best")
+    res = run("play", "kabu-tsukuri", *game, "--log", str(log), input="best\nquit\n")
+    res = run("resume", str(log), input=f"{_best(res.stdout)}\nbest\nquit\n")
+    res = run("resume", str(log), input=f"{_best(res.stdout.split('hand 2')[-1])}\nundo\nquit\n")
+    assert res.exit_code == 0, res.output
+    took = [line[line.index("took back"):] for line in res.stdout.splitlines()
+            if "took back" in line]
+    assert len(took) == 1 and took[0].startswith("took back 2 moves: p1 rows "), took
+    assert took[0].endswith(", p2's hidden move"), took
