@@ -633,11 +633,12 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                 if sess.submit_line(line, partial(_yes, out) if interactive else None) is None:
                     out.print("not played")
             except KabuError as exc:
+                why = render.refusal_named(m, str(exc), line)  # p1 Ann, as the table says
                 if lines is None:
-                    out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
+                    out.print(f"[red]refused:[/] {_escape(why)}", soft_wrap=True)
                     continue
                 shown = repr(line[:100]) + ("…" if len(line) > 100 else "")  # a long line, cut
-                _stop(sess, f"{source}:{number}: {shown}: {exc}", 1, as_json)
+                _stop(sess, f"{source}:{number}: {shown}: {why}", 1, as_json)
     finally:
         sess.close()
     if as_json:

@@ -215,7 +215,7 @@ def test_script_move_not_in_hand_stops_at_its_line(tmp_path: Path) -> None:
 
 
 def test_script_move_for_a_bot_seat_stops_at_its_line(tmp_path: Path) -> None:
-    assert_stops_at(tmp_path, "pass\np3 pass\n", 2, "p3 is a bot seat; it plays by itself")
+    assert_stops_at(tmp_path, "pass\np3 pass\n", 2, "p3 random is a bot seat; it plays by itself")
 
 
 @pytest.mark.parametrize("kind", ["missing", "folder", "binary"])

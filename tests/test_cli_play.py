@@ -205,7 +205,7 @@ def test_mistyped_and_illegal_moves_are_refused_and_asked_again(tmp_path: Path) 
     assert "'foo' is not a Dare move" in refusals[0]
     assert "set 1-2-3 adds up to 6, ones digit 6, not the reference 7" in refusals[1]
     assert "adds up to 3" in refusals[2]
-    assert "p2 is a bot seat" in refusals[3]
+    assert "p2 best is a bot seat" in refusals[3]
     assert "waiting for p1 to lay sets matching 7, not for 'deal 1-2-3'" in refusals[4]
     assert res.stdout.count(PROMPT) == 6  # asked again after every refusal
     assert len(replayed(log)[1]) == n  # nothing recorded

@@ -214,3 +214,21 @@ def test_undo_names_no_secret_move_of_a_bot(tmp_path: Path) -> None:
             if "took back" in line]
     assert len(took) == 1 and took[0].startswith("took back 2 moves: p1 rows "), took
     assert took[0].endswith(", p2's hidden move"), took
+
+
+def test_a_refusal_names_the_seats_as_the_table_does() -> None:
+    """The referee typed 'Ann bets' (names may be typed for seats): the refusal says whose
+    turn it is as the table and the prompt do, 'p2 Bob', not a bare 'p2' to look up; what it
+    quotes of the line, and a range of seats, stay as they were."""
+    names = ("--player", "Ann", "--player", "Bob", "--player", "Cy")
+    res = run("play", "kabu-tsukuri", "--physical", *names, "--no-log",
+              input="deal\nAnn bets\np3 shows 1-2-3\np4 bets\nquit\n")
+    out = flat(res.stdout)
+    assert ("refused: it is not p1 Ann's turn (waiting for p2 Bob: p2 Bob's bet on row 1)"
+            in out), out
+    assert "refused: waiting for p2 Bob's bet on row 1, not for 'p3 shows 1-2-3'" in out, out
+    assert "refused: there is no seat p4 (seats are p1-p3)" in out, out
+    res = run("play", "uno-dare", "--physical", *names, "--no-log", "--script", "-",
+              input="deal R5\nAnn R3\n")
+    assert res.exit_code == 1
+    assert "it is not p1 Ann's turn (waiting for p2 Bob: p2 Bob to play on R5" in flat(res.stderr)

@@ -103,6 +103,7 @@ def round_of(phase: str, number: int) -> tuple[int, bool]:
 
 
 _SEAT = re.compile(r"\bp([1-9][0-9]*)\b")
+_SEAT_RANGE = re.compile(r"\bp[1-9][0-9]*-p[1-9][0-9]*\b")
 
 
 def seats_named(match: Match, text: str) -> str:
@@ -110,6 +111,25 @@ def seats_named(match: Match, text: str) -> str:
     written as the table writes it (``p1 Ann``), as plain text."""
     n = len(match.header.seats)
     return _SEAT.sub(lambda m: seat_label(match, int(m[1])) if int(m[1]) <= n else m[0], text)
+
+
+def refusal_named(match: Match, text: str, typed: str) -> str:
+    """A refusal of the line ``typed`` with each seat it names written as the table writes it
+    (``it is not p1 Ann's turn``), as plain text; what it quotes of the line stays as typed,
+    and so does a range of seats (``p1-p3``)."""
+    from kabucli.safetext import quoted
+
+    kept = sorted({quoted(typed), *(quoted(w) for w in typed.split()),
+                   *_SEAT_RANGE.findall(text)}, key=len, reverse=True)  # (seats p1-p3)
+    held: list[str] = []
+    for part in kept:
+        if part in text:
+            text = text.replace(part, f"\x00{len(held)}\x00")
+            held.append(part)
+    text = seats_named(match, text)
+    for i, part in enumerate(held):
+        text = text.replace(f"\x00{i}\x00", part)
+    return text
 
 
 def seat_cell(match: Match, seat: int) -> Text:
