@@ -232,3 +232,16 @@ def test_a_refusal_names_the_seats_as_the_table_does() -> None:
               input="deal R5\nAnn R3\n")
     assert res.exit_code == 1
     assert "it is not p1 Ann's turn (waiting for p2 Bob: p2 Bob to play on R5" in flat(res.stderr)
+
+
+def test_a_long_list_of_legal_moves_ends_with_how_many_are_left_then_what_to_type() -> None:
+    """At a real Uno Dare table '?' lists 50 moves: the first 30, then the rest counted. The
+    count was followed by the prompt's hint on the same line ('... and 20 more: play a card
+    on R5 ...'), which read as if the hint described the 20 not listed."""
+    res = run("play", "uno-dare", "--physical", "--players", "3", "--no-log",
+              input="deal R5\n?\nq\n")
+    lines = res.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if "more, not listed" in line)
+    assert lines[at].strip() == "... and 20 more, not listed"
+    assert lines[at + 1].startswith("to type: play a card on R5, color red")
+    assert sum(1 for line in lines[:at] if line.startswith("  p2 play ")) == 30
