@@ -625,7 +625,6 @@ def test_repair_of_a_binary_log_drops_the_bad_block_and_keeps_the_others(
         msgspec.msgpack.decode(kept[3])
 
 
-
 def test_repair_into_json_lines_says_which_intact_inputs_it_cannot_hold(
         tmp_path: Path) -> None:
     """A block repeated whole (its checksum good) breaks a rule; the inputs after it are
