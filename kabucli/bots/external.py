@@ -67,6 +67,8 @@ CLOSE_WAIT = 2.0  # seconds a bot has to exit once its game is over
 # its output stays open after it exits when a process it started holds it
 EXIT_CHECK = 0.2
 IDLE_HOSTS = 8  # Python bot processes kept for the next match of a run
+HOST_START = 30.0  # seconds a Python bot's process has to start, before its time limit
+READY = b'{"ready":true}'  # what that process says once it has started
 MEMORY = 4096  # MiB a bot process may allocate (KABUCLI_BOT_MEMORY overrides it)
 
 
@@ -309,17 +311,57 @@ def _kill_marked_once(needle: bytes, killed: set[int]) -> bool:
     for name in entries:
         if not name.isdigit() or int(name) == me or int(name) in killed:
             continue
-        try:
-            with open(f"/proc/{name}/environ", "rb") as fh:
-                found = needle in fh.read()
-        except OSError:  # gone, or not ours to read
-            continue
-        if found:
+        env = _environ(int(name))
+        if env is not None and needle in env:
             with contextlib.suppress(OSError):
                 os.kill(int(name), signal.SIGKILL)
                 killed.add(int(name))
                 more = True
     return more
+
+
+SETTLE = 1.0  # seconds _environ waits for a process caught becoming another program
+_PF_EXITING = 0x4  # /proc/PID/stat flags: the process is exiting
+_PF_KTHREAD = 0x200000  # a kernel thread
+
+
+def _environ(pid: int) -> bytes | None:
+    """The environment process ``pid`` started with, as /proc tells; None when it is gone,
+    exiting, a kernel thread or not ours to read.
+
+    A process caught becoming another program (``execve``) shows an empty environment for
+    an instant: its new memory is in place, the environment not yet copied into it (or the
+    old memory, opened just before, is gone by the read; or the kernel is that moment writing
+    down where it is). Its ``stat`` tells it apart: no environment at all there, where a
+    program started with an empty one has one of no length, which is believed once read twice
+    a moment apart. It is read again, for up to SETTLE seconds, until it shows one."""
+    deadline = time.monotonic() + SETTLE
+    seen_empty = False
+    while True:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as fh:
+                data = fh.read()
+        except OSError:  # gone, or not ours to read
+            return None
+        if data:
+            return data
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            state, flags = fields[0], int(fields[6])
+            env_start, env_end = int(fields[47]), int(fields[48])  # (Linux 3.5 and later)
+        except (OSError, IndexError, ValueError):
+            return None
+        if state in (b"Z", b"X") or flags & (_PF_EXITING | _PF_KTHREAD):
+            return None
+        if env_end and env_start == env_end:  # started with an empty environment?
+            if seen_empty:
+                return data
+            seen_empty = True
+        if time.monotonic() > deadline:
+            return None
+        if env_start == env_end:  # (else it has just become the other program: read it now)
+            time.sleep(0.001)
 
 
 def parse_answer(game: Game, state: Any, seat: int, answer: str) -> Event:
@@ -465,9 +507,20 @@ class PythonBot:
             code = (f"import sys; sys.path[:] = {sys.path!r}; "
                     "from kabucli.bots.external import host; host()")
             try:
-                self._chan = Channel([sys.executable, "-P", "-c", code], self.timeout)
+                self._chan = Channel([sys.executable, "-P", "-c", code], HOST_START)
             except (OSError, ValueError) as exc:
                 raise BotError(f"cannot start python bot '{spec}': {exc}") from None
+            # the bot's time limit starts once the process says it is ready: starting Python
+            # and importing kabucli is kabucli's work, not the bot's (a tenth of a second on
+            # an idle machine, more on a busy one, which failed bots of a short time limit)
+            try:
+                ready = self._chan.line(self._chan.deadline())
+                why = "" if ready == READY else f"sent {ready[:80]!r}, not kabucli's ready"
+            except Stalled as exc:
+                why = str(exc)
+            if why:
+                self._kill()
+                raise BotError(f"cannot start python bot '{spec}': its process {why}")
         self._chan.timeout = self.timeout
         seed = match.seed if match.seed is not None else 0  # as session.make_bots seeds bots
         reply = self._ask({"type": "init", "spec": spec, "header": match.header, "seed": seed,
@@ -668,6 +721,8 @@ def host() -> None:
     events: Any = None  # the type of a list of the game's events
     spec = "?"
     limit = TIMEOUT
+    out.write(READY + b"\n")  # (kabucli's imports done: the bot's time limit starts)
+    out.flush()
     for line in inp:
         msg = json.loads(line)
         spec = msg.get("spec", spec)
