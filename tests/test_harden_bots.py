@@ -921,7 +921,10 @@ def test_the_mark_scan_finds_what_a_marked_process_starts_while_it_scans() -> No
     proc = subprocess.Popen([sys.executable, "-c", code, token],
                             env={**os.environ, MARK: token})
     try:
-        time.sleep(0.3)
+        # forking already (a fixed 0.3 s was not always enough for Python to start, under load)
+        end = time.monotonic() + 30
+        while len(_running_with(token)) < 3 and time.monotonic() < end:
+            time.sleep(0.05)
         assert kill_marked(token) > 1
         proc.wait(timeout=10)
         assert _gone(token)
