@@ -61,8 +61,9 @@ def test_help_shows_no_value_type_for_a_flag(path: tuple[str, ...]) -> None:
     assert "<bool>" not in res.stdout
 
 
-def test_help_still_shows_the_type_of_an_option_that_takes_a_value() -> None:
-    assert "<int>" in run("replay", "--help").stdout  # --at N
+def test_help_still_shows_the_value_an_option_takes() -> None:
+    at = next(line for line in run("replay", "--help").stdout.splitlines() if "--at" in line)
+    assert " N " in at, at  # --at N (its metavar, where typer printed <int>)
 
 
 @pytest.mark.parametrize("path", [("play",), ("log", "convert"), ("log", "repair")])
