@@ -486,13 +486,22 @@ def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | 
     header = make_header(game, rules, seats, seed, timed=timed,
                          commit=None if salt is None or seed is None
                          else seed_commitment(seed, salt), salt=salt, started=started)
-    writer = None
+    match = Match(game, header)
+    # the bots first (as resume does): a Python bot that cannot load, or a bad
+    # KABUCLI_BOT_TIMEOUT or KABUCLI_BOT_MEMORY, stops before the log is made, leaving none
+    bots = make_bots(match, recorded_bots(seats))
     if log_path is not None:
-        writer = LogWriter.create(log_path, header, fmt or format_for(log_path), durable,
-                                  types=games.event_types(game.name))
-    match = Match(game, header, writer)
+        try:
+            match.writer = LogWriter.create(log_path, header, fmt or format_for(log_path),
+                                            durable, types=games.event_types(game.name))
+        except BaseException:
+            for bot in bots.values():  # a Python bot's process, started already, ends
+                closer = getattr(bot, "close", None)
+                if closer is not None:
+                    closer(None)
+            raise
     humans = {i for i, s in enumerate(seats, 1) if s.control == "human"}
-    return Session(match, make_bots(match, recorded_bots(seats)), log_path, humans)
+    return Session(match, bots, log_path, humans)
 
 
 def resume(path: Path, bot_specs: list[str] | None = None,

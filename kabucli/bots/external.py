@@ -93,7 +93,7 @@ def bot_memory() -> int | None:
     of this machine's memory, the smaller; None: no limit."""
     text = os.environ.get("KABUCLI_BOT_MEMORY", "").strip()
     if text:
-        if not text.isdigit() or int(text) > 2**30:
+        if not (text.isascii() and text.isdigit()) or int(text) > 2**30:  # (not '²')
             raise BotError(f"KABUCLI_BOT_MEMORY={text!r}: give the MiB of memory a bot may "
                            "take, a whole number (0 for no limit, at most 1073741824)")
         mib = int(text)
@@ -399,6 +399,7 @@ class ProcessBot:
     def __init__(self, command: str, timeout: float | None = None) -> None:
         self.command = command
         self.timeout = bot_timeout() if timeout is None else timeout
+        bot_memory()  # a bad setting refused when the bot is made, before the game starts
         self._chan: Channel | None = None
 
     def _channel(self) -> Channel:

@@ -1,0 +1,55 @@
+"""Hostile bots, a further round (see test_harden_bots.py for the earlier ones): bad bot
+settings and Python bots that fail to load stop before a log is made; ...
+
+Every bot here gets a short time limit (KABUCLI_BOT_TIMEOUT), so that each test is quick."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMIT = "0.5"  # seconds: the time limit of the bots of these tests
+
+
+def kabucli(*args: str, cwd: Path, env: dict[str, str] | None = None,
+            timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m kabucli ARGS`` in ``cwd`` as a user would (plain output)."""
+    full = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": "100",
+            "KABUCLI_BOT_TIMEOUT": LIMIT, **(env or {})}
+    res = subprocess.run([sys.executable, "-m", "kabucli", *args], cwd=cwd, env=full,
+                         capture_output=True, text=True, timeout=timeout)
+    assert "Traceback" not in res.stderr + res.stdout, res.stderr
+    assert "internal error" not in res.stderr + res.stdout, res.stderr
+    return res
+
+
+def error_lines(res: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line for line in res.stderr.splitlines() if line.startswith("error:")]
+
+
+@pytest.mark.parametrize(("env", "bot", "expected"), [
+    ({"KABUCLI_BOT_TIMEOUT": "soon"}, "cmd:python3 mybot.py", "KABUCLI_BOT_TIMEOUT='soon'"),
+    ({"KABUCLI_BOT_MEMORY": "lots"}, "cmd:python3 mybot.py", "KABUCLI_BOT_MEMORY='lots'"),
+    # a digit to str.isdigit, not to int(): once 'invalid literal for int()', as the bot's
+    # failure to start
+    ({"KABUCLI_BOT_MEMORY": "\u00b2"}, "cmd:python3 mybot.py", "KABUCLI_BOT_MEMORY='\u00b2'"),
+    ({}, "py:quits.py:Bot", "cannot load python bot 'quits.py:Bot': SystemExit: 3"),
+    ({}, "py:absent.py:Bot", "python bot file absent.py not found"),
+], ids=["timeout", "memory", "memory-superscript", "py-exits-on-import", "py-absent"])
+def test_a_bot_that_cannot_be_made_stops_play_before_a_log_is_made(
+        tmp_path: Path, env: dict[str, str], bot: str, expected: str) -> None:
+    # before: the log was made first, then the bot: a log of a game never played was left
+    # behind (and with a bad KABUCLI_BOT_MEMORY, the game was played up to the bot's turn)
+    (tmp_path / "quits.py").write_text("import sys\nsys.exit(3)\n")
+    res = kabucli("play", "dare", "--players", "2", "--seed", "1", "--bot", f"1={bot}",
+                  "--bot", "2=best", cwd=tmp_path, env=env)
+    assert res.returncode == 1
+    assert len(error_lines(res)) == 1 and expected in error_lines(res)[0], res.stderr
+    assert "log kept" not in res.stderr
+    assert res.stdout == ""  # no table drawn: nothing was dealt
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["quits.py"]  # and no log made
