@@ -5,6 +5,7 @@ Every bot here gets a short time limit (KABUCLI_BOT_TIMEOUT), so that each test 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -53,3 +54,33 @@ def test_a_bot_that_cannot_be_made_stops_play_before_a_log_is_made(
     assert "log kept" not in res.stderr
     assert res.stdout == ""  # no table drawn: nothing was dealt
     assert sorted(p.name for p in tmp_path.iterdir()) == ["quits.py"]  # and no log made
+
+
+CHDIR_BOT = """
+import os
+
+class Bot:  # goes into a folder of its own, which holds another bot of the same name
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "sub"))
+        return game.legal(state, seat)[0]
+"""
+
+
+def test_a_python_bot_that_changes_folder_does_not_change_the_next_matchs_bot(
+        tmp_path: Path) -> None:
+    # the process that runs a Python bot plays the next match too; it went on from the
+    # folder the bot had gone to, so 'py:mine.py:Bot' was then sub/mine.py (or not found)
+    (tmp_path / "mine.py").write_text(CHDIR_BOT)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "mine.py").write_text(
+        "class Bot:\n    def __init__(self, rng):\n        raise RuntimeError('impostor')\n")
+    res = kabucli("sim", "dare", "-b", "py:mine.py:Bot", "-b", "best", "-m", "3",
+                  "--workers", "1", "--seed", "1", "--rule", "rounds=1", "--json",
+                  cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    report = json.loads(res.stdout)
+    assert report["failures"] == 0 and report["failed"] == [], report["failed"]
+    assert report["bots"][0]["forfeits"] == 0
+    assert report["matches"] == 3

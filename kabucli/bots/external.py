@@ -701,8 +701,9 @@ def host() -> None:
     from the events kabucli sends, and answers each turn with the bot's move or failure.
 
     The bot's own stdin and stdout are the null device: its ``print`` cannot reach kabucli's
-    output, nor its reads the messages. When a match ends the host says it is clean (ready for
-    the next match) unless the bot left threads running, in which case it exits.
+    output, nor its reads the messages. When a match ends the host goes back to the folder it
+    started in (a bot may have changed it) and says it is clean (ready for the next match),
+    unless the bot left threads running, in which case it exits.
 
     kabucli kills the host when the bot is late; should kabucli itself be killed first, the
     host ends with it (Linux: the kernel kills it as its parent dies), and elsewhere an alarm
@@ -712,6 +713,7 @@ def host() -> None:
     from kabucli import games
 
     _end_with_parent()
+    home = os.getcwd()  # each match starts here, whatever folder the last one's bot went to
     inp = os.fdopen(os.dup(0), "rb")
     out = os.fdopen(os.dup(1), "wb")
     null = os.open(os.devnull, os.O_RDWR)
@@ -754,6 +756,10 @@ def host() -> None:
             else:  # the match is over
                 bot = match = None
                 if threading.active_count() > 1:
+                    os._exit(0)
+                try:  # a FILE.py path is found from here again, and the bot's own files
+                    os.chdir(home)
+                except OSError:  # (the folder gone): the next match starts a fresh process
                     os._exit(0)
                 reply = {"idle": True}
         except BotError as exc:
