@@ -84,3 +84,34 @@ def test_a_python_bot_that_changes_folder_does_not_change_the_next_matchs_bot(
     assert report["failures"] == 0 and report["failed"] == [], report["failed"]
     assert report["bots"][0]["forfeits"] == 0
     assert report["matches"] == 3
+
+
+MUTATING_BOT = """
+class Bot:  # spoils the table it is handed (its process's copy of the match)
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        for name in dir(state):
+            if not name.startswith("_"):
+                try:
+                    setattr(state, name, None)
+                except Exception:
+                    pass
+        return "pass"
+"""
+
+
+def test_a_python_bot_that_spoils_its_copy_of_the_match_is_named_by_seat(
+        tmp_path: Path) -> None:
+    # its process then fails to bring the copy up to date, or to read the bot's move: once
+    # 'python bot 'spoil.py:Bot': TypeError: ...', not saying which of two such seats failed
+    (tmp_path / "spoil.py").write_text(MUTATING_BOT)
+    res = kabucli("play", "dare", "--players", "2", "--seed", "1", "--rule", "rounds=2",
+                  "--bot", "1=py:spoil.py:Bot", "--bot", "2=py:spoil.py:Bot", "--log", "g.kbl",
+                  cwd=tmp_path)
+    assert res.returncode == 1
+    (line,) = error_lines(res)
+    assert line.startswith("error: bot p2 ('spoil.py:Bot') failed: TypeError: "), line
+    assert "log kept: g.kbl (3 events)" in line  # kabucli's own match was not touched
+    audit = kabucli("audit", "g.kbl", cwd=tmp_path)
+    assert audit.returncode == 0, audit.stdout + audit.stderr

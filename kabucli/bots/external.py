@@ -765,7 +765,11 @@ def host() -> None:
         except BotError as exc:
             reply = {"error": str(exc)}
         except BaseException as exc:  # the host's own failure, said in one line
-            reply = {"error": f"python bot '{spec}': {_describe(exc)}"}
+            # in a turn, the bot's doing (it changed the match it was handed, say): its
+            # seat is named, as two seats may run the same class
+            seat = msg.get("seat") if msg.get("type") == "turn" else None
+            who = f"bot p{seat} ('{spec}')" if type(seat) is int else f"python bot '{spec}'"
+            reply = {"error": f"{who} failed: {_describe(exc)}"}
         signal.setitimer(signal.ITIMER_REAL, 0)
         out.write(msgspec.json.encode(reply) + b"\n")
         out.flush()
