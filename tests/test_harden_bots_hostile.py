@@ -1,5 +1,7 @@
 """Hostile bots, a further round (see test_harden_bots.py for the earlier ones): bad bot
-settings and Python bots that fail to load stop before a log is made; ...
+settings and Python bots that fail to load stop before a log is made; a Python bot that
+changes folder does not change the next match's bot; a Python bot that spoils its copy of the
+match fails under its own seat's name.
 
 Every bot here gets a short time limit (KABUCLI_BOT_TIMEOUT), so that each test is quick."""
 
