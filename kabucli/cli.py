@@ -610,7 +610,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             p = m.pending
             if lines is None:  # the seats named as the table names them (p1 Ann)
                 who = render.seats_named(m, sess.prompt_seats())
-                what = render.seats_named(m, p.what)
+                what = render.seats_named(m, render.prompt_what(g, m))
                 typed = _typed(sess, out, as_json, partial(ask, who, what))
                 # '# ...' to the end of the line is a note, as in a script (the rules pages'
                 # examples are written so); a line that is only a note is no move at all
@@ -622,7 +622,9 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
                 try:
                     number, line = next(lines)
                 except StopIteration:
-                    _stop(sess, f"the script {source} ended; the game waits for {p.what}", 0,
+                    script = "on standard input" if source == "standard input" else source
+                    waits = render.seats_named(m, p.what)  # (p1 Ann, as the table names it)
+                    _stop(sess, f"the script {script} ended; the game waits for {waits}", 0,
                           as_json)
             reply = _command(sess, line, out) if len(line) <= MAX_LINE else None
             if reply == "quit":
@@ -635,6 +637,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             except KabuError as exc:
                 why = render.refusal_named(m, str(exc), line)  # p1 Ann, as the table says
                 if lines is None:
+                    # a move for later ('waiting for the deal, not for ...'): and what now
+                    why += render.what_now(g, m, str(exc))
                     out.print(f"[red]refused:[/] {_escape(why)}", soft_wrap=True)
                     continue
                 shown = repr(line[:100]) + ("…" if len(line) > 100 else "")  # a long line, cut

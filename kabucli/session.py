@@ -186,14 +186,25 @@ def typed_names(seats: Iterable[SeatInfo]) -> dict[str, int]:
     return {k: v for k, v in out.items() if k not in shared}
 
 
+# a seat and the word after it: its own name, as the table writes it ("p3 Cid"), is dropped
+_SEAT_NAMED = re.compile(r"\bp([1-9][0-9]*) +([^\s,|=#]+)")
+
+
 def name_seats(text: str, names: dict[str, int]) -> str:
     """``text`` with each word that is a player's name (see :func:`typed_names`) written as
-    that player's seat ``pN``."""
+    that player's seat ``pN``; a seat typed with its own name after it, as the table labels
+    it (``p3 Cid flip 7``), is that seat once."""
     def seat_word(found: re.Match[str]) -> str:
         seat = names.get(found.group().lower())
         return found.group() if seat is None else f"p{seat}"
 
-    return _WORD.sub(seat_word, text) if names else text
+    def own_name(found: re.Match[str]) -> str:
+        same = names.get(found.group(2).lower()) == int(found.group(1))
+        return f"p{found.group(1)}" if same else found.group()
+
+    if not names:
+        return text
+    return _WORD.sub(seat_word, _SEAT_NAMED.sub(own_name, text))
 
 
 def make_bots(match: Match, kinds: dict[int, str]) -> dict[int, Any]:

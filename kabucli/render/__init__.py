@@ -104,6 +104,9 @@ def round_of(phase: str, number: int) -> tuple[int, bool]:
 
 _SEAT = re.compile(r"\bp([1-9][0-9]*)\b")
 _SEAT_RANGE = re.compile(r"\bp[1-9][0-9]*-p[1-9][0-9]*\b")
+# a quoted piece of notation ('p3 flip 7'): a quote after no letter or digit, to the next quote
+# before none (so the apostrophe of "p1's turn" starts no quote)
+_QUOTED = re.compile(r"(?<![\w'])'[^'\n]*'(?![\w])")
 
 
 def seats_named(match: Match, text: str) -> str:
@@ -116,11 +119,13 @@ def seats_named(match: Match, text: str) -> str:
 def refusal_named(match: Match, text: str, typed: str) -> str:
     """A refusal of the line ``typed`` with each seat it names written as the table writes it
     (``it is not p1 Ann's turn``), as plain text; what it quotes of the line stays as typed,
-    and so does a range of seats (``p1-p3``)."""
+    and so does a range of seats (``p1-p3``) and whatever it quotes as notation to type
+    (``use 'p3 flip 7'``: ``'p3 Ann flip 7'`` could not be typed back)."""
     from kabucli.safetext import quoted
 
     kept = sorted({quoted(typed), *(quoted(w) for w in typed.split()),
-                   *_SEAT_RANGE.findall(text)}, key=len, reverse=True)  # (seats p1-p3)
+                   *_SEAT_RANGE.findall(text), *_QUOTED.findall(text)},
+                  key=len, reverse=True)  # (seats p1-p3)
     held: list[str] = []
     for part in kept:
         if part in text:
@@ -130,6 +135,29 @@ def refusal_named(match: Match, text: str, typed: str) -> str:
     for i, part in enumerate(held):
         text = text.replace(f"\x00{i}\x00", part)
     return text
+
+
+def prompt_what(game: Game, match: Match) -> str:
+    """What the play prompt says the game waits for: the pending's words, or where they are
+    too long for the prompt's line, the game's shorter ones (its text module's
+    ``prompt_what``)."""
+    pending = match.pending
+    short = getattr(games.text(game.name), "prompt_what", None)
+    if short is not None and pending.kind == "action":
+        words = short(match.state)
+        if words:
+            return str(words)
+    return pending.what
+
+
+def what_now(game: Game, match: Match, refusal: str) -> str:
+    """After a refusal of a move that is not due now (``waiting for X, not for 'Y'``), what may
+    be typed now, as the prompt's ``?`` says it (``: type 'deal' once ...``); else nothing."""
+    if not refusal.startswith("waiting for ") or match.pending.kind == "over":
+        return ""
+    seat = match.pending.seats[0] if match.pending.seats else 0
+    hint = games.prompt_hint(game.name, match.state, seat)
+    return f"; {seats_named(match, hint)}" if hint else ""
 
 
 def seat_cell(match: Match, seat: int) -> Text:
@@ -317,6 +345,20 @@ def balances_table(match: Match, balances: dict[str, Any], title: str = "chips")
             row.append(Text(f"{diff:+d}", style="green" if diff > 0 else "red" if diff < 0 else ""))
         t.add_row(*row, style=style)
     return t
+
+
+def most_chips(match: Match, out: dict[str, Any]) -> Text:
+    """Who ends a match with the most chips, in words (``most chips: p2 Bob (53)``; a tie
+    ``tied for the most chips (51 each): p2 Bob, p3 Cid``): the final table marks them only
+    in color, which plain output (a pipe, NO_COLOR) does not show."""
+    leaders: list[str] = out.get("leaders") or []
+    if not leaders:
+        return Text("")
+    names = [seat_label(match, int(w[1:])) for w in leaders]
+    top = out["balances"][leaders[0]]
+    if len(names) == 1:
+        return Text(f"most chips: {names[0]} ({top})", style="bold green")
+    return Text(f"tied for the most chips ({top} each): {', '.join(names)}", style="bold green")
 
 
 def group(*items: RenderableType) -> Group:

@@ -37,6 +37,7 @@ from kabucli.render import (
     outcome_panel,
     rules_line,
     seat_label,
+    seats_named,
     seen_violation,
 )
 from kabucli.render.svgcards import symbols
@@ -50,7 +51,10 @@ def _scene(game: Game, match: Match, viewer: int | None) -> dict[str, Any]:
     for seat in scene["seats"]:
         seat["name"] = shown_name(match.seat_name(seat["seat"]))
     scene["turn"] = turn
-    scene["waiting"] = safe_text(pending.what)
+    # the whole line: "waiting for p2 Bob to bet 1", or at the end "the match is over"
+    scene["waiting"] = safe_text(
+        pending.what.removeprefix("nothing: ") if pending.kind == "over"
+        else "waiting for " + seats_named(match, pending.what))
     return scene
 
 
@@ -71,7 +75,7 @@ def _entry(game: Game, index: int, ev: Event, match: Match, viewer: int | None,
     seat = game.actor(ev)
     if seat.startswith("p") and seat[1:].isdigit():  # by a seat: named once, by its label
         who = safe_text(event_actor(game, ev, match))
-        words = (who + words[len(seat):] if words.startswith(seat + " ")
+        words = (who + words[len(seat):] if words.startswith((seat + " ", seat + ":"))
                  else f"{who}: {words}")
     line = words if at is None else f"{clock_text(at)} {words}"
     hidden = viewer is not None and game.hidden_from(ev, viewer)
@@ -367,7 +371,7 @@ _JS = r"""
     $("scene-title").textContent = scene.title;
     $("pot").textContent = scene.pot === null ? "-" : scene.pot;
     $("pot-box").style.display = scene.pot === null ? "none" : "";
-    $("waiting").textContent = scene.waiting ? "waiting for " + scene.waiting : "";
+    $("waiting").textContent = scene.waiting || "";
     const status = $("status");
     status.replaceChildren();
     for (const line of scene.lines) status.appendChild(el("div", "", line));

@@ -14,7 +14,15 @@ from kabucli.games.dare.rules import DareState, Deal, Lay, Result, Show
 from kabucli.games.dare.text import hand_name
 from kabucli.ledger import party_name
 from kabucli.notation import card_list
-from kabucli.render import balances_table, cards_box, cards_inline, round_of, seat_cell, seat_label
+from kabucli.render import (
+    balances_table,
+    cards_box,
+    cards_inline,
+    most_chips,
+    round_of,
+    seat_cell,
+    seat_label,
+)
 from kabucli.render.fit import fit, titled
 
 
@@ -91,7 +99,7 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
         rounds.add_row(str(r["round"]), Text(f"{label}: {winners}"))
     chips = balances_table(match, out["balances"], title="final chips")
     pot = Text(f"pot left: {out['pot']}", style="dim") if out["pot"] else Text("")
-    return Group(rounds, chips, pot)
+    return Group(rounds, chips, most_chips(match, out), pot)
 
 
 _REASONS = {"dare": "is Dare and takes the pot", "showdown": "wins the showdown",

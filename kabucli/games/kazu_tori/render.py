@@ -307,6 +307,6 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
                       "rows": [{"label": f"pile · {len(pile)}",
                                 "cards": [tok(c) for c in pile] if faces else
                                 (["??"] if pile else []), "count": len(pile)}]})
-    return {"title": _title(s), "pot": s.ledger.pot,
+    return {"title": _title(s), "pot": None,  # (no pot: each loser pays the winner)
             "centre": [{"label": "table (oldest first)", "cards": [tok(c) for c in s.table]}],
             "seats": seats, "lines": lines}

@@ -1048,6 +1048,19 @@ def _apply_score(s: KazuToriState, ev: Score) -> None:
     todo.append((T_END, None))
 
 
+def _piles_words(sizes: list[int]) -> str:
+    """The face-down piles of a deal in words: ``10 cards face down to each player``, or with
+    3 players ``14 cards face down to p1, 13 to each other player``."""
+    first = sizes[0]
+    rest = set(sizes[1:])
+    if rest == {first}:
+        return f"{first} cards face down to each player"
+    if len(rest) == 1:
+        return f"{first} cards face down to p1, {sizes[1]} to each other player"
+    return "face-down piles of " + ", ".join(
+        f"{k} to p{i}" for i, k in enumerate(sizes, 1))
+
+
 def _describe(key: tuple[Any, ...]) -> Pending:
     """What a Kazu-Tori state waits for, from its key (see :meth:`KazuTori.pending`)."""
     phase = key[0]
@@ -1071,8 +1084,7 @@ def _describe(key: tuple[Any, ...]) -> Pending:
     if phase == "turn":
         return Pending("action", f"p{key[1]} to flip saying {WORDS[key[2]]}", (key[1],))
     if phase == "deal":
-        return Pending("chance", "the deal: " + " ".join(
-            f"p{i} {k}" for i, k in enumerate(pile_sizes(key[1]), 1)) + " cards face down")
+        return Pending("chance", "the deal: " + _piles_words(pile_sizes(key[1])))
     return Pending("over", "nothing: the game is over")
 
 

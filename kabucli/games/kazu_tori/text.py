@@ -49,6 +49,18 @@ def prompt_hint(s: KazuToriState, seat: int) -> str:
     return text
 
 
+def prompt_what(s: KazuToriState) -> str | None:
+    """The prompt's words while a card's window is open, short enough for an 80-column line
+    with the names of four players: ``claim the 7 (one: may not be taken), or p2 flips
+    two``. None elsewhere (the prompt says what the game waits for)."""
+    if s.phase != "window" or not s.table:
+        return None
+    top = GAME.deck.token(s.table[-1])
+    may = "may be taken" if s.takeable() else "may not be taken"
+    return (f"claim the {top} ({WORDS[s.said]}: {may}), or p{s.next_flipper()} flips "
+            f"{WORDS[GAME.next_count(s)]}")
+
+
 def closing_text(closing: dict[str, Any]) -> str:
     """``KazuTori.on_close`` in words: who gets how many cards when the window closes
     untaken."""

@@ -30,7 +30,14 @@ from kabucli.games.yatchaba.rules import (
 )
 from kabucli.games.yatchaba.text import odds_text
 from kabucli.ledger import party_name
-from kabucli.render import balances_table, cards_box, round_of, seat_cell, seat_label
+from kabucli.render import (
+    balances_table,
+    cards_box,
+    most_chips,
+    round_of,
+    seat_cell,
+    seat_label,
+)
 from kabucli.render.fit import fit, titled
 
 MILESTONES = {"deal", "result", "gameend"}
@@ -135,7 +142,7 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
                       str(g["rounds"]), Text(result))
     chips = balances_table(match, out["balances"], title="final chips")
     pot = Text(f"pot left: {out['pot']}", style="dim") if out["pot"] else Text("")
-    return Group(games, chips, pot)
+    return Group(games, chips, most_chips(match, out), pot)
 
 
 def _before(match: Match, ev: Event) -> tuple[list[int], list[int], set[int]] | None:

@@ -1,0 +1,156 @@
+"""The words a referee reads at a real Dare, Kazu-Tori or Yatchaba table with named players
+(Ann, Bob, Cid, Dee), and in the replay and the page of its log: examples that can be typed
+back, a seat typed as the table labels it, a prompt that fits 80 columns, what to type after a
+move that is not due yet, who ends a match with the most chips."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from kabucli.cli import app
+
+runner = CliRunner()
+ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
+NAMES = ("--player", "Ann", "--player", "Bob", "--player", "Cid", "--player", "Dee")
+
+
+def run(*args: str, input: str | None = None) -> Any:
+    res = runner.invoke(app, list(args), input=input, env=ENV)
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def flat(text: str) -> str:
+    return " ".join(text.replace("│", " ").split())
+
+
+def kazu_tori(*more: str, input: str, log: Path | None = None) -> Any:
+    where = ("--log", str(log)) if log is not None else ("--no-log",)
+    return run("play", "kazu-tori", "--physical", *NAMES, *where, *more, input=input)
+
+
+def test_a_refusal_quotes_its_examples_as_they_are_typed() -> None:
+    """'Zizo' (a typo for Jizo) is refused with examples of moves; with named players they
+    were rewritten as the table names seats ('p3 Cid flip 7'), which the prompt refuses."""
+    res = kazu_tori("--script", "-", input="deal\n7\nZizo\n")
+    assert res.exit_code == 1
+    why = flat(res.stderr)
+    assert "use 'flip', 'p3 flip 7', 'p2 claim', 'p2 pass' or 'stop'" in why, why
+    assert "Cid flip" not in why and "Bob claim" not in why, why
+
+
+def test_a_seat_may_be_typed_as_the_table_labels_it(tmp_path: Path) -> None:
+    """The table labels seats 'p3 Cid': typed so ('p3 Cid claim') it is p3's move, as 'p3
+    claim' and 'Cid claim' are; a seat with another player's name is still refused."""
+    log = tmp_path / "k.kbl"
+    res = kazu_tori("--script", "-", log=log, input="deal\np1 Ann flip 7\np2 Bob flip 3\n"
+                    "p3 Cid claim\n")
+    assert res.exit_code == 0, res.output
+    lines = run("replay", str(log)).stdout
+    assert "p1 turns 7, says one" in lines and "p3 claims: a card that may not be taken" in lines
+    res = kazu_tori("--script", "-", input="deal\np1 Bob flip 7\n")
+    assert res.exit_code == 1
+    assert "'Bob flip 7' is not a Kazu-Tori move" in res.stderr, res.stderr
+
+
+def _prompts(stdout: str) -> list[str]:
+    return [f"referee ({what}) > " for what in re.findall(r"referee \((.*?)\) > ", stdout)]
+
+
+def test_the_kazu_tori_prompt_fits_80_columns() -> None:
+    """With four named players every prompt of a deal, a turn and an open window fits an
+    80-column line (a window's said 'claims on the Jizo (said three: may not be taken), or p4
+    Dee's flip saying four', 86 with its frame), and the deal's reads as words, not 'p1 Ann
+    10 p2 Bob 10 ...'."""
+    res = kazu_tori(input="deal\n7\n3\nJizo\nAnn claim\n4\nquit\n")
+    assert res.exit_code == 0, res.output
+    prompts = _prompts(res.stdout)
+    assert len(prompts) == 7, prompts
+    assert all(len(p) <= 80 for p in prompts), [p for p in prompts if len(p) > 80]
+    assert prompts[0] == "referee (the deal: 10 cards face down to each player) > ", prompts
+    assert prompts[4] == ("referee (claim the Jizo (three: may not be taken), or p4 Dee flips "
+                          "four) > "), prompts
+    res = run("play", "kazu-tori", "--physical", "--players", "3", "--no-log", input="quit\n")
+    assert "(the deal: 14 cards face down to p1, 13 to each other player)" in res.stdout
+
+
+def test_a_move_not_due_yet_is_refused_with_what_to_type_now() -> None:
+    """A flip typed before the piles are dealt, a guess before the cards are laid: the
+    refusal says what is awaited and, as '?' would, what to type now."""
+    out = flat(kazu_tori(input="flip 7\nquit\n").stdout)
+    assert ("refused: waiting for the deal: 10 cards face down to each player, not for "
+            "'p1 flip 7'; type 'deal' once each player has a face-down pile") in out, out
+    res = run("play", "yatchaba", "--physical", *NAMES[:6], "--no-log",
+              input="guess 1 1 8\nquit\n")
+    out = flat(res.stdout)
+    assert ("refused: waiting for p1 Ann to lay three cards face down, not for "
+            "'p1 guess 1 1 8'; type 'deal' once p1 Ann has laid three cards face down") in out, out
+
+
+def test_the_script_that_ends_says_where_it_was_read_and_whose_turn() -> None:
+    res = run("play", "dare", "--physical", *NAMES[:4], "--no-log", "--script", "-",
+              input="deal 2-2-2\n")
+    assert res.exit_code == 0
+    assert res.stderr.startswith("the script on standard input ended; the game waits for p2 "
+                                 "Bob to lay sets matching 6"), res.stderr
+
+
+DARE = "deal 1-7-5\np2 sets 1-3-9 3-5-5\np3 sets 4-4-5 7-7-9\npass\nshow 2-3-4\nshow 6-6-6\n" \
+       "deal 2-2-2\np3 sets 1-6-9 3-4-9 7-9-10\n"
+
+
+def test_the_end_of_a_match_says_who_has_the_most_chips(tmp_path: Path) -> None:
+    """The final chips marked the leaders in color only: piped or with NO_COLOR nothing said
+    who ended ahead. A tie names both."""
+    log = tmp_path / "d.kbl"
+    res = run("play", "dare", "--physical", *NAMES[:6], "--rule", "rounds=2", "--log",
+              str(log), "--script", "-", input=DARE)
+    assert res.exit_code == 0, res.output
+    assert "tied for the most chips (51 each): p2 Bob, p3 Cid" in res.stdout, res.stdout
+    assert "tied for the most chips (51 each): p2 Bob, p3 Cid" in run("replay", str(log)).stdout
+    log = tmp_path / "y.kbl"
+    res = run("play", "yatchaba", "--physical", *NAMES[:6], "--rule", "games=1", "--log",
+              str(log), "--script", "-",
+              input="deal\nguess 1 1 8\nbet\npass\npass\nreveal 1 1 8\n")
+    assert res.exit_code == 0, res.output
+    assert "most chips: p1 Ann (102)" in res.stdout, res.stdout
+
+
+def _page(tmp_path: Path, log: Path) -> dict[str, Any]:
+    out = tmp_path / "page.html"
+    res = run("replay", str(log), "--html", str(out))
+    assert res.exit_code == 0, res.output
+    return {"text": out.read_text()}
+
+
+def test_the_page_names_a_seat_once_and_says_when_the_match_is_over(tmp_path: Path) -> None:
+    """Yatchaba's 'p3: continue, another lap' was listed as 'p3 Cid: p3: continue'; the line
+    above the table said 'waiting for nothing: the match is over' at the end, and 'waiting for
+    p2 to bet 1' where the table names 'p2 Bob'."""
+    log = tmp_path / "y.kbl"
+    res = run("play", "yatchaba", "--physical", *NAMES[:6], "--rule", "games=1", "--log",
+              str(log), "--script", "-",
+              input="deal\nguess 1 1 8\nbet\nbet\nbet\ncontinue\nbet\npass\npass\nreveal 1 2 3\n"
+                    "deal\nguess 2 2 2\nbet\npass\npass\nreveal 4 5 6\ndeal\nguess 3 3 3\n"
+                    "bet\npass\npass\nreveal 7 8 9\n")
+    assert res.exit_code == 0, res.output
+    text = _page(tmp_path, log)["text"]
+    assert "p3 Cid: continue, another lap" in text and "p3 Cid: p3:" not in text
+    assert '"waiting":"the match is over"' in text and "waiting for nothing" not in text
+    assert '"waiting":"waiting for p2 Bob to bet 2 or pass"' in text, re.findall(
+        r'"waiting":"[^"]*"', text)
+
+
+def test_the_kazu_tori_page_shows_no_pot(tmp_path: Path) -> None:
+    """Kazu-Tori has no pot (each loser pays the winner), yet its page said 'pot 0'."""
+    log = tmp_path / "k.kbl"
+    res = kazu_tori("--script", "-", log=log, input="deal\n7\n3\nstop\n")
+    assert res.exit_code == 0, res.output
+    text = _page(tmp_path, log)["text"]
+    pots = set(re.findall(r'"pot":(null|\d+)', text))
+    assert pots == {"null"}, pots
