@@ -94,7 +94,7 @@ def test_a_refereed_table_from_a_script_plays_audits_and_scores(tmp_path: Path) 
     assert res.exit_code == 0, res.stderr
     out = " ".join(res.stdout.split())  # lines are folded to the terminal's width
     assert "p4 flips: first the cards on the table are given out" in out
-    assert "the Jizo goes to p4; the other cards, most recent first, to p1 1, p2 1; then p4 " \
+    assert "the Jizo goes to p4; the other cards, most recent first: 1 to p1, 1 to p2; then p4 " \
            "turns 4, says four: may be taken!" in out
     assert "p2 claims first and takes the table" in out
     assert "the players agreed to stop (proposed by p2)" in out

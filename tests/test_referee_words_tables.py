@@ -154,3 +154,22 @@ def test_the_kazu_tori_page_shows_no_pot(tmp_path: Path) -> None:
     text = _page(tmp_path, log)["text"]
     pots = set(re.findall(r'"pot":(null|\d+)', text))
     assert pots == {"null"}, pots
+
+
+def test_who_gets_the_table_cards_reads_as_counts_to_seats(tmp_path: Path) -> None:
+    """What the Jizo's hand-out gives: 'cards to p1 1, p2 1' (the table) and 'to p1 1, p2 1'
+    (the event) read as counts to seats ('1 to p1, 1 to p2'); a Jizo alone on the table said
+    'cards to no other cards'."""
+    log = tmp_path / "k.kbl"
+    res = kazu_tori("--script", "-", log=log, input="deal\n7\n3\nJizo\n4\n")
+    assert res.exit_code == 0, res.output
+    table = flat(run("replay", str(log), "--at", "4").stdout)
+    assert "if nobody takes it: the Jizo goes to p4; the other cards: 1 to p1, 1 to p2" in table
+    lines = flat(run("replay", str(log)).stdout)
+    assert ("the Jizo goes to p4; the other cards, most recent first: 1 to p1, 1 to p2; then "
+            "p4 turns 4") in lines, lines
+    log = tmp_path / "alone.kbl"
+    res = kazu_tori("--script", "-", log=log, input="deal\nJizo\n")
+    assert res.exit_code == 0, res.output
+    table = flat(run("replay", str(log), "--at", "2").stdout)
+    assert "if nobody takes it: the Jizo goes to p2; no other cards" in table, table

@@ -267,8 +267,8 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
             counts: dict[int, int] = {}
             for p in ev.to:
                 counts[p] = counts.get(p, 0) + 1
-            head += "; the other cards, most recent first, to " + ", ".join(
-                f"p{p} {k}" for p, k in counts.items())
+            head += "; the other cards, most recent first: " + ", ".join(
+                f"{k} to p{p}" for p, k in counts.items())
         return head + _then(match, ev)
     if isinstance(ev, Return):
         back = ", ".join(f"p{p} {k}" for p, k in enumerate(ev.counts, 1) if k)

@@ -64,13 +64,14 @@ def prompt_what(s: KazuToriState) -> str | None:
 def closing_text(closing: dict[str, Any]) -> str:
     """``KazuTori.on_close`` in words: who gets how many cards when the window closes
     untaken."""
-    def counts(d: dict[str, int]) -> str:
-        return ", ".join(f"{p} {k}" for p, k in d.items()) or "no other cards"
+    def counts(d: dict[str, int]) -> str:  # "1 to p1, 2 to p2"
+        return ", ".join(f"{k} to {p}" for p, k in d.items())
 
     if "jizo" in closing:
         jizo = closing["jizo"]
         head = "the Jizo leaves the game" if jizo == "removed" else f"the Jizo goes to {jizo}"
-        return f"{head}; cards to {counts(closing['cards'])}"
+        cards = closing["cards"]
+        return f"{head}; the other cards: {counts(cards)}" if cards else f"{head}; no other cards"
     if "return" in closing:
         return f"the table is shuffled and returned: {counts(closing['return'])}"
     return "Last Call: the cards stay and the count restarts at one"
