@@ -391,11 +391,15 @@ class Session:
         next)."""
         m = self.match
         text = line.strip() or (self.game.blank_move(m.state) or "")
-        named = name_seats(text, typed_names(m.header.seats))
+        names = typed_names(m.header.seats)
+        named = name_seats(text, names)
         try:
             return self._parse(text)
         except ParseError as exc:
             if named == text:
+                why = self._no_such_name(text, names)
+                if why is not None:  # a misspelt move, or a name nobody has: both said
+                    raise ParseError(f"{exc} ({why})") from exc
                 raise
             first = exc
         try:
@@ -404,6 +408,22 @@ class Session:
             if named.split()[0] != text.split()[0]:  # it starts with a name: its own error
                 raise
         raise first
+
+    def _no_such_name(self, text: str, names: dict[str, int]) -> str | None:
+        """Why a line that starts with a word standing where a seat goes, yet no seat and no
+        player's name (``Dan pass`` at a table of Ann, Bob and Cid), is refused: that word,
+        and the seats (the prompt adds their names); None for any other line."""
+        words = text.split()
+        if len(words) < 2 or not words[0].isalpha() or words[0].lower() in names:
+            return None
+        try:
+            self._parse(" ".join(["p1", *words[1:]]))
+        except ParseError:
+            return None
+        except KabuError:
+            pass  # (the rest reads as a move, of a seat that may not make it now)
+        seats = ", ".join(f"p{i}" for i in range(1, len(self.match.header.seats) + 1))
+        return f"nor is {quoted(words[0])} a seat or a player's name: the players are {seats}"
 
     def _parse(self, text: str) -> Event:
         """:meth:`parse_line` of a line whose names are already seats."""

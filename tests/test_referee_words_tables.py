@@ -173,3 +173,16 @@ def test_who_gets_the_table_cards_reads_as_counts_to_seats(tmp_path: Path) -> No
     assert res.exit_code == 0, res.output
     table = flat(run("replay", str(log), "--at", "2").stdout)
     assert "if nobody takes it: the Jizo goes to p2; no other cards" in table, table
+
+
+def test_a_name_nobody_has_is_said_with_the_players_names() -> None:
+    """'Dan pass' at a table of Ann, Bob and Cid was refused as no Dare move, naming moves
+    only: the referee who typed the wrong name is also told it is nobody's, and who plays."""
+    res = run("play", "dare", "--physical", *NAMES[:6], "--no-log",
+              input="deal 1-7-5\nDan pass\nquit\n")
+    out = flat(res.stdout)
+    assert ("'Dan' is not a Dare move: use sets like '1-3-9', 'pass', 'show 2-3-4' or 'deal "
+            "1-7-5' (nor is 'Dan' a seat or a player's name: the players are p1 Ann, p2 Bob, "
+            "p3 Cid)") in out, out
+    res = kazu_tori("--script", "-", input="deal\n7\nZizo\n")  # not a name's place: as before
+    assert "nor is" not in res.stderr, res.stderr
