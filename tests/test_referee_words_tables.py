@@ -119,6 +119,10 @@ def test_the_end_of_a_match_says_who_has_the_most_chips(tmp_path: Path) -> None:
               input="deal\nguess 1 1 8\nbet\npass\npass\nreveal 1 1 8\n")
     assert res.exit_code == 0, res.output
     assert "most chips: p1 Ann (102)" in res.stdout, res.stdout
+    # and Kabu-Tsukuri's, a seeded match replayed
+    res = run("replay", str(Path(__file__).resolve().parent.parent / "replays" / "kabu-tsukuri"
+                            / "3p-dealer-winner.kbl"))
+    assert "most chips: p1 best (62)" in res.stdout.splitlines()[-3:], res.stdout[-300:]
 
 
 def _page(tmp_path: Path, log: Path) -> dict[str, Any]:

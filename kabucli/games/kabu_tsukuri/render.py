@@ -24,7 +24,14 @@ from kabucli.games.kabu_tsukuri.rules import (
 )
 from kabucli.games.kabu_tsukuri.text import result_line, row_name
 from kabucli.notation import card_list
-from kabucli.render import balances_table, cards_inline, round_of, seat_cell, seat_label
+from kabucli.render import (
+    balances_table,
+    cards_inline,
+    most_chips,
+    round_of,
+    seat_cell,
+    seat_label,
+)
 from kabucli.render.fit import fit, titled
 
 MILESTONES = {"deal", "result"}
@@ -160,7 +167,7 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
         rows.add_row(str(r["hand"]), str(r["row"]), Text(what))
     chips = balances_table(match, out["balances"], title="final chips")
     pot = Text(f"pot left: {out['pot']}", style="dim") if out["pot"] else Text("")
-    return Group(rows, chips, pot)
+    return Group(rows, chips, most_chips(match, out), pot)
 
 
 def describe(game: Game, ev: Event, match: Match) -> str | None:
