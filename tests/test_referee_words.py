@@ -245,3 +245,12 @@ def test_a_long_list_of_legal_moves_ends_with_how_many_are_left_then_what_to_typ
     assert lines[at].strip() == "... and 20 more, not listed"
     assert lines[at + 1].startswith("to type: play a card on R5, color red")
     assert sum(1 for line in lines[:at] if line.startswith("  p2 play ")) == 30
+
+
+def test_a_word_that_is_no_card_is_quoted_as_it_was_typed() -> None:
+    """'Y9X' was refused as "'y9x' is not an Uno Dare move": the referee's own word, changed
+    (probe AH). The other games quote it as typed."""
+    res = run("play", "uno-dare", "--physical", "--players", "3", "--no-log",
+              input="deal R5\nY9X\nplay Y9X\nq\n")
+    refusals = [line for line in res.stdout.splitlines() if "refused:" in line]
+    assert len(refusals) == 2 and all("'Y9X' is not an Uno Dare move" in r for r in refusals)

@@ -970,7 +970,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def _parse_play_verb(self, s: UnoState, m: Typed) -> Event:
         if not m.args:
             raise ParseError("'play' needs a card after it, e.g. 'play R5'")
-        return self._parse_play(self._who(s, m), m.args[0].lower(), m.args[1:])
+        return self._parse_play(self._who(s, m), m.args[0], m.args[1:])
 
     def _parse_other(self, s: UnoState, m: Typed) -> Event:
         """A card played (``R5``), or a color named alone while one is to be named."""
@@ -981,7 +981,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             raise ParseError(text.LONE_COLOR)
         if verb in self._verbs.handlers and verb != "play":  # 'draw 2', 'color'
             raise ParseError(text.words_after(verb, m.args))
-        return self._parse_play(self._who(s, m), verb, m.args)
+        return self._parse_play(self._who(s, m), m.words[0], m.args)  # as typed
 
     def _parse_play(self, seat: int, word: str, args: list[str]) -> Play:
         try:
