@@ -27,7 +27,7 @@ import recording
 
 from kabucli.cards import JIZO, ONI
 from kabucli.engine import Match, walk
-from kabucli.events import Event, Pay
+from kabucli.events import Event, Pay, Undo
 from kabucli.games.kazu_tori.rules import (
     GAME,
     Claim,
@@ -240,6 +240,16 @@ def physical_last_call(f: Facts) -> bool:
             and jizo_handed_out(f) and jizo_removed(f) and last_call_take(f))
 
 
+def timed_dispute(f: Facts) -> bool:
+    """A real table typed at the prompt (timed): a claim given to one seat, taken back, and
+    the table given to another, the game then ended by the players' agreement."""
+    evs = [st.ev for st in f.steps]
+    disputed = any(isinstance(a, Claim) and isinstance(b, Undo) and isinstance(c, Claim)
+                   and a.seat != c.seat for a, b, c in zip(evs, evs[1:], evs[2:], strict=False))
+    return (f.header.mode == "physical" and f.header.clock is not None and disputed
+            and f.score.reason == "agreement")
+
+
 def all_of(*checks: Check) -> Check:
     return lambda f: all(c(f) for c in checks)
 
@@ -331,6 +341,33 @@ p1 flip 2           # two: may be taken
 p2 claim            # Ben takes the table, and in Last Call that ends the game
 """
 
+# A real table of four again, typed at the prompt line by line with a referee's pauses, so the
+# log records when each input was entered: a claim is disputed, taken back and given to the
+# player whose hand was first, and the players stop early.
+DISPUTE_SCRIPT = """\
+deal                # ten cards face down to each of Aki (p1), Ben (p2), Chie (p3), Dai (p4)
+p1 flip 4           # Aki says one
+p2 flip 2           # two: a 2 said two may be taken
+p2 claim            # the referee gives it to Ben...
+undo                # ...but Chie's hand was under Ben's: taken back
+p3 claim            # Chie takes the table
+p3 flip 6           # one
+p4 flip 7           # two
+p1 flip 3           # three: may be taken
+p1 claim            # Aki takes the table
+p1 flip 9           # one
+p2 flip 5           # two
+p3 flip 10          # three
+p4 claim            # wrong: Dai gives Aki, Ben and Chie a card each
+p4 flip 1           # four
+p1 flip 4           # five
+p2 flip 6           # six
+p3 flip 7           # seven: may be taken
+p3 claim            # Chie takes the table
+stop                # time's up: the players agree to stop here (the prompt asks to confirm)
+y
+"""
+
 GAMES: list[Recorded] = [
     Recorded("3p-wrong-claim-penalty-and-return-at-limit.kbl", ("sharp", "random", "random"),
              {}, all_of(wrong_claim_penalised, returned_at_limit),
@@ -361,6 +398,11 @@ GAMES: list[Recorded] = [
              "on the table, the Jizo handed out twice and removed, a player out, Last Call "
              "and the take that ends it", physical_script=PHYSICAL_SCRIPT,
              names=("Aki", "Ben", "Chie", "Dai")),
+    Recorded("4p-physical-timed-dispute.kbl", ("human",) * 4, {}, timed_dispute,
+             "4 players at a real table, typed at the prompt with a referee's pauses: every "
+             "input carries when it was entered; a claim given to Ben is taken back and "
+             "given to Chie, whose hand was first, and the players stop early",
+             physical_script=DISPUTE_SCRIPT, names=("Aki", "Ben", "Chie", "Dai"), paced=1.2),
 ]
 
 

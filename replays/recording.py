@@ -16,9 +16,12 @@ The scripts run as ``python replays/make_GAME.py``, which puts this folder first
 from __future__ import annotations
 
 import argparse
+import contextlib
+import random
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
@@ -54,6 +57,10 @@ class Recorded(Generic[C]):
     _: KW_ONLY
     physical_script: str = ""
     names: tuple[str, ...] = ()
+    # seconds between a physical game's lines, on average: they are typed at the prompt one
+    # by one with pauses, as a referee types them (not read with --script), so the log's
+    # times (when each input was entered) show the game's pace; 0: read with --script
+    paced: float = 0.0
 
 
 G = TypeVar("G", bound=Recorded[Any])
@@ -84,6 +91,30 @@ def bot_match(game: Game, spec: Recorded[Any], seed: int,
             raise ValueError(f"{spec.file}: p{i} is a person and no bot stands in for them")
         players[i] = make_bot(game.name, bot, Rng(seed, f"bot/{i}"))
     return Match(game, header), players
+
+
+def typed_at_prompt(cmd: list[str], script: str, pace: float, name: str) -> tuple[int, str]:
+    """Run ``cmd`` (a ``kabucli play`` without ``--script``) and type ``script``'s lines at
+    its prompt one by one, each after a pause of 0.3 to 1.7 times ``pace`` seconds (drawn
+    from a generator seeded with ``name``), as a referee types them; comment lines are not
+    typed (a blank line means a move in some games). Its exit code and standard error."""
+    lines = [line for line in script.splitlines() if line.split("#", 1)[0].strip()]
+    pauses = random.Random(name)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=out, stderr=err)
+        assert proc.stdin is not None
+        try:
+            for line in lines:
+                time.sleep(pace * pauses.uniform(0.3, 1.7))
+                proc.stdin.write(line.encode() + b"\n")
+                proc.stdin.flush()
+        except BrokenPipeError:  # it stopped early: its error says why
+            pass
+        with contextlib.suppress(BrokenPipeError):
+            proc.stdin.close()
+        code = proc.wait(timeout=60)
+        err.seek(0)
+        return code, err.read().decode(errors="replace")
 
 
 @dataclass
@@ -155,15 +186,21 @@ class Recorder(Generic[G]):
             if script_text:
                 script = Path(tmp) / "moves.txt"
                 script.write_text(script_text)
-            cmd = self.command(game, seed, script, path)
+            cmd = self.command(game, seed, None if game.paced else script, path)
             shown = " ".join(["kabucli", *(self._short(c, script) for c in cmd[3:])])
+            if game.paced:
+                shown += f" (the lines typed at its prompt, {game.paced:g} s apart on average)"
             if dry:
                 print(f"{game.file}: {shown}" + (f"\n{listed}" if listed else ""))
                 return
             path.unlink(missing_ok=True)
-            done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-            if done.returncode != 0:
-                raise SystemExit(f"{game.file}: {shown} failed:\n{done.stderr}")
+            if game.paced:
+                code, err = typed_at_prompt(cmd, script_text, game.paced, game.file)
+            else:
+                done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+                code, err = done.returncode, done.stderr
+            if code != 0:
+                raise SystemExit(f"{game.file}: {shown} failed:\n{err}")
         data = read_log(path, event_types)
         if not self.shows(game, data):
             raise SystemExit(f"{game.file}: the recorded game does not show: {game.shows}")

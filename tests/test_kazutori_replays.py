@@ -31,7 +31,7 @@ from tampering import (
 
 from kabucli.cards import JIZO, ONI
 from kabucli.engine import Match, walk
-from kabucli.events import End, Event, Pay
+from kabucli.events import End, Event, Pay, Undo
 from kabucli.games import event_types
 from kabucli.games.kazu_tori.rules import (
     GAME,
@@ -60,6 +60,7 @@ LIMIT_20 = "2p-limit-20-ten-taken-at-twenty.kbl"
 TIE = "5p-three-way-tie-split-odd-chip-kept.kbl"
 PERSON = "3p-person-vs-bots-race.jsonl"
 PHYSICAL = "4p-physical-last-call.kbl"
+TIMED = "4p-physical-timed-dispute.kbl"
 
 
 def load(name: str) -> LogData:
@@ -387,6 +388,24 @@ def test_person_lets_a_card_go_and_the_bots_race_for_it() -> None:
     assert any(steps[i].ev == Claim(1) for i in takes(steps))  # the person's typed take
     assert any(steps[i].ev == Claim(1) for i in wrong_claims(steps))  # and a slip
     assert any(isinstance(st.ev, Flip) and st.ev.seat == 1 for st in steps)
+
+
+def test_a_timed_table_records_when_each_input_was_entered_and_the_disputed_claim() -> None:
+    """The real table typed at the prompt with a referee's pauses: every event carries a time
+    (an input when it was entered, a derived event the time of the input before it), times
+    never go back, and the pauses show (seconds apart, not a script's milliseconds). The
+    claim given to p2 is taken back and p3's follows: what a dispute at the table left."""
+    data = load(TIMED)
+    assert data.header.mode == "physical" and data.header.clock is not None
+    times = data.times
+    assert times is not None and len(times) == len(data.events)
+    assert all(a <= b for a, b in pairwise(times))
+    assert times[-1] - times[0] > 10_000  # twenty inputs, about a second apart
+    evs = data.events
+    at = next(i for i, ev in enumerate(evs) if isinstance(ev, Undo))
+    assert evs[at - 1] == Claim(2) and evs[at + 1] == Claim(3)
+    assert times[at + 1] > times[at] > times[at - 1]  # typed one after another
+    assert score_of(data).reason == "agreement"  # the players stopped early
 
 
 @pytest.mark.parametrize("path", recorded(), ids=lambda p: p.name)
