@@ -1,0 +1,190 @@
+"""The prose of README.md and docs/ says what kabucli really does.
+
+tests/test_docs_commands.py runs the commands the docs write; this module checks claims made
+in words around them, each against the program run for real (or against the constant the
+program itself uses, where the claim is a number): the house rules tables of the rules
+pages, the refusal messages they quote, the size limits README gives, the bot limits of
+docs/bots.md, the file that registers a game, and that every environment variable kabucli
+reads is named somewhere a user looks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kabucli.registry import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS_TEXT = "\n".join(p.read_text(encoding="utf-8")
+                      for p in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))])
+
+
+def _flat(text: str) -> str:
+    """Text with its line breaks and runs of spaces as single spaces (prose wraps anywhere)."""
+    return re.sub(r"\s+", " ", text)
+
+
+def _kabucli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """kabucli run for real, as a user runs it, its input ended at once."""
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
+    env.pop("KABUCLI_BOT_TIMEOUT", None)
+    return subprocess.run([sys.executable, "-m", "kabucli", *args], cwd=cwd, env=env,
+                          input="", capture_output=True, text=True, timeout=120)
+
+
+def _page(game: str) -> str:
+    return (ROOT / "kabucli" / "games" / game.replace("-", "_") / "rules.md").read_text(
+        encoding="utf-8")
+
+
+def _house_rules_table(page: str) -> list[list[str]]:
+    """The rows of the table under a rules page's ``## House rules`` heading, cells stripped."""
+    section = page.split("\n## House rules\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    cells = [[c.strip() for c in row.strip().strip("|").split("|")] for row in rows[2:]]
+    assert cells, "the page's house rules table has no rows"
+    return cells
+
+
+def _words(cell: str) -> list[str]:
+    """A values cell as its words: '`none`, `arashi`' and 'none | arashi' alike."""
+    return [w for w in re.split(r"[\s,|`]+", cell) if w]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_rules_pages_house_rules_table_is_the_programs(game: str) -> None:
+    """Each row of the page's table names a rule the program has, in the program's order,
+    with its values (bounds, or the names to choose from) and its default as
+    ``kabucli rules GAME --json`` gives them."""
+    res = _kabucli("rules", game, "--json")
+    assert res.returncode == 0, res.stderr
+    program = json.loads(res.stdout)["house_rules"]
+    page = _house_rules_table(_page(game))
+    assert [row[0].strip("`") for row in page] == [r["name"] for r in program]
+    for row, rule in zip(page, program, strict=True):
+        if rule["type"].startswith("a list"):  # Uno Dare's house_dares: texts in a file
+            assert rule["default"] == [] and row[2] == "none", (row, rule)
+            continue
+        assert _words(row[1]) == _words(rule["type"]), (row, rule)
+        default = rule["default"]
+        shown = str(default).lower() if isinstance(default, bool) else str(default)
+        assert row[2].strip("`") == shown, (row, rule)
+
+
+# (game, a script at a real table, what the page quotes kabucli as saying at its last line)
+REFUSALS = [
+    ("dare", "deal 1-7-5\n1-3\n", "'1-3' is not a set of three cards joined by '-' (e.g. 1-3-9)"),
+    ("dare", "deal 1-7-5\n1-2-4\n", "set 1-2-4 adds up to 7, ones digit 7, not the reference 3"),
+    ("yatchaba", "deal\nguess 13 1 1\n", "'13' is not a month: type 1-12 or a name like jan"),
+    ("yatchaba", "deal\n1 1 8\nbet\nbet\nbet 4\n", "the next amount of the sequence is 3, not 4"),
+    ("yatchaba", "deal\n1 1 8\np1 pass\n", "p1 is the guesser, and the guesser cannot pass"),
+]
+
+
+@pytest.mark.parametrize(("game", "script", "message"), REFUSALS)
+def test_a_refusal_a_rules_page_quotes_is_what_kabucli_says(
+        tmp_path: Path, game: str, script: str, message: str) -> None:
+    assert f"`{message}`" in _flat(_page(game)), "the page no longer quotes it: update REFUSALS"
+    (tmp_path / "moves.txt").write_text(script)
+    res = _kabucli("play", game, "--physical", "--players", "3", "--script", "moves.txt",
+                   "--no-log", cwd=tmp_path)
+    assert res.returncode == 1
+    last = script.rstrip("\n").count("\n") + 1
+    assert res.stderr.startswith(f"error: moves.txt:{last}: "), res.stderr
+    assert res.stderr.rstrip("\n").endswith(f": {message}"), res.stderr
+
+
+def test_the_size_limits_readme_gives_are_the_ones_kabucli_refuses_past(tmp_path: Path) -> None:
+    """README: 'Logs, rules files and move scripts are read only from regular files of at
+    most 64 MiB, 1 MiB and 16 MiB'. A sparse file one byte past each is refused (exit 2),
+    its message giving that very limit."""
+    match = re.search(r"read only from regular files of at most (\d+) MiB, (\d+) MiB and "
+                      r"(\d+) MiB", _flat(README))
+    assert match, "README no longer gives the limits this test reads"
+    log_mib, rules_mib, script_mib = (int(g) for g in match.groups())
+    for name, mib in (("big.kbl", log_mib), ("big.toml", rules_mib), ("big.txt", script_mib)):
+        with open(tmp_path / name, "wb") as f:
+            f.truncate(mib * 2**20 + 1)
+    cases = [(("audit", "big.kbl"), log_mib),
+             (("play", "dare", "--rules-file", "big.toml", "--no-log"), rules_mib),
+             (("play", "dare", "--script", "big.txt", "--bot", "1=best", "--no-log"), script_mib)]
+    for args, mib in cases:
+        res = _kabucli(*args, cwd=tmp_path)
+        assert res.returncode == 2, (args, res.stderr)
+        assert f"larger than {mib} MiB" in res.stderr + res.stdout, (args, res.stderr)
+
+
+def test_the_html_page_limit_readme_gives_is_the_code_s() -> None:
+    from kabucli.render.html import MAX_PAGE_STEPS
+
+    assert f"A page holds at most {MAX_PAGE_STEPS:,} steps" in _flat(README)
+
+
+def test_the_bot_limits_docs_bots_gives_are_the_code_s() -> None:
+    from kabucli.bots import external
+
+    bots = _flat((ROOT / "docs" / "bots.md").read_text(encoding="utf-8"))
+    assert f"within the time limit ({external.TIMEOUT:g} seconds)" in bots
+    assert f"(`KABUCLI_BOT_TIMEOUT`, {external.TIMEOUT:g} s)" in bots
+    assert f"a line longer than {external.LINE_LIMIT // 1024} KiB" in bots
+    assert f"may allocate {external.MEMORY // 1024} GiB" in bots
+    assert f"which it waits for up to {external.HOST_START:g} seconds" in bots
+
+
+def test_bot_check_reports_the_time_limit_docs_bots_gives(tmp_path: Path) -> None:
+    """The limit bot check prints is the one the docs give (10 s), with no setting."""
+    (tmp_path / "mybot.py").write_text(
+        "import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+        "    if m['type'] == 'turn':\n        print(m['legal'][-1], flush=True)\n")
+    res = _kabucli("bot", "check", "dare", f"{sys.executable} mybot.py", "--games", "1",
+                   cwd=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "(limit 10 s)" in res.stdout
+    assert "within the time limit (10 seconds)" in _flat(
+        (ROOT / "docs" / "bots.md").read_text(encoding="utf-8"))
+
+
+def test_readme_names_the_file_that_registers_a_game() -> None:
+    match = re.search(r"registered by one line in (\S+\.py)", _flat(README))
+    assert match, "README's layout no longer says where a game is registered"
+    source = (ROOT / match.group(1)).read_text(encoding="utf-8")
+    assert re.search(r"^GAMES\b.*=", source, re.M), f"{match.group(1)} does not define GAMES"
+    adding = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+    assert f"`GAMES` in `{match.group(1)}`" in _flat(adding)
+
+
+ENV_READ = re.compile(r"""environ(?:\.get\(|\[)\s*["']([A-Z][A-Z0-9_]*)["']""")
+
+
+def test_every_environment_variable_kabucli_reads_is_documented() -> None:
+    """A variable read by the package or its build (os.environ.get / os.environ[...]) is named
+    in README.md or docs/; bash's own COMP_* that the completion passes on aside (and the
+    completion's plumbing, whose names start with '_', which the scan does not match)."""
+    read = set()
+    for path in [ROOT / "setup.py", *(ROOT / "kabucli").rglob("*.py")]:
+        read |= set(ENV_READ.findall(path.read_text(encoding="utf-8")))
+    read = {name for name in read if not name.startswith("COMP_")}
+    assert {"NO_COLOR", "KABUCLI_BOT_TIMEOUT", "KABUCLI_DEBUG", "KABUCLI_PURE"} <= read
+    missing = sorted(name for name in read if f"`{name}" not in DOCS_TEXT)
+    assert not missing, f"read by kabucli, documented nowhere: {missing}"
+
+
+def test_readme_exit_codes_hold_for_a_mistyped_option_and_a_refused_rule(tmp_path: Path) -> None:
+    """README's exit codes, the two most often met: 2 for a mistyped option, 1 for a refused
+    house rule value; and 0 for a game left at the prompt when input ends, its log kept."""
+    flat = _flat(README)
+    assert "2 when a file cannot be read, or a command or option is mistyped" in flat
+    assert _kabucli("play", "dare", "--bogus").returncode == 2
+    assert _kabucli("play", "dare", "--rule", "ante=+1", "--no-log").returncode == 1
+    res = _kabucli("play", "dare", "--player", "Ann", "--bot", "2=best", "--log", "g.kbl",
+                   cwd=tmp_path)
+    assert res.returncode == 0 and "input ended" in res.stdout + res.stderr
+    assert (tmp_path / "g.kbl").is_file()
