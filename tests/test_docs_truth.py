@@ -188,3 +188,16 @@ def test_readme_exit_codes_hold_for_a_mistyped_option_and_a_refused_rule(tmp_pat
                    cwd=tmp_path)
     assert res.returncode == 0 and "input ended" in res.stdout + res.stderr
     assert (tmp_path / "g.kbl").is_file()
+
+
+def test_readme_s_undo_line_at_the_prompt_is_what_play_says(tmp_path: Path) -> None:
+    """README: undo at the prompt 'says which it took back: `took back 1 move: p1 pass`'."""
+    match = re.search(r"it says which it took back: `([^`]+)`", _flat(README))
+    assert match, "README no longer quotes the undo line"
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)}
+    res = subprocess.run([sys.executable, "-m", "kabucli", "play", "dare", "--seed", "4",
+                          "--player", "Ann", "--bot", "2=best", "--no-log"],
+                         input="pass\nundo\n", capture_output=True, text=True, env=env,
+                         cwd=tmp_path, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert f"> {match.group(1)}\n" in res.stdout
