@@ -21,7 +21,7 @@ runner = CliRunner()
 # Seed 7, p1 a person, p2 best and p3 random bots: p1 deals round 1 and plays third, with
 # reference 7 and the hand 1 1 2 5 6 6 7 8 9.
 HUMAN_GAME = ("play", "dare", "--seed", "7", "--bot", "2=best", "--bot", "3=random")
-PROMPT = "p1 (p1 to lay sets matching"
+PROMPT = "p1 (to lay sets matching"  # (the seat said once: it was "p1 (p1 to lay ...")
 
 
 def run(*args: str, input: str | None = None) -> Any:
@@ -447,7 +447,9 @@ def test_the_prompt_names_a_named_seat_as_the_table_does() -> None:
     game waits for); at a real table the referee is asked for the seat's move by name too."""
     res = run(*HUMAN_GAME, "--player", "A[b]n", "--no-log", input="quit\n")
     assert "│ p1 A[b]n " in res.stdout
-    assert "p1 A[b]n (p1 A[b]n to lay sets matching 7) > " in res.stdout
+    # the seat to act said once ('p1 A[b]n (p1 A[b]n to lay ...' said it twice: probe AK)
+    assert "p1 A[b]n (to lay sets matching 7) > " in res.stdout
+    assert "(p1 A[b]n to lay" not in res.stdout
     res = run("play", "dare", "--physical", "-p", "Ann", "-p", "Bob", "-p", "Cy", "--no-log",
               input="deal 7-7-3\n?\nquit\n")
     assert "referee (p2 Bob to lay sets matching 7) > " in res.stdout
