@@ -29,8 +29,9 @@ rl.on("line", (line) => {
   if (mode === "wrong" && turns === 2) return say(process.env.BOT_WRONG || "p9 sets 1-1-1");
   if (mode === "garbage" && turns === 2) return say("hello");
   const move = msg.legal.length ? msg.legal[0] : rows(msg.state.cards[`p${msg.seat}`]);
-  say(move);
-  if (mode === "twice" && turns === 2) say(move);
+  // twice: both lines in one write, so they reach kabucli together (written apart, the second
+  // may come after kabucli asks the next turn, and then reads as that turn's answer)
+  say(mode === "twice" && turns === 2 ? `${move}\n${move}` : move);
 });
 rl.on("close", () => {
   if (mode === "noexit") setInterval(() => {}, 1000);
