@@ -66,6 +66,8 @@ CLOSE_WAIT = 2.0  # seconds a bot has to exit once its game is over
 # how often a bot that has not answered yet is looked at to see whether it is still running:
 # its output stays open after it exits when a process it started holds it
 EXIT_CHECK = 0.2
+# seconds a bot whose input pipe is found closed has to finish exiting (see Channel.send)
+EXITING = 0.1
 IDLE_HOSTS = 8  # Python bot processes kept for the next match of a run
 HOST_START = 30.0  # seconds a Python bot's process has to start, before its time limit
 READY = b'{"ready":true}'  # what that process says once it has started
@@ -192,9 +194,16 @@ class Channel:
                 if not self._wait(self._writable, deadline):
                     raise Stalled(f"did not read its input within {self.timeout:g} s") from None
             except OSError:  # a closed pipe: the bot is gone, or closed its input
+                # said as reading the answer says it ("exited (code N) without answering"):
+                # which of the two finds a program that exits at once gone is a race, and the
+                # same run's report and logs must not change with it. An exiting process
+                # closes its pipes a moment before it can be waited for: given that moment.
                 code = self.proc.poll()
+                if code is None:
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        code = self.proc.wait(timeout=EXITING)
                 raise Stalled("closed its input" if code is None
-                              else f"is not running (exit code {code})") from None
+                              else f"exited (code {code}) without answering") from None
 
     def line(self, deadline: float) -> bytes:
         """The next line the child writes (without its newline)."""
