@@ -82,7 +82,7 @@ class Point:
     """The run's running sums after ``matches`` matches."""
 
     matches: int
-    bots: tuple[tuple[int, float, float], ...]  # per bot: played, total, squares
+    bots: tuple[tuple[int, int, int], ...]  # per bot: played, total, squares
     wdl: tuple[int, int, int]
     ratings: tuple[tuple[float, float | None], ...] = ()
 

@@ -73,8 +73,11 @@ class BotStats:
     kind: str
     matches: int = 0
     wins: float = 0.0
-    total: float = 0.0
-    squares: float = 0.0
+    # the sum of the figures (chips changes or scores: integers) and of their squares, kept
+    # as exact integers: in floats, sum(x^2) - n mean^2 lost every digit of the spread of
+    # figures near a billion (chips=1000000000) to rounding
+    total: int = 0
+    squares: int = 0
     played: int = 0  # matches played to their end (the mean's count); the rest were forfeited
     forfeits: int = 0  # matches this bot lost by failing
 
@@ -101,10 +104,12 @@ class BotStats:
         sample's standard deviation, ``n - 1`` degrees of freedom), which holds its 95% from
         a few matches on, where the normal's 1.96 covered the mean about 86 times in 100 at
         5 matches."""
-        if self.played < 2:
+        n = self.played
+        if n < 2:
             return math.inf
-        var = (self.squares - self.played * self.mean ** 2) / (self.played - 1)
-        return t95(self.played - 1) * math.sqrt(max(var, 0.0) / self.played)
+        # n (n - 1) times the sample's variance, exactly (integers), then divided once
+        var = (n * self.squares - self.total * self.total) / (n * (n - 1))
+        return t95(n - 1) * math.sqrt(max(var, 0.0) / n)
 
     def as_dict(self) -> dict[str, Any]:
         """The bot's entry of a report's ``bots`` (see docs/reports.md). ``mean`` is the mean

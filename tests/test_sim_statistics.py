@@ -40,3 +40,27 @@ def test_a_bot_program_gone_before_its_first_question_exited_without_answering()
         assert said == "exited (code 1) without answering"
     finally:
         chan.kill()
+
+
+def test_the_interval_of_large_figures_is_that_of_their_spread() -> None:
+    # the variance was sum(x^2) - n mean^2 in floats: with chips near the house rules' limit
+    # (chips=1000000000) the two terms agree to every digit a float has, and the interval
+    # was what their rounding left, not the spread: 7 matches of 123456789 each gave +-1.51
+    # (documented: 0 when every match gave the same figure), and 1e9 + 1..8 gave +-0.0
+    # (Student's t: 2.05)
+    import statistics
+
+    from kabucli.ratings import t95
+    from kabucli.sim import BotStats
+
+    same = BotStats("x")
+    for _ in range(7):
+        same.add(123456789, 1.0)
+    assert same.ci95 == 0 and same.mean == 123456789
+    spread = BotStats("x")
+    figures = [10**9 + d for d in range(1, 9)]
+    for x in figures:
+        spread.add(x, 0.0)
+    expected = t95(7) * statistics.stdev(figures) / 8 ** 0.5
+    assert abs(spread.ci95 - expected) < 1e-9 * expected, (spread.ci95, expected)
+    assert spread.mean == 10**9 + 4.5
