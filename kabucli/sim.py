@@ -3,8 +3,9 @@
 The unit is the match, played to its end under the house rules: a Dare match is
 ``rounds`` rounds, a Yatchaba match ``games`` games, a Kazu-Tori match one game. Match ``i`` of
 a run with seed ``S`` is dealt from seed ``S + i`` (mod 2**64), so any match of a run can be
-replayed alone. With ``rotate`` the bots change seats every match (bot ``j`` sits in seat
-``(j + i) mod N + 1``), so that no bot profits from a seat. Results are per bot: the mean
+replayed alone. With ``rotate`` the bots change seats every match, through every order of
+them around the table in turn (:func:`seating_at`: every ``N`` matches in a row put each bot
+once in each seat), so that no bot profits from a seat or from whom it sits after. Results are per bot: the mean
 change in chips over a match with a 95% confidence interval, and match wins (a shared lead
 counts as a fraction). With a log folder every match's log is written there as it is played,
 and a run started again over the same folder reuses the finished matches already there (so a
