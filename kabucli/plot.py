@@ -82,7 +82,9 @@ class Point:
     """The run's running sums after ``matches`` matches."""
 
     matches: int
-    bots: tuple[tuple[int, int, int], ...]  # per bot: played, total, squares
+    # per bot: played, total, squares, and in a tournament the sums over deals its
+    # interval is computed from (BotStats: deals, deal_tt, deal_tn, deal_nn)
+    bots: tuple[tuple[int, int, int, int, int, int, int], ...]
     wdl: tuple[int, int, int]
     ratings: tuple[tuple[float, float | None], ...] = ()
 
@@ -125,7 +127,8 @@ class Recorder:
 
     def _point(self, report: SimReport) -> Point:
         w, d, l_ = report.wdl
-        return Point(report.matches, tuple((b.played, b.total, b.squares) for b in report.bots),
+        return Point(report.matches, tuple((b.played, b.total, b.squares, b.deals, b.deal_tt,
+                                            b.deal_tn, b.deal_nn) for b in report.bots),
                      (w, d, l_), tuple(self.rate()) if self.rate is not None else ())
 
 
@@ -178,8 +181,9 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
         value, low, high = [], [], []
         last = BotStats(name)
         for p in pts:
-            played, total, squares = p.bots[i]
-            last = BotStats(name, played=played, total=total, squares=squares)
+            played, total, squares, deals, tt, tn, nn = p.bots[i]
+            last = BotStats(name, played=played, total=total, squares=squares, deals=deals,
+                            deal_tt=tt, deal_tn=tn, deal_nn=nn)
             m = last.mean if played else math.nan
             ci = last.ci95
             value.append(m)

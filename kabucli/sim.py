@@ -5,11 +5,12 @@ The unit is the match, played to its end under the house rules: a Dare match is
 a run with seed ``S`` is dealt from seed ``S + i`` (mod 2**64), so any match of a run can be
 replayed alone. With ``rotate`` the bots change seats every match, through every order of
 them around the table in turn (:func:`seating_at`: every ``N`` matches in a row put each bot
-once in each seat), so that no bot profits from a seat or from whom it sits after. Results are per bot: the mean
-change in chips over a match with a 95% confidence interval, and match wins (a shared lead
-counts as a fraction). With a log folder every match's log is written there as it is played,
-and a run started again over the same folder reuses the finished matches already there (so a
-long run can be resumed); a file there that is not this run's is never overwritten.
+once in each seat), so that no bot profits from a seat or from whom it sits after. Results
+are per bot: the mean change in chips over a match with a 95% confidence interval, and match
+wins (a shared lead counts as a fraction). With a log folder every match's log is written
+there as it is played, and a run started again over the same folder reuses the finished
+matches already there (so a long run can be resumed); a file there that is not this run's is
+never overwritten.
 
 Matches are played by a pool of worker processes (``workers``; or Ray tasks, ``backend="ray"``),
 each match by itself from its own seed. Their results are counted in the order of the matches,
@@ -81,13 +82,31 @@ class BotStats:
     squares: int = 0
     played: int = 0  # matches played to their end (the mean's count); the rest were forfeited
     forfeits: int = 0  # matches this bot lost by failing
+    # A tournament plays each deal in every seating of every group: the matches of one deal
+    # are not independent samples (in Yatchaba the chips a deal leaves in the pot are lost by
+    # every seat), so its interval counts each deal once (:attr:`ci95`). For that, over the
+    # deals d with the sum T_d and the count n_d of the bot's figures: how many deals, the sum
+    # of T_d^2, of T_d n_d and of n_d^2 (exact integers), and each deal's (T_d, n_d).
+    deals: int = 0
+    deal_tt: int = 0
+    deal_tn: int = 0
+    deal_nn: int = 0
+    by_deal: dict[int, tuple[int, int]] = field(default_factory=dict)
 
-    def add(self, delta: int, win_share: float) -> None:
+    def add(self, delta: int, win_share: float, deal: int | None = None) -> None:
+        """A match played to its end; ``deal``: in a tournament, the deal it was dealt."""
         self.matches += 1
         self.played += 1
         self.total += delta
         self.squares += delta * delta
         self.wins += win_share
+        if deal is not None:
+            t, n = self.by_deal.get(deal, (0, 0))
+            self.deals += not n
+            self.deal_tt += (t + delta) ** 2 - t * t
+            self.deal_tn += (t + delta) * (n + 1) - t * n
+            self.deal_nn += 2 * n + 1
+            self.by_deal[deal] = (t + delta, n + 1)
 
     def add_forfeited(self, win_share: float, failed: bool) -> None:
         """A match some bot forfeited: a win share, no chips counted."""
@@ -104,8 +123,23 @@ class BotStats:
         """Half-width of the 95% confidence interval of the mean: Student's t interval (the
         sample's standard deviation, ``n - 1`` degrees of freedom), which holds its 95% from
         a few matches on, where the normal's 1.96 covered the mean about 86 times in 100 at
-        5 matches."""
+        5 matches.
+
+        In a tournament (deals counted) the samples are the deals, not the matches: the
+        cluster-robust interval of the mean, ``t * sqrt(G / (G - 1) * sum((T_d - n_d mean)^2))
+        / N`` over the G deals with ``G - 1`` degrees of freedom, which is Student's t over the
+        deals' means when every deal has as many matches (none forfeited), and the interval
+        above when each deal is one match."""
         n = self.played
+        if self.deals:
+            g = self.deals
+            if g < 2:
+                return math.inf
+            # N^2 sum((T_d - n_d mean)^2), exactly (integers), then divided once
+            spread = (n * n * self.deal_tt - 2 * n * self.total * self.deal_tn
+                      + self.total * self.total * self.deal_nn)
+            var = g * spread / ((g - 1) * n ** 4)
+            return t95(g - 1) * math.sqrt(max(var, 0.0))
         if n < 2:
             return math.inf
         # n (n - 1) times the sample's variance, exactly (integers), then divided once
@@ -237,6 +271,14 @@ class Plan:
         group = self.groups[i // (every * self.deals)]
         deal, k = divmod(i % (every * self.deals), every)
         return [group[b] for b in seating_at(n, k)], (self.seed + deal) % SEED_LIMIT
+
+    def deal(self, i: int) -> int | None:
+        """In a tournament, the deal (0 to ``deals - 1``) match ``i`` plays; None in a run of
+        :func:`simulate` alone, where every match has a deal of its own."""
+        if not self.groups:
+            return None
+        every = math.factorial(len(self.groups[0]))
+        return (i % (every * self.deals)) // every
 
     def stream(self, seat: int, bot: int) -> str:
         """The stream of the match's seed that seeds the generator of the bot ``bot`` (index
@@ -895,7 +937,7 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
         for i in range(total):
             out = next(played)
             order = plan.job(i)[0]
-            _count(report, out, order)
+            _count(report, out, order, plan.deal(i))
             if on_outcome is not None:
                 on_outcome(out, order)
             if max_failures is not None and out.failed:
@@ -923,8 +965,9 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     return report
 
 
-def _count(report: SimReport, out: Outcome, order: list[int]) -> None:
-    """Add one match's outcome to the report."""
+def _count(report: SimReport, out: Outcome, order: list[int], deal: int | None = None
+           ) -> None:
+    """Add one match's outcome to the report (``deal``: a tournament's deal it played)."""
     n = len(order)
     if out.results is None:
         for seat, b in enumerate(order, 1):
@@ -940,7 +983,7 @@ def _count(report: SimReport, out: Outcome, order: list[int]) -> None:
         shares = [0.0 if s == out.failed else 1.0 / (n - 1) for s in range(1, n + 1)]
     else:
         for seat, (delta, share) in enumerate(out.results):
-            report.bots[order[seat]].add(delta, share)
+            report.bots[order[seat]].add(delta, share, deal)
         shares = [share for _, share in out.results]
         report.pot_left += out.pot
     if len(report.bots) == 2 and n == 2:
