@@ -169,6 +169,6 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
         # it; "name" is the key that is the same in both
         name = bot_name(i + 1, kinds[i])
         out.ratings.append({"name": name, "bot": name, "method": "elo",
-                            "elo": round(elo, 1),
+                            "elo": round(elo, 1) + 0.0,  # (+ 0.0: a rating of -3e-14 is 0, not -0)
                             "ci95": None if err is None else round(err, 1)})
     return out

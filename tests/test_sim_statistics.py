@@ -99,3 +99,22 @@ def test_a_tournament_s_interval_of_a_mean_counts_each_deal_once(tmp_path: Path)
         assert entry["ci95"] == round(expected, 4), (entry, expected)
     one = tournament(game, build(game.Rules, []), kinds, 3, "round-robin", 1, 7).as_dict()
     assert [b["ci95"] for b in one["bots"]] == [None, None, None]  # one deal: no spread
+
+
+def test_a_rating_of_zero_is_not_minus_zero() -> None:
+    # the fit put the middle bot of a symmetric field at -3e-14: rounded, -0.0 in the JSON
+    # document and "-0" in the table
+    import json
+    import math
+
+    from typer.testing import CliRunner
+
+    from kabucli.cli import app
+
+    args = ["tournament", "dare", "-b", "best", "-b", "random", "-b", "cmd:false", "--deals",
+            "3", "--seed", "1", "-j", "1"]
+    doc = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)
+    middle = doc["ratings"][1]["elo"]
+    assert middle == 0 and math.copysign(1, middle) == 1, doc["ratings"]
+    table = CliRunner().invoke(app, args, env={"NO_COLOR": "1", "COLUMNS": "120"}).output
+    assert "-0 ±" not in table and "-0.0" not in table, table
