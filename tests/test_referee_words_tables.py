@@ -190,3 +190,10 @@ def test_a_name_nobody_has_is_said_with_the_players_names() -> None:
             "p3 Cid)") in out, out
     res = kazu_tori("--script", "-", input="deal\n7\nZizo\n")  # not a name's place: as before
     assert "nor is" not in res.stderr, res.stderr
+
+
+def test_a_match_with_no_pot_left_ends_on_who_has_the_most_chips() -> None:
+    """The README's first command ends on its last line of words: an empty line stood for
+    the pot left when none was (Dare, Yatchaba and Kabu-Tsukuri)."""
+    res = run("play", "dare", "--seed", "7", "--bot", "all=best", "--no-log")
+    assert res.stdout.endswith("\nmost chips: p3 best (58)\n"), res.stdout[-200:]

@@ -361,6 +361,16 @@ def most_chips(match: Match, out: dict[str, Any]) -> Text:
     return Text(f"tied for the most chips ({top} each): {', '.join(names)}", style="bold green")
 
 
+def final_standings(match: Match, out: dict[str, Any]) -> list[RenderableType]:
+    """The end of a match with chips (Dare, Yatchaba, Kabu-Tsukuri): the final chips, who has
+    the most, and the chips left in the pot when some are."""
+    parts: list[RenderableType] = [balances_table(match, out["balances"], title="final chips"),
+                                   most_chips(match, out)]
+    if out["pot"]:
+        parts.append(Text(f"pot left: {out['pot']}", style="dim"))
+    return parts
+
+
 def group(*items: RenderableType) -> Group:
     return Group(*items)
 

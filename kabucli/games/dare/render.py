@@ -15,10 +15,9 @@ from kabucli.games.dare.text import hand_name
 from kabucli.ledger import party_name
 from kabucli.notation import card_list
 from kabucli.render import (
-    balances_table,
     cards_box,
     cards_inline,
-    most_chips,
+    final_standings,
     round_of,
     seat_cell,
     seat_label,
@@ -97,9 +96,7 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
         winners = ", ".join(seat_label(match, int(w[1:])) for w in r["winners"]) or "-"
         label = labels.get(r["reason"], r["reason"])
         rounds.add_row(str(r["round"]), Text(f"{label}: {winners}"))
-    chips = balances_table(match, out["balances"], title="final chips")
-    pot = Text(f"pot left: {out['pot']}", style="dim") if out["pot"] else Text("")
-    return Group(rounds, chips, most_chips(match, out), pot)
+    return Group(rounds, *final_standings(match, out))
 
 
 _REASONS = {"dare": "is Dare and takes the pot", "showdown": "wins the showdown",

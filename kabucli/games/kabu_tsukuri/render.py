@@ -25,9 +25,8 @@ from kabucli.games.kabu_tsukuri.rules import (
 from kabucli.games.kabu_tsukuri.text import result_line, row_name
 from kabucli.notation import card_list
 from kabucli.render import (
-    balances_table,
     cards_inline,
-    most_chips,
+    final_standings,
     round_of,
     seat_cell,
     seat_label,
@@ -165,9 +164,7 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
         what = (f"{best[0]} takes {r['amount']}" if len(best) == 1
                 else f"tie ({', '.join(best)}): {r['amount']} carries")
         rows.add_row(str(r["hand"]), str(r["row"]), Text(what))
-    chips = balances_table(match, out["balances"], title="final chips")
-    pot = Text(f"pot left: {out['pot']}", style="dim") if out["pot"] else Text("")
-    return Group(rows, chips, most_chips(match, out), pot)
+    return Group(rows, *final_standings(match, out))
 
 
 def describe(game: Game, ev: Event, match: Match) -> str | None:

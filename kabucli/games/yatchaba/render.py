@@ -31,9 +31,8 @@ from kabucli.games.yatchaba.rules import (
 from kabucli.games.yatchaba.text import odds_text
 from kabucli.ledger import party_name
 from kabucli.render import (
-    balances_table,
     cards_box,
-    most_chips,
+    final_standings,
     round_of,
     seat_cell,
     seat_label,
@@ -140,9 +139,7 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
                   else f"nobody right, {g['carry']} carried")
         games.add_row(str(g["game"]), seat_cell(match, int(g["dealer"][1:])),
                       str(g["rounds"]), Text(result))
-    chips = balances_table(match, out["balances"], title="final chips")
-    pot = Text(f"pot left: {out['pot']}", style="dim") if out["pot"] else Text("")
-    return Group(games, chips, most_chips(match, out), pot)
+    return Group(games, *final_standings(match, out))
 
 
 def _before(match: Match, ev: Event) -> tuple[list[int], list[int], set[int]] | None:
