@@ -9,24 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from typer.testing import CliRunner
+from test_referee_words import flat, run  # the same runner (plain, 100 columns) and reader
 
-from kabucli.cli import app
-
-runner = CliRunner()
-ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
 NAMES = ("--player", "Ann", "--player", "Bob", "--player", "Cid", "--player", "Dee")
-
-
-def run(*args: str, input: str | None = None) -> Any:
-    res = runner.invoke(app, list(args), input=input, env=ENV)
-    assert "Traceback" not in res.output
-    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
-    return res
-
-
-def flat(text: str) -> str:
-    return " ".join(text.replace("│", " ").split())
 
 
 def kazu_tori(*more: str, input: str, log: Path | None = None) -> Any:
