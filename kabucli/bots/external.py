@@ -62,6 +62,7 @@ from kabucli.shuffle import Rng
 
 TIMEOUT = 10.0  # seconds a bot has for each answer (KABUCLI_BOT_TIMEOUT overrides it)
 LINE_LIMIT = 64 * 1024  # bytes of one answer line
+BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark, which a bot's output may start with
 CLOSE_WAIT = 2.0  # seconds a bot has to exit once its game is over
 # how often a bot that has not answered yet is looked at to see whether it is still running:
 # its output stays open after it exits when a process it started holds it
@@ -224,7 +225,12 @@ class Channel:
                     raise Stalled("closed its output without answering") from None
                 raise Stalled(f"exited (code {code}) without answering")
             if not self._wait_answer(deadline):
-                raise Stalled(f"did not answer within {self.timeout:g} s")
+                late = f"did not answer within {self.timeout:g} s"
+                if buf:  # a line begun and never ended: said, for that is what to fix
+                    shown = bytes(buf[:80]).decode("utf-8", "backslashreplace")
+                    raise Stalled(f"{late}: it wrote {shown!r} with no newline after it "
+                                  "(end each answer with a newline)")
+                raise Stalled(late)
             try:
                 chunk = os.read(self._out, 65536)
             except BlockingIOError:
@@ -424,27 +430,44 @@ class ProcessBot:
         message = {"type": "turn", "game": game.name, "seat": seat,
                    "state": game.view(state, seat), "legal": legal,
                    "hint": games.text(game.name).hint(state, seat)}
+        first = self._chan is None
         chan = self._channel()
         early = chan.unasked()
-        if early:  # a second line to the last turn, or a line before the first: each answer
+        if early and not BOM.startswith(early):  # (a byte order mark alone is no answer)
+            # a second line to the last turn, or a line before the first: each answer
             self._kill()  # would be the one to the turn before, out of step with the game
-            line = early[:80].decode("utf-8", "backslashreplace").rstrip("\r\n")
+            # its first line only (several lines of it would be shown as one, '\n' and all)
+            line = early.split(b"\n")[0][:80].decode("utf-8", "backslashreplace").rstrip("\r")
             raise BotError(f"bot p{seat} ('{self.command}') answered before it was asked: "
-                           f"{line!r} (one line to each turn)")
+                           f"{line!r} (one line to each turn, written once the turn's whole "
+                           "line is read; debugging goes to stderr)")
         deadline = chan.deadline()
         try:
             chan.send(json.dumps(message).encode() + b"\n", deadline)
             raw = chan.line(deadline)
         except Stalled as exc:
             self._kill()
-            raise BotError(f"bot p{seat} ('{self.command}') {exc}") from None
+            why = str(exc)
+            if why.startswith("did not answer") and why.endswith(" s"):  # nothing came: most often an answer left in a buffer
+                why += (" (flush the output after each answer, and answer each line as it is "
+                        "read: see 'Buffering' in docs/bots.md)")
+            raise BotError(f"bot p{seat} ('{self.command}') {why}") from None
         try:
-            answer = raw.decode("utf-8").strip()
+            # lenient in what it takes: a byte order mark (some Windows tools start their
+            # output with one) and the spaces and CR around a move are not part of it
+            answer = raw.decode("utf-8-sig").strip()
         except UnicodeDecodeError:
             self._kill()
             raise BotError(f"bot p{seat} ('{self.command}') answered {raw[:80]!r}, which is "
                            "not UTF-8 text") from None
-        return parse_answer(game, state, seat, answer)
+        try:
+            return parse_answer(game, state, seat, answer)
+        except BotError as exc:
+            if not first:
+                raise
+            # the first line a program writes: often a greeting or debugging, not a move
+            raise BotError(f"{exc} (the first line the bot wrote: if it is not meant as a "
+                           "move, write it to stderr, not stdout)") from None
 
     def _kill(self) -> None:
         if self._chan is not None:
