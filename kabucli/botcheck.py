@@ -197,7 +197,8 @@ def _finish(bot: ProcessBot, match: Match, where: str, checks: dict[str, Check])
             code = proc.wait(timeout=CLOSE_WAIT)
         except subprocess.TimeoutExpired:
             checks["exits cleanly"].failures.append(
-                f"{where}: still running {CLOSE_WAIT:g} s after its input closed")
+                f"{where}: still running {CLOSE_WAIT:g} s after its input closed "
+                "(exit when reading the input finds its end)")
             return
         if code != 0:
             checks["exits cleanly"].failures.append(f"{where}: exit code {code}")

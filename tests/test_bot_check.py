@@ -38,7 +38,9 @@ BAD = {
     "never-exits": ("import json, sys, time\nfor line in sys.stdin:\n    m = json.loads(line)\n"
                     "    if m['type'] == 'turn':\n        print(m['legal'][-1], flush=True)\n"
                     "time.sleep(30)\n",
-                    "exits cleanly", "still running 2 s after its input closed"),
+                    "exits cleanly",
+                    "still running 2 s after its input closed (exit when reading the input finds "
+                    "its end)"),
     "exit-code": ("import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n"
                   "    if m['type'] == 'turn':\n        print(m['legal'][-1], flush=True)\n"
                   "sys.exit(1)\n", "exits cleanly", "exit code 1"),

@@ -25,7 +25,8 @@ printf '\357\273\277'
 while IFS= read -r line; do
   case "$line" in
     *'"type": "turn"'*)
-      move=$(printf '%s\n' "$line" | sed 's/.*"legal": \[\(.*\)\], "hint".*/\1/; s/.*"\([^"]*\)"$/\1/')
+      move=$(printf '%s\n' "$line" |
+             sed 's/.*"legal": \[\(.*\)\], "hint".*/\1/; s/.*"\([^"]*\)"$/\1/')
       printf '  %s  \r\n' "$(printf '%s' "$move" | tr a-z A-Z | sed 's/ /   /g')";;
   esac
 done

@@ -448,7 +448,8 @@ class ProcessBot:
         except Stalled as exc:
             self._kill()
             why = str(exc)
-            if why.startswith("did not answer") and why.endswith(" s"):  # nothing came: most often an answer left in a buffer
+            # nothing came at all: most often an answer left in the program's buffer
+            if why.startswith("did not answer") and why.endswith(" s"):
                 why += (" (flush the output after each answer, and answer each line as it is "
                         "read: see 'Buffering' in docs/bots.md)")
             raise BotError(f"bot p{seat} ('{self.command}') {why}") from None
