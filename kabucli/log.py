@@ -1431,6 +1431,10 @@ def write_log(path: Path, header: Header, events: Sequence[Event], fmt: Fmt,
                 for ev, how, t in zip(events, hows, times, strict=True):
                     n += 1
                     writer.append(ev, how, t)
+                    # a timed log is a person's or a real table's, whose writer stores each
+                    # input as its own block when it is entered: so does its copy, and a
+                    # log converted to JSON Lines and back is the original byte for byte
+                    writer.flush()
         except OverflowError:  # (format 1's msgpack, written as it was: no rule checks it)
             raise LogError(f"{path}: cannot write event {n}: it holds a whole number msgpack "
                            "cannot store (-2**63 to 2**64 - 1); JSON Lines can hold it") from None

@@ -1,0 +1,27 @@
+"""An auditor's view of logs recorded by others: a real table's log converted both ways, and
+what audit's verdicts say (probe AM)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+TIMED = REPLAYS / "kazu-tori" / "4p-physical-timed-dispute.kbl"
+
+
+def kabucli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kabucli", *args], capture_output=True,
+                          text=True, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin",
+                                          "PYTHONPATH": str(REPLAYS.parent)}, check=False)
+
+
+def test_a_timed_real_table_log_converted_to_json_lines_and_back_is_byte_for_byte(
+        tmp_path: Path) -> None:
+    """Its referee wrote each input as its own block; the copy back does too (it was one
+    block of every input, a different file of the same digest)."""
+    js, back = tmp_path / "t.jsonl", tmp_path / "t.kbl"
+    assert kabucli("log", "convert", str(TIMED), str(js)).returncode == 0
+    assert kabucli("log", "convert", str(js), str(back)).returncode == 0
+    assert back.read_bytes() == TIMED.read_bytes()
