@@ -1324,7 +1324,8 @@ def audit(
                     valid.append(f"[green]valid:[/] {_escape(str(path))} ({_events(data.events)}, "
                                  f"{_escape(state)})\n  digest {found}"
                                  + ("; seed commitment checked" if head.commit is not None
-                                    else "") + _taken_back(taken, after))
+                                    else "") + _taken_back(taken, after)
+                                 + _unchecked(head))
                     if len(valid) >= 256 or time.monotonic() - shown[0] > 0.2:
                         show_valid()
             result(res)
@@ -1346,6 +1347,18 @@ def _commitment_unbound(head: Any) -> Violation | None:
         return Violation(0, "table", "seed", "the seed is not the one the header's commitment "
                          "binds")
     return None
+
+
+def _unchecked(head: Any) -> str:
+    """audit's line for what it could not check in a valid log of a real table: no seed
+    dealt the cards, so the ones never shown are unknown and each card seen is the
+    referee's word; a time is when an input was typed, not when it happened at the table."""
+    if head.mode != "physical":
+        return ""
+    return ("\n  not checked (a real table): the cards nobody showed are not known, and the "
+            "cards typed in are checked against the rules, not against a deal"
+            + ("; each time is when the referee typed the input, not when it happened"
+               if head.clock is not None else ""))
 
 
 def _numbers(found: list[int]) -> str:

@@ -267,11 +267,14 @@ def test_truncated_log_audit_exits_2(good_log: Path, tmp_path: Path) -> None:
     assert run("log", "convert", str(good_log), str(cut)).exit_code == 0
     whole = cut.read_bytes()
     cut.write_bytes(whole[:-3])
-    # format 2: the last record is the block of inputs; the error names the first event it
-    # holds, one after those the engine derives from the records before it
-    header_end = 16 + int.from_bytes(whole[8:12], "big")
+    # format 2: the last record is a block of inputs (a timed log's last input alone); the
+    # error names the first event it holds, one after those the engine derives from the
+    # records before it
+    last = 8
+    while last + 8 + int.from_bytes(whole[last:last + 4], "big") < len(whole):
+        last += 8 + int.from_bytes(whole[last:last + 4], "big")
     before = tmp_path / "before.kbl"
-    before.write_bytes(whole[:header_end])
+    before.write_bytes(whole[:last])
     n = events_in(before) + 1
     assert error(run("audit", str(cut)), 2, "unreadable: ").startswith(
         f"{cut}: event {n}: truncated: ")

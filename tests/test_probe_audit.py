@@ -25,3 +25,19 @@ def test_a_timed_real_table_log_converted_to_json_lines_and_back_is_byte_for_byt
     assert kabucli("log", "convert", str(TIMED), str(js)).returncode == 0
     assert kabucli("log", "convert", str(js), str(back)).returncode == 0
     assert back.read_bytes() == TIMED.read_bytes()
+
+
+def test_audit_of_a_real_table_says_what_it_could_not_check() -> None:
+    """A valid real table's log: the hidden cards are unknown, the cards typed are the
+    referee's word, and a time is when an input was typed; a seeded log has no such line."""
+    res = kabucli("audit", str(TIMED))
+    assert res.returncode == 0
+    lines = res.stdout.splitlines()
+    assert lines[-1] == ("  not checked (a real table): the cards nobody showed are not known, "
+                         "and the cards typed in are checked against the rules, not against a "
+                         "deal; each time is when the referee typed the input, not when it "
+                         "happened")
+    untimed = kabucli("audit", str(REPLAYS / "dare" / "3p-physical-match.kbl")).stdout
+    assert untimed.splitlines()[-1].endswith("not against a deal")
+    seeded = kabucli("audit", str(REPLAYS / "dare" / "3p-showdown-outright.kbl")).stdout
+    assert "not checked" not in seeded and len(seeded.splitlines()) == 2
