@@ -1275,18 +1275,26 @@ def audit(
                     show_valid()
                     err.print(f"[bold red]unreadable:[/] {_escape(msg)}")
                 continue
-            match, violation = data.match, data.violation
+            match = data.match
             head = data.header
+            # the header's seed and its commitment first: a seed changed after the deal is
+            # the finding, rather than the first move its new deal makes impossible
+            violation = _commitment_unbound(head)
+            value = want.get("--commit")
+            if violation is None and value is not None and not (head.commit or "").startswith(
+                    value):
+                violation = Violation(0, "log", "--commit", "its seed commitment is "
+                                      f"{head.commit or 'none'}, not {value}...: its seed is "
+                                      "not the one committed to before the deal")
             if violation is None:
-                violation = _commitment_unbound(head)
+                violation = data.violation
             found = data.digest if violation is None else None
-            if violation is None:
-                for name, value in want.items():
-                    have = found if name == "--digest" else head.commit
-                    if have is None or not have.startswith(value):
-                        what = "digest" if name == "--digest" else "seed commitment"
-                        violation = Violation(0, "log", name, f"its {what} is {have or 'none'}, "
-                                              f"not {value}...")
+            value = want.get("--digest")
+            if violation is None and value is not None and not (found or "").startswith(value):
+                violation = Violation(0, "log", "--digest", f"its digest is {found or 'none'}, "
+                                      f"not {value}...: it is not the log that had that digest "
+                                      "(its header or a record was changed, added or dropped "
+                                      "since; a digest cannot tell which)")
             if violation is not None:
                 worst = max(worst, EXIT_RULE)
                 res.update(status="invalid", index=violation.index, actor=violation.actor,

@@ -229,7 +229,9 @@ def test_audit_prints_the_digest_and_checks_one_written_down(tmp_path: Path) -> 
     assert run("audit", str(log), "--digest", digest[:16].upper()).exit_code == 0
     code, lines = audit_lines(str(log), "--digest", "0" * 16)
     assert code == 1 and lines == [f"invalid: {log}: its digest is {digest}, not "
-                                   f"{'0' * 16}..."]
+                                   f"{'0' * 16}...: it is not the log that had that digest (its "
+                                   "header or a record was changed, added or dropped since; a "
+                                   "digest cannot tell which)"]
     res = run("audit", str(log), "--digest", "xyz")  # a usage error (2), not a verdict (1)
     assert res.exit_code == 2 and res.stderr.startswith("error: --digest xyz: give 16 to 64")
 
@@ -302,7 +304,9 @@ def test_an_edited_log_with_its_checksums_made_right_fails_digest(tmp_path: Path
     assert now is not None and now != written_down
     code, lines = audit_lines(str(edited), "--digest", written_down)
     assert code == 1 and lines == [f"invalid: {edited}: its digest is {now}, not "
-                                   f"{written_down}..."]
+                                   f"{written_down}...: it is not the log that had that digest "
+                                   "(its header or a record was changed, added or dropped "
+                                   "since; a digest cannot tell which)"]
 
 
 def test_converting_keeps_the_digest_and_format_1_gets_its_conversions(tmp_path: Path) -> None:

@@ -41,3 +41,33 @@ def test_audit_of_a_real_table_says_what_it_could_not_check() -> None:
     assert untimed.splitlines()[-1].endswith("not against a deal")
     seeded = kabucli("audit", str(REPLAYS / "dare" / "3p-showdown-outright.kbl")).stdout
     assert "not checked" not in seeded and len(seeded.splitlines()) == 2
+
+
+def test_a_seed_changed_after_its_commitment_is_named_before_the_moves_it_breaks(
+        tmp_path: Path) -> None:
+    """The deal was rigged: the header's seed is changed (its moves left as they were, so
+    they no longer fit the deal), then also its commitment computed again. The verdict names
+    the seed, not the first move the new deal makes impossible."""
+    import json
+
+    from kabucli.compact import seed_commitment
+
+    log = tmp_path / "g.jsonl"
+    res = kabucli("play", "dare", "--bot", "all=best", "--players", "3", "--log", str(log),
+                  "--commit", "--seed", "42")
+    assert res.returncode == 0, res.stderr
+    written_down = res.stdout.split()[2]
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["seed"] = 43
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text("\n".join([json.dumps(head, separators=(",", ":")), *lines[1:]]) + "\n")
+    res = kabucli("audit", str(forged))
+    assert (res.returncode, res.stderr) == (1, f"invalid: {forged}: the seed is not the one "
+                                               "the header's commitment binds\n")
+    head["commit"] = seed_commitment(43, head["salt"])
+    forged.write_text("\n".join([json.dumps(head, separators=(",", ":")), *lines[1:]]) + "\n")
+    res = kabucli("audit", str(forged), "--commit", written_down)
+    assert (res.returncode, res.stderr) == (
+        1, f"invalid: {forged}: its seed commitment is {head['commit']}, not {written_down}...: "
+           "its seed is not the one committed to before the deal\n")
