@@ -2024,7 +2024,7 @@ def log_repair(
     """Copy every record of a damaged log that still checks into a new log."""
     from kabucli import games
     from kabucli.errors import KabuError
-    from kabucli.log import audit_log, repair_log, same_file
+    from kabucli.log import audit_log, format_for, repair_log, same_file
 
     dst = _file_named(dst, "DST")
     if same_file(src, dst):
@@ -2032,13 +2032,19 @@ def log_repair(
     if dst.exists() and not force:
         fail(f"{dst} already exists; add --force to overwrite it")
     with _log_failures():
-        kept, dropped = repair_log(src, dst, games.event_types, overwrite=force)
+        kept, dropped, after = repair_log(src, dst, games.event_types, overwrite=force)
     err = _console(stderr=True)
     for line in dropped:
         err.print(f"[yellow]dropped:[/] {_escape(line)}")
     out = _console()
+    # the inputs after one that breaks a rule are no records lost: kept (binary), or left
+    # out of JSON Lines, their own dropped line says so; either way they are said here
+    binary = format_for(dst) == "msgpack"
+    records = len(dropped) - (1 if after and not binary else 0)
+    beyond = (f", and the {_counted(after, 'input', 'inputs')} after event {kept}, which breaks "
+              f"a rule, {'kept' if binary else 'left out'}" if after else "")
     out.print(f"wrote {_escape(str(dst))} ({_events(kept)} kept, "
-              f"{_counted(len(dropped), 'record', 'records')} dropped)", soft_wrap=True)
+              f"{_counted(records, 'record', 'records')} dropped{beyond})", soft_wrap=True)
     # what the new log is now, as kabucli audit finds it (records left out may have taken a
     # move a later one needs; a finished game's last events are derived again)
     try:

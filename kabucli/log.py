@@ -1080,7 +1080,7 @@ def _derive(types: Sequence[type[Event]], header: Header,
 
 
 def repair_log(src: Path | str, dst: Path | str, event_types: EventTypes,
-               overwrite: bool = False) -> tuple[int, list[str]]:
+               overwrite: bool = False) -> tuple[int, list[str], int]:
     """Write to ``dst`` the header and every event of ``src`` that still checks and decodes;
     return the number of events kept and one line per record left out. ``src`` is only read.
     Past a bad binary frame, reading goes on at the next frame that checks; a bad JSON Lines
@@ -1088,7 +1088,9 @@ def repair_log(src: Path | str, dst: Path | str, event_types: EventTypes,
 
     Of a format 2 binary log, the inputs of every block that checks are kept; written in
     that encoding they are kept all, in JSON Lines the events they lead to up to the first
-    that breaks a rule. The count returned is of the events kept."""
+    that breaks a rule. Returned: the number of events kept (up to and with the one that
+    breaks a rule), the lines, and how many inputs came after that one (kept in the binary
+    encoding, its events not derived; left out of JSON Lines, with a line that says so)."""
     src, dst = Path(src), Path(dst)
     data, fmt = _read_bytes(src)
     if same_file(src, dst):
@@ -1112,11 +1114,14 @@ def repair_log(src: Path | str, dst: Path | str, event_types: EventTypes,
             try:
                 for t, ev in records.inputs:
                     writer.append_input(ev, t)
+                    if header.timed:  # one input a block, as its referee's log (write_log)
+                        writer.flush()
             finally:
                 writer.close()
 
         _write_new(dst, write, overwrite, [src])
-        return len(_derive(records.types, header, records.inputs)[0].events), dropped
+        derived, placed = _derive(records.types, header, records.inputs)
+        return len(derived.events), dropped, len(records.inputs) - placed
     events, times = records.events, records.times
     if records.blocks:
         derived, placed = _derive(records.types, header, records.inputs)
@@ -1127,9 +1132,11 @@ def repair_log(src: Path | str, dst: Path | str, event_types: EventTypes,
                            f"{len(events)}, which breaks a rule: the events they lead to "
                            "cannot be derived (repaired into the binary encoding, a .kbl "
                            "name, every input is kept)")
+    else:
+        left = 0
     write_log(dst, header, events, format_for(dst), overwrite=overwrite, times=times,
               types=records.types, keep=[src])
-    return len(events), dropped
+    return len(events), dropped, left
 
 
 def holds_log(path: Path | str) -> bool:

@@ -71,3 +71,25 @@ def test_a_seed_changed_after_its_commitment_is_named_before_the_moves_it_breaks
     assert (res.returncode, res.stderr) == (
         1, f"invalid: {forged}: its seed commitment is {head['commit']}, not {written_down}...: "
            "its seed is not the one committed to before the deal\n")
+
+
+def test_repair_says_the_inputs_it_keeps_past_a_rule_it_cannot_derive(tmp_path: Path) -> None:
+    """A real table's log with one block damaged: the repair keeps the 19 other inputs, of
+    which 9 come after the one that now breaks a rule. It said "10 events kept" alone, and
+    into JSON Lines counted the 9 inputs left out as 1 more record dropped."""
+    data = bytearray(TIMED.read_bytes())
+    data[300] ^= 0xFF  # inside block 10: checksum does not match
+    bad = tmp_path / "bad.kbl"
+    bad.write_bytes(bytes(data))
+    res = kabucli("log", "repair", str(bad), str(tmp_path / "fixed.kbl"))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[0] == (
+        f"wrote {tmp_path / 'fixed.kbl'} (10 events kept, 1 record dropped, and the 9 inputs "
+        "after event 10, which breaks a rule, kept)")
+    res = kabucli("log", "repair", str(bad), str(tmp_path / "fixed.jsonl"))
+    assert res.stdout.splitlines()[0] == (
+        f"wrote {tmp_path / 'fixed.jsonl'} (10 events kept, 1 record dropped, and the 9 inputs "
+        "after event 10, which breaks a rule, left out)")
+    # the repaired binary log keeps the timed log's blocks: one input each
+    fixed = (tmp_path / "fixed.kbl").read_bytes()
+    assert fixed == bytes(data[:293]) + bytes(data[309:])
