@@ -1026,7 +1026,9 @@ def replay(
                 out.print(render.table(g, match, viewer))
             told = render.seen_violation(g, violation, events, viewer)
             assert told is not None
-            out.print(render.violation_line(g, told, match))
+            n = told.index
+            out.print(render.violation_line(g, told, match, times[n - 1] if times is not None
+                                            and 0 < n <= len(times) else None))
         elif match.over:
             out.print(render.outcome_panel(g, match))
     if violation is None and at is not None:  # the state asked for comes before a break

@@ -93,3 +93,20 @@ def test_repair_says_the_inputs_it_keeps_past_a_rule_it_cannot_derive(tmp_path: 
     # the repaired binary log keeps the timed log's blocks: one input each
     fixed = (tmp_path / "fixed.kbl").read_bytes()
     assert fixed == bytes(data[:293]) + bytes(data[309:])
+
+
+def test_replay_of_a_timed_log_gives_the_time_of_the_event_that_breaks_a_rule(
+        tmp_path: Path) -> None:
+    """Who slapped first: the claim given back to Ben after the undo makes Chie's next flip
+    out of turn. The line of that flip had no time, where every line before it has one."""
+    js = tmp_path / "t.jsonl"
+    assert kabucli("log", "convert", str(TIMED), str(js)).returncode == 0
+    lines = js.read_text().splitlines()
+    assert lines[6].startswith('{"e":"claim","seat":3,')
+    lines[6] = lines[6].replace('"seat":3', '"seat":2')
+    js.write_text("\n".join(lines) + "\n")
+    res = kabucli("replay", str(js))
+    assert res.returncode == 1
+    out = [line for line in res.stdout.splitlines() if line.startswith("   7 ")]
+    assert len(out) == 1 and out[0].startswith(
+        "   7 12:33:13.837 p3 Chie      p3 flip 6 breaks a rule: it is not p3's turn")

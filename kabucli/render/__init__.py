@@ -434,11 +434,15 @@ def broken_rule(violation: Violation) -> str:
     return safe_text(f"{what} breaks a rule: {reason}")
 
 
-def violation_line(game: Game, violation: Violation, match: Match) -> Text:
+def violation_line(game: Game, violation: Violation, match: Match,
+                   at: int | None = None) -> Text:
     """The numbered line of the event that breaks a rule (``match``: the match before it),
-    as :func:`event_line` draws an event: its number, who, what and why, in red."""
+    as :func:`event_line` draws an event: its number, when it was entered (``at``, a timed
+    log's), who, what and why, in red."""
     line = Text(style="bold red")
     line.append(f"{violation.index:>4} ")
+    if at is not None:
+        line.append(clock_text(at) + " ")
     line.append(f"{actor_label(match, violation.actor):<12} ")
     line.append(broken_rule(violation))
     return line
