@@ -915,14 +915,18 @@ def take_back(placed: list[tuple[bool, int, int]], chances: int) -> tuple[bool, 
 
 
 def derive(game: Game, header: Header,
-           inputs: Sequence[tuple[int, Event | None]]) -> Derived:
+           inputs: Sequence[tuple[int, Event | None]]) -> tuple[Derived, int]:
     """Play a log's inputs ((time, event), the event None for a race drawn from the seed)
-    through a fresh match (see :class:`Deriver`)."""
+    through a fresh match (see :class:`Deriver`); and how many of them were placed: all, or
+    up to and with the first that breaks a rule (the events of those after it cannot be
+    derived)."""
     deriver = Deriver(game, header)
+    placed = 0
     for t, ev in inputs:
+        placed += 1
         if not deriver.feed(t, ev):
             break
-    return deriver.finish()
+    return deriver.finish(), placed
 
 
 def classify(game: Game, header: Header,

@@ -1066,17 +1066,12 @@ def _derive(types: Sequence[type[Event]], header: Header,
     """The events of a format 2 log, from its inputs, by its game's engine, and how many of
     the inputs were placed: all, or up to the first that breaks a rule (the events of those
     after it cannot be derived)."""
-    from kabucli.engine import Deriver
+    from kabucli.engine import derive
 
     game = game_of(types, header.game)
     if game is None:
         raise LogError("a format 2 log is read by its game's engine, which was not given")
-    deriver, placed = Deriver(game, header), 0
-    for t, ev in inputs:
-        placed += 1
-        if not deriver.feed(t, ev):
-            break
-    return deriver.finish(), placed
+    return derive(game, header, inputs)
 
 
 def repair_log(src: Path | str, dst: Path | str, event_types: EventTypes,
