@@ -1220,7 +1220,7 @@ def audit(
     from kabucli.engine import Violation, check_header
     from kabucli.errors import KabuError
     from kabucli.log import audit_log, external_bot
-    from kabucli.safetext import quoted
+    from kabucli.safetext import NAME_SHOWN, quoted
 
     with _json_errors(as_json):
         want = {name: _hex_option(name, value) for name, value in
@@ -1328,8 +1328,8 @@ def audit(
                 if own:
                     res["user_bots"] = list(own)
                     # (a control is any length in a log: quoted cut, as one line)
-                    state += "; user's bot, not run: " + ", ".join(f"p{i} {quoted(k, 200)}"
-                                                                   for i, k in own.items())
+                    state += "; user's bot, not run: " + ", ".join(
+                        f"p{i} {quoted(k, NAME_SHOWN)}" for i, k in own.items())
                 if not as_json:
                     valid.append(f"[green]valid:[/] {_escape(str(path))} ({_events(data.events)}, "
                                  f"{_escape(state)})\n  digest {found}"

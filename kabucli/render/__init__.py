@@ -23,7 +23,7 @@ from rich.text import Text
 from kabucli import games
 from kabucli.engine import Game, Match, Violation, seen_header
 from kabucli.events import Event, Forfeit, Undo
-from kabucli.safetext import safe_text, shown_name
+from kabucli.safetext import NAME_SHOWN, safe_text, shown_name
 
 
 def _module(game: Game) -> ModuleType:
@@ -307,7 +307,7 @@ def header_panel(game: Game, match: Match, viewer: int | None = None) -> Panel:
         t.add_row("commit", Text(safe_text(h.commit)))
     # a seat named as its label (a real table's seats: "p1") is not named twice
     seats = ", ".join(f"p{i}{'' if s.name == f'p{i}' else ' ' + shown_name(s.name)} "
-                      f"({safe_text(s.control, 200)})" for i, s in enumerate(h.seats, 1))
+                      f"({safe_text(s.control, NAME_SHOWN)})" for i, s in enumerate(h.seats, 1))
     t.add_row("seats", Text(seats))
     t.add_row("rules", Text(safe_text(rules_line(h.rules))))
     t.add_row("started", Text(safe_text(f"{h.started} (kabucli {h.kabucli})")))
