@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
-from typer.core import TyperOption
+from typer.core import TyperArgument, TyperOption
 
 from kabucli.completion import (
     COMPLETE_VAR,
@@ -72,6 +72,15 @@ def _flag_type(self: TyperOption, ctx: Any) -> str | None:
 
 
 setattr(TyperOption, "display_type_rich", _flag_type)  # noqa: B010 (mypy: method-assign)
+
+
+def _no_argument_type(self: TyperArgument, ctx: Any) -> str | None:
+    """No value type beside an argument in --help: its name already says what it is (GAME,
+    LOG, SRC), where Typer's rich help would add a Python type (``<str>``, ``<list[Path]>``)."""
+    return None
+
+
+setattr(TyperArgument, "display_type_rich", _no_argument_type)  # noqa: B010 (as above)
 
 
 def _show_version(ctx: typer.Context, value: bool) -> None:
@@ -291,7 +300,8 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON out
 @app.command()
 @_json_on_failure
 def rules(
-    game: Annotated[str | None, typer.Argument(help="A game to explain; all games if left "
+    game: Annotated[str | None, typer.Argument(metavar="GAME",
+                                               help="A game to explain; all games if left "
                                                      "out.", autocompletion=complete_game)] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -1915,7 +1925,8 @@ def head_to_head_line(wdl: list[int]) -> tuple[str, str]:
 @_json_on_failure
 def bot_check(
     game: GameArg,
-    command: Annotated[str, typer.Argument(help="The bot program, as cmd: would start it, "
+    command: Annotated[str, typer.Argument(metavar="COMMAND",
+                                           help="The bot program, as cmd: would start it, "
                                                 "e.g. \"python3 mybot.py\".",
                                            autocompletion=complete_path)],
     games_: Annotated[int, typer.Option("--games", "-g", metavar="N", min=1, max=100,
@@ -1990,8 +2001,10 @@ def _log_failures() -> Iterator[None]:
 
 @log_app.command("convert")
 def log_convert(
-    src: Annotated[Path, typer.Argument(help="The log to read.", autocompletion=complete_path)],
-    dst: Annotated[Path, typer.Argument(path_type=str, autocompletion=complete_path,
+    src: Annotated[Path, typer.Argument(metavar="SRC", help="The log to read.",
+                                        autocompletion=complete_path)],
+    dst: Annotated[Path, typer.Argument(metavar="DST", path_type=str,
+                                        autocompletion=complete_path,
                                         help="Where to write (.jsonl, "
                                              ".ndjson, .json: JSON Lines, else msgpack, "
                                              "unless --to says).")],
@@ -2016,9 +2029,11 @@ def log_convert(
 
 @log_app.command("repair")
 def log_repair(
-    src: Annotated[Path, typer.Argument(help="The damaged log (only read, never changed).",
+    src: Annotated[Path, typer.Argument(metavar="SRC",
+                                        help="The damaged log (only read, never changed).",
                                         autocompletion=complete_path)],
-    dst: Annotated[Path, typer.Argument(path_type=str, autocompletion=complete_path,
+    dst: Annotated[Path, typer.Argument(metavar="DST", path_type=str,
+                                        autocompletion=complete_path,
                                         help="The new log to write (.jsonl, "
                                              ".ndjson, .json: JSON Lines, else msgpack).")],
     force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
@@ -2068,7 +2083,8 @@ def log_repair(
 @_json_on_failure
 def solve(
     game: GameArg,
-    cards: Annotated[list[str], typer.Argument(help="The cards of the hand, e.g. 1 3 5 7 ...")],
+    cards: Annotated[list[str], typer.Argument(metavar="CARDS",
+                                               help="The cards of the hand, e.g. 1 3 5 7 ...")],
     players: PlayersOpt = None,
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
@@ -2100,7 +2116,7 @@ def solve(
 
 @app.command()
 def completion(
-    shell: Annotated[str, typer.Argument(help="bash, zsh or fish.",
+    shell: Annotated[str, typer.Argument(metavar="SHELL", help="bash, zsh or fish.",
                                          autocompletion=complete_shell)],
 ) -> None:
     """Print the shell completion script (the files in completions/ are these)."""

@@ -81,6 +81,37 @@ def test_a_commands_help_names_every_registered_game(command: str) -> None:
     assert " N " in seed and "<str>" not in seed, seed
 
 
+def _commands(group: Any, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command of the CLI, as the words that name it (``("log", "convert")``)."""
+    import typer.main
+
+    click_group = typer.main.get_command(group) if prefix == () else group
+    found: list[tuple[str, ...]] = []
+    for name, cmd in click_group.commands.items():  # type: ignore[attr-defined]
+        if hasattr(cmd, "commands"):
+            found += _commands(cmd, (*prefix, name))
+        else:
+            found.append((*prefix, name))
+    return found
+
+
+def test_no_help_names_a_value_by_its_python_type() -> None:
+    """An argument's help showed Typer's Python type beside its name (``LOG <list[Path]>``,
+    ``GAME <str>``, ``src <path>``): every value is named in words, arguments in capitals as
+    the usage line writes them."""
+    commands = _commands(app)
+    assert ("log", "convert") in commands and ("audit",) in commands
+    for words in commands:
+        res = runner.invoke(app, [*words, "--help"], env={"NO_COLOR": "1", "COLUMNS": "200"})
+        assert res.exit_code == 0, words
+        assert not re.search(r"<(str|int|path|float|list|bool)\b", res.stdout), \
+            (words, res.stdout)
+        panel = res.stdout.split("Arguments")[1].split("╰")[0] if "Arguments" in res.stdout \
+            else ""
+        for name in re.findall(r"│ [* ] +(\S+)", panel):
+            assert name.isupper(), (words, name)
+
+
 def test_rules_json_lists_every_game_with_its_player_range() -> None:
     res = run("rules", "--json")
     assert res.exit_code == 0
