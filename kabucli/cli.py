@@ -826,13 +826,11 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
             for t in shown:
                 out.print(f"  {_escape(t)}")
             if len(shown) < len(texts):
-                seat = m.pending.seats[0] if m.pending.seats else 0
                 out.print(f"  ... and {len(texts) - len(shown)} more, not listed")
-                out.print(f"to type: {_escape(games.prompt_hint(g.name, m.state, seat))}")
+                out.print(f"to type: {_escape(render.hint_now(g, m))}")
         else:
-            seat = m.pending.seats[0] if m.pending.seats else 0
             out.print(f"{_escape(render.seats_named(m, m.pending.what))}: "
-                      f"{_escape(games.prompt_hint(g.name, m.state, seat))}")
+                      f"{_escape(render.hint_now(g, m))}")
         return "handled"
     if word == "undo":
         from kabucli.errors import KabuError

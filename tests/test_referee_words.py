@@ -254,3 +254,18 @@ def test_a_word_that_is_no_card_is_quoted_as_it_was_typed() -> None:
               input="deal R5\nY9X\nplay Y9X\nq\n")
     refusals = [line for line in res.stdout.splitlines() if "refused:" in line]
     assert len(refusals) == 2 and all("'Y9X' is not an Uno Dare move" in r for r in refusals)
+
+
+def test_the_hint_names_the_seats_as_the_table_does_but_not_in_what_to_type() -> None:
+    """What may be typed now (after a move typed before its time, and at '?') names the seats
+    as the table does, 'p2 Bob flips', but the notation it quotes stays typeable ('p2 flip
+    CARD', not 'p2 Bob flip CARD'); '?' named no seat at all ('the row p2 turns over')."""
+    names = ("--player", "Ann", "--player", "Bob", "--player", "Cy")
+    res = run("play", "kazu-tori", "--physical", *names, "--no-log",
+              input="deal\np1 flip 3\ndeal\nquit\n")
+    refusal = next(line for line in flat(res.stdout).split("> ") if "not for 'deal" in line)
+    assert "else p2 Bob flips saying two: 'p2 flip CARD' with the card seen" in refusal, refusal
+    res = run("play", "kabu-tsukuri", "--physical", *names, "--no-log",
+              input="deal\nbet\nbet\nbet\n?\nquit\n")
+    assert ("p2 Bob to turn row 1 over: type the row p2 Bob turns over, in laid order (e.g. "
+            "'show 3-4-5')") in flat(res.stdout), flat(res.stdout)

@@ -150,14 +150,23 @@ def prompt_what(game: Game, match: Match) -> str:
     return pending.what
 
 
+def hint_now(game: Game, match: Match) -> str:
+    """What a person at the play prompt may type now (the game's prompt hint for the seat to
+    act, or the table's), with the seats it names written as the table writes them, but for
+    the notation it quotes to type (``p2 Bob flips: 'p2 flip CARD'``); "" when over."""
+    if match.pending.kind == "over":
+        return ""
+    seat = match.pending.seats[0] if match.pending.seats else 0
+    return refusal_named(match, games.prompt_hint(game.name, match.state, seat), "")
+
+
 def what_now(game: Game, match: Match, refusal: str) -> str:
     """After a refusal of a move that is not due now (``waiting for X, not for 'Y'``), what may
     be typed now, as the prompt's ``?`` says it (``: type 'deal' once ...``); else nothing."""
-    if not refusal.startswith("waiting for ") or match.pending.kind == "over":
+    if not refusal.startswith("waiting for "):
         return ""
-    seat = match.pending.seats[0] if match.pending.seats else 0
-    hint = games.prompt_hint(game.name, match.state, seat)
-    return f"; {seats_named(match, hint)}" if hint else ""
+    hint = hint_now(game, match)
+    return f"; {hint}" if hint else ""
 
 
 def seat_cell(match: Match, seat: int) -> Text:
