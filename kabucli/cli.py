@@ -1320,6 +1320,9 @@ def audit(
                            digest=found, format=head.format)
                 if head.commit is not None:
                     res["commit"] = head.commit
+                unchecked = _unchecked_keys(head)
+                if unchecked:
+                    res["not_checked"] = unchecked
                 taken = data.undone  # (a takeback in a seeded game may follow what the
                 # person saw: the reader is told, as the log tells it, and which ones came
                 # after the seed dealt or showed cards; at a real table an undo is the
@@ -1367,16 +1370,33 @@ def _commitment_unbound(head: Any) -> Violation | None:
     return None
 
 
-def _unchecked(head: Any) -> str:
-    """audit's line for what it could not check in a valid log of a real table: no seed
-    dealt the cards, so the ones never shown are unknown and each card seen is the
-    referee's word; a time is when an input was typed, not when it happened at the table."""
+# what audit cannot check in a valid log of a real table (--json's "not_checked"), and its
+# words: no seed dealt the cards, so the ones never shown are unknown and each card seen is the
+# referee's word; a time is when an input was typed, not when it happened at the table
+_UNCHECKED = {
+    "unshown_cards": "the cards nobody showed are not known",
+    "cards_against_a_deal": "the cards typed in are checked against the rules, not against a "
+                            "deal",
+    "when_it_happened": "each time is when the referee typed the input, not when it happened",
+}
+
+
+def _unchecked_keys(head: Any) -> list[str]:
+    """What audit could not check in a valid log (``_UNCHECKED``'s keys): nothing but at a
+    real table, where the times are among them when the log is timed."""
     if head.mode != "physical":
+        return []
+    return [k for k in _UNCHECKED if k != "when_it_happened" or head.clock is not None]
+
+
+def _unchecked(head: Any) -> str:
+    """audit's line for what it could not check in a valid log (:func:`_unchecked_keys`)."""
+    keys = _unchecked_keys(head)
+    if not keys:
         return ""
-    return ("\n  not checked (a real table): the cards nobody showed are not known, and the "
-            "cards typed in are checked against the rules, not against a deal"
-            + ("; each time is when the referee typed the input, not when it happened"
-               if head.clock is not None else ""))
+    words = [_UNCHECKED[k] for k in keys]
+    return ("\n  not checked (a real table): " + ", and ".join(words[:2])
+            + "".join(f"; {w}" for w in words[2:]))
 
 
 def _numbers(found: list[int]) -> str:

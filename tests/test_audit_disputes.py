@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 TIMED = REPLAYS / "kazu-tori" / "4p-physical-timed-dispute.kbl"
@@ -41,6 +42,22 @@ def test_audit_of_a_real_table_says_what_it_could_not_check() -> None:
     assert untimed.splitlines()[-1].endswith("not against a deal")
     seeded = kabucli("audit", str(REPLAYS / "dare" / "3p-showdown-outright.kbl")).stdout
     assert "not checked" not in seeded and len(seeded.splitlines()) == 2
+
+
+def test_audit_json_says_what_it_could_not_check_at_a_real_table() -> None:
+    """The text says what a real table's audit cannot check; --json said nothing of it, so a
+    program reading it took a valid real table's log for as checked as a seeded one's."""
+    import json
+
+    def keys(log: Path) -> Any:
+        res = kabucli("audit", "--json", str(log))
+        assert res.returncode == 0, res.stderr
+        return json.loads(res.stdout)[0].get("not_checked")
+
+    assert keys(TIMED) == ["unshown_cards", "cards_against_a_deal", "when_it_happened"]
+    assert keys(REPLAYS / "dare" / "3p-physical-match.kbl") == ["unshown_cards",
+                                                                "cards_against_a_deal"]
+    assert keys(REPLAYS / "dare" / "3p-showdown-outright.kbl") is None
 
 
 def test_a_seed_changed_after_its_commitment_is_named_before_the_moves_it_breaks(
