@@ -310,7 +310,10 @@ class Pager:
             told = render.seen_violation(self.game, at.violation, list(at.events),
                                          self.viewer)
             if told is not None:
-                parts.append(Text(words.stop_note(told.index, render.broken_rule(told)),
+                times, n = self.times, told.index
+                when = (render.clock_text(times[n - 1]) if times is not None
+                        and 0 < n <= len(times) else None)
+                parts.append(Text(words.stop_note(n, render.broken_rule(told), when),
                                   style="red"))
             elif self.data.error is not None:
                 parts.append(Text(words.unfinished_note(str(self.data.error)),

@@ -127,3 +127,21 @@ def test_replay_of_a_timed_log_gives_the_time_of_the_event_that_breaks_a_rule(
     out = [line for line in res.stdout.splitlines() if line.startswith("   7 ")]
     assert len(out) == 1 and out[0].startswith(
         "   7 12:33:13.837 p3 Chie      p3 flip 6 breaks a rule: it is not p3's turn")
+
+
+def test_the_pager_gives_the_time_of_the_event_that_breaks_a_rule(tmp_path: Path) -> None:
+    """`replay --step` stops before the flip out of turn with a note naming it; every line of
+    a timed log gives when it was entered, and the note did not."""
+    js = tmp_path / "t.jsonl"
+    assert kabucli("log", "convert", str(TIMED), str(js)).returncode == 0
+    lines = js.read_text().splitlines()
+    lines[6] = lines[6].replace('"seat":3', '"seat":2')
+    js.write_text("\n".join(lines) + "\n")
+    res = subprocess.run([sys.executable, "-m", "kabucli", "replay", "--step", str(js)],
+                         input="g 6\nq\n", capture_output=True, text=True, timeout=60,
+                         env={"NO_COLOR": "1", "COLUMNS": "200", "PATH": "/usr/bin:/bin",
+                              "PYTHONPATH": str(REPLAYS.parent)})
+    note = [line for line in res.stdout.splitlines() if line.startswith("next, event 7")]
+    assert note == ["next, event 7, entered 12:33:13.837: p3 flip 6 breaks a rule: it is not "
+                    "p3's turn (waiting for p2: p2 to flip saying one) (the replay stops "
+                    "here)"], res.stdout

@@ -52,10 +52,12 @@ def status(pos: int, last: int, total: int, label: str | None) -> str:
     return " · ".join(part for part in (where, label, KEYS) if part)
 
 
-def stop_note(index: int, what: str) -> str:
+def stop_note(index: int, what: str, when: str | None = None) -> str:
     """Under the last event that may be shown, when the next breaks a rule: ``what`` is
-    that event and why (:func:`kabucli.render.broken_rule`)."""
-    return f"next, event {index}: {what} (the replay stops here)"
+    that event and why (:func:`kabucli.render.broken_rule`), ``when`` when it was entered
+    (a timed log's, as the replay's lines give it)."""
+    entered = f", entered {when}" if when is not None else ""
+    return f"next, event {index}{entered}: {what} (the replay stops here)"
 
 
 def unfinished_note(error: str) -> str:
