@@ -134,3 +134,40 @@ def test_a_bot_answering_each_piece_of_a_turn_read_in_pieces_is_told_why(
                               "--seed", "1"))
     assert "answered before it was asked: 'pass'" in line, line
     assert "the turn's whole line is read" in line, line
+
+
+def test_a_greeting_is_read_as_the_first_answer_however_soon_it_comes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A greeting on stdout got one of two failures, as the machine's load decided: read as
+    the first answer (with the hint to write it to stderr), or, when it was already on the
+    pipe as the first turn was about to be sent, 'answered before it was asked'. Here the
+    program is given time to write it before the first turn, as a loaded machine does."""
+    import time
+
+    from kabucli import games
+    from kabucli.bots import external
+    from kabucli.engine import Match, make_header
+    from kabucli.errors import BotError
+    from kabucli.log import SeatInfo
+
+    bot = script(tmp_path, "bot.sh", "#!/bin/sh\necho 'bot ready'\n" + SHELL_LENIENT)
+    made = external.Channel.__init__
+
+    def slow_start(self: external.Channel, argv: list[str], timeout: float) -> None:
+        made(self, argv, timeout)
+        time.sleep(0.5)  # the greeting is on the pipe before the turn is sent
+
+    monkeypatch.setattr(external.Channel, "__init__", slow_start)
+    game = games.get("dare")
+    seats = [SeatInfo(f"p{i}", "bot:random") for i in (1, 2)]
+    match = Match(game, make_header(game, game.Rules(), seats, 1))
+    match.advance()
+    seat = match.pending.seats[0]
+    player = external.ProcessBot(bot, timeout=5)
+    try:
+        with pytest.raises(BotError) as failure:
+            player.choose(game, match.state, seat)
+    finally:
+        player.close()
+    assert "answered 'bot ready'" in str(failure.value), failure.value
+    assert "write it to stderr, not stdout" in str(failure.value), failure.value

@@ -848,10 +848,12 @@ def test_a_bot_program_writing_a_line_it_was_not_asked_for_forfeits(tmp_path: Pa
 
 
 def test_a_resumed_run_reports_a_long_forfeit_reason_as_the_first_run_did(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # the report kept the reason whole while the log's forfeit record kept it on one line
     # and cut to its first 500 characters: a resumed run (reading it from the log) reported
     # another reason, and a long command left no why in the log at all
+    monkeypatch.setenv("KABUCLI_BOT_TIMEOUT", "10")  # (its Python starting is not the point:
+    # under load it took more than the file's 0.5 s, and the bot failed on time instead)
     exits = write(tmp_path, "bot.py", "import sys\nsys.stdin.readline()\n")
     bot = f"cmd:{sys.executable}  {exits}   {'x' * 600}"
     rules = build(DARE.Rules, ["rounds=1"])

@@ -432,7 +432,10 @@ class ProcessBot:
                    "hint": games.text(game.name).hint(state, seat)}
         first = self._chan is None
         chan = self._channel()
-        early = chan.unasked()
+        # before the first turn nothing was asked: a line the program wrote as it started (a
+        # greeting) is read as the first answer, however soon it came (checked here, whether
+        # it came before this line ran decided between two failures, by the machine's load)
+        early = b"" if first else chan.unasked()
         if early and not BOM.startswith(early):  # (a byte order mark alone is no answer)
             # a second line to the last turn, or a line before the first: each answer
             self._kill()  # would be the one to the turn before, out of step with the game
