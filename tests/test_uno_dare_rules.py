@@ -115,6 +115,36 @@ def test_players_2_to_10_each_dealt_seven_with_one_card_turned_up(n: int) -> Non
     assert (GAME.min_players, GAME.max_players) == (2, 10)
 
 
+def test_play_passes_in_seat_order_from_the_dealers_left_and_wraps_round() -> None:
+    """Seed: the dealer's left goes first and play proceeds clockwise; RULINGS: the next seat
+    plays next. Four number cards go round p2, p3, p4, p1, and p2 is next again."""
+    m = physical(4)
+    play(m, "deal R5")
+    order = []
+    for card in ("R1", "R2", "R3", "R4"):
+        order.append(st(m).turn)
+        play(m, card)
+    assert order == [2, 3, 4, 1] and st(m).turn == 2 and st(m).direction == 1
+
+
+def test_house_rule_defaults_are_the_rulings() -> None:
+    """RULINGS: dares family, dare_skips true, target 500, scoring winner (and the rules page:
+    dare_on_wild false, max_turns 1000). A match with no rule set plays by them: the first
+    score to reach 500 ends it, 499 does not."""
+    assert build(UnoDareRules) == UnoDareRules(
+        dares="family", house_dares=(), dare_skips=True, dare_on_wild=False, target=500,
+        scoring="winner", max_turns=1000)
+    seats = [SeatInfo(f"p{i}", "human") for i in range(1, 4)]
+    assert make_header(GAME, build(UnoDareRules), seats, 1).rules == {
+        "dares": "family", "house_dares": [], "dare_skips": True, "dare_on_wild": False,
+        "target": 500, "scoring": "winner", "max_turns": 1000}
+    for before, over in ((429, False), (430, True)):  # p2 wins a round of 70 points
+        m = seeded(["R1 GS", "G1 R2", "B1 WD9"], "G5", "Y1 Y2 Y3 Y4")
+        st(m).totals[2] = before  # a shortcut for the rounds won before
+        play(m, "p2 G1 uno", "p3 B1 uno", "p1 R1 uno", "p2 R2")
+        assert st(m).totals[2] == before + 70 and m.over is over
+
+
 # -- the first discard --------------------------------------------------------------------
 
 def test_first_discard_number_the_player_after_the_dealer_plays_first() -> None:
@@ -135,6 +165,17 @@ def test_first_discard_reverse_the_dealer_plays_first_in_the_reversed_direction(
     assert st(m).turn == 1 and st(m).direction == -1
     play(m, "G3")
     assert st(m).turn == 4
+
+
+def test_first_discard_reverse_with_two_players_the_dealer_plays_first() -> None:
+    """A Reverse turned up first: the dealer plays first (RULINGS); with two players a Reverse
+    acts as a Skip, which skips the first player: the same, the dealer plays first."""
+    m = physical(2)
+    play(m, "deal GR")
+    assert st(m).turn == 1 and st(m).phase == "turn"
+    assert "it is not p2's turn" in refused(m, "p2 G3")
+    play(m, "G3")
+    assert st(m).turn == 2
 
 
 def test_first_discard_dare_hits_the_first_player() -> None:
@@ -223,6 +264,36 @@ def test_a_card_that_does_not_match_is_refused() -> None:
     m = physical()
     play(m, "deal R5")
     assert "does not match R5 (red)" in refused(m, "G7")
+
+
+@pytest.mark.parametrize(("up", "before", "ok"), [
+    ("G5", [], "GD5"),                      # on a number: its color only
+    ("GS", [], "GD6"),                      # on a Skip (p2 is skipped, p3 plays)
+    ("GR", ["p1 draw", "p1 keep"], "GD6"),  # on a Reverse (the dealer first, then p3)
+    ("YD3", ["decline"], "RD1"),            # on another Dare, whatever its color
+])
+def test_a_dare_is_played_only_on_its_color_or_on_another_dare(up: str, before: list[str],
+                                                                ok: str) -> None:
+    """Seed: a Dare card can only be played on a card of its color or on another Dare: not on
+    a number, Skip or Reverse of another color."""
+    m = physical()
+    play(m, f"deal {up}", *before)
+    if up != "YD3":
+        for bad in ("RD1", "YD4", "BD8"):
+            assert "does not match" in refused(m, bad)
+    seat = st(m).turn
+    play(m, ok)
+    assert st(m).discards[-1] == DECK.parse(ok) and st(m).hit == st(m).step(seat, 1)
+
+
+def test_a_wild_dare_played_hits_the_next_player_with_its_own_dare_number() -> None:
+    m = physical(4, dares="show-off")
+    play(m, "deal R5", "p2 WD13 yellow")
+    s = st(m)
+    assert (s.phase, s.hit, s.turn, s.hit_number, s.color) == ("hit", 3, 3, 13, 1)
+    assert GAME.view(s)["dare"] == {"number": 13, "text": DARE_LISTS["show-off"][12]}
+    play(m, "decline")
+    assert len(st(m).hands[3]) == 9 and st(m).turn == 4 and st(m).hit == 0
 
 
 def test_a_wild_dare_names_a_color_and_that_color_is_played_next() -> None:
@@ -383,6 +454,30 @@ def test_dare_skips_false_the_hit_player_plays_after_the_dare() -> None:
     m = physical(dare_skips=False)
     play(m, "deal R5", "RD1", "decline")
     assert st(m).turn == 3 and st(m).phase == "turn"
+
+
+@pytest.mark.parametrize("dare_skips", [True, False])
+def test_a_dare_hits_the_next_player_in_the_direction_of_play(dare_skips: bool) -> None:
+    """After a Reverse the next player is the previous seat: a dare hits them, and with
+    dare_skips the turn then passes on in the reversed direction."""
+    m = physical(4, dare_skips=dare_skips)
+    play(m, "deal R5", "p2 RR", "p1 RD1")  # play runs p2, p1, p4, p3, ...
+    assert st(m).hit == 4 and st(m).direction == -1
+    play(m, "decline")
+    assert len(st(m).hands[4]) == 9 and st(m).turn == (3 if dare_skips else 4)
+
+
+@pytest.mark.parametrize("answer", ["p3 RD2", "p3 WD9 red", "p3 draw", "p3 R7"])
+def test_a_player_hit_by_a_dare_answers_it_and_cannot_pass_it_on(answer: str) -> None:
+    """A Decision (the texts allow no stacking): the player hit tries the dare or declines it
+    before any card is played or drawn; another Dare does not pass it on to the next player."""
+    m = physical()
+    play(m, "deal R5", "p2 RD1")
+    assert "waiting for p3, hit by dare #1, to try it or decline" in refused(m, answer)
+    play(m, "p3 try")
+    assert "waiting for the table's verdict" in refused(m, answer)
+    play(m, "p3 done")
+    assert st(m).turn == 1 and st(m).hit == 0
 
 
 def test_a_dare_hit_shows_the_dare_number_and_its_text() -> None:
@@ -703,6 +798,23 @@ def test_the_deal_passes_to_the_next_seat_after_each_round() -> None:
     assert st(m).round == 2 and st(m).dealer == 2
     deal = next(e for e in reversed(m.events) if type(e) is Deal)
     assert deal.dealer == 2 and deal.round == 2
+
+
+def test_the_next_round_starts_at_the_new_dealers_left_in_seat_order() -> None:
+    """Round 2 is dealt by p2: p3 (p2's left, the next seat) plays first, clockwise again
+    whatever the direction was when round 1 ended."""
+    m = physical(3, target=1000)
+    play(m, "deal R5")
+    st(m).hands[2] = [UNKNOWN] * 2  # a shortcut: p2 is down to two cards
+    play(m, "p2 RR uno", "p1 R3", "p3 R4")  # reversed: p2, p1, p3, p2
+    assert st(m).direction == -1 and st(m).turn == 2
+    play(m, "p2 R6")  # p2 goes out; p1 and p3 show the cards left
+    play(m, "p1 shows B1-B2-B3-B4-B6-B7", "p3 shows Y1-Y2-Y3-Y4-Y6-Y7")
+    assert (st(m).round, st(m).dealer, st(m).phase) == (2, 2, "deal")
+    play(m, "deal Y5")
+    assert st(m).turn == 3 and st(m).direction == 1
+    play(m, "Y1")
+    assert st(m).turn == 1
 
 
 def test_a_round_past_max_turns_ends_without_a_winner_and_scores_nothing() -> None:
