@@ -176,6 +176,41 @@ def test_with_nine_cards_no_card_is_set_aside() -> None:
     play(m, Arrange(seat, [cards[0:3], cards[3:6], cards[6:9]]))
 
 
+@pytest.mark.parametrize("pick", [0, 4, 9])
+def test_the_card_set_aside_is_the_players_choice_and_never_shown(pick: int) -> None:
+    """RULINGS: with ten cards a player sets one aside face down, the one they choose; it
+    plays no part and no other seat sees it, even once every row is turned over."""
+    m = new_match(2, seed=3, hands=2)
+    for seat in (2, 1):
+        cards = list(m.state.cards[seat])
+        aside = [cards.pop(pick)]
+        m.submit(Arrange(seat, [cards[0:3], cards[3:6], cards[6:9]], aside))
+        assert m.state.aside[seat] == aside
+    for _ in range(8):  # three rounds of stakes, turn and result, less row 3's result
+        ev = m.expected()
+        assert ev is not None
+        m.submit(ev)
+    assert [len(r) for r in m.state.shown[2]] == [3, 3, 3]
+    assert "p2" not in GAME.view(m.state, 1)["aside"]
+    assert GAME.view(m.state, 2)["aside"] == {"p2": [str(m.state.aside[2][0])]}
+
+
+def test_the_order_within_a_row_is_the_players_and_turns_over_as_laid() -> None:
+    """RULINGS: the order within a row is the player's (it makes Nobori and Kudari): each row
+    turns over exactly as laid, not sorted, and is judged in that order."""
+    m = new_match(2, seed=3, hands=1)
+    laid = {}
+    for seat in (2, 1):
+        c = m.state.cards[seat]
+        laid[seat] = [c[2::-1], c[5:2:-1], c[8:5:-1]]  # each row high to low
+        play(m, Arrange(seat, laid[seat], c[9:]))
+    turns = [e for e in m.events if isinstance(e, Turn)]
+    assert [t.rows for t in turns] == [[laid[1][r], laid[2][r]] for r in range(3)]
+    assert any(t.rows[0] != sorted(t.rows[0]) for t in turns)
+    for turn, result in zip(turns, results(m), strict=True):
+        assert sorted(result.best) == best(turn, "extended")
+
+
 def test_rows_are_three_rows_of_three_cards() -> None:
     m = new_match(2, seed=3)
     c = m.state.cards[2]
@@ -327,6 +362,24 @@ def test_a_match_is_hands_hands() -> None:
     lay_in_order(m)
     assert m.over
     assert [e.hand for e in m.events if isinstance(e, Deal)] == [1, 2, 3]
+
+
+def test_the_match_ends_after_its_last_hand_and_the_most_chips_wins() -> None:
+    """The end of the match (a Decision, with hands): the most chips wins, equal most chips
+    share the win; a pot still carried stays out of the balances."""
+    m = physical_match(2, hands=1)
+    physical_row(m, ["1-2-6", "4-4-5"])  # p2's 9
+    physical_row(m, ["1-2-7", "4-4-6"])  # p1's 4
+    physical_row(m, ["3-5-8", "2-8-9"])  # p2 6, p1 9: p1 takes row 3
+    out = GAME.outcome(m.state)
+    assert m.over and out is not None
+    assert out["balances"] == {"p1": 51, "p2": 49} and out["leaders"] == ["p1"]
+    m = physical_match(2, hands=1)
+    physical_row(m, ["1-2-6", "4-4-5"])
+    physical_row(m, ["1-2-7", "4-4-6"])
+    physical_row(m, ["3-5-11", "2-8-9"])  # a tie: 2 stay in the pot
+    out = GAME.outcome(m.state)
+    assert out is not None and out["leaders"] == ["p1", "p2"] and out["pot"] == 2
 
 
 def test_chips_are_only_moved_never_made() -> None:
