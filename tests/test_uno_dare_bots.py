@@ -16,6 +16,7 @@ from kabucli.games.uno_dare.rules import (
     Answer,
     Deal,
     Draw,
+    Keep,
     Name,
     Play,
     UnoDareRules,
@@ -89,6 +90,20 @@ def test_random_forgets_uno_sometimes_and_catches_sometimes() -> None:
     assert {e.uno for e in plays} == {True, False}
     assert any(type(e) is Draw for e in calls)
     assert {bot.catches(s, 1) for _ in range(50)} == {True, False}
+
+
+def test_random_plays_the_card_drawn_but_keeps_it_one_time_in_8() -> None:
+    """What the rules page says of ``random`` after a draw (it said "plays or keeps the card
+    at random", as if half and half)."""
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "B1 B2 B3 B4 B6 B7 B8", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "G5",
+              "G9")
+    GAME.apply(s, Draw(2))
+    assert s.phase == "drawn" and s.drawn == DECK.parse("G9")
+    bot = RandomBot(Rng(5))
+    moves = [bot.choose(GAME, s, 2) for _ in range(800)]
+    keeps = sum(type(e) is Keep for e in moves)
+    assert all(e == Play(2, DECK.parse("G9")) for e in moves if type(e) is not Keep)
+    assert 60 <= keeps <= 140  # one in 8 of 800 is 100
 
 
 def test_every_move_a_bot_chooses_is_legal() -> None:
