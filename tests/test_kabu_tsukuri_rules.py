@@ -5,7 +5,7 @@ physical ones (the referee types bets and rows) where a row's cards must be chos
 from __future__ import annotations
 
 from collections import Counter
-from itertools import permutations
+from itertools import pairwise, permutations
 from typing import Any
 
 import pytest
@@ -548,6 +548,37 @@ def test_plain_rows_count_the_ones_digit_of_the_sum_9_best_0_worst() -> None:
 def test_months_add_up_at_face_value() -> None:
     assert strength((5, 6, 11), "extended") == 2  # 22
     assert strength((12, 12, 5), "extended") == 9  # 29
+
+
+def page_rank(row: tuple[int, int, int]) -> tuple[int, int]:
+    """A row's place in the table of the rules page, written out anew from the page: (rank
+    from the bottom, the ones digit where equals compare by it, else 0)."""
+    digit = sum(row) % 10
+    a, b, c = row
+    x, y, z = sorted(row)
+    named = {(1, 10, 10): 10, (3, 3, 3): 9, (3, 5, 7): 7, (1, 2, 3): 6, (4, 7, 9): 5,
+             (3, 7, 10): 4}.get((x, y, z))
+    if named is not None:
+        return named, 0
+    if a == b == c:
+        return 8, 0  # Arashi: every other three of a kind, whatever its months
+    if b == a + 1 and c == b + 1:
+        return 3, digit  # Nobori, as laid
+    if b == a - 1 and c == b - 1:
+        return 2, digit  # Kudari, as laid
+    return 1, digit
+
+
+def test_every_laid_row_ranks_as_the_rules_page_table_lists() -> None:
+    """All 12**3 laid rows: one row beats another exactly when the rules page's table puts it
+    higher, and ties exactly when the table puts them level."""
+    rows = [(a, b, c) for a in range(1, 13) for b in range(1, 13) for c in range(1, 13)]
+    rows.sort(key=page_rank)
+    for lower, higher in pairwise(rows):
+        if page_rank(lower) == page_rank(higher):
+            assert ties(lower, higher), (lower, higher)
+        else:
+            assert beats(higher, lower), (higher, lower)
 
 
 def test_ranking_kabu_uses_the_ones_digit_alone() -> None:
