@@ -805,6 +805,60 @@ def test_last_call_starting_in_the_limit_cards_window_keeps_the_cards_on_the_tab
     assert len(view(m)["table"]) == 11 and view(m)["said"] == 1
 
 
+
+def _first_window(seed: int, takeable: bool) -> Match:
+    """A seeded table of four where nobody claims until a card that may (or may not) be
+    taken, other than the Oni or the Jizo, is on the table."""
+    m = new_match(4, seed=seed)
+    while True:
+        s = m.state
+        if s.phase == "window" and not m.state.todo and s.ok == takeable \
+                and s.table[-1] not in (ONI, JIZO):
+            return m
+        step(m, Flip(s.next_flipper()))
+
+
+def test_a_seeded_take_shuffles_the_table_into_the_takers_pile_in_one_recorded_shuffle() -> None:
+    # RULINGS: cards a player receives go into their pile and the pile is shuffled; in a
+    # seeded game that shuffle is a recorded chance event
+    m = _first_window(2, takeable=True)
+    taker = m.state.next_flipper()  # not the flipper: anyone still in may take
+    table_before = list(m.state.table)
+    pile_before = list(m.state.piles[taker])
+    start = len(m.events)
+    step(m, Claim(taker))
+    shuffle = m.events[start + 1]
+    assert isinstance(shuffle, Shuffle) and len(m.events) == start + 2
+    assert shuffle.seats == [taker]
+    assert Counter(shuffle.piles[0]) == Counter(pile_before) + Counter(table_before)
+    assert m.state.piles[taker] == shuffle.piles[0]  # the pile is in the shuffled order
+    assert view(m)["next"] == f"p{taker}" and view(m)["count"] == 1
+
+
+def test_a_seeded_penalty_shuffles_each_receivers_pile_in_one_recorded_shuffle() -> None:
+    m = _first_window(2, takeable=False)
+    claimer = m.state.last
+    given = m.state.piles[claimer][:3]  # the top card to each of the three others
+    before = {p: list(m.state.piles[p]) for p in range(1, 5)}
+    start = len(m.events)
+    step(m, Claim(claimer))
+    penalty, shuffle = m.events[start + 1:start + 3]
+    others = [(claimer + k - 1) % 4 + 1 for k in (1, 2, 3)]
+    assert penalty == Penalty(claimer, others)
+    assert isinstance(shuffle, Shuffle) and shuffle.seats == sorted(others)
+    for seat, pile in zip(shuffle.seats, shuffle.piles, strict=True):
+        assert Counter(pile) == Counter(before[seat]) + Counter([given[others.index(seat)]])
+        assert m.state.piles[seat] == pile
+    assert m.state.piles[claimer] == before[claimer][3:]  # the claimer's pile is not shuffled
+
+
+def test_nobody_sees_any_pile_their_own_included() -> None:
+    # the seed text: the piles are dealt face down and the players may not look at them
+    m = new_match(4, seed=1)
+    for seat in range(1, 5):
+        assert GAME.view(m.state, seat)["piles"] == {f"p{p}": 10 for p in range(1, 5)}
+    assert GAME.view(m.state)["piles"]["p1"] == [DAINI_40.token(c) for c in m.state.piles[1]]
+
 def test_at_a_real_table_an_empty_line_says_what_the_referee_types_now() -> None:
     # a blank line was played as 'flip' or 'pass' (for seeded games, where the pile is
     # known and bots race): at a real table that refused moves nobody typed, "waiting for

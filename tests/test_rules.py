@@ -13,6 +13,8 @@ from msgspec import Meta
 from kabucli import games
 from kabucli.errors import RuleError
 from kabucli.games.dare.rules import DareRules
+from kabucli.games.kazu_tori.rules import KazuToriRules
+from kabucli.games.yatchaba.rules import YatchabaRules
 from kabucli.rules import as_dict, build, describe, validate
 
 
@@ -53,6 +55,17 @@ def test_describe_names_bounds_booleans_and_numeric_choices() -> None:
 
 def test_defaults_match_the_rulings() -> None:
     assert build(DareRules) == DareRules(ante=1, yaku="none", tie="carry", rounds=10, chips=50)
+
+
+def test_kazu_tori_defaults_match_the_rulings() -> None:
+    # RULINGS: count to ten, tied winners share each payment, 2000 flips in a simulated game
+    assert build(KazuToriRules) == KazuToriRules(limit=10, tie="split", max_flips=2000, chips=50)
+
+
+def test_yatchaba_defaults_match_the_rulings() -> None:
+    # RULINGS: bets 1, 2, 3, ...; two passes per game keep the right to guess
+    assert build(YatchabaRules) == YatchabaRules(amounts="count", pass_limit=2, games=0,
+                                                 chips=100, max_laps=100)
 
 
 # -- NAME=VALUE pairs -------------------------------------------------------------------------

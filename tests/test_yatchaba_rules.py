@@ -7,11 +7,13 @@ down and ``reveal`` with what they turn out to be, so each test chooses the card
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
 from matchtools import play, refused, step
 
+from kabucli.cards import month_of
 from kabucli.engine import Match, make_header
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
@@ -72,6 +74,24 @@ def wrong_round(m: Match, reveal: str = "4 5 6", guess: str = "9 10 11") -> None
     if m.state.phase == "decide":
         step(m, "stop")
     step(m, f"reveal {reveal}")
+
+
+# -- the deck ---------------------------------------------------------------------------------
+
+def test_deck_is_the_48_hanafuda_cards_four_of_each_month() -> None:
+    assert GAME.deck.size == 48
+    assert Counter(month_of(c) for c in GAME.deck.cards()) == Counter(
+        {m: 4 for m in range(1, 13)})
+    # a seeded game lays its cards from those 48, never one face up in the same game
+    m = new_match(8, seed=11, games=1)
+    while not m.over:
+        step(m, GAME.legal(m.state, m.state.guesser)[0])
+        while m.state.phase == "bet":
+            step(m, "bet")
+        if m.state.phase == "decide":
+            step(m, "stop")
+    laid = [c for d in of_type(m, Deal) for c in d.cards]
+    assert all(0 <= c < 48 for c in laid) and len(set(laid)) == len(laid)
 
 
 # -- rounds, laps and amounts -----------------------------------------------------------------
@@ -481,6 +501,38 @@ def test_pass_limit_zero_makes_any_pass_cost_the_right_to_guess() -> None:
     play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "stop", "reveal 4 5 6")
     assert of_type(m, Result)[-1] == Result(1, 2, 2, False, 0)  # p3 is skipped
 
+
+
+def test_a_seat_that_lost_the_right_to_guess_is_skipped_and_the_next_one_guesses() -> None:
+    # the next seat that still may guess: p2 passed three times in game 1, so after the
+    # dealer's wrong guess the turn goes past p2 to p3, then p4
+    m = new_match(4, pass_limit=0)
+    play(m, "deal", "guess 1 2 3", "bet", "pass", "bet", "bet", "stop", "reveal 4 5 6")
+    assert of_type(m, Result)[-1] == Result(1, 1, 1, False, 3)
+    assert m.state.guesser == 3 and not m.state.may_guess(2)
+    wrong_round(m)
+    assert [r.guesser for r in of_type(m, Result)] == [1, 3]
+    assert of_type(m, Result)[-1].next == 4
+
+
+def test_passes_by_a_seat_that_already_guessed_cost_nobody_a_turn() -> None:
+    # the dealer guessed first; its passes in the later rounds lose it nothing more, and
+    # every other seat still guesses once
+    m = new_match(4)
+    wrong_round(m)
+    for reveal in ("7 8 9", "10 11 12"):
+        play(m, "deal", "guess 1 2 3")
+        while m.state.phase == "bet":
+            step(m, "pass" if m.state.bettor == 1 else "bet")
+        if m.state.phase == "decide":
+            step(m, "stop")
+        step(m, f"reveal {reveal}")
+    assert m.state.passes[1] == 2
+    play(m, "deal", "guess 1 2 3", "bet", "pass", "bet", "bet", "stop")
+    assert m.state.guesser == 4 and m.state.passes[1] == 3  # a third pass by p1
+    step(m, "reveal 1 1 1")
+    assert [r.guesser for r in of_type(m, Result)] == [1, 2, 3, 4]
+    assert of_type(m, GameEnd) == [GameEnd(1, 0, m.state.ledger.pot, 2)]
 
 def test_passes_are_counted_per_game() -> None:
     m = new_match(4)
