@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from matchtools import refused, since, step
+from matchtools import play, refused, since, step
 
 from kabucli.cards import DAINI_40, JIZO, ONI
 from kabucli.engine import Match, make_header
@@ -877,3 +877,14 @@ def test_at_a_real_table_an_empty_line_says_what_the_referee_types_now() -> None
         sess.parse_line("")
     seeded = new_match(4, seed=1)  # a blank line still flips, or lets a card go
     assert Session(seeded, {}).parse_line("") == Flip(1)
+
+
+def test_a_blank_line_flips_only_once_every_seat_still_in_has_claimed_or_let_the_card_go() -> None:
+    # a seat that let the card go and then claimed it anyway (wrongly) counts once: while p1
+    # and p4 have done neither, a blank line lets the card go rather than flipping past them
+    m = _first_window(2, takeable=False)
+    play(m, Pass(2), Claim(2), Pass(3), Claim(3))
+    assert m.state.passed == {2, 3} and m.state.claimed == {2, 3}
+    assert GAME.blank_move(m.state) == "pass"
+    play(m, Pass(1), Pass(4))
+    assert GAME.blank_move(m.state) == "flip"

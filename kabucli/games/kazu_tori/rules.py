@@ -257,11 +257,12 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
 
     def blank_move(self, s: KazuToriState) -> str | None:
         """A blank line lets the card on the table go (the bots may still race for it), or
-        flips when there is nothing to claim or every person already let the card go. At a
-        real table it is no move: a flip names its card, and nobody need let a card go."""
+        flips when there is nothing to claim or every seat still in already claimed it or let
+        it go (a seat that did both counts once). At a real table it is no move: a flip names
+        its card, and nobody need let a card go."""
         if s.physical:
             return None
-        if s.phase == "window" and len(s.passed) + len(s.claimed) < len(s.ins):
+        if s.phase == "window" and len(s.passed | s.claimed) < len(s.ins):
             return "pass"
         return "flip"
 
