@@ -888,3 +888,14 @@ def test_a_blank_line_flips_only_once_every_seat_still_in_has_claimed_or_let_the
     assert GAME.blank_move(m.state) == "pass"
     play(m, Pass(1), Pass(4))
     assert GAME.blank_move(m.state) == "flip"
+
+
+def test_a_player_who_let_the_card_go_may_still_claim_it_before_the_next_flip() -> None:
+    m = _first_window(2, takeable=True)
+    taker = m.state.next_flipper()
+    step(m, Pass(taker))
+    assert refused(m, Pass(taker)) == f"p{taker} already let this card go"
+    table_before = len(m.state.table)
+    pile_before = len(m.state.piles[taker])
+    step(m, Claim(taker))
+    assert len(m.state.piles[taker]) == pile_before + table_before and m.state.table == []
