@@ -899,3 +899,20 @@ def test_a_player_who_let_the_card_go_may_still_claim_it_before_the_next_flip() 
     pile_before = len(m.state.piles[taker])
     step(m, Claim(taker))
     assert len(m.state.piles[taker]) == pile_before + table_before and m.state.table == []
+
+
+@pytest.mark.parametrize(("tie", "paid"), [("split", []), ("each", [2, 3, 4, 5]),
+                                           ("none", [])])
+def test_the_onis_flipper_pays_its_one_card_to_tied_winners_by_the_tie_rule(
+        tie: str, paid: list[int]) -> None:
+    # the Oni's one card is a payment like any other: under `split` one chip cannot be shared
+    # by four winners, so it stays with the payer; under `each` every winner gets 1
+    m = table(5, limit=20, tie=tie)  # no return in the flips below
+    run(m, "7")
+    step(m, "p1 claim")  # wrong: p1 gives 4 and keeps 3
+    misses(m, 14)
+    assert piles(m) == [1, 6, 6, 6, 6] and view(m)["next"] == "p1"
+    step(m, "flip Oni")
+    assert last(m, Score) == Score("oni", 1, [1, 6, 6, 6, 6], [2, 3, 4, 5])
+    assert [e for e in m.events if isinstance(e, Pay)] == [
+        Pay(1, w, 1, f"cards, tie {tie}") for w in paid]
