@@ -11,9 +11,21 @@ from hypothesis import given, settings, strategies as st
 from matchtools import bot_match
 
 from kabucli.engine import Match, make_header, walk
-from kabucli.events import End, Event, Undo
+from kabucli.events import End, Event, Pay, Undo
 from kabucli.games import event_types
-from kabucli.games.kazu_tori.rules import GAME, Deal, KazuToriRules, Score, Stop, pile_sizes
+from kabucli.games.kazu_tori.rules import (
+    GAME,
+    Claim,
+    Deal,
+    Flip,
+    Handout,
+    KazuToriRules,
+    Penalty,
+    Return,
+    Score,
+    Stop,
+    pile_sizes,
+)
 from kabucli.log import SeatInfo, read_log, write_log
 from kabucli.shuffle import Rng
 
@@ -135,3 +147,48 @@ def test_a_referee_session_keeps_the_cards_and_chips_whatever_is_typed(
     replay, violation = walk(GAME, m.header, m.events)
     assert violation is None
     assert [GAME.parse(replay.state, GAME.notate(e)) for e in m.events] == m.events
+
+
+
+
+# -- a seeded game retyped at a real table -------------------------------------------------------
+
+def test_every_seeded_game_typed_card_by_card_at_a_real_table_is_accepted_and_settles_the_same(
+        played: dict[int, Match]) -> None:
+    # RULINGS (unknown cards): a real table's checks may refuse only what cannot happen, so a
+    # game that did happen, typed as a referee would (the deal's sizes, each card as it is
+    # turned, each claim), is accepted whole and derives the same penalties, hand-outs,
+    # returns, score and payments. (Where a seed stopped a game at max_flips, a real table
+    # refuses that flip instead: the two are compared up to it.)
+    derived = (Penalty, Handout, Return, Score, Pay, End)
+    capped = 0
+    for seed, m in played.items():
+        n = m.nseats
+        seats = [SeatInfo(f"P{i}") for i in range(1, n + 1)]
+        table = Match(GAME, make_header(GAME, m.state.rules, seats, None))
+        table.advance()
+        table.submit(Deal(pile_sizes(n)))
+        table.advance()
+        flips = 0
+        want = [e for e in m.events if isinstance(e, derived)]
+        for i, ev in enumerate(m.events):
+            typed: Event | None = None
+            if isinstance(ev, Flip):
+                flips += 1
+                turned = GAME.turned_by(m.state, flips)
+                if turned is None:  # max_flips
+                    assert "max_flips" in (table.why_not(Flip(ev.seat, 2)) or ""), seed
+                    want = [e for e in m.events[:i] if isinstance(e, derived)]
+                    capped += 1
+                    break
+                typed = Flip(ev.seat, turned[1])
+            elif isinstance(ev, Claim | Stop):
+                typed = ev
+            if typed is None:
+                continue
+            assert table.why_not(typed) is None, (seed, GAME.notate(typed), table.why_not(typed))
+            table.submit(typed)
+            table.advance()
+        got = [e for e in table.events if isinstance(e, derived)]
+        assert got == want, seed
+    assert 0 < capped < len(played)  # both kinds of game were compared
