@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from matchtools import bot_match
 
-from kabucli.engine import Match, walk
-from kabucli.events import End, Event
-from kabucli.games.dare.rules import GAME, DareRules, Lay, Show
+from kabucli.engine import Match, make_header, walk
+from kabucli.events import End, Event, Pay
+from kabucli.games.dare.rules import GAME, DareRules, Deal, Lay, Result, Show
+from kabucli.log import SeatInfo
 from kabucli.shuffle import Rng
 
 SEEDS = range(300)
@@ -109,3 +110,30 @@ def test_notation_of_any_lay_parses_back(sets: list[list[int]], seat: int) -> No
     state = GAME.new_state(DareRules(), 4, True)
     ev = Lay(seat, sorted(sorted(s) for s in sets))
     assert GAME.parse(state, GAME.notate(ev)) == ev
+
+
+def test_every_seeded_match_typed_at_a_real_table_is_accepted_and_settles_the_same(
+        played: dict[int, tuple[Match, list[Event]]]) -> None:
+    # RULINGS (unknown cards): a real table's checks may refuse only what cannot happen, so a
+    # match that did happen, typed as a referee would (each field, each player's sets, each
+    # showdown hand, the hands face down), is accepted whole and settles every round the same
+    for seed, (m, events) in played.items():
+        n = m.nseats
+        seats = [SeatInfo(f"P{i}") for i in range(1, n + 1)]
+        table = Match(GAME, make_header(GAME, m.state.rules, seats, None))
+        table.advance()
+        for ev in events:
+            typed: Event | None = None
+            if isinstance(ev, Deal):
+                typed = Deal(ev.round, ev.dealer, ev.field)
+            elif isinstance(ev, Lay | Show):
+                typed = ev
+            if typed is None:
+                continue
+            assert table.why_not(typed) is None, (seed, GAME.notate(typed), table.why_not(typed))
+            table.submit(typed)
+            table.advance()
+        assert table.over, seed
+        settled = (Result, Pay, End)
+        assert [e for e in table.events if isinstance(e, settled)] == \
+            [e for e in events if isinstance(e, settled)], seed

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 from matchtools import bot_header, bot_match
 
-from kabucli.engine import Match, walk
+from kabucli.engine import Match, make_header, walk
 from kabucli.events import End, Event, Pay
 from kabucli.games.yatchaba.rules import (
     GAME,
@@ -27,7 +27,7 @@ from kabucli.games.yatchaba.rules import (
     Stop,
     YatchabaRules,
 )
-from kabucli.log import read_log, write_log
+from kabucli.log import SeatInfo, read_log, write_log
 from kabucli.shuffle import Rng
 
 SEEDS = range(250)
@@ -200,3 +200,33 @@ def test_a_tampered_log_is_refused_at_the_changed_event(played: dict[int, Match]
         assert violation is not None, f"seed {seed}: {what} was not noticed"
         assert violation.index == index + 1, f"seed {seed}: {what}: {violation}"
         assert words in violation.reason, f"seed {seed}: {what}: {violation.reason}"
+
+
+def test_every_seeded_match_typed_at_a_real_table_is_accepted_and_settles_the_same(
+        played: dict[int, Match]) -> None:
+    # RULINGS (unknown cards): a real table's checks may refuse only what cannot happen, so a
+    # match that did happen, typed as a referee would (cards laid face down unseen, every
+    # guess, bet, pass and decision, the cards turned over by month or by name), is accepted
+    # whole and settles every round and game the same
+    for seed, m in played.items():
+        n = m.nseats
+        seats = [SeatInfo(f"P{i}") for i in range(1, n + 1)]
+        table = Match(GAME, make_header(GAME, m.state.rules, seats, None))
+        table.advance()
+        for ev in m.events:
+            typed: Event | None = None
+            if isinstance(ev, Deal):
+                typed = Deal(ev.game, ev.round, ev.guesser)
+            elif isinstance(ev, Reveal):
+                typed = Reveal(ev.months, ev.cards if seed % 2 else None)
+            elif isinstance(ev, Guess | Bet | Pass | Continue | Stop):
+                typed = ev
+            if typed is None:
+                continue
+            assert table.why_not(typed) is None, (seed, GAME.notate(typed), table.why_not(typed))
+            table.submit(typed)
+            table.advance()
+        assert table.over, seed
+        settled = (Result, Pay, GameEnd, End)
+        assert [e for e in table.events if isinstance(e, settled)] == \
+            [e for e in m.events if isinstance(e, settled)], seed
