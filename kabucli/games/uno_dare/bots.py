@@ -102,8 +102,9 @@ class _UnoBot:
 @mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot(_UnoBot):
     """Any legal move: a matching card at random, or one time in eight (always, when no
-    card matches) a draw, or keeping the card drawn; names a color at random, forgets UNO
-    one time in four and catches a missing call half the time."""
+    card matches) a draw, or keeping the card drawn; names a color at random for a Wild
+    Dare it plays (for one turned up first, the color it holds most of), forgets UNO one
+    time in four and catches a missing call half the time."""
 
     about = ("plays a matching card at random, draws (or keeps the card drawn) one time in "
              "8, forgets UNO one time in four and catches a missing call half the time")
