@@ -14,7 +14,17 @@ import re
 from types import ModuleType
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import (
+    Console,
+    ConsoleOptions,
+    Group,
+    JustifyMethod,
+    OverflowMethod,
+    RenderableType,
+    RenderResult,
+)
+from rich.containers import Lines
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.pretty import Pretty
 from rich.table import Table
@@ -238,6 +248,55 @@ def takeback_words(game: Game, taken: list[tuple[int, Event]],
     return text + ")"
 
 
+class Hanging(Text):
+    """A numbered line whose words, when they do not fit on one line, go on under where they
+    began (a hanging indent) rather than under the number: an event line (:func:`event_line`)
+    wrapped at 80 columns broke its words, ``p4 31`` or ``ms``, to the first column."""
+
+    __slots__ = ("hang",)
+
+    def __init__(self, hang: int = 0, style: str = "") -> None:
+        super().__init__(style=style)
+        self.hang = hang  # the characters before the words (all one cell wide)
+
+    def wrap(self, console: Console, width: int, *, justify: JustifyMethod | None = None,
+             overflow: OverflowMethod | None = None, tab_size: int = 8,
+             no_wrap: bool | None = None) -> Lines:
+        lines = super().wrap(console, width, justify=justify, overflow=overflow,
+                             tab_size=tab_size, no_wrap=no_wrap)
+        hang = self.hang
+        if len(lines) <= 1 or no_wrap or not 0 < hang <= width // 2:
+            return lines
+        head, words = self.divide([hang])
+        body = words.wrap(console, width - hang, justify=justify, overflow=overflow,
+                          tab_size=tab_size)
+        pad = Text(" " * hang)
+        return Lines([head + body[0], *(pad + rest for rest in body[1:])])
+
+    def __rich__(self) -> _HangingLines:
+        # A Text given to Console.print is joined with the ones next to it into a new Text,
+        # which would wrap as any text does: drawn through this, it keeps its indent.
+        return _HangingLines(self)
+
+
+class _HangingLines:
+    """A :class:`Hanging` line as it is drawn (see its ``__rich__``)."""
+
+    def __init__(self, line: Hanging) -> None:
+        self.line = line
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = self.line
+        lines = line.wrap(console, options.max_width, justify=line.justify or options.justify,
+                          overflow=line.overflow or options.overflow,
+                          tab_size=line.tab_size or console.tab_size,
+                          no_wrap=line.no_wrap or options.no_wrap)
+        yield from Text("\n").join(lines).render(console, end=line.end)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, Text.assemble(self.line))
+
+
 def event_line(game: Game, index: int, event: Event, match: Match | None = None,
                viewer: int | None = None, at: int | None = None,
                taken: list[tuple[int, Event]] | None = None) -> Text:
@@ -249,12 +308,13 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None,
     fallback, except for an event hidden from a ``viewer`` (:meth:`Game.hidden_from`: a
     chance event, which may carry hidden cards, but the game's ``public_chance``, or another
     seat's secret move)."""
-    line = Text()
+    line = Hanging()
     line.append(f"{index:>4} ", style="dim")
     if at is not None:  # when it was entered (a timed log), UTC to the millisecond
         line.append(clock_text(at) + " ", style="dim")
     style = KIND_STYLE.get(event.KIND, "")
     line.append(f"{event_actor(game, event, match):<12} ", style=style)
+    line.hang = len(line)
     line.append(event_words(game, event, match, viewer, taken), style=style)
     return line
 
@@ -448,11 +508,12 @@ def violation_line(game: Game, violation: Violation, match: Match,
     """The numbered line of the event that breaks a rule (``match``: the match before it),
     as :func:`event_line` draws an event: its number, when it was entered (``at``, a timed
     log's), who, what and why, in red."""
-    line = Text(style="bold red")
+    line = Hanging(style="bold red")
     line.append(f"{violation.index:>4} ")
     if at is not None:
         line.append(clock_text(at) + " ")
     line.append(f"{actor_label(match, violation.actor):<12} ")
+    line.hang = len(line)
     line.append(broken_rule(violation))
     return line
 
