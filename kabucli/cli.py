@@ -37,6 +37,7 @@ from kabucli.completion import (
     complete_shell,
     script,
 )
+from kabucli.figures import elo_pm, shares, signed
 from kabucli.registry import GAMES
 
 if TYPE_CHECKING:
@@ -1564,8 +1565,9 @@ def _standings(report: Any, names: list[str]) -> Any:
     t = Table(box=None, pad_edge=False)
     for col in ("bot", "wins", "win rate", "forfeits"):
         t.add_column(col, justify="left" if col == "bot" else "right")
-    for name, b in zip(names, report.bots, strict=True):
-        t.add_row(_escape(name), f"{b.wins:g}", f"{b.wins / b.matches:.1%}" if b.matches
+    wins = shares(b.wins for b in report.bots)
+    for name, b, won in zip(names, report.bots, wins, strict=True):
+        t.add_row(_escape(name), won, f"{b.wins / b.matches:.1%}" if b.matches
                   else "-", str(b.forfeits))
     lines: list[Any] = [t]
     lines += [Text(line) for line in _summary_lines(report)]
@@ -1698,11 +1700,12 @@ def sim(
     columns = ["bot", "matches", "wins", "win rate", f"mean {report.measure}", "95% CI",
                "forfeits"]
     rows = []
-    for name, b in zip(names, report.bots, strict=True):
+    wins = shares(b.wins for b in report.bots)
+    for name, b, won in zip(names, report.bots, wins, strict=True):
         d = b.as_dict()
-        rows.append([name, str(b.matches), f"{b.wins:g}",
+        rows.append([name, str(b.matches), won,
                      "-" if d["win_rate"] is None else f"{d['win_rate']:.1%}",
-                     f"{b.mean:+.2f}" if b.played else "-",
+                     signed(b.mean, 2) if b.played else "-",
                      "-" if d["ci95"] is None else f"±{d['ci95']:.2f}", str(b.forfeits)])
     tables = [(title, columns, rows)]
     summary = _summary_lines(report) + _pot_lines(report, True)
@@ -1845,13 +1848,13 @@ def tournament(
                "forfeits", "Elo ±95%"]
     ranked = sorted(range(len(bot)), key=lambda i: -rep.ratings[i]["elo"])
     rows = []
+    wins = shares(b.wins for b in report.bots)
     for rank, i in enumerate(ranked, 1):
         b, rt = report.bots[i], rep.ratings[i]
-        ci = "" if rt["ci95"] is None else f" ± {rt['ci95']:g}"
-        rows.append([str(rank), names[i], str(b.matches), f"{b.wins:g}",
+        rows.append([str(rank), names[i], str(b.matches), wins[i],
                      f"{b.wins / b.matches:.1%}" if b.matches else "-",
-                     f"{b.mean:+.2f}" if b.played else "-",
-                     str(b.forfeits), f"{rt['elo']:+g}{ci}"])
+                     signed(b.mean, 2) if b.played else "-",
+                     str(b.forfeits), elo_pm(rt["elo"], rt["ci95"])])
     gtitle = "Pairs" if seats == 2 else "Groups (wins per bot)"
     if seats == 2:
         gcolumns = ["pair", "W-D-L", "score", "Elo diff (95%)"]
@@ -1861,8 +1864,8 @@ def tournament(
     else:
         gcolumns = ["group", "matches", "wins"]
         grows = [[", ".join(names[b] for b in grp.bots), str(grp.matches),
-                  " / ".join(f"{names[b].split()[0]} {w:g}"
-                             for b, w in zip(grp.bots, grp.wins, strict=True))]
+                  " / ".join(f"{names[b].split()[0]} {w}"
+                             for b, w in zip(grp.bots, shares(grp.wins), strict=True))]
                  for grp in rep.groups]
     tables = [(title, columns, rows), (gtitle, gcolumns, grows)]
     lines = _pot_lines(report, False)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from kabucli.errors import KabuError
+from kabucli.figures import elo_pm, signed
 from kabucli.ratings import elo_text, head_to_head
 from kabucli.safetext import safe_text
 from kabucli.sim import BotStats, SimReport
@@ -192,7 +193,7 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
         d = last.as_dict()
         ci_text = "" if d["ci95"] is None else f" ± {d['ci95']:.2f}"
         means.append(Line(name, value, low, high,
-                          f"{name}: {last.mean:+.2f}{ci_text}" if pts else name))
+                          f"{name}: {signed(last.mean, 2)}{ci_text}" if pts else name))
     out = Series([p.matches for p in pts], measure, means)
     if rating == "h2h":
         hs = [head_to_head(*p.wdl) for p in pts]
@@ -214,8 +215,7 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
                         [math.nan if e is None else v + e for v, e in vals])
             if pts:  # as the report shows it
                 v, e = pts[-1].ratings[i]
-                line.legend = f"{name}: {round(v, 1):+g}" + (
-                    "" if e is None else f" ± {round(e, 1):g}")
+                line.legend = f"{name}: {elo_pm(v, e)}"
             out.ratings.append(line)
     return out
 

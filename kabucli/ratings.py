@@ -39,6 +39,7 @@ from itertools import combinations
 from typing import Any
 
 from kabucli.errors import KabuError
+from kabucli.figures import signed
 
 Z95 = 1.959963984540054
 # the drawn games added between every two players that met (a weak prior: see the module)
@@ -129,7 +130,7 @@ def elo_text(h: dict[str, Any], key: str, spec: str) -> str:
     None is an infinite one (a score of 0 or 1 at that end)."""
     v = h[key]
     if v is not None:
-        return f"{v:+{spec}}"
+        return signed(v, int(spec.strip(".f")))
     if key == "elo":
         return "+inf" if h["score"] >= 0.5 else "-inf"
     if key == "elo_low":

@@ -45,3 +45,44 @@ def test_a_long_event_line_wraps_under_its_words(columns: int) -> None:
                 continued += 1
                 assert line.startswith(" " * WORDS_AT), f"{log.name}: {before!r} / {line!r}"
     assert continued > 0  # some event lines are long enough to wrap
+
+
+SIGNED_ZERO = re.compile(r"(?<![\w.])[+-]0(\.0+)?(?![\w.])")
+
+
+def cells(output: str, title: str) -> list[list[str]]:
+    """The rows of the table under ``title`` in a report, as lists of stripped cells."""
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(title))
+    rows = []
+    for line in lines[start + 1:]:
+        if line.startswith("└"):
+            break
+        if line.startswith("│"):
+            rows.append([c.strip() for c in line.strip("│").split("│")])
+    return rows
+
+
+def test_a_tournament_shows_no_signed_zero_and_its_elos_alike() -> None:
+    """Two bots of one kind tie: their pair's Elo difference is 0, not ``+0``; a mean of no
+    chips is 0.00, not ``+0.00``; every bot's Elo and its interval are whole numbers (they
+    were ``+164.1 ± 159`` over ``-328.1 ± 233.6``)."""
+    res = kabucli("tournament", "kazu-tori", "-b", "sharp", "-b", "sharp", "-b", "random",
+                  "-s", "3", "-d", "4", columns=120)
+    assert res.exit_code == 0, res.output
+    assert not SIGNED_ZERO.search(res.output), res.output
+    bots = cells(res.output, "Kazu-Tori round-robin")
+    assert [row[-1] for row in bots] == ["+164 ± 159", "+164 ± 159", "-328 ± 234"]
+    assert [row[5] for row in bots] == ["0.00"] * 3
+    assert cells(res.output, "Pairs")[0][-1] == "0 (-297 to +297)"
+
+
+def test_fractional_wins_are_shown_to_one_precision() -> None:
+    """Dare's shared leads count as parts of a win: the wins column shows each bot's to one
+    decimal place (``:g`` gave 6 significant digits, ``1492.17`` over ``52.1667``)."""
+    res = kabucli("sim", "dare", "-b", "best", "-b", "random", "-b", "best", "-m", "60", "-s",
+                  "1", "-j", "1", columns=120)
+    assert res.exit_code == 0, res.output
+    wins = [row[2] for row in cells(res.output, "Dare: 60 matches")]
+    assert len(wins) == 3
+    assert all(re.fullmatch(r"\d+\.\d", w) for w in wins), wins

@@ -236,14 +236,15 @@ def test_sprt_elo_beyond_the_models_reach_is_one_clear_error(text: str) -> None:
         Sprt.parse(text)
 
 
-def test_an_even_score_is_an_elo_difference_of_plus_zero() -> None:
-    # log10(1) is 0.0 and -400 times it is -0.0: printed "-0" and "elo": -0.0 before
+def test_an_even_score_is_an_elo_difference_of_zero() -> None:
+    # log10(1) is 0.0 and -400 times it is -0.0: printed "-0" and "elo": -0.0 before; a zero
+    # has no sign ("+0" read as a gain)
     from kabucli.ratings import elo_text
 
     assert math.copysign(1.0, score_to_elo(0.5)) == 1.0
     h = head_to_head(3, 2, 3)
     assert math.copysign(1.0, h["elo"]) == 1.0
-    assert elo_text(h, "elo", ".0f") == "+0" and elo_text(h, "elo", ".1f") == "+0.0"
+    assert elo_text(h, "elo", ".0f") == "0" and elo_text(h, "elo", ".1f") == "0.0"
     assert '"elo": 0.0' in json.dumps(h)
 
 

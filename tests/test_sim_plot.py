@@ -377,6 +377,14 @@ def test_the_recorder_keeps_at_most_its_capacity_evenly_spaced() -> None:
     assert data.means[1].high[-1] == report.bots[1].mean + report.bots[1].ci95
 
 
+def as_report(rating: dict[str, Any]) -> str:
+    """A bot's Elo as the tournament's table shows it: whole, signed but for a zero, and the
+    half-width of its 95% interval."""
+    elo = f"{rating['elo']:+.0f}"
+    elo = elo[1:] if elo[1:] == "0" else elo
+    return elo + ("" if rating["ci95"] is None else f" ± {rating['ci95']:.0f}")
+
+
 def test_tournament_plot_rates_each_bot_over_the_matches(tmp_path: Path) -> None:
     out, page = tmp_path / "t.svg", tmp_path / "t.html"
     code, text = run("tournament", "dare", "-b", "best", "-b", "random", "-b", "random",
@@ -390,8 +398,7 @@ def test_tournament_plot_rates_each_bot_over_the_matches(tmp_path: Path) -> None
     words = texts(root)
     assert "Elo" in words
     for r in data["ratings"]:
-        ci = "" if r["ci95"] is None else f" ± {r['ci95']:g}"
-        assert f"{r['bot']}: {r['elo']:+g}{ci}" in words
+        assert f"{r['bot']}: {as_report(r)}" in words
     html_text = page.read_text(encoding="utf-8")
     assert "<svg" in html_text and "Pairs" in html_text and not re.search(r"https?:", html_text)
     # more seats: Elo too, from every pair of seats of each match
@@ -403,8 +410,7 @@ def test_tournament_plot_rates_each_bot_over_the_matches(tmp_path: Path) -> None
     words = texts(svg_tree(out))
     assert "Elo" in words
     for r in data["ratings"]:
-        ci = "" if r["ci95"] is None else f" ± {r['ci95']:g}"
-        assert f"{r['bot']}: {r['elo']:+g}{ci}" in words
+        assert f"{r['bot']}: {as_report(r)}" in words
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")

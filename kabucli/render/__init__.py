@@ -33,6 +33,7 @@ from rich.text import Text
 from kabucli import games
 from kabucli.engine import Game, Match, Violation, seen_header
 from kabucli.events import Event, Forfeit, Undo
+from kabucli.figures import signed
 from kabucli.safetext import NAME_SHOWN, safe_text, shown_name
 
 
@@ -411,7 +412,7 @@ def balances_table(match: Match, balances: dict[str, Any], title: str = "chips")
         row: list[str | Text] = [seat_cell(match, seat), str(bal)]
         if isinstance(start, int):
             diff = bal - start
-            row.append(Text(f"{diff:+d}", style="green" if diff > 0 else "red" if diff < 0 else ""))
+            row.append(Text(signed(diff), style="green" if diff > 0 else "red" if diff < 0 else ""))
         t.add_row(*row, style=style)
     return t
 

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from kabucli.engine import Game, Match
 from kabucli.events import End, Event
+from kabucli.figures import signed
 from kabucli.games.kabu_tsukuri.rules import (
     ROWS,
     Arrange,
@@ -209,7 +210,7 @@ def solution(answer: dict[str, Any]) -> RenderableType:
                                                   style="cyan")
                  for row, name, w, tie in zip(plan["rows"], plan["names"], plan["win"],
                                               plan["tie"], strict=True)]
-        t.add_row(str(i), *cells, "-".join(plan["aside"]), f"{plan['expected']:+.3f}")
+        t.add_row(str(i), *cells, "-".join(plan["aside"]), signed(plan["expected"], 3))
     note = Text("expected chips per hand, bets included, when every other row is three "
                 "unseen cards at random (docs/rules/kabu-tsukuri.md)", style="dim")
     return Group(Text("hand ") + hand, fit(t), note)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from kabucli.figures import signed
 from kabucli.games.kabu_tsukuri.events import Result
 from kabucli.hands import BY_DIGIT, RANK_NAMES, digit_name
 
@@ -76,7 +77,7 @@ def best_text(seat: int, plans: Sequence[Plan], ranking: str,
         aside = plan.aside
         aside_text = f" aside {'-'.join(token(c) for c in aside)}" if aside else ""
         names = "; ".join(row_name(v, ranking) for v in plan.levels)  # a name may hold ", "
-        lines.append(f"  {i}. {rows}{aside_text}   {plan.ev:+.3f}   ({names})")
+        lines.append(f"  {i}. {rows}{aside_text}   {signed(plan.ev, 3)}   ({names})")
     return "\n".join(lines)
 
 
