@@ -86,3 +86,23 @@ def test_fractional_wins_are_shown_to_one_precision() -> None:
     wins = [row[2] for row in cells(res.output, "Dare: 60 matches")]
     assert len(wins) == 3
     assert all(re.fullmatch(r"\d+\.\d", w) for w in wins), wins
+
+
+@pytest.mark.parametrize("log", sorted((REPLAYS / "kabu-tsukuri").glob("*.kbl")),
+                         ids=lambda p: p.name)
+def test_kabu_tsukuri_s_new_hand_shows_no_result_of_the_last(log: Path) -> None:
+    """The table drawn at a hand's deal said how the last row of the hand before ended
+    (``hand 1 row 3: p3 takes the pot of 4`` under hand 2's fresh cards)."""
+    lines = kabucli("replay", str(log), columns=100).output.splitlines()
+    deals = 0
+    for i, line in enumerate(lines):
+        dealt = re.search(r"\bhand (\d+), dealer p\d", line)
+        if not dealt or int(dealt[1]) == 1:
+            continue
+        deals += 1
+        panel = lines[i + 1:next(j for j in range(i + 1, len(lines))
+                                 if lines[j].startswith("╰"))]
+        assert not any(f"hand {int(dealt[1]) - 1} row" in row for row in panel), "\n".join(
+            panel)
+    if "nine-cards" not in log.name and "physical" not in log.name:
+        assert deals > 0

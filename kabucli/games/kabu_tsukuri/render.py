@@ -100,10 +100,13 @@ def _leader(s: KabuState) -> Text:
 
 
 def _last(s: KabuState) -> Text:
-    """What the last row decided, until the next row is turned over."""
+    """What the last row decided, until the next row is turned over or, the hand's last row,
+    until the next hand is dealt (its table said how the hand before ended)."""
     if not s.history:
         return Text("")
     r = s.history[-1]
+    if r.hand != s.hand and s.phase != "deal":
+        return Text("")
     return Text(result_line(r), style="green" if len(r.best) == 1 else "yellow")
 
 
