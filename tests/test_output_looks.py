@@ -106,3 +106,19 @@ def test_kabu_tsukuri_s_new_hand_shows_no_result_of_the_last(log: Path) -> None:
             panel)
     if "nine-cards" not in log.name and "physical" not in log.name:
         assert deals > 0
+
+
+@pytest.mark.parametrize("columns", [80, 140])
+def test_a_table_fills_its_panel(columns: int) -> None:
+    """A game's table spans its panel: where the panel's title was the wider, the line under
+    the table's headings stopped short of the panel's edge, the last column open to the
+    right (``━━━━━━━━           │``)."""
+    rules = 0
+    for log in sorted(REPLAYS.glob("*/*.kbl")):
+        res = kabucli("replay", str(log), columns=columns)
+        assert res.exit_code == 0, res.output
+        for line in res.output.splitlines():
+            if line.startswith("│ ━") and "╇" in line:
+                rules += 1
+                assert line.endswith("━ │"), f"{log.name}: {line!r}"
+    assert rules > 0

@@ -67,7 +67,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     tok = game.deck.token
     title = (_where(s) + (f" · reference {s.ref}" if s.field else "") + f" · pot {s.ledger.pot}")
     field = Group(Text("field", style="dim"), cards_box([tok(c) for c in s.field]))
-    seats = Table(show_edge=False, pad_edge=False)
+    seats = Table(show_edge=False, pad_edge=False, expand=True)
     seats.add_column("seat")
     seats.add_column("chips", justify="right")
     seats.add_column("hand")

@@ -129,7 +129,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     title = f"{_where(s)} · pot {s.ledger.pot}"
     if s.carried:
         title += f" (carried {s.carried})"
-    seats = Table(show_edge=False, pad_edge=False)
+    seats = Table(show_edge=False, pad_edge=False, expand=True)
     for col in ("seat", "chips", "cards", *(f"row {r}" for r in range(1, ROWS + 1))):
         seats.add_column(col, justify="right" if col == "chips" else "left", no_wrap=True)
     actor = s.actor if match.pending.kind != "over" else 0

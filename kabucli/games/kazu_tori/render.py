@@ -128,7 +128,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
         if closing:
             parts.append(Text(closing, style="cyan"))
     nxt = _next(s)
-    seats = Table(show_edge=False, pad_edge=False)
+    seats = Table(show_edge=False, pad_edge=False, expand=True)
     for col in ("seat", "chips", "pile", "status"):
         seats.add_column(col, justify="right" if col == "chips" else "left")
     seats.columns[2].no_wrap = True

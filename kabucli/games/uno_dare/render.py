@@ -130,7 +130,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
                     f"discards {len(s.discards)}")
     else:
         head.append("waiting for the deal", style="dim")
-    seats = Table(show_edge=False, pad_edge=False)
+    seats = Table(show_edge=False, pad_edge=False, expand=True)
     seats.add_column("seat")
     seats.add_column("score", justify="right")
     seats.add_column("cards", justify="right")

@@ -119,7 +119,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
         parts.append(Text(f"p{s.guesser} guesses {_months(s.guess)}", style="bold"))
     if s.phase in ("guess", "bet", "decide", "reveal"):
         parts.append(Text(odds_text(s), style="cyan"))
-    seats = Table(show_edge=False, pad_edge=False)
+    seats = Table(show_edge=False, pad_edge=False, expand=True)
     for col in ("seat", "chips", "in this round", "passes", "guessing", "status"):
         seats.add_column(col, justify="right" if col in ("chips", "in this round") else "left")
     limit = s.rules.pass_limit
