@@ -42,7 +42,14 @@ def test_completion_script_is_current(shell: str) -> None:
 
 # Each case: the line typed before TAB, every candidate the shell is given (whole words), and
 # the line after one TAB. More cases of the candidates alone are below.
+COMMANDS = {"rules", "deal", "play", "resume", "replay", "audit", "sim", "tournament", "solve",
+            "completion", "log", "bot"}
 CASES = [
+    ("kabucli ", COMMANDS, "kabucli "),
+    ("kabucli play ", {"dare", "kazu-tori", "yatchaba", "uno-dare", "kabu-tsukuri"},
+     "kabucli play "),
+    ("kabucli replay --", {"--at", "--step", "--json", "--as", "--html", "--help"},
+     "kabucli replay --"),
     ("kabucli re", {"replay", "resume"}, "kabucli re"),
     ("kabucli play dare --ph", {"--physical"}, "kabucli play dare --physical "),
     ("kabucli rules ya", {"yatchaba"}, "kabucli rules yatchaba "),
