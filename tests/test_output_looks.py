@@ -122,3 +122,15 @@ def test_a_table_fills_its_panel(columns: int) -> None:
                 rules += 1
                 assert line.endswith("━ │"), f"{log.name}: {line!r}"
     assert rules > 0
+
+
+@pytest.mark.parametrize(("log", "result"), [
+    ("4p-tie-carry-same-dealer.kbl", "tie, pot carries"),
+    ("4p-nobody-qualifies.kbl", "nobody qualified, pot carries"),
+])
+def test_dare_s_round_that_nobody_won_names_no_winner(log: str, result: str) -> None:
+    """A Dare round whose pot carries has no winner to name: its row of the rounds table
+    said ``tie, pot carries: -``."""
+    res = kabucli("replay", str(REPLAYS / "dare" / log), columns=100)
+    assert res.exit_code == 0, res.output
+    assert ["1", result] in cells(res.output, "rounds")

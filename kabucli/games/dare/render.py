@@ -93,9 +93,9 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
               "split": "tie, pot split", "order": "tie, first in turn order",
               "nobody": "nobody qualified, pot carries"}
     for r in out["rounds"]:
-        winners = ", ".join(seat_label(match, int(w[1:])) for w in r["winners"]) or "-"
-        label = labels.get(r["reason"], r["reason"])
-        rounds.add_row(str(r["round"]), Text(f"{label}: {winners}"))
+        winners = ", ".join(seat_label(match, int(w[1:])) for w in r["winners"])
+        label = labels.get(r["reason"], r["reason"])  # a pot that carries went to nobody
+        rounds.add_row(str(r["round"]), Text(f"{label}: {winners}" if winners else label))
     return Group(rounds, *final_standings(match, out))
 
 
