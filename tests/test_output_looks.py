@@ -47,6 +47,31 @@ def test_a_long_event_line_wraps_under_its_words(columns: int) -> None:
     assert continued > 0  # some event lines are long enough to wrap
 
 
+@pytest.mark.parametrize("name", ["Ann", "太郎花子"])
+def test_a_wrapped_event_line_of_a_wide_name_stays_within_the_width(name: str) -> None:
+    """The hanging indent is measured in cells: a seat named in wide characters (two cells
+    a letter) is wider than its count of characters, and its continued lines went past the
+    terminal's width."""
+    from rich.cells import cell_len
+    from rich.console import Console
+
+    from kabucli.render import Hanging
+
+    console = Console(width=60, color_system=None, legacy_windows=False)
+    line = Hanging()
+    line.append("   7 ")
+    line.append(f"{'p1 ' + name:<12} ")
+    line.hang = len(line)
+    line.append("p1 flip 6 breaks a rule: it is not p1's turn (waiting for p2: p2 to flip "
+                "saying one, or a claim on the 3)")
+    with console.capture() as out:
+        console.print(line)
+    lines = out.get().splitlines()
+    head = cell_len(f"   7 {'p1 ' + name:<12} ")
+    assert len(lines) > 1 and all(cell_len(x.rstrip()) <= 60 for x in lines), lines
+    assert all(x.startswith(" " * head) and x[head] != " " for x in lines[1:]), lines
+
+
 SIGNED_ZERO = re.compile(r"(?<![\w.])[+-]0(\.0+)?(?![\w.])")
 
 

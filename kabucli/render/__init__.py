@@ -258,7 +258,7 @@ class Hanging(Text):
 
     def __init__(self, hang: int = 0, style: str = "") -> None:
         super().__init__(style=style)
-        self.hang = hang  # the characters before the words (all one cell wide)
+        self.hang = hang  # how many characters come before the words
 
     def wrap(self, console: Console, width: int, *, justify: JustifyMethod | None = None,
              overflow: OverflowMethod | None = None, tab_size: int = 8,
@@ -266,12 +266,15 @@ class Hanging(Text):
         lines = super().wrap(console, width, justify=justify, overflow=overflow,
                              tab_size=tab_size, no_wrap=no_wrap)
         hang = self.hang
-        if len(lines) <= 1 or no_wrap or not 0 < hang <= width // 2:
+        if len(lines) <= 1 or no_wrap or not 0 < hang < len(self):
             return lines
         head, words = self.divide([hang])
-        body = words.wrap(console, width - hang, justify=justify, overflow=overflow,
+        cells = head.cell_len  # (a seat's name in wide characters takes two cells a letter)
+        if cells > width // 2:
+            return lines
+        body = words.wrap(console, width - cells, justify=justify, overflow=overflow,
                           tab_size=tab_size)
-        pad = Text(" " * hang)
+        pad = Text(" " * cells)
         return Lines([head + body[0], *(pad + rest for rest in body[1:])])
 
     def __rich__(self) -> _HangingLines:
