@@ -547,9 +547,21 @@ def _read_script(script: str | None) -> tuple[str, Iterator[tuple[int, str]]] | 
 
 def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, quiet: bool,
            as_json: bool) -> None:
-    """Run a session to the end: bots move, people type, every step is drawn and logged."""
+    """Run a session to the end: bots move, people type, every step is drawn and logged.
+    A log that cannot be written (a full disk) stops the game in one line, the log kept
+    whole before the input that could not be written, for ``kabucli resume``."""
+    from kabucli.errors import LogWriteError
+
+    try:
+        _drive_on(sess, moves, quiet, as_json)
+    except LogWriteError as exc:
+        _stop(sess, str(exc), EXIT_UNREADABLE, as_json)
+
+
+def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, quiet: bool,
+              as_json: bool) -> None:
     from kabucli import render
-    from kabucli.errors import KabuError
+    from kabucli.errors import KabuError, LogWriteError
     from kabucli.notation import MAX_LINE
     from kabucli.session import without_note
 
@@ -599,6 +611,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
         while True:
             try:
                 sess.run_bots()
+            except LogWriteError:
+                raise
             except KabuError as exc:
                 _stop(sess, str(exc), 1, as_json)
             if m.over:
@@ -647,6 +661,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             try:
                 if sess.submit_line(line, partial(_yes, out) if interactive else None) is None:
                     out.print("not played")
+            except LogWriteError:
+                raise
             except KabuError as exc:
                 why = render.refusal_named(m, str(exc), line)  # p1 Ann, as the table says
                 if lines is None:
@@ -834,12 +850,14 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
                       f"{_escape(render.hint_now(g, m))}")
         return "handled"
     if word == "undo":
-        from kabucli.errors import KabuError
+        from kabucli.errors import KabuError, LogWriteError
 
         inputs = [e for e in m.events if m.is_input(e)]
         viewer = sess.viewer()  # the person at the screen (at a hot seat, before the undo)
         try:
             n = sess.undo()
+        except LogWriteError:
+            raise
         except KabuError as exc:  # past the undos a game may have (engine.MAX_REPLAYED)
             out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
             return "handled"
@@ -884,11 +902,15 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False) -> NoReturn
     no seed while it is kept from the people at the table)."""
     import shlex
 
+    from kabucli.errors import LogWriteError
     from kabucli.log import EXTERNAL
     from kabucli.session import recorded_bots
 
     m = sess.match
-    sess.close()
+    try:
+        sess.close()
+    except LogWriteError as exc:  # (the inputs a game between bots kept to write at the end)
+        why, code = f"{why}; {exc}", EXIT_UNREADABLE
     if as_json:
         print(_dumps(_play_doc(sess, why), indent=2))
     kept = ""

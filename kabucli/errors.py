@@ -50,6 +50,12 @@ class BrokenLogError(LogError):
     audit's verdict is, not a file that cannot be read."""
 
 
+class LogWriteError(LogError):
+    """The log of a game being played cannot be written (a full disk, a file grown past the
+    size allowed, an I/O error): the game stops there, its log whole up to the input before,
+    for ``kabucli resume``. Not a refusal of the move: nothing typed is at fault."""
+
+
 class BotError(KabuError):
     """A bot that crashed, timed out or answered with something that is not a legal move.
     The message quotes the bot, so it is made safe to show (see :mod:`kabucli.safetext`)."""

@@ -45,7 +45,7 @@ from kabucli.compact import (
     codec,
     new_digest,
 )
-from kabucli.errors import BrokenLogError, KabuError, LogError, NeedInputs
+from kabucli.errors import BrokenLogError, KabuError, LogError, LogWriteError, NeedInputs
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.files import MiB, open_regular, read_bytes, size_text, sync_folder, write_whole
 
@@ -267,6 +267,8 @@ class LogWriter:
         self.version = 1 if header is None else header.format
         self.count = 0  # records appended so far (format 2 binary: its inputs; no header)
         self.torn_file: Path | None = None  # where reopen kept a torn tail it cut off
+        self.path: Path | None = None  # the file, for a message (create and reopen set it)
+        self.failed = False  # a write failed: nothing more is written (see _write)
         self.header = header
         self.timed = header is not None and header.timed
         # whether the engine tells it of the events it derives (format 2's binary encoding
@@ -305,6 +307,7 @@ class LogWriter:
             writer = cls.start(fh, header, fmt, durable, types)
             if durable:  # the log's name, as its header is: on disk before the first prompt
                 sync_folder(path.parent)
+            writer.path = path
             return writer
         except OSError as exc:  # a full disk: the file made here holds nothing; it goes
             with contextlib.suppress(OSError):
@@ -366,13 +369,39 @@ class LogWriter:
             writer._last = log.last_time
         writer.count = events
         writer.torn_file = aside
+        writer.path = path
         return writer
 
     def _write(self, data: bytes) -> None:
-        self._fh.write(data)
-        self._fh.flush()
-        if self.durable:
-            os.fsync(self._fh.fileno())
+        if self.failed:
+            raise LogWriteError("cannot write the log: a write to it failed before",
+                                path=self.path)
+        fh = self._fh
+        try:
+            fh.write(data)
+            fh.flush()
+            if self.durable:
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            error = self._give_up(exc)
+            if error is exc:
+                raise
+            raise error from exc
+
+    def _give_up(self, exc: OSError) -> LogWriteError | OSError:
+        """After a failed write: close the file without writing the bytes still buffered,
+        which would otherwise go out when it is closed (later, once there is room again) and
+        land after a record cut short: damage where a torn tail was. A torn tail is what a
+        failed write may leave, as a crash does; ``kabucli resume`` sets it aside. Returns
+        the error to raise: the OSError itself where the writer was given no file's name."""
+        self.failed = True
+        self._records = []
+        if self.path is None:  # a log written whole (convert, repair): its writer says why
+            return exc
+        raw = getattr(self._fh, "raw", None)
+        with contextlib.suppress(OSError, ValueError):
+            (raw if raw is not None else self._fh).close()
+        return LogWriteError(f"cannot write the log ({exc.strerror or exc})", path=self.path)
 
     def append(self, event: Event, how: int = INPUT, at: int | None = None) -> None:
         """Record one event; ``how``: whether the engine derived it, it is an input, or a
@@ -384,7 +413,13 @@ class LogWriter:
             return
         if how == DERIVED:
             if self.fmt == "jsonl":
-                self._fh.write(_enc_js.encode(event) + b"\n")
+                try:  # (buffered: written with the next input's line)
+                    self._fh.write(_enc_js.encode(event) + b"\n")
+                except OSError as exc:
+                    error = self._give_up(exc)
+                    if error is exc:
+                        raise
+                    raise error from exc
             return
         dt = 0
         if self.timed:
@@ -442,7 +477,7 @@ class LogWriter:
         return str(self._digest.copy().hexdigest())
 
     def close(self) -> None:
-        if self._fh.closed:
+        if self._fh.closed or self.failed:
             return
         try:
             self.flush()

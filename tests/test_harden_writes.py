@@ -195,6 +195,67 @@ def test_a_new_log_on_a_full_disk_is_one_line_and_leaves_no_empty_file(tmp_path:
     assert not log.exists()
 
 
+UNO_TABLE = ["deal round 1 dealer p1 up R5", "p2 play R7", "p3 play R3", "p1 draw",
+             "p1 play R1", "p2 play RS", "p1 play R9", "p2 play RD2", "p3 decline",
+             "p1 play R4", "p2 play Y4", "p3 play Y2", "p1 play Y9", "p2 play G9"]
+
+
+def _limited(limit: int, *args: str, stdin: str = "") -> Any:
+    """kabucli run with files limited to ``limit`` bytes (RLIMIT_FSIZE: as a disk full)."""
+    code = ("import resource, signal, sys\n"
+            "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+            f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
+            "from kabucli.entry import main\n"
+            "sys.argv = ['kabucli', *sys.argv[1:]]\n"
+            "sys.exit(main())\n")
+    return subprocess.run([sys.executable, "-c", code, *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize(("name", "limit"), [("table.kbl", 300), ("table.jsonl", 1024)])
+def test_a_disk_full_in_the_middle_of_a_game_stops_it_in_one_line_for_resume(
+        tmp_path: Path, name: str, limit: int) -> None:
+    # it was "internal error: OSError: [Errno 27] File too large", exit 3, with a JSON Lines
+    # log (and a binary one once its frames passed the limit); and the bytes still buffered
+    # went out when the file was closed
+    log = tmp_path / name
+    script = tmp_path / "moves.txt"
+    script.write_text("\n".join(UNO_TABLE) + "\n")
+    res = _limited(limit, "play", "uno-dare", "--physical", "--players", "3", "--log",
+                   str(log), "--script", str(script), "-q")
+    assert res.returncode == 2, res.stderr
+    line = res.stderr.strip()
+    assert "\n" not in line and "internal error" not in line, res.stderr
+    assert line.startswith(f"error: {log}: cannot write the log (File too large); log kept: "
+                           f"{log} ("), line
+    assert line.endswith(f"go on with: kabucli resume {log}"), line
+    assert log.stat().st_size <= limit
+    # what was written is whole but for a torn last record at worst: resume goes on with
+    # the rest of the moves where the log stops, and the log then holds every one of them
+    kept = json.loads(run("replay", str(log), "--json").stdout)
+    typed = [s["notation"] for s in kept["steps"] if s["kind"] != "auto"]
+    assert 0 < len(typed) < len(UNO_TABLE) and typed == UNO_TABLE[:len(typed)]
+    assert kept["error"] is None or "truncated" in kept["error"], kept["error"]
+    script.write_text("\n".join(UNO_TABLE[len(typed):]) + "\n")
+    res = run("resume", str(log), "--script", str(script), "-q")
+    assert res.exit_code == 0, res.output
+    again = json.loads(run("replay", str(log), "--json").stdout)
+    assert [s["notation"] for s in again["steps"] if s["kind"] != "auto"] == UNO_TABLE
+    assert again["error"] is None
+
+
+def test_a_disk_full_at_the_end_of_a_game_between_bots_is_one_line(tmp_path: Path) -> None:
+    # a game between bots writes its inputs when it ends: that write failing was an
+    # internal error too
+    log = tmp_path / "bots.kbl"
+    res = _limited(110, "play", "dare", "--seed", "7", "--bot", "all=best", "--rule",
+                   "rounds=2", "--log", str(log), "-q")
+    assert res.returncode == 2, res.stderr
+    line = res.stderr.strip()
+    assert "\n" not in line and "internal error" not in line, res.stderr
+    assert f"{log}: cannot write the log (File too large)" in line, line
+
+
 @pytest.mark.parametrize("command", ["convert", "repair"])
 def test_a_name_ending_with_a_slash_names_a_folder_not_a_file(tmp_path: Path, log: Path,
                                                               command: str) -> None:
