@@ -555,7 +555,8 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     try:
         _drive_on(sess, moves, quiet, as_json)
     except LogWriteError as exc:
-        _stop(sess, str(exc), EXIT_UNREADABLE, as_json)
+        saved = exc.saved if isinstance(exc.saved, Path) else None
+        _stop(sess, str(exc), EXIT_UNREADABLE, as_json, saved)
 
 
 def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, quiet: bool,
@@ -896,10 +897,12 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     return None
 
 
-def _stop(sess: Session, why: str, code: int, as_json: bool = False) -> NoReturn:
+def _stop(sess: Session, why: str, code: int, as_json: bool = False,
+          saved: Path | None = None) -> NoReturn:
     """End an unfinished session: say why, where the log is and the command that goes on
     (with ``as_json``, stdout has its JSON document too, the match unfinished: no outcome, and
-    no seed while it is kept from the people at the table)."""
+    no seed while it is kept from the people at the table). ``saved``: where the log's
+    records were saved when its name lost them (see LogWriter._check_place)."""
     import shlex
 
     from kabucli.errors import LogWriteError
@@ -911,16 +914,19 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False) -> NoReturn
         sess.close()
     except LogWriteError as exc:  # (the inputs a game between bots kept to write at the end)
         why, code = f"{why}; {exc}", EXIT_UNREADABLE
+        if isinstance(exc.saved, Path):
+            saved = exc.saved
     if as_json:
         print(_dumps(_play_doc(sess, why), indent=2))
     kept = ""
-    if sess.log_path is not None:
-        kept = f"; log kept: {sess.log_path} ({_events(m.logged)})"
+    where = saved or sess.log_path
+    if where is not None:
+        kept = f"; log kept: {where} ({_events(m.logged)})"
         if not m.over:
             again = "".join(f" --bot {i}={shlex.quote(kind)}"
                             for i, kind in recorded_bots(m.header.seats).items()
                             if kind.startswith(EXTERNAL))
-            kept += f"; go on with: kabucli resume {shlex.quote(str(sess.log_path))}{again}"
+            kept += f"; go on with: kabucli resume {shlex.quote(str(where))}{again}"
     if code:
         fail(f"{why}{kept}", code)
     _console(stderr=True).print(f"{_escape(why)}{_escape(kept)}")

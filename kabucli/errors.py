@@ -52,8 +52,12 @@ class BrokenLogError(LogError):
 
 class LogWriteError(LogError):
     """The log of a game being played cannot be written (a full disk, a file grown past the
-    size allowed, an I/O error): the game stops there, its log whole up to the input before,
-    for ``kabucli resume``. Not a refusal of the move: nothing typed is at fault."""
+    size allowed, an I/O error, the log deleted or replaced by another file): the game stops
+    there, its log whole up to the input before, for ``kabucli resume``. Not a refusal of the
+    move: nothing typed is at fault. ``saved``: where the log's records were saved when its
+    name no longer held them (else None: the log is where it was)."""
+
+    saved: object = None
 
 
 class BotError(KabuError):

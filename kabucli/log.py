@@ -297,7 +297,8 @@ class LogWriter:
                types: Sequence[type[Event]] = ()) -> LogWriter:
         fmt = fmt or format_for(path)
         try:
-            fh = open(path, "wb" if overwrite else "xb")  # noqa: SIM115 - held open for appends
+            # (read too: what it holds is saved if its name is taken from it, _check_place)
+            fh = open(path, "w+b" if overwrite else "x+b")  # noqa: SIM115 - held open for appends
         except FileExistsError:
             raise LogError(f"{path} already exists; choose another --log name") from None
         except OSError as exc:
@@ -377,6 +378,8 @@ class LogWriter:
             raise LogWriteError("cannot write the log: a write to it failed before",
                                 path=self.path)
         fh = self._fh
+        if self.durable and self.path is not None:
+            self._check_place()
         try:
             fh.write(data)
             fh.flush()
@@ -387,6 +390,48 @@ class LogWriter:
             if error is exc:
                 raise
             raise error from exc
+
+    def _check_place(self) -> None:
+        """A game's log must still be the file its name gives: deleted, or replaced by another
+        file (a copy put back, another game's log), what the game writes would go to a file
+        nobody can open, and the log would end up without it or with another game's records.
+        Then what the log holds is saved, at its name if that is free, else in a new file
+        ``PATH.saved-N``, and LogWriteError stops the game (its ``saved``: that file)."""
+        path = self.path
+        assert path is not None
+        fh = self._fh
+        try:
+            fh.flush()  # (a JSON Lines log's derived lines still buffered)
+            here = os.fstat(fh.fileno())
+        except OSError as exc:
+            error = self._give_up(exc)
+            raise error from exc
+        try:
+            there = os.stat(path)
+        except FileNotFoundError:
+            what = "deleted"
+        except OSError:
+            return  # (the name cannot be looked at now: nothing to say it is not the log)
+        else:
+            if (there.st_dev, there.st_ino) == (here.st_dev, here.st_ino):
+                return
+            what = "replaced by another file"
+        try:
+            data = _read_fd(fh.fileno(), here.st_size)
+            saved: Path | None = _save_new(path, data)
+            why = ("what it held is written again at its name" if saved == path
+                   else f"what it held is saved in {saved}")
+        except OSError as exc:
+            saved = None
+            why = f"what it held cannot be saved ({exc.strerror or exc})"
+        self.failed = True
+        self._records = []
+        raw = getattr(fh, "raw", None)
+        with contextlib.suppress(OSError, ValueError):
+            (raw if raw is not None else fh).close()
+        error = LogWriteError(f"the log was {what} during the game; {why}", path=path)
+        error.saved = saved
+        raise error
 
     def _give_up(self, exc: OSError) -> LogWriteError | OSError:
         """After a failed write: close the file without writing the bytes still buffered,
@@ -481,6 +526,8 @@ class LogWriter:
             return
         try:
             self.flush()
+            if self.durable and self.path is not None:
+                self._check_place()  # (deleted or replaced since its last input)
         finally:
             self._fh.close()
 
@@ -551,6 +598,41 @@ def _unpack(payload: bytes) -> bytes | str:
     elif how != RAW:
         return f"invalid record: stored in an unknown way ({how})"
     return body
+
+
+def _read_fd(fd: int, size: int) -> bytes:
+    """The first ``size`` bytes of the open file ``fd`` (its name may be gone)."""
+    parts = []
+    at = 0
+    while at < size:
+        part = os.pread(fd, size - at, at)
+        if not part:
+            break
+        parts.append(part)
+        at += len(part)
+    return b"".join(parts)
+
+
+def _save_new(path: Path, data: bytes) -> Path:
+    """Write ``data`` to a new file, synced: ``path`` if no file has that name, else
+    ``PATH.saved-N`` (the first N not taken); an existing file is never replaced."""
+    n = 0
+    while True:
+        side = path if n == 0 else path.with_name(f"{path.name}.saved-{n}")
+        try:
+            with open(side, "xb") as fh:
+                try:
+                    fh.write(data)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                except OSError:
+                    side.unlink(missing_ok=True)
+                    raise
+        except FileExistsError:
+            n += 1
+            continue
+        sync_folder(side.parent)
+        return side
 
 
 def _set_aside(path: Path, tail: bytes) -> Path:

@@ -11,6 +11,7 @@ import os
 import resource
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -254,6 +255,58 @@ def test_a_disk_full_at_the_end_of_a_game_between_bots_is_one_line(tmp_path: Pat
     line = res.stderr.strip()
     assert "\n" not in line and "internal error" not in line, res.stderr
     assert f"{log}: cannot write the log (File too large)" in line, line
+
+
+def _typed(log: Path) -> list[str]:
+    doc = json.loads(run("replay", str(log), "--json").stdout)
+    return [s["notation"] for s in doc.get("steps", []) if s["kind"] != "auto"]
+
+
+@pytest.mark.parametrize(("what", "name"), [("deleted", "table.kbl"),
+                                           ("replaced", "table.jsonl")])
+def test_a_log_deleted_or_replaced_during_a_game_is_saved_and_named(
+        tmp_path: Path, log: Path, name: str, what: str) -> None:
+    # the referee went on writing to a file no name led to (deleted) or that the name no
+    # longer gave (a copy put back, another game's log): at the end it said "log kept:
+    # table.kbl (N events)" of a file that held none of them, or another game
+    table = tmp_path / name
+    other = log.read_bytes()  # another game's log (the fixture's) to put in its place
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kabucli", "play", "uno-dare", "--physical", "--players", "3",
+         "--log", str(table)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"})
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write("\n".join(UNO_TABLE[:4]) + "\n")
+        proc.stdin.flush()
+        for _ in range(400):  # until the four are on disk
+            if table.exists() and len(_typed(table)) == 4:
+                break
+            time.sleep(0.05)
+        assert _typed(table) == UNO_TABLE[:4]
+        if what == "deleted":
+            table.unlink()
+        else:
+            (tmp_path / "put-back").write_bytes(other)
+            os.replace(tmp_path / "put-back", table)
+        _, err = proc.communicate("\n".join(UNO_TABLE[4:6]) + "\n", timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 2, err
+    line = err.strip()
+    assert "\n" not in line and "internal error" not in line, err
+    saved = table if what == "deleted" else tmp_path / f"{name}.saved-1"
+    assert f": the log was {what} " in line, line
+    assert line.endswith(f"log kept: {saved} (4 events); go on with: kabucli resume {saved}")
+    assert _typed(saved) == UNO_TABLE[:4]  # every input typed before the log was lost
+    if what == "replaced":
+        assert table.read_bytes() == other  # the file put there is left as it is
+    script = tmp_path / "rest.txt"
+    script.write_text("\n".join(UNO_TABLE[4:]) + "\n")
+    res = run("resume", str(saved), "--script", str(script), "-q")
+    assert res.exit_code == 0, res.output
+    assert _typed(saved) == UNO_TABLE
 
 
 @pytest.mark.parametrize("command", ["convert", "repair"])
