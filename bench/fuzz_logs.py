@@ -8,10 +8,12 @@ Each case is a copy of a log in ``replays/`` with one mutation: cut at a byte, o
 flipped (in a msgpack payload, also with its checksum made right again, so the damage reaches
 the decoder), or one field of one record edited (wrong types, huge or negative integers,
 cards outside the deck, control characters, invalid UTF-8, deep nesting, fields missing or
-added) and the record encoded again. It is given to ``audit``, ``replay`` (text, ``--json``,
-``--at``, ``--html``, ``--step``, ``--as p2``), ``resume`` or ``log convert`` through the typer
-app, as the command line would.
-Some cases are a damaged rules file instead, given to ``deal GAME --rules-file``.
+added) and the record encoded again, or whole frames with right checksums that hold the
+wrong thing (dropped, repeated, swapped, a block claiming 2**32 - 1 records, a body that
+inflates to 64 MiB, a 4 GiB length). It is given to ``audit``, ``replay`` (text, ``--json``,
+``--at``, ``--html``, ``--step``, ``--as p2``), ``resume``, ``log convert`` or ``log repair``
+through the typer app, as the command line would.
+Some cases are a damaged rules file instead (of any game), given to ``deal GAME --rules-file``.
 
 A case is **clean** when the command exits 0 (the log still reads and keeps the rules) or
 exits 1 or 2 with exactly one line on stderr; anything else (a traceback, an exception out of
@@ -313,20 +315,30 @@ def encode_raw(obj: Any, msgpack: bool) -> bytes:
 
 # A rules file for every game (top-level rules, then a table per game), and what a value in
 # it may be replaced with: TOML of other types, huge, nested, not UTF-8, control characters.
-RULES_TOML = b"""chips = 60
-[dare]
+RULES_TOML = b"""[dare]
+chips = 60
 ante = 2
 yaku = "arashi"
 tie = "split"
 rounds = 3
 [kazu-tori]
+chips = 60
 limit = 15
 tie = "each"
 max_flips = 500
 [yatchaba]
+chips = 60
 amounts = "book"
 pass_limit = 1
 games = 2
+[uno-dare]
+dares = "house-rules"
+house_dares = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p"]
+target = 200
+[kabu-tsukuri]
+ranking = "extended"
+bet = 2
+hands = 3
 """
 TOML_VALUES: tuple[bytes, ...] = (
     b"-1", b"0", b"99999999999999999999999", b"1.5", b"nan", b"true", b'""', b'"x"',
@@ -371,10 +383,66 @@ def header_seed(path: Path, rng: random.Random) -> Case:
                 group(path))
 
 
+def _frames(data: bytes) -> list[bytes]:
+    """The frames of a whole binary log (format 1 or 2), each with its 8 frame bytes."""
+    out, pos = [], len(MAGIC)
+    while pos + FRAME.size <= len(data):
+        size, _ = FRAME.unpack_from(data, pos)
+        out.append(data[pos:pos + FRAME.size + size])
+        pos += FRAME.size + size
+    return out
+
+
+def _bomb(n: int) -> bytes:
+    """A format 2 payload that inflates to ``n`` zero bytes (a few KiB stored)."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return bytes((1,)) + deflate.compress(bytes(n)) + deflate.flush()
+
+
+def frame_craft(path: Path, rng: random.Random) -> Case:
+    """Whole frames, each with a right checksum, that hold the wrong thing: one dropped,
+    repeated, swapped with another or moved to the end; a block whose array says it holds
+    2**32 - 1 records; a body that inflates to 64 MiB of zeros; random bytes; a length of
+    4 GiB, in the last frame or in one with whole frames after it. (A binary log only: a
+    JSON Lines one gets a bit flip.)"""
+    data = path.read_bytes()
+    if kind_of(data) == "jsonl":
+        return bit_flip(path, rng)
+    v2 = kind_of(data) == "v2"
+    frames = _frames(data)
+    head, blocks = frames[:1], frames[1:]
+    what = rng.choice(("drop", "repeat", "swap", "last", "count", "bomb", "random",
+                       "long", "long last"))
+    i = rng.randrange(len(blocks)) if blocks else 0
+    if what == "drop" and blocks:
+        del blocks[i]
+    elif what == "repeat" and blocks:
+        blocks.insert(i, blocks[i])
+    elif what == "swap" and len(blocks) > 1:
+        j = rng.randrange(len(blocks))
+        blocks[i], blocks[j] = blocks[j], blocks[i]
+    elif what == "last" and blocks:
+        blocks.append(blocks.pop(i))
+    elif what == "count":
+        body = b"\xdd\xff\xff\xff\xff" + b"\x91\x02" * rng.randrange(4)
+        blocks.insert(i, frame(_pack(body) if v2 else body))
+    elif what == "bomb":
+        blocks.insert(i, frame(_bomb(64 * 1024 * 1024) if v2 else bytes(4096)))
+    elif what == "random":
+        blocks.insert(i, frame(rng.randbytes(rng.randrange(1, 64))))
+    elif what in ("long", "long last"):
+        at = i if what == "long" else len(blocks)
+        blocks.insert(at, FRAME.pack(0xFFFFFFF0, 0) + rng.randbytes(rng.randrange(0, 40)))
+    return Case(f"{path.name} frame {i} {what}", data[:len(MAGIC)] + b"".join(head + blocks),
+                path.suffix, group(path))
+
+
 MUTATIONS: dict[str, Callable[[Path, random.Random], Case]] = {
     "cut": cut, "bit flip": bit_flip, "field edit": field_edit, "header seed": header_seed,
+    "frame craft": frame_craft,
 }
-WEIGHTS = {"cut": 2, "bit flip": 4, "field edit": 8, "header seed": 1, "rules file": 3}
+WEIGHTS = {"cut": 2, "bit flip": 4, "field edit": 8, "header seed": 1, "rules file": 3,
+           "frame craft": 3}
 
 # What each case is given to: the command line after the log's path is put in.
 COMMANDS: tuple[tuple[str, ...], ...] = (
@@ -384,6 +452,7 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("replay", "--step", "{log}"), ("replay", "--as", "p2", "--json", "{log}"),
     ("log", "convert", "{log}", "{out}", "--force"),
     ("resume", "{log}", "--script", "{empty}", "--quiet"),
+    ("log", "repair", "{log}", "{out}", "--force"),
 )
 
 
@@ -572,7 +641,7 @@ def random_cases(seed: int) -> Iterator[tuple[Case, tuple[str, ...]]]:
     while True:
         kind = rng.choices(kinds, weights)[0]
         if kind == "rules file":
-            game = rng.choice(("dare", "kazu-tori", "yatchaba"))
+            game = rng.choice(("dare", "kazu-tori", "yatchaba", "uno-dare", "kabu-tsukuri"))
             case = dataclasses.replace(rules_file(rng), group=f"{game} rules file")
             yield case, ("deal", game, "--seed", "1", "--rules-file", "{log}")
         else:
