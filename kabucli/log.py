@@ -417,7 +417,7 @@ class LogWriter:
                 return
             what = "replaced by another file"
         try:
-            data = _read_fd(fh.fileno(), here.st_size)
+            data = _read_all(fh, here.st_size)
             saved: Path | None = _save_new(path, data)
             why = ("what it held is written again at its name" if saved == path
                    else f"what it held is saved in {saved}")
@@ -600,8 +600,12 @@ def _unpack(payload: bytes) -> bytes | str:
     return body
 
 
-def _read_fd(fd: int, size: int) -> bytes:
-    """The first ``size`` bytes of the open file ``fd`` (its name may be gone)."""
+def _read_all(fh: IO[bytes], size: int) -> bytes:
+    """The first ``size`` bytes of the open file ``fh`` (its name may be gone)."""
+    if not hasattr(os, "pread"):  # (Windows: the file is closed right after anyway)
+        fh.seek(0)
+        return fh.read(size)
+    fd = fh.fileno()
     parts = []
     at = 0
     while at < size:
