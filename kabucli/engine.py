@@ -657,7 +657,15 @@ class Violation:
     reason: str
 
     def line(self, path: str) -> str:
-        return f"{path}: event {self.index}: {self.actor} {self.action!r}: {self.reason}"
+        # a log's event may be megabytes long (a set of millions of cards): quoted in part,
+        # so that the line stays a line
+        action = self.action
+        shown = (repr(action) if len(action) <= ACTION_SHOWN
+                 else f"{action[:ACTION_SHOWN]!r}… ({len(action)} characters)")
+        return f"{path}: event {self.index}: {self.actor} {shown}: {self.reason}"
+
+
+ACTION_SHOWN: Final = 200  # the most characters of an event a violation's line quotes
 
 
 StepHook = Callable[[int, Event, "Match"], None]

@@ -276,3 +276,21 @@ def test_the_page_of_a_seat_name_megabytes_long_is_small(tmp_path: Path) -> None
     html = page.read_text()
     assert "AAAAAAAAAA… (2000000 characters)" in html
     assert len(html) < 2_000_000
+
+
+@pytest.mark.parametrize("command", [("audit",), ("replay",), ("log", "convert")])
+def test_an_event_of_a_hundred_thousand_cards_is_quoted_in_part(tmp_path: Path,
+                                                               command: tuple[str, ...]) -> None:
+    # the line of the event that breaks a rule quoted the whole event: a set of 25 million
+    # cards in a 50 MB log made audit's "one line" 50 MB long (and replay's last line too)
+    root = Path(__file__).resolve().parent.parent
+    header = (root / "replays" / "dare" / "3p-tie-order.jsonl").read_bytes().split(b"\n")[0]
+    log = tmp_path / "huge.jsonl"
+    cards = ",".join(["1"] * 100_000)
+    log.write_bytes(header + b'\n{"e":"lay","seat":1,"sets":[[' + cards.encode() + b"]]}\n")
+    args = [*command, str(log)] + ([str(tmp_path / "out.kbl")] if command[0] == "log" else [])
+    res = runner.invoke(app, args, env={"NO_COLOR": "1", "COLUMNS": "100"})
+    assert res.exit_code == 1, res.output
+    assert "breaks a rule" in res.output or "waiting for" in res.output, res.output[-500:]
+    assert len(res.output) < 5_000, len(res.output)
+    assert "… (200007 characters)" in " ".join(res.output.split())  # (replay wraps it)

@@ -31,7 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kabucli import games
-from kabucli.engine import Game, Match, Violation, seen_header
+from kabucli.engine import ACTION_SHOWN, Game, Match, Violation, seen_header
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.figures import signed
 from kabucli.safetext import NAME_SHOWN, safe_text, shown_name
@@ -502,6 +502,8 @@ def broken_rule(violation: Violation) -> str:
     what, reason = violation.action, violation.reason
     if what == "hidden":
         what = "an event hidden from this seat"
+    if len(what) > ACTION_SHOWN:  # a log's event may be megabytes long: quoted in part
+        what = f"{what[:ACTION_SHOWN]}… ({len(what)} characters)"
     if reason.startswith(_HIDDEN_WHY) and reason.endswith(")"):  # (see seen_violation)
         return safe_text(f"{what} breaks a rule ({reason[len(_HIDDEN_WHY):]}")
     return safe_text(f"{what} breaks a rule: {reason}")
