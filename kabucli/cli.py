@@ -2118,7 +2118,8 @@ def log_repair(
     except KabuError as exc:
         verdict = f"unreadable: {exc}"
     else:
-        v = audited.violation or _commitment_unbound(audited.header)  # as audit checks it
+        # as audit checks it: the header's seed and commitment first, then the events
+        v = _commitment_unbound(audited.header) or audited.violation
         verdict = (f"valid ({_events(audited.events)}, "
                    f"{'finished' if audited.match.over else 'unfinished'})" if v is None
                    else v.reason if not v.index  # (audit's words for the header's commitment)

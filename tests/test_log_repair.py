@@ -180,6 +180,32 @@ def test_the_audit_line_of_a_repaired_log_is_audits_verdict_on_the_seed_commitme
             f"audit of {out}: the seed is not the one the header's commitment binds")
 
 
+def test_a_seed_changed_after_the_deal_is_named_by_repair_as_audit_names_it(
+        tmp_path: Path) -> None:
+    """A played game's seed changed in its header after the deal: audit names the seed its
+    commitment does not bind, before the first move the new seed's deal makes impossible;
+    the audit line log repair prints after its copy said that move instead."""
+    import json
+
+    log = tmp_path / "played.jsonl"
+    res = runner.invoke(app, ["play", "dare", "-n", "2", "--bot", "p2=random", "--seed", "5",
+                              "--commit", "--log", str(log), "--rule", "rounds=1"],
+                        input="quit\n")
+    assert res.exit_code == 0, res.output
+    lines = log.read_text(encoding="utf-8").split("\n")
+    head = json.loads(lines[0])
+    head["seed"] = 6
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text("\n".join([json.dumps(head), *lines[1:]]), encoding="utf-8")
+    words = "the seed is not the one the header's commitment binds"
+    audit = run("audit", str(changed))
+    assert audit.exit_code == 1 and audit.stderr.strip() == f"invalid: {changed}: {words}"
+    out = tmp_path / "out.jsonl"
+    res = run("log", "repair", str(changed), str(out))
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.strip().splitlines()[-1] == f"audit of {out}: {words}"
+
+
 def test_repair_refuses_to_write_over_its_input_or_another_file(tmp_path: Path) -> None:
     log = tmp_path / "g.kbl"
     shutil.copy(KBL[0], log)
