@@ -145,3 +145,27 @@ def test_the_pager_gives_the_time_of_the_event_that_breaks_a_rule(tmp_path: Path
     assert note == ["next, event 7, entered 12:33:13.837: p3 flip 6 breaks a rule: it is not "
                     "p3's turn (waiting for p2: p2 to flip saying one) (the replay stops "
                     "here)"], res.stdout
+
+
+def test_the_web_page_gives_the_time_of_the_event_that_breaks_a_rule_as_replay_does(
+        tmp_path: Path) -> None:
+    """The page's list of events had the broken flip's line without its time, where replay's
+    line of it gives it (and every entry of the page before it has one)."""
+    from kabucli import games
+    from kabucli.log import read_log
+    from kabucli.render.html import page_data
+
+    js = tmp_path / "t.jsonl"
+    assert kabucli("log", "convert", str(TIMED), str(js)).returncode == 0
+    lines = js.read_text().splitlines()
+    lines[6] = lines[6].replace('"seat":3', '"seat":2')
+    js.write_text("\n".join(lines) + "\n")
+    replayed = [line for line in kabucli("replay", str(js)).stdout.splitlines()
+                if line.startswith("   7 ")]
+    when = replayed[0].split()[1]
+    data = read_log(js, games.event_types)
+    page = page_data(games.get("kazu-tori"), data, "t", None)
+    for view in page["views"]:
+        last = view["events"][-1]
+        assert last["kind"] == "violation" and last["n"] == 7
+        assert last["line"].startswith(f"{when} p3 flip 6 breaks a rule"), last["line"]

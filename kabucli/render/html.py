@@ -161,6 +161,9 @@ def _walked(game: Game, data: Any, log_name: str,
             line = broken_rule(told)  # (the event named once: "p3 sets 1-3-8 ...")
             if not told.action.startswith(f"{told.actor} "):
                 line = f"{safe_text(told.actor)}: {line}"
+            n = told.index  # when it was entered (a timed log), as the lines before it
+            if times is not None and 0 < n <= len(times):
+                line = f"{clock_text(times[n - 1])} {line}"
             said.append({"n": told.index, "kind": "violation", "line": line,
                          "notation": safe_text(told.action)})
             at.append(at[-1])
