@@ -23,7 +23,7 @@ from kabucli.engine import Game, Match, check_header, make_header, walk
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
-from kabucli.notation import MAX_LINE
+from kabucli.notation import MAX_LINE, SHARED_VERBS
 from kabucli.safetext import quoted, safe_text
 from kabucli.shuffle import Rng
 
@@ -414,7 +414,8 @@ class Session:
         player's name (``Dan pass`` at a table of Ann, Bob and Cid), is refused: that word,
         and the seats (the prompt adds their names); None for any other line."""
         words = text.split()
-        if len(words) < 2 or not words[0].isalpha() or words[0].lower() in names:
+        first = words[0].lower() if words else ""
+        if len(words) < 2 or not first.isalpha() or first in names or self._move_word(first):
             return None
         try:
             self._parse(" ".join(["p1", *words[1:]]))
@@ -424,6 +425,15 @@ class Session:
             pass  # (the rest reads as a move, of a seat that may not make it now)
         seats = ", ".join(f"p{i}" for i in range(1, len(self.match.header.seats) + 1))
         return f"nor is {quoted(words[0])} a seat or a player's name: the players are {seats}"
+
+    def _move_word(self, word: str) -> bool:
+        """Whether ``word`` (lower case) is one of the game's move words ('pass', Kazu-Tori's
+        'claim', every spelling its parser reads) or a table command ('undo'): a line that
+        starts with it was typed as a move, not with a name in a seat's place."""
+        if word in COMMANDS or word in SHARED_VERBS:
+            return True
+        verbs = getattr(self.game, "_verbs", None)  # (each game's parser: notation.Verbs)
+        return verbs is not None and (word in verbs.handlers or word in verbs.seatless)
 
     def _parse(self, text: str) -> Event:
         """:meth:`parse_line` of a line whose names are already seats."""

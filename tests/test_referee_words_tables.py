@@ -182,3 +182,19 @@ def test_a_match_with_no_pot_left_ends_on_who_has_the_most_chips() -> None:
     the pot left when none was (Dare, Yatchaba and Kabu-Tsukuri)."""
     res = run("play", "dare", "--seed", "7", "--bot", "all=best", "--no-log")
     assert res.stdout.endswith("\nmost chips: p3 best (58)\n"), res.stdout[-200:]
+
+
+def test_a_move_word_or_command_in_a_names_place_is_not_called_a_name() -> None:
+    """A line that starts with the game's own move word ('pass 1-2-3', Kazu-Tori's 'claim
+    1') or a table command ('undo 1-2-3') was refused with its own error and also told that
+    word is no seat or player's name, as if it had been typed for one."""
+    res = run("play", "dare", "--physical", *NAMES[:6], "--no-log",
+              input="deal 1-7-5\npass 1-2-3\nundo 1-2-3\nshow 1-2-3\nDan pass\nquit\n")
+    out = flat(res.stdout)
+    assert "'pass' takes nothing after it" in out, out
+    for word in ("pass", "undo", "show"):
+        assert f"nor is '{word}'" not in out, out
+    assert "nor is 'Dan' a seat or a player's name" in out, out
+    res = kazu_tori(input="deal\nclaim 1\nstop 1\nquit\n")
+    out = flat(res.stdout)
+    assert "'1' is not a seat" in out and "nor is" not in out, out
