@@ -24,7 +24,7 @@ from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
 from kabucli.notation import MAX_LINE, SHARED_VERBS
-from kabucli.safetext import quoted, safe_text
+from kabucli.safetext import NAME_SHOWN, quoted, safe_text
 from kabucli.shuffle import Rng
 
 COMMANDS = {
@@ -230,7 +230,7 @@ def resume_bots(game: Game, seats: list[SeatInfo], specs: list[str]) -> dict[int
     for seat, kind in given.items():
         recorded = kinds.get(seat)
         if recorded is None or not recorded.startswith(EXTERNAL):
-            was = "a person's" if recorded is None else f"the built-in bot {recorded!r}'s"
+            was = "a person's" if recorded is None else f"the built-in bot {quoted(recorded, NAME_SHOWN)}'s"
             raise ParseError(f"--bot {seat}={kind}: seat {seat} is {was} in this log; "
                              "resume gives --bot only to seats of a bot of your own")
         if not kind.startswith(EXTERNAL):
@@ -245,7 +245,8 @@ def resume_bots(game: Game, seats: list[SeatInfo], specs: list[str]) -> dict[int
         if kind.startswith(EXTERNAL) and seat not in given:
             missing.append(seat)
     if missing:
-        named = ", ".join(f"p{i} {kinds[i]!r}" for i in missing)
+        # (a control is any length in a log: quoted cut, as audit's line names it)
+        named = ", ".join(f"p{i} {quoted(kinds[i], NAME_SHOWN)}" for i in missing)
         again = " ".join(f"--bot {i}=" + ("cmd:COMMAND" if kinds[i].startswith("cmd:")
                                           else "py:FILE.py:CLASS") for i in missing)
         raise KabuError(f"the log names bots of your own ({named}); resume never starts a "

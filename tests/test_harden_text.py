@@ -294,3 +294,44 @@ def test_an_event_of_a_hundred_thousand_cards_is_quoted_in_part(tmp_path: Path,
     assert "breaks a rule" in res.output or "waiting for" in res.output, res.output[-500:]
     assert len(res.output) < 5_000, len(res.output)
     assert "… (200007 characters)" in " ".join(res.output.split())  # (replay wraps it)
+
+
+def test_resume_names_a_users_bot_of_a_control_megabytes_long_cut_as_audit_does(
+        tmp_path: Path) -> None:
+    """resume refuses a log naming a user's bot not named again, and names that bot: a
+    control of 300,000 characters was printed whole in that one line (audit's line cuts it
+    at NAME_SHOWN)."""
+    from kabucli.safetext import NAME_SHOWN, quoted
+
+    log = tmp_path / "own.jsonl"
+    res = run("play", "dare", "--players", "2", "--bot", "p2=cmd:false", "--seed", "1",
+              "--log", str(log), env=PLAIN, input="quit\n")
+    assert log.exists(), res.output
+    lines = log.read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    control = "cmd:" + "x" * 300_000
+    head["seats"][1]["control"] = "bot:" + control
+    log.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n", encoding="utf-8")
+    shown = f"p2 {quoted(control, NAME_SHOWN)}"
+    audit = run("audit", str(log), env=PLAIN)
+    assert shown in audit.output
+    res = run("resume", str(log), env=PLAIN)
+    assert res.exit_code == 1
+    assert len(res.output) < 1000 and shown in res.output, res.output[:500]
+
+
+def test_resume_names_an_unknown_built_in_bot_megabytes_long_cut(tmp_path: Path) -> None:
+    """A log whose bot seat names an unknown built-in bot of 300,000 characters: resume's
+    refusal (and its refusal of --bot for that seat) printed the name whole."""
+    log = tmp_path / "unknown.jsonl"
+    run("play", "dare", "--players", "2", "--bot", "p2=random", "--seed", "1", "--log",
+        str(log), env=PLAIN, input="quit\n")
+    lines = log.read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    head["seats"][1]["control"] = "bot:" + "y" * 300_000
+    log.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n", encoding="utf-8")
+    for more in ((), ("--bot", "p2=random")):
+        res = run("resume", str(log), *more, env=PLAIN)
+        assert res.exit_code == 1
+        assert len(res.output) < 1000 and "yyyy… (300000 characters)" in res.output, (
+            res.output[:300])

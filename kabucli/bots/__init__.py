@@ -17,7 +17,7 @@ from kabucli.engine import Game, Match
 from kabucli.errors import BotError, ParseError
 from kabucli.events import Event
 from kabucli.log import EXTERNAL as EXTERNAL  # users' programs and Python classes
-from kabucli.safetext import safe_text
+from kabucli.safetext import NAME_SHOWN, quoted, safe_text
 from kabucli.shuffle import Rng
 
 
@@ -60,7 +60,8 @@ def check_kind(game: str, kind: str) -> None:
     table = kinds(game)
     if kind not in table:
         known = ", ".join([*table, *EXTERNAL_ABOUT])
-        raise ParseError(f"unknown bot '{kind}' for {game} (bots: {known})")
+        # (a log's header may name any length: shown cut, as a seat's control is)
+        raise ParseError(f"unknown bot {quoted(kind, NAME_SHOWN)} for {game} (bots: {known})")
 
 
 def make(game: str, kind: str, rng: Rng, match: Match | None = None, seat: int = 0,
