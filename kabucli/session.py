@@ -230,7 +230,8 @@ def resume_bots(game: Game, seats: list[SeatInfo], specs: list[str]) -> dict[int
     for seat, kind in given.items():
         recorded = kinds.get(seat)
         if recorded is None or not recorded.startswith(EXTERNAL):
-            was = "a person's" if recorded is None else f"the built-in bot {quoted(recorded, NAME_SHOWN)}'s"
+            was = ("a person's" if recorded is None
+                   else f"the built-in bot {quoted(recorded, NAME_SHOWN)}'s")
             raise ParseError(f"--bot {seat}={kind}: seat {seat} is {was} in this log; "
                              "resume gives --bot only to seats of a bot of your own")
         if not kind.startswith(EXTERNAL):
