@@ -907,7 +907,6 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
 
     from kabucli.errors import LogWriteError
     from kabucli.log import EXTERNAL
-    from kabucli.session import recorded_bots
 
     m = sess.match
     try:
@@ -923,8 +922,10 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
     if where is not None:
         kept = f"; log kept: {where} ({_events(m.logged)})"
         if not m.over:
+            # the user's bots as this session runs them (resumed: those named again, never
+            # a program the log names, which resume refuses to start)
             again = "".join(f" --bot {i}={shlex.quote(kind)}"
-                            for i, kind in recorded_bots(m.header.seats).items()
+                            for i, kind in sorted(sess.kinds.items())
                             if kind.startswith(EXTERNAL))
             kept += f"; go on with: kabucli resume {shlex.quote(str(where))}{again}"
     if code:

@@ -278,6 +278,9 @@ class Session:
     bots: dict[int, Any]
     log_path: Path | None = None
     humans: set[int] = field(default_factory=set)
+    # seat -> the kind of its bot as this session runs it: a resumed log's user's bots are
+    # those named again (--bot), never the programs the log names (see resume_bots)
+    kinds: dict[int, str] = field(default_factory=dict)
 
     @property
     def game(self) -> Game:
@@ -532,7 +535,8 @@ def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | 
     match = Match(game, header)
     # the bots first (as resume does): a Python bot that cannot load, or a bad
     # KABUCLI_BOT_TIMEOUT or KABUCLI_BOT_MEMORY, stops before the log is made, leaving none
-    bots = make_bots(match, recorded_bots(seats))
+    kinds = recorded_bots(seats)
+    bots = make_bots(match, kinds)
     if log_path is not None:
         try:
             match.writer = LogWriter.create(log_path, header, fmt or format_for(log_path),
@@ -544,7 +548,7 @@ def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | 
                     closer(None)
             raise
     humans = {i for i, s in enumerate(seats, 1) if s.control == "human"}
-    return Session(match, bots, log_path, humans)
+    return Session(match, bots, log_path, humans, kinds)
 
 
 def resume(path: Path, bot_specs: list[str] | None = None,
@@ -572,10 +576,11 @@ def resume(path: Path, bot_specs: list[str] | None = None,
         raise KabuError(violation.line(str(path)) + " (cannot resume a log that breaks a rule)")
     if match.over:  # checked before reopening, which would set a torn tail aside
         raise KabuError(f"{path}: the game in this log is already over")
-    bots = make_bots(match, resume_bots(game, data.header.seats, bot_specs or []))
+    kinds = resume_bots(game, data.header.seats, bot_specs or [])
+    bots = make_bots(match, kinds)
     match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable, data)
     humans = {i for i, s in enumerate(data.header.seats, 1) if s.control == "human"}
-    return Session(match, bots, path, humans), data.error
+    return Session(match, bots, path, humans, kinds), data.error
 
 
 def _damaged(path: Path, error: LogError) -> LogError:

@@ -306,3 +306,19 @@ def test_resume_refuses_a_time_on_an_event_the_engine_derives(tmp_path: Path) ->
     assert runner.invoke(app, ["audit", str(mended)]).exit_code == 0
     res = runner.invoke(app, ["resume", str(mended), "--script", str(script), "-q"])
     assert res.exit_code == 0, res.output
+
+
+def test_a_resumed_game_left_again_suggests_the_bot_named_now_not_the_logs(
+        tmp_path: Path) -> None:
+    """resume never starts a program a log names: the person names it again. Yet a resumed
+    game left at the prompt suggested going on with the program the log names ('--bot
+    2=cmd:...' copied from the header), one copy and paste from running it."""
+    bots = user_bots(tmp_path)
+    forged, marker = bots["cmd"]
+    log = with_control(quit_game(tmp_path / "g.kbl"), 2, f"bot:{forged}")
+    mine = bots["py"][0]
+    res = run("resume", str(log), "--bot", f"2={mine}", input="quit\n")
+    assert res.exit_code == 0, res.stderr
+    line = res.stderr.strip().splitlines()[-1]
+    assert line.endswith(f"go on with: kabucli resume {log} --bot 2={mine}"), line
+    assert forged not in res.output and not marker.exists()
