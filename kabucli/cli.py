@@ -992,7 +992,7 @@ def replay(
 ) -> None:
     """Show a recorded game step by step, as a person would read it."""
     from kabucli import games, render
-    from kabucli.engine import Match, check_header, walk
+    from kabucli.engine import Match, check_header, commitment_unbound, walk
     from kabucli.errors import KabuError, LogError
     from kabucli.log import check_times
 
@@ -1069,6 +1069,9 @@ def replay(
                                             and 0 < n <= len(times) else None))
         elif match.over:
             out.print(render.outcome_panel(g, match))
+    unbound = commitment_unbound(data.header)  # (as audit says it, before any event)
+    if unbound is not None:
+        fail(f"{log}: {unbound.reason}", EXIT_RULE)
     if violation is None and at is not None:  # the state asked for comes before a break
         violation = _log_violation(g, data)
     violation = render.seen_violation(g, violation, data.events, viewer)
@@ -1255,7 +1258,7 @@ def audit(
     --digest or --commit names, 2 if one cannot be read (or what --digest
     or --commit gives is not 16 to 64 hex digits)."""
     from kabucli import games
-    from kabucli.engine import Violation, check_header
+    from kabucli.engine import Violation, check_header, commitment_unbound
     from kabucli.errors import KabuError
     from kabucli.log import audit_log, external_bot
     from kabucli.safetext import NAME_SHOWN, quoted
@@ -1319,7 +1322,7 @@ def audit(
             head = data.header
             # the header's seed and its commitment first: a seed changed after the deal is
             # the finding, rather than the first move its new deal makes impossible
-            violation = _commitment_unbound(head)
+            violation = commitment_unbound(head)
             value = want.get("--commit")
             if violation is None and value is not None and not (head.commit or "").startswith(
                     value):
@@ -1385,19 +1388,6 @@ def audit(
     if as_json:
         print("\n]" if items else "[]")
     raise typer.Exit(worst)
-
-
-def _commitment_unbound(head: Any) -> Violation | None:
-    """audit's finding on a header with a seed commitment that does not bind its seed (a
-    violation at event 0), or None."""
-    from kabucli.compact import seed_commitment
-    from kabucli.engine import Violation
-
-    if head.commit is not None and (head.seed is None or head.salt is None
-                                    or seed_commitment(head.seed, head.salt) != head.commit):
-        return Violation(0, "table", "seed", "the seed is not the one the header's commitment "
-                         "binds")
-    return None
 
 
 # what audit cannot check in a valid log of a real table (--json's "not_checked"), and its
@@ -2090,6 +2080,7 @@ def log_repair(
 ) -> None:
     """Copy every record of a damaged log that still checks into a new log."""
     from kabucli import games
+    from kabucli.engine import commitment_unbound
     from kabucli.errors import KabuError
     from kabucli.log import audit_log, format_for, repair_log, same_file
 
@@ -2120,7 +2111,7 @@ def log_repair(
         verdict = f"unreadable: {exc}"
     else:
         # as audit checks it: the header's seed and commitment first, then the events
-        v = _commitment_unbound(audited.header) or audited.violation
+        v = commitment_unbound(audited.header) or audited.violation
         verdict = (f"valid ({_events(audited.events)}, "
                    f"{'finished' if audited.match.over else 'unfinished'})" if v is None
                    else v.reason if not v.index  # (audit's words for the header's commitment)

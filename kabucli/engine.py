@@ -22,7 +22,7 @@ from typing_extensions import TypeVar
 
 from kabucli import __version__
 from kabucli.cards import Deck
-from kabucli.compact import DERIVED, DRAW, INPUT
+from kabucli.compact import DERIVED, DRAW, INPUT, seed_commitment
 from kabucli.errors import IllegalMove, KabuError, LogError, NeedInputs, RuleError
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.log import (
@@ -359,6 +359,18 @@ def _header_rules(game: Game, values: dict[str, Any]) -> msgspec.Struct:
                 _RULES_CACHE.clear()
             _RULES_CACHE[key] = rules
     return rules
+
+
+def commitment_unbound(header: Header) -> Violation | None:
+    """The finding on a header whose seed commitment does not bind its seed (a violation
+    at event 0: the seed was changed after the commitment was written down, or the salt),
+    or None. audit, log repair, replay and resume check it before any event."""
+    if header.commit is not None and (header.seed is None or header.salt is None or
+                                      seed_commitment(header.seed, header.salt)
+                                      != header.commit):
+        return Violation(0, "table", "seed", "the seed is not the one the header's "
+                         "commitment binds")
+    return None
 
 
 def check_header(game: Game, header: Header) -> msgspec.Struct:

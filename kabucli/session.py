@@ -19,7 +19,7 @@ import msgspec
 
 from kabucli import bots as botreg, games
 from kabucli.compact import new_salt, seed_commitment
-from kabucli.engine import Game, Match, check_header, make_header, walk
+from kabucli.engine import Game, Match, check_header, commitment_unbound, make_header, walk
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
@@ -571,6 +571,9 @@ def resume(path: Path, bot_specs: list[str] | None = None,
         check_times(data)
     except LogError as exc:
         raise _damaged(path, exc) from None
+    violation = commitment_unbound(data.header)
+    if violation is not None:
+        raise KabuError(f"{path}: {violation.reason} (cannot resume a log that breaks a rule)")
     match, violation = walk(game, data.header, data.events)
     if violation is not None:
         raise KabuError(violation.line(str(path)) + " (cannot resume a log that breaks a rule)")

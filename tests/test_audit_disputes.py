@@ -90,6 +90,29 @@ def test_a_seed_changed_after_its_commitment_is_named_before_the_moves_it_breaks
            "its seed is not the one committed to before the deal\n")
 
 
+def test_replay_and_resume_check_the_seed_commitment_as_audit_does(tmp_path: Path) -> None:
+    """A committed game's salt changed afterwards: audit finds the commitment no longer
+    binds the seed, but replay showed the game and exited 0, and resume went on with it."""
+    import json
+
+    log = tmp_path / "g.jsonl"
+    res = kabucli("play", "dare", "--bot", "all=best", "--players", "3", "--log", str(log),
+                  "--commit", "--seed", "42", "--rule", "rounds=3")
+    assert res.returncode == 0, res.stderr
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["salt"] = "00" * 16
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text("\n".join([json.dumps(head, separators=(",", ":")), *lines[1:]]) + "\n")
+    why = f"{forged}: the seed is not the one the header's commitment binds"
+    assert kabucli("audit", str(forged)).stderr == f"invalid: {why}\n"
+    for args in (["replay"], ["replay", "--json"], ["replay", "--at", "3"], ["resume"]):
+        res = kabucli(*args, str(forged))
+        assert res.returncode == 1, (args, res.stderr)
+        assert res.stderr.splitlines()[-1].startswith(f"error: {why}"), (args, res.stderr)
+    assert kabucli("replay", str(log)).returncode == 0
+
+
 def test_repair_says_the_inputs_it_keeps_past_a_rule_it_cannot_derive(tmp_path: Path) -> None:
     """A real table's log with one block damaged: the repair keeps the 19 other inputs, of
     which 9 come after the one that now breaks a rule. It said "10 events kept" alone, and
