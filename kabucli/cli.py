@@ -1097,6 +1097,7 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
     line and exit code."""
     import shlex
 
+    from kabucli.engine import commitment_unbound
     from kabucli.files import write_whole
     from kabucli.log import holds_log
     from kabucli.render import seen_violation
@@ -1120,8 +1121,14 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
         write_whole(out, lambda fh: fh.write(text.encode("utf-8")), True, [log])
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_UNREADABLE)
-    _console().print(f"wrote {_escape(str(out))} ({_events(len(data.events))}, "
-                     f"{len(text) // 1024} KiB)", soft_wrap=True)
+    total = len(data.events)  # (the page stops before an event that breaks a rule)
+    shown = total if violation is None else violation.index - 1
+    _console().print(f"wrote {_escape(str(out))} ({_events(shown)}"
+                     + (f" of the log's {total}" if shown < total else "")
+                     + f", {len(text) // 1024} KiB)", soft_wrap=True)
+    unbound = commitment_unbound(data.header)  # (as audit says it, before any event)
+    if unbound is not None:
+        fail(f"{log}: {unbound.reason}", EXIT_RULE)
     if violation is not None:
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None:

@@ -106,7 +106,9 @@ def test_replay_and_resume_check_the_seed_commitment_as_audit_does(tmp_path: Pat
     forged.write_text("\n".join([json.dumps(head, separators=(",", ":")), *lines[1:]]) + "\n")
     why = f"{forged}: the seed is not the one the header's commitment binds"
     assert kabucli("audit", str(forged)).stderr == f"invalid: {why}\n"
-    for args in (["replay"], ["replay", "--json"], ["replay", "--at", "3"], ["resume"]):
+    page = str(tmp_path / "page.html")
+    for args in (["replay"], ["replay", "--json"], ["replay", "--at", "3"],
+                 ["replay", "--html", page], ["resume"]):
         res = kabucli(*args, str(forged))
         assert res.returncode == 1, (args, res.stderr)
         assert res.stderr.splitlines()[-1].startswith(f"error: {why}"), (args, res.stderr)
@@ -168,6 +170,23 @@ def test_the_pager_gives_the_time_of_the_event_that_breaks_a_rule(tmp_path: Path
     assert note == ["next, event 7, entered 12:33:13.837: p3 flip 6 breaks a rule: it is not "
                     "p3's turn (waiting for p2: p2 to flip saying one) (the replay stops "
                     "here)"], res.stdout
+
+
+def test_the_web_page_of_a_log_that_breaks_a_rule_counts_the_events_it_shows(
+        tmp_path: Path) -> None:
+    """The page stops before the flip out of turn (event 7 of 26): its line said it held
+    all 26 events."""
+    js = tmp_path / "t.jsonl"
+    assert kabucli("log", "convert", str(TIMED), str(js)).returncode == 0
+    lines = js.read_text().splitlines()
+    lines[6] = lines[6].replace('"seat":3', '"seat":2')
+    js.write_text("\n".join(lines) + "\n")
+    page = tmp_path / "t.html"
+    res = kabucli("replay", str(js), "--html", str(page))
+    assert res.returncode == 1
+    assert res.stdout.startswith(f"wrote {page} (6 events of the log's 26, "), res.stdout
+    res = kabucli("replay", str(TIMED), "--html", str(page))
+    assert res.returncode == 0 and res.stdout.startswith(f"wrote {page} (26 events, ")
 
 
 def test_the_web_page_gives_the_time_of_the_event_that_breaks_a_rule_as_replay_does(
