@@ -113,6 +113,25 @@ def test_fractional_wins_are_shown_to_one_precision() -> None:
     assert all(re.fullmatch(r"\d+\.\d", w) for w in wins), wins
 
 
+def test_kabu_tsukuri_s_table_between_hands_shows_the_rows_of_the_hand_just_played() -> None:
+    """The table after a hand's last row (waiting for the next deal) was empty: the state had
+    cleared the rows, so the hand just decided could not be seen, only its result line."""
+    log = REPLAYS / "kabu-tsukuri" / "3p-dealer-winner.kbl"
+    lines = kabucli("replay", str(log), columns=100).output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "hand 1/4 over" in line)
+    panel = lines[at:next(j for j in range(at, len(lines)) if lines[j].startswith("╰"))]
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[4:7]]
+            for line in panel if re.match(r"│ p\d", line)}
+    # the rows each seat laid, as the replay's turns showed them
+    assert rows == {"p2 best": ["2-7-9", "6-11-12", "4-7-9"],
+                    "p3 random": ["5-1-4", "11-8-1", "5-10-2"],
+                    "p1 best": ["3-12-12", "6-6-7", "4-7-9"]}, "\n".join(panel)
+    dealt = next(i for i, line in enumerate(lines) if "hand 2, dealer p1" in line)
+    panel = lines[dealt + 1:next(j for j in range(dealt + 1, len(lines))
+                                 if lines[j].startswith("╰"))]
+    assert not any("2-7-9" in line for line in panel)  # a new hand: its own cards only
+
+
 @pytest.mark.parametrize("log", sorted((REPLAYS / "kabu-tsukuri").glob("*.kbl")),
                          ids=lambda p: p.name)
 def test_kabu_tsukuri_s_new_hand_shows_no_result_of_the_last(log: Path) -> None:

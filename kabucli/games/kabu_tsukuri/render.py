@@ -64,7 +64,8 @@ def round_label(match: Match) -> str:
 
 def _row_cell(s: KabuState, game: Game, p: int, r: int, hidden: bool) -> Text:
     tok = game.deck.token
-    shown = s.shown[p]
+    # between hands, the rows of the hand just played, every one turned over
+    shown = s.last_shown[p] if s.last_shown and s.phase == "deal" else s.shown[p]
     if r < len(shown):
         cards = cards_inline([tok(c) for c in shown[r]], sep="-")
         return cards + Text(f"\n{row_name(s.level(shown[r]), s.rules.ranking)}", style="cyan")

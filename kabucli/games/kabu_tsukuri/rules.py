@@ -88,12 +88,13 @@ class KabuState:
     ``cards`` are the dealt hands (sorted; empty at a real table), ``rows`` and ``aside`` each
     seat's secret arrangement once laid, ``shown`` the rows turned over so far this hand,
     ``seen`` the cards turned over this hand (checked against the deck at a real table),
-    ``carried`` the pot the last tie carried on.
+    ``carried`` the pot the last tie carried on, ``last_shown`` the rows of the hand before,
+    all turned over, until the next hand is dealt (what the table shows between hands).
     """
 
-    __slots__ = ("aside", "cards", "carried", "dealer", "hand", "history", "ledger", "n", "order",
-                 "pend", "phase", "physical", "rest", "row", "rows", "rules", "seen", "shown",
-                 "size", "table", "turn")
+    __slots__ = ("aside", "cards", "carried", "dealer", "hand", "history", "last_shown",
+                 "ledger", "n", "order", "pend", "phase", "physical", "rest", "row", "rows",
+                 "rules", "seen", "shown", "size", "table", "turn")
 
     def __init__(self, rules: KabuRules, n: int, physical: bool) -> None:
         self.rules = rules
@@ -107,6 +108,7 @@ class KabuState:
         self.dealer = 1
         self.carried = 0  # the pot a tie carried into the coming row
         self.pend: Pending | None = None  # see KabuTsukuri.pending
+        self.last_shown: list[list[list[int]]] = []
         self._reset_hand()
 
     def _reset_hand(self) -> None:
@@ -572,6 +574,7 @@ def _apply_arrange(s: KabuState, ev: Arrange) -> None:
 
 
 def _apply_deal(s: KabuState, ev: Deal) -> None:
+    s.last_shown = []
     if ev.hands is not None:
         for p, h in enumerate(ev.hands, start=1):
             s.cards[p] = sorted(h)
@@ -622,7 +625,9 @@ def _apply_result(s: KabuState, ev: Result) -> None:
         s.phase = "end"
         return
     s.hand += 1
+    kept = s.shown
     s._reset_hand()
+    s.last_shown = kept
 
 
 def _describe(key: tuple[Any, ...]) -> Pending:
