@@ -438,7 +438,7 @@ def test_bots_alone_drawn_keep_the_events_their_lines_are_worked_out_from() -> N
     guesses = run("play", "yatchaba", "--players", "2", "--bot", "1=random", "--bot",
                   "2=random", "--seed", "5", "--no-log")
     assert guesses.exit_code == 0, guesses.output
-    assert "p1 guesses Mar Jun Jul (chance 4/1081 = 0.37%)" in guesses.output
+    assert "p1 guesses Mar Jun Jul, chance 4/1081 (0.370%, 1 in 270)" in guesses.output
     assert "p1 passes (1 chip), pass 1 of 2 in this game" in guesses.output
 
 

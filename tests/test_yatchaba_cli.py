@@ -216,7 +216,7 @@ def test_a_guess_that_can_never_be_right_is_recorded_from_a_script(tmp_path: Pat
     assert res.exit_code == 0, res.stderr
     assert run("audit", str(log)).exit_code == 0
     replay = run("replay", str(log))
-    assert "p2 guesses Jan Jan Jan (chance 0: it can never be right)" in replay.stdout
+    assert "p2 guesses Jan Jan Jan, chance 0: it can never be right" in replay.stdout
     assert "p2 guessed wrong" in replay.stdout
 
 

@@ -98,7 +98,7 @@ def test_the_game_shows_the_odds_of_the_current_guess_given_the_face_up_months()
     assert GAME.odds(m.state, [1, 1, 1]) == 0
     assert GAME.view(m.state)["odds"] == str(expected)
     text = odds_text(m.state)
-    assert text.startswith(f"guess 1 1 8: {expected.numerator}/{expected.denominator}")
+    assert text.startswith(f"guess Jan Jan Aug: {expected.numerator}/{expected.denominator}")
     assert "best guess" in text
 
 
@@ -107,11 +107,11 @@ def test_the_odds_command_answers_for_the_current_guess_or_any_months() -> None:
     m = Match(GAME, make_header(GAME, YatchabaRules(), seats, None))
     m.advance()
     assert command(m.state, "bet") is None
-    assert command(m.state, "odds").startswith("best guess 1 2 3: 4/1081 (0.370%")
+    assert command(m.state, "odds").startswith("best guess Jan Feb Mar: 4/1081 (0.370%")
     for move in ("deal", "guess 1 1 8"):
         m.submit(GAME.parse(m.state, move))
-    assert command(m.state, "odds").startswith("guess 1 1 8: 3/2162 (0.139%, 1 in 721)")
-    assert command(m.state, "odds 5 5 5").startswith("guess 5 5 5: 1/4324 (")
+    assert command(m.state, "odds").startswith("guess Jan Jan Aug: 3/2162 (0.139%, 1 in 721)")
+    assert command(m.state, "odds 5 5 5").startswith("guess May May May: 1/4324 (")
     assert "not a month" in (command(m.state, "odds 5 5 x") or "")
 
 

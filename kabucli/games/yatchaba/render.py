@@ -3,7 +3,6 @@ each seat's chips, bets and passes, and the pot."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -28,7 +27,7 @@ from kabucli.games.yatchaba.rules import (
     month_name,
     ways,
 )
-from kabucli.games.yatchaba.text import odds_text
+from kabucli.games.yatchaba.text import odds_text, ratio
 from kabucli.ledger import party_name
 from kabucli.render import (
     cards_box,
@@ -182,8 +181,8 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
         if context is not None:
             left = context[0]
             num, den = ways(left, ev.months), draws(left)
-            text += (f" (chance {Fraction(num, den)} = {100 * num / den:.2f}%)" if num
-                     else " (chance 0: it can never be right)")
+            text += (f", chance {ratio(num, den)}" if num  # (as the odds line writes it)
+                     else ", chance 0: it can never be right")
         return text
     if isinstance(ev, Bet):
         return f"p{ev.seat} bets {ev.amount}"
