@@ -915,10 +915,16 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
         why, code = f"{why}; {exc}", EXIT_UNREADABLE
         if isinstance(exc.saved, Path):
             saved = exc.saved
-    if as_json:
-        print(_dumps(_play_doc(sess, why), indent=2))
-    kept = ""
     where = saved or sess.log_path
+    if where is not None and code == EXIT_UNREADABLE and not where.exists():
+        # (the log's name lost it and its records could not be saved: its folder moved or
+        # deleted; the file it was may be elsewhere, but no log is kept at that name)
+        why, where = f"{why}; no log is kept at {where}", None
+    if as_json:  # (its log: where the records are, as the line below says)
+        doc = _play_doc(sess, why)
+        doc["log"] = None if where is None else str(where)
+        print(_dumps(doc, indent=2))
+    kept = ""
     if where is not None:
         kept = f"; log kept: {where} ({_events(m.logged)})"
         if not m.over:

@@ -409,7 +409,7 @@ class LogWriter:
         try:
             there = os.stat(path)
         except FileNotFoundError:
-            what = "deleted"
+            what = "deleted or moved"
         except OSError:
             return  # (the name cannot be looked at now: nothing to say it is not the log)
         else:

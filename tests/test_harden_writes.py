@@ -80,6 +80,64 @@ def test_a_chart_never_replaces_a_log(tmp_path: Path, log: Path, option: str) ->
     assert digest(target) == before
 
 
+def _lose_mid_game(tmp_path: Path, lose: Any, *extra: str) -> tuple[int, str, str]:
+    """A real table's game whose log ``lose(table)`` takes from its name after four inputs,
+    then two more typed: the exit code, stdout and stderr."""
+    (tmp_path / "sub").mkdir()
+    table = tmp_path / "sub" / "table.kbl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kabucli", "play", "uno-dare", "--physical", "--players", "3",
+         "--log", str(table), *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"})
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write("\n".join(UNO_TABLE[:4]) + "\n")
+        proc.stdin.flush()
+        for _ in range(400):  # until the four are on disk
+            if table.exists() and len(_typed(table)) == 4:
+                break
+            time.sleep(0.05)
+        lose(table)
+        out, err = proc.communicate("\n".join(UNO_TABLE[4:6]) + "\n", timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, out, err
+
+
+def test_play_json_names_the_file_the_log_was_saved_in(tmp_path: Path, log: Path) -> None:
+    # its "log" named the file put in the log's place (another game's), not LOG.saved-1
+    other = log.read_bytes()
+
+    def replace(table: Path) -> None:
+        (tmp_path / "put-back").write_bytes(other)
+        os.replace(tmp_path / "put-back", table)
+
+    code, out, err = _lose_mid_game(tmp_path, replace, "--json")
+    assert code == 2, err
+    saved = tmp_path / "sub" / "table.kbl.saved-1"
+    doc = json.loads(out)
+    assert doc["log"] == str(saved), doc
+    assert f"log kept: {saved} (4 events)" in err
+    assert _typed(saved) == UNO_TABLE[:4]
+
+
+def test_a_log_whose_folder_moved_mid_game_is_not_said_to_be_kept(tmp_path: Path) -> None:
+    # its records could not be saved at its name (no such folder), and the line still said
+    # "log kept: sub/table.kbl (4 events); go on with: kabucli resume sub/table.kbl", a file
+    # that did not exist; the JSON document named it too
+    code, out, err = _lose_mid_game(
+        tmp_path, lambda table: os.rename(table.parent, tmp_path / "moved"), "--json")
+    assert code == 2, err
+    table = tmp_path / "sub" / "table.kbl"
+    line = err.strip().splitlines()[-1]
+    assert "the log was deleted or moved during the game" in line, line
+    assert "log kept" not in line and "resume" not in line, line
+    assert line.endswith(f"no log is kept at {table}"), line
+    assert json.loads(out)["log"] is None
+    assert _typed(tmp_path / "moved" / "table.kbl") == UNO_TABLE[:4]  # the file moved away
+
+
 @pytest.mark.parametrize("command", ["convert", "repair"])
 def test_convert_and_repair_refuse_the_source_through_a_hard_link(
         tmp_path: Path, log: Path, command: str) -> None:
