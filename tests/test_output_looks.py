@@ -72,6 +72,28 @@ def test_a_wrapped_event_line_of_a_wide_name_stays_within_the_width(name: str) -
     assert all(x.startswith(" " * head) and x[head] != " " for x in lines[1:]), lines
 
 
+def test_event_words_begin_in_one_column_whatever_the_names_are_written_in(
+        tmp_path: Path) -> None:
+    """The seat's column is padded in cells: a name in wide characters (two cells a letter)
+    or with combining marks (none) pushed the event's words right or left of the others',
+    and of where their own continued lines hang."""
+    from rich.cells import cell_len
+
+    log = tmp_path / "names.kbl"
+    res = kabucli("play", "kazu-tori", "--seed", "5", "--bot", "all=random",
+                  "-p", "1=e\u0301e\u0301",
+                  "-p", "2=漢字", "-p", "3=Ｂｏ", "--log", str(log), "-q")
+    assert res.exit_code == 0, res.output
+    res = kabucli("replay", str(log), columns=60)
+    assert res.exit_code == 0, res.output
+    starts = set()
+    for line in res.output.splitlines():
+        m = re.match(r"^ *\d+ (p\d \S+|table|engine) +", line)
+        if m:
+            starts.add(cell_len(m.group(0)))
+    assert starts == {WORDS_AT}, starts
+
+
 SIGNED_ZERO = re.compile(r"(?<![\w.])[+-]0(\.0+)?(?![\w.])")
 
 

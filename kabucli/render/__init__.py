@@ -14,6 +14,7 @@ import re
 from types import ModuleType
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import (
     Console,
     ConsoleOptions,
@@ -249,6 +250,12 @@ def takeback_words(game: Game, taken: list[tuple[int, Event]],
     return text + ")"
 
 
+def _padded(text: str, cells: int) -> str:
+    """``text`` padded with spaces to ``cells`` terminal cells, as ``:<N`` pads characters: a
+    name in wide characters (two cells a letter) or with combining marks (none) lines up."""
+    return text + " " * (cells - cell_len(text))
+
+
 class Hanging(Text):
     """A numbered line whose words, when they do not fit on one line, go on under where they
     began (a hanging indent) rather than under the number: an event line (:func:`event_line`)
@@ -317,7 +324,7 @@ def event_line(game: Game, index: int, event: Event, match: Match | None = None,
     if at is not None:  # when it was entered (a timed log), UTC to the millisecond
         line.append(clock_text(at) + " ", style="dim")
     style = KIND_STYLE.get(event.KIND, "")
-    line.append(f"{event_actor(game, event, match):<12} ", style=style)
+    line.append(f"{_padded(event_actor(game, event, match), 12)} ", style=style)
     line.hang = len(line)
     line.append(event_words(game, event, match, viewer, taken), style=style)
     return line
@@ -518,7 +525,7 @@ def violation_line(game: Game, violation: Violation, match: Match,
     line.append(f"{violation.index:>4} ")
     if at is not None:
         line.append(clock_text(at) + " ")
-    line.append(f"{actor_label(match, violation.actor):<12} ")
+    line.append(f"{_padded(actor_label(match, violation.actor), 12)} ")
     line.hang = len(line)
     line.append(broken_rule(violation))
     return line
