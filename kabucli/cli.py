@@ -1178,7 +1178,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     but the game's ``public_chance``, another seat's secret move) are left out (their
     notation says "hidden"), and so are the header's seed and salt
     (:meth:`Game.header_hidden_from`: null, named in ``hidden``)."""
-    from kabucli.engine import seen_header, walk
+    from kabucli.engine import commitment_unbound, seen_header, walk
     from kabucli.log import to_builtins
     from kabucli.render import Takebacks, seen_violation
 
@@ -1205,7 +1205,9 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
                 "notation": g.notate(ev), "event": to_builtins(ev), **at}
 
     def ending(match: Match, violation: Violation | None) -> dict[str, Any]:
-        violation = seen_violation(g, violation, data.events, viewer)
+        # the header's seed and commitment first, as audit and the exit line say them
+        violation = commitment_unbound(data.header) or seen_violation(g, violation,
+                                                                       data.events, viewer)
         return {"outcome": match.outcome(),
                 "violation": None if violation is None else {
                     "index": violation.index, "actor": violation.actor,

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 TIMED = REPLAYS / "kazu-tori" / "4p-physical-timed-dispute.kbl"
 
@@ -113,6 +115,32 @@ def test_replay_and_resume_check_the_seed_commitment_as_audit_does(tmp_path: Pat
         assert res.returncode == 1, (args, res.stderr)
         assert res.stderr.splitlines()[-1].startswith(f"error: {why}"), (args, res.stderr)
     assert kabucli("replay", str(log)).returncode == 0
+
+
+@pytest.mark.parametrize("field", ["salt", "seed"])
+def test_replay_json_s_violation_is_audit_s_when_the_commitment_does_not_bind(
+        tmp_path: Path, field: str) -> None:
+    """replay --json of a committed log whose salt or seed was changed: its document said
+    "violation": null (the salt: every deal still the seed's) or named event 1's deal (the
+    seed), while its exit line and audit --json name the header's seed at index 0."""
+    import json
+
+    log = tmp_path / "g.jsonl"
+    res = kabucli("play", "dare", "--bot", "all=best", "--players", "3", "--log", str(log),
+                  "--commit", "--seed", "42", "--rule", "rounds=2")
+    assert res.returncode == 0, res.stderr
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    head[field] = "00" * 16 if field == "salt" else 43
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text("\n".join([json.dumps(head, separators=(",", ":")), *lines[1:]]) + "\n")
+    found = json.loads(kabucli("audit", "--json", str(forged)).stdout)[0]
+    want = {k: found[k] for k in ("index", "actor", "action", "reason")}
+    assert want["index"] == 0
+    for args in (["--json"], ["--json", "--at", "2"], ["--json", "--as", "p1"]):
+        res = kabucli("replay", *args, str(forged))
+        assert res.returncode == 1, (args, res.stderr)
+        assert json.loads(res.stdout)["violation"] == want, args
 
 
 def test_repair_says_the_inputs_it_keeps_past_a_rule_it_cannot_derive(tmp_path: Path) -> None:
