@@ -41,6 +41,15 @@ def refused(m: Match, move: str | Event) -> str:
     return reason
 
 
+def typed_at_table(table: Match, ev: Event, seed: int) -> None:
+    """``ev`` typed at a real table (a seeded game's event as its referee would type it):
+    allowed (else the seed, the move and why), played, and what follows derived."""
+    why = table.why_not(ev)
+    assert why is None, (seed, table.game.notate(ev), why)
+    table.submit(ev)
+    table.advance()
+
+
 def since(m: Match, start: int) -> list[str]:
     """The notation of the events in effect from index ``start`` on."""
     return [m.game.notate(e) for e in m.events[start:]]

@@ -20,6 +20,18 @@ def kabucli(*args: str) -> subprocess.CompletedProcess[str]:
                                           "PYTHONPATH": str(REPLAYS.parent)}, check=False)
 
 
+def broken_timed(tmp_path: Path) -> Path:
+    """The timed dispute as JSON Lines, its claim given to Ben rather than Chie: Chie's flip
+    that follows (event 7) is out of turn."""
+    js = tmp_path / "t.jsonl"
+    assert kabucli("log", "convert", str(TIMED), str(js)).returncode == 0
+    lines = js.read_text().splitlines()
+    assert lines[6].startswith('{"e":"claim","seat":3,')
+    lines[6] = lines[6].replace('"seat":3', '"seat":2')
+    js.write_text("\n".join(lines) + "\n")
+    return js
+
+
 def test_a_timed_real_table_log_converted_to_json_lines_and_back_is_byte_for_byte(
         tmp_path: Path) -> None:
     """Its referee wrote each input as its own block; the copy back does too (it was one
@@ -169,12 +181,7 @@ def test_replay_of_a_timed_log_gives_the_time_of_the_event_that_breaks_a_rule(
         tmp_path: Path) -> None:
     """Who slapped first: the claim given back to Ben after the undo makes Chie's next flip
     out of turn. The line of that flip had no time, where every line before it has one."""
-    js = tmp_path / "t.jsonl"
-    assert kabucli("log", "convert", str(TIMED), str(js)).returncode == 0
-    lines = js.read_text().splitlines()
-    assert lines[6].startswith('{"e":"claim","seat":3,')
-    lines[6] = lines[6].replace('"seat":3', '"seat":2')
-    js.write_text("\n".join(lines) + "\n")
+    js = broken_timed(tmp_path)
     res = kabucli("replay", str(js))
     assert res.returncode == 1
     out = [line for line in res.stdout.splitlines() if line.startswith("   7 ")]
@@ -185,11 +192,7 @@ def test_replay_of_a_timed_log_gives_the_time_of_the_event_that_breaks_a_rule(
 def test_the_pager_gives_the_time_of_the_event_that_breaks_a_rule(tmp_path: Path) -> None:
     """`replay --step` stops before the flip out of turn with a note naming it; every line of
     a timed log gives when it was entered, and the note did not."""
-    js = tmp_path / "t.jsonl"
-    assert kabucli("log", "convert", str(TIMED), str(js)).returncode == 0
-    lines = js.read_text().splitlines()
-    lines[6] = lines[6].replace('"seat":3', '"seat":2')
-    js.write_text("\n".join(lines) + "\n")
+    js = broken_timed(tmp_path)
     res = subprocess.run([sys.executable, "-m", "kabucli", "replay", "--step", str(js)],
                          input="g 6\nq\n", capture_output=True, text=True, timeout=60,
                          env={"NO_COLOR": "1", "COLUMNS": "200", "PATH": "/usr/bin:/bin",
@@ -204,11 +207,7 @@ def test_the_web_page_of_a_log_that_breaks_a_rule_counts_the_events_it_shows(
         tmp_path: Path) -> None:
     """The page stops before the flip out of turn (event 7 of 26): its line said it held
     all 26 events."""
-    js = tmp_path / "t.jsonl"
-    assert kabucli("log", "convert", str(TIMED), str(js)).returncode == 0
-    lines = js.read_text().splitlines()
-    lines[6] = lines[6].replace('"seat":3', '"seat":2')
-    js.write_text("\n".join(lines) + "\n")
+    js = broken_timed(tmp_path)
     page = tmp_path / "t.html"
     res = kabucli("replay", str(js), "--html", str(page))
     assert res.returncode == 1
@@ -225,11 +224,7 @@ def test_the_web_page_gives_the_time_of_the_event_that_breaks_a_rule_as_replay_d
     from kabucli.log import read_log
     from kabucli.render.html import page_data
 
-    js = tmp_path / "t.jsonl"
-    assert kabucli("log", "convert", str(TIMED), str(js)).returncode == 0
-    lines = js.read_text().splitlines()
-    lines[6] = lines[6].replace('"seat":3', '"seat":2')
-    js.write_text("\n".join(lines) + "\n")
+    js = broken_timed(tmp_path)
     replayed = [line for line in kabucli("replay", str(js)).stdout.splitlines()
                 if line.startswith("   7 ")]
     when = replayed[0].split()[1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from matchtools import bot_match
+from matchtools import bot_match, typed_at_table
 
 from kabucli.engine import Match, make_header, walk
 from kabucli.events import End, Event, Pay
@@ -130,9 +130,7 @@ def test_every_seeded_match_typed_at_a_real_table_is_accepted_and_settles_the_sa
                 typed = ev
             if typed is None:
                 continue
-            assert table.why_not(typed) is None, (seed, GAME.notate(typed), table.why_not(typed))
-            table.submit(typed)
-            table.advance()
+            typed_at_table(table, typed, seed)
         assert table.over, seed
         settled = (Result, Pay, End)
         assert [e for e in table.events if isinstance(e, settled)] == \

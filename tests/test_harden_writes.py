@@ -80,11 +80,13 @@ def test_a_chart_never_replaces_a_log(tmp_path: Path, log: Path, option: str) ->
     assert digest(target) == before
 
 
-def _lose_mid_game(tmp_path: Path, lose: Any, *extra: str) -> tuple[int, str, str]:
-    """A real table's game whose log ``lose(table)`` takes from its name after four inputs,
-    then two more typed: the exit code, stdout and stderr."""
-    (tmp_path / "sub").mkdir()
-    table = tmp_path / "sub" / "table.kbl"
+def _lose_mid_game(tmp_path: Path, lose: Any, *extra: str,
+                   table: Path | None = None) -> tuple[int, str, str]:
+    """A real table's game whose log (``table``, else sub/table.kbl) ``lose(table)`` takes
+    from its name after four inputs, then two more typed: the exit code, stdout and stderr."""
+    if table is None:
+        (tmp_path / "sub").mkdir()
+        table = tmp_path / "sub" / "table.kbl"
     proc = subprocess.Popen(
         [sys.executable, "-m", "kabucli", "play", "uno-dare", "--physical", "--players", "3",
          "--log", str(table), *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -97,6 +99,7 @@ def _lose_mid_game(tmp_path: Path, lose: Any, *extra: str) -> tuple[int, str, st
             if table.exists() and len(_typed(table)) == 4:
                 break
             time.sleep(0.05)
+        assert _typed(table) == UNO_TABLE[:4]
         lose(table)
         out, err = proc.communicate("\n".join(UNO_TABLE[4:6]) + "\n", timeout=60)
     finally:
@@ -329,29 +332,16 @@ def test_a_log_deleted_or_replaced_during_a_game_is_saved_and_named(
     # table.kbl (N events)" of a file that held none of them, or another game
     table = tmp_path / name
     other = log.read_bytes()  # another game's log (the fixture's) to put in its place
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "kabucli", "play", "uno-dare", "--physical", "--players", "3",
-         "--log", str(table)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"})
-    try:
-        assert proc.stdin is not None
-        proc.stdin.write("\n".join(UNO_TABLE[:4]) + "\n")
-        proc.stdin.flush()
-        for _ in range(400):  # until the four are on disk
-            if table.exists() and len(_typed(table)) == 4:
-                break
-            time.sleep(0.05)
-        assert _typed(table) == UNO_TABLE[:4]
+
+    def lose(table: Path) -> None:
         if what == "deleted":
             table.unlink()
         else:
             (tmp_path / "put-back").write_bytes(other)
             os.replace(tmp_path / "put-back", table)
-        _, err = proc.communicate("\n".join(UNO_TABLE[4:6]) + "\n", timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 2, err
+
+    code, _, err = _lose_mid_game(tmp_path, lose, table=table)
+    assert code == 2, err
     line = err.strip()
     assert "\n" not in line and "internal error" not in line, err
     saved = table if what == "deleted" else tmp_path / f"{name}.saved-1"

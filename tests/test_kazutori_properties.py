@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from matchtools import bot_match
+from matchtools import bot_match, typed_at_table
 
 from kabucli.engine import Match, make_header, walk
 from kabucli.events import End, Event, Pay, Undo
@@ -186,9 +186,7 @@ def test_every_seeded_game_typed_card_by_card_at_a_real_table_is_accepted_and_se
                 typed = ev
             if typed is None:
                 continue
-            assert table.why_not(typed) is None, (seed, GAME.notate(typed), table.why_not(typed))
-            table.submit(typed)
-            table.advance()
+            typed_at_table(table, typed, seed)
         got = [e for e in table.events if isinstance(e, derived)]
         assert got == want, seed
     assert 0 < capped < len(played)  # both kinds of game were compared

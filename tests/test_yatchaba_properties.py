@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from matchtools import bot_header, bot_match
+from matchtools import bot_header, bot_match, typed_at_table
 
 from kabucli.engine import Match, make_header, walk
 from kabucli.events import End, Event, Pay
@@ -223,9 +223,7 @@ def test_every_seeded_match_typed_at_a_real_table_is_accepted_and_settles_the_sa
                 typed = ev
             if typed is None:
                 continue
-            assert table.why_not(typed) is None, (seed, GAME.notate(typed), table.why_not(typed))
-            table.submit(typed)
-            table.advance()
+            typed_at_table(table, typed, seed)
         assert table.over, seed
         settled = (Result, Pay, GameEnd, End)
         assert [e for e in table.events if isinstance(e, settled)] == \
