@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import os
 import re
 import struct
 import time
 import typing
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Final, Literal, NamedTuple
+from typing import IO, Any, Final, Literal, NamedTuple, NoReturn
 
 import msgspec
 from msgspec.structs import astuple
@@ -386,10 +387,7 @@ class LogWriter:
             if self.durable:
                 os.fsync(fh.fileno())
         except OSError as exc:
-            error = self._give_up(exc)
-            if error is exc:
-                raise
-            raise error from exc
+            self._give_up(exc)
 
     def _check_place(self) -> None:
         """A game's log must still be the file its name gives: deleted, or replaced by another
@@ -404,8 +402,7 @@ class LogWriter:
             fh.flush()  # (a JSON Lines log's derived lines still buffered)
             here = os.fstat(fh.fileno())
         except OSError as exc:
-            error = self._give_up(exc)
-            raise error from exc
+            self._give_up(exc)
         try:
             there = os.stat(path)
         except FileNotFoundError:
@@ -424,29 +421,34 @@ class LogWriter:
         except OSError as exc:
             saved = None
             why = f"what it held cannot be saved ({exc.strerror or exc})"
-        self.failed = True
-        self._records = []
-        raw = getattr(fh, "raw", None)
-        with contextlib.suppress(OSError, ValueError):
-            (raw if raw is not None else fh).close()
+        self._abandon()
         error = LogWriteError(f"the log was {what} during the game; {why}", path=path)
         error.saved = saved
         raise error
 
-    def _give_up(self, exc: OSError) -> LogWriteError | OSError:
-        """After a failed write: close the file without writing the bytes still buffered,
-        which would otherwise go out when it is closed (later, once there is room again) and
-        land after a record cut short: damage where a torn tail was. A torn tail is what a
-        failed write may leave, as a crash does; ``kabucli resume`` sets it aside. Returns
-        the error to raise: the OSError itself where the writer was given no file's name."""
+    def _give_up(self, exc: OSError) -> NoReturn:
+        """After a failed write: nothing more is written (:meth:`_abandon`), and LogWriteError
+        says why; the OSError itself is raised again where the writer was given no file's
+        name (a log written whole, by convert or repair: its writer says why). A torn tail is
+        what a failed write may leave, as a crash does; ``kabucli resume`` sets it aside."""
+        if self.path is None:
+            self.failed = True
+            self._records = []
+            raise exc
+        self._abandon()
+        raise LogWriteError(f"cannot write the log ({exc.strerror or exc})",
+                            path=self.path) from exc
+
+    def _abandon(self) -> None:
+        """Write nothing more: drop the records kept to write, and close the file without
+        writing the bytes still buffered, which would otherwise go out when it is closed
+        (later, once there is room again, or into a file that is no longer the log) and land
+        after a record cut short: damage where a torn tail was."""
         self.failed = True
         self._records = []
-        if self.path is None:  # a log written whole (convert, repair): its writer says why
-            return exc
         raw = getattr(self._fh, "raw", None)
         with contextlib.suppress(OSError, ValueError):
             (raw if raw is not None else self._fh).close()
-        return LogWriteError(f"cannot write the log ({exc.strerror or exc})", path=self.path)
 
     def append(self, event: Event, how: int = INPUT, at: int | None = None) -> None:
         """Record one event; ``how``: whether the engine derived it, it is an input, or a
@@ -461,10 +463,7 @@ class LogWriter:
                 try:  # (buffered: written with the next input's line)
                     self._fh.write(_enc_js.encode(event) + b"\n")
                 except OSError as exc:
-                    error = self._give_up(exc)
-                    if error is exc:
-                        raise
-                    raise error from exc
+                    self._give_up(exc)
             return
         dt = 0
         if self.timed:
@@ -620,44 +619,42 @@ def _read_all(fh: IO[bytes], size: int) -> bytes:
 def _save_new(path: Path, data: bytes) -> Path:
     """Write ``data`` to a new file, synced: ``path`` if no file has that name, else
     ``PATH.saved-N`` (the first N not taken); an existing file is never replaced."""
-    n = 0
-    while True:
-        side = path if n == 0 else path.with_name(f"{path.name}.saved-{n}")
-        try:
-            with open(side, "xb") as fh:
-                try:
-                    fh.write(data)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                except OSError:
-                    side.unlink(missing_ok=True)
-                    raise
-        except FileExistsError:
-            n += 1
-            continue
-        sync_folder(side.parent)
-        return side
+    return _keep_new(data, itertools.chain(
+        [path], (path.with_name(f"{path.name}.saved-{n}") for n in itertools.count(1))))
 
 
 def _set_aside(path: Path, tail: bytes) -> Path:
     """Keep ``tail`` in a new file ``PATH.torn-N`` (the first N not taken), synced to disk."""
-    n = 1
-    while True:
-        side = path.with_name(f"{path.name}.torn-{n}")
+    try:  # (and its name, before the log is cut)
+        return _keep_new(tail, (path.with_name(f"{path.name}.torn-{n}")
+                                for n in itertools.count(1)), must_sync=True)
+    except OSError as exc:
+        raise LogError(f"{path}: cannot keep its torn last record in {exc.filename} "
+                       f"({exc.strerror}); the log is left as it is") from None
+
+
+def _keep_new(data: bytes, names: Iterable[Path], must_sync: bool = False) -> Path:
+    """Write ``data`` to the first of ``names`` no file has (an existing file is never
+    replaced), synced, then sync its folder so that the name is kept too (``must_sync``: or
+    fail). OSError naming that file (``filename``) when it cannot, the file made removed."""
+    for side in names:
         try:
-            with open(side, "xb") as fh:
-                fh.write(tail)
-                fh.flush()
-                os.fsync(fh.fileno())
-            sync_folder(side.parent, must=True)  # and its name, before the log is cut
+            fh = open(side, "xb")  # noqa: SIM115 - closed below, before its folder is synced
         except FileExistsError:
-            n += 1
             continue
         except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(side)) from exc
+        try:
+            with fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            sync_folder(side.parent, must=must_sync)
+        except OSError as exc:
             side.unlink(missing_ok=True)
-            raise LogError(f"{path}: cannot keep its torn last record in {side} "
-                           f"({exc.strerror}); the log is left as it is") from None
+            raise OSError(exc.errno, exc.strerror, str(side)) from exc
         return side
+    raise AssertionError("names ran out")  # (each caller's never end)
 
 
 class LogData(msgspec.Struct):
