@@ -207,6 +207,15 @@ def name_seats(text: str, names: dict[str, int]) -> str:
     return _WORD.sub(seat_word, _SEAT_NAMED.sub(own_name, text))
 
 
+def close_bots(bots: dict[int, Any], outcome: dict[str, Any] | None) -> None:
+    """Tell the bots that have a ``close`` (external programs, Python classes' processes)
+    that the game is over, with its outcome (None: unfinished)."""
+    for bot in bots.values():
+        closer = getattr(bot, "close", None)
+        if closer is not None:
+            closer(outcome)
+
+
 def make_bots(match: Match, kinds: dict[int, str]) -> dict[int, Any]:
     """The bot of each seat in ``kinds`` (seat -> bot kind), each with its own seeded
     generator."""
@@ -323,11 +332,7 @@ class Session:
         """Close the log and tell external bots the game is over."""
         if self.match.writer is not None:
             self.match.writer.close()
-        outcome = self.match.outcome()
-        for bot in self.bots.values():
-            closer = getattr(bot, "close", None)
-            if closer is not None:
-                closer(outcome)
+        close_bots(self.bots, self.match.outcome())
 
     def seed_secret(self) -> bool:
         """Whether the seed is kept from the screen until the match ends: a seeded game with
@@ -542,10 +547,7 @@ def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | 
             match.writer = LogWriter.create(log_path, header, fmt or format_for(log_path),
                                             durable, types=games.event_types(game.name))
         except BaseException:
-            for bot in bots.values():  # a Python bot's process, started already, ends
-                closer = getattr(bot, "close", None)
-                if closer is not None:
-                    closer(None)
+            close_bots(bots, None)  # (a Python bot's process, started already, ends)
             raise
     humans = {i for i, s in enumerate(seats, 1) if s.control == "human"}
     return Session(match, bots, log_path, humans, kinds)

@@ -437,8 +437,8 @@ class ProcessBot:
         # it came before this line ran decided between two failures, by the machine's load)
         early = b"" if first else chan.unasked()
         if early and not BOM.startswith(early):  # (a byte order mark alone is no answer)
-            # a second line to the last turn, or a line before the first: each answer
-            self._kill()  # would be the one to the turn before, out of step with the game
+            # a second line to the last turn: each answer would be the one to the turn
+            self._kill()  # before, out of step with the game
             # its first line only (several lines of it would be shown as one, '\n' and all)
             line = early.split(b"\n")[0][:80].decode("utf-8", "backslashreplace").rstrip("\r")
             raise BotError(f"bot p{seat} ('{self.command}') answered before it was asked: "
