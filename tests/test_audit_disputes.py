@@ -32,6 +32,24 @@ def broken_timed(tmp_path: Path) -> Path:
     return js
 
 
+def committed_and_forged(tmp_path: Path, field: str, value: Any,
+                         rounds: int) -> tuple[Path, Path]:
+    """A Dare match between bots played with --commit (seed 42), and a copy of its log whose
+    header's ``field`` (its seed or salt) is changed to ``value`` afterwards."""
+    import json
+
+    log = tmp_path / "g.jsonl"
+    res = kabucli("play", "dare", "--bot", "all=best", "--players", "3", "--log", str(log),
+                  "--commit", "--seed", "42", "--rule", f"rounds={rounds}")
+    assert res.returncode == 0, res.stderr
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    head[field] = value
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text("\n".join([json.dumps(head, separators=(",", ":")), *lines[1:]]) + "\n")
+    return log, forged
+
+
 def test_a_timed_real_table_log_converted_to_json_lines_and_back_is_byte_for_byte(
         tmp_path: Path) -> None:
     """Its referee wrote each input as its own block; the copy back does too (it was one
@@ -107,17 +125,7 @@ def test_a_seed_changed_after_its_commitment_is_named_before_the_moves_it_breaks
 def test_replay_and_resume_check_the_seed_commitment_as_audit_does(tmp_path: Path) -> None:
     """A committed game's salt changed afterwards: audit finds the commitment no longer
     binds the seed, but replay showed the game and exited 0, and resume went on with it."""
-    import json
-
-    log = tmp_path / "g.jsonl"
-    res = kabucli("play", "dare", "--bot", "all=best", "--players", "3", "--log", str(log),
-                  "--commit", "--seed", "42", "--rule", "rounds=3")
-    assert res.returncode == 0, res.stderr
-    lines = log.read_text().splitlines()
-    head = json.loads(lines[0])
-    head["salt"] = "00" * 16
-    forged = tmp_path / "forged.jsonl"
-    forged.write_text("\n".join([json.dumps(head, separators=(",", ":")), *lines[1:]]) + "\n")
+    log, forged = committed_and_forged(tmp_path, "salt", "00" * 16, rounds=3)
     why = f"{forged}: the seed is not the one the header's commitment binds"
     assert kabucli("audit", str(forged)).stderr == f"invalid: {why}\n"
     page = str(tmp_path / "page.html")
@@ -137,15 +145,8 @@ def test_replay_json_s_violation_is_audit_s_when_the_commitment_does_not_bind(
     seed), while its exit line and audit --json name the header's seed at index 0."""
     import json
 
-    log = tmp_path / "g.jsonl"
-    res = kabucli("play", "dare", "--bot", "all=best", "--players", "3", "--log", str(log),
-                  "--commit", "--seed", "42", "--rule", "rounds=2")
-    assert res.returncode == 0, res.stderr
-    lines = log.read_text().splitlines()
-    head = json.loads(lines[0])
-    head[field] = "00" * 16 if field == "salt" else 43
-    forged = tmp_path / "forged.jsonl"
-    forged.write_text("\n".join([json.dumps(head, separators=(",", ":")), *lines[1:]]) + "\n")
+    _, forged = committed_and_forged(tmp_path, field, "00" * 16 if field == "salt" else 43,
+                                     rounds=2)
     found = json.loads(kabucli("audit", "--json", str(forged)).stdout)[0]
     want = {k: found[k] for k in ("index", "actor", "action", "reason")}
     assert want["index"] == 0

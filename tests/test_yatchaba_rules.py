@@ -46,12 +46,15 @@ def new_match(n: int = 4, seed: int | None = None, **rules: Any) -> Match:
     return match
 
 
-
-
-
-
-
-
+def play_out(m: Match) -> None:
+    """Play a seeded match to its end: each guesser names its first legal guess, everyone
+    bets, and whoever decides stops."""
+    while not m.over:
+        step(m, GAME.legal(m.state, m.state.guesser)[0])
+        while m.state.phase == "bet":
+            step(m, "bet")
+        if m.state.phase == "decide":
+            step(m, "stop")
 
 
 def balances(m: Match) -> list[int]:
@@ -84,12 +87,7 @@ def test_deck_is_the_48_hanafuda_cards_four_of_each_month() -> None:
         {m: 4 for m in range(1, 13)})
     # a seeded game lays its cards from those 48, never one face up in the same game
     m = new_match(8, seed=11, games=1)
-    while not m.over:
-        step(m, GAME.legal(m.state, m.state.guesser)[0])
-        while m.state.phase == "bet":
-            step(m, "bet")
-        if m.state.phase == "decide":
-            step(m, "stop")
+    play_out(m)
     laid = [c for d in of_type(m, Deal) for c in d.cards]
     assert all(0 <= c < 48 for c in laid) and len(set(laid)) == len(laid)
 
@@ -457,15 +455,21 @@ def test_chips_may_go_negative() -> None:
 
 # -- passes and the right to guess ------------------------------------------------------------
 
-def _three_passes_by_p4(m: Match, rounds: int = 3) -> None:
-    """Rounds where p4 passes and everyone else bets."""
-    for guess_round in range(rounds):
+def _passing_rounds(m: Match, seat: int, reveals: list[str]) -> None:
+    """Wrong guesses of 1 2 3, one round for each of ``reveals``, where ``seat`` passes and
+    everyone else bets."""
+    for reveal in reveals:
         play(m, "deal", "guess 1 2 3")
         while m.state.phase == "bet":
-            step(m, "pass" if m.state.bettor == 4 else "bet")
+            step(m, "pass" if m.state.bettor == seat else "bet")
         if m.state.phase == "decide":
             step(m, "stop")
-        step(m, f"reveal {4 + guess_round} 10 11")
+        step(m, f"reveal {reveal}")
+
+
+def _three_passes_by_p4(m: Match, rounds: int = 3) -> None:
+    """Rounds where p4 passes and everyone else bets."""
+    _passing_rounds(m, 4, [f"{4 + guess_round} 10 11" for guess_round in range(rounds)])
 
 
 def test_a_pass_beyond_the_limit_costs_the_right_to_guess() -> None:
@@ -502,7 +506,6 @@ def test_pass_limit_zero_makes_any_pass_cost_the_right_to_guess() -> None:
     assert of_type(m, Result)[-1] == Result(1, 2, 2, False, 0)  # p3 is skipped
 
 
-
 def test_a_seat_that_lost_the_right_to_guess_is_skipped_and_the_next_one_guesses() -> None:
     # the next seat that still may guess: p2 passed three times in game 1, so after the
     # dealer's wrong guess the turn goes past p2 to p3, then p4
@@ -520,13 +523,7 @@ def test_passes_by_a_seat_that_already_guessed_cost_nobody_a_turn() -> None:
     # every other seat still guesses once
     m = new_match(4)
     wrong_round(m)
-    for reveal in ("7 8 9", "10 11 12"):
-        play(m, "deal", "guess 1 2 3")
-        while m.state.phase == "bet":
-            step(m, "pass" if m.state.bettor == 1 else "bet")
-        if m.state.phase == "decide":
-            step(m, "stop")
-        step(m, f"reveal {reveal}")
+    _passing_rounds(m, 1, ["7 8 9", "10 11 12"])
     assert m.state.passes[1] == 2
     play(m, "deal", "guess 1 2 3", "bet", "pass", "bet", "bet", "stop")
     assert m.state.guesser == 4 and m.state.passes[1] == 3  # a third pass by p1
@@ -589,12 +586,7 @@ def test_the_match_ends_with_the_balances_and_the_pot_left() -> None:
 
 def test_eight_guessers_never_run_the_deck_short() -> None:
     m = new_match(8, seed=3, games=1)
-    while not m.over:
-        step(m, GAME.legal(m.state, m.state.guesser)[0])
-        while m.state.phase == "bet":
-            step(m, "bet")
-        if m.state.phase == "decide":
-            step(m, "stop")
+    play_out(m)
     laid = [c for d in of_type(m, Deal) for c in d.cards]
     assert len(laid) == len(set(laid)) == 3 * len(of_type(m, Result))
     assert len(of_type(m, Result)) <= 8
