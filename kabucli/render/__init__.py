@@ -509,8 +509,7 @@ def broken_rule(violation: Violation) -> str:
     what, reason = violation.action, violation.reason
     if what == "hidden":
         what = "an event hidden from this seat"
-    if len(what) > ACTION_SHOWN:  # a log's event may be megabytes long: quoted in part
-        what = f"{what[:ACTION_SHOWN]}… ({len(what)} characters)"
+    what = safe_text(what, ACTION_SHOWN)  # a log's event may be megabytes long: in part
     if reason.startswith(_HIDDEN_WHY) and reason.endswith(")"):  # (see seen_violation)
         return safe_text(f"{what} breaks a rule ({reason[len(_HIDDEN_WHY):]}")
     return safe_text(f"{what} breaks a rule: {reason}")
