@@ -1041,9 +1041,9 @@ def replay(
     drawn = [False]  # whether the table was drawn after the last event shown
 
     def on_text(index: int, ev: Event, m: Match) -> None:
-        at = times[index - 1] if times is not None and index <= len(times) else None
         taken = takebacks.step(index, ev, m)
-        out.print(render.event_line(g, index, ev, m, viewer, at, taken))
+        out.print(render.event_line(g, index, ev, m, viewer, render.time_of(times, index),
+                                    taken))
         # the table after a round's milestones, and after an undo: the one it went back to
         drawn[0] = (render.is_milestone(g, ev) or taken is not None) and not m.over
         if drawn[0]:
@@ -1070,9 +1070,7 @@ def replay(
                 out.print(render.table(g, match, viewer))
             told = render.seen_violation(g, violation, events, viewer)
             assert told is not None
-            n = told.index
-            out.print(render.violation_line(g, told, match, times[n - 1] if times is not None
-                                            and 0 < n <= len(times) else None))
+            out.print(render.violation_line(g, told, match, render.time_of(times, told.index)))
         elif match.over:
             out.print(render.outcome_panel(g, match))
     unbound = commitment_unbound(data.header)  # (as audit says it, before any event)
@@ -1180,7 +1178,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     (:meth:`Game.header_hidden_from`: null, named in ``hidden``)."""
     from kabucli.engine import commitment_unbound, seen_header, walk
     from kabucli.log import to_builtins
-    from kabucli.render import Takebacks, seen_violation
+    from kabucli.render import Takebacks, seen_violation, time_of
 
     times = data.times
     takebacks = Takebacks()
@@ -1194,8 +1192,8 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
             taken[index] = [n for n, _ in took]
 
     def step(index: int, ev: Event) -> dict[str, Any]:
-        at = ({"t": times[index - 1]} if times is not None and 0 < index <= len(times)
-              else {})
+        t = time_of(times, index)
+        at: dict[str, Any] = {} if t is None else {"t": t}
         if index in taken:
             at["takes_back"] = taken.pop(index)
         if viewer is not None and g.hidden_from(ev, viewer):

@@ -287,10 +287,8 @@ class Pager:
     # -- drawing --------------------------------------------------------------------------
     def line(self, index: int, m: Match) -> Text:
         """Event ``index``'s line (``m``: the match after it), as the replay shows it."""
-        times = self.times
-        at = times[index - 1] if times is not None and index <= len(times) else None
         return render.event_line(self.game, index, self.at.events[index - 1], m, self.viewer,
-                                 at, self.at.taken.get(index))
+                                 render.time_of(self.times, index), self.at.taken.get(index))
 
     def status(self) -> str:
         at = self.at
@@ -310,10 +308,9 @@ class Pager:
             told = render.seen_violation(self.game, at.violation, list(at.events),
                                          self.viewer)
             if told is not None:
-                times, n = self.times, told.index
-                when = (render.clock_text(times[n - 1]) if times is not None
-                        and 0 < n <= len(times) else None)
-                parts.append(Text(words.stop_note(n, render.broken_rule(told), when),
+                t = render.time_of(self.times, told.index)
+                parts.append(Text(words.stop_note(told.index, render.broken_rule(told),
+                                                  None if t is None else render.clock_text(t)),
                                   style="red"))
             elif self.data.error is not None:
                 parts.append(Text(words.unfinished_note(str(self.data.error)),

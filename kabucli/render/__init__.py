@@ -193,6 +193,12 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     return rendered
 
 
+def time_of(times: list[int] | None, index: int) -> int | None:
+    """When event ``index`` (1 for the first) was entered, in a timed log's ``times`` (ms
+    since 1970); None in a log that records no time, and for an index it holds none of."""
+    return times[index - 1] if times is not None and 0 < index <= len(times) else None
+
+
 def clock_text(ms: int) -> str:
     """A time of a timed log (ms since 1970) as UTC ``HH:MM:SS.mmm``."""
     from datetime import UTC, datetime

@@ -39,6 +39,7 @@ from kabucli.render import (
     seat_label,
     seats_named,
     seen_violation,
+    time_of,
 )
 from kabucli.render.svgcards import symbols
 from kabucli.safetext import safe_text, shown_name
@@ -146,7 +147,7 @@ def _walked(game: Game, data: Any, log_name: str,
     takebacks = Takebacks()
 
     def on_step(index: int, ev: Event, m: Match) -> None:
-        when = times[index - 1] if times is not None and index <= len(times) else None
+        when = time_of(times, index)
         taken = takebacks.step(index, ev, m)
         for seat, at, said in zip(seen, ats, entries, strict=True):
             said.append(_entry(game, index, ev, m, seat, when, taken))
@@ -161,9 +162,9 @@ def _walked(game: Game, data: Any, log_name: str,
             line = broken_rule(told)  # (the event named once: "p3 sets 1-3-8 ...")
             if not told.action.startswith(f"{told.actor} "):
                 line = f"{safe_text(told.actor)}: {line}"
-            n = told.index  # when it was entered (a timed log), as the lines before it
-            if times is not None and 0 < n <= len(times):
-                line = f"{clock_text(times[n - 1])} {line}"
+            t = time_of(times, told.index)  # when it was entered, as the lines before it
+            if t is not None:
+                line = f"{clock_text(t)} {line}"
             said.append({"n": told.index, "kind": "violation", "line": line,
                          "notation": safe_text(told.action)})
             at.append(at[-1])
