@@ -583,7 +583,11 @@ def resume(path: Path, bot_specs: list[str] | None = None,
         raise KabuError(f"{path}: the game in this log is already over")
     kinds = resume_bots(game, data.header.seats, bot_specs or [])
     bots = make_bots(match, kinds)
-    match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable, data)
+    try:
+        match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable, data)
+    except BaseException:  # (another kabucli holds the log, say): as start's failed log
+        close_bots(bots, None)
+        raise
     humans = {i for i, s in enumerate(data.header.seats, 1) if s.control == "human"}
     return Session(match, bots, path, humans, kinds), data.error
 

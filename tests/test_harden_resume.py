@@ -322,3 +322,29 @@ def test_a_resumed_game_left_again_suggests_the_bot_named_now_not_the_logs(
     line = res.stderr.strip().splitlines()[-1]
     assert line.endswith(f"go on with: kabucli resume {log} --bot 2={mine}"), line
     assert forged not in res.output and not marker.exists()
+
+
+def test_a_resume_that_cannot_reopen_its_log_tells_the_bots_it_made_the_game_is_over(
+        tmp_path: Path) -> None:
+    """A Python bot's process starts when the bot is made, before the log is reopened. When
+    reopening fails (another kabucli holds the log), the bot is told the game is over, as
+    ``start`` tells it when it cannot make its log; before, its process ran on unasked until
+    kabucli exited (in a program calling ``resume``, for good)."""
+    import fcntl
+
+    from kabucli.bots import external
+    from kabucli.session import resume
+
+    bot, marker = user_bots(tmp_path)["py"]
+    log = with_control(quit_game(tmp_path / "g.kbl"), 2, f"bot:{bot}")
+    before = set(external._live)
+    with open(log, "rb") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # another referee's lock
+        with pytest.raises(LogError, match="is being written by another kabucli"):
+            resume(log, [f"2={bot}"])
+    assert marker.exists()  # the bot's process was started
+    told = {id(chan) for chans in external._idle.values() for chan in chans}
+    left = [chan for mark, chan in external._live.items()
+            if mark not in before and id(chan) not in told]
+    assert left == []  # each is idle, told the game is over, or ended
+    external.stop_all()
