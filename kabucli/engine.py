@@ -34,6 +34,7 @@ from kabucli.log import (
     now_ms,
     started_problem,
 )
+from kabucli.notation import Verbs
 from kabucli.rules import as_dict, validate
 from kabucli.safetext import quoted
 from kabucli.shuffle import ALGORITHM, Rng, chance_rng
@@ -182,10 +183,15 @@ class Game(ABC, Generic[S, R]):
         """Every legal action of ``seat`` now (empty when unknown cards make it unlistable)."""
 
     # -- what people see and type -------------------------------------------------------
+    # the game's parser, made by its ``__init__``: every verb (each spelling) and the
+    # function that reads it; ``parse`` hands it each line, and a table asks it which first
+    # words are moves (``verbs.reads``), not a name in a seat's place
+    verbs: Verbs[S]
+
     @abstractmethod
     def parse(self, state: S, text: str) -> Event:
         """An event from notation typed at this state; raises ParseError. A game reads
-        its moves with one :class:`kabucli.notation.Verbs` table."""
+        its moves with its :attr:`verbs`."""
 
     @abstractmethod
     def notate(self, event: Event) -> str:

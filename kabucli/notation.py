@@ -215,6 +215,11 @@ class Verbs(Generic[S]):
         self.seatless = frozenset(seatless) | SHARED_VERBS
         self.split = split
 
+    def reads(self, word: str) -> bool:
+        """Whether a line whose first word is ``word`` (lower case) is read as a move or an
+        engine event: one of the verbs, every spelling, the shared ones among them."""
+        return word in self.handlers or word in self.seatless
+
     def parse(self, state: S, text: str, nseats: int) -> Event:
         seat, rest = split_seat(text, nseats)
         words = self.split(rest)

@@ -23,7 +23,7 @@ from kabucli.engine import Game, Match, check_header, commitment_unbound, make_h
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
-from kabucli.notation import MAX_LINE, SHARED_VERBS
+from kabucli.notation import MAX_LINE
 from kabucli.safetext import NAME_SHOWN, quoted, safe_text
 from kabucli.shuffle import Rng
 
@@ -440,10 +440,7 @@ class Session:
         """Whether ``word`` (lower case) is one of the game's move words ('pass', Kazu-Tori's
         'claim', every spelling its parser reads) or a table command ('undo'): a line that
         starts with it was typed as a move, not with a name in a seat's place."""
-        if word in COMMANDS or word in SHARED_VERBS:
-            return True
-        verbs = getattr(self.game, "_verbs", None)  # (each game's parser: notation.Verbs)
-        return verbs is not None and (word in verbs.handlers or word in verbs.seatless)
+        return word in COMMANDS or self.game.verbs.reads(word)  # (reads the shared verbs)
 
     def _parse(self, text: str) -> Event:
         """:meth:`parse_line` of a line whose names are already seats."""

@@ -661,6 +661,44 @@ def test_a_recorded_game_cut_in_the_middle_resumes_to_its_end(
     assert audit.exit_code == 0 and re.match(r"valid: ", audit.stdout), audit.stderr
 
 
+
+# -- a line typed at a real table --------------------------------------------------------
+
+TABLE_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_line_that_starts_with_a_move_word_is_never_taken_for_a_name(name: str) -> None:
+    """At a real table whose players have names, a line that starts with one of the game's
+    move words (each spelling its parser, ``Game.verbs``, reads) or a table command is
+    refused, when it is, for the move it is: never also told that its first word is no
+    seat or player's name, as a word in a seat's place is."""
+    from kabucli.errors import ParseError
+    from kabucli.log import SeatInfo
+    from kabucli.session import COMMANDS, start
+
+    game = games.get(name)
+    seats = [SeatInfo(who, "human") for who in TABLE_NAMES[:game.default_players]]
+    sess = start(game, game.Rules(), seats, None, None, None)
+    sess.match.advance()
+    words = sorted({w for w in game.verbs.handlers if w.isalpha()} | game.verbs.seatless
+                   | set(COMMANDS))
+    tails = []  # what reads as p1's move after the seat: after a name nobody has, said so
+    for word in sorted(game.verbs.handlers):
+        with suppress(ParseError):
+            game.parse(sess.match.state, f"p1 {word}")
+            tails.append(word)
+    assert tails, name
+    with pytest.raises(ParseError, match="nor is 'Zed' a seat or a player's name"):
+        sess.parse_line(f"Zed {tails[0]}")  # (the check this test relies on)
+    for word in words:
+        assert game.verbs.reads(word) or word in COMMANDS
+        for tail in tails:
+            try:
+                sess.parse_line(f"{word} {tail}")
+            except ParseError as exc:
+                assert "player's name" not in str(exc), (word, tail, str(exc))
+
 def test_every_registered_game_has_recorded_games() -> None:
     """Counted in test_replays.py (six each); here: none is missed by this suite."""
     assert all(recorded(name) for name in NAMES)

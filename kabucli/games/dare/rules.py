@@ -450,11 +450,11 @@ class Dare(Game[DareState, DareRules]):
         return sorted(sets)
 
     def parse(self, s: DareState, text: str) -> Event:
-        return self._verbs.parse(s, text, s.n)
+        return self.verbs.parse(s, text, s.n)
 
     def __init__(self) -> None:
         show, lay, pass_ = self._parse_show, self._parse_lay, self._parse_pass
-        self._verbs = Verbs[DareState](
+        self.verbs = Verbs[DareState](
             {"deal": self._parse_deal, "field": self._parse_deal, "result": self._parse_result,
              "show": show, "shows": show, "pass": pass_, "none": pass_, "-": pass_,
              "sets": lay, "set": lay, "lay": lay, "lays": lay},

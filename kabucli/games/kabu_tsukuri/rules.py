@@ -345,11 +345,11 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         return cards
 
     def parse(self, s: KabuState, text: str) -> Event:
-        return self._verbs.parse(s, text, s.n)
+        return self.verbs.parse(s, text, s.n)
 
     def __init__(self) -> None:
         bet, show, lay = self._parse_bet, self._parse_show, self._parse_lay
-        self._verbs = Verbs[KabuState](
+        self.verbs = Verbs[KabuState](
             {"deal": self._parse_deal, "turn": self._parse_turn, "stakes": self._parse_stakes,
              "result": self._parse_result, "bet": bet, "bets": bet, "show": show,
              "shows": show, "rows": lay, "row": lay, "lay": lay, "lays": lay, "arrange": lay,

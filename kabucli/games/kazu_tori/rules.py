@@ -571,11 +571,11 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         return notate_shared(ev) or repr(ev)
 
     def parse(self, s: KazuToriState, text: str) -> Event:
-        return self._verbs.parse(s, text, s.n)
+        return self.verbs.parse(s, text, s.n)
 
     def __init__(self) -> None:
         claim, pass_, stop = self._parse_claim, self._parse_pass, self._parse_stop
-        self._verbs = Verbs[KazuToriState](
+        self.verbs = Verbs[KazuToriState](
             {"deal": self._parse_deal, "flip": self._parse_flip,
              "claim": claim, "take": claim, "slap": claim, "pass": pass_, "go": pass_,
              "stop": stop, "agree": stop,

@@ -903,12 +903,12 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         return notate_shared(ev) or repr(ev)
 
     def parse(self, s: UnoState, line: str) -> Event:
-        return self._verbs.parse(s, line, s.n)
+        return self.verbs.parse(s, line, s.n)
 
     def __init__(self) -> None:
         show, pass_, answer = self._parse_show, self._parse_pass, self._parse_answer
         draw, color = self._parse_draw, self._parse_name
-        self._verbs = Verbs[UnoState](
+        self.verbs = Verbs[UnoState](
             {"deal": self._parse_deal, "reshuffle": self._parse_reshuffle,
              "penalty": self._parse_penalty, "race": self._parse_race,
              "score": self._parse_score,
@@ -979,7 +979,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return Name(self._who(s, m), self._color(verb))
         if len(m.words) == 1 and verb in text.COLOR_WORDS:  # not now: no color to name
             raise ParseError(text.LONE_COLOR)
-        if verb in self._verbs.handlers and verb != "play":  # 'draw 2', 'color'
+        if verb in self.verbs.handlers and verb != "play":  # 'draw 2', 'color'
             raise ParseError(text.words_after(verb, m.args))
         return self._parse_play(self._who(s, m), m.words[0], m.args)  # as typed
 

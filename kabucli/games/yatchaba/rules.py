@@ -576,12 +576,12 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
                       None if all(c == UNKNOWN for c in cards) else cards)
 
     def parse(self, s: YatchabaState, text: str) -> Event:
-        return self._verbs.parse(s, text, s.n)
+        return self.verbs.parse(s, text, s.n)
 
     def __init__(self) -> None:
         deal, reveal, guess = self._parse_deal, self._parse_reveal, self._parse_guess
         bet, decide, pass_ = self._parse_bet, self._parse_decision, self._parse_pass
-        self._verbs = Verbs[YatchabaState](
+        self.verbs = Verbs[YatchabaState](
             {"result": self._parse_result, "gameend": self._parse_game_end,
              "deal": deal, "lay": deal, "reveal": reveal, "turn": reveal, "show": reveal,
              "guess": guess, "guesses": guess, "g": guess, "bet": bet, "bets": bet, "b": bet,
