@@ -696,6 +696,7 @@ def show(result: dict[str, Any]) -> None:
             t.add_row(name, f"{rate:,.0f}", f"{ratio:.2f}" if ratio is not None else "")
         for name in a["missing"]:
             t.add_row(name, "not installed", "")
+        con.print(t)
     if "solve" in result:
         t = Table(title="Solve: the Kabu-Tsukuri solver, one random hand at a time",
                   caption="every arrangement of the hand accounted for (goal: < 50 ms a hand)")
