@@ -414,14 +414,118 @@ def main(argv: list[str] | None = None) -> int:
     build = "compiled core" if engine.__file__.endswith((".so", ".pyd")) else "pure Python"
     result: dict[str, Any] = {"kabucli": str(Path(kabucli.__file__).parent), "build": build,
                               "cpu": where}
-    for part in args.only.split(","):
-        result[part] = PARTS[part](args.quick)
+    parts = args.only.split(",")
+    bad = [p for p in parts if p not in PARTS]
+    if bad:
+        ap.error(f"--only {','.join(bad)}: the parts are {', '.join(PARTS)}")
+    for part in parts:
         if not args.json:
-            print(f"== {part}", file=sys.stderr)
-            print(json.dumps(result[part], indent=1), file=sys.stderr)
+            print(f"measuring {part} ...", file=sys.stderr, flush=True)
+        result[part] = PARTS[part](args.quick)
     if args.json:
         print(json.dumps(result, indent=1))
+    else:
+        show(result, args.quick)
     return 0
+
+
+# -- the figures as tables, each goal of issue 13 with whether it is met --------------------
+
+def _met(ok: bool) -> str:
+    return "[green]met[/]" if ok else "[red]not met[/]"
+
+
+def show(result: dict[str, Any], quick: bool) -> None:
+    """The figures as a person reads them: a table a part, its goal and whether it is met."""
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console(width=None if sys.stdout.isatty() else 110)
+    con.print(f"[bold]kabucli log benchmark[/] of {result['kabucli']} ({result['build']}), "
+              f"{result['cpu']}" + ("  [yellow](quick)[/]" if quick else ""))
+
+    def table(title: str, caption: str, columns: list[str], rows: list[list[str]]) -> None:
+        t = Table(title=title, caption=caption, title_justify="left", caption_justify="left")
+        for k, col in enumerate(columns):
+            t.add_column(col, justify="left" if k == 0 else "right")
+        for row in rows:
+            t.add_row(*row)
+        con.print(t)
+
+    def who(r: dict[str, Any]) -> str:
+        return f"{r['game']} ({r['players']})"
+
+    if "size" in result:
+        size = result["size"]
+        rows = [[f"{who(r)}, {'+'.join(r['bots'])}", f"{r['events']:,}", f"{r['v2']:.2f}",
+                 f"{r['v1_msgpack']:.1f}", f"{r['jsonl']:.1f}"] for r in size["bots"]]
+        for ext, r in size["replays"].items():
+            rows.append([f"replays/ {ext} ({r['files']} files)", f"{r['events']:,}",
+                         f"{r['per_event']:.2f}" if ext == ".kbl" else "",
+                         "", f"{r['per_event']:.1f}" if ext == ".jsonl" else ""])
+        worst = max([r["v2"] for r in size["bots"]]
+                    + [size["replays"].get(".kbl", {}).get("per_event", 0.0)])
+        table("Size: bytes an event, header included",
+              f"goal: at most 5 in format 2 (worst above {worst:.2f}): {_met(worst <= 5)}",
+              ["logs", "events", "format 2", "format 1 msgpack", "JSON Lines"], rows)
+    if "write" in result:
+        w = result["write"]
+        rows = [[f"{r['rounds_per_match']:,} rounds a match", f"{r['games_per_s_with_log']:,.0f}",
+                 f"{r['games_per_s_without']:,.0f}", f"{r['ratio']:.2f}"]
+                for r in (w["rounds_10"], w["rounds_1000"])]
+        ten = w["rounds_10"]["games_per_s_with_log"]
+        table(f"Write: Dare (3 random bots, every move checked), a log file a match in "
+              f"{w['folder']}",
+              f"creating a file there: {w['file_us_before']:.0f} µs before, "
+              f"{w['file_us_after']:.0f} µs after; goal: at least 30,000 games/s with the "
+              f"log: {_met(ten >= 30_000)}",
+              ["matches", "games/s with log", "games/s without", "ratio"], rows)
+    if "read" in result:
+        rows = [[who(r), f"{r['events']:,}", f"{r['play_events_per_s']:,.0f}",
+                 f"{r['read_audit_events_per_s']:,.0f}", f"{r['ratio']:.2f}",
+                 f"{r['ratio_kept']:.2f}", f"{r['ratio_checked']:.2f}"]
+                for r in result["read"]]
+        ok = all(r["ratio"] >= 1 for r in result["read"])
+        table("Read: reading a log and auditing it, against playing the same matches",
+              "ratio = read + audit events/s over play's (as sim plays); kept: play keeping "
+              "every event; checked: every move checked as the audit checks it. Goal: ratio "
+              f"at least 1 for every game: {_met(ok)}",
+              ["game", "events", "play events/s", "read+audit events/s", "ratio",
+               "ratio kept", "ratio checked"], rows)
+    if "split" in result:
+        rows = [[who(r), f"{r['inputs']:.0f}", f"{r['play_us']:.1f}", f"{r['events_us']:.1f}",
+                 f"{r['convert_us']:.1f}", f"{r['decode_us']:.1f}",
+                 f"{r['file_header_us']:.1f}", f"{r['headroom_us']:.1f}", f"{r['ratio']:.2f}"]
+                for r in result["split"]]
+        table("Split: where read + audit's time goes (µs a match)",
+              "engine: the audit's engine work on events made in advance; headroom: play less "
+              "the engine, the most convert + decode + file may cost for a ratio of 1",
+              ["game", "inputs", "play", "engine", "convert", "decode", "file + header",
+               "headroom", "ratio"], rows)
+    if "long" in result:
+        rows = []
+        ok = True
+        for name, g in result["long"].items():
+            rows.append([name, f"{g['10k']['events']:,}", f"{g['long']['events']:,}",
+                         f"{g['10k']['play_us_per_event']:.2f}",
+                         f"{g['long']['play_us_per_event']:.2f}", f"{g['play_ratio']:.2f}",
+                         f"{g['10k']['read_audit_us_per_event']:.2f}",
+                         f"{g['long']['read_audit_us_per_event']:.2f}",
+                         f"{g['read_ratio']:.2f}"])
+            ok = ok and g["play_ratio"] <= 1.2 and g["read_ratio"] <= 1.2
+        table("Long matches: µs an event, about 10,000 events against a long match",
+              f"goal: a long match within 1.2x of the short one, per event: {_met(ok)}",
+              ["game", "events", "long", "play", "play long", "ratio", "read+audit",
+               "read+audit long", "ratio"], rows)
+    if "memory" in result:
+        m = result["memory"]
+        rows = [[f"{m['events']:,}", f"{m['bytes']:,}", f"{m['audit_peak_mib']:.1f}",
+                 f"{m['import_peak_mib']:.1f}"]]
+        verdict = (_met(m["audit_peak_mib"] < 100) if m["events"] >= 1_000_000
+                   else "a million events only without --quick")
+        table("Memory: kabucli audit of a long Uno Dare log (peak RSS, MiB)",
+              f"goal: a million-event log audited in under 100 MiB: {verdict}",
+              ["events", "bytes", "audit", "python with kabucli.cli imported"], rows)
 
 
 if __name__ == "__main__":
