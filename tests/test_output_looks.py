@@ -200,3 +200,26 @@ def test_dare_s_round_that_nobody_won_names_no_winner(log: str, result: str) -> 
     res = kabucli("replay", str(REPLAYS / "dare" / log), columns=100)
     assert res.exit_code == 0, res.output
     assert ["1", result] in cells(res.output, "rounds")
+
+
+@pytest.mark.parametrize("columns", [60, 100, 160])
+def test_a_replay_s_panels_keep_one_width_from_event_to_event(columns: int) -> None:
+    """Each table's panel was as wide as what it held that moment, so a replay's boxes (and
+    the pager's, from one key to the next) changed width at every event: 62, 67, 62 and 65
+    columns in one Dare replay. A panel is now 80 columns wide (the terminal's width where
+    that is narrower), wider only for a table that needs it; the log's header panel wraps
+    its words within the same width."""
+    from rich.cells import cell_len
+
+    from kabucli.render.fit import PANEL_WIDTH
+
+    width = min(columns, PANEL_WIDTH)
+    for log in sorted(REPLAYS.glob("*/*")):
+        res = kabucli("replay", str(log), columns=columns)
+        assert res.exit_code == 0, res.output
+        tops = [cell_len(line) for line in res.output.splitlines() if line.startswith("╭")]
+        assert len(tops) >= 2, log
+        assert tops[0] == width, (log.name, tops)  # the header panel
+        assert min(tops) == width and max(tops) <= columns, (log.name, tops)
+        if log.parent.name in ("dare", "yatchaba") and "physical" not in log.name:
+            assert set(tops) == {width}, (log.name, tops)  # nothing there needs more

@@ -35,6 +35,7 @@ from kabucli import games
 from kabucli.engine import ACTION_SHOWN, Game, Match, Violation, seen_header
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.figures import signed
+from kabucli.render.fit import Steady
 from kabucli.safetext import NAME_SHOWN, safe_text, shown_name
 
 
@@ -376,7 +377,7 @@ def is_milestone(game: Game, event: Event) -> bool:
     return tag in (tags if tags is not None else {"deal", "result"})
 
 
-def header_panel(game: Game, match: Match, viewer: int | None = None) -> Panel:
+def header_panel(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
     """The log's header; as the player in seat ``viewer`` may see it (None: all of it), the
     seed left out (:meth:`Game.header_hidden_from`: it gives away every card)."""
     h, hidden = seen_header(game, match.header, viewer)
@@ -397,7 +398,7 @@ def header_panel(game: Game, match: Match, viewer: int | None = None) -> Panel:
     t.add_row("seats", Text(seats))
     t.add_row("rules", Text(safe_text(rules_line(h.rules))))
     t.add_row("started", Text(safe_text(f"{h.started} (kabucli {h.kabucli})")))
-    return Panel(t, title="kabucli log", expand=False)
+    return Steady(Panel(t, title="kabucli log", expand=False))
 
 
 def outcome_panel(game: Game, match: Match) -> RenderableType:

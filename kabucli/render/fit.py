@@ -167,6 +167,41 @@ def markdown(text: str) -> RenderableType:
 
 
 TITLE_SEP = " · "
+# A table's panel is this many columns wide (the terminal's width where that is narrower;
+# wider only for a table that needs it), whatever it holds: drawn at every event, a panel
+# sized to its contents changed width from one event to the next (62, 67, 62, 65 columns in
+# one Dare replay), and the pager's box jumped.
+PANEL_WIDTH = 80
+
+
+def steady(panel: Panel, console: Console, options: ConsoleOptions,
+           wraps: bool = False) -> Panel:
+    """``panel`` (made with ``expand=False``) drawn :data:`PANEL_WIDTH` wide (see there).
+    Wider only for what needs it: a table as wide as it is drawn on one line a row; with
+    ``wraps`` (words that go on on the next line), its longest word."""
+    if wraps:  # (a panel measures as its widest line: its words', unwrapped)
+        need = Measurement.get(console, options.update_width(options.max_width - 4),
+                               panel.renderable).minimum + 4  # the borders and padding
+    else:
+        need = Measurement.get(console, options, panel).maximum
+    out = copy.copy(panel)
+    out.expand = True
+    out.width = min(options.max_width, max(PANEL_WIDTH, need))
+    return out
+
+
+class Steady:
+    """A panel of words drawn :data:`PANEL_WIDTH` wide, as the tables' panels are."""
+
+    def __init__(self, panel: Panel) -> None:
+        self.panel = panel
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield steady(self.panel, console, options, wraps=True)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options,
+                               steady(self.panel, console, options, wraps=True))
 
 
 class _Titled:
@@ -196,10 +231,11 @@ class _Titled:
                      title=TITLE_SEP.join(parts[:on]), title_align="left", expand=False)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield self._panel(console, options)
+        yield steady(self._panel(console, options), console, options)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement.get(console, options, self._panel(console, options))
+        return Measurement.get(console, options,
+                               steady(self._panel(console, options), console, options))
 
 
 def titled(body: RenderableType, title: str) -> RenderableType:
