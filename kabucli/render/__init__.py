@@ -448,6 +448,33 @@ def most_chips(match: Match, out: dict[str, Any]) -> Text:
     return Text(f"tied for the most chips ({top} each): {', '.join(names)}", style="bold green")
 
 
+# The rows a match's result table (a row per round, hand row or game) shows at each end: a
+# long match (Dare rounds=10000, Kabu-Tsukuri hands=10000: 30,000 rows) printed every one at
+# its end, after play --quiet and replay, in each frame of the pager's last event and in the
+# web page, where nobody reads them and rich took seconds to lay them out. --json keeps all.
+RESULT_ROWS_SHOWN = 20
+
+
+def result_rows(table: Table, items: list[Any], add: Any, what: str, column: int = -1) -> Table:
+    """Add ``items`` to ``table`` by ``add(table, item)``: every one when there are at most
+    twice :data:`RESULT_ROWS_SHOWN`, else that many at each end and one dim row between that
+    says, in ``column``, how many ``what`` (``rounds``, ``rows``) are left out."""
+    each = RESULT_ROWS_SHOWN
+    if len(items) <= 2 * each:
+        for item in items:
+            add(table, item)
+        return table
+    for item in items[:each]:
+        add(table, item)
+    left = len(items) - 2 * each
+    cells = ["…"] * len(table.columns)
+    cells[column] = f"{left:,} more {what} (--json has all)"
+    table.add_row(*cells, style="dim")
+    for item in items[-each:]:
+        add(table, item)
+    return table
+
+
 def final_standings(match: Match, out: dict[str, Any]) -> list[RenderableType]:
     """The end of a match with chips (Dare, Yatchaba, Kabu-Tsukuri): the final chips, who has
     the most, and the chips left in the pot when some are."""

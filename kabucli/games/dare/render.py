@@ -18,6 +18,7 @@ from kabucli.render import (
     cards_box,
     cards_inline,
     final_standings,
+    result_rows,
     round_of,
     seat_cell,
     seat_label,
@@ -92,10 +93,13 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
     labels = {"dare": "Dare!", "showdown": "showdown", "tie": "tie, pot carries",
               "split": "tie, pot split", "order": "tie, first in turn order",
               "nobody": "nobody qualified, pot carries"}
-    for r in out["rounds"]:
+
+    def add(table: Table, r: dict[str, Any]) -> None:
         winners = ", ".join(seat_label(match, int(w[1:])) for w in r["winners"])
         label = labels.get(r["reason"], r["reason"])  # a pot that carries went to nobody
-        rounds.add_row(str(r["round"]), Text(f"{label}: {winners}" if winners else label))
+        table.add_row(str(r["round"]), Text(f"{label}: {winners}" if winners else label))
+
+    result_rows(rounds, out["rounds"], add, "rounds")
     return Group(rounds, *final_standings(match, out))
 
 

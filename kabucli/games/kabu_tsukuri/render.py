@@ -28,6 +28,7 @@ from kabucli.notation import card_list
 from kabucli.render import (
     cards_inline,
     final_standings,
+    result_rows,
     round_of,
     seat_cell,
     seat_label,
@@ -164,11 +165,14 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
     rows.add_column("hand", justify="right")
     rows.add_column("row", justify="right")
     rows.add_column("result")
-    for r in out["rows"]:
+
+    def add(table: Table, r: dict[str, Any]) -> None:
         best = [seat_label(match, int(w[1:])) for w in r["best"]]
         what = (f"{best[0]} takes {r['amount']}" if len(best) == 1
                 else f"tie ({', '.join(best)}): {r['amount']} carries")
-        rows.add_row(str(r["hand"]), str(r["row"]), Text(what))
+        table.add_row(str(r["hand"]), str(r["row"]), Text(what))
+
+    result_rows(rows, out["rows"], add, "rows")
     return Group(rows, *final_standings(match, out))
 
 

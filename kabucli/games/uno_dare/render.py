@@ -37,7 +37,7 @@ from kabucli.games.uno_dare.rules import (
 )
 from kabucli.games.uno_dare.text import COLOR_NAMES, dare_text
 from kabucli.notation import card_list
-from kabucli.render import round_of, seat_cell, seat_label
+from kabucli.render import result_rows, round_of, seat_cell, seat_label
 from kabucli.render.fit import fit, titled
 
 MILESTONES = {"deal", "score"}
@@ -156,10 +156,13 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
     rounds.add_column("went out")
     for p in range(1, match.nseats + 1):
         rounds.add_column(f"p{p}", justify="right")
-    for r in out["rounds"]:
+
+    def add(table: Table, r: dict[str, Any]) -> None:
         winner = r["winner"]
         who = seat_label(match, int(winner[1:])) if winner else "nobody (max_turns)"
-        rounds.add_row(str(r["round"]), Text(who), *(str(v) for v in r["hands"].values()))
+        table.add_row(str(r["round"]), Text(who), *(str(v) for v in r["hands"].values()))
+
+    result_rows(rounds, out["rounds"], add, "rounds", column=1)
     sheet = Table(title=f"scores ({out['scoring']})", title_justify="left")
     sheet.add_column("seat")
     sheet.add_column("score", justify="right")

@@ -32,6 +32,7 @@ from kabucli.ledger import party_name
 from kabucli.render import (
     cards_box,
     final_standings,
+    result_rows,
     round_of,
     seat_cell,
     seat_label,
@@ -132,12 +133,15 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
     games = Table(title="games", title_justify="left")
     for col in ("game", "dealer", "rounds", "result"):
         games.add_column(col, justify="right" if col in ("game", "rounds") else "left")
-    for g in out["games"]:
+
+    def add(table: Table, g: dict[str, Any]) -> None:
         winner = g["winner"]
         result = (f"{seat_label(match, int(winner[1:]))} guessed right" if winner
                   else f"nobody right, {g['carry']} carried")
-        games.add_row(str(g["game"]), seat_cell(match, int(g["dealer"][1:])),
+        table.add_row(str(g["game"]), seat_cell(match, int(g["dealer"][1:])),
                       str(g["rounds"]), Text(result))
+
+    result_rows(games, out["games"], add, "games")
     return Group(games, *final_standings(match, out))
 
 
