@@ -542,3 +542,28 @@ def test_the_heading_names_a_seat_once_when_its_name_is_its_label(page: Any,
     page.goto(out.as_uri())
     meta = page.locator("#meta").inner_text()
     assert "seats: p1 Aki, p2 Ben, p3 Chie \u00b7" in meta, meta
+
+
+def test_numbers_of_a_long_log_stay_on_one_line_in_the_event_list(page: Any,
+                                                                  tmp_path: Path) -> None:
+    """Events numbered 1000 and on, beside an event whose words take two lines: the number
+    was squeezed by the words and broken over the two lines ('598' over '2')."""
+    log = tmp_path / "long.kbl"
+    res = runner.invoke(app, ["play", "uno-dare", "-n", "4", "-b", "all=random", "--seed", "1",
+                              "-r", "target=1000", "-q", "--log", str(log)])
+    assert res.exit_code == 0, res.output
+    out = tmp_path / "long.html"
+    write_page(log, out, "--as", "p1")
+    page.goto(out.as_uri())
+    lines = """e => { const r = document.createRange(); r.selectNodeContents(e);
+                      return r.getClientRects().length; }"""
+    rows = page.eval_on_selector_all(
+        "#events li", f"els => els.map(li => [li.querySelector('.n').textContent, "
+        f"({lines})(li.querySelector('.n')), ({lines})(li.lastElementChild)])")
+    assert len(rows) > 1000
+    assert any(words > 1 for _, _, words in rows[1000:])  # events of two lines there are
+    broken = [n for n, number, _ in rows if number != 1]
+    assert broken == []
+    widths = page.eval_on_selector_all(
+        "#events .n", "els => [...new Set(els.map(e => e.getBoundingClientRect().width))]")
+    assert max(widths) - min(widths) < 1, widths  # one column: 7 as wide as 1234

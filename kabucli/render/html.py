@@ -276,7 +276,8 @@ aside h2{font-size:14px;margin:2px 4px 6px;color:#b8c9bd}
 #events li.current{background:#f0c74a;color:#1a1a1a}
 #events li.violation{color:#ff8a80}
 #events li.current.violation{background:#ff8a80;color:#1a1a1a}
-#events .n{opacity:.7;min-width:28px;text-align:right}
+#events .n{opacity:.7;min-width:max(28px,var(--digits,0ch));text-align:right;flex:none;
+white-space:nowrap;font-variant-numeric:tabular-nums}
 #events .nt{font-family:'DejaVu Sans Mono',monospace;opacity:.75;margin-left:auto;
 padding-left:6px;white-space:nowrap;max-width:110px;overflow:hidden;text-overflow:ellipsis}
 #scene-title{font-size:17px;font-weight:bold;margin-bottom:6px}
@@ -438,6 +439,10 @@ _JS = r"""
   function listEvents() {
     const ol = $("events");
     ol.replaceChildren();
+    // the numbers' column as wide as the longest number: a number of 4 or more digits beside
+    // an event of two lines was squeezed and broken over them ("598" over "2")
+    const last = view.events.length ? view.events[view.events.length - 1].n : 0;
+    ol.style.setProperty("--digits", String(last).length + "ch");
     const start = el("li", "", null);
     start.dataset.index = "0";
     start.appendChild(el("span", "n", "0"));
