@@ -92,3 +92,48 @@ def test_replay_of_a_long_match_ends_with_the_cut_table(tmp_path: Path) -> None:
     tail = res.stdout[title[-1]:]  # the result at the end, after every event line
     assert "5 more rounds (--json has all)" in tail
     assert _numbers(tail) == [*range(1, 21), *range(26, 46)]
+
+
+class _CountedReads(list):  # type: ignore[type-arg]
+    """The events of a match, counting how many of them are read (one by one or sliced)."""
+
+    reads = 0
+
+    def __getitem__(self, key: Any) -> Any:
+        got = super().__getitem__(key)
+        _CountedReads.reads += len(got) if isinstance(key, slice) else 1
+        return got
+
+    def __iter__(self) -> Any:
+        for i in range(len(self)):
+            yield self[i]
+
+
+def test_yatchaba_guess_and_pass_lines_read_their_own_game_not_the_whole_match(
+        tmp_path: Path) -> None:
+    """A guess's chance and a pass's count are worked out from the game they are in: walked
+    from the match's first event, each such line cost the whole match, and a replay of many
+    games grew as the square of its length."""
+    from kabucli import games, render
+    from kabucli.engine import walk
+    from kabucli.games.yatchaba.rules import GameEnd, Guess, Pass
+    from kabucli.log import read_log
+
+    log = tmp_path / "y.kbl"
+    assert run("play", "yatchaba", "-n", "4", "-b", "all=random", "--seed", "1", "-q",
+               "-r", "games=30", "--log", str(log)).exit_code == 0
+    data = read_log(log, games.event_types)
+    g = games.get("yatchaba")
+    ends = [i for i, e in enumerate(data.events) if isinstance(e, GameEnd)]
+    # the last guess or pass of the match, with the match as it was just after it
+    at = max(i for i, e in enumerate(data.events) if isinstance(e, (Guess, Pass)))
+    match, violation = walk(g, data.header, data.events[:at + 1])
+    assert violation is None
+    words = render.event_words(g, data.events[at], match, None)
+    assert ", chance " in words or " in this game" in words, words  # its game was read
+    game_length = at - max(i for i in ends if i < at)
+    assert len(ends) == 30 and game_length < len(data.events) // 10
+    match.events = _CountedReads(match.events)
+    _CountedReads.reads = 0
+    assert render.event_words(g, data.events[at], match, None) == words  # the same words
+    assert 0 < _CountedReads.reads <= 3 * game_length

@@ -155,15 +155,18 @@ def _before(match: Match, ev: Event) -> tuple[list[int], list[int], set[int]] | 
     at = next((i for i in range(len(events) - 1, -1, -1) if events[i] is ev), None)
     if at is None:
         return None
+    # from the end of the game before it (everything before counts for nothing): walking the
+    # match from its first event made each guess and pass line cost the whole match, and a
+    # replay or a table of many games slow as the square of its length
+    start = at
+    while start > 0 and not isinstance(events[start - 1], GameEnd):
+        start -= 1
     left = [0] + [4] * 12
     passes = [0] * (match.nseats + 1)
     guessed: set[int] = set()
-    for e in events[:at]:
-        if isinstance(e, GameEnd):
-            left = [0] + [4] * 12
-            passes = [0] * (match.nseats + 1)
-            guessed = set()
-        elif isinstance(e, Deal):
+    for i in range(start, at):
+        e = events[i]
+        if isinstance(e, Deal):
             guessed.add(e.guesser)
         elif isinstance(e, Reveal):
             for m in e.months:
