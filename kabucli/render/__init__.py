@@ -11,6 +11,7 @@ start a round), ``round_start(event, match)`` (a finer test of those) and ``roun
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -455,7 +456,8 @@ def most_chips(match: Match, out: dict[str, Any]) -> Text:
 RESULT_ROWS_SHOWN = 20
 
 
-def result_rows(table: Table, items: list[Any], add: Any, what: str, column: int = -1) -> Table:
+def result_rows(table: Table, items: list[Any], add: Callable[[Table, Any], None], what: str,
+                column: int = -1) -> Table:
     """Add ``items`` to ``table`` by ``add(table, item)``: every one when there are at most
     twice :data:`RESULT_ROWS_SHOWN`, else that many at each end and one dim row between that
     says, in ``column``, how many ``what`` (``rounds``, ``rows``) are left out."""
