@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from contextlib import suppress
 from itertools import islice
 from pathlib import Path
 from typing import TextIO
@@ -27,6 +28,9 @@ from kabucli.errors import KabuError
 from kabucli.session import COMMANDS, Session, typed_names
 
 HISTORY_KEPT = 1000  # the newest lines of a history file that Up can recall
+# A history file grew by every line ever typed and was read whole at each start; past this
+# size it is written again with the lines Up can recall (the newest HISTORY_KEPT) when read.
+HISTORY_TRIM_BYTES = 256 * 1024
 
 
 def history_path(game: str) -> Path:
@@ -42,9 +46,28 @@ class KeptHistory(FileHistory):
 
     def load_history_strings(self) -> Iterable[str]:
         try:
-            return list(islice(super().load_history_strings(), HISTORY_KEPT))
+            kept = list(islice(super().load_history_strings(), HISTORY_KEPT))
         except (OSError, UnicodeError):
             return []
+        self._trim(kept)
+        return kept
+
+    def _trim(self, kept: list[str]) -> None:
+        """Past :data:`HISTORY_TRIM_BYTES`, the file written again with ``kept`` (newest
+        first) alone, in FileHistory's form, through a new file put in its place; a file
+        that cannot be written stays as it is."""
+        path = Path(os.fsdecode(self.filename))
+        new = path.with_name(path.name + ".new")
+        try:
+            if path.stat().st_size <= HISTORY_TRIM_BYTES:
+                return
+            text = "".join("\n# kept\n" + "".join(f"+{line}\n" for line in entry.split("\n"))
+                           for entry in reversed(kept))
+            new.write_bytes(text.encode("utf-8", "replace"))
+            os.replace(new, path)
+        except OSError:
+            with suppress(OSError):
+                new.unlink()
 
     def store_string(self, string: str) -> None:
         # a line typed with bytes that are not UTF-8 holds surrogates, which UTF-8 cannot

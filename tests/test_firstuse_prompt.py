@@ -128,6 +128,36 @@ def test_only_the_newest_lines_of_a_long_history_are_loaded(tmp_path: Path) -> N
     assert len(loaded) == 1000 and loaded[0] == "move 2999"
 
 
+def test_a_history_file_past_its_size_keeps_only_the_lines_up_can_recall(
+        tmp_path: Path) -> None:
+    """The file grew by every line ever typed, and each start read it whole; past
+    HISTORY_TRIM_BYTES it is written again with the newest lines, and reads the same."""
+    from kabucli.prompt import HISTORY_KEPT, HISTORY_TRIM_BYTES
+
+    path = tmp_path / "history-dare"
+    entries = [f"p{i % 4 + 1} lays {i}-{i}-{i} and some words" for i in range(20_000)]
+    entries[-3] = "two\nlines"  # an entry of two lines stays one entry
+    path.write_text("".join(f"\n# 2026-11-26 10:00:00\n+{e.replace(chr(10), chr(10) + '+')}\n"
+                            for e in entries))
+    assert path.stat().st_size > HISTORY_TRIM_BYTES
+    newest = entries[::-1][:HISTORY_KEPT]
+    assert list(KeptHistory(path).load_history_strings()) == newest
+    assert path.stat().st_size < HISTORY_TRIM_BYTES  # cut to what Up can recall
+    assert list(KeptHistory(path).load_history_strings()) == newest  # and read the same
+    history = KeptHistory(path)
+    history.append_string("pass")  # appended after it as before
+    assert list(KeptHistory(path).load_history_strings())[:2] == ["pass", newest[0]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["history-dare"]
+
+
+def test_a_short_history_file_is_left_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "history-dare"
+    text = "".join(f"\n# t\n+move {i}\n" for i in range(3000))
+    path.write_text(text)
+    list(KeptHistory(path).load_history_strings())
+    assert path.read_text() == text
+
+
 # -- the line editor, driven through a pipe ----------------------------------------------------
 
 def ask_with_keys(editor_of: Any, *keys: str) -> str:
