@@ -703,3 +703,21 @@ def test_an_undo_takes_back_the_last_bet_or_row() -> None:
     play(m, "bet", "bet", "show 1-2-3", "undo")
     assert m.pending.what == "p2 to turn row 1 over"
     assert since(m, 0) == ["deal", "p2 bets", "p1 bets"]
+
+
+def test_physical_the_cards_are_dealt_once_a_hand() -> None:
+    """A second 'deal' while the rows of the hand are still being turned over is refused:
+    it would start the bets of the hand again."""
+    m = physical_match(2)
+    play(m, "bet", "bet")
+    assert refused(m, "deal") == "hand 1 is already dealt (waiting for p2 to turn row 1 over)"
+    play(m, "show 1-2-3")
+    assert since(m, 0) == ["deal", "p2 bets", "p1 bets", "p2 shows 1-2-3"]
+
+
+def test_physical_no_row_is_turned_over_before_the_deal() -> None:
+    m = new_match(2)
+    assert refused(m, "show 1-2-3") == ("no row is turned over now (waiting for the deal of "
+                                        "hand 1 by p1)")
+    play(m, "deal")
+    assert m.events == [Deal(1, 1)]
