@@ -21,6 +21,7 @@ from kabucli.errors import RuleError
 from kabucli.games.uno_dare import text
 from kabucli.games.uno_dare.events import DARES
 from kabucli.games.uno_dare.rules import (
+    CODES,
     GAME,
     Answer,
     Catch,
@@ -966,3 +967,25 @@ def test_the_rules_page_lists_the_shipped_dares_as_played() -> None:
     for name, dares in DARE_LISTS.items():
         section = page.split(f"\n*{name}*\n\n", 1)[1]
         assert section.startswith("".join(f"{i}. {d}\n" for i, d in enumerate(dares, 1))), name
+
+
+def test_at_a_real_table_the_new_pile_is_face_down_a_reshuffle_names_no_card() -> None:
+    """Only a seeded game's reshuffle records the new pile's cards; typed at a real table
+    with cards, the pile would be known card by card."""
+    m = physical(2)
+    play(m, "deal R5", "R1", "p1 R1")
+    st(m).pile.clear()  # a shortcut for the draws that empty it
+    GAME._settle(st(m))
+    assert refused(m, "reshuffle R5 R1") == ("at a real table the new pile is face down: type "
+                                             "'reshuffle' alone")
+    play(m, "reshuffle")
+    assert st(m).pile == [UNKNOWN, UNKNOWN]
+
+
+@pytest.mark.parametrize("up", [-1, len(CODES)])
+def test_at_a_real_table_the_card_turned_up_is_a_card_of_the_deck(up: int) -> None:
+    """A deal read from a log names a code; one outside the deck's is refused, not dealt."""
+    m = physical()
+    assert refused(m, Deal(1, 1, up)) == "the card turned up is face up: name it"
+    play(m, "deal R5")
+    assert st(m).discards == cards("R5")
