@@ -826,6 +826,17 @@ def test_a_round_past_max_turns_ends_without_a_winner_and_scores_nothing() -> No
     assert score.winner == 0 and st(m).totals == [0, 0, 0, 0] and st(m).round == 2
 
 
+def test_max_turns_each_card_played_counts_one_turn() -> None:
+    """Rules page: "each card played or draw counts one" toward max_turns."""
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "R1 R2 R3 R4 R6 R7 R8", "R9 R9 R0 G1 G2 G3 G4"],
+               "R5", "", max_turns=10)
+    play(m, "R1", "R9", "R1", "R2", "R9", "R2", "R3", "R0", "R3")  # p2, p3, p1, ...
+    assert st(m).round == 1 and st(m).turns == 9
+    play(m, "R4")  # p2: the tenth turn
+    score = next(e for e in m.events if type(e) is Score)
+    assert score.winner == 0 and st(m).round == 2
+
+
 def test_the_deal_passes_to_the_next_seat_after_a_round_without_a_winner() -> None:
     m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"],
                "Y5", "", max_turns=10)
