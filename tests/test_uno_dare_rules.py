@@ -971,6 +971,15 @@ def test_what_a_reshuffle_waits_for_names_its_own_size() -> None:
         assert f"reshuffle of {len(played)} discards" in m.pending.what
 
 
+def test_what_a_turn_waits_for_names_the_top_card_and_the_color_in_play() -> None:
+    """The table shows the top discard and the color in play (rules page, at a real table):
+    the card last played, not the one turned up first."""
+    m = physical()
+    play(m, "deal R5", "R7", "G7")
+    assert m.pending.what == "p1 to play on G7 (green) or draw"
+    assert "waiting for p1 to play on G7 (green) or draw" in refused(m, "keep")
+
+
 def test_the_rules_page_lists_the_shipped_dares_as_played() -> None:
     from kabucli import games
 
