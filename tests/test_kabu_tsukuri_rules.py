@@ -18,6 +18,7 @@ from kabucli.events import End
 from kabucli.games.kabu_tsukuri.rules import (
     GAME,
     Arrange,
+    Bet,
     Deal,
     KabuRules,
     Result,
@@ -721,3 +722,13 @@ def test_physical_no_row_is_turned_over_before_the_deal() -> None:
                                         "hand 1 by p1)")
     play(m, "deal")
     assert m.events == [Deal(1, 1)]
+
+
+def test_physical_a_bet_is_the_legal_move_only_of_the_seat_to_bet_while_bets_are_due() -> None:
+    m = physical_match(2)
+    s = m.state
+    assert [GAME.legal(s, p) for p in (1, 2)] == [[], [Bet(2)]]
+    play(m, "bet", "bet")  # now rows are turned over: no bet is legal, not even p2's
+    assert m.pending.what == "p2 to turn row 1 over"
+    assert [GAME.legal(s, p) for p in (1, 2)] == [[], []]
+    assert refused(m, Bet(2)) == "waiting for p2 to turn row 1 over, not for 'p2 bets'"
