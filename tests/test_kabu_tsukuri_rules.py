@@ -732,3 +732,15 @@ def test_physical_a_bet_is_the_legal_move_only_of_the_seat_to_bet_while_bets_are
     assert m.pending.what == "p2 to turn row 1 over"
     assert [GAME.legal(s, p) for p in (1, 2)] == [[], []]
     assert refused(m, Bet(2)) == "waiting for p2 to turn row 1 over, not for 'p2 bets'"
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_the_solver_takes_a_table_of_two_to_five_players(players: int) -> None:
+    """`kabucli solve --players N`: the table sizes a hand is dealt at, the fewest and the
+    most included; outside them the hand could not have been dealt."""
+    hand = ["1", "1", "3", "4", "5", "7", "9", "10", "10", "12"][:hand_size(players)]
+    out = GAME.solve(KabuRules(), hand, players, 1)
+    assert out["players"] == players and len(out["arrangements"]) == 1
+    wrong = 1 if players == 2 else 6
+    with pytest.raises(ParseError, match=f"takes 2-5 players, not {wrong}"):
+        GAME.solve(KabuRules(), hand, wrong, 1)
