@@ -365,6 +365,17 @@ def test_showdown_cards_must_still_exist_in_the_deck() -> None:
     assert refused(m, "show 2-3") == "a showdown hand is three named cards"
 
 
+def test_showdown_cards_shown_by_an_earlier_player_count_against_the_deck() -> None:
+    """At a real table each hand shown is checked against the cards seen so far, the hands
+    shown before it in the showdown included."""
+    m = new_match()
+    play(m, *TWO_SETS_EACH, "show 8-8-8")  # p2: one 8 had showed (p3's 6-8-9), now all four
+    assert refused(m, "show 8-2-3") == \
+        "the kabufuda (39) deck has only 4 copies of 8, and 4 already showed"
+    play(m, "show 2-3-4")
+    assert m.state.shown[3] == [2, 3, 4]
+
+
 def test_yaku_none_three_of_a_kind_counts_only_its_ones_digit() -> None:
     m = showdown(("3-6-10", "4-4-4", "2-6-10"))  # 9, 2, 8
     assert last_result(m) == Result(1, "showdown", [2], 2)
