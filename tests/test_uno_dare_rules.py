@@ -26,6 +26,7 @@ from kabucli.games.uno_dare.rules import (
     Answer,
     Catch,
     Deal,
+    Pass,
     Penalty,
     Play,
     Race,
@@ -731,6 +732,28 @@ def test_people_are_asked_before_bots_catch() -> None:
     play(m, "p1 pass")
     move = GAME.bot_move(m, bots)
     assert move is not None and move[0] == Catch(3, 2)
+
+
+class LetsGo:
+    """A test bot that never catches a missing call."""
+
+    trusted = True
+
+    def catches(self, s: UnoState, seat: int) -> bool:
+        return False
+
+
+def test_bots_that_do_not_catch_let_the_call_go_and_the_person_to_move_moves() -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
+    play(m, "p2 G1")  # p2 holds one card, uncalled; p3, a person, is to move
+    bots = {1: LetsGo()}
+    assert GAME.bot_move(m, bots) is None  # p3 may catch first
+    play(m, "p3 pass")
+    assert GAME.bot_move(m, bots) == (Pass(1), True)  # the bot's choice is recorded
+    play(m, Pass(1))
+    assert GAME.bot_move(m, bots) is None  # nobody caught: p3 moves
+    play(m, "p3 B1")
+    assert st(m).window == 0 and 2 in st(m).missed
 
 
 # Two missing calls in one round: p2 plays down to one card without calling, the person at p1
