@@ -26,6 +26,7 @@ from kabucli.games.uno_dare.rules import (
     Answer,
     Catch,
     Deal,
+    Name,
     Pass,
     Penalty,
     Play,
@@ -435,6 +436,22 @@ def test_dare_hit_try_then_done_draws_nothing() -> None:
     assert "not now" in refused(m, "decline")
     play(m, "done")
     assert len(st(m).hands[3]) == 7
+
+
+def test_the_moves_listed_for_a_color_to_name_a_dare_hit_and_a_verdict_are_the_rules_own() -> None:
+    """What a seat may do (the moves listed to bots and to the conformance checks): name one
+    of the four colors for a Wild Dare turned up, try or decline a dare, and after a try the
+    table's done or failed; nobody else moves meanwhile."""
+    m = physical()
+    play(m, "deal WD12")
+    assert GAME.legal(st(m), 2) == [Name(2, c) for c in range(4)]
+    play(m, "green")
+    assert GAME.legal(st(m), 2) == [Answer(2, "try"), Answer(2, "decline")]
+    play(m, "try")
+    assert GAME.legal(st(m), 2) == [Answer(2, "done"), Answer(2, "failed")]
+    assert GAME.legal(st(m), 1) == GAME.legal(st(m), 3) == []
+    for ev in GAME.legal(st(m), 2):
+        assert m.why_not(ev) is None
 
 
 def test_dare_hit_try_then_failed_draws_two() -> None:
