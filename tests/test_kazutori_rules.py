@@ -123,6 +123,15 @@ def test_a_real_table_deal_has_only_sizes_and_other_sizes_are_refused() -> None:
     assert GAME.notate(m.events[0]) == "deal 10/10/10/10"
 
 
+def test_at_a_real_table_no_race_is_drawn_the_referee_types_who_claimed_first() -> None:
+    """Races between bots are drawn from the seed; a real table has none to record."""
+    m = new_match(4)
+    assert refused(m, "race p1=5 p2=7") == ("races are drawn only in seeded games (at a real "
+                                            "table type who claimed first)")
+    step(m, "deal")
+    assert m.events == [Deal([10] * 4)]
+
+
 def test_a_move_typed_before_the_deal_without_a_seat_names_the_dealer_not_p0() -> None:
     # p1 flips first once the piles are dealt; there is no seat p0 to quote
     m = new_match(4)
