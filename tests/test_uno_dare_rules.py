@@ -951,6 +951,15 @@ def test_at_a_real_table_hands_are_known_only_by_their_size() -> None:
     assert GAME.view(s, 1)["hands"]["p2"] == 8
 
 
+def test_at_a_real_table_no_race_is_drawn_the_referee_types_who_caught_first() -> None:
+    """Races between bots are drawn from the seed; a real table has none to record."""
+    m = physical(2)  # waiting for the deal: a chance event, as a race is
+    assert refused(m, Race([500, 200])) == ("races are drawn only in seeded games (at a real "
+                                            "table type who caught first)")
+    play(m, "deal R5")
+    assert st(m).discards == cards("R5")
+
+
 def test_at_a_real_table_a_card_is_refused_when_every_copy_already_showed() -> None:
     m = physical()
     play(m, "deal R0")
