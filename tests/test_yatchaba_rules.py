@@ -367,6 +367,19 @@ def test_a_card_already_face_up_cannot_be_revealed_again() -> None:
     step(m, "reveal 1r 5a 6a")
 
 
+def test_a_reveal_is_the_three_cards_laid_listed_in_ascending_order() -> None:
+    """A reveal read from a log or built by a program (typed ones are sorted when read)."""
+    m = new_match(4)
+    play(m, "deal", "guess 2 3 4", "bet", "bet", "bet", "bet", "stop")
+    assert refused(m, Reveal([1, 8])) == "3 cards are turned over, not 2"
+    assert refused(m, Reveal([8, 1, 1])) == \
+        "the revealed cards are listed in ascending order of month"
+    assert refused(m, Reveal([1, 1, 8], [0, -1, -1])) == \
+        "the revealed cards are listed in ascending order"
+    step(m, Reveal([1, 1, 8], [-1, 0, -1]))
+    assert GAME.view(m.state)["face_up"][:3] == ["1", "1b", "8"]
+
+
 def test_named_laid_cards_must_be_the_ones_turned_over() -> None:
     m = new_match(3)
     play(m, "deal 1b 2a 3b", "guess 1 2 3", "bet", "bet", "bet", "stop")
