@@ -607,6 +607,19 @@ def test_a_seeded_game_stops_at_max_flips_and_is_scored() -> None:
     assert m.state.flips == 5 and last(m, Score).reason == "max_flips"
 
 
+def test_a_game_ended_by_max_flips_names_no_seat_that_ended_it() -> None:
+    """The score of the end names the seat that ended the game (the taker, the Oni's flipper,
+    the proposer); nobody ends it when the flips run out."""
+    m = new_match(3, seed=5, max_flips=4)
+    while not m.over:
+        if m.pending.kind == "action":
+            step(m, Flip(m.state.next_flipper()))
+        else:
+            m.advance()
+    score = last(m, Score)
+    assert (score.reason, score.seat) == ("max_flips", 0)
+
+
 def test_at_a_real_table_max_flips_refuses_the_flip_and_stop_ends_the_game() -> None:
     m = table(4, max_flips=2)
     run(m, "5", "6")
