@@ -607,6 +607,20 @@ def test_a_seeded_game_stops_at_max_flips_and_is_scored() -> None:
     assert m.state.flips == 5 and last(m, Score).reason == "max_flips"
 
 
+def test_while_a_card_lies_flipped_every_seat_may_claim_it_once_or_let_it_go() -> None:
+    """The moves listed to bots and to the conformance checks (legal): in the window after a
+    flip every seat may claim the card (once) or pass; the next flipper may flip too."""
+    m = new_match(4, seed=1)
+    step(m, Flip(1))
+    s = m.state
+    assert s.phase == "window"
+    for seat in range(1, 5):
+        assert {Claim(seat), Pass(seat)} <= set(GAME.legal(s, seat))
+    assert Flip(2) in GAME.legal(s, 2)
+    step(m, Claim(2))
+    assert Claim(2) not in GAME.legal(s, 2) and Claim(3) in GAME.legal(s, 3)
+
+
 def test_a_game_ended_by_max_flips_names_no_seat_that_ended_it() -> None:
     """The score of the end names the seat that ended the game (the taker, the Oni's flipper,
     the proposer); nobody ends it when the flips run out."""
