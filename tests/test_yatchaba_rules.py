@@ -367,6 +367,15 @@ def test_a_card_already_face_up_cannot_be_revealed_again() -> None:
     step(m, "reveal 1r 5a 6a")
 
 
+def test_a_guess_names_three_months() -> None:
+    """A guess read from a log or built by a program (typed ones are checked when read)."""
+    m = new_match(4)
+    play(m, "deal")
+    for months in ([1, 2], [1, 2, 3, 4]):
+        assert refused(m, Guess(1, months)) == f"a guess names 3 months, not {len(months)}"
+    step(m, Guess(1, [1, 2, 3]))
+
+
 def test_a_reveal_is_the_three_cards_laid_listed_in_ascending_order() -> None:
     """A reveal read from a log or built by a program (typed ones are sorted when read)."""
     m = new_match(4)
