@@ -833,6 +833,13 @@ def test_the_match_ends_when_a_score_reaches_the_target() -> None:
     assert out is not None and out["winners"] == ["p2"] and out["scores"]["p2"] == 70
 
 
+def test_the_match_has_no_outcome_until_a_score_reaches_the_target() -> None:
+    m = seeded(["R1 GS", "G1 R2", "B1 WD9"], "G5", "Y1 Y2 Y3 Y4", target=71)
+    assert GAME.outcome(st(m)) is None
+    play(m, "p2 G1 uno", "p3 B1 uno", "p1 R1 uno", "p2 R2")  # p2 scores 70: one short
+    assert not m.over and st(m).round == 2 and GAME.outcome(st(m)) is None
+
+
 def test_the_deal_passes_to_the_next_seat_after_each_round() -> None:
     m = seeded(["R1 GS", "G1 R2", "B1 WD9"], "G5", "Y1 Y2 Y3 Y4")
     play(m, "p2 G1 uno", "p3 B1 uno", "p1 R1 uno", "p2 R2")
