@@ -137,3 +137,16 @@ def test_yatchaba_guess_and_pass_lines_read_their_own_game_not_the_whole_match(
     _CountedReads.reads = 0
     assert render.event_words(g, data.events[at], match, None) == words  # the same words
     assert 0 < _CountedReads.reads <= 3 * game_length
+
+
+def test_a_match_one_row_past_the_cut_shows_every_row() -> None:
+    """41 rounds were cut to 40 and a row '1 more rounds': one row hidden behind a row as
+    tall as it. The cut starts where it leaves out at least two."""
+    args = ["play", "dare", "-n", "3", "-b", "all=random", "--seed", "5", "--no-log", "-q"]
+    each = RESULT_ROWS_SHOWN
+    res = run(*args, "-r", f"rounds={2 * each + 1}")
+    assert _numbers(res.stdout) == list(range(1, 2 * each + 2))
+    assert "more rounds" not in res.stdout
+    res = run(*args, "-r", f"rounds={2 * each + 2}")
+    assert _numbers(res.stdout) == [*range(1, each + 1), *range(each + 3, 2 * each + 3)]
+    assert "2 more rounds (--json has all)" in res.stdout

@@ -459,10 +459,12 @@ RESULT_ROWS_SHOWN = 20
 def result_rows(table: Table, items: list[Any], add: Callable[[Table, Any], None], what: str,
                 column: int = -1) -> Table:
     """Add ``items`` to ``table`` by ``add(table, item)``: every one when there are at most
-    twice :data:`RESULT_ROWS_SHOWN`, else that many at each end and one dim row between that
-    says, in ``column``, how many ``what`` (``rounds``, ``rows``) are left out."""
+    twice :data:`RESULT_ROWS_SHOWN` and one (a single row left out would be one row swapped
+    for another as tall, and "1 more rounds"), else that many at each end and one dim row
+    between that says, in ``column``, how many ``what`` (``rounds``, ``rows``) are left out,
+    two or more."""
     each = RESULT_ROWS_SHOWN
-    if len(items) <= 2 * each:
+    if len(items) <= 2 * each + 1:
         for item in items:
             add(table, item)
         return table
