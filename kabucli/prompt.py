@@ -7,6 +7,8 @@ Only an interactive terminal gets it; scripts, pipes and tests read lines as bef
 from __future__ import annotations
 
 import os
+import stat
+import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from itertools import islice
@@ -45,29 +47,15 @@ class KeptHistory(FileHistory):
     session are still recalled, they are just not kept."""
 
     def load_history_strings(self) -> Iterable[str]:
+        path = Path(os.fsdecode(self.filename))
         try:
+            before = _identity(path)  # (None: no file, or one that cannot be looked at)
             kept = list(islice(super().load_history_strings(), HISTORY_KEPT))
         except (OSError, UnicodeError):
             return []
-        self._trim(kept)
+        if before is not None and before[1] > HISTORY_TRIM_BYTES:
+            _trim(path, kept, before)
         return kept
-
-    def _trim(self, kept: list[str]) -> None:
-        """Past :data:`HISTORY_TRIM_BYTES`, the file written again with ``kept`` (newest
-        first) alone, in FileHistory's form, through a new file put in its place; a file
-        that cannot be written stays as it is."""
-        path = Path(os.fsdecode(self.filename))
-        new = path.with_name(path.name + ".new")
-        try:
-            if path.stat().st_size <= HISTORY_TRIM_BYTES:
-                return
-            text = "".join("\n# kept\n" + "".join(f"+{line}\n" for line in entry.split("\n"))
-                           for entry in reversed(kept))
-            new.write_bytes(text.encode("utf-8", "replace"))
-            os.replace(new, path)
-        except OSError:
-            with suppress(OSError):
-                new.unlink()
 
     def store_string(self, string: str) -> None:
         # a line typed with bytes that are not UTF-8 holds surrogates, which UTF-8 cannot
@@ -78,6 +66,41 @@ class KeptHistory(FileHistory):
             super().store_string(kept)
         except OSError:
             pass
+
+
+def _identity(path: Path) -> tuple[int, int, int] | None:
+    """The file at ``path`` as it is now (inode, size, time of its last change)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _trim(path: Path, kept: list[str], read: tuple[int, int, int]) -> None:
+    """The history file at ``path`` written again with ``kept`` (newest first) alone, in
+    FileHistory's form: through a new file of its own name (two kabucli may start at once) put
+    in its place with the file's permissions (a private history stays private); where
+    ``path`` is a link, in the place of the file it points to (the link stays). Left as it is
+    when it cannot be written, or when it changed since it was ``read`` (another kabucli
+    appended a line: the next start trims it)."""
+    try:
+        real = path.resolve()
+        mode = stat.S_IMODE(real.stat().st_mode)
+        fd, name = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".new", dir=real.parent)
+    except (OSError, RuntimeError):
+        return
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write("".join("\n# kept\n" + "".join(f"+{line}\n" for line in entry.split("\n"))
+                            for entry in reversed(kept)).encode("utf-8", "replace"))
+        os.chmod(name, mode)
+        if _identity(real) != read:
+            raise FileExistsError(real)  # (changed: not replaced)
+        os.replace(name, real)
+    except OSError:
+        with suppress(OSError):
+            os.unlink(name)
 
 
 def open_history(game: str) -> History:

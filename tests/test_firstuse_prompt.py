@@ -150,6 +150,75 @@ def test_a_history_file_past_its_size_keeps_only_the_lines_up_can_recall(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["history-dare"]
 
 
+def _long_history(path: Path) -> list[str]:
+    """A history file past HISTORY_TRIM_BYTES; its entries, newest first."""
+    entries = [f"p{i % 4 + 1} lays {i}-{i}-{i} and some words" for i in range(20_000)]
+    path.write_text("".join(f"\n# 2026-11-26 10:00:00\n+{e}\n" for e in entries))
+    return entries[::-1]
+
+
+def test_a_trimmed_history_that_is_a_link_stays_a_link(tmp_path: Path) -> None:
+    """A history file linked from elsewhere (a dotfiles folder): the file it points to is
+    trimmed, and the link stays (it was replaced by a plain file, the link's file left whole
+    and no longer written)."""
+    from kabucli.prompt import HISTORY_KEPT, HISTORY_TRIM_BYTES
+
+    (tmp_path / "dotfiles").mkdir()
+    real = tmp_path / "dotfiles" / "history-dare"
+    newest = _long_history(real)
+    link = tmp_path / "history-dare"
+    link.symlink_to(real)
+    assert list(KeptHistory(link).load_history_strings()) == newest[:HISTORY_KEPT]
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert real.stat().st_size < HISTORY_TRIM_BYTES
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dotfiles", "history-dare"]
+    assert [p.name for p in real.parent.iterdir()] == ["history-dare"]
+
+
+def test_a_trimmed_history_keeps_its_permissions(tmp_path: Path) -> None:
+    """A history kept private (0600: the names and moves typed) was written again as the
+    umask made it (0644), readable by everyone."""
+    path = tmp_path / "history-dare"
+    _long_history(path)
+    path.chmod(0o600)
+    old = os.umask(0o022)
+    try:
+        list(KeptHistory(path).load_history_strings())
+    finally:
+        os.umask(old)
+    assert path.stat().st_size < 256 * 1024
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_history_trim_leaves_another_kabucli_s_lines_and_files_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two kabucli at once: a line the other one appends while this one reads the file is
+    not lost by the trim (the file changed: it is left for the next start), and a file of the
+    other's named as this one's new file would be is not written over."""
+    from prompt_toolkit.history import FileHistory
+
+    from kabucli.prompt import HISTORY_KEPT
+
+    path = tmp_path / "history-dare"
+    newest = _long_history(path)
+    theirs = tmp_path / "history-dare.new"
+    theirs.write_text("another kabucli's\n")
+    read = FileHistory.load_history_strings
+
+    def read_while_the_other_types(self: FileHistory) -> Any:
+        got = list(read(self))
+        FileHistory(self.filename).append_string("typed meanwhile")
+        return got
+
+    monkeypatch.setattr(FileHistory, "load_history_strings", read_while_the_other_types)
+    assert list(KeptHistory(path).load_history_strings()) == newest[:HISTORY_KEPT]
+    monkeypatch.undo()
+    loaded = list(KeptHistory(path).load_history_strings())  # and now trimmed
+    assert loaded == ["typed meanwhile", *newest[:HISTORY_KEPT - 1]]
+    assert path.stat().st_size < 256 * 1024
+    assert theirs.read_text() == "another kabucli's\n"
+
+
 def test_a_short_history_file_is_left_as_it_is(tmp_path: Path) -> None:
     path = tmp_path / "history-dare"
     text = "".join(f"\n# t\n+move {i}\n" for i in range(3000))
