@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import itertools
 import os
 import re
@@ -981,6 +982,25 @@ class _Decoder:
         return ""
 
 
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Python's cycle collector off while a log is read and walked, then as it was. What
+    reading makes holds no cycle (events, the lists in them, a state's record of its rounds),
+    and a collector that ran every few hundred new objects went through all those kept so
+    far again, so that a long match read slower per event the longer it was: Kabu-Tsukuri
+    (10,000 hands, 140,001 events) 1.45 µs an event against 1.25 for 710 hands; 1.29 and 1.20
+    with it off."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+@_gc_paused()
 def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> LogData:
     """Read a whole log. With ``strict`` a bad record raises LogError; otherwise the events
     before it are returned with ``error`` set (for replaying or resuming a damaged log), and
@@ -1059,6 +1079,7 @@ class Audited(NamedTuple):
     after_shown: list[int]  # those of them after the seed dealt or showed cards since the move
 
 
+@_gc_paused()
 def audit_log(path: Path | str, event_types: EventTypes) -> Audited:
     """Check a log against the rules, as ``kabucli audit`` does: a format 2 binary log is
     streamed, its inputs played as each block is read and its events counted, not kept, so
