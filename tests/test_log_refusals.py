@@ -1,0 +1,75 @@
+"""Refusals of the log reader pinned by mutation testing (probe AX): each test builds a log a
+stranger could hand over and checks kabucli's answer, one clear line and a non-zero exit for
+what it refuses (never a traceback), and a clean read for what it must accept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+from typer.testing import CliRunner, Result
+
+from kabucli.cli import app
+from kabucli.log import MAGIC, _pack, _unpack, frame
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
+runner = CliRunner()
+
+
+def run(*args: str) -> Result:
+    res = runner.invoke(app, list(args), env=ENV)
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    return res
+
+
+def refused(res: Result, code: int = 2) -> str:
+    """The one line on stderr of a command that refused its log with ``code``."""
+    assert res.exit_code == code, (res.exit_code, res.stdout[-500:], res.stderr)
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1, res.stderr
+    assert "Traceback" not in res.output and "internal error" not in res.output
+    return lines[0]
+
+
+def bodies(data: bytes) -> list[bytes]:
+    """Each frame's body of a binary log, inflated (the header's first)."""
+    out, pos = [], len(MAGIC)
+    while pos < len(data):
+        end = pos + 8 + int.from_bytes(data[pos:pos + 4], "big")
+        body = _unpack(data[pos + 8:end])
+        assert isinstance(body, bytes)
+        out.append(body)
+        pos = end
+    return out
+
+
+def rebuilt(parts: list[bytes]) -> bytes:
+    """A binary log of these bodies, every checksum right."""
+    return MAGIC + b"".join(frame(_pack(b)) for b in parts)
+
+
+TIMED = REPLAYS / "kazu-tori" / "4p-physical-timed-dispute.kbl"
+
+
+def _timed_with_dt(tmp_path: Path, dt: int) -> Path:
+    """The timed real-table replay, its second input entered ``dt`` ms after the first."""
+    parts = bodies(TIMED.read_bytes())
+    records = msgspec.msgpack.decode(parts[2])
+    assert records[0][1] > 0  # [code, dt, fields...]
+    records[0][1] = dt
+    path = tmp_path / f"dt{dt}.kbl"
+    path.write_bytes(rebuilt([parts[0], parts[1], msgspec.msgpack.encode(records), *parts[3:]]))
+    return path
+
+
+def test_a_time_step_of_zero_ms_is_read_and_a_negative_one_is_refused(tmp_path: Path) -> None:
+    # two inputs entered in the same millisecond are a time step of 0: the log is sound
+    same_ms = _timed_with_dt(tmp_path, 0)
+    assert run("audit", str(same_ms)).exit_code == 0
+    assert run("replay", str(same_ms)).exit_code == 0
+    # a step back in time (a negative dt) is no time kabucli writes
+    back = _timed_with_dt(tmp_path, -1)
+    for args in (["audit", str(back)], ["replay", str(back)]):
+        line = refused(run(*args))
+        assert f"{back}: event " in line and "invalid record: Expected `int` >= 0" in line, line
