@@ -10,7 +10,7 @@ import msgspec
 from typer.testing import CliRunner, Result
 
 from kabucli.cli import app
-from kabucli.log import MAGIC, _pack, _unpack, frame
+from kabucli.log import MAGIC, MAX_TIME, _pack, _unpack, frame
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
@@ -73,3 +73,49 @@ def test_a_time_step_of_zero_ms_is_read_and_a_negative_one_is_refused(tmp_path: 
     for args in (["audit", str(back)], ["replay", str(back)]):
         line = refused(run(*args))
         assert f"{back}: event " in line and "invalid record: Expected `int` >= 0" in line, line
+
+
+def _timed_at(tmp_path: Path, clock: int, last_dt: int) -> Path:
+    """The timed real-table replay started at ``clock``, every input entered at once, and the
+    last one ``last_dt`` ms later."""
+    parts = bodies(TIMED.read_bytes())
+    header = msgspec.msgpack.decode(parts[0])
+    header["clock"] = clock
+    blocks = [msgspec.msgpack.decode(b) for b in parts[1:]]
+    for block in blocks:
+        for rec in block:
+            rec[1] = 0
+    blocks[-1][-1][1] = last_dt
+    path = tmp_path / f"clock{clock}-{last_dt}.kbl"
+    path.write_bytes(rebuilt([msgspec.msgpack.encode(header),
+                              *(msgspec.msgpack.encode(b) for b in blocks)]))
+    return path
+
+
+def test_a_clock_at_the_last_ms_of_9999_is_read_and_one_ms_later_is_refused(
+        tmp_path: Path) -> None:
+    last = _timed_at(tmp_path, MAX_TIME, 0)
+    assert run("audit", str(last)).exit_code == 0
+    res = run("replay", str(last))
+    assert res.exit_code == 0, res.output
+    assert "  1 23:59:59.999 table" in res.stdout, res.stdout[:2000]
+    late = _timed_at(tmp_path, MAX_TIME + 1, 0)
+    for args in (["audit", str(late)], ["replay", str(late)]):
+        line = refused(run(*args))
+        assert f"{late}: header: invalid record: clock {MAX_TIME + 1} is out of range" in line
+    # an input entered after the last ms of 9999
+    after = _timed_at(tmp_path, MAX_TIME, 1)
+    for args in (["audit", str(after)], ["replay", str(after)]):
+        line = refused(run(*args))
+        assert "invalid record: a time after the end of 9999" in line, line
+
+
+def test_a_time_after_2100_is_shown_to_the_millisecond() -> None:
+    # ms / 1000 as a float lost the last millisecond of times after about 2100: a log started
+    # at the last ms of 9999 showed its events at 23:59:59.998
+    from kabucli.render import clock_text
+
+    for ms, text in ((MAX_TIME, "23:59:59.999"), (18_984_960_313_911, "08:05:13.911"),
+                     (226_928_658_041_849, "02:20:41.849"), (0, "00:00:00.000"),
+                     (1_795_696_388_465, "12:33:08.465")):
+        assert clock_text(ms) == text, ms

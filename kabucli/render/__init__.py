@@ -202,10 +202,13 @@ def time_of(times: list[int] | None, index: int) -> int | None:
 
 
 def clock_text(ms: int) -> str:
-    """A time of a timed log (ms since 1970) as UTC ``HH:MM:SS.mmm``."""
-    from datetime import UTC, datetime
+    """A time of a timed log (ms since 1970) as UTC ``HH:MM:SS.mmm``. Counted in whole
+    milliseconds: ``ms / 1000`` as a float loses the last one for times after about 2100
+    (a log may hold any up to the end of 9999)."""
+    from datetime import UTC, datetime, timedelta
 
-    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%H:%M:%S.%f")[:-3]
+    at = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=ms)
+    return at.strftime("%H:%M:%S.%f")[:-3]
 
 
 class Takebacks:
