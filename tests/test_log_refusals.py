@@ -119,3 +119,34 @@ def test_a_time_after_2100_is_shown_to_the_millisecond() -> None:
                      (226_928_658_041_849, "02:20:41.849"), (0, "00:00:00.000"),
                      (1_795_696_388_465, "12:33:08.465")):
         assert clock_text(ms) == text, ms
+
+
+def test_a_cut_frame_before_megabytes_of_frames_that_fail_their_checksum_gives_up_the_search(
+        tmp_path: Path) -> None:
+    """A frame whose length runs past the end is a torn tail only if no whole frame follows
+    its start, so the reader searches on. Every 9 bytes here start a frame of nearly 1 MiB
+    that fails its checksum: checking them all is 300,000 checksums of 1 MiB (hours); the
+    search gives up once its work passes a few times the bytes searched."""
+    import subprocess
+    import sys
+    import time
+    import zlib
+
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    header = bodies(src.read_bytes())[0]
+    bait = (b"\x00\x0f\xff\xff" + b"\x00\x00\x00\x00" + b"\x80") * (3 * 2**20 // 9)
+    assert zlib.crc32(bait[8:8 + 0x0FFFFF]) != 0
+    cut = (len(bait) + 100).to_bytes(4, "big") + b"\x00\x00\x00\x00"
+    crafted = tmp_path / "bait.kbl"
+    crafted.write_bytes(MAGIC + frame(_pack(header)) + cut + bait)
+    began = time.monotonic()
+    res = subprocess.run([sys.executable, "-m", "kabucli", "audit", str(crafted)],
+                         capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, **ENV})
+    assert time.monotonic() - began < 60
+    assert res.returncode == 2, res
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.stderr, res.stderr
+    assert lines[0].startswith(f"unreadable: {crafted}: event "), lines[0]
+    assert lines[0].endswith(": corrupted: its length runs past the end of the file, and what "
+                             "follows is too long to search"), lines[0]
