@@ -150,3 +150,33 @@ def test_a_cut_frame_before_megabytes_of_frames_that_fail_their_checksum_gives_u
     assert lines[0].startswith(f"unreadable: {crafted}: event "), lines[0]
     assert lines[0].endswith(": corrupted: its length runs past the end of the file, and what "
                              "follows is too long to search"), lines[0]
+
+
+def test_repair_drops_one_stray_byte_before_a_record_and_keeps_that_record(
+        tmp_path: Path) -> None:
+    """A byte slipped in before a record: what starts there is no frame that checks, and the
+    next one starts one byte on. Repair drops that byte alone and keeps every event."""
+    from v1logs import write_v1
+
+    from kabucli import games
+    from kabucli.log import read_log
+
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    original = read_log(src, games.event_types).events
+    data = write_v1(src, tmp_path / "v1.kbl").read_bytes()
+    starts, pos = [], 8
+    while pos < len(data):
+        starts.append(pos)
+        pos += 8 + int.from_bytes(data[pos:pos + 4], "big")
+    at = starts[3]
+    log = tmp_path / "stray.kbl"
+    log.write_bytes(data[:at] + b"\x00" + data[at:])
+    line = refused(run("audit", str(log)))
+    assert line.startswith(f"unreadable: {log}: event 3: corrupted"), line
+    out = tmp_path / "out.kbl"
+    res = run("log", "repair", str(log), str(out))
+    assert res.exit_code == 0, res.output
+    assert res.stderr.strip().splitlines() == [
+        f"dropped: {log}: event 3 (bytes {at}-{at}): corrupted: an empty frame"], res.stderr
+    assert f"wrote {out} ({len(original)} events kept, 1 record dropped)" in res.stdout
+    assert read_log(out, games.event_types).events == original
