@@ -825,7 +825,9 @@ def _read_bytes(path: Path) -> tuple[bytes, Fmt]:
     raise LogError(f"{path}: not a kabucli log (unknown format)")
 
 
-_TIME = re.compile(rb',"t":(\d{1,16})}\s*$')
+# (a JSON number: no leading zero, as JSON readers refuse "t":007; left in the line, such a
+# time is then refused as the JSON it is not)
+_TIME = re.compile(rb',"t":(0|[1-9][0-9]{0,15})}\s*$')
 # The latest time a log may hold: 9999-12-31T23:59:59.999Z, in ms after 1970 (a time shown
 # as a date must be one).
 MAX_TIME = 253_402_300_799_999

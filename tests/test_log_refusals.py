@@ -180,3 +180,23 @@ def test_repair_drops_one_stray_byte_before_a_record_and_keeps_that_record(
         f"dropped: {log}: event 3 (bytes {at}-{at}): corrupted: an empty frame"], res.stderr
     assert f"wrote {out} ({len(original)} events kept, 1 record dropped)" in res.stdout
     assert read_log(out, games.event_types).events == original
+
+
+def test_a_time_written_with_leading_zeros_is_not_json_and_is_refused(tmp_path: Path) -> None:
+    """`"t":0001795696390119` is no JSON number (JSON readers refuse the line); the reader
+    took the time out of the line with a pattern before decoding it and read the log valid,
+    under the clean log's digest."""
+    import re
+
+    log = tmp_path / "t.jsonl"
+    assert run("log", "convert", str(TIMED), str(log)).exit_code == 0
+    lines = log.read_text().splitlines()
+    timed = [i for i, line in enumerate(lines) if re.search(r',"t":\d+}$', line)]
+    for i, zeros in ((timed[1], "0"), (timed[-1], "000")):
+        edited = list(lines)
+        edited[i] = re.sub(r',"t":(\d+)}$', rf',"t":{zeros}\1}}', edited[i])
+        bad = tmp_path / "zeros.jsonl"
+        bad.write_text("\n".join(edited) + "\n")
+        for args in (["audit", str(bad)], ["replay", str(bad)]):
+            line = refused(run(*args))
+            assert f"{bad}: event {i}: invalid record: " in line, line
