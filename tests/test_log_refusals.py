@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import msgspec
+import pytest
 from typer.testing import CliRunner, Result
 
 from kabucli.cli import app
@@ -200,3 +201,112 @@ def test_a_time_written_with_leading_zeros_is_not_json_and_is_refused(tmp_path: 
         for args in (["audit", str(bad)], ["replay", str(bad)]):
             line = refused(run(*args))
             assert f"{bad}: event {i}: invalid record: " in line, line
+
+
+# -- forfeits and undos in a log: Match.why_not's refusals ------------------------------------
+
+FORFEIT = '{"e":"forfeit","seat":2,"reason":"crashed"}'
+
+
+def _dare_log(tmp_path: Path, name: str, p2: str, lines: slice, tail: list[str]) -> Path:
+    """A Dare replay as JSON Lines with p2 played by ``p2``, its events ``lines`` (1 is the
+    first), then the lines ``tail``."""
+    import json
+
+    whole = tmp_path / "whole.jsonl"
+    if not whole.exists():
+        src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+        assert run("log", "convert", str(src), str(whole)).exit_code == 0
+    head, *events = whole.read_text().splitlines()
+    header = json.loads(head)
+    header["seats"][1]["control"] = p2
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("\n".join([json.dumps(header, separators=(",", ":")),
+                               *events[lines], *tail]) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("seat", [1, 2, 3])
+def test_a_bot_of_the_users_own_may_forfeit_and_nothing_follows(
+        tmp_path: Path, seat: int) -> None:
+    import json
+
+    log = _dare_log(tmp_path, "forfeit", "bot:cmd:./mybot", slice(0, 5),
+                    [FORFEIT.replace('"seat":2', f'"seat":{seat}')])
+    head, *rest = log.read_text().splitlines()
+    header = json.loads(head)  # the seat that forfeits is the user's bot
+    for i, s in enumerate(header["seats"], 1):
+        s["control"] = "bot:cmd:./mybot" if i == seat else "bot:best"
+    log.write_text("\n".join([json.dumps(header), *rest]) + "\n")
+    res = run("audit", str(log))
+    assert res.exit_code == 0 and "(6 events, finished;" in res.stdout, res.output
+
+
+CASES = {  # name: (p2's control, events kept, inputs kept, lines after, event refused, why)
+    "forfeit-of-a-person": ("human", 5, 1, [FORFEIT], 6,
+                            "referee 'forfeit p2 crashed': p2 is not a bot of the user's own "
+                            "(cmd: or py:), the only seats that forfeit"),
+    "forfeit-of-a-built-in-bot": ("bot:best", 5, 1, [FORFEIT], 6,
+                                  "p2 is not a bot of the user's own (cmd: or py:), the only "
+                                  "seats that forfeit"),
+    "forfeit-of-no-seat": ("bot:cmd:./mybot", 5, 1, [FORFEIT.replace('"seat":2', '"seat":9')],
+                           6, "referee 'forfeit p9 crashed': there is no seat p9 (seats are "
+                           "p1-p3)"),
+    "a-move-after-a-forfeit": ("bot:cmd:./mybot", 5, 1, [FORFEIT, "next"], 7,
+                               "p3 'p3 sets 2-3-8 3-5-5': the match ended when p2 forfeited "
+                               "it"),
+    "forfeit-of-seat-0": ("bot:cmd:./mybot", 5, 1, [FORFEIT.replace('"seat":2', '"seat":0')],
+                          6, "referee 'forfeit p0 crashed': there is no seat p0 (seats are "
+                          "p1-p3)"),
+    "forfeit-after-the-end": ("bot:cmd:./mybot", 24, 6, [FORFEIT], 25,
+                              "referee 'forfeit p2 crashed': the match is already over"),
+    "undo-of-nothing": ("human", 4, 0, ['{"e":"undo"}'], 5,
+                        "referee 'undo': there is nothing to take back"),
+}
+
+
+def _binary(tmp_path: Path, name: str, p2: str, inputs: int, tail: list[str]) -> Path:
+    """The same log in format 2's binary encoding: the replay's first ``inputs`` inputs, then
+    those of ``tail`` (kabucli writes no such log: these records are encoded here)."""
+    import json
+
+    from kabucli.compact import codec
+    from kabucli.games import event_types
+    from kabucli.log import _with_undo
+
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    head, block = bodies(src.read_bytes())
+    header = msgspec.msgpack.decode(head)
+    header["seats"][1]["control"] = p2
+    records = msgspec.msgpack.decode(block)
+    rec = codec(_with_undo(event_types("dare")), False)
+    types = {t.__struct_config__.tag: t for t in _with_undo(event_types("dare"))}
+    extra = []
+    for line in tail:
+        if line == "next":
+            extra.append(records[inputs])
+            continue
+        fields = json.loads(line)
+        ev = types[fields.pop("e")](**fields)
+        extra.append(msgspec.msgpack.decode(msgspec.msgpack.encode(rec.record(ev, 0))))
+    path = tmp_path / f"{name}.kbl"
+    path.write_bytes(rebuilt([msgspec.msgpack.encode(header),
+                              msgspec.msgpack.encode(records[:inputs] + extra)]))
+    return path
+
+
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("encoding", ["jsonl", "kbl"])
+def test_forfeits_and_undos_a_log_cannot_hold_are_refused(
+        tmp_path: Path, case: str, encoding: str) -> None:
+    p2, events, inputs, tail, index, why = CASES[case]
+    if encoding == "kbl":
+        log = _binary(tmp_path, case, p2, inputs, tail)
+    else:
+        if "next" in tail:  # the move made next in the replay
+            moves = _dare_log(tmp_path, "moves", p2, slice(0, None), []).read_text()
+            tail = [t if t != "next" else moves.splitlines()[events + 1] for t in tail]
+        log = _dare_log(tmp_path, case, p2, slice(0, events), tail)
+    for args in (["audit", str(log)], ["replay", str(log)]):
+        line = refused(run(*args), 1)
+        assert f"{log}: event {index}: " in line and line.endswith(why), (args, line)
