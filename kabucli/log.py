@@ -1359,6 +1359,11 @@ def _decode_header(payload: bytes, fmt: Fmt, magic2: bool) -> tuple[Header, byte
         problem = started_problem(header.started)
         if problem is not None:
             raise LogError(f"invalid record: {problem} - at `$.started`")
+        if header.mode == "physical":  # the referee types the cards in: no seed deals them
+            for name in ("seed", "shuffle", "commit"):
+                if getattr(header, name) is not None:
+                    raise LogError(f"invalid record: a real table's log has no {name} (the "
+                                   f"referee types the cards in) - at `$.{name}`")
     for i, seat in enumerate(header.seats, start=1):
         problem = _control_problem(seat.control)
         if problem is not None:

@@ -310,3 +310,46 @@ def test_forfeits_and_undos_a_log_cannot_hold_are_refused(
     for args in (["audit", str(log)], ["replay", str(log)]):
         line = refused(run(*args), 1)
         assert f"{log}: event {index}: " in line and line.endswith(why), (args, line)
+
+
+# -- a real table's header claims no seed ------------------------------------------------------
+
+REAL_TABLE = REPLAYS / "dare" / "3p-physical-match.kbl"
+SALT = "00" * 16
+
+
+@pytest.mark.parametrize(("claims", "field"), [
+    ({"seed": 5}, "seed"),
+    ({"seed": 5, "shuffle": "blake2b-fy-v1"}, "seed"),
+    ({"shuffle": "blake2b-fy-v1"}, "shuffle"),
+    # audit said "valid ... seed commitment checked" of a game whose cards were typed in
+    ({"seed": 5, "shuffle": "blake2b-fy-v1", "salt": SALT, "commit": "commit"}, "seed"),
+], ids=["seed", "seed-shuffle", "shuffle", "committed-seed"])
+@pytest.mark.parametrize("encoding", ["jsonl", "kbl"])
+def test_a_real_tables_log_that_claims_a_seed_is_refused(
+        tmp_path: Path, claims: dict[str, object], field: str, encoding: str) -> None:
+    """At a real table the referee types the cards in and no seed deals them (play --commit
+    is refused there): a header that says a seed, a shuffle or a commitment says nothing
+    true, and a committed seed would read as a proven deal."""
+    from kabucli.compact import seed_commitment
+
+    head, *blocks = bodies(REAL_TABLE.read_bytes())
+    header = msgspec.msgpack.decode(head)
+    assert header["mode"] == "physical" and header["seed"] is None
+    header.update(claims)
+    if "commit" in claims:
+        header["commit"] = seed_commitment(5, SALT)
+    log = tmp_path / "claims.kbl"
+    log.write_bytes(rebuilt([msgspec.msgpack.encode(header), *blocks]))
+    if encoding == "jsonl":  # (the same header as a JSON Lines line, the events after it)
+        clean = tmp_path / "clean.jsonl"
+        assert run("log", "convert", str(REAL_TABLE), str(clean)).exit_code == 0
+        import json
+
+        events = clean.read_text().splitlines()[1:]
+        log = tmp_path / "claims.jsonl"
+        log.write_text("\n".join([json.dumps(header, separators=(",", ":")), *events]) + "\n")
+    for args in (["audit", str(log)], ["replay", str(log)]):
+        line = refused(run(*args))
+        assert line.endswith(f"{log}: header: invalid record: a real table's log has no "
+                             f"{field} (the referee types the cards in) - at `$.{field}`"), line
