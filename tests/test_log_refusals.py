@@ -353,3 +353,31 @@ def test_a_real_tables_log_that_claims_a_seed_is_refused(
         line = refused(run(*args))
         assert line.endswith(f"{log}: header: invalid record: a real table's log has no "
                              f"{field} (the referee types the cards in) - at `$.{field}`"), line
+
+
+# -- what an audit reports of undos: the same whichever encoding holds the log ----------------
+
+UNDONE = {  # replay: (the undos, those after cards were dealt or shown since their move)
+    "dare/2p-human-undo.jsonl": ([11, 12], [12]),
+    "dare/3p-physical-match.kbl": ([7], None),
+    "kabu-tsukuri/3p-physical-match.kbl": ([29], None),
+    "kazu-tori/4p-physical-timed-dispute.kbl": ([5], None),
+}
+
+
+@pytest.mark.parametrize("name", list(UNDONE))
+def test_the_undos_an_audit_reports_are_the_same_in_either_encoding(
+        tmp_path: Path, name: str) -> None:
+    """A binary log's undos are found by the engine as it streams the inputs, a JSON Lines
+    log's from the events it keeps (log._takebacks): both name the same events."""
+    import json
+
+    src = REPLAYS / name
+    other = tmp_path / ("other.kbl" if src.suffix == ".jsonl" else "other.jsonl")
+    assert run("log", "convert", str(src), str(other)).exit_code == 0
+    for path in (src, other):
+        res = run("audit", "--json", str(path))
+        assert res.exit_code == 0, res.output
+        found = json.loads(res.stdout)[0]
+        assert (found["taken_back"], found.get("taken_back_after_cards_shown")) == \
+            UNDONE[name], path
