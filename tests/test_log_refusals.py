@@ -381,3 +381,36 @@ def test_the_undos_an_audit_reports_are_the_same_in_either_encoding(
         found = json.loads(res.stdout)[0]
         assert (found["taken_back"], found.get("taken_back_after_cards_shown")) == \
             UNDONE[name], path
+
+
+# -- a block's count, read from its array header before anything is decoded -------------------
+
+def _array_head(form: str, n: int) -> bytes:
+    """A msgpack array header for ``n`` items in ``form`` (any form may hold a short array)."""
+    return {"fix": bytes((0x90 | n,)), "16": b"\xdc" + n.to_bytes(2, "big"),
+            "32": b"\xdd" + n.to_bytes(4, "big")}[form]
+
+
+@pytest.mark.parametrize("form", ["fix", "16", "32"])
+@pytest.mark.parametrize(("limit", "why"), [
+    ("MAX_INPUTS", "invalid record: more than 5 inputs, the most kabucli reads"),
+    ("MAX_BLOCK_RECORDS", "invalid record: a block of 6 records (a block holds at most 5)"),
+])
+def test_a_block_past_a_limit_is_refused_by_its_count_in_every_array_form(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str, limit: str,
+        why: str) -> None:
+    """The limits are checked on the count the block's array header gives, before its records
+    are decoded; msgpack gives a count in three forms, and another writer may use any."""
+    import kabucli.log
+
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    head, block = bodies(src.read_bytes())
+    records = msgspec.msgpack.decode(block)
+    assert len(records) == 6 and block[0] == 0x96
+    log = tmp_path / f"{form}.kbl"
+    log.write_bytes(rebuilt([head, _array_head(form, 6) + block[1:]]))
+    assert run("audit", str(log)).exit_code == 0  # the same records: the log is sound
+    monkeypatch.setattr(kabucli.log, limit, 5)
+    for args in (["audit", str(log)], ["replay", str(log)]):
+        line = refused(run(*args))
+        assert f"{log}: event 5: {why}" in line, (args, line)  # (replay: "shown up to ...")
