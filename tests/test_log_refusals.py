@@ -414,3 +414,29 @@ def test_a_block_past_a_limit_is_refused_by_its_count_in_every_array_form(
     for args in (["audit", str(log)], ["replay", str(log)]):
         line = refused(run(*args))
         assert f"{log}: event 5: {why}" in line, (args, line)  # (replay: "shown up to ...")
+
+
+def test_a_logs_inputs_in_blocks_of_any_size_read_the_same_with_the_same_digest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block is any number of records (kabucli writes one per person's input, or one at a
+    bot game's end): 15 records (the last fixarray), 16 (the first array16) and the rest read
+    as one block of 35 does, under the same digest."""
+    src = REPLAYS / "kazu-tori" / "4p-oni-last-card-ends-game.kbl"
+    head, block = bodies(src.read_bytes())
+    records = msgspec.msgpack.decode(block)
+    assert len(records) == 35
+    parts = [msgspec.msgpack.encode(records[a:b]) for a, b in ((0, 15), (15, 31), (31, 35))]
+    assert (parts[0][0], parts[1][0]) == (0x9F, 0xDC)
+    split = tmp_path / "split.kbl"
+    split.write_bytes(rebuilt([head, *parts]))
+    whole, res = run("audit", str(src)), run("audit", str(split))
+    assert (whole.exit_code, res.exit_code) == (0, 0), res.output
+    assert whole.stdout.split()[-1] == res.stdout.split()[-1]  # the digest
+    assert res.stdout.splitlines()[0].removeprefix(f"valid: {split}") == \
+        whole.stdout.splitlines()[0].removeprefix(f"valid: {src}")
+    # and the fixarray of 15 is counted as 15 before it is decoded
+    import kabucli.log
+
+    monkeypatch.setattr(kabucli.log, "MAX_BLOCK_RECORDS", 14)
+    line = refused(run("audit", str(split)))
+    assert line.endswith(": invalid record: a block of 15 records (a block holds at most 14)")
