@@ -440,3 +440,51 @@ def test_a_logs_inputs_in_blocks_of_any_size_read_the_same_with_the_same_digest(
     monkeypatch.setattr(kabucli.log, "MAX_BLOCK_RECORDS", 14)
     line = refused(run("audit", str(split)))
     assert line.endswith(": invalid record: a block of 15 records (a block holds at most 14)")
+
+
+# -- header fields ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("clock", 1_795_696_388_465), ("commit", "ab" * 32)])
+@pytest.mark.parametrize("suffix", [".jsonl", ".kbl"])
+def test_a_format_1_header_with_a_field_of_format_2_is_refused(
+        tmp_path: Path, field: str, value: object, suffix: str) -> None:
+    """Format 1 had no clock, commitment or salt: a format 1 header that gives one is
+    refused (a clock would make a format 1 log timed, which no format 1 writer made)."""
+    import json
+    import zlib
+
+    from v1logs import write_v1
+
+    from kabucli.log import _FRAME, MAGIC1
+
+    v1 = write_v1(REPLAYS / "dare" / "3p-showdown-outright.kbl", tmp_path / f"v1{suffix}")
+    if suffix == ".jsonl":
+        head, rest = v1.read_bytes().split(b"\n", 1)
+        header = json.loads(head)
+        header[field] = value
+        v1.write_bytes(json.dumps(header, separators=(",", ":")).encode() + b"\n" + rest)
+    else:
+        data = v1.read_bytes()
+        size, _ = _FRAME.unpack_from(data, len(MAGIC1))
+        start = len(MAGIC1) + _FRAME.size
+        header = msgspec.msgpack.decode(data[start:start + size])
+        header[field] = value
+        body = msgspec.msgpack.encode(header)
+        v1.write_bytes(MAGIC1 + _FRAME.pack(len(body), zlib.crc32(body)) + body +
+                       data[start + size:])
+    for args in (["audit", str(v1)], ["replay", str(v1)]):
+        line = refused(run(*args))
+        assert line.endswith(f"{v1}: header: invalid record: unknown field - at `$.{field}`"), \
+            line
+
+
+def test_a_seat_control_that_is_not_human_or_bot_kind_names_its_seat(tmp_path: Path) -> None:
+    head, *blocks = bodies((REPLAYS / "dare" / "3p-showdown-outright.kbl").read_bytes())
+    header = msgspec.msgpack.decode(head)
+    header["seats"][1]["control"] = "robot"
+    log = tmp_path / "robot.kbl"
+    log.write_bytes(rebuilt([msgspec.msgpack.encode(header), *blocks]))
+    line = refused(run("audit", str(log)))
+    assert line.endswith("header: invalid record: control 'robot' is not human or bot:KIND - at "
+                         "`$.seats[1].control`"), line
