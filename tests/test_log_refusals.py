@@ -488,3 +488,45 @@ def test_a_seat_control_that_is_not_human_or_bot_kind_names_its_seat(tmp_path: P
     line = refused(run("audit", str(log)))
     assert line.endswith("header: invalid record: control 'robot' is not human or bot:KIND - at "
                          "`$.seats[1].control`"), line
+
+
+def _sixteen(value: object) -> bytes:
+    """``value`` in msgpack with every map and array in its 16-bit form (map16, array16) and
+    every string a str8: forms another writer may use for any size."""
+    if isinstance(value, str):
+        data = value.encode()
+        return b"\xd9" + bytes((len(data),)) + data
+    if isinstance(value, dict):
+        return b"\xde" + len(value).to_bytes(2, "big") + b"".join(
+            _sixteen(k) + _sixteen(v) for k, v in value.items())
+    if isinstance(value, list):
+        return b"\xdc" + len(value).to_bytes(2, "big") + b"".join(_sixteen(v) for v in value)
+    return msgspec.msgpack.encode(value)
+
+
+def test_a_header_in_16_bit_forms_reads_the_same_and_a_key_twice_in_it_is_refused(
+        tmp_path: Path) -> None:
+    """The walk that looks for a key given twice steps over map16 and array16 (a key twice
+    in a seat inside the seats' array16, or at the top of the map16, is refused)."""
+    src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    head, *blocks = bodies(src.read_bytes())
+    header = msgspec.msgpack.decode(head)
+    body = _sixteen(header)
+    same = tmp_path / "same.kbl"
+    same.write_bytes(rebuilt([body, *blocks]))
+    first, second = run("audit", str(src)), run("audit", str(same))
+    assert (first.exit_code, second.exit_code) == (0, 0), second.output
+    assert first.stdout.split()[-1] == second.stdout.split()[-1]  # the digest
+    # the last seat's map16 with its "name" given again at its end
+    seat = _sixteen(header["seats"][-1])
+    twice_seat = (b"\xde\x00\x03" + seat[3:] + _sixteen("name") + _sixteen("x"))
+    assert seat in body
+    # the top map16 with "seed" given again at its end
+    top = b"\xde" + (len(header) + 1).to_bytes(2, "big") + body[3:] + _sixteen("seed") + \
+        msgspec.msgpack.encode(5)
+    for name, crafted, key in (("seat", body.replace(seat, twice_seat, 1), "'name'"),
+                               ("top", top, "'seed'")):
+        log = tmp_path / f"{name}.kbl"
+        log.write_bytes(rebuilt([crafted, *blocks]))
+        line = refused(run("audit", str(log)))
+        assert f"header: invalid record: the key {key} is given twice" in line, (name, line)
