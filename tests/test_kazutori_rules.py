@@ -597,13 +597,18 @@ def test_a_game_ends_by_agreement_scored_as_it_stands_with_table_cards_dead() ->
     assert "already over" in refused(m, Flip(4, 3))
 
 
-def test_a_seeded_game_stops_at_max_flips_and_is_scored() -> None:
-    m = new_match(4, seed=3, max_flips=5)
+def _flip_to_the_end(m: Match) -> None:
+    """Each next flipper flips, nobody claims, until the game ends."""
     while not m.over:
         if m.pending.kind == "action":
             step(m, Flip(m.state.next_flipper()))
         else:
             m.advance()
+
+
+def test_a_seeded_game_stops_at_max_flips_and_is_scored() -> None:
+    m = new_match(4, seed=3, max_flips=5)
+    _flip_to_the_end(m)
     assert m.state.flips == 5 and last(m, Score).reason == "max_flips"
 
 
@@ -625,11 +630,7 @@ def test_a_game_ended_by_max_flips_names_no_seat_that_ended_it() -> None:
     """The score of the end names the seat that ended the game (the taker, the Oni's flipper,
     the proposer); nobody ends it when the flips run out."""
     m = new_match(3, seed=5, max_flips=4)
-    while not m.over:
-        if m.pending.kind == "action":
-            step(m, Flip(m.state.next_flipper()))
-        else:
-            m.advance()
+    _flip_to_the_end(m)
     score = last(m, Score)
     assert (score.reason, score.seat) == ("max_flips", 0)
 
