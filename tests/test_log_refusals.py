@@ -530,3 +530,30 @@ def test_a_header_in_16_bit_forms_reads_the_same_and_a_key_twice_in_it_is_refuse
         log.write_bytes(rebuilt([crafted, *blocks]))
         line = refused(run("audit", str(log)))
         assert f"header: invalid record: the key {key} is given twice" in line, (name, line)
+
+
+@pytest.mark.parametrize("name", ["3p-tie-order.jsonl", "3p-showdown-outright.kbl"])
+def test_a_bad_header_is_named_the_header_by_read_header_as_by_read_log(
+        tmp_path: Path, name: str) -> None:
+    """``read_header`` (what ``kabucli sim`` reads a log's header with, to reuse a run's logs)
+    names a bad header as ``read_log`` does: "header", not "event 1" (a mutant that named it
+    so survived every test)."""
+    from kabucli import games
+    from kabucli.errors import LogError
+    from kabucli.log import read_header, read_log
+
+    src = REPLAYS / "dare" / name
+    bad = tmp_path / name
+    if name.endswith(".jsonl"):
+        lines = src.read_text().splitlines()
+        bad.write_text('{"v":2,"game":"dare"}\n' + "\n".join(lines[1:]) + "\n")
+    else:
+        parts = bodies(src.read_bytes())
+        parts[0] = msgspec.msgpack.encode({"v": 2, "game": "dare"})
+        bad.write_bytes(rebuilt(parts))
+    said = []
+    for read in (read_header, read_log):
+        with pytest.raises(LogError) as exc:
+            read(bad, games.event_types)
+        said.append(str(exc.value))
+    assert said[0] == said[1] and said[0].startswith(f"{bad}: header: "), said
