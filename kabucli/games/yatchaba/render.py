@@ -24,10 +24,9 @@ from kabucli.games.yatchaba.rules import (
     Stop,
     YatchabaState,
     draws,
-    month_name,
     ways,
 )
-from kabucli.games.yatchaba.text import odds_text, ratio
+from kabucli.games.yatchaba.text import named_months, odds_text, ratio
 from kabucli.ledger import party_name
 from kabucli.render import (
     cards_box,
@@ -78,10 +77,6 @@ def round_label(match: Match) -> str:
     return f"game {g}/{s.games} · round {r}"
 
 
-def _months(months: list[int]) -> str:
-    return " ".join(month_name(m) for m in months)
-
-
 def _status(s: YatchabaState, p: int) -> Text:
     phase = s.phase
     if phase == "bet" and s.bettor == p:
@@ -116,7 +111,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
         parts += [Text("face down" + (" (seen by the log only)" if show else ""),
                        style="dim"), cards_box(down)]
     if s.guess and s.phase in ("bet", "decide", "reveal"):
-        parts.append(Text(f"p{s.guesser} guesses {_months(s.guess)}", style="bold"))
+        parts.append(Text(f"p{s.guesser} guesses {named_months(s.guess)}", style="bold"))
     if s.phase in ("guess", "bet", "decide", "reveal"):
         parts.append(Text(odds_text(s), style="cyan"))
     seats = Table(show_edge=False, pad_edge=False, expand=True)
@@ -183,7 +178,7 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
     if isinstance(ev, Deal):
         return f"game {ev.game}, round {ev.round}: p{ev.guesser} lays three cards face down"
     if isinstance(ev, Guess):
-        text = f"p{ev.seat} guesses {_months(ev.months)}"
+        text = f"p{ev.seat} guesses {named_months(ev.months)}"
         context = _before(match, ev)
         if context is not None:
             left = context[0]
@@ -211,7 +206,7 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
         cards = ev.cards if ev.cards is not None else [UNKNOWN] * len(ev.months)
         named = " ".join(tok(c) if c != UNKNOWN else str(m)
                          for m, c in zip(ev.months, cards, strict=False))
-        return f"the cards are {named} ({_months(ev.months)})"
+        return f"the cards are {named} ({named_months(ev.months)})"
     if isinstance(ev, Result):
         if ev.right:
             return f"p{ev.guesser} guessed right!"
@@ -248,7 +243,7 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
                        "cards": [tok(c) for c in sorted(s.laid or [])] if show
                        else ["??"] * 3})
         if s.guess and s.phase in ("bet", "decide", "reveal"):
-            lines.append(f"p{s.guesser} guesses {_months(s.guess)}")
+            lines.append(f"p{s.guesser} guesses {named_months(s.guess)}")
         lines.append(odds_text(s))
     limit = s.rules.pass_limit
     seats = [{"seat": p, "chips": s.ledger.seat(p), "status": _status(s, p).plain,

@@ -42,18 +42,18 @@ def odds_text(s: YatchabaState, months: list[int] | None = None) -> str:
     """The odds of the current guess (or ``months``) in words, and the best guess."""
     best, tops = best_guesses(s.left)
     total = draws(s.left)
-    best_text = f"best guess {_named(list(tops[0]))}: {ratio(best, total)}"
+    best_text = f"best guess {named_months(list(tops[0]))}: {ratio(best, total)}"
     if len(tops) > 1:
         best_text += f" and {len(tops) - 1} more as good"
     guess = sorted(months) if months is not None else s.guess
     if not guess:
         return best_text
-    return f"guess {_named(guess)}: {chance_text(s, guess)}; {best_text}"
+    return f"guess {named_months(guess)}: {chance_text(s, guess)}; {best_text}"
 
 
-def _named(months: list[int]) -> str:
-    """Three months by name, as the table and the replay write them and as they may be
-    typed (``guess jan jan aug``): the odds line wrote numbers beside lines of names."""
+def named_months(months: list[int]) -> str:
+    """Months by name, as the table, the replay and the odds line write them and as they
+    may be typed (``guess jan jan aug``): the odds line wrote numbers beside lines of names."""
     return " ".join(month_name(m) for m in months)
 
 
