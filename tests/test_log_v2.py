@@ -166,6 +166,26 @@ def test_the_docs_record_and_block_are_what_kabucli_writes() -> None:
         codec(_with_undo(GAME.events), True).record(lay, 4210))
 
 
+def test_the_docs_table_of_codes_is_each_games_codes_the_forfeit_s_too() -> None:
+    """docs/log-format.md's table of codes from 2 is what each registered game writes: every
+    game has its row, and each event type its code there (the forfeit, which a bot match
+    writes at its end, included), so another program reading the docs reads kabucli's
+    records right."""
+    text = DOCS.read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| ([A-Z][\w -]+) \| (2 `deal`.*) \|$", text, re.M))
+    table = {name.lower().replace(" ", "-"): dict(
+        (tag, int(code)) for code, tag in re.findall(r"(\d+) `(\w+)`", row))
+        for name, row in rows.items()}
+    assert sorted(table) == sorted(games.names())
+    for name in games.names():
+        own = codec(_with_undo(event_types(name)), False).codes
+        codes = {t.__struct_config__.tag: c for t, c in own.items() if t is not Undo}
+        assert table[name] == codes, name
+    forfeit = next(t for t in _with_undo(GAME.events) if t.__name__ == "Forfeit")
+    record = codec(_with_undo(GAME.events), False).record(forfeit(2, "crashed"), 0)
+    assert msgspec.msgpack.encode(record) == bytes([0x93, 8, 2, 0xA7]) + b"crashed"
+
+
 def test_the_docs_block_is_the_first_of_the_docs_match(dare_match: Match, tmp_path: Path) -> None:
     path = tmp_path / "m.kbl"
     write_log(path, dare_match.header, dare_match.events, "msgpack", types=event_types("dare"))
