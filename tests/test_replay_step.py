@@ -289,6 +289,32 @@ def test_every_position_reached_any_way_is_the_walked_state(name: str) -> None:
         assert g.view(cp.state) == views[cp.pos]
 
 
+@pytest.mark.parametrize("name", ["kabu-tsukuri", "uno-dare"])
+def test_a_long_log_keeps_at_most_max_checkpoints_copies_further_apart(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past MAX_CHECKPOINTS copies the checkpoints spread out (a state grows with its match:
+    a copy every 256 events of a million-event log cost seconds and hundreds of MB), and
+    every position is still the walked state. (MAX_CHECKPOINTS made 4 here.)"""
+    import random
+
+    from kabucli import pager
+
+    monkeypatch.setattr(pager, "MAX_CHECKPOINTS", 4)
+    path = sorted((REPLAYS / name).glob("*"))[0]
+    data = read_log(path, games.event_types, strict=False)
+    g = games.get(data.header.game)
+    n = len(data.events)
+    assert n > 4 * 3
+    views = [g.view(Match(g, data.header).state)]
+    walk(g, data.header, data.events, lambda i, ev, m: views.append(g.view(m.state)))
+    at = Positions(g, data.header, data.events, every=3)
+    assert at.every == -(-n // 4) and len(at.checkpoints) <= 5
+    assert [cp.pos for cp in at.checkpoints] == list(range(0, n + 1, at.every))
+    for k in random.Random(name).sample(range(n + 1), n + 1) + list(range(n, -1, -1)):
+        at.goto(k)
+        assert at.pos == k and g.view(at.match.state) == views[k], k
+
+
 @pytest.fixture(scope="module")
 def long_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A Kabu-Tsukuri match of 2000 hands between bots (about 30,000 events)."""
