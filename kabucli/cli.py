@@ -946,9 +946,11 @@ def _read(path: Path, strict: bool = True) -> Any:
     from kabucli import games
     from kabucli.errors import KabuError, LogError
     from kabucli.log import read_log
+    from kabucli.safetext import safe_text
 
     try:
-        data = read_log(path, _event_types_or_fail, strict=strict)
+        with _long_work(f"reading {safe_text(str(path))}") as progress:
+            data = read_log(path, _event_types_or_fail, strict=strict, progress=progress)
         games.get(data.header.game)
         return data
     except LogError as exc:
@@ -1059,9 +1061,11 @@ def replay(
                                        None if violation is None else violation.index))
         out.print(render.table(g, match, viewer))
     elif step:  # a pager, back and forward (kabucli/pager.py)
-        from kabucli.pager import page
+        from kabucli.pager import Pager, page
 
-        violation = page(g, data, out, viewer)
+        with _long_work("going through the match") as progress:  # (the first walk)
+            pager = Pager(g, data, out, viewer, progress=progress)
+        violation = page(pager)
     else:
         out.print(render.header_panel(g, Match(g, data.header), viewer))
         match, violation = walk(g, data.header, events, on_text)
@@ -1274,7 +1278,7 @@ def audit(
     from kabucli.engine import Violation, check_header, commitment_unbound
     from kabucli.errors import KabuError
     from kabucli.log import audit_log, external_bot
-    from kabucli.safetext import NAME_SHOWN, quoted
+    from kabucli.safetext import NAME_SHOWN, quoted, safe_text
 
     with _json_errors(as_json):
         want = {name: _hex_option(name, value) for name, value in
@@ -1318,7 +1322,9 @@ def audit(
                 if not name:  # Path("") would be the current folder
                     res["log"] = ""
                     raise KabuError("the name is empty, not a log file")
-                data = audit_log(path, _event_types_or_fail)
+                with (contextlib.nullcontext(None) if progress is not None or as_json
+                      else _long_work(f"auditing {safe_text(str(path))}")) as tell:
+                    data = audit_log(path, _event_types_or_fail, tell)
                 g = games.get(data.header.game)
                 check_header(g, data.header)
             except KabuError as exc:
@@ -1551,6 +1557,41 @@ def _stop_code(stopped: str) -> int:
     a bot that failed too often 1, else 0."""
     return (130 if stopped.startswith("interrupted") else
             143 if stopped.startswith("terminated") else 1 if stopped.startswith("bot ") else 0)
+
+
+# A bar shows for a long read only: one that has taken this long (seconds) at a terminal
+BAR_AFTER = 0.5
+
+
+@contextlib.contextmanager
+def _long_work(what: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on stderr for reading or walking a big log: the callback to tell it
+    (done, total) with, or None when stderr is no terminal. The bar shows once the work has
+    taken BAR_AFTER seconds (a short log shows none) and is gone when it ends."""
+    err = _console(stderr=True)
+    if not err.is_terminal:
+        yield None
+        return
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
+
+    began = time.monotonic()
+    bar: list[Any] = []  # the Progress and its task, once shown
+
+    def tell(done: int, total: int) -> None:
+        if not bar:
+            if time.monotonic() - began < BAR_AFTER:
+                return
+            progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                                TaskProgressColumn(), console=err, transient=True)
+            bar.extend((progress, progress.add_task(what, total=total, completed=done)))
+            progress.start()
+        bar[0].update(bar[1], completed=done, total=total)
+
+    try:
+        yield tell
+    finally:
+        if bar:
+            bar[0].stop()
 
 
 def _live_run_shown(err: Console, title: str, total: int, names: list[str],

@@ -692,6 +692,9 @@ class LogData(msgspec.Struct):
 
 
 EventTypes = Callable[[str], Sequence[type[Event]]]
+# Told how far reading a log has come: (bytes read, the file's bytes), about a hundred times
+# in a long log (a progress bar's; see _scan)
+Progress = Callable[[int, int], None]
 
 
 class _Raw(NamedTuple):
@@ -1003,7 +1006,8 @@ def _gc_paused() -> Iterator[None]:
 
 
 @_gc_paused()
-def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> LogData:
+def read_log(path: Path | str, event_types: EventTypes, strict: bool = True,
+             progress: Progress | None = None) -> LogData:
     """Read a whole log. With ``strict`` a bad record raises LogError; otherwise the events
     before it are returned with ``error`` set (for replaying or resuming a damaged log), and
     ``torn`` when it is a torn tail. A bad or unsupported header always raises: nothing after
@@ -1012,9 +1016,9 @@ def read_log(path: Path | str, event_types: EventTypes, strict: bool = True) -> 
     A format 2 binary log's inputs are played through the engine as they are read, which
     derives the events between them and checks each input (``LogData.walked``); an input that
     breaks a rule ends the events there (it is the last one), and an audit reports it as a
-    format 1 log's."""
+    format 1 log's. ``progress``: told how far reading has come (see :data:`Progress`)."""
     path = Path(path)
-    records, good, bad, why = _scan(path, event_types, "keep")
+    records, good, bad, why = _scan(path, event_types, "keep", progress)
     header = records.header
     walked = None
     if records.deriver is not None:
@@ -1048,13 +1052,16 @@ def read_header(path: Path | str, event_types: EventTypes) -> Header:
     return records.header
 
 
-def _scan(path: Path, event_types: EventTypes,
-          mode: str) -> tuple[_Decoder, int, _Raw | None, str]:
+def _scan(path: Path, event_types: EventTypes, mode: str,
+          progress: Progress | None = None) -> tuple[_Decoder, int, _Raw | None, str]:
     """Read a log's records up to the first bad one: the decoder (header and what it
-    read), where the good records end, the bad record (None: none) and why it is bad."""
+    read), where the good records end, the bad record (None: none) and why it is bad.
+    ``progress`` is told each hundredth of the file read, and its end."""
     data, fmt = _read_bytes(path)
     records = _Decoder(event_types, fmt, data, mode)
     good = len(MAGIC) if fmt == "msgpack" else 0
+    step = len(data) // 100 + 1
+    tell = step if progress is not None else len(data) + 1  # (where it is told next)
     for raw in _raw_records(data, fmt):
         why = raw.why if raw.payload is None else records.decode(raw.number, raw.payload)
         if why:
@@ -1062,6 +1069,11 @@ def _scan(path: Path, event_types: EventTypes,
                 raise _log_error(path, 0, why, 0)
             return records, good, raw, why
         good = raw.end
+        if good >= tell and progress is not None:
+            progress(good, len(data))
+            tell = good + step
+    if progress is not None and tell != good + step:  # (where it ended, if not told yet)
+        progress(good, len(data))
     if records.header is None:
         raise _log_error(path, 0, "missing: the log holds no records", 0)
     return records, good, None, ""
@@ -1082,17 +1094,19 @@ class Audited(NamedTuple):
 
 
 @_gc_paused()
-def audit_log(path: Path | str, event_types: EventTypes) -> Audited:
+def audit_log(path: Path | str, event_types: EventTypes,
+              progress: Progress | None = None) -> Audited:
     """Check a log against the rules, as ``kabucli audit`` does: a format 2 binary log is
     streamed, its inputs played as each block is read and its events counted, not kept, so
-    memory does not grow with the log. A record that cannot be read raises LogError."""
+    memory does not grow with the log. A record that cannot be read raises LogError.
+    ``progress``: told how far reading has come (see :data:`Progress`)."""
     path = path if isinstance(path, Path) else Path(path)
     try:
-        records, _, bad, why = _scan(path, event_types, "stream")
+        records, _, bad, why = _scan(path, event_types, "stream", progress)
     except NeedInputs:  # an undo where nobody sat to type one: read it again, keeping inputs
-        records, _, bad, why = _scan(path, event_types, "inputs")
+        records, _, bad, why = _scan(path, event_types, "inputs", progress)
     if records.deriver is None:
-        data = read_log(path, event_types)
+        data = read_log(path, event_types)  # (read once more: told once is enough)
         from kabucli.engine import walk
 
         game = game_of(data.types, data.header.game)

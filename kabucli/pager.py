@@ -154,7 +154,9 @@ class Positions:
     the first that breaks a rule), with the events where rounds start."""
 
     def __init__(self, game: Game, header: Any, events: Sequence[Event],
-                 every: int = CHECKPOINT_EVERY) -> None:
+                 every: int = CHECKPOINT_EVERY,
+                 progress: Callable[[int, int], None] | None = None) -> None:
+        """``progress`` is told (events walked, all events) as the first walk goes."""
         self.game = game
         self.header = header
         self.events = events
@@ -169,13 +171,13 @@ class Positions:
             type(fresh.state): lambda: game.new_state(fresh.rules, fresh.nseats, fresh.physical),
             Ledger: lambda: Ledger(0, 0)}
         self.checkpoints: list[_Checkpoint] = [_Checkpoint(0, None, (), 0, None)]
-        self._walk_all()
+        self._walk_all(progress)
         self.match = fresh  # the match at ``pos``
         self.pos = 0
         self._runs: list[list[int]] = []
 
     # -- the first walk -------------------------------------------------------------------
-    def _walk_all(self) -> None:
+    def _walk_all(self, progress: Callable[[int, int], None] | None) -> None:
         game = self.game
         m = Match(self.game, self.header)
         runs: list[list[int]] = []
@@ -195,6 +197,10 @@ class Positions:
                 self.rounds.append(index)
             if index % every == 0 and self.copies:
                 self._keep(m, runs)
+            if index & 4095 == 0 and progress is not None:
+                progress(index, len(self.events))
+        if progress is not None:  # (done: at the end, or at the event that breaks a rule)
+            progress(len(self.events), len(self.events))
         self.last = m.logged
 
     def _keep(self, m: Match, runs: list[list[int]]) -> None:
@@ -277,13 +283,14 @@ class Pager:
     """Reads commands and shows the match at the event the reader asks for."""
 
     def __init__(self, game: Game, data: Any, out: Console, viewer: int | None = None,
-                 every: int = CHECKPOINT_EVERY) -> None:
+                 every: int = CHECKPOINT_EVERY,
+                 progress: Callable[[int, int], None] | None = None) -> None:
         self.game = game
         self.data = data
         self.out = out
         self.viewer = viewer
         self.times: list[int] | None = data.times
-        self.at = Positions(game, data.header, data.events, every)
+        self.at = Positions(game, data.header, data.events, every, progress)
         self.total = len(data.events)
         self.search: str | None = None
 
@@ -510,12 +517,10 @@ def _read_line(stream: BinaryIO | TextIO) -> tuple[str | None, bool]:
     return text.rstrip("\r\n"), False
 
 
-def page(game: Game, data: Any, out: Console, viewer: int | None = None,
-         stdin: Any = None) -> Violation | None:
-    """``replay --step``: page through ``data`` (a read log) until the reader quits; the
+def page(pager: Pager, stdin: Any = None) -> Violation | None:
+    """``replay --step``: page through a read log (``pager``'s) until the reader quits; the
     violation of the log, if it breaks a rule."""
     stdin = sys.stdin if stdin is None else stdin
-    pager = Pager(game, data, out, viewer)
     if stdin.isatty() and sys.stdout.isatty():
         pager.run_keys()
     else:

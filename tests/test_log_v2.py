@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import os
 import re
@@ -184,6 +185,27 @@ def test_the_docs_table_of_codes_is_each_games_codes_the_forfeit_s_too() -> None
     forfeit = next(t for t in _with_undo(GAME.events) if t.__name__ == "Forfeit")
     record = codec(_with_undo(GAME.events), False).record(forfeit(2, "crashed"), 0)
     assert msgspec.msgpack.encode(record) == bytes([0x93, 8, 2, 0xA7]) + b"crashed"
+
+
+@pytest.mark.parametrize("name", ["kabu-tsukuri/3p-physical-match.kbl",
+                                  "dare/2p-human-undo.jsonl"])
+def test_reading_and_auditing_tell_their_progress_up_to_the_end(name: str) -> None:
+    """read_log and audit_log tell a progress bar how far they have read, in bytes: each
+    hundredth of the file at most, always further, and the end. (A real table's binary log
+    is a block an input; a JSON Lines log a line an event.)"""
+    path = REPLAYS / name
+    size = path.stat().st_size
+    for how in ("read", "audit"):
+        told: list[tuple[int, int]] = []
+        if how == "read":
+            read_log(path, event_types, progress=lambda d, t: told.append((d, t)))  # noqa: B023
+        else:
+            audit_log(path, event_types, lambda d, t: told.append((d, t)))  # noqa: B023
+        done = [d for d, _ in told]
+        assert 2 <= len(told) <= 101, told
+        assert {t for _, t in told} == {size} and done[-1] == size
+        assert done == sorted(set(done))  # always further, and a hundredth on (but the end)
+        assert all(b - a > size // 100 for a, b in itertools.pairwise(done[:-1])), done
 
 
 def test_the_docs_block_is_the_first_of_the_docs_match(dare_match: Match, tmp_path: Path) -> None:

@@ -364,6 +364,27 @@ def test_a_step_back_in_a_long_log_applies_at_most_one_checkpoints_worth(
     assert type(data.events[at.pos - 1]).__struct_config__.tag == "deal"
 
 
+def test_a_long_read_shows_a_bar_at_a_terminal_and_none_in_a_pipe(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading a big log, and the pager's first walk of it, take seconds: at a terminal a
+    bar on stderr says how far they are (once they have taken BAR_AFTER seconds; made 0
+    here), and is gone when they end. Piped, stderr stays empty."""
+    from kabucli import cli
+
+    monkeypatch.setattr(cli, "BAR_AFTER", 0)
+    log = str(REPLAYS / LOGS[0])
+    terminal = {"COLUMNS": "100", "FORCE_COLOR": "1"}
+    res = runner.invoke(app, ["replay", log, "--step"], input="q\n", env=terminal)
+    assert res.exit_code == 0
+    assert f"reading {log}" in res.stderr and "going through the match" in res.stderr
+    assert "100%" in res.stderr and "event 0 of" in res.stdout
+    res = runner.invoke(app, ["audit", log], env=terminal)
+    assert res.exit_code == 0 and f"auditing {log}" in res.stderr
+    for args in (["replay", log, "--step"], ["audit", log]):
+        res = runner.invoke(app, args, input="q\n", env=ENV)
+        assert res.exit_code == 0 and res.stderr == ""
+
+
 def test_a_seat_that_is_not_there_is_refused() -> None:
     res = run("replay", str(REPLAYS / "dare/2p-dare-three-sets.kbl"), "--step", "--as", "p9")
     assert res.exit_code == 1 and "no such seat" in res.output
