@@ -224,6 +224,43 @@ def make_bots(match: Match, kinds: dict[int, str]) -> dict[int, Any]:
             for i, kind in sorted(kinds.items())}
 
 
+def caught_up_bots(game: Game, header: Any, events: list[Event],
+                   kinds: dict[int, str]) -> tuple[dict[int, Any], Event | None]:
+    """The built-in bots of ``kinds`` (seat -> kind) as they stood after ``events`` (a
+    log's, each already found valid): made afresh, then asked again at each of their turns
+    the log holds, so that their generators are where they were and a resumed match goes on
+    as the unbroken one would have. And the move due first, when the log ends with a race
+    the bots drew: the winner's move, chosen then (None: none). As soon as the log went
+    otherwise than they would have (a person took a move back; a bot of another version
+    picked another move; a user's own bot, not asked here, won a race) they are made afresh
+    instead: they play on, as well, from the start of their generators."""
+    kinds = {s: k for s, k in kinds.items() if not k.startswith(EXTERNAL)}
+    m = Match(game, header)
+    bots = make_bots(m, kinds)
+    if not kinds or any(type(e) is Undo for e in events):
+        return bots, None
+    n = len(events)
+    try:
+        while True:
+            p = m.advance()  # (the events the engine derives, as the log has them)
+            if m.logged >= n or p.kind == "over":
+                return bots, None
+            before = m.logged
+            move = game.bot_move(m, bots, p)  # (a race among bots is drawn and recorded)
+            if m.logged > n or m.events[before:] != events[before:m.logged]:
+                break
+            if m.logged == n:  # the log ends with that race: its winner moves first
+                return bots, None if move is None else move[0]
+            ev = events[m.logged]
+            if move is not None and move[0] != ev:
+                break
+            m.submit(ev)
+    except KabuError:  # (the log was walked already: no event of it is refused here)
+        pass
+    close_bots(bots, None)
+    return make_bots(Match(game, header), kinds), None
+
+
 def recorded_bots(seats: list[SeatInfo]) -> dict[int, str]:
     """Seat -> bot kind, for the seats whose control is ``bot:KIND``."""
     return {i: s.control[4:] for i, s in enumerate(seats, start=1)
@@ -290,6 +327,9 @@ class Session:
     # seat -> the kind of its bot as this session runs it: a resumed log's user's bots are
     # those named again (--bot), never the programs the log names (see resume_bots)
     kinds: dict[int, str] = field(default_factory=dict)
+    # a resumed log that ends with a race the bots drew: the move its winner chose then,
+    # played first (see caught_up_bots)
+    due: Event | None = None
 
     @property
     def game(self) -> Game:
@@ -302,17 +342,23 @@ class Session:
         play it: count ``Match.logged`` then).
 
         A trusted move (a built-in bot's pick among the legal moves, see
-        :meth:`Game.bot_move`) is recorded as it is; any other bot's move is checked first."""
+        :meth:`Game.bot_move`) is recorded as it is; any other bot's move is checked first.
+        A resumed match's move due first (:attr:`due`) is played first."""
         m = self.match
         game = m.game
         bots = self.bots
         start = m.logged
         before = len(m.events)
+        due, self.due = self.due, None
         while True:  # methods called directly, not through local names: compiled, direct calls
             p = m.advance()
             if p.kind == "over":
                 break
-            move = game.bot_move(m, bots, p)
+            if due is not None:  # (checked like a move of a bot not trusted)
+                move: tuple[Event, bool] | None = (due, False)
+                due = None
+            else:
+                move = game.bot_move(m, bots, p)
             if move is None:
                 break
             ev, trusted = move
@@ -579,14 +625,15 @@ def resume(path: Path, bot_specs: list[str] | None = None,
     if match.over:  # checked before reopening, which would set a torn tail aside
         raise KabuError(f"{path}: the game in this log is already over")
     kinds = resume_bots(game, data.header.seats, bot_specs or [])
-    bots = make_bots(match, kinds)
+    bots, due = caught_up_bots(game, data.header, data.events, kinds)
+    bots |= make_bots(match, {s: k for s, k in kinds.items() if s not in bots})
     try:
         match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable, data)
     except BaseException:  # (another kabucli holds the log, say): as start's failed log
         close_bots(bots, None)
         raise
     humans = {i for i, s in enumerate(data.header.seats, 1) if s.control == "human"}
-    return Session(match, bots, path, humans, kinds), data.error
+    return Session(match, bots, path, humans, kinds, due), data.error
 
 
 def _damaged(path: Path, error: LogError) -> LogError:
