@@ -922,8 +922,12 @@ class UnoDare(Game[UnoState, UnoDareRules]):
 
     @staticmethod
     def _who(s: UnoState, m: Typed) -> int:
-        """Who moves: the seat typed, else the one whose move it is."""
-        return m.seat if m.seat is not None else s.turn
+        """Who moves: the seat typed, else the one whose move it is; while a deal is awaited,
+        the player after the dealer, who plays first once a card is turned up (there is no
+        turn yet: before the first deal it is seat 0, which a refusal must not quote)."""
+        if m.seat is not None:
+            return m.seat
+        return s.dealer % s.n + 1 if s.phase == "deal" else s.turn
 
     def _parse_show(self, s: UnoState, m: Typed) -> Event:
         return Show(m.seat or self._next_show(s) or 1, self._parse_cards(" ".join(m.args)))
@@ -941,7 +945,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def _parse_uno(self, s: UnoState, m: Typed) -> Event:
         if m.args:
             return self._parse_other(s, m)
-        return Uno(m.seat if m.seat is not None else (s.window or s.turn))
+        return Uno(m.seat if m.seat is not None else (s.window or self._who(s, m)))
 
     def _parse_pass(self, s: UnoState, m: Typed) -> Event:
         if m.args:

@@ -1,0 +1,40 @@
+"""What a referee at a real Uno Dare, Kabu-Tsukuri or Yatchaba table is told back when a line
+is typed as a tired person types it: a move before the deal, a card spelt with its color's
+word, a word the game does not know, a bet of one chip."""
+
+from __future__ import annotations
+
+from test_referee_words import flat, run  # the same runner (plain, 100 columns) and reader
+
+NAMES = ("--player", "Ann", "--player", "Bob", "--player", "Cat")
+
+
+def refusals(stdout: str) -> list[str]:
+    """The refusals of a session, one per line, words only."""
+    return [flat(part.split("\n")[0]) for part in flat_lines(stdout).split("refused: ")[1:]]
+
+
+def flat_lines(stdout: str) -> str:
+    """The session's text with each refusal joined back onto one line (a long one wraps)."""
+    out: list[str] = []
+    for line in stdout.splitlines():
+        if out and out[-1].startswith("refused: ") and line[:1] == " ":
+            out[-1] += line
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def test_an_uno_dare_move_before_the_first_deal_names_a_seat_of_the_table() -> None:
+    """'R5', 'draw' or 'uno' typed before the card is turned up were refused quoting 'p0 play
+    R5', 'p0 draw', 'p0 uno': there is no seat p0. They name p2, who plays first once the
+    dealer p1 turns a card up (as Kazu-Tori names p1 before its deal)."""
+    res = run("play", "uno-dare", "--physical", *NAMES, "--no-log",
+              input="R5\ndraw\nuno\nquit\n")
+    assert res.exit_code == 0, res.output
+    said = refusals(res.stdout)
+    assert len(said) == 3, said
+    assert "p0" not in " ".join(said), said
+    for quoted, why in zip(("'p2 play R5'", "'p2 draw'", "'p2 uno'"), said):
+        assert why.startswith(f"waiting for the deal of round 1 by p1 Ann, not for {quoted}; "
+                              "type the card turned up"), why
