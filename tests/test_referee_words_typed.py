@@ -35,6 +35,31 @@ def test_an_uno_dare_move_before_the_first_deal_names_a_seat_of_the_table() -> N
     said = refusals(res.stdout)
     assert len(said) == 3, said
     assert "p0" not in " ".join(said), said
-    for quoted, why in zip(("'p2 play R5'", "'p2 draw'", "'p2 uno'"), said):
+    for quoted, why in zip(("'p2 play R5'", "'p2 draw'", "'p2 uno'"), said, strict=True):
         assert why.startswith(f"waiting for the deal of round 1 by p1 Ann, not for {quoted}; "
                               "type the card turned up"), why
+
+
+def test_an_uno_dare_line_that_starts_with_a_color_word_is_told_what_a_color_word_does() -> None:
+    """'red pass' and 'red 5' were refused as "'red' is not an Uno Dare move" (it is one: it
+    names the color of a Wild Dare turned up first), 'red pass' adding that 'red' is nobody's
+    name. The refusal says what a color word does, that nothing follows it, and for 'red 5'
+    (a card spelt with its color's word) the one word to type."""
+    res = run("play", "uno-dare", "--physical", *NAMES, "--no-log",
+              input="deal R5\nred pass\nred 5\nBlue skip\ng 7\nquit\n")
+    assert res.exit_code == 0, res.output
+    said = refusals(res.stdout)
+    assert len(said) == 4, said
+    for why in said:
+        assert "is not an Uno Dare move" not in why and "nor is" not in why, why
+    assert said[0] == ("a color word typed alone names the color of a Wild Dare turned up "
+                       "first; nothing follows it (not 'pass')"), said[0]
+    assert said[1] == "a card is typed as one word: 'R5' for 'red 5'", said[1]
+    assert said[2] == "a card is typed as one word: 'BS' for 'Blue skip'", said[2]
+    assert said[3] == "a card is typed as one word: 'G7' for 'g 7'", said[3]
+    # with a Wild Dare turned up, a color word alone still names its color
+    res = run("play", "uno-dare", "--physical", *NAMES, "--no-log",
+              input="deal WD9\nred pass\nred\nquit\n")
+    assert refusals(res.stdout) == ["a color word typed alone names the color of a Wild Dare "
+                                    "turned up first; nothing follows it (not 'pass')"]
+    assert "2 p2 Bob p2 names red" in flat(res.stdout), flat(res.stdout)

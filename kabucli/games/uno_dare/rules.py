@@ -915,7 +915,9 @@ class UnoDare(Game[UnoState, UnoDareRules]):
              "show": show, "shows": show, "catch": self._parse_catch, "uno": self._parse_uno,
              "pass": pass_, "go": pass_, "draw": draw, "d": draw, "keep": self._parse_keep,
              "decline": answer, "try": answer, "done": answer, "failed": answer,
-             "color": color, "colour": color, "name": color, "play": self._parse_play_verb},
+             "color": color, "colour": color, "name": color, "play": self._parse_play_verb,
+             # a line that starts with a color word is a move ('red'), not a name
+             **dict.fromkeys(text.COLOR_WORDS, self._parse_other)},
             self._parse_other,
             "empty move: type a card like 'R5', 'draw', 'decline', 'uno' or 'catch p3'",
             seatless=("deal", "reshuffle", "penalty", "race", "score"))
@@ -983,9 +985,22 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return Name(self._who(s, m), self._color(verb))
         if len(m.words) == 1 and verb in text.COLOR_WORDS:  # not now: no color to name
             raise ParseError(text.LONE_COLOR)
+        if verb in text.COLOR_WORDS:  # 'red 5', 'blue skip', 'red pass'
+            raise ParseError(text.color_first(m.words, self._spelt(m.words)))
         if verb in self.verbs.handlers and verb != "play":  # 'draw 2', 'color'
             raise ParseError(text.words_after(verb, m.args))
         return self._parse_play(self._who(s, m), m.words[0], m.args)  # as typed
+
+    def _spelt(self, words: list[str]) -> str | None:
+        """The card that a color word and the words after it spell ('red 5' R5, 'blue skip'
+        BS, 'green dare 5' GD5), as it is typed; None when they spell none."""
+        letter = text.COLOR_NAMES[text.COLOR_WORDS[words[0].lower()]][0].upper()
+        token = letter + "".join(text.SYMBOL_WORDS.get(w.lower(), w.upper()) for w in words[1:])
+        try:
+            card = self.deck.parse(token)
+        except ParseError:
+            return None
+        return self.deck.token(card)
 
     def _parse_play(self, seat: int, word: str, args: list[str]) -> Play:
         try:

@@ -92,6 +92,20 @@ def words_after(verb: str, rest: list[str]) -> str:
     return f"{quoted(verb)} takes nothing after it (not {quoted(' '.join(rest))})"
 
 
+# The symbols' words a card may be spelt with after its color's word ('red skip' for RS).
+SYMBOL_WORDS = {"skip": "S", "reverse": "R", "dare": "D"}
+
+
+def color_first(words: list[str], card: str | None) -> str:
+    """Why a line that starts with a color word and goes on is refused: ``card``, the card
+    its words spell ('red 5' is R5), is typed as one word; else a color word names a color
+    alone."""
+    if card is not None:
+        return f"a card is typed as one word: {quoted(card)} for {quoted(' '.join(words))}"
+    return ("a color word typed alone names the color of a Wild Dare turned up first; "
+            f"nothing follows it (not {quoted(' '.join(words[1:]))})")
+
+
 # Why a color typed alone is refused when no color is to be named (as after a Wild Dare
 # played without one, which was refused: the color goes with the card).
 LONE_COLOR = ("a color typed alone names the color of a Wild Dare turned up as the first "
