@@ -63,3 +63,17 @@ def test_an_uno_dare_line_that_starts_with_a_color_word_is_told_what_a_color_wor
     assert refusals(res.stdout) == ["a color word typed alone names the color of a Wild Dare "
                                     "turned up first; nothing follows it (not 'pass')"]
     assert "2 p2 Bob p2 names red" in flat(res.stdout), flat(res.stdout)
+
+
+def test_a_yatchaba_bet_of_one_chip_is_said_in_the_singular() -> None:
+    """The guesser's first bet was explained as "'bet' puts 1 chips in the pot"."""
+    res = run("play", "yatchaba", "--physical", *NAMES, "--no-log",
+              input="deal\n1 2 3\nguess 4 5 6\nbet\nBob guess 4 5 6\nquit\n")
+    assert res.exit_code == 0, res.output
+    said = refusals(res.stdout)
+    assert len(said) == 2, said
+    assert said[0] == ("waiting for p1 Ann to bet 1, not for 'p1 guess 4 5 6'; 'bet' puts 1 "
+                       "chip in the pot (the guesser cannot pass)"), said
+    assert said[1] == ("waiting for p2 Bob to bet 2 or pass, not for 'p2 guess 4 5 6'; 'bet' "
+                       "puts 2 chips in the pot; 'pass' puts in 1 and ends your betting (0 of "
+                       "2 passes used this game)"), said

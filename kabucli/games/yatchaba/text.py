@@ -80,9 +80,10 @@ def hint(s: YatchabaState, seat: int) -> str:
                 "'guess jan jan aug'); " + odds_text(s))
     if phase == "bet":
         amt = s.next_amount()
+        chips = f"{amt} chip{'' if amt == 1 else 's'}"
         if seat == s.guesser:
-            return f"'bet' puts {amt} chips in the pot (the guesser cannot pass)"
-        text = f"'bet' puts {amt} chips in the pot; 'pass' puts in 1 and ends your betting"
+            return f"'bet' puts {chips} in the pot (the guesser cannot pass)"
+        text = f"'bet' puts {chips} in the pot; 'pass' puts in 1 and ends your betting"
         used = s.passes[seat]
         limit = s.rules.pass_limit
         if used >= limit and seat not in s.guessed and s.may_guess(seat):
