@@ -77,3 +77,23 @@ def test_a_yatchaba_bet_of_one_chip_is_said_in_the_singular() -> None:
     assert said[1] == ("waiting for p2 Bob to bet 2 or pass, not for 'p2 guess 4 5 6'; 'bet' "
                        "puts 2 chips in the pot; 'pass' puts in 1 and ends your betting (0 of "
                        "2 passes used this game)"), said
+
+
+def test_a_word_kabu_tsukuri_does_not_know_is_answered_with_what_a_real_table_types() -> None:
+    """At a real table a mistyped word ('bte', 'Cta bets') was answered 'lay rows like
+    '1-2-3 4-5-6 7-8-9 aside 12', or 'bet', 'show 3-4-5', 'best'': nobody lays rows there and
+    'best' answers only in a seeded game. It names the referee's moves; a seeded game's
+    refusal still names the rows and 'best'."""
+    res = run("play", "kabu-tsukuri", "--physical", *NAMES, "--no-log",
+              input="deal\nbte\nCta bets\nquit\n")
+    assert res.exit_code == 0, res.output
+    said = refusals(res.stdout)
+    assert said == ["'bte' is not a Kabu-Tsukuri move: at a real table type 'deal', 'bet' or "
+                    "'show 3-4-5'",
+                    "'Cta' is not a Kabu-Tsukuri move: at a real table type 'deal', 'bet' or "
+                    "'show 3-4-5' (nor is 'Cta' a seat or a player's name: the players are p1 "
+                    "Ann, p2 Bob, p3 Cat)"], said
+    res = run("play", "kabu-tsukuri", "--seed", "1", "--player", "Ann", "--bot", "2=best",
+              "--no-log", input="bte\nquit\n")
+    assert refusals(res.stdout) == ["'bte' is not a Kabu-Tsukuri move: lay rows like '1-2-3 "
+                                    "4-5-6 7-8-9 aside 12', or 'bet', 'show 3-4-5', 'best'"]

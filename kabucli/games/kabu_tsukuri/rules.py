@@ -384,8 +384,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
 
     def _parse_bare_rows(self, s: KabuState, m: Typed) -> Event:
         if not any(ch.isdigit() for ch in m.verb):
-            raise ParseError(f"{quoted(m.words[0])} is not a Kabu-Tsukuri move: lay rows like "
-                             "'1-2-3 4-5-6 7-8-9 aside 12', or 'bet', 'show 3-4-5', 'best'")
+            raise ParseError(text.not_a_move(m.words[0], s.physical))
         return self._parse_arrange(self._mover(s, m.seat), m.words)
 
     def _parse_arrange(self, seat: int, words: list[str]) -> Arrange:

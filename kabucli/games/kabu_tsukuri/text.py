@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from kabucli.figures import signed
 from kabucli.games.kabu_tsukuri.events import Result
 from kabucli.hands import BY_DIGIT, RANK_NAMES, digit_name
+from kabucli.safetext import quoted
 
 if TYPE_CHECKING:
     from kabucli.games.kabu_tsukuri.rules import KabuState
@@ -16,6 +17,17 @@ if TYPE_CHECKING:
 MODEL = "every other row: three cards the player has not seen, at random, in random order"
 
 EMPTY = "type three rows like '1-2-3 4-5-6 7-8-9 aside 12'"  # (when no hint applies)
+
+
+def not_a_move(word: str, physical: bool) -> str:
+    """Why a word that is no move is refused, with the moves typed at this table: at a real
+    table the referee's (nobody lays rows there, and 'best' answers only in a seeded game)."""
+    if physical:
+        return (f"{quoted(word)} is not a Kabu-Tsukuri move: at a real table type 'deal', "
+                "'bet' or 'show 3-4-5'")
+    return (f"{quoted(word)} is not a Kabu-Tsukuri move: lay rows like '1-2-3 4-5-6 7-8-9 "
+            "aside 12', or 'bet', 'show 3-4-5', 'best'")
+
 
 COMMANDS = {
     "best": "the solver's three best arrangements for the seat laying its rows, with the "
