@@ -97,3 +97,14 @@ def test_a_word_kabu_tsukuri_does_not_know_is_answered_with_what_a_real_table_ty
               "--no-log", input="bte\nquit\n")
     assert refusals(res.stdout) == ["'bte' is not a Kabu-Tsukuri move: lay rows like '1-2-3 "
                                     "4-5-6 7-8-9 aside 12', or 'bet', 'show 3-4-5', 'best'"]
+
+
+def test_an_uno_dare_reshuffle_of_one_card_is_said_in_the_singular() -> None:
+    """At a real table whose draw pile ran out with one card under the top one, the prompt
+    waited for 'the reshuffle of 1 discards into a new draw pile'."""
+    lines = "deal R5\n" + "draw\nkeep\n" * 93 + "draw\nR6\n"  # the pile empty, then one card
+    res = run("play", "uno-dare", "--physical", "--players", "2", "--no-log",
+              input=lines + "quit\n")
+    assert res.exit_code == 0, res.output
+    assert "referee (the reshuffle of 1 discard into a new draw pile) >" in res.stdout, \
+        res.stdout[-600:]

@@ -1172,7 +1172,9 @@ def _describe(key: tuple[Any, ...]) -> Pending:
     """What an Uno Dare state waits for, from its key (see :meth:`UnoDare.pending`)."""
     phase = key[0]
     if phase == "reshuffle":
-        return Pending("chance", f"the reshuffle of {key[1] - 1} discards into a new draw pile")
+        under = key[1] - 1  # the discards under the top card
+        return Pending("chance", f"the reshuffle of {under} discard{'' if under == 1 else 's'} "
+                       "into a new draw pile")
     if phase == "todo":
         code, seat = key[1], key[2]
         if code == T_PENALTY:
