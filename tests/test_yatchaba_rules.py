@@ -513,6 +513,27 @@ def test_the_hint_warns_before_the_pass_that_loses_the_right() -> None:
     assert "another pass loses your turn as guesser" in hint(m.state, 4)
 
 
+def test_the_prompt_says_the_passes_used_and_warns_before_the_pass_that_loses_the_right(
+) -> None:
+    """The play prompt (render.prompt_what) says how many passes the bettor has used, and
+    before the pass that costs the right to guess, that it does (not only the hint, which a
+    person sees after '?' or a refusal); the guesser, who cannot pass, is asked as before."""
+    from kabucli import render
+
+    m = new_match(4)
+    assert render.prompt_what(GAME, m) == m.pending.what  # (no bet yet: the deal)
+    _three_passes_by_p4(m, rounds=1)
+    play(m, "deal", "guess 1 2 3")
+    assert m.pending.seats == (m.state.guesser,)  # the guesser bets first: asked as before
+    assert render.prompt_what(GAME, m) == m.pending.what == f"p{m.state.guesser} to bet 1"
+    play(m, "bet", "bet")
+    assert render.prompt_what(GAME, m) == "p4 to bet 3 or pass (1 of 2 passes used)"
+    play(m, "pass", "bet", "stop", "reveal 5 10 11", "deal", "guess 1 2 3", "bet")
+    assert render.prompt_what(GAME, m) == ("p4 to bet 2 or pass (a pass now loses the turn "
+                                           "as guesser)")
+    assert "you have passed 2 times of 2 this game" in hint(m.state, 4)
+
+
 def test_passes_within_the_limit_keep_the_right_to_guess() -> None:
     m = new_match(4, pass_limit=3)
     _three_passes_by_p4(m)

@@ -72,6 +72,27 @@ def command(s: YatchabaState, line: str) -> str | None:
     return odds_text(s, months)
 
 
+def _pass_costs(s: YatchabaState, seat: int) -> bool:
+    """Whether a pass by ``seat`` now costs it the right to guess in this game: it has used
+    its passes, has not guessed and may still guess."""
+    return s.passes[seat] >= s.rules.pass_limit and seat not in s.guessed and s.may_guess(seat)
+
+
+def prompt_what(s: YatchabaState) -> str | None:
+    """The prompt's words while a player other than the guesser bets: what it waits for, with
+    the passes that player has used, or, when the next pass costs the right to guess, that it
+    does. None elsewhere (the prompt says what the game waits for)."""
+    if s.phase != "bet":
+        return None
+    seat = s.order[s.turn]
+    if seat == s.guesser:
+        return None
+    what = f"p{seat} to bet {s.due} or pass"
+    if _pass_costs(s, seat):
+        return f"{what} (a pass now loses the turn as guesser)"
+    return f"{what} ({s.passes[seat]} of {s.rules.pass_limit} passes used)"
+
+
 def hint(s: YatchabaState, seat: int) -> str:
     """What ``seat`` may type now, in one line."""
     phase = s.phase
@@ -84,13 +105,12 @@ def hint(s: YatchabaState, seat: int) -> str:
         if seat == s.guesser:
             return f"'bet' puts {chips} in the pot (the guesser cannot pass)"
         text = f"'bet' puts {chips} in the pot; 'pass' puts in 1 and ends your betting"
-        used = s.passes[seat]
-        limit = s.rules.pass_limit
-        if used >= limit and seat not in s.guessed and s.may_guess(seat):
-            text += (f" (you have passed {used} time(s) of {limit} this game: "
-                     "another pass loses your turn as guesser)")
+        if _pass_costs(s, seat):
+            used = s.passes[seat]
+            text += (f" (you have passed {used} time{'' if used == 1 else 's'} of "
+                     f"{s.rules.pass_limit} this game: another pass loses your turn as guesser)")
         else:
-            text += f" ({used} of {limit} passes used this game)"
+            text += f" ({s.passes[seat]} of {s.rules.pass_limit} passes used this game)"
         return text
     if phase == "decide":
         return (f"'continue' for another lap (next amount {s.next_amount()}) or 'stop' to "
