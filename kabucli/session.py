@@ -224,6 +224,10 @@ def make_bots(match: Match, kinds: dict[int, str]) -> dict[int, Any]:
             for i, kind in sorted(kinds.items())}
 
 
+class _Otherwise(Exception):
+    """The bots would have played otherwise than a log did (see :func:`caught_up_bots`)."""
+
+
 def caught_up_bots(game: Game, header: Any, events: list[Event],
                    kinds: dict[int, str]) -> tuple[dict[int, Any], Event | None]:
     """The built-in bots of ``kinds`` (seat -> kind) as they stood after ``events`` (a
@@ -240,14 +244,20 @@ def caught_up_bots(game: Game, header: Any, events: list[Event],
     if not kinds or any(type(e) is Undo for e in events):
         return bots, None
     n = len(events)
+
+    def same(i: int, ev: Event) -> None:  # each event the engine or the bots record
+        if i <= n and events[i - 1] != ev:
+            raise _Otherwise
+
+    m.keep = False  # (compared as they come instead: a long log is not held twice)
+    m.on_event = same
     try:
         while True:
-            p = m.advance()  # (the events the engine derives, as the log has them)
+            p = m.advance()  # (the events the engine derives)
             if m.logged >= n or p.kind == "over":
                 return bots, None
-            before = m.logged
             move = game.bot_move(m, bots, p)  # (a race among bots is drawn and recorded)
-            if m.logged > n or m.events[before:] != events[before:m.logged]:
+            if m.logged > n:
                 break
             if m.logged == n:  # the log ends with that race: its winner moves first
                 return bots, None if move is None else move[0]
@@ -255,7 +265,7 @@ def caught_up_bots(game: Game, header: Any, events: list[Event],
             if move is not None and move[0] != ev:
                 break
             m.submit(ev)
-    except KabuError:  # (the log was walked already: no event of it is refused here)
+    except (_Otherwise, KabuError):  # (the log was walked already: none of it is refused)
         pass
     close_bots(bots, None)
     return make_bots(Match(game, header), kinds), None
