@@ -113,6 +113,17 @@ def test_one_person_among_bots_is_never_asked_to_pass_the_screen(controls: list[
     assert res.exit_code == 0 and PASS_TO not in res.output and "p1 Ann" in res.stdout
 
 
+def test_the_table_is_drawn_for_the_one_person_among_bots_whatever_their_seat() -> None:
+    # one person at seat 2, a bot at seat 1: the hand drawn is p2's, never the bot's
+    assert session("dare", ["bot:best", "human"]).viewer() == 2
+    assert session("dare", ["bot:best", "bot:random", "human"]).viewer() == 3
+    assert session("dare", ["bot:best", "bot:random"]).viewer() is None  # bots alone: all
+    res = run("play", "dare", "--seed", "5", "--players", "2", "--bot", "1=best", "--no-log",
+              input="quit\n")
+    assert res.exit_code == 0, res.output
+    assert P2_HAND in res.stdout and P1_HAND not in res.stdout
+
+
 def test_a_real_table_is_never_asked_to_pass_the_screen() -> None:
     sess = session("dare", ["human", "human", "human"], seed=None)
     assert sess.match.physical and not sess.hot_seat() and sess.pass_screen(None) is None

@@ -72,3 +72,23 @@ def test_the_prompt_names_only_the_people_who_may_act() -> None:
     sess = kazutori_with_one_person()
     sess.submit_line("")
     assert sess.prompt_seats() == "p1"
+
+
+def test_run_bots_returns_the_new_events_with_their_log_indices() -> None:
+    # what the bots played since the last call, each with its index in the log (the first
+    # record is 1), as Match.on_event numbers them
+    seats = [SeatInfo("me", "human")] + [SeatInfo(k, f"bot:{k}") for k in ("best", "random")]
+    sess = start(DARE, build(DARE.Rules, ["rounds=1"]), seats, 5, None, None)
+    m = sess.match
+    told: list[tuple[int, str]] = []
+    m.on_event = lambda i, ev: told.append((i, DARE.notate(ev)))
+    first = sess.run_bots()
+    assert first and [i for i, _ in first] == list(range(1, m.logged + 1))
+    assert [(i, DARE.notate(ev)) for i, ev in first] == told
+    sess.submit_line(sess.legal_texts(people_only=True)[0])  # the person's move
+    mine = m.logged
+    told.clear()
+    after = sess.run_bots()
+    assert after, "the bots reply to the person's move"
+    assert [i for i, _ in after] == list(range(mine + 1, m.logged + 1))
+    assert [(i, DARE.notate(ev)) for i, ev in after] == told

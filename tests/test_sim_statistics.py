@@ -118,3 +118,72 @@ def test_a_rating_of_zero_is_not_minus_zero() -> None:
     assert middle == 0 and math.copysign(1, middle) == 1, doc["ratings"]
     table = CliRunner().invoke(app, args, env={"NO_COLOR": "1", "COLUMNS": "120"}).output
     assert "-0 ±" not in table and "-0.0" not in table, table
+
+
+def test_two_matches_are_enough_for_an_interval() -> None:
+    # Student's t over n - 1 = 1 degree of freedom: two figures have a spread, and the report
+    # gives its interval (only one match, or none, has none: None in the report)
+    import statistics
+
+    from kabucli.ratings import t95
+    from kabucli.sim import BotStats
+
+    two = BotStats("x")
+    two.add(7, 1.0)
+    two.add(-3, 0.0)
+    expected = t95(1) * statistics.stdev([7, -3]) / 2 ** 0.5
+    assert abs(two.ci95 - expected) < 1e-9 * expected, (two.ci95, expected)
+    assert two.as_dict()["ci95"] == round(expected, 4)
+    one = BotStats("x")
+    one.add(7, 1.0)
+    assert one.as_dict()["ci95"] is None
+
+
+def test_a_tournament_s_interval_over_deals_of_unequal_counts() -> None:
+    # the cluster-robust interval, recomputed from its definition: over the G deals with the
+    # sum T_d and count n_d of the bot's figures, t(G - 1) * sqrt(G / (G - 1) *
+    # sum((T_d - n_d mean)^2)) / N; two deals are enough for one (one deal has none)
+    import math
+    from fractions import Fraction
+
+    from kabucli.ratings import t95
+    from kabucli.sim import BotStats
+
+    def expected(deals: dict[int, list[int]]) -> float:
+        n = sum(len(v) for v in deals.values())
+        mean = Fraction(sum(sum(v) for v in deals.values()), n)
+        g = len(deals)
+        spread = sum((sum(v) - len(v) * mean) ** 2 for v in deals.values())
+        return t95(g - 1) * math.sqrt(Fraction(g, g - 1) * spread / n ** 2)
+
+    for deals in ({0: [3, 5], 1: [-4]}, {0: [10], 1: [-2, 4, 1], 2: [0, 0]}):
+        stats = BotStats("x")
+        for deal, figures in deals.items():
+            for x in figures:
+                stats.add(x, 0.0, deal)
+        want = expected(deals)
+        assert math.isfinite(stats.ci95) and abs(stats.ci95 - want) < 1e-9 * want, (
+            deals, stats.ci95, want)
+        assert stats.mean == sum(sum(v) for v in deals.values()) / sum(map(len, deals.values()))
+    lone = BotStats("x")
+    lone.add(3, 0.0, 0)
+    lone.add(5, 0.0, 0)
+    assert math.isinf(lone.ci95)
+
+
+def test_a_win_rate_is_the_wins_over_every_match_to_four_places() -> None:
+    # forfeited matches count in the rate (a loss for the bot that failed), as in the report's
+    # "matches"; the rate is given to 4 places, as the wins are
+    from kabucli.sim import BotStats
+
+    stats = BotStats("x")
+    stats.add(5, 1.0)
+    stats.add(-5, 0.0)
+    stats.add_forfeited(0.0, True)
+    entry = stats.as_dict()
+    assert entry["matches"] == 3 and entry["forfeits"] == 1 and entry["wins"] == 1.0
+    assert entry["win_rate"] == 0.3333 and entry["mean"] == 0.0
+    shared = BotStats("x")
+    for share in (0.5, 1 / 3, 0.0):
+        shared.add(0, share)
+    assert shared.as_dict()["wins"] == 0.8333 and shared.as_dict()["win_rate"] == 0.2778
