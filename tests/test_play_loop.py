@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kabucli import games
@@ -92,3 +94,19 @@ def test_run_bots_returns_the_new_events_with_their_log_indices() -> None:
     assert after, "the bots reply to the person's move"
     assert [i for i, _ in after] == list(range(mine + 1, m.logged + 1))
     assert [(i, DARE.notate(ev)) for i, ev in after] == told
+
+
+def test_a_new_log_is_written_in_the_format_asked_for_whatever_its_name(tmp_path: Path) -> None:
+    # start's fmt is the log's format; only without one does the file's name choose it
+    from kabucli.log import MAGIC, read_log
+
+    seats = [SeatInfo(k, f"bot:{k}") for k in ("best", "random")]
+    for name, fmt, jsonl in (("a.kbl", "jsonl", True), ("b.jsonl", "msgpack", False),
+                             ("c.jsonl", None, True), ("d.kbl", None, False)):
+        path = tmp_path / name
+        sess = start(DARE, build(DARE.Rules, ["rounds=1"]), seats, 5, path, fmt)
+        sess.run_bots()
+        sess.close()
+        data = path.read_bytes()
+        assert data.startswith(b"{") == jsonl and data.startswith(MAGIC) != jsonl, name
+        assert read_log(path, games.event_types).header.seed == 5
