@@ -187,3 +187,16 @@ def test_a_win_rate_is_the_wins_over_every_match_to_four_places() -> None:
     for share in (0.5, 1 / 3, 0.0):
         shared.add(0, share)
     assert shared.as_dict()["wins"] == 0.8333 and shared.as_dict()["win_rate"] == 0.2778
+
+
+def test_a_forfeited_match_is_shared_among_the_bots_that_did_not_fail() -> None:
+    # every match hands out one win in all: the bot that failed gets none of a forfeited
+    # match, each of the n - 1 others 1 / (n - 1) of it
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), ["best", "random", "cmd:false"],
+                      6, seed=3)
+    assert report.failures == 6 and report.matches == 6
+    best, rand, failing = report.bots
+    assert failing.wins == 0 and failing.forfeits == 6 and failing.matches == 6
+    assert best.wins == rand.wins == 3.0 and best.forfeits == rand.forfeits == 0
+    assert sum(b.wins for b in report.bots) == report.matches
+    assert [e["win_rate"] for e in report.as_dict()["bots"]] == [0.5, 0.5, 0.0]
