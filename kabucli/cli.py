@@ -879,10 +879,11 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
 
         from kabucli.render.fit import indented_pairs
 
-        _markdown(out, games.notation(g.name))
+        # (at a real table, what the referee types there: see games.notation)
+        _markdown(out, games.notation(g.name, m.physical))
+        asked = {**COMMANDS, **games.commands(g.name, m.physical)}
         out.print(indented_pairs(((Text(safe_text(name)), Text(safe_text(what)))
-                                  for name, what in {**COMMANDS, **words.COMMANDS}.items()),
-                                 "bold"))
+                                  for name, what in asked.items()), "bold"))
         named = sorted(typed_names(m.header.seats).values())
         if named:
             seats = ", ".join(f"{shown_name(m.seat_name(s))} for p{s}" for s in named)

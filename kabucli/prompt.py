@@ -156,7 +156,8 @@ class MoveCompleter(Completer):
         out = [(w, forms[0] if len(forms) == 1 else f"{len(forms)} moves")
                for w, forms in found.items()]
         if not done:
-            commands = {**COMMANDS, **games.text(self.sess.game.name).COMMANDS}
+            commands = {**COMMANDS, **games.commands(self.sess.game.name,
+                                                     self.sess.match.physical)}
             out += [(c, what) for c, what in commands.items() if c.startswith(low)]
         return out
 

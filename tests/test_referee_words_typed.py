@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from test_referee_words import flat, run  # the same runner (plain, 100 columns) and reader
 
+from kabucli import games
+from kabucli.prompt import MoveCompleter
+from kabucli.rules import build
+from kabucli.session import build_seats, start
+
 NAMES = ("--player", "Ann", "--player", "Bob", "--player", "Cat")
 
 
@@ -108,3 +113,34 @@ def test_an_uno_dare_reshuffle_of_one_card_is_said_in_the_singular() -> None:
     assert res.exit_code == 0, res.output
     assert "referee (the reshuffle of 1 discard into a new draw pile) >" in res.stdout, \
         res.stdout[-600:]
+
+
+def test_kabu_tsukuri_help_at_a_real_table_shows_what_the_referee_types() -> None:
+    """'help' at a real table listed the rows a player lays ('1-2-3 4-5-6 7-8-9 aside 12',
+    'p2 rows ...') and 'best', which a real table never types ('best' there only says it
+    answers in a seeded game). It shows the referee's moves; a seeded game's help still shows
+    the whole notation page and 'best'."""
+    res = run("play", "kabu-tsukuri", "--physical", *NAMES, "--no-log",
+              input="help\nquit\n")
+    assert res.exit_code == 0, res.output
+    shown = res.stdout
+    for word in ("| `deal`", "| `bet`, `p3 bets`", "| `show 5-6-7`", "| `undo`"):
+        assert word in shown, shown
+    assert "aside" not in shown and "rows 1-2-3" not in shown, shown
+    assert "best" not in shown.replace("'best'", ""), shown  # neither the row nor the command
+    page = games.notation("kabu-tsukuri")
+    res = run("play", "kabu-tsukuri", "--seed", "1", "--player", "Ann", "--bot", "2=best",
+              "--no-log", input="help\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert page in res.stdout  # unchanged: the whole page, then the commands with 'best'
+    assert "  best  the solver's three best arrangements" in res.stdout, res.stdout
+
+
+def test_tab_at_a_real_kabu_tsukuri_table_does_not_offer_best() -> None:
+    g = games.get("kabu-tsukuri")
+    real = start(g, build(g.Rules, []), build_seats(g, None, ["Ann", "Bob"], []), None,
+                 None, None)
+    assert "best" not in [w for w, _ in MoveCompleter(real).words("")]
+    seeded = start(g, build(g.Rules, []), build_seats(g, None, ["Ann", "Bob"], []), 1,
+                   None, None)
+    assert "best" in [w for w, _ in MoveCompleter(seeded).words("b")]

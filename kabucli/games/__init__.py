@@ -16,7 +16,10 @@ same files:
   prompt's questions that answer now (:func:`prompt_hint`); ``COMMANDS`` (name -> help), the
   questions the game answers at the play prompt (e.g. Yatchaba's ``odds``), and
   ``command(state, line)``, the answer to one (None when ``line`` is not one; never changes
-  the state); and the names and phrases its render module shows (e.g. Dare's hand names);
+  the state); optionally ``SEEDED_ONLY``, the moves of the notation's first table (its typed
+  cell, without the backticks) and the questions a real table never types, which the help of
+  a real table leaves out (:func:`notation`, :func:`commands`); and the names and phrases its
+  render module shows (e.g. Dare's hand names);
 - ``bots.py``: ``BOTS``, its built-in bots by kind;
 - ``render.py``: ``table(game, match, viewer)``, its table drawn for a terminal.
 
@@ -86,12 +89,43 @@ def page(name: str) -> str:
 NOTATION = "## Move notation"
 
 
-def notation(name: str) -> str:
+def notation(name: str, physical: bool = False) -> str:
     """The move notation: the ``## Move notation`` section of the rules page, without its
-    heading (up to the next heading of that level)."""
+    heading (up to the next heading of that level). With ``physical`` (the help of a real
+    table), less the rows of the moves the game's ``SEEDED_ONLY`` names."""
     _, found, rest = page(name).partition(f"\n{NOTATION}\n")
     assert found, f"the rules page of {name} has no '{NOTATION}' section"
-    return rest.split("\n## ", 1)[0].strip() + "\n"
+    section = rest.split("\n## ", 1)[0].strip() + "\n"
+    seeded = _seeded_only(name)
+    if not physical or not seeded:
+        return section
+    lines = section.splitlines(keepends=True)
+    kept = [line for line in lines if _typed_cell(line) not in seeded]
+    dropped = {_typed_cell(line) for line in lines} & seeded
+    moves = seeded - set(text(name).COMMANDS)  # (a question may have no row)
+    assert moves <= dropped, f"the notation of {name} has no row for {sorted(moves - dropped)}"
+    return "".join(kept)
+
+
+def _seeded_only(name: str) -> frozenset[str]:
+    return frozenset(getattr(text(name), "SEEDED_ONLY", ()))
+
+
+def _typed_cell(line: str) -> str | None:
+    """The first cell of a row of a Markdown table, without its backticks (None if no row)."""
+    if not line.startswith("|"):
+        return None
+    return line.split("|")[1].strip().strip("`")
+
+
+def commands(name: str, physical: bool) -> dict[str, str]:
+    """The questions the game answers at the play prompt (``COMMANDS``), those of its
+    ``SEEDED_ONLY`` left out at a real table (``physical``)."""
+    found: dict[str, str] = text(name).COMMANDS
+    if not physical:
+        return found
+    seeded = _seeded_only(name)
+    return {word: what for word, what in found.items() if word not in seeded}
 
 
 class GameEvents(tuple[type[Event], ...]):

@@ -34,6 +34,10 @@ COMMANDS = {
             "chips each is expected to bring per hand",
 }
 
+# What a real table never types (nobody lays rows there: the referee types the bets and the
+# rows turned over, and 'best' answers only in a seeded game): its help leaves them out.
+SEEDED_ONLY = ("1-2-3 4-5-6 7-8-9 aside 12", "p2 rows 1-2-3 4-5-6 7-8-9 aside 12", "best")
+
 
 def row_name(level: int, ranking: str) -> str:
     """The name of a row of strength ``level``: ``Kabu (9)``, ``Nobori, Roppou (6)``,
