@@ -87,8 +87,10 @@ def test_a_yatchaba_bet_of_one_chip_is_said_in_the_singular() -> None:
 def test_a_word_kabu_tsukuri_does_not_know_is_answered_with_what_a_real_table_types() -> None:
     """At a real table a mistyped word ('bte', 'Cta bets') was answered 'lay rows like
     '1-2-3 4-5-6 7-8-9 aside 12', or 'bet', 'show 3-4-5', 'best'': nobody lays rows there and
-    'best' answers only in a seeded game. It names the referee's moves; a seeded game's
-    refusal still names the rows and 'best'."""
+    'best' answers only in a seeded game. It names the referee's moves. A seeded game's
+    refusal named 'bet' and 'show 3-4-5' too, which only a real table types (the program bets
+    and turns the rows over there: 'bet' is refused); it names the rows a player lays, as
+    that hand's size has them, and 'best'."""
     res = run("play", "kabu-tsukuri", "--physical", *NAMES, "--no-log",
               input="deal\nbte\nCta bets\nquit\n")
     assert res.exit_code == 0, res.output
@@ -100,8 +102,12 @@ def test_a_word_kabu_tsukuri_does_not_know_is_answered_with_what_a_real_table_ty
                     "Ann, p2 Bob, p3 Cat)"], said
     res = run("play", "kabu-tsukuri", "--seed", "1", "--player", "Ann", "--bot", "2=best",
               "--no-log", input="bte\nquit\n")
-    assert refusals(res.stdout) == ["'bte' is not a Kabu-Tsukuri move: lay rows like '1-2-3 "
-                                    "4-5-6 7-8-9 aside 12', or 'bet', 'show 3-4-5', 'best'"]
+    assert refusals(res.stdout) == ["'bte' is not a Kabu-Tsukuri move: lay your rows like "
+                                    "'1-2-3 4-5-6 7-8-9 aside 12', or ask 'best'"]
+    res = run("play", "kabu-tsukuri", "--seed", "1", "--players", "5", "--player", "Ann",
+              *(f"--bot={i}=best" for i in range(2, 6)), "--no-log", input="bte\nquit\n")
+    assert refusals(res.stdout) == ["'bte' is not a Kabu-Tsukuri move: lay your rows like "
+                                    "'1-2-3 4-5-6 7-8-9', or ask 'best'"], res.output[-800:]
 
 
 def test_an_uno_dare_reshuffle_of_one_card_is_said_in_the_singular() -> None:

@@ -384,7 +384,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
 
     def _parse_bare_rows(self, s: KabuState, m: Typed) -> Event:
         if not any(ch.isdigit() for ch in m.verb):
-            raise ParseError(text.not_a_move(m.words[0], s.physical))
+            raise ParseError(text.not_a_move(m.words[0], s))
         return self._parse_arrange(self._mover(s, m.seat), m.words)
 
     def _parse_arrange(self, seat: int, words: list[str]) -> Arrange:

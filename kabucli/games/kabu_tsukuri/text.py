@@ -19,14 +19,21 @@ MODEL = "every other row: three cards the player has not seen, at random, in ran
 EMPTY = "type three rows like '1-2-3 4-5-6 7-8-9 aside 12'"  # (when no hint applies)
 
 
-def not_a_move(word: str, physical: bool) -> str:
+def not_a_move(word: str, s: KabuState) -> str:
     """Why a word that is no move is refused, with the moves typed at this table: at a real
-    table the referee's (nobody lays rows there, and 'best' answers only in a seeded game)."""
-    if physical:
+    table the referee's (nobody lays rows there, and 'best' answers only in a seeded game); in
+    a seeded game a player's, who lays rows and may ask 'best' (the program deals, bets and
+    turns the rows over: 'bet' and 'show' are refused there)."""
+    if s.physical:
         return (f"{quoted(word)} is not a Kabu-Tsukuri move: at a real table type 'deal', "
                 "'bet' or 'show 3-4-5'")
-    return (f"{quoted(word)} is not a Kabu-Tsukuri move: lay rows like '1-2-3 4-5-6 7-8-9 "
-            "aside 12', or 'bet', 'show 3-4-5', 'best'")
+    return (f"{quoted(word)} is not a Kabu-Tsukuri move: lay your rows like "
+            f"{quoted(_rows_example(s.size))}, or ask 'best'")
+
+
+def _rows_example(size: int) -> str:
+    """Three rows as typed, with the card set aside when a hand has one to spare."""
+    return "1-2-3 4-5-6 7-8-9" + (" aside 12" if size == 10 else "")
 
 
 COMMANDS = {
@@ -65,9 +72,8 @@ def hint(s: KabuState, seat: int) -> str:
     turn, which can send moves only (the prompt adds its question: :func:`prompt_hint`)."""
     phase, size, row, actor = s.phase, s.size, s.row, s.actor
     if phase == "arrange":
-        aside = " aside 12" if size == 10 else ""
         return (f"lay your {size} cards in three rows of three in the order you lay them, row "
-                f"1 first (e.g. '1-2-3 4-5-6 7-8-9{aside}')")
+                f"1 first (e.g. {quoted(_rows_example(size))})")
     if phase == "bets":
         return f"type 'bet' when p{actor} has put the bet of row {row} in the pot"
     if phase == "show":
