@@ -150,3 +150,22 @@ def test_tab_at_a_real_kabu_tsukuri_table_does_not_offer_best() -> None:
     seeded = start(g, build(g.Rules, []), build_seats(g, None, ["Ann", "Bob"], []), 1,
                    None, None)
     assert "best" in [w for w, _ in MoveCompleter(seeded).words("b")]
+
+
+def test_a_yatchaba_empty_line_is_answered_with_what_the_phase_waits_for() -> None:
+    """An empty line was answered "type 'guess 1 1 8', 'bet', 'pass', 'continue' or 'stop'"
+    whatever the table waited for (a deal, a bet). It says what is typed now, as
+    Kabu-Tsukuri's does."""
+    res = run("play", "yatchaba", "--physical", *NAMES, "--no-log",
+              input="\ndeal\n\n1 2 3\n\nbet\n\nbet\npass\n\nquit\n")
+    assert res.exit_code == 0, res.output
+    said = refusals(res.stdout)
+    assert said == [
+        "empty move: type 'deal' once p1 Ann has laid three cards face down",
+        "empty move: name three months, repeats allowed (e.g. 'guess 1 1 8' or 'guess jan jan "
+        "aug'); best guess Jan Feb Mar: 4/1081 (0.370%, 1 in 270) and 219 more as good",
+        "empty move: 'bet' puts 1 chip in the pot (the guesser cannot pass)",
+        "empty move: 'bet' puts 2 chips in the pot; 'pass' puts in 1 and ends your betting (0 "
+        "of 2 passes used this game)",
+        "empty move: 'continue' for another lap (next amount 3) or 'stop' to turn the cards "
+        "over"], said

@@ -587,9 +587,16 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
              "guess": guess, "guesses": guess, "g": guess, "bet": bet, "bets": bet, "b": bet,
              "continue": decide, "cont": decide, "c": decide, "more": decide, "stop": decide,
              "s": decide, "pass": pass_, "passes": pass_, "p": pass_},
-            self._parse_bare_guess,
-            "empty move: type 'guess 1 1 8', 'bet', 'pass', 'continue' or 'stop'",
+            self._parse_bare_guess, self._empty,
             seatless=("result", "gameend"), split=_words)
+
+    @staticmethod
+    def _empty(s: YatchabaState) -> str:
+        """A line with no move: what is typed now, by whom the game waits for."""
+        from kabucli.games.yatchaba import text  # (its words import this module)
+
+        seat = s.order[s.turn] if s.phase == "bet" else s.guesser
+        return text.empty(s, seat)
 
     def _parse_deal(self, s: YatchabaState, m: Typed) -> Event:
         args = m.args

@@ -93,6 +93,15 @@ def prompt_what(s: YatchabaState) -> str | None:
     return f"{what} ({s.passes[seat]} of {s.rules.pass_limit} passes used)"
 
 
+EMPTY = "type 'guess 1 1 8', 'bet', 'pass', 'continue' or 'stop'"  # (when no hint applies)
+
+
+def empty(s: YatchabaState, seat: int) -> str:
+    """Why an empty line is refused: what ``seat``, the one waited for, may type now (as the
+    phase has it: every move of the game only when no hint applies)."""
+    return f"empty move: {hint(s, seat) or EMPTY}"
+
+
 def hint(s: YatchabaState, seat: int) -> str:
     """What ``seat`` may type now, in one line."""
     phase = s.phase
