@@ -169,3 +169,19 @@ def test_a_yatchaba_empty_line_is_answered_with_what_the_phase_waits_for() -> No
         "of 2 passes used this game)",
         "empty move: 'continue' for another lap (next amount 3) or 'stop' to turn the cards "
         "over"], said
+
+
+def test_a_catch_or_claim_of_a_misspelt_name_names_the_players() -> None:
+    """'catch Cta' (Uno Dare) and 'claim Cta' (Kazu-Tori) were refused as "'Cta' is not a
+    seat: type 'catch p3'", though a player's name may be typed there too; the refusal names
+    the players, as it does when such a word starts the line ('Cta pass')."""
+    res = run("play", "uno-dare", "--physical", *NAMES, "--no-log",
+              input="deal R5\ncatch Cta\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert refusals(res.stdout) == ["'Cta' is not a seat or a player's name: type 'catch p3' "
+                                    "(the players are p1 Ann, p2 Bob, p3 Cat)"], res.stdout
+    res = run("play", "kazu-tori", "--physical", *NAMES, "--no-log",
+              input="deal\nclaim Cta\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert refusals(res.stdout) == ["'Cta' is not a seat or a player's name: type 'claim p2' "
+                                    "(the players are p1 Ann, p2 Bob, p3 Cat)"], res.stdout

@@ -44,6 +44,7 @@ from kabucli.notation import (
     Typed,
     Verbs,
     card_list,
+    no_player,
     notate_shared,
     parse_seat,
     parse_seats,
@@ -591,7 +592,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         if seat is None and len(m.args) == 1:  # 'claim p2'
             seat = seat_of(m.args[0], s.n)
             if seat is None:
-                raise ParseError(f"{quoted(m.args[0])} is not a seat: type 'claim p2'")
+                raise ParseError(no_player(m.args[0], s.n, "claim p2"))
         else:
             m.none_after()
         if seat is None:
