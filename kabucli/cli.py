@@ -1656,7 +1656,8 @@ def _pot_lines(report: Any, every_bot_plays: bool) -> list[str]:
     played = report.matches - report.failures
     if report.measure != "chips" or not report.pot_left or played <= 0:
         return []
-    line = (f"{report.pot_left} chips were left in the pot at the ends of the "
+    left = _counted(report.pot_left, "chip was", "chips were")
+    line = (f"{left} left in the pot at the {'end' if played == 1 else 'ends'} of the "
             f"{_matches(played)} played, won by no bot")
     if every_bot_plays:
         line += (f": the means of chips add up to -{report.pot_left / played:.2f} (the "

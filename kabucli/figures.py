@@ -8,6 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 
+def counted(n: int, one: str, many: str) -> str:
+    """``n`` things as a sentence says them: ``1 chip``, ``2 chips`` (never ``chip(s)``)."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def signed(value: float, decimals: int = 0) -> str:
     """``value`` to ``decimals`` places with its sign, ``+3``, ``-2.50``; a value that shows
     as zero has none: ``0``, ``0.00``."""

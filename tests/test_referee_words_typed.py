@@ -185,3 +185,15 @@ def test_a_catch_or_claim_of_a_misspelt_name_names_the_players() -> None:
     assert res.exit_code == 0, res.output
     assert refusals(res.stdout) == ["'Cta' is not a seat or a player's name: type 'claim p2' "
                                     "(the players are p1 Ann, p2 Bob, p3 Cat)"], res.stdout
+
+
+def test_a_kabu_tsukuri_bet_with_an_amount_says_the_bet_in_the_singular_or_plural() -> None:
+    """'bet 2' was refused as "the bet is 1 chip(s) by the house rules"."""
+    said = []
+    for bet in ("1", "2"):
+        res = run("play", "kabu-tsukuri", "--physical", *NAMES, "--rule", f"bet={bet}",
+                  "--no-log", input="deal\nbet 2\nquit\n")
+        assert res.exit_code == 0, res.output
+        said += refusals(res.stdout)
+    assert said == ["'bet' takes nothing after it: the bet is 1 chip by the house rules",
+                    "'bet' takes nothing after it: the bet is 2 chips by the house rules"], said

@@ -268,6 +268,26 @@ def test_kazu_tori_ranks_each_match_by_its_winners_then_chips(tmp_path: Path) ->
         (round(e, 1), None if c is None else round(c, 1)) for e, c in rater.results()]
 
 
+def test_one_chip_or_one_match_of_the_pot_left_is_said_in_the_singular() -> None:
+    """The report could print "1 chips were left in the pot at the ends of the 1 match"."""
+    from types import SimpleNamespace
+
+    from kabucli.cli import _pot_lines
+
+    def said(pot: int, matches: int, failures: int = 0) -> str:
+        report = SimpleNamespace(measure="chips", pot_left=pot, matches=matches,
+                                 failures=failures)
+        return " / ".join(_pot_lines(report, True))
+
+    assert said(1, 1) == ("1 chip was left in the pot at the end of the 1 match played, won "
+                          "by no bot: the means of chips add up to -1.00 (the chips left in "
+                          "the pot in a match, on average)")
+    assert said(1, 3, failures=1).startswith(
+        "1 chip was left in the pot at the ends of the 2 matches played, won by no bot")
+    assert said(5, 3).startswith(
+        "5 chips were left in the pot at the ends of the 3 matches played, won by no bot")
+
+
 def test_the_pot_left_in_the_middle_is_said_in_sim_and_tournament() -> None:
     # Yatchaba's pots often outlive the match: every mean of chips is then below zero, and
     # the report says where the chips went (and how much, a match, in sim)

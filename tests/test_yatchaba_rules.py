@@ -341,7 +341,7 @@ def test_a_fifth_card_of_a_month_cannot_be_revealed() -> None:
     wrong_round(m, reveal="1 1 1")
     play(m, "deal", "guess 2 3 4", "bet", "bet", "bet", "bet", "stop")
     reason = refused(m, "reveal 1 1 5")
-    assert reason == "2 Jan card(s) cannot be face down: the deck has 4 and 3 already face up"
+    assert reason == "2 Jan cards cannot be face down: the deck has 4 and 3 already face up"
 
 
 def test_a_fifth_card_of_a_month_cannot_be_laid_face_down() -> None:
@@ -353,7 +353,7 @@ def test_a_fifth_card_of_a_month_cannot_be_laid_face_down() -> None:
     wrong_round(m, reveal="1 2 3", guess="2 3 5")
     assert m.state.left[1] == 0
     reason = refused(m, "deal 1b 4a 5a")
-    assert reason == "1 Jan card(s) cannot be face down: the deck has 4 and 4 already face up"
+    assert reason == "1 Jan card cannot be face down: the deck has 4 and 4 already face up"
     step(m, "deal 4a 5a 6a")
     play(m, "guess 4 5 6", "bet", "bet", "bet", "stop", "reveal 4a 5a 6a")
     assert of_type(m, Result)[-1].right is True

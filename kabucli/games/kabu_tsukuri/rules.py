@@ -370,8 +370,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
 
     def _parse_bet(self, s: KabuState, m: Typed) -> Event:
         if m.args:
-            raise ParseError(f"{quoted(m.words[0])} takes nothing after it: the bet is "
-                             f"{s.rules.bet} chip(s) by the house rules")
+            raise ParseError(text.bet_takes_nothing(m.words[0], s.rules.bet))
         return Bet(self._mover(s, m.seat))
 
     def _parse_show(self, s: KabuState, m: Typed) -> Event:
@@ -397,8 +396,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
                 raise ParseError("'aside' needs the card set aside after it, e.g. 'aside 12'")
             words = words[:at]
         if len(words) != ROWS:
-            raise ParseError(f"an arrangement is {ROWS} rows like '1-2-3 4-5-6 7-8-9', "
-                             f"got {len(words)} word(s)")
+            raise ParseError(text.not_three_rows(len(words)))
         return Arrange(seat, [self._row(w) for w in words], aside)
 
     def _parse_deal(self, s: KabuState, m: Typed) -> Event:

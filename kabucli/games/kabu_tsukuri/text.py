@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from kabucli.figures import signed
+from kabucli.figures import counted, signed
 from kabucli.games.kabu_tsukuri.events import Result
 from kabucli.hands import BY_DIGIT, RANK_NAMES, digit_name
 from kabucli.safetext import quoted
@@ -29,6 +29,18 @@ def not_a_move(word: str, s: KabuState) -> str:
                 "'bet' or 'show 3-4-5'")
     return (f"{quoted(word)} is not a Kabu-Tsukuri move: lay your rows like "
             f"{quoted(_rows_example(s.size))}, or ask 'best'")
+
+
+def bet_takes_nothing(word: str, bet: int) -> str:
+    """Why 'bet 2' is refused: the bet is the house rules' (``bet``)."""
+    return (f"{quoted(word)} takes nothing after it: the bet is {counted(bet, 'chip', 'chips')} "
+            "by the house rules")
+
+
+def not_three_rows(words: int) -> str:
+    """Why an arrangement of ``words`` rows (not three) is refused."""
+    return (f"an arrangement is 3 rows like '1-2-3 4-5-6 7-8-9', got "
+            f"{counted(words, 'word', 'words')}")
 
 
 def _rows_example(size: int) -> str:

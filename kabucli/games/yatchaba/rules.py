@@ -373,9 +373,9 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
         yet face up: no fifth January), or None. Cards shown by month only count too."""
         for m, k in sorted(Counter(months).items()):
             if k > s.left[m]:
-                up = COPIES - s.left[m]
-                return (f"{k} {month_name(m)} card(s) cannot be face down: the deck has "
-                        f"{COPIES} and {up} already face up")
+                from kabucli.games.yatchaba import text  # (its words import this module)
+
+                return text.not_face_down(k, m, COPIES, COPIES - s.left[m])
         return None
 
     def _check_cards(self, s: YatchabaState, cards: list[int]) -> str | None:

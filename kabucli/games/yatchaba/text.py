@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from kabucli.errors import ParseError
+from kabucli.figures import counted
 from kabucli.games.yatchaba.rules import (
     GAME,
     YatchabaState,
@@ -91,6 +92,13 @@ def prompt_what(s: YatchabaState) -> str | None:
     if _pass_costs(s, seat):
         return f"{what} (a pass now loses the turn as guesser)"
     return f"{what} ({s.passes[seat]} of {s.rules.pass_limit} passes used)"
+
+
+def not_face_down(k: int, month: int, copies: int, up: int) -> str:
+    """Why ``k`` cards of ``month`` cannot be face down: ``up`` of its ``copies`` are face
+    up already."""
+    cards = counted(k, f"{month_name(month)} card", f"{month_name(month)} cards")
+    return f"{cards} cannot be face down: the deck has {copies} and {up} already face up"
 
 
 EMPTY = "type 'guess 1 1 8', 'bet', 'pass', 'continue' or 'stop'"  # (when no hint applies)
