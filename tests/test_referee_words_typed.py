@@ -197,3 +197,25 @@ def test_a_kabu_tsukuri_bet_with_an_amount_says_the_bet_in_the_singular_or_plura
         said += refusals(res.stdout)
     assert said == ["'bet' takes nothing after it: the bet is 1 chip by the house rules",
                     "'bet' takes nothing after it: the bet is 2 chips by the house rules"], said
+
+
+def test_yatchaba_passes_beyond_the_limit_are_said_as_such() -> None:
+    """With pass_limit=0 a pass was logged as 'pass 1 of 0 in this game' (and a third one
+    past a limit of 2 as 'pass 3 of 2'), the prompt waited for 'p2 to bet 2 or pass (1 of 0
+    passes used)' and the hint told a seat 'you have passed 0 times of 0 this game: another
+    pass loses your turn'. They say the pass is beyond the limit, with the same counts."""
+    res = run("play", "yatchaba", "--physical", *NAMES, "--rule", "pass_limit=0", "--no-log",
+              input="deal\n1 2 3\nbet\n\npass\nbet\nstop\nreveal 4 5 6\n"
+                    "deal\n1 2 3\nbet\npass\n\nquit\n")
+    assert res.exit_code == 0, res.output
+    text = flat(res.stdout)
+    assert "1 of 0" not in text and "0 of 0" not in text and "0 times" not in text, text
+    assert ("p2 passes (1 chip), pass 1 in this game, beyond the limit of 0: no longer a "
+            "guesser in this game") in text, text
+    assert "p1 passes (1 chip), pass 1 in this game, beyond the limit of 0 " in text, text
+    assert "p2 Bob to bet 2 or pass (1 pass used, the limit is 0)" in text, text
+    assert refusals(res.stdout) == [
+        "empty move: 'bet' puts 2 chips in the pot; 'pass' puts in 1 and ends your betting "
+        "(no pass is free this game: a pass loses your turn as guesser)",
+        "empty move: 'bet' puts 2 chips in the pot; 'pass' puts in 1 and ends your betting "
+        "(1 pass used this game, the limit is 0)"], refusals(res.stdout)

@@ -26,7 +26,7 @@ from kabucli.games.yatchaba.rules import (
     draws,
     ways,
 )
-from kabucli.games.yatchaba.text import named_months, odds_text, ratio
+from kabucli.games.yatchaba.text import named_months, odds_text, pass_logged, ratio
 from kabucli.ledger import party_name
 from kabucli.render import (
     cards_box,
@@ -193,7 +193,7 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
         context = _before(match, ev)
         if context is not None:
             used, limit = context[1][ev.seat] + 1, match.state.rules.pass_limit
-            text += f", pass {used} of {limit} in this game"
+            text += f", {pass_logged(used, limit)}"
             if used == limit + 1 and ev.seat not in context[2]:
                 # a seat that has guessed (or dealt) has no turn to lose
                 text += ": no longer a guesser in this game"

@@ -91,7 +91,24 @@ def prompt_what(s: YatchabaState) -> str | None:
     what = f"p{seat} to bet {s.due} or pass"
     if _pass_costs(s, seat):
         return f"{what} (a pass now loses the turn as guesser)"
-    return f"{what} ({s.passes[seat]} of {s.rules.pass_limit} passes used)"
+    return f"{what} ({passes_used(s.passes[seat], s.rules.pass_limit)})"
+
+
+def passes_used(used: int, limit: int, when: str = "") -> str:
+    """A seat's passes this game against ``pass_limit``: ``1 of 2 passes used``; past the
+    limit, or with a limit of 0, ``3 passes used, the limit is 2`` (not ``3 of 2``). ``when``
+    follows ``used`` (`` this game``)."""
+    if limit > 0 and used <= limit:
+        return f"{used} of {limit} passes used{when}"
+    return f"{counted(used, 'pass', 'passes')} used{when}, the limit is {limit}"
+
+
+def pass_logged(used: int, limit: int) -> str:
+    """Which pass of the game a pass is, as its log line says: ``pass 1 of 2 in this game``;
+    past the limit ``pass 3 in this game, beyond the limit of 2`` (not ``pass 1 of 0``)."""
+    if used <= limit:
+        return f"pass {used} of {limit} in this game"
+    return f"pass {used} in this game, beyond the limit of {limit}"
 
 
 def not_face_down(k: int, month: int, copies: int, up: int) -> str:
@@ -122,12 +139,15 @@ def hint(s: YatchabaState, seat: int) -> str:
         if seat == s.guesser:
             return f"'bet' puts {chips} in the pot (the guesser cannot pass)"
         text = f"'bet' puts {chips} in the pot; 'pass' puts in 1 and ends your betting"
-        if _pass_costs(s, seat):
-            used = s.passes[seat]
-            text += (f" (you have passed {used} time{'' if used == 1 else 's'} of "
-                     f"{s.rules.pass_limit} this game: another pass loses your turn as guesser)")
+        limit = s.rules.pass_limit
+        if _pass_costs(s, seat) and limit == 0:
+            text += " (no pass is free this game: a pass loses your turn as guesser)"
+        elif _pass_costs(s, seat):
+            used = s.passes[seat]  # (= limit: a seat past it has no turn to lose)
+            text += (f" (you have passed {counted(used, 'time', 'times')} of {limit} this "
+                     "game: another pass loses your turn as guesser)")
         else:
-            text += f" ({s.passes[seat]} of {s.rules.pass_limit} passes used this game)"
+            text += f" ({passes_used(s.passes[seat], limit, ' this game')})"
         return text
     if phase == "decide":
         return (f"'continue' for another lap (next amount {s.next_amount()}) or 'stop' to "
