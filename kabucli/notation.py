@@ -67,13 +67,12 @@ def seat_of(word: str, nseats: int) -> int | None:
 
 
 def no_player(word: str, nseats: int, example: str) -> str:
-    """Why a word where a move names a seat (``catch Cta``) is refused: it is no seat and no
-    player's name (the session reads a name as its seat); with the move to type and the
-    players, whom the prompt writes as the table does (``p1 Ann``), as it does when such a
-    word starts the line."""
+    """Why a word where a move names a seat (``catch Cta``) is refused: it is no seat (nor a
+    name the session could read as one: a misspelt name, or one two seats share); with the
+    move to type and the players, whom the prompt writes as the table does (``p1 Ann``), as
+    it does when such a word starts the line."""
     seats = ", ".join(f"p{i}" for i in range(1, nseats + 1))
-    return (f"{quoted(word)} is not a seat or a player's name: type {quoted(example)} (the "
-            f"players are {seats})")
+    return f"{quoted(word)} is not a seat: type {quoted(example)} (the players are {seats})"
 
 
 def split_seat(text: str, nseats: int) -> tuple[int | None, str]:

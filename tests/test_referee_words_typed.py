@@ -178,13 +178,13 @@ def test_a_catch_or_claim_of_a_misspelt_name_names_the_players() -> None:
     res = run("play", "uno-dare", "--physical", *NAMES, "--no-log",
               input="deal R5\ncatch Cta\nquit\n")
     assert res.exit_code == 0, res.output
-    assert refusals(res.stdout) == ["'Cta' is not a seat or a player's name: type 'catch p3' "
-                                    "(the players are p1 Ann, p2 Bob, p3 Cat)"], res.stdout
+    assert refusals(res.stdout) == ["'Cta' is not a seat: type 'catch p3' (the players are "
+                                    "p1 Ann, p2 Bob, p3 Cat)"], res.stdout
     res = run("play", "kazu-tori", "--physical", *NAMES, "--no-log",
               input="deal\nclaim Cta\nquit\n")
     assert res.exit_code == 0, res.output
-    assert refusals(res.stdout) == ["'Cta' is not a seat or a player's name: type 'claim p2' "
-                                    "(the players are p1 Ann, p2 Bob, p3 Cat)"], res.stdout
+    assert refusals(res.stdout) == ["'Cta' is not a seat: type 'claim p2' (the players are "
+                                    "p1 Ann, p2 Bob, p3 Cat)"], res.stdout
 
 
 def test_a_kabu_tsukuri_bet_with_an_amount_says_the_bet_in_the_singular_or_plural() -> None:
