@@ -37,7 +37,7 @@ from kabucli.completion import (
     complete_shell,
     script,
 )
-from kabucli.figures import elo_pm, shares, signed
+from kabucli.figures import counted, elo_pm, shares, signed
 from kabucli.registry import GAMES
 
 if TYPE_CHECKING:
@@ -191,13 +191,8 @@ def _markdown(out: Console, text: str) -> None:
                   end="" if text.endswith("\n") else "\n")
 
 
-def _counted(n: int, one: str, many: str) -> str:
-    """``n`` things as a count in a sentence: "1 event", "24 events", "1 match"."""
-    return f"{n} {one if n == 1 else many}"
-
-
 def _events(n: int) -> str:
-    return _counted(n, "event", "events")
+    return counted(n, "event", "events")
 
 
 def _escape(text: str) -> str:
@@ -839,7 +834,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     if word in ("?", "moves", "legal"):
         texts = sess.legal_texts(people_only=True)  # (a bot seat's move is refused if typed)
         if texts:
-            out.print(f"{_counted(len(texts), 'legal move', 'legal moves')}:")
+            out.print(f"{counted(len(texts), 'legal move', 'legal moves')}:")
             shown = texts if len(texts) <= 40 else texts[:30]
             for t in shown:
                 out.print(f"  {_escape(t)}")
@@ -869,7 +864,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         # another person's at a hot seat) only as hidden
         taken = ", ".join(_hidden_move(e) if viewer is not None and g.hidden_from(e, viewer)
                           else g.notate(e) for e in inputs[-n:])
-        out.print(Text(safe_text(f"took back {_counted(n, 'move', 'moves')}: {taken}")))
+        out.print(Text(safe_text(f"took back {counted(n, 'move', 'moves')}: {taken}")))
         return "undone"
     if word in ("table", "t"):
         out.print(render.table(g, m, sess.viewer()))
@@ -1656,7 +1651,7 @@ def _pot_lines(report: Any, every_bot_plays: bool) -> list[str]:
     played = report.matches - report.failures
     if report.measure != "chips" or not report.pot_left or played <= 0:
         return []
-    left = _counted(report.pot_left, "chip was", "chips were")
+    left = counted(report.pot_left, "chip was", "chips were")
     line = (f"{left} left in the pot at the {'end' if played == 1 else 'ends'} of the "
             f"{_matches(played)} played, won by no bot")
     if every_bot_plays:
@@ -1950,7 +1945,7 @@ def tournament(
 
 
 def _matches(n: int) -> str:
-    return _counted(n, "match", "matches")
+    return counted(n, "match", "matches")
 
 
 def _end_run(as_json: dict[str, Any] | None,
@@ -2155,10 +2150,10 @@ def log_repair(
     # out of JSON Lines, their own dropped line says so; either way they are said here
     binary = format_for(dst) == "msgpack"
     records = len(dropped) - (1 if after and not binary else 0)
-    beyond = (f", and the {_counted(after, 'input', 'inputs')} after event {kept}, which breaks "
+    beyond = (f", and the {counted(after, 'input', 'inputs')} after event {kept}, which breaks "
               f"a rule, {'kept' if binary else 'left out'}" if after else "")
     out.print(f"wrote {_escape(str(dst))} ({_events(kept)} kept, "
-              f"{_counted(records, 'record', 'records')} dropped{beyond})", soft_wrap=True)
+              f"{counted(records, 'record', 'records')} dropped{beyond})", soft_wrap=True)
     # what the new log is now, as kabucli audit finds it (records left out may have taken a
     # move a later one needs; a finished game's last events are derived again)
     try:
