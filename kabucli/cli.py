@@ -1572,6 +1572,11 @@ def _long_work(what: str) -> Iterator[Callable[[int, int], None] | None]:
 
     began = time.monotonic()
     bar: list[Any] = []  # the Progress and its task, once shown
+    # a long name (a log's path) is cut to leave the bar (40 columns) and the percentage
+    # their room: else rich squeezes them out of the line, and the bar shows no progress
+    room = max(10, err.width - 46)
+    if len(what) > room:
+        what = what[:room - 1] + "…"
 
     def tell(done: int, total: int) -> None:
         if not bar:

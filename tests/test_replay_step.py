@@ -372,7 +372,8 @@ def test_a_long_read_shows_a_bar_at_a_terminal_and_none_in_a_pipe(
     from kabucli import cli
 
     monkeypatch.setattr(cli, "BAR_AFTER", 0)
-    log = str(REPLAYS / LOGS[0])
+    monkeypatch.chdir(REPLAYS)  # (a name short enough to be shown whole: see the next test)
+    log = LOGS[0]
     terminal = {"COLUMNS": "100", "FORCE_COLOR": "1"}
     res = runner.invoke(app, ["replay", log, "--step"], input="q\n", env=terminal)
     assert res.exit_code == 0
@@ -383,6 +384,31 @@ def test_a_long_read_shows_a_bar_at_a_terminal_and_none_in_a_pipe(
     for args in (["replay", log, "--step"], ["audit", log]):
         res = runner.invoke(app, args, input="q\n", env=ENV)
         assert res.exit_code == 0 and res.stderr == ""
+
+
+def test_the_bar_of_a_log_with_a_long_name_still_shows_how_far(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The name of the log is cut to leave room for the bar: a path as long as a folder of
+    logs often gives (here 90 characters, at 80 columns) took the whole line, the bar went
+    and the percentage showed as '…'."""
+    from kabucli import cli
+
+    monkeypatch.setattr(cli, "BAR_AFTER", 0)
+    folder = tmp_path / ("logs-of-the-club-" * 3)
+    folder.mkdir()
+    log = folder / "uno-dare-20260101-120000.kbl"
+    log.write_bytes((REPLAYS / LOGS[0]).read_bytes())
+    monkeypatch.chdir(tmp_path)
+    name = str(log.relative_to(tmp_path))
+    assert len(name) > 70
+    res = runner.invoke(app, ["replay", name, "--step"], input="q\n",
+                        env={"COLUMNS": "80", "FORCE_COLOR": "1"})
+    assert res.exit_code == 0
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", res.stderr)
+    bars = [line for line in re.split(r"[\r\n]", shown) if line.startswith("reading ")]
+    assert bars and all(len(line) <= 80 for line in bars), bars
+    assert "100%" in bars[-1] and "━" in bars[-1], bars[-1]
+    assert "reading logs-of-the-club-" in bars[-1]  # (the start of the name, cut)
 
 
 def test_a_seat_that_is_not_there_is_refused() -> None:
