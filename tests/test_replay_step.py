@@ -386,15 +386,18 @@ def test_a_long_read_shows_a_bar_at_a_terminal_and_none_in_a_pipe(
         assert res.exit_code == 0 and res.stderr == ""
 
 
+@pytest.mark.parametrize("club", ["logs-of-the-club-", "将棋部の記録-logs-of-the-club-"])
 def test_the_bar_of_a_log_with_a_long_name_still_shows_how_far(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        club: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The name of the log is cut to leave room for the bar: a path as long as a folder of
     logs often gives (here 90 characters, at 80 columns) took the whole line, the bar went
-    and the percentage showed as '…'."""
+    and the percentage showed as '…'. (A CJK character takes two columns.)"""
+    from rich.cells import cell_len
+
     from kabucli import cli
 
     monkeypatch.setattr(cli, "BAR_AFTER", 0)
-    folder = tmp_path / ("logs-of-the-club-" * 3)
+    folder = tmp_path / (club * 3)
     folder.mkdir()
     log = folder / "uno-dare-20260101-120000.kbl"
     log.write_bytes((REPLAYS / LOGS[0]).read_bytes())
@@ -406,9 +409,9 @@ def test_the_bar_of_a_log_with_a_long_name_still_shows_how_far(
     assert res.exit_code == 0
     shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", res.stderr)
     bars = [line for line in re.split(r"[\r\n]", shown) if line.startswith("reading ")]
-    assert bars and all(len(line) <= 80 for line in bars), bars
-    assert "100%" in bars[-1] and "━" in bars[-1], bars[-1]
-    assert "reading logs-of-the-club-" in bars[-1]  # (the start of the name, cut)
+    assert bars and all(cell_len(line) <= 80 for line in bars), bars
+    assert bars[-1].endswith("━" * 40 + " 100%"), bars[-1]  # (the whole bar)
+    assert bars[-1].startswith(f"reading {club[:10]}")  # (the start of the name, cut)
 
 
 def test_a_seat_that_is_not_there_is_refused() -> None:
