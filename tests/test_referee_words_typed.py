@@ -187,6 +187,18 @@ def test_a_catch_or_claim_of_a_misspelt_name_names_the_players() -> None:
                                     "p1 Ann, p2 Bob, p3 Cat)"], res.stdout
 
 
+def test_the_catch_a_refusal_tells_to_type_names_a_seat_of_a_two_player_table() -> None:
+    """With two players 'catch Cta' was told "type 'catch p3' (the players are p1 Ann, p2
+    Bob)", and 'catch p3' is then refused: there is no seat p3."""
+    res = run("play", "uno-dare", "--physical", "--player", "Ann", "--player", "Bob",
+              "--no-log", input="deal R5\ncatch Cta\ncatch p2\nquit\n")
+    assert res.exit_code == 0, res.output
+    said = refusals(res.stdout)
+    assert said[0] == ("'Cta' is not a seat: type 'catch p2' (the players are p1 Ann, "
+                       "p2 Bob)"), res.stdout
+    assert all("no seat" not in line for line in said), said  # (what it told to type)
+
+
 def test_a_kabu_tsukuri_bet_with_an_amount_says_the_bet_in_the_singular_or_plural() -> None:
     """'bet 2' was refused as "the bet is 1 chip(s) by the house rules"."""
     said = []

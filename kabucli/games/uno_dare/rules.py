@@ -941,7 +941,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             raise ParseError("a catch names who is caught: 'catch p3' (or 'p1 catch p3')")
         target = seat_of(args[0], s.n)
         if target is None:
-            raise ParseError(no_player(args[0], s.n, "catch p3"))
+            raise ParseError(no_player(args[0], s.n, f"catch p{min(3, s.n)}"))  # (a seat)
         # untyped: the first player after the one caught, in the direction of play
         return Catch(s.step(target, 1) if m.seat is None else m.seat, target)
 
