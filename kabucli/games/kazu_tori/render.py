@@ -15,6 +15,7 @@ from kabucli.bots import kinds
 from kabucli.cards import ONI
 from kabucli.engine import Game, Match
 from kabucli.events import End, Event, Pay
+from kabucli.figures import counted
 from kabucli.games.kazu_tori.bots import reaction_ms
 from kabucli.games.kazu_tori.rules import (
     GAME,
@@ -151,7 +152,7 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
     cards.add_column("cards", justify="right")
     for key, k in out["cards"].items():
         cards.add_row(seat_cell(match, int(key[1:])), str(k))
-    flips = f"{out['flips']} flip{'' if out['flips'] == 1 else 's'}"
+    flips = counted(out["flips"], "flip", "flips")
     head = Text(f"Game over after {flips}: {ending(out['reason'], seat, match)}. "
                 f"Most cards: {winners}.", style="bold")
     return Group(head, cards, balances_table(match, out["balances"], title="final chips"))

@@ -13,6 +13,7 @@ from rich.text import Text
 from kabucli.cards import UNKNOWN
 from kabucli.engine import Game, Match
 from kabucli.events import End, Event
+from kabucli.figures import counted
 from kabucli.games.uno_dare.rules import (
     COLOR,
     T_SCORE,
@@ -173,7 +174,7 @@ def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
 
 
 def _points(n: int) -> str:
-    return f"{n} point{'' if n == 1 else 's'}"
+    return counted(n, "point", "points")
 
 
 def won_why(match: Match, out: dict[str, Any]) -> str:

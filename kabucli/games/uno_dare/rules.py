@@ -20,6 +20,7 @@ from kabucli.cards import UNKNOWN, UNO_DARE, UNO_DARE_108, UNO_REVERSE, UNO_SKIP
 from kabucli.engine import READY, Game, Pending, Pendings, Step
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Undo
+from kabucli.figures import counted
 from kabucli.games.uno_dare import text
 from kabucli.games.uno_dare.events import (  # re-exported: the game's module names them all
     Answer as Answer,
@@ -485,8 +486,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return f"p{want} shows next, not p{ev.seat}"
         hand = s.hands[want]
         if len(ev.cards) != len(hand):
-            held = f"{len(hand)} card{'' if len(hand) == 1 else 's'}"
-            return f"p{want} holds {held}, not {len(ev.cards)}"
+            return f"p{want} holds {counted(len(hand), 'card', 'cards')}, not {len(ev.cards)}"
         if UNKNOWN in ev.cards or not all(0 <= c < len(CODES) for c in ev.cards):
             return "shown cards are face up: name each"
         known = Counter(c for c in hand if c != UNKNOWN)
@@ -1174,7 +1174,7 @@ def _describe(key: tuple[Any, ...]) -> Pending:
     phase = key[0]
     if phase == "reshuffle":
         under = key[1] - 1  # the discards under the top card
-        return Pending("chance", f"the reshuffle of {under} discard{'' if under == 1 else 's'} "
+        return Pending("chance", f"the reshuffle of {counted(under, 'discard', 'discards')} "
                        "into a new draw pile")
     if phase == "todo":
         code, seat = key[1], key[2]

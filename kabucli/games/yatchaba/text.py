@@ -135,7 +135,7 @@ def hint(s: YatchabaState, seat: int) -> str:
                 "'guess jan jan aug'); " + odds_text(s))
     if phase == "bet":
         amt = s.next_amount()
-        chips = f"{amt} chip{'' if amt == 1 else 's'}"
+        chips = counted(amt, "chip", "chips")
         if seat == s.guesser:
             return f"'bet' puts {chips} in the pot (the guesser cannot pass)"
         text = f"'bet' puts {chips} in the pot; 'pass' puts in 1 and ends your betting"
