@@ -368,21 +368,31 @@ def test_the_pools_fork_server_starts_with_ctrl_c_ignored(tmp_path: Path,
     server = forkserver._forkserver  # type: ignore[attr-defined]
     probe = tmp_path / "ctrl_c_probe.py"  # imported by the fork server as it starts
     seen = tmp_path / "seen.txt"
-    probe.write_text("import signal\n"
-                     f"open({str(seen)!r}, 'w').write(repr(signal.getsignal(signal.SIGINT)))\n")
+    # written beside, then renamed: the name is there only once the file is whole (it was
+    # read empty once, between the fork server's open and its write)
+    probe.write_text("import os, signal\n"
+                     f"open({str(seen)!r} + '.tmp', 'w').write("
+                     "repr(signal.getsignal(signal.SIGINT)))\n"
+                     f"os.replace({str(seen)!r} + '.tmp', {str(seen)!r})\n")
     monkeypatch.chdir(tmp_path)  # found there: the fork server's path starts with its folder
     server._stop()  # a fork server of an earlier test: this one starts its own
     preload = server._preload_modules
+    # this process has Python's Ctrl-C handler, as when started from a terminal: pytest
+    # started with Ctrl-C ignored (nohup ... &, a background job of a script) had the fork
+    # server ignore it whatever kabucli did, and failed the check below
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         server.set_forkserver_preload(["ctrl_c_probe"])
         _start_fork_server()
         deadline = time.monotonic() + 30
         while not seen.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
+        assert seen.exists(), "the fork server did not import the probe within 30 s"
         assert seen.read_text() == repr(signal.SIG_IGN)
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
         assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
     finally:
+        signal.signal(signal.SIGINT, before)
         server._stop()
         server.set_forkserver_preload(preload)
     # and a pool started afterwards plays as ever
