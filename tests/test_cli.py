@@ -622,7 +622,12 @@ def test_entry_point_with_no_color_on_a_terminal_sends_no_escapes(tmp_path: Path
     assert ANSI.encode() not in out
 
 
-CTRL_C_WHILE_LOADING = """
+# (each child first takes Python's Ctrl-C handler, as when started from a terminal: pytest
+# started with Ctrl-C ignored, under nohup ... & or as a script's background job, had its
+# children inherit that, and kabucli rightly kept ignoring it, failing these tests)
+AS_FROM_A_TERMINAL = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+
+CTRL_C_WHILE_LOADING = AS_FROM_A_TERMINAL + """
 import importlib.abc, os, signal, sys
 
 class CtrlC(importlib.abc.MetaPathFinder):  # Ctrl-C while kabucli.cli is being imported
@@ -648,9 +653,21 @@ def test_ctrl_c_while_the_program_loads_ends_it_without_a_traceback(tmp_path: Pa
 
 def test_once_loaded_ctrl_c_is_the_commands_to_handle() -> None:
     # the entry point gives Python's Ctrl-C back (a KeyboardInterrupt) before the command runs
-    code = ("import signal, kabucli.cli\n"
+    code = (AS_FROM_A_TERMINAL + "import signal, kabucli.cli\n"
             "kabucli.cli.main = lambda: print(signal.getsignal(signal.SIGINT) is "
             "signal.default_int_handler)\n"
+            "from kabucli.entry import main\nmain()\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert res.returncode == 0 and res.stdout.strip() == "True", res.stderr
+
+
+def test_a_ctrl_c_ignored_from_the_start_stays_ignored() -> None:
+    # a background job of a script (or nohup ... &) starts with Ctrl-C ignored: the entry
+    # point leaves it so, before and after loading the commands
+    code = ("import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nimport kabucli.cli\n"
+            "kabucli.cli.main = lambda: print(signal.getsignal(signal.SIGINT) is "
+            "signal.SIG_IGN)\n"
             "from kabucli.entry import main\nmain()\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)
