@@ -1520,23 +1520,28 @@ def _live_run(err: Console, title: str, total: int, names: list[str],
               run: Callable[[Callable[[Any], None] | None], Any], show: bool = True) -> Any:
     """Run ``run(on_match)`` with a live progress bar and standings on stderr when it is a
     terminal (and ``show``); the report it returns. SIGTERM stops the run as Ctrl-C does,
-    with the report so far (see kabucli.sim.Terminated)."""
+    with the report so far (see kabucli.sim.Terminated). A signal the program was started
+    ignoring (Ctrl-C for a script's background job, or under nohup ... &) stays ignored, as
+    it does in every other command (see kabucli.entry): it stopped the run."""
     import signal
     import threading
 
     from kabucli.sim import Terminated, _dropped
 
+    if threading.current_thread() is not threading.main_thread():  # (signals go to main)
+        return _live_run_shown(err, title, total, names, run, show)
+    taken = [sig for sig in (signal.SIGINT, signal.SIGTERM)
+             if signal.getsignal(sig) is not signal.SIG_IGN]
+
     def stop(signum: int, frame: Any) -> None:
         # the first Ctrl-C or SIGTERM stops the run; any after it is dropped: it would cut
         # the stopping, the report or the exit code short (the command ends once the report
         # is printed)
-        signal.signal(signal.SIGINT, _dropped)
-        signal.signal(signal.SIGTERM, _dropped)
+        for sig in taken:
+            signal.signal(sig, _dropped)
         raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
-    if threading.current_thread() is not threading.main_thread():  # (signals go to main)
-        return _live_run_shown(err, title, total, names, run, show)
-    before = [(sig, signal.signal(sig, stop)) for sig in (signal.SIGINT, signal.SIGTERM)]
+    before = [(sig, signal.signal(sig, stop)) for sig in taken]
     report = None
     try:
         report = _live_run_shown(err, title, total, names, run, show)

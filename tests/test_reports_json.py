@@ -84,6 +84,13 @@ def run(*argv: str, code: int = 0) -> dict[str, Any]:
     return json.loads(res.stdout)  # type: ignore[no-any-return]
 
 
+def _ctrl_c_as_from_a_terminal() -> None:
+    """(A child's preexec_fn) Ctrl-C's default action, so that the program takes it as when
+    started from a terminal: pytest started with it ignored (nohup ... &, a script's
+    background job) passes that on, and kabucli rightly keeps ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def stopped_by_ctrl_c(command: str, extra: list[str], tmp: Path) -> dict[str, Any]:
     """A run of ``command`` against a slow bot, sent SIGINT once it is under way."""
     slow = tmp / "slow.py"
@@ -94,7 +101,8 @@ def stopped_by_ctrl_c(command: str, extra: list[str], tmp: Path) -> dict[str, An
          f"cmd:{sys.executable} {slow}", *extra, "--seed", "5", "--rule", "rounds=1",
          "--workers", "2", "--logs", str(logs), "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)})
+        env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)},
+        preexec_fn=_ctrl_c_as_from_a_terminal)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(list(logs.glob("*.kbl"))) < 4:
         time.sleep(0.1)

@@ -210,6 +210,13 @@ def test_the_report_names_the_forfeits_in_words(tmp_path: Path) -> None:
     assert "exited (code 3)" in res.output
 
 
+def _ctrl_c_as_from_a_terminal() -> None:
+    """(A child's preexec_fn) Ctrl-C's default action, so that the program takes it as when
+    started from a terminal: pytest started with it ignored (nohup ... &, a script's
+    background job) passes that on, and kabucli rightly keeps ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_cleanly_with_the_report_so_far_and_resumable_logs(
         tmp_path: Path) -> None:
     logs = tmp_path / "logs"
@@ -221,7 +228,8 @@ def test_ctrl_c_stops_cleanly_with_the_report_so_far_and_resumable_logs(
             f"cmd:{sys.executable} {slow}", "-m", "400", "--seed", "5", "--rule", "rounds=1",
             "--workers", "2", "--logs", str(logs), "--json"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True, env={**os.environ, "NO_COLOR": "1"})
+                            start_new_session=True, env={**os.environ, "NO_COLOR": "1"},
+                            preexec_fn=_ctrl_c_as_from_a_terminal)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(list(logs.glob("*.kbl"))) < 6:
         time.sleep(0.1)
@@ -478,6 +486,27 @@ def test_a_run_killed_outright_leaves_no_process_behind() -> None:
         with contextlib.suppress(OSError):
             os.kill(p, signal.SIGKILL)
     assert not left, f"still running: {left}"
+
+
+def test_a_run_started_with_ctrl_c_ignored_keeps_ignoring_it(tmp_path: Path) -> None:
+    # a script's background job (or nohup ... &) starts with Ctrl-C ignored, so that the
+    # terminal's Ctrl-C for the job in front does not stop it: as every other command, a
+    # run keeps ignoring it (it took Ctrl-C over and stopped, exit 130); SIGTERM still stops
+    # it. Both are sent at once: a Ctrl-C taken first would stop the run and drop the SIGTERM
+    logs = tmp_path / "logs"
+    argv = [sys.executable, "-m", "kabucli", "sim", "dare", "-b", "best", "-b", "random",
+            "-m", "200000", "--seed", "5", "--workers", "2", "--logs", str(logs), "--json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "NO_COLOR": "1"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(logs.glob("*.kbl"))) < 20:
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    proc.terminate()
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert json.loads(out)["stopped"] == "terminated (SIGTERM)"
 
 
 def test_sigterm_stops_a_run_as_ctrl_c_does_with_its_report(tmp_path: Path) -> None:
