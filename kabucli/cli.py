@@ -496,11 +496,13 @@ def resume(
 ) -> None:
     """Go on with a game from its log (after a crash or a quit); appends to the same log."""
     from kabucli.errors import KabuError, LogError
+    from kabucli.safetext import safe_text
     from kabucli.session import resume as do_resume
 
     moves = _read_script(script)
     try:
-        sess, torn = do_resume(log, bot or [])
+        with _long_work(f"resuming {safe_text(str(log))}") as progress:
+            sess, torn = do_resume(log, bot or [], progress=progress)
     except LogError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:

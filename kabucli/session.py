@@ -228,8 +228,9 @@ class _Otherwise(Exception):
     """The bots would have played otherwise than a log did (see :func:`caught_up_bots`)."""
 
 
-def caught_up_bots(game: Game, header: Any, events: list[Event],
-                   kinds: dict[int, str]) -> tuple[dict[int, Any], Event | None]:
+def caught_up_bots(game: Game, header: Any, events: list[Event], kinds: dict[int, str],
+                   progress: Callable[[int, int], None] | None = None
+                   ) -> tuple[dict[int, Any], Event | None]:
     """The built-in bots of ``kinds`` (seat -> kind) as they stood after ``events`` (a
     log's, each already found valid): made afresh, then asked again at each of their turns
     the log holds, so that their generators are where they were and a resumed match goes on
@@ -237,7 +238,8 @@ def caught_up_bots(game: Game, header: Any, events: list[Event],
     the bots drew: the winner's move, chosen then (None: none). As soon as the log went
     otherwise than they would have (a person took a move back; a bot of another version
     picked another move; a user's own bot, not asked here, won a race) they are made afresh
-    instead: they play on, as well, from the start of their generators."""
+    instead: they play on, as well, from the start of their generators. ``progress`` is told
+    (events gone through, all events) every 4,096 events or so."""
     kinds = {s: k for s, k in kinds.items() if not k.startswith(EXTERNAL)}
     m = Match(game, header)
     bots = make_bots(m, kinds)
@@ -248,6 +250,8 @@ def caught_up_bots(game: Game, header: Any, events: list[Event],
     def same(i: int, ev: Event) -> None:  # each event the engine or the bots record
         if i <= n and events[i - 1] != ev:
             raise _Otherwise
+        if i & 4095 == 0 and progress is not None:
+            progress(i, n)
 
     m.keep = False  # (compared as they come instead: a long log is not held twice)
     m.on_event = same
@@ -606,15 +610,20 @@ def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | 
     return Session(match, bots, log_path, humans, kinds)
 
 
-def resume(path: Path, bot_specs: list[str] | None = None,
-           durable: bool = True) -> tuple[Session, LogError | None]:
+def resume(path: Path, bot_specs: list[str] | None = None, durable: bool = True,
+           progress: Callable[[int, int], None] | None = None
+           ) -> tuple[Session, LogError | None]:
     """Reopen a log to play on: replay it and append from its last good record.
 
     Only a torn tail (its last record cut short) is taken off, into a side file
     (``session.match.writer.torn_file``); it is returned as the error. Any other damage, a
     broken rule, a finished game or a user's bot not named again (see :func:`resume_bots`)
-    refuses, and then the file is left as it is."""
-    data = read_log(path, games.event_types, strict=False)
+    refuses, and then the file is left as it is.
+
+    ``progress`` is told how far it has come, (done, all), the first half by the log's bytes
+    read, the second by the events the bots caught up with (a progress bar's)."""
+    data = read_log(path, games.event_types, strict=False,
+                    progress=None if progress is None else lambda d, n: progress(d, 2 * n))
     if data.error is not None and not data.torn:
         raise _damaged(path, data.error)
     game = games.get(data.header.game)
@@ -635,7 +644,8 @@ def resume(path: Path, bot_specs: list[str] | None = None,
     if match.over:  # checked before reopening, which would set a torn tail aside
         raise KabuError(f"{path}: the game in this log is already over")
     kinds = resume_bots(game, data.header.seats, bot_specs or [])
-    bots, due = caught_up_bots(game, data.header, data.events, kinds)
+    bots, due = caught_up_bots(game, data.header, data.events, kinds,
+                               None if progress is None else lambda d, n: progress(n + d, 2 * n))
     bots |= make_bots(match, {s: k for s, k in kinds.items() if s not in bots})
     try:
         match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable, data)

@@ -110,3 +110,47 @@ def test_a_log_with_an_undo_resumes_with_fresh_bots(tmp_path: Path) -> None:
     events = [*data.events[:40], Undo()]
     caught, _ = caught_up_bots(g, data.header, events, kinds)
     assert _next_draws(caught) == _next_draws(caught_up_bots(g, data.header, [], kinds)[0])
+
+
+def test_resume_tells_its_progress_reading_then_catching_up(tmp_path: Path) -> None:
+    """A long log takes seconds to resume: ``progress`` is told the reading's bytes as the
+    first half and the bots' catching up as the second, always further, up to the end."""
+    g = games.get("uno-dare")
+    seats = build_seats(g, 2, [], ["all=random"])
+    full = tmp_path / "long.kbl"
+    s = start(g, g.Rules(target=3000), seats, SEED, full, None, durable=False)
+    s.run_bots()
+    s.close()
+    events = read_log(full, games.event_types).events
+    n = len(events)
+    assert n - 10 >= 3 * 4096
+    cut = _cut(full, n - 10, tmp_path)
+    size = cut.stat().st_size
+    told: list[tuple[int, int]] = []
+    session, _ = resume(cut, durable=False, progress=lambda d, t: told.append((d, t)))
+    session.close()
+    fractions = [d / t for d, t in told]
+    assert fractions == sorted(fractions) and len(told) >= 3
+    assert (size, 2 * size) in told  # the reading done: half way
+    caught = [d - (n - 10) for d, t in told if t == 2 * (n - 10) and d > n - 10]
+    assert caught == [4096, 8192, 12288][:len(caught)] and len(caught) >= 3
+
+
+def test_resume_at_a_terminal_shows_a_bar_and_piped_none(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kabucli resume`` draws the bar of a long resume on stderr at a terminal (once it has
+    taken cli.BAR_AFTER seconds; made 0 here), as replay and audit do; piped, none."""
+    from typer.testing import CliRunner
+
+    from kabucli import cli
+
+    monkeypatch.setattr(cli, "BAR_AFTER", 0)
+    monkeypatch.chdir(tmp_path)
+    full = _bot_match("dare", tmp_path)
+    n = len(read_log(full, games.event_types).events)
+    for env, shown in (({"FORCE_COLOR": "1", "COLUMNS": "100"}, True),
+                       ({"NO_COLOR": "1", "COLUMNS": "100"}, False)):
+        cut = _cut(full, n // 2, tmp_path).rename(tmp_path / f"cut-{shown}.kbl")
+        res = CliRunner().invoke(cli.app, ["resume", cut.name, "--quiet"], env=env)
+        assert res.exit_code == 0, res.output
+        assert (f"resuming {cut.name}" in res.stderr) == shown, res.stderr
