@@ -209,20 +209,30 @@ def test_repair_of_a_header_its_game_refuses_is_one_line(tmp_path: Path) -> None
 
 # -- one writer a log (found by a referee's durability pass, 2026-11-25) ---------------------
 
+def _made(log: Path, deadline: float = 60.0) -> None:
+    """Wait until a game started beside the test has written its log's header (its lock is
+    held from before that); fail, saying so, when it has not within ``deadline`` seconds (a
+    loaded machine starts Python slowly: 10 s was the limit, and the test then read an empty
+    or missing log and failed on something else)."""
+    import time
+
+    end = time.monotonic() + deadline
+    while not (log.exists() and log.stat().st_size > 0):
+        if time.monotonic() > end:
+            pytest.fail(f"the game made no log at {log} in {deadline:.0f} s")
+        time.sleep(0.05)
+
+
 def test_a_log_being_written_cannot_be_resumed_by_another_kabucli(tmp_path: Path) -> None:
     # two writers of one log wrote over each other's records: accepted moves were lost and
     # the log failed its checksums
-    import time
 
     log = tmp_path / "table.kbl"
     first = subprocess.Popen([sys.executable, "-m", "kabucli", "play", "dare", "--physical",
                               "--players", "2", "--log", str(log)], stdin=subprocess.PIPE,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(200):  # until the game has made its log
-            if log.exists() and log.stat().st_size > 0:
-                break
-            time.sleep(0.05)
+        _made(log)  # (its lock is taken before its header is written)
         before = digest(log)
         second = subprocess.run([sys.executable, "-m", "kabucli", "resume", str(log)],
                                 input=b"", capture_output=True, timeout=60)
@@ -407,17 +417,13 @@ def test_a_file_name_of_up_to_255_bytes_is_written_and_a_longer_one_refused(
 
 
 def test_convert_never_replaces_a_log_a_game_is_writing(tmp_path: Path, log: Path) -> None:
-    import time
 
     live = tmp_path / "live.jsonl"
     game = subprocess.Popen([sys.executable, "-m", "kabucli", "play", "dare", "--physical",
                              "--players", "2", "--log", str(live)], stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(200):
-            if live.exists() and live.stat().st_size > 0:
-                break
-            time.sleep(0.05)
+        _made(live)
         before = digest(live)
         for command in ("convert", "repair"):
             res = run("log", command, str(log), str(live), "--force")
