@@ -651,23 +651,17 @@ def test_ctrl_c_while_the_program_loads_ends_it_without_a_traceback(tmp_path: Pa
     assert res.returncode == -signal.SIGINT and res.stderr == "" and res.stdout == ""
 
 
-def test_once_loaded_ctrl_c_is_the_commands_to_handle() -> None:
-    # the entry point gives Python's Ctrl-C back (a KeyboardInterrupt) before the command runs
-    code = (AS_FROM_A_TERMINAL + "import signal, kabucli.cli\n"
-            "kabucli.cli.main = lambda: print(signal.getsignal(signal.SIGINT) is "
-            "signal.default_int_handler)\n"
-            "from kabucli.entry import main\nmain()\n")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=60)
-    assert res.returncode == 0 and res.stdout.strip() == "True", res.stderr
-
-
-def test_a_ctrl_c_ignored_from_the_start_stays_ignored() -> None:
-    # a background job of a script (or nohup ... &) starts with Ctrl-C ignored: the entry
-    # point leaves it so, before and after loading the commands
-    code = ("import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nimport kabucli.cli\n"
-            "kabucli.cli.main = lambda: print(signal.getsignal(signal.SIGINT) is "
-            "signal.SIG_IGN)\n"
+@pytest.mark.parametrize(("started", "then"), [
+    (AS_FROM_A_TERMINAL, "signal.default_int_handler"),
+    ("import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n", "signal.SIG_IGN")],
+    ids=["from-a-terminal", "ignored-from-the-start"])
+def test_once_loaded_ctrl_c_is_the_commands_to_handle_unless_ignored(started: str,
+                                                                     then: str) -> None:
+    # the entry point gives Python's Ctrl-C back (a KeyboardInterrupt) before the command
+    # runs; a background job of a script (or nohup ... &) starts with Ctrl-C ignored: the
+    # entry point leaves it so, before and after loading the commands
+    code = (started + "import signal, kabucli.cli\n"
+            f"kabucli.cli.main = lambda: print(signal.getsignal(signal.SIGINT) is {then})\n"
             "from kabucli.entry import main\nmain()\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)

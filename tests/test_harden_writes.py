@@ -472,6 +472,28 @@ def _umask() -> int:
     return old
 
 
+def _signalled_while_writing(target: Path, sig: str, disposition: str) -> Any:
+    """A process of its own that sets ``sig`` to ``disposition`` (SIG_DFL, SIG_IGN), then
+    writes ``target`` whole and is sent ``sig`` halfway through the write; after, it prints
+    whether ``sig`` has that disposition still (in a ``finally``: also as it is killed)."""
+    child = f"""
+import os, signal
+signal.signal(signal.{sig}, signal.{disposition})
+from kabucli.files import write_whole
+def write(fh):
+    fh.write(b"half of a new file")
+    fh.flush()
+    os.kill(os.getpid(), signal.{sig})
+    fh.write(b" and the rest")
+try:
+    write_whole({str(target)!r}, write, overwrite=True)
+finally:
+    print(signal.getsignal(signal.{sig}) is signal.{disposition})
+"""
+    return subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
+                          timeout=60)
+
+
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP", "SIGQUIT"])
 def test_sigterm_while_a_file_is_written_whole_leaves_no_part_file(
         tmp_path: Path, sig: str) -> None:
@@ -482,29 +504,14 @@ def test_sigterm_while_a_file_is_written_whole_leaves_no_part_file(
     itself.)"""
     import signal
 
-    number = int(getattr(signal, sig))
     target = tmp_path / "out.jsonl"
     target.write_bytes(b"the file that was there\n")
     # the signal has its default action, as in a program started from a terminal: started
     # with it ignored (by nohup, or a script's background job), as pytest may be, the child
     # inherited that, rightly kept ignoring it and wrote the file whole (exit 0)
-    child = f"""
-import os, signal
-signal.signal(signal.{sig}, signal.SIG_DFL)
-from kabucli.files import write_whole
-def write(fh):
-    fh.write(b"half of a new file")
-    fh.flush()
-    os.kill(os.getpid(), signal.{sig})
-    fh.write(b" and the rest")
-try:
-    write_whole({str(target)!r}, write, overwrite=True)
-finally:
-    print(signal.getsignal(signal.{sig}) is signal.SIG_DFL)
-"""
-    res = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
-                         timeout=60)
-    assert (res.returncode, res.stdout, res.stderr) == (128 + number, "True\n", "")
+    res = _signalled_while_writing(target, sig, "SIG_DFL")
+    assert (res.returncode, res.stdout, res.stderr) == (128 + int(getattr(signal, sig)),
+                                                        "True\n", "")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
     assert target.read_bytes() == b"the file that was there\n"
 
@@ -517,20 +524,7 @@ def test_a_signal_the_program_was_started_ignoring_stays_ignored_while_a_file_is
     whole, as the program would be left running without kabucli's handling."""
     target = tmp_path / "out.jsonl"
     target.write_bytes(b"the file that was there\n")
-    child = f"""
-import os, signal
-signal.signal(signal.{sig}, signal.SIG_IGN)
-from kabucli.files import write_whole
-def write(fh):
-    fh.write(b"half of a new file")
-    fh.flush()
-    os.kill(os.getpid(), signal.{sig})
-    fh.write(b" and the rest")
-write_whole({str(target)!r}, write, overwrite=True)
-print(signal.getsignal(signal.{sig}) is signal.SIG_IGN)
-"""
-    res = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
-                         timeout=60)
+    res = _signalled_while_writing(target, sig, "SIG_IGN")
     assert (res.returncode, res.stdout, res.stderr) == (0, "True\n", "")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
     assert target.read_bytes() == b"half of a new file and the rest"
