@@ -237,9 +237,11 @@ def caught_up_bots(game: Game, header: Any, events: list[Event], kinds: dict[int
     as the unbroken one would have. And the move due first, when the log ends with a race
     the bots drew: the winner's move, chosen then (None: none). As soon as the log went
     otherwise than they would have (a person took a move back; a bot of another version
-    picked another move; a user's own bot, not asked here, won a race) they are made afresh
-    instead: they play on, as well, from the start of their generators. ``progress`` is told
-    (events gone through, all events) every 4,096 events or so."""
+    picked another move) they are made afresh instead: they play on, as well, from the start
+    of their generators. A user's own bot is not asked here (its seat is a person's to them):
+    a race it took part in is not drawn again, and the bots' generators may then stand
+    elsewhere than in the unbroken match, unnoticed. ``progress`` is told (events gone
+    through, all events) every 4,096 events or so."""
     kinds = {s: k for s, k in kinds.items() if not k.startswith(EXTERNAL)}
     m = Match(game, header)
     bots = make_bots(m, kinds)
