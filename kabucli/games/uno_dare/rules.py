@@ -920,7 +920,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
              # a line that starts with a color word is a move ('red'), not a name
              **dict.fromkeys(text.COLOR_WORDS, self._parse_other)},
             self._parse_other,
-            "empty move: type a card like 'R5', 'draw', 'decline', 'uno' or 'catch p3'",
+            lambda s: text.empty_move(s.n),
             seatless=("deal", "reshuffle", "penalty", "race", "score"))
 
     @staticmethod
@@ -938,10 +938,10 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def _parse_catch(self, s: UnoState, m: Typed) -> Event:
         args = m.args
         if len(args) != 1:
-            raise ParseError("a catch names who is caught: 'catch p3' (or 'p1 catch p3')")
+            raise ParseError(text.catch_names_one(s.n))
         target = seat_of(args[0], s.n)
         if target is None:
-            raise ParseError(no_player(args[0], s.n, f"catch p{min(3, s.n)}"))  # (a seat)
+            raise ParseError(no_player(args[0], s.n, text.catch_example(s.n)))
         # untyped: the first player after the one caught, in the direction of play
         return Catch(s.step(target, 1) if m.seat is None else m.seat, target)
 
@@ -977,7 +977,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def _parse_play_verb(self, s: UnoState, m: Typed) -> Event:
         if not m.args:
             raise ParseError("'play' needs a card after it, e.g. 'play R5'")
-        return self._parse_play(self._who(s, m), m.args[0], m.args[1:])
+        return self._parse_play(self._who(s, m), m.args[0], m.args[1:], s.n)
 
     def _parse_other(self, s: UnoState, m: Typed) -> Event:
         """A card played (``R5``), or a color named alone while one is to be named."""
@@ -990,7 +990,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             raise ParseError(text.color_first(m.words, self._spelt(m.words)))
         if verb in self.verbs.handlers and verb != "play":  # 'draw 2', 'color'
             raise ParseError(text.words_after(verb, m.args))
-        return self._parse_play(self._who(s, m), m.words[0], m.args)  # as typed
+        return self._parse_play(self._who(s, m), m.words[0], m.args, s.n)  # as typed
 
     def _spelt(self, words: list[str]) -> str | None:
         """The card that a color word and the words after it spell ('red 5' R5, 'blue skip'
@@ -1003,13 +1003,12 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return None
         return self.deck.token(card)
 
-    def _parse_play(self, seat: int, word: str, args: list[str]) -> Play:
+    def _parse_play(self, seat: int, word: str, args: list[str], n: int) -> Play:
+        """``word`` played by ``seat`` (``args``: a color, 'uno'); ``n``: the players."""
         try:
             card = self.deck.parse(word)
         except ParseError:
-            raise ParseError(f"{quoted(word)} is not an Uno Dare move: type a card like 'R5', "
-                             "'WD12 red', 'draw', 'keep', 'decline', 'try', 'uno' or "
-                             "'catch p3'") from None
+            raise ParseError(text.not_a_move(word, n)) from None
         if card < 0:
             raise ParseError("a played card is face up: name it")
         low = [a.lower() for a in args]

@@ -92,6 +92,30 @@ def words_after(verb: str, rest: list[str]) -> str:
     return f"{quoted(verb)} takes nothing after it (not {quoted(' '.join(rest))})"
 
 
+def catch_example(n: int) -> str:
+    """A catch as typed at a table of ``n`` players, of a seat there is: ``catch p3`` (at a
+    table of two ``catch p2``)."""
+    return f"catch p{min(3, n)}"
+
+
+def empty_move(n: int) -> str:
+    """Why an empty line is refused, at a table of ``n`` players."""
+    return ("empty move: type a card like 'R5', 'draw', 'decline', 'uno' or "
+            f"{quoted(catch_example(n))}")
+
+
+def catch_names_one(n: int) -> str:
+    """Why a catch that names nobody, or several, is refused."""
+    catch = catch_example(n)
+    return f"a catch names who is caught: {quoted(catch)} (or {quoted('p1 ' + catch)})"
+
+
+def not_a_move(word: str, n: int) -> str:
+    """Why a word that is neither a move nor a card is refused."""
+    return (f"{quoted(word)} is not an Uno Dare move: type a card like 'R5', 'WD12 red', "
+            f"'draw', 'keep', 'decline', 'try', 'uno' or {quoted(catch_example(n))}")
+
+
 # The symbols' words a card may be spelt with after its color's word ('red skip' for RS).
 SYMBOL_WORDS = {"skip": "S", "reverse": "R", "dare": "D"}
 

@@ -595,8 +595,7 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
         """A line with no move: what is typed now, by whom the game waits for."""
         from kabucli.games.yatchaba import text  # (its words import this module)
 
-        seat = s.order[s.turn] if s.phase == "bet" else s.guesser
-        return text.empty(s, seat)
+        return text.empty(s)
 
     def _parse_deal(self, s: YatchabaState, m: Typed) -> Event:
         args = m.args
@@ -611,8 +610,9 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
         """Three months alone: the guesser's guess."""
         if parse_month(m.verb) is not None and s.phase == "guess":
             return Guess(m.seat or s.guesser, self._parse_months(m.words))
-        raise ParseError(f"{quoted(m.words[0])} is not a Yatchaba move: use 'guess 1 1 8', 'bet', "
-                         "'pass', 'continue', 'stop', 'deal' or 'reveal 1 1 8'")
+        from kabucli.games.yatchaba import text  # (its words import this module)
+
+        raise ParseError(text.not_a_move(m.words[0], s))
 
     def _parse_bet(self, s: YatchabaState, m: Typed) -> Event:
         args = m.args

@@ -18,6 +18,7 @@ from kabucli.games.yatchaba.rules import (
     month_name,
     ways,
 )
+from kabucli.safetext import quoted
 
 # The questions Yatchaba answers at the prompt of ``kabucli play`` (see :func:`command`).
 COMMANDS: dict[str, str] = {
@@ -121,10 +122,20 @@ def not_face_down(k: int, month: int, copies: int, up: int) -> str:
 EMPTY = "type 'guess 1 1 8', 'bet', 'pass', 'continue' or 'stop'"  # (when no hint applies)
 
 
-def empty(s: YatchabaState, seat: int) -> str:
-    """Why an empty line is refused: what ``seat``, the one waited for, may type now (as the
-    phase has it: every move of the game only when no hint applies)."""
-    return f"empty move: {hint(s, seat) or EMPTY}"
+def _now(s: YatchabaState) -> str:
+    """What the seat the game waits for may type now, as the phase has it (the hint); every
+    move of the game when no hint applies."""
+    return hint(s, s.order[s.turn] if s.phase == "bet" else s.guesser) or EMPTY
+
+
+def empty(s: YatchabaState) -> str:
+    """Why an empty line is refused: what is typed now."""
+    return f"empty move: {_now(s)}"
+
+
+def not_a_move(word: str, s: YatchabaState) -> str:
+    """Why a word that is no move (nor months in a guess) is refused: what is typed now."""
+    return f"{quoted(word)} is not a Yatchaba move: {_now(s)}"
 
 
 def hint(s: YatchabaState, seat: int) -> str:
