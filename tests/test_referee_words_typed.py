@@ -233,23 +233,25 @@ def test_yatchaba_passes_beyond_the_limit_are_said_as_such() -> None:
         "(1 pass used this game, the limit is 0)"], refusals(res.stdout)
 
 
+def _refused_at_a_real_table(game: str, players: tuple[str, ...] | list[str],
+                             lines: str) -> list[str]:
+    """The refusals a real table of ``game`` answers ``lines`` with (quit at the end)."""
+    res = run("play", game, "--physical", *players, "--no-log", input=lines + "quit\n")
+    assert res.exit_code == 0, res.output
+    return refusals(res.stdout)
+
+
 def test_uno_dare_s_fixed_examples_name_a_seat_of_a_two_player_table() -> None:
     """The empty line's answer, a catch of nobody and a word that is no move said 'catch p3'
     at a table of two, where there is no p3 (found by probe BC); they say 'catch p2' there,
     'catch p3' at three or more."""
     two = ["--player", "Ann", "--player", "Bob"]
-    res = run("play", "uno-dare", "--physical", *two, "--no-log",
-              input="deal R5\n\ncatch\nfrob\nquit\n")
-    assert res.exit_code == 0, res.output
-    assert refusals(res.stdout) == [
+    assert _refused_at_a_real_table("uno-dare", two, "deal R5\n\ncatch\nfrob\n") == [
         "empty move: type a card like 'R5', 'draw', 'decline', 'uno' or 'catch p2'",
         "a catch names who is caught: 'catch p2' (or 'p1 catch p2')",
         "'frob' is not an Uno Dare move: type a card like 'R5', 'WD12 red', 'draw', 'keep', "
-        "'decline', 'try', 'uno' or 'catch p2'"], res.stdout
-    res = run("play", "uno-dare", "--physical", *NAMES, "--no-log",
-              input="deal R5\n\ncatch\nquit\n")
-    assert res.exit_code == 0, res.output
-    said = refusals(res.stdout)
+        "'decline', 'try', 'uno' or 'catch p2'"]
+    said = _refused_at_a_real_table("uno-dare", NAMES, "deal R5\n\ncatch\n")
     assert len(said) == 2 and all("'catch p3'" in line and "p2" not in line for line in said)
 
 
@@ -257,11 +259,9 @@ def test_a_word_yatchaba_does_not_know_is_answered_with_what_the_phase_waits_for
     """A mistyped word listed every move of the game, 'deal' and 'reveal 1 1 8' among them,
     whatever the table waited for (left by probe BA); it now says what is typed now, as an
     empty line's answer does."""
-    res = run("play", "yatchaba", "--physical", *NAMES, "--no-log",
-              input="frob\ndeal\n1 2 3\nbte\nbet\nbet\nbte\nquit\n")
-    assert res.exit_code == 0, res.output
-    assert refusals(res.stdout) == [
+    lines = "frob\ndeal\n1 2 3\nbte\nbet\nbet\nbte\n"
+    assert _refused_at_a_real_table("yatchaba", NAMES, lines) == [
         "'frob' is not a Yatchaba move: type 'deal' once p1 Ann has laid three cards face down",
         "'bte' is not a Yatchaba move: 'bet' puts 1 chip in the pot (the guesser cannot pass)",
         "'bte' is not a Yatchaba move: 'bet' puts 3 chips in the pot; 'pass' puts in 1 and "
-        "ends your betting (0 of 2 passes used this game)"], res.stdout
+        "ends your betting (0 of 2 passes used this game)"]
