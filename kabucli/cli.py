@@ -1575,14 +1575,13 @@ def _long_work(what: str) -> Iterator[Callable[[int, int], None] | None]:
     if not err.is_terminal:
         yield None
         return
+    from rich.cells import cell_len, set_cell_size
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 
     began = time.monotonic()
     bar: list[Any] = []  # the Progress and its task, once shown
     # a long name (a log's path) is cut to leave the bar (40 columns) and the percentage
     # their room: else rich squeezes them out of the line, and the bar shows no progress
-    from rich.cells import cell_len, set_cell_size
-
     room = max(10, err.width - 46)  # (in the terminal's cells: a CJK character takes two)
     if cell_len(what) > room:
         what = set_cell_size(what, room - 1) + "…"

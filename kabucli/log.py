@@ -1061,7 +1061,7 @@ def _scan(path: Path, event_types: EventTypes, mode: str,
     records = _Decoder(event_types, fmt, data, mode)
     good = len(MAGIC) if fmt == "msgpack" else 0
     step = len(data) // 100 + 1
-    tell = step if progress is not None else len(data) + 1  # (where it is told next)
+    told = 0  # where progress was last told
     for raw in _raw_records(data, fmt):
         why = raw.why if raw.payload is None else records.decode(raw.number, raw.payload)
         if why:
@@ -1069,10 +1069,10 @@ def _scan(path: Path, event_types: EventTypes, mode: str,
                 raise _log_error(path, 0, why, 0)
             return records, good, raw, why
         good = raw.end
-        if good >= tell and progress is not None:
+        if progress is not None and good - told >= step:
             progress(good, len(data))
-            tell = good + step
-    if progress is not None and tell != good + step:  # (where it ended, if not told yet)
+            told = good
+    if progress is not None and told != good:  # (where it ended, if not told yet)
         progress(good, len(data))
     if records.header is None:
         raise _log_error(path, 0, "missing: the log holds no records", 0)
