@@ -84,11 +84,9 @@ def prompt_what(s: YatchabaState) -> str | None:
     """The prompt's words while a player other than the guesser bets: what it waits for, with
     the passes that player has used, or, when the next pass costs the right to guess, that it
     does. None elsewhere (the prompt says what the game waits for)."""
-    if s.phase != "bet":
+    if s.phase != "bet" or s.bettor == s.guesser:
         return None
-    seat = s.order[s.turn]
-    if seat == s.guesser:
-        return None
+    seat = s.bettor
     what = f"p{seat} to bet {s.due} or pass"
     if _pass_costs(s, seat):
         return f"{what} (a pass now loses the turn as guesser)"
@@ -125,7 +123,7 @@ EMPTY = "type 'guess 1 1 8', 'bet', 'pass', 'continue' or 'stop'"  # (when no hi
 def _now(s: YatchabaState) -> str:
     """What the seat the game waits for may type now, as the phase has it (the hint); every
     move of the game when no hint applies."""
-    return hint(s, s.order[s.turn] if s.phase == "bet" else s.guesser) or EMPTY
+    return hint(s, s.bettor if s.phase == "bet" else s.guesser) or EMPTY
 
 
 def empty(s: YatchabaState) -> str:
@@ -151,14 +149,14 @@ def hint(s: YatchabaState, seat: int) -> str:
             return f"'bet' puts {chips} in the pot (the guesser cannot pass)"
         text = f"'bet' puts {chips} in the pot; 'pass' puts in 1 and ends your betting"
         limit = s.rules.pass_limit
-        if _pass_costs(s, seat) and limit == 0:
+        if not _pass_costs(s, seat):
+            text += f" ({passes_used(s.passes[seat], limit, ' this game')})"
+        elif limit == 0:
             text += " (no pass is free this game: a pass loses your turn as guesser)"
-        elif _pass_costs(s, seat):
+        else:
             used = s.passes[seat]  # (= limit: a seat past it has no turn to lose)
             text += (f" (you have passed {counted(used, 'time', 'times')} of {limit} this "
                      "game: another pass loses your turn as guesser)")
-        else:
-            text += f" ({passes_used(s.passes[seat], limit, ' this game')})"
         return text
     if phase == "decide":
         return (f"'continue' for another lap (next amount {s.next_amount()}) or 'stop' to "
