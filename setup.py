@@ -2,7 +2,8 @@
 
 Everything about the project is in pyproject.toml; this file only adds the compiled core.
 The modules in ``CORE`` (the engine, the shuffle and every game package's ``rules.py`` and
-``bots.py``: what every event of a bot game runs through) are compiled to C extension
+``bots.py``: what every event of a bot game runs through; and the log's reader and writer)
+are compiled to C extension
 modules by mypyc, from the same typed source, when the build has a C compiler. A compiled
 module sits beside its ``.py`` file and Python imports it first; both behave the same (the
 tests compare the logs they write).
@@ -35,6 +36,9 @@ CORE = [
     "kabucli/notation.py",
     "kabucli/engine.py",
     "kabucli/session.py",
+    # the log's reader and writer: what reading a log costs beyond the engine's walk (an audit
+    # of a short match, file and header, takes about half as long compiled)
+    "kabucli/log.py",
     # every game's rules and bots (kabucli/games/<name>/), found here rather than listed, and a
     # game's solver when it has one (Kabu-Tsukuri's: what its best bot runs every hand)
     *sorted(str(p.relative_to(HERE)) for part in ("rules", "bots", "solver")

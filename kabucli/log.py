@@ -31,10 +31,11 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Final, Literal, NamedTuple, NoReturn
+from typing import IO, Any, Final, NamedTuple, NoReturn
 
 import msgspec
 from msgspec.structs import astuple
+from mypy_extensions import mypyc_attr
 
 from kabucli.compact import (
     DERIVED,
@@ -51,6 +52,19 @@ from kabucli.errors import BrokenLogError, KabuError, LogError, LogWriteError, N
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.files import MiB, open_regular, read_bytes, size_text, sync_folder, write_whole
 
+# (the structs live apart, uncompiled: mypyc compiles this module, and msgspec reads a struct's
+# annotations at run time; re-exported for the modules that take them from here)
+from kabucli.logdata import (
+    EXTERNAL as EXTERNAL,
+    MAX_TIME as MAX_TIME,
+    Fmt as Fmt,
+    Header as Header,
+    LogData as LogData,
+    SeatInfo as SeatInfo,
+    control_problem as _control_problem,
+    external_bot as external_bot,
+)
+
 FORMAT_VERSION = 2
 READ_VERSIONS = (1, 2)
 MAGIC = b"KBCLOG2\n"  # format 2's binary encoding
@@ -59,84 +73,6 @@ _FRAME = struct.Struct(">II")
 # The largest log read (about a million events): a bigger file is refused, not loaded.
 MAX_LOG_BYTES = 64 * MiB
 
-Fmt = Literal["msgpack", "jsonl"]
-
-
-class SeatInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One seat: the name shown, and who controls it: ``human``, or ``bot:KIND`` where KIND
-    is a built-in bot or a user's own (``cmd:COMMAND``, ``py:FILE.py:CLASS``)."""
-
-    name: str
-    control: str = "human"
-
-
-EXTERNAL = ("cmd:", "py:")  # bot kinds that are a user's program or Python class
-
-
-def external_bot(control: str) -> str | None:
-    """The kind of a seat's bot when it is a user's own (``cmd:...``, ``py:...``), else None."""
-    kind = control.removeprefix("bot:")
-    return kind if kind != control and kind.startswith(EXTERNAL) else None
-
-
-def _control_problem(control: str) -> str | None:
-    """Why a seat's ``control`` is not ``human`` or ``bot:KIND``; None when it is."""
-    if control == "human":
-        return None
-    kind = control.removeprefix("bot:")
-    what = kind.partition(":")[2] if kind.startswith(EXTERNAL) else kind
-    if kind == control or not what.strip() or not kind.isprintable():
-        return f"control {control!r} is not human or bot:KIND"
-    return None
-
-
-class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """What a log needs to be read without outside settings."""
-
-    format: int
-    game: str
-    rules: dict[str, Any]
-    seats: list[SeatInfo]
-    mode: Literal["seeded", "physical"]
-    kabucli: str
-    started: str
-    seed: int | None = None
-    shuffle: str | None = None
-    # format 2: when the log was started, in ms since 1970 (UTC), in a log whose inputs carry
-    # the time they were entered (a game with a person or at a real table); else None
-    clock: int | None = None
-    # format 2: the seed's commitment, BLAKE2b-256 of the salt and the seed (kabucli play
-    # --commit), in hex, and the salt, in hex; else None
-    commit: str | None = None
-    salt: str | None = None
-
-    def __post_init__(self) -> None:
-        # msgspec bounds stop at int64; a reader refuses the record with this message
-        if self.seed is not None and not 0 <= self.seed < 2**64:
-            raise ValueError(f"seed {self.seed} is out of range (0 to 2**64 - 1) - at `$.seed`")
-        if self.clock is not None and not 0 <= self.clock <= MAX_TIME:
-            raise ValueError(f"clock {self.clock} is out of range (0 to {MAX_TIME}, the end "
-                             "of 9999) - at `$.clock`")
-        for name in ("commit", "salt"):
-            value = getattr(self, name)
-            if value is not None and not (_HEX.fullmatch(value) and len(value) % 2 == 0):
-                raise ValueError(f"{name} is not an even number of hex digits, 16 to 64 - "
-                                 f"at `$.{name}`")
-        if self.salt is not None and self.commit is None:
-            raise ValueError("a salt without a commitment - at `$.salt`")
-
-    @property
-    def timed(self) -> bool:
-        return self.clock is not None
-
-    @property
-    def people(self) -> bool:
-        """Whether a person sat at the table: a real table (the referee types) or a seat
-        played by a human. Only a person undoes a move."""
-        return self.mode == "physical" or any(s.control == "human" for s in self.seats)
-
-
-_HEX = re.compile(r"[0-9a-f]{16,64}")
 
 
 def now_iso() -> str:
@@ -251,7 +187,8 @@ def game_of(types: Sequence[type[Event]], name: str = "") -> Any:
     return game
 
 
-class LogWriter:
+@mypyc_attr(native_class=False)  # (append is chosen per log in __init__: a plain class's
+class LogWriter:  # attribute; compiled, a class's methods are fixed)
     """Appends a game's events to its log as they happen (docs/log-format.md).
 
     Format 2's binary encoding stores only the inputs (:data:`kabucli.compact.INPUT`: the
@@ -620,15 +557,21 @@ def _read_all(fh: IO[bytes], size: int) -> bytes:
 def _save_new(path: Path, data: bytes) -> Path:
     """Write ``data`` to a new file, synced: ``path`` if no file has that name, else
     ``PATH.saved-N`` (the first N not taken); an existing file is never replaced."""
-    return _keep_new(data, itertools.chain(
-        [path], (path.with_name(f"{path.name}.saved-{n}") for n in itertools.count(1))))
+    return _keep_new(data, itertools.chain([path], _numbered(path, "saved")))
+
+
+def _numbered(path: Path, what: str) -> Iterator[Path]:
+    """``PATH.WHAT-1``, ``PATH.WHAT-2``, ... without end. (A generator function, not a
+    generator expression: compiled by mypyc, an expression passed to a call may be made into
+    a list first, which over a count without end runs out of memory.)"""
+    for n in itertools.count(1):
+        yield path.with_name(f"{path.name}.{what}-{n}")
 
 
 def _set_aside(path: Path, tail: bytes) -> Path:
     """Keep ``tail`` in a new file ``PATH.torn-N`` (the first N not taken), synced to disk."""
     try:  # (and its name, before the log is cut)
-        return _keep_new(tail, (path.with_name(f"{path.name}.torn-{n}")
-                                for n in itertools.count(1)), must_sync=True)
+        return _keep_new(tail, _numbered(path, "torn"), must_sync=True)
     except OSError as exc:
         raise LogError(f"{path}: cannot keep its torn last record in {exc.filename} "
                        f"({exc.strerror}); the log is left as it is") from None
@@ -656,39 +599,6 @@ def _keep_new(data: bytes, names: Iterable[Path], must_sync: bool = False) -> Pa
             raise OSError(exc.errno, exc.strerror, str(side)) from exc
         return side
     raise AssertionError("names ran out")  # (each caller's never end)
-
-
-class LogData(msgspec.Struct):
-    """A log as read: its header, its events, and where reading stopped if it stopped early.
-
-    ``times``: when each event was entered, in ms since 1970 (a timed log; events the engine
-    derived carry the time of the input before them), else None. A format 2 binary log is
-    read by playing its inputs through the engine, which checks each as it goes: ``walked``
-    is then that walk's (match, violation), so an audit need not walk it again."""
-
-    path: str
-    header: Header
-    events: list[Event]
-    fmt: Fmt
-    good_bytes: int
-    error: LogError | None = None
-    torn: bool = False  # the error is a torn tail (the last record cut short), not damage
-    times: list[int] | None = None
-    inputs: int = 0  # records stored (format 2's binary encoding)
-    hasher: Any = None  # the running digest after the last good record (format 2 binary)
-    last_time: int = 0  # the time of the last stored input (a timed format 2 log)
-    walked: Any = None
-    types: Any = ()  # the game's event types, as the reader was given them (with the game)
-    stamped: list[int] = msgspec.field(default_factory=list)  # JSON Lines: events with a t
-
-    @property
-    def version(self) -> int:
-        return self.header.format
-
-    @property
-    def digest(self) -> str | None:
-        """The digest of what was read whole (format 2 binary; see :func:`log_digest`)."""
-        return None if self.hasher is None else str(self.hasher.copy().hexdigest())
 
 
 EventTypes = Callable[[str], Sequence[type[Event]]]
@@ -831,9 +741,6 @@ def _read_bytes(path: Path) -> tuple[bytes, Fmt]:
 # (a JSON number: no leading zero, as JSON readers refuse "t":007; left in the line, such a
 # time is then refused as the JSON it is not)
 _TIME = re.compile(rb',"t":(0|[1-9][0-9]{0,15})}\s*$')
-# The latest time a log may hold: 9999-12-31T23:59:59.999Z, in ms after 1970 (a time shown
-# as a date must be one).
-MAX_TIME = 253_402_300_799_999
 
 
 def _time_problem(t: int, before: int, header: Header | None) -> str:

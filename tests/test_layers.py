@@ -15,7 +15,7 @@ PKG = Path(__file__).resolve().parent.parent / "kabucli"
 
 # The layer every game builds on, and what sits above the games (which use them).
 LOWER = ["cards", "compact", "engine", "errors", "events", "figures", "files", "hands", "ledger",
-         "log", "notation", "registry", "rules", "safetext", "shuffle"]
+         "log", "logdata", "notation", "registry", "rules", "safetext", "shuffle"]
 ABOVE = {"games", "bots", "render", "session", "sim", "sim_ray", "cli", "entry", "prompt",
          "completion", "ratings", "botcheck", "tournament", "plot", "pager"}
 

@@ -53,7 +53,7 @@ def check_kind(game: str, kind: str) -> None:
     if kind.startswith(EXTERNAL):
         if not kind.partition(":")[2].strip():
             raise ParseError(f"bot '{kind}' needs a command or class after '{kind[:-1]}'")
-        if not kind.isprintable():  # as a log's header must name it (log._control_problem)
+        if not kind.isprintable():  # as a log's header must name it (logdata.control_problem)
             raise ParseError(f"bot '{safe_text(kind, 60)}' holds a tab, a line break or "
                              "another character that is not printable text")
         return
