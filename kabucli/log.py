@@ -925,7 +925,12 @@ def read_log(path: Path | str, event_types: EventTypes, strict: bool = True,
     breaks a rule ends the events there (it is the last one), and an audit reports it as a
     format 1 log's. ``progress``: told how far reading has come (see :data:`Progress`)."""
     path = Path(path)
-    records, good, bad, why = _scan(path, event_types, "keep", progress)
+    return _log_data(path, *_scan(path, event_types, "keep", progress), strict)
+
+
+def _log_data(path: Path, records: _Decoder, good: int, bad: _Raw | None, why: str,
+              strict: bool) -> LogData:
+    """The log :func:`_scan` read (see :func:`read_log`)."""
     header = records.header
     walked = None
     if records.deriver is not None:
@@ -1009,11 +1014,11 @@ def audit_log(path: Path | str, event_types: EventTypes,
     ``progress``: told how far reading has come (see :data:`Progress`)."""
     path = path if isinstance(path, Path) else Path(path)
     try:
-        records, _, bad, why = _scan(path, event_types, "stream", progress)
+        records, good, bad, why = _scan(path, event_types, "stream", progress)
     except NeedInputs:  # an undo where nobody sat to type one: read it again, keeping inputs
-        records, _, bad, why = _scan(path, event_types, "inputs", progress)
-    if records.deriver is None:
-        data = read_log(path, event_types)  # (read once more: told once is enough)
+        records, good, bad, why = _scan(path, event_types, "inputs", progress)
+    if records.deriver is None:  # (format 1, JSON Lines: the scan kept every event)
+        data = _log_data(path, records, good, bad, why, True)
         from kabucli.engine import walk
 
         game = game_of(data.types, data.header.game)

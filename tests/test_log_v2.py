@@ -1052,6 +1052,27 @@ def test_convert_of_a_log_whose_header_its_game_refuses_names_the_log_not_the_co
     assert not (tmp_path / "copy.kbl").exists()
 
 
+@pytest.mark.parametrize("name", ["dare/2p-human-undo.jsonl", "uno-dare/3p-scoring-lowest.jsonl"])
+def test_an_audit_reads_a_json_lines_log_once(monkeypatch: pytest.MonkeyPatch,
+                                              name: str) -> None:
+    """A JSON Lines (or format 1) log holds every event, and the audit's first read keeps
+    them all: it walks those, instead of reading the file a second time (a third of the
+    audit's time), and its progress bar is told of the one read."""
+    from kabucli import log as L
+
+    reads: list[Path] = []
+    read_bytes = L.read_bytes
+
+    def counted(path: Path, limit: int) -> bytes:
+        reads.append(path)
+        return read_bytes(path, limit)
+
+    monkeypatch.setattr(L, "read_bytes", counted)
+    audited = L.audit_log(REPLAYS / name, games.event_types)
+    assert audited.violation is None and audited.events > 10
+    assert reads == [REPLAYS / name]
+
+
 def test_the_cycle_collector_is_off_while_a_log_is_read_and_on_again_after(
         tmp_path: Path) -> None:
     """Issue 13 wants the time an event takes flat in the match's length. Reading a long
