@@ -90,6 +90,58 @@ def test_compiled_and_pure_python_write_the_same_logs(tmp_path: Path) -> None:
     assert compiled_lines == pure_lines
 
 
+# Reads every recorded game whole and damaged (cut at six places, a byte changed at five),
+# as audit and replay read them, and prints one line a case: what the reader made of it.
+READ_ALL = """
+import sys
+from pathlib import Path
+from kabucli import games, log
+from kabucli.errors import KabuError
+
+work, out, replays = (Path(a) for a in sys.argv[3:6])
+lines = []
+for src in sorted(replays.glob("*/*")):
+    data = src.read_bytes()
+    cases = [("whole", data)]
+    cases += [(f"cut {k}/7", data[:len(data) * k // 7]) for k in range(1, 7)]
+    cases += [(f"byte {k}/5", data[:i] + bytes((data[i] ^ 0x55,)) + data[i + 1:])
+              for k in range(5) for i in [min(len(data) - 1, 8 + len(data) * k // 5)]]
+    for what, blob in cases:
+        p = work / ("case" + src.suffix)
+        p.write_bytes(blob)
+        try:
+            a = log.audit_log(p, games.event_types)
+            audited = f"{a.events} {a.violation} {a.digest} {a.undone}"
+        except KabuError as exc:
+            audited = "LogError " + str(exc)
+        try:
+            r = log.read_log(p, games.event_types, strict=False)
+            read = f"{len(r.events)} {r.good_bytes} {r.torn} {r.error} {r.digest}"
+        except KabuError as exc:
+            read = "LogError " + str(exc)
+        lines.append(f"{src.parent.name}/{src.name} {what} | {audited} | {read}")
+out.write_text("\\n".join(lines))
+"""
+
+
+@pytest.mark.skipif(not kabucli.compiled(), reason="this installation runs pure Python")
+def test_compiled_and_pure_python_read_logs_whole_and_damaged_the_same(tmp_path: Path) -> None:
+    """log.py, the reader of logs anyone may send, is compiled too: both builds must make
+    the same of every recorded game and of each of them damaged (the events, the violation,
+    the digest, or the same refusal word for word)."""
+    pure = pure_copy(tmp_path / "pure")
+    work = tmp_path / "work"  # (one folder for both: its name is in the refusals)
+    work.mkdir()
+    for first, out in ((None, "compiled.txt"), (pure, "pure.txt")):
+        run_with(first, "-c", READ_ALL, str(work), str(tmp_path / out), str(ROOT / "replays"))
+    compiled = (tmp_path / "compiled.txt").read_text().splitlines()
+    pure_lines = (tmp_path / "pure.txt").read_text().splitlines()
+    assert len(compiled) == 12 * len(list((ROOT / "replays").glob("*/*")))
+    assert sum(" | LogError " in line for line in compiled) > 100  # damage was refused
+    assert sum(" whole | " in line and " None " in line for line in compiled) > 40  # valid
+    assert compiled == pure_lines
+
+
 @pytest.mark.skipif(not kabucli.compiled(), reason="this installation runs pure Python")
 def test_every_core_module_is_compiled_and_no_older_than_its_source() -> None:
     """A stale compiled module would shadow an edited .py file: rebuild with
