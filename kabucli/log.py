@@ -74,7 +74,6 @@ _FRAME = struct.Struct(">II")
 MAX_LOG_BYTES = 64 * MiB
 
 
-
 def now_iso() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
