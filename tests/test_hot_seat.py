@@ -5,7 +5,6 @@ what another may not."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -169,11 +168,15 @@ def test_at_a_terminal_up_recalls_only_the_lines_of_the_person_who_has_the_scree
         t.type(f"{rows}\r", "p2 lays three rows face down")
         t.wait_for(f"{PASS_TO} p1")
         t.type("\r", PROMPT)
+        t.type("help\r", PROMPT)  # p1's own line
         t.seen = b""
-        os.write(t.fd, b"\x1b[A")  # Up
-        time.sleep(1.0)
-        t.type("\x15quit\r", "left the game")  # Ctrl-U empties the line
+        # Up twice: p1's own line, then nothing older of p1's (a shared history's next line
+        # back is p2's rows); then a key whose echo shows the line as both Ups left it
+        os.write(t.fd, b"\x1b[A\x1b[A")
+        t.type("Q", "Q")
         assert rows.encode() not in t.seen
+        assert b"help" in t.seen  # Up recalled p1's own line: the line was drawn after it
+        t.type("\x15quit\r", "left the game")  # Ctrl-U empties the line
         assert t.close() == 0
     finally:
         if t.proc.poll() is None:
