@@ -1260,15 +1260,46 @@ def _field_path(msg: str) -> str:
     return f"{what} - at `{m[3] or '$'}.{m[2]}`"
 
 
+# The deepest a house rule's value may nest lists and maps (no game's rule nests more than
+# one list). A header's ``rules`` take values of any type, which msgspec decodes as deep as
+# Python's recursion limit lets it from where it is called, so that how deep was refused (and
+# read with a different message) hung on the caller's stack: a compiled log.py, whose calls
+# add no Python frames, read a rule nested 985 deep that the pure-Python one refused.
+MAX_RULE_NESTING = 32
+
+
+def _nests_deeper(value: Any, limit: int) -> bool:
+    """Whether ``value`` (a map, depth 0) holds lists, tuples or maps (its keys too) more than
+    ``limit`` deep (a rule's list is 1 deep), walked without recursion."""
+    todo = [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict):
+            inner: Iterable[Any] = itertools.chain(item.keys(), item.values())
+        elif isinstance(item, (list, tuple)):
+            inner = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        for x in inner:  # (a loop: compiled, a generator passed to a call may become a list)
+            todo.append((x, depth + 1))
+    return False
+
+
 def _decode_header(payload: bytes, fmt: Fmt, magic2: bool) -> tuple[Header, bytes]:
     """The header of a log and, in msgpack, its bytes as kabucli writes it (what the digest
     is taken over; b"" in JSON Lines)."""
     canonical = b""
+    header = (msgspec.msgpack.decode(payload, type=Header) if fmt == "msgpack"
+              else msgspec.json.decode(payload, type=Header))
+    # (before the key check walks the values, recursively: refused alike in every build, and
+    # with the words msgspec's own RecursionError gets, further down)
+    if _nests_deeper(header.rules, MAX_RULE_NESTING):
+        raise LogError("invalid record: values nested too deeply")
     if fmt == "msgpack":
-        header = msgspec.msgpack.decode(payload, type=Header)
         canonical = _one_key_each_mp(payload, header)
     else:
-        header = msgspec.json.decode(payload, type=Header)
         _one_key_each(payload, header)
     if header.format not in READ_VERSIONS:
         raise LogError(f"log format version {header.format} is not supported (this kabucli "

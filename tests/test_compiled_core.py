@@ -142,6 +142,65 @@ def test_compiled_and_pure_python_read_logs_whole_and_damaged_the_same(tmp_path:
     assert compiled == pure_lines
 
 
+# Reads headers whose house rule ``zz`` nests DEPTH lists deep, DEPTH from 850 to 1000 (where
+# msgspec's recursion limit falls, by the caller's stack), in JSON Lines (as kabucli writes a
+# line, and spaced: read a second time by json) and in format 2's binary encoding.
+READ_NESTED = """
+import json, sys
+from pathlib import Path
+import msgspec
+from kabucli import games, log
+from kabucli.errors import KabuError
+
+work, out, replays = (Path(a) for a in sys.argv[3:6])
+lines = []
+for name in ("dare/3p-tie-order.jsonl", "dare/3p-showdown-outright.kbl"):
+    src = replays / name
+    head = msgspec.to_builtins(log.read_header(src, games.event_types))
+    head["rules"]["zz"] = "@@"
+    rest = src.read_bytes()
+    rest = (rest[rest.index(b"\\n") + 1:] if src.suffix == ".jsonl"
+            else rest[16 + int.from_bytes(rest[8:12], "big"):])
+    for depth in range(850, 1001):
+        for spaced in (False, True) if src.suffix == ".jsonl" else (False,):
+            if src.suffix == ".jsonl":
+                line = json.dumps(head, separators=(", ", ": ") if spaced else (",", ":"))
+                blob = line.replace('"@@"', "[" * depth + "1" + "]" * depth).encode()
+                blob += b"\\n" + rest
+            else:
+                raw = msgspec.msgpack.encode(head).replace(msgspec.msgpack.encode("@@"),
+                                                           b"\\x91" * depth + b"\\x01")
+                blob = log.MAGIC + log.frame(log._pack(raw)) + rest
+            p = work / ("case" + src.suffix)
+            p.write_bytes(blob)
+            for reader in ("read_header", "audit_log"):
+                try:
+                    getattr(log, reader)(p, games.event_types)
+                    said = "read"
+                except KabuError as exc:
+                    said = "LogError " + str(exc)
+                lines.append(f"{name} {depth} {spaced} {reader} | {said}")
+out.write_text("\\n".join(lines))
+"""
+
+
+@pytest.mark.skipif(not kabucli.compiled(), reason="this installation runs pure Python")
+def test_compiled_and_pure_python_refuse_the_same_deeply_nested_headers(tmp_path: Path) -> None:
+    """A house rule's value (any type) nested about 985 deep was read by the compiled log.py
+    and refused as nested too deeply by the pure-Python one (msgspec stops at Python's
+    recursion limit, counted from the caller's stack, and compiled calls add no frames)."""
+    pure = pure_copy(tmp_path / "pure")
+    work = tmp_path / "work"
+    work.mkdir()
+    for first, out in ((None, "compiled.txt"), (pure, "pure.txt")):
+        run_with(first, "-c", READ_NESTED, str(work), str(tmp_path / out), str(ROOT / "replays"))
+    compiled = (tmp_path / "compiled.txt").read_text().splitlines()
+    assert len(compiled) == 151 * 3 * 2
+    assert compiled == (tmp_path / "pure.txt").read_text().splitlines()
+    assert all(line.endswith("header: invalid record: values nested too deeply")
+               for line in compiled)
+
+
 @pytest.mark.skipif(not kabucli.compiled(), reason="this installation runs pure Python")
 def test_every_core_module_is_compiled_and_no_older_than_its_source() -> None:
     """A stale compiled module would shadow an edited .py file: rebuild with

@@ -253,6 +253,34 @@ def test_values_nested_too_deeply_are_an_invalid_record(tmp_path: Path, source: 
         f"unreadable: {log}: {where}: invalid record: values nested too deeply")
 
 
+@pytest.mark.parametrize("source", ["dare/2p-human-undo.jsonl", "yatchaba/3p-book-amounts.kbl"])
+@pytest.mark.parametrize("depth", [32, 33, 500])
+def test_a_house_rule_nested_deeper_than_32_is_refused_however_deep_the_stack_is(
+        tmp_path: Path, source: str, depth: int) -> None:
+    """A rule's value may be of any type, which msgspec decodes as deep as Python's recursion
+    limit lets it from where it is called: a rule nested about 985 deep was read by the
+    compiled log.py (whose calls add no Python frames) and refused by the pure-Python one,
+    and one 500 deep was read by both. More than 32 deep is refused, from any stack."""
+    from kabucli.errors import LogError
+    from kabucli.log import read_header
+
+    nested = (b"[" * depth + b"1" + b"]" * depth if source.endswith(".jsonl")
+              else b"\x91" * depth + b"\x01")
+    marker = "@@nested@@"
+    log = edited(source, tmp_path / f"deep{Path(source).suffix}", 0,
+                 setitem("rules", "zz", value=marker),
+                 lambda b: b.replace(json.dumps(marker).encode(), nested)
+                 .replace(msgspec.msgpack.encode(marker), nested))
+    if depth <= 32:  # read (the game then refuses the rule it does not know)
+        assert "zz" in read_header(log, games.event_types).rules
+        return
+    why = f"{log}: header: invalid record: values nested too deeply"
+    with pytest.raises(LogError) as exc:
+        read_header(log, games.event_types)
+    assert str(exc.value) == why
+    assert one_line(run("audit", str(log)), 2) == f"unreadable: {why}"
+
+
 # -- what is printed: one line, whatever a log holds --------------------------------------
 
 def test_control_characters_from_a_log_are_printed_escaped_on_one_line(tmp_path: Path) -> None:
