@@ -1221,7 +1221,8 @@ def holds_log(path: Path | str) -> bool:
     first = start.split(b"\n", 1)[0].strip()
     try:
         head = msgspec.json.decode(first)
-    except msgspec.DecodeError:  # (not JSON, or a first line longer than the peek)
+    except (msgspec.DecodeError, RecursionError):  # (not JSON, a first line longer than
+        # the peek, or nested deeper than Python's recursion limit lets msgspec go)
         return first.startswith(b"{") and b'"format"' in first and b'"game"' in first
     return isinstance(head, dict) and "format" in head and "game" in head
 

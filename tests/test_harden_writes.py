@@ -400,6 +400,25 @@ def test_a_page_never_replaces_a_json_lines_log_however_its_header_is_written(
     assert digest(jsonl) == before
 
 
+@pytest.mark.parametrize("first", ["bare", "header"])
+def test_a_page_target_whose_first_line_nests_too_deep_for_json_is_checked_not_a_crash(
+        tmp_path: Path, log: Path, first: str) -> None:
+    # the log check decoded the first line as JSON, whose RecursionError (nested past
+    # Python's recursion limit) was not caught: "internal error" and no page
+    deep = "[" * 5000 + "1" + "]" * 5000
+    target = tmp_path / "page.html"
+    target.write_text(deep + "\n" if first == "bare"
+                      else '{"format":2,"game":"dare","rules":{"ante":' + deep + "}}\n")
+    before = digest(target)
+    res = run("replay", str(log), "--html", str(target))
+    if first == "bare":  # not a log: replaced as any other page
+        assert res.exit_code == 0, res.output
+        assert target.read_text().startswith("<!DOCTYPE html>")
+    else:  # a JSON Lines header, however nested: never replaced
+        assert res.exit_code == 2 and "holds a kabucli log" in res.output
+        assert digest(target) == before
+
+
 def test_a_fifo_as_the_page_is_refused_at_once(tmp_path: Path, log: Path) -> None:
     fifo = tmp_path / "page.html"
     os.mkfifo(fifo)  # the log check opened it blocking, and waited forever
