@@ -90,13 +90,37 @@ def test_compiled_and_pure_python_write_the_same_logs(tmp_path: Path) -> None:
     assert compiled_lines == pure_lines
 
 
+def under_both_builds(tmp_path: Path, script: str) -> tuple[list[str], list[str]]:
+    """The lines ``script`` writes (argv: a work folder, its output file, replays/) run by the
+    compiled build and by a pure copy of its sources, in the same work folder (its name is
+    in the refusals they print)."""
+    pure = pure_copy(tmp_path / "pure")
+    work = tmp_path / "work"
+    work.mkdir()
+    for first, out in ((None, "compiled.txt"), (pure, "pure.txt")):
+        run_with(first, "-c", script, str(work), str(tmp_path / out), str(ROOT / "replays"))
+    return ((tmp_path / "compiled.txt").read_text().splitlines(),
+            (tmp_path / "pure.txt").read_text().splitlines())
+
+
+# What a reader made of a log, as one line: ``shown(result)``, or the refusal's words.
+SAID = """
+from kabucli.errors import KabuError
+
+def said(shown, read, *args, **kwargs):
+    try:
+        return shown(read(*args, **kwargs))
+    except KabuError as exc:
+        return "LogError " + str(exc)
+"""
+
+
 # Reads every recorded game whole and damaged (cut at six places, a byte changed at five),
 # as audit and replay read them, and prints one line a case: what the reader made of it.
-READ_ALL = """
+READ_ALL = SAID + """
 import sys
 from pathlib import Path
 from kabucli import games, log
-from kabucli.errors import KabuError
 
 work, out, replays = (Path(a) for a in sys.argv[3:6])
 lines = []
@@ -109,16 +133,10 @@ for src in sorted(replays.glob("*/*")):
     for what, blob in cases:
         p = work / ("case" + src.suffix)
         p.write_bytes(blob)
-        try:
-            a = log.audit_log(p, games.event_types)
-            audited = f"{a.events} {a.violation} {a.digest} {a.undone}"
-        except KabuError as exc:
-            audited = "LogError " + str(exc)
-        try:
-            r = log.read_log(p, games.event_types, strict=False)
-            read = f"{len(r.events)} {r.good_bytes} {r.torn} {r.error} {r.digest}"
-        except KabuError as exc:
-            read = "LogError " + str(exc)
+        audited = said(lambda a: f"{a.events} {a.violation} {a.digest} {a.undone}",
+                       log.audit_log, p, games.event_types)
+        read = said(lambda r: f"{len(r.events)} {r.good_bytes} {r.torn} {r.error} {r.digest}",
+                    log.read_log, p, games.event_types, strict=False)
         lines.append(f"{src.parent.name}/{src.name} {what} | {audited} | {read}")
 out.write_text("\\n".join(lines))
 """
@@ -129,13 +147,7 @@ def test_compiled_and_pure_python_read_logs_whole_and_damaged_the_same(tmp_path:
     """log.py, the reader of logs anyone may send, is compiled too: both builds must make
     the same of every recorded game and of each of them damaged (the events, the violation,
     the digest, or the same refusal word for word)."""
-    pure = pure_copy(tmp_path / "pure")
-    work = tmp_path / "work"  # (one folder for both: its name is in the refusals)
-    work.mkdir()
-    for first, out in ((None, "compiled.txt"), (pure, "pure.txt")):
-        run_with(first, "-c", READ_ALL, str(work), str(tmp_path / out), str(ROOT / "replays"))
-    compiled = (tmp_path / "compiled.txt").read_text().splitlines()
-    pure_lines = (tmp_path / "pure.txt").read_text().splitlines()
+    compiled, pure_lines = under_both_builds(tmp_path, READ_ALL)
     assert len(compiled) == 12 * len(list((ROOT / "replays").glob("*/*")))
     assert sum(" | LogError " in line for line in compiled) > 100  # damage was refused
     assert sum(" whole | " in line and " None " in line for line in compiled) > 40  # valid
@@ -145,12 +157,11 @@ def test_compiled_and_pure_python_read_logs_whole_and_damaged_the_same(tmp_path:
 # Reads headers whose house rule ``zz`` nests DEPTH lists deep, DEPTH from 850 to 1000 (where
 # msgspec's recursion limit falls, by the caller's stack), in JSON Lines (as kabucli writes a
 # line, and spaced: read a second time by json) and in format 2's binary encoding.
-READ_NESTED = """
+READ_NESTED = SAID + """
 import json, sys
 from pathlib import Path
 import msgspec
 from kabucli import games, log
-from kabucli.errors import KabuError
 
 work, out, replays = (Path(a) for a in sys.argv[3:6])
 lines = []
@@ -174,12 +185,8 @@ for name in ("dare/3p-tie-order.jsonl", "dare/3p-showdown-outright.kbl"):
             p = work / ("case" + src.suffix)
             p.write_bytes(blob)
             for reader in ("read_header", "audit_log"):
-                try:
-                    getattr(log, reader)(p, games.event_types)
-                    said = "read"
-                except KabuError as exc:
-                    said = "LogError " + str(exc)
-                lines.append(f"{name} {depth} {spaced} {reader} | {said}")
+                what = said(lambda _: "read", getattr(log, reader), p, games.event_types)
+                lines.append(f"{name} {depth} {spaced} {reader} | {what}")
 out.write_text("\\n".join(lines))
 """
 
@@ -189,14 +196,9 @@ def test_compiled_and_pure_python_refuse_the_same_deeply_nested_headers(tmp_path
     """A house rule's value (any type) nested about 985 deep was read by the compiled log.py
     and refused as nested too deeply by the pure-Python one (msgspec stops at Python's
     recursion limit, counted from the caller's stack, and compiled calls add no frames)."""
-    pure = pure_copy(tmp_path / "pure")
-    work = tmp_path / "work"
-    work.mkdir()
-    for first, out in ((None, "compiled.txt"), (pure, "pure.txt")):
-        run_with(first, "-c", READ_NESTED, str(work), str(tmp_path / out), str(ROOT / "replays"))
-    compiled = (tmp_path / "compiled.txt").read_text().splitlines()
+    compiled, pure_lines = under_both_builds(tmp_path, READ_NESTED)
     assert len(compiled) == 151 * 3 * 2
-    assert compiled == (tmp_path / "pure.txt").read_text().splitlines()
+    assert compiled == pure_lines
     assert all(line.endswith("header: invalid record: values nested too deeply")
                for line in compiled)
 
