@@ -209,11 +209,26 @@ def test_reading_and_auditing_tell_their_progress_up_to_the_end(name: str) -> No
 
 
 def test_the_docs_block_is_the_first_of_the_docs_match(dare_match: Match, tmp_path: Path) -> None:
+    """The docs' 38-byte block holds the match's first three inputs, and what the docs say
+    kabucli writes for the whole match (one block of all its inputs, deflated) is what the
+    log written holds."""
     path = tmp_path / "m.kbl"
     write_log(path, dare_match.header, dare_match.events, "msgpack", types=event_types("dare"))
     hows, _ = classify(GAME, dare_match.header, dare_match.events)
-    first = [ev for ev, how in zip(dare_match.events, hows, strict=True) if how == INPUT][:3]
-    assert first == [Lay(2, [[2, 4, 7], [5, 9, 9]]), Lay(3, [[6, 8, 9]]), Lay(1, [[1, 4, 8]])]
+    inputs = [ev for ev, how in zip(dare_match.events, hows, strict=True) if how == INPUT]
+    assert inputs[:3] == [Lay(2, [[2, 4, 7], [5, 9, 9]]), Lay(3, [[6, 8, 9]]), Lay(1, [[1, 4, 8]])]
+    text = " ".join(DOCS.read_text(encoding="utf-8").split())
+    said = re.search(r"this 38-byte frame \(its body of 29 bytes is stored as it is; kabucli, "
+                     r"writing that match between bots, puts all (\d+) of its inputs in one "
+                     r"block, deflated into a frame of (\d+) bytes\)", text)
+    assert said is not None, "docs/log-format.md no longer says how the match is written"
+    data = path.read_bytes()
+    spans = frames(data)
+    assert len(spans) == 2  # the header and one block
+    begin, end = spans[1]
+    assert data[begin + 8] == 1  # deflated
+    assert len(msgspec.msgpack.decode(bodies(data)[1])) == len(inputs) == int(said[1])
+    assert end - begin == int(said[2])
 
 
 def test_the_example_in_log_format_md_is_what_kabucli_writes(dare_match: Match) -> None:
