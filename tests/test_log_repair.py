@@ -277,3 +277,21 @@ def test_a_format_1_line_with_a_number_msgpack_cannot_hold_is_one_line_into_msgp
     assert res.stderr.count("\n") == 1 and f"event {at}:" in res.stderr, res.stderr
     assert "msgpack" in res.stderr and not out.exists()
     assert run("log", "repair", str(src), str(tmp_path / "out.jsonl")).exit_code == 0
+
+
+def test_the_repair_example_of_log_format_md_is_what_repair_prints(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/log-format.md's example, made as it shows it: the recorded 3p-tie-order.jsonl with
+    its first showdown's `"show"` typed `"show#,"`; every line the doc shows is printed."""
+    doc = (REPLAYS.parent / "docs" / "log-format.md").read_text(encoding="utf-8")
+    block = re.search(r"```text\n(kabucli log repair game\.jsonl fixed\.jsonl\n.*?)```", doc, re.S)
+    assert block is not None
+    shown = block[1].splitlines()
+    lines = (REPLAYS / "dare" / "3p-tie-order.jsonl").read_text(encoding="utf-8").split("\n")
+    assert lines[8].startswith('{"e":"show",')
+    lines[8] = lines[8].replace('"show"', '"show#,"')
+    monkeypatch.chdir(tmp_path)
+    Path("game.jsonl").write_text("\n".join(lines), encoding="utf-8")
+    res = run(*shown[0].split()[1:])
+    assert res.exit_code == 0
+    assert sorted(res.output.splitlines()) == sorted(shown[1:])
