@@ -1,0 +1,236 @@
+"""Edges of the log reader pinned by mutation testing (probe BF): the frame sizes at the end
+of a binary log, the search for whole frames past a bad length (how far it goes and where it
+gives up), what ``LogWriter.reopen`` refuses to cut, and JSON Lines blank lines. Each test
+was seen to fail on a small change of kabucli/log.py that the other tests let through."""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from kabucli import games
+from kabucli.compact import DICTIONARY
+from kabucli.errors import LogError
+from kabucli.log import MAGIC, LogWriter, convert_log, frame, read_log, repair_log
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+# a timed real-table log: one input a block, so twenty frames after its header
+TIMED = REPLAYS / "kazu-tori" / "4p-physical-timed-dispute.kbl"
+
+
+def frames(data: bytes) -> list[tuple[int, int]]:
+    """(start, end) of each frame of a binary log, the header's first."""
+    out, pos = [], 8
+    while pos < len(data):
+        end = pos + 8 + int.from_bytes(data[pos:pos + 4], "big")
+        out.append((pos, end))
+        pos = end
+    assert pos == len(data)
+    return out
+
+
+def read_damaged(path: Path) -> tuple[str, bool]:
+    """The message of a log's first bad record, read tolerantly, and whether it is torn."""
+    log = read_log(path, games.event_types, strict=False)
+    assert log.error is not None
+    return str(log.error), log.torn
+
+
+def no_reopen(path: Path) -> None:
+    """LogWriter.reopen refuses to cut what follows the good records, and leaves the file."""
+    before = path.read_bytes()
+    log = read_log(path, games.event_types, strict=False)
+    with pytest.raises(LogError, match=f"what follows byte {log.good_bytes} is not a torn "):
+        LogWriter.reopen(path, log.good_bytes, len(log.events), log=log)
+    assert path.read_bytes() == before
+    assert list(path.parent.glob("*.torn-*")) == []
+
+
+# -- the last frame: how much of it is there --------------------------------------------------
+
+def _last_cut(data: bytes, keep: int) -> bytes:
+    """``data`` with its last frame's payload cut to ``keep`` bytes."""
+    start, _ = frames(data)[-1]
+    return data[:start + 8 + keep]
+
+
+@pytest.mark.parametrize(("tail", "why", "torn"), [
+    # a file grown by exactly one frame head of zeros (length 0, CRC-32 0): damage, not a tear
+    (lambda d: d + bytes(8), "corrupted: an empty frame", False),
+    # a frame head that is all there, none of its payload
+    (lambda d: d + (40).to_bytes(4, "big") + bytes(4), "truncated: 0 of 40 bytes present", True),
+    # five of the 8 frame bytes
+    (lambda d: d + bytes(5), "truncated: the record's frame is cut short", True),
+    # the last frame with 3 of its payload bytes
+    (lambda d: _last_cut(d, 3), "truncated: 3 of 8 bytes present", True),
+], ids=["zeroed-head", "head-alone", "part-of-a-head", "part-of-a-payload"])
+def test_the_last_frame_cut_at_each_length_says_how_much_is_there(
+        tmp_path: Path, tail: object, why: str, torn: bool) -> None:
+    data = TIMED.read_bytes()
+    start, end = frames(data)[-1]
+    assert end - start - 8 == 8  # (the last payload's size, as the message gives it)
+    log = tmp_path / "g.kbl"
+    log.write_bytes(tail(data))  # type: ignore[operator]
+    message, is_torn = read_damaged(log)
+    assert message.endswith(f": {why}"), message
+    assert is_torn is torn
+    if not torn:
+        no_reopen(log)
+
+
+# -- the search for whole frames past a frame whose length runs past the end ------------------
+
+def _after_bad_length(junk: bytes) -> tuple[bytes, int]:
+    """The timed log with, before its fifth frame, a frame head whose length runs past the
+    end of the file and then ``junk``; and where that head starts."""
+    data = TIMED.read_bytes()
+    at = frames(data)[4][0]
+    rest = len(junk) + len(data) - at
+    head = (rest + 100).to_bytes(4, "big") + bytes(4)
+    return data[:at] + head + junk + data[at:], at
+
+
+def _bait(count: int, size: int) -> bytes:
+    """``count`` would-be frame heads 9 bytes apart, each a length of ``size`` (that fits,
+    over the filler after them) and a map's first byte, whose checksums fail; then the
+    filler (0xff: no frame starts in it)."""
+    one = size.to_bytes(4, "big") + bytes(4) + b"\x80"
+    bait = one * count + b"\xff" * (size + 64)
+    assert zlib.crc32(bait[8:8 + size]) != 0
+    return bait
+
+
+def test_whole_frames_past_a_short_stretch_of_false_frames_are_found_and_repaired(
+        tmp_path: Path) -> None:
+    """The search for whole frames may do more work than a few times the bytes it searches
+    when they are few: 12 false frames of 64 KiB in 70 KB cost more than four times the
+    bytes, well within the fixed allowance, and the records after them are found (damage,
+    not a torn tail) and kept by repair."""
+    junk = _bait(12, 0x10000)
+    data, at = _after_bad_length(junk)
+    assert 4 * (len(data) - at) < 12 * (0x10000 + 72)  # (beyond the part that grows)
+    log = tmp_path / "g.kbl"
+    log.write_bytes(data)
+    message, torn = read_damaged(log)
+    assert message.endswith(": corrupted: its length runs past the end of the file, yet "
+                            "whole records follow"), message
+    assert not torn
+    no_reopen(log)
+    fixed = tmp_path / "fixed.kbl"
+    kept, dropped, left = repair_log(log, fixed, games.event_types)
+    whole = read_log(TIMED, games.event_types)
+    assert (kept, left) == (len(whole.events), 0)
+    assert len(dropped) == 1 and f"(bytes {at}-{at + 8 + len(junk) - 1})" in dropped[0], dropped
+
+
+def test_the_search_gives_up_on_long_false_frames_in_a_small_file(tmp_path: Path) -> None:
+    """Each false frame costs its checksum over its whole length: 2,000 false frames of
+    256 KiB in 280 KB would be 500 MiB of checksums; the search gives up (damage, as the
+    format says), though there are few would-be frames and a whole frame follows them."""
+    size = 0x40000
+    junk = _bait(2000, size)
+    data, at = _after_bad_length(junk)
+    assert 2000 * size > 4 * (len(data) - at) + (1 << 20)
+    log = tmp_path / "g.kbl"
+    log.write_bytes(data)
+    message, torn = read_damaged(log)
+    assert message.endswith(": corrupted: its length runs past the end of the file, and "
+                            "what follows is too long to search"), message
+    assert not torn
+
+
+def test_a_stray_byte_before_the_last_frame_is_damage_not_a_tear(tmp_path: Path) -> None:
+    """One byte slipped in before the last record: the length read there runs past the end,
+    and a whole frame starts one byte on, so it is damage; resume must not cut that record."""
+    data = TIMED.read_bytes()
+    at = frames(data)[-1][0]
+    log = tmp_path / "g.kbl"
+    log.write_bytes(data[:at] + b"\x07" + data[at:])
+    message, torn = read_damaged(log)
+    assert message.endswith(": corrupted: its length runs past the end of the file, yet "
+                            "whole records follow"), message
+    assert not torn
+    no_reopen(log)
+
+
+# -- what LogWriter.reopen refuses to cut -----------------------------------------------------
+
+def test_reopen_refuses_a_bad_length_followed_by_whole_frames(tmp_path: Path) -> None:
+    """reopen checks for itself (not only resume) that what it cuts is a torn tail: a frame
+    whose length runs past the end with whole frames after it is damage."""
+    data = TIMED.read_bytes()
+    start, _ = frames(data)[5]
+    crafted = bytearray(data)
+    crafted[start:start + 4] = (len(data)).to_bytes(4, "big")
+    log = tmp_path / "g.kbl"
+    log.write_bytes(bytes(crafted))
+    log_read = read_log(log, games.event_types, strict=False)
+    assert log_read.good_bytes == start
+    with pytest.raises(LogError, match=f"what follows byte {start} is not a torn last record"):
+        LogWriter.reopen(log, start, len(log_read.events), log=log_read)
+    assert log.read_bytes() == bytes(crafted)
+    assert list(tmp_path.glob("*.torn-*")) == []
+
+
+def test_reopen_refuses_a_whole_last_frame_that_fails_its_checksum(tmp_path: Path) -> None:
+    """The last record whole but failing its checksum is damage, even though nothing follows
+    it (each record is written whole after its length): reopen does not cut it."""
+    data = bytearray(TIMED.read_bytes())
+    data[-1] ^= 0x01
+    log = tmp_path / "g.kbl"
+    log.write_bytes(bytes(data))
+    message, torn = read_damaged(log)
+    assert message.endswith(": corrupted: checksum does not match") and not torn, message
+    no_reopen(log)
+
+
+# -- JSON Lines: blank lines are no records ---------------------------------------------------
+
+def test_a_blank_line_does_not_shift_the_numbers_of_the_events_after_it(
+        tmp_path: Path) -> None:
+    """Blank lines are skipped, not counted: the bad event after one is named by its own
+    number, as in the log without it."""
+    src = tmp_path / "g.jsonl"
+    convert_log(TIMED, src, games.event_types)
+    lines = src.read_bytes().splitlines(keepends=True)
+    bad = [*lines[:5], lines[5].replace(b"{", b"[", 1), *lines[6:]]
+    plain, blank = tmp_path / "plain.jsonl", tmp_path / "blank.jsonl"
+    plain.write_bytes(b"".join(bad))
+    blank.write_bytes(b"".join([*bad[:2], b"\n", b"  \n", *bad[2:]]))
+    for log in (plain, blank):
+        with pytest.raises(LogError) as err:
+            read_log(log, games.event_types)
+        assert (err.value.index, err.value.good) == (5, 4), (log, str(err.value))
+        assert str(err.value).startswith(f"{log}: event 5: invalid record: ")
+
+
+# -- a block's compressed data ----------------------------------------------------------------
+
+@pytest.mark.parametrize("change", ["cut short", "followed by more"])
+def test_a_block_whose_deflate_stream_is_cut_short_or_followed_by_more_is_refused(
+        tmp_path: Path, change: str) -> None:
+    """A block's deflated body must be one whole stream and nothing after it (its frame's
+    checksum right: another writer's mistake, or a crafted file)."""
+    data = TIMED.read_bytes()
+    spans = frames(data)
+    header = data[spans[0][0]:spans[0][1]]
+    # the inputs of every block as one array, deflated as kabucli does
+    items = [msgspec.msgpack.decode(data[s + 9:e]) for s, e in spans[1:]]
+    assert all(data[s + 8] == 0 for s, _ in spans[1:])  # each stored raw (small)
+    whole = msgspec.msgpack.encode([r for block in items for r in block])
+    deflate = zlib.compressobj(3, zlib.DEFLATED, -13, zdict=DICTIONARY)
+    stream = deflate.compress(whole) + deflate.flush()
+    good = tmp_path / "good.kbl"
+    good.write_bytes(MAGIC + header + frame(b"\x01" + stream))
+    assert len(read_log(good, games.event_types).events) == \
+        len(read_log(TIMED, games.event_types).events)
+    bad = stream[:-2] if change == "cut short" else stream + b"\x00"
+    log = tmp_path / "bad.kbl"
+    log.write_bytes(MAGIC + header + frame(b"\x01" + bad))
+    with pytest.raises(LogError) as err:
+        read_log(log, games.event_types)
+    assert str(err.value).endswith(": corrupted: the record's compressed data is cut short or "
+                                   "followed by more"), str(err.value)
