@@ -14,7 +14,7 @@ import pytest
 from kabucli import games
 from kabucli.compact import DICTIONARY
 from kabucli.errors import LogError
-from kabucli.log import MAGIC, LogWriter, convert_log, frame, read_log, repair_log
+from kabucli.log import MAGIC, MAX_TIME, LogWriter, convert_log, frame, read_log, repair_log
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 # a timed real-table log: one input a block, so twenty frames after its header
@@ -234,3 +234,36 @@ def test_a_block_whose_deflate_stream_is_cut_short_or_followed_by_more_is_refuse
         read_log(log, games.event_types)
     assert str(err.value).endswith(": corrupted: the record's compressed data is cut short or "
                                    "followed by more"), str(err.value)
+
+
+def test_a_block_stored_in_an_unknown_way_is_refused(tmp_path: Path) -> None:
+    """A block's first byte says how it is stored: RAW (0) or DEFLATE (1); any other is
+    refused, not read as raw."""
+    data = TIMED.read_bytes()
+    start, end = frames(data)[1]
+    assert data[start + 8] == 0
+    log = tmp_path / "g.kbl"
+    log.write_bytes(data[:start] + frame(b"\x02" + data[start + 9:end]) + data[end:])
+    with pytest.raises(LogError) as err:
+        read_log(log, games.event_types)
+    assert str(err.value).endswith(": event 1: invalid record: stored in an unknown way (2)"), \
+        str(err.value)
+
+
+@pytest.mark.parametrize(("last", "ok"), [(MAX_TIME, True), (MAX_TIME + 1, False)])
+def test_a_json_lines_time_at_the_last_ms_of_9999_is_read_and_one_later_is_refused(
+        tmp_path: Path, last: int, ok: bool) -> None:
+    src = tmp_path / "src.jsonl"
+    convert_log(TIMED, src, games.event_types)
+    lines = src.read_bytes().splitlines(keepends=True)
+    at = max(i for i, line in enumerate(lines) if b',"t":' in line)
+    head, _, _ = lines[at].rpartition(b',"t":')
+    lines[at] = head + b',"t":%d}\n' % last
+    log = tmp_path / "g.jsonl"
+    log.write_bytes(b"".join(lines))
+    if ok:
+        assert read_log(log, games.event_types).times[-1] == MAX_TIME  # type: ignore[index]
+    else:
+        with pytest.raises(LogError, match=r"invalid record: a time after the end of 9999 "
+                                           rf"\({last} ms after 1970\) - at `\$\.t`"):
+            read_log(log, games.event_types)
