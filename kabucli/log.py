@@ -290,6 +290,11 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
             _lock(fh, path)
             data = fh.read()
             fmt: Fmt = "msgpack" if data.startswith((MAGIC, MAGIC1)) else "jsonl"
+            if fmt == "jsonl":  # blank lines are no records (the reader skips them): those
+                # after the last record stay, and only what follows them can be a torn tail
+                while (nl := data.find(b"\n", good_bytes)) >= 0 and \
+                        not data[good_bytes:nl].strip():
+                    good_bytes = nl + 1
             aside = None
             if len(data) > good_bytes:
                 if not _is_torn(data, fmt, good_bytes):

@@ -236,6 +236,42 @@ def test_a_block_whose_deflate_stream_is_cut_short_or_followed_by_more_is_refuse
                                    "followed by more"), str(err.value)
 
 
+@pytest.mark.parametrize("tail", [b"\n", b"\n  \n", b"\n{\"type\":\"pa", b"\r\n\n{\"ty"],
+                         ids=["blank-line", "blank-lines", "blank-then-torn", "blanks-then-torn"])
+def test_a_json_lines_log_ending_in_blank_lines_resumes_as_it_reads(
+        tmp_path: Path, tail: bytes) -> None:
+    """Blank lines after the last event are no records: audit reads such a log whole (or with
+    a torn last line after them), so resume goes on after them, setting aside only a torn
+    line, rather than calling them "not a torn last record" and refusing."""
+    from typer.testing import CliRunner
+
+    from kabucli.cli import app
+
+    log = tmp_path / "g.jsonl"
+    runner = CliRunner()
+    game = ("play", "dare", "--seed", "7", "--bot", "2=best", "--bot", "3=random",
+            "-r", "rounds=2", "--log", str(log))
+    assert runner.invoke(app, list(game), input="quit\n").exit_code == 0
+    whole = log.read_bytes()
+    events = len(read_log(log, games.event_types).events)
+    log.write_bytes(whole + tail)
+    torn = tail.rstrip(b"\r\n ") != b""
+    read = read_log(log, games.event_types, strict=False)
+    assert (len(read.events), read.error is not None, read.torn) == (events, torn, torn)
+    res = runner.invoke(app, ["resume", str(log)], input="quit\n")
+    assert res.exit_code == 0, res.stderr
+    assert "not a torn last record" not in res.output
+    sides = list(tmp_path.glob("*.torn-*"))
+    if torn:
+        assert [p.read_bytes() for p in sides] == [tail[tail.rindex(b"\n") + 1:]]
+        assert f"moved to {sides[0]}" in res.stderr
+    else:
+        assert sides == []
+    assert log.read_bytes().startswith(whole + tail[:tail.rindex(b"\n") + 1])
+    assert len(read_log(log, games.event_types).events) >= events
+
+
+
 def test_a_block_stored_in_an_unknown_way_is_refused(tmp_path: Path) -> None:
     """A block's first byte says how it is stored: RAW (0) or DEFLATE (1); any other is
     refused, not read as raw."""
