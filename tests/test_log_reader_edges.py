@@ -14,7 +14,16 @@ import pytest
 from kabucli import games
 from kabucli.compact import DICTIONARY
 from kabucli.errors import LogError
-from kabucli.log import MAGIC, MAX_TIME, LogWriter, convert_log, frame, read_log, repair_log
+from kabucli.log import (
+    MAGIC,
+    MAX_TIME,
+    LogWriter,
+    audit_log,
+    convert_log,
+    frame,
+    read_log,
+    repair_log,
+)
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 # a timed real-table log: one input a block, so twenty frames after its header
@@ -303,3 +312,74 @@ def test_a_json_lines_time_at_the_last_ms_of_9999_is_read_and_one_later_is_refus
         with pytest.raises(LogError, match=r"invalid record: a time after the end of 9999 "
                                            rf"\({last} ms after 1970\) - at `\$\.t`"):
             read_log(log, games.event_types)
+
+
+# -- a block's count against the limits -------------------------------------------------------
+
+SHOWDOWN = REPLAYS / "dare" / "3p-showdown-outright.kbl"  # one block of 6 inputs
+
+
+def _showdown_in_blocks(tmp_path: Path, sizes: list[int]) -> Path:
+    """The showdown replay with its 6 inputs in blocks of these sizes."""
+    data = SHOWDOWN.read_bytes()
+    (h0, h1), (b0, b1) = frames(data)
+    body = zlib.decompressobj(-15, zdict=DICTIONARY).decompress(data[b0 + 9:b1]) \
+        if data[b0 + 8] == 1 else data[b0 + 9:b1]
+    records = msgspec.msgpack.decode(body)
+    assert len(records) == sum(sizes) == 6
+    blocks, at = [], 0
+    for n in sizes:
+        blocks.append(frame(b"\x00" + msgspec.msgpack.encode(records[at:at + n])))
+        at += n
+    log = tmp_path / f"{'-'.join(map(str, sizes))}.kbl"
+    log.write_bytes(MAGIC + data[h0:h1] + b"".join(blocks))
+    return log
+
+
+def test_a_block_of_exactly_the_most_records_and_inputs_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The limits are the most a block and a log may hold, not one less."""
+    import kabucli.log
+
+    log = _showdown_in_blocks(tmp_path, [6])
+    whole = len(read_log(log, games.event_types).events)
+    monkeypatch.setattr(kabucli.log, "MAX_BLOCK_RECORDS", 6)
+    monkeypatch.setattr(kabucli.log, "MAX_INPUTS", 6)
+    assert len(read_log(log, games.event_types).events) == whole
+    assert audit_log(log, games.event_types).events == whole
+
+
+def test_the_inputs_limit_counts_every_block_of_the_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log may hold at most MAX_INPUTS inputs in all, however few each block holds."""
+    import kabucli.log
+
+    log = _showdown_in_blocks(tmp_path, [3, 3])
+    monkeypatch.setattr(kabucli.log, "MAX_INPUTS", 5)
+    for read in (read_log, audit_log):
+        with pytest.raises(LogError, match=r"invalid record: more than 5 inputs, the most "
+                                           r"kabucli reads$"):
+            read(log, games.event_types)
+
+
+def test_a_block_that_holds_an_empty_list_is_refused(tmp_path: Path) -> None:
+    data = SHOWDOWN.read_bytes()
+    (h0, h1), _ = frames(data)
+    log = tmp_path / "empty.kbl"
+    log.write_bytes(MAGIC + data[h0:h1] + frame(b"\x00\x90"))
+    with pytest.raises(LogError) as err:
+        read_log(log, games.event_types)
+    # (event 5: the first after the 4 the engine derives before the first input)
+    assert str(err.value).endswith(": event 5: invalid record: a block that does not hold a "
+                                   "list of records"), str(err.value)
+
+
+def test_the_limits_the_format_gives_are_the_readers() -> None:
+    """docs/log-format.md states the reader's limits: they are the ones it checks."""
+    from kabucli.files import size_text
+    from kabucli.log import MAX_BLOCK_BYTES, MAX_BLOCK_RECORDS, MAX_INPUTS
+
+    text = " ".join((REPLAYS.parent / "docs" / "log-format.md").read_text().split())
+    assert (f"A body may inflate to at most {size_text(MAX_BLOCK_BYTES)}, a block may hold at "
+            f"most {MAX_BLOCK_RECORDS:,} records (kabucli writes at most 4,096), and a log may "
+            f"hold at most {MAX_INPUTS:,} inputs;") in text
