@@ -383,3 +383,75 @@ def test_the_limits_the_format_gives_are_the_readers() -> None:
     assert (f"A body may inflate to at most {size_text(MAX_BLOCK_BYTES)}, a block may hold at "
             f"most {MAX_BLOCK_RECORDS:,} records (kabucli writes at most 4,096), and a log may "
             f"hold at most {MAX_INPUTS:,} inputs;") in text
+
+
+# -- the header ---------------------------------------------------------------------------------
+
+def _header_map() -> dict[str, object]:
+    data = TIMED.read_bytes()
+    (h0, h1), *_ = frames(data)
+    body = data[h0 + 9:h1] if data[h0 + 8] == 0 else \
+        zlib.decompressobj(-15, zdict=DICTIONARY).decompress(data[h0 + 9:h1])
+    header = msgspec.msgpack.decode(body)
+    assert isinstance(header, dict) and header["format"] == 2
+    return header
+
+
+@pytest.mark.parametrize("depth", [32, 33])
+def test_a_house_rule_nested_deep_in_a_map_key_is_refused_as_in_a_value(
+        tmp_path: Path, depth: int) -> None:
+    """A msgpack map's key may be a list (read as a tuple): a rule's map whose key nests
+    more than 32 deep is refused as a value that does is."""
+    from kabucli.log import _pack, read_header
+
+    header = _header_map()
+    marker = "@@nested@@"
+    header["rules"] = {"zz": marker}
+    key = b"\x91" * (depth - 1) + b"\x01"  # (depth - 1 lists in the map, itself 1 deep)
+    body = msgspec.msgpack.encode(header).replace(msgspec.msgpack.encode(marker),
+                                                  b"\x81" + key + b"\x01")
+    log = tmp_path / "deep.kbl"
+    log.write_bytes(MAGIC + frame(_pack(body)))
+    if depth <= 32:
+        assert "zz" in read_header(log, games.event_types).rules
+        return
+    with pytest.raises(LogError) as err:
+        read_header(log, games.event_types)
+    assert str(err.value) == f"{log}: header: invalid record: values nested too deeply"
+
+
+@pytest.mark.parametrize("magic", ["KBCLOG1", "KBCLOG2"])
+def test_a_header_of_the_other_format_than_its_files_magic_is_refused(
+        tmp_path: Path, magic: str) -> None:
+    """The magic says the format: a format 2 header (a map, as format 1 stores it) after
+    format 1's magic, or a format 1 header (packed as format 2 stores it) after format 2's,
+    is refused, not read as the format its header claims."""
+    from kabucli.log import MAGIC1, _pack
+
+    header = _header_map()
+    if magic == "KBCLOG1":  # format 2's header, stored as format 1 stores one
+        data, claims = MAGIC1 + frame(msgspec.msgpack.encode(header)), 2
+    else:  # format 1's header (without format 2's fields), stored as format 2 stores one
+        header = {k: v for k, v in header.items() if k not in ("clock", "commit", "salt")}
+        header["format"] = 1
+        data, claims = MAGIC + frame(_pack(msgspec.msgpack.encode(header))), 1
+    log = tmp_path / "other.kbl"
+    log.write_bytes(data)
+    with pytest.raises(LogError) as err:
+        read_log(log, games.event_types)
+    assert str(err.value) == (f"{log}: header: invalid record: format {claims} in a file that "
+                              f"starts as format {3 - claims} - at `$.format`")
+
+
+def test_audit_says_how_many_events_were_read_whole_before_a_bad_block(tmp_path: Path) -> None:
+    """LogError's ``good``: the events read whole before the bad record, one less than its
+    number (docs/log-format.md), from audit's stream as from read_log."""
+    data = bytearray(TIMED.read_bytes())
+    data[frames(bytes(data))[6][1] - 1] ^= 0x01
+    log = tmp_path / "g.kbl"
+    log.write_bytes(bytes(data))
+    for read in (read_log, audit_log):
+        with pytest.raises(LogError) as err:
+            read(log, games.event_types)
+        assert (err.value.index, err.value.good) == (6, 5), (read, str(err.value))
+        assert str(err.value) == f"{log}: event 6: corrupted: checksum does not match"
