@@ -455,3 +455,73 @@ def test_audit_says_how_many_events_were_read_whole_before_a_bad_block(tmp_path:
             read(log, games.event_types)
         assert (err.value.index, err.value.good) == (6, 5), (read, str(err.value))
         assert str(err.value) == f"{log}: event 6: corrupted: checksum does not match"
+
+
+@pytest.mark.parametrize("twice", [False, True])
+def test_an_ext_value_in_a_header_is_stepped_over_whole_when_keys_are_checked(
+        tmp_path: Path, twice: bool) -> None:
+    """An ext8 value (its length, a type byte, its data) in a header not as kabucli writes
+    it: the check for a key given twice steps over all of it, so a key after it given twice
+    is found, and a header with none is read."""
+    from kabucli.log import _pack, read_header
+
+    header = _header_map()
+    # (a dict cannot hold "zz" twice: the second is put in by its bytes)
+    header["rules"] = {"zz": "@@ext@@", "z@" if twice else "yy": 1}
+    ext8 = b"\xc7\x01\x05\xa2"  # ext8: length 1, type 5, one byte of data (0xa2)
+    body = msgspec.msgpack.encode(header).replace(msgspec.msgpack.encode("@@ext@@"), ext8)
+    if twice:
+        body = body.replace(msgspec.msgpack.encode("z@"), msgspec.msgpack.encode("zz"))
+    log = tmp_path / "ext.kbl"
+    log.write_bytes(MAGIC + frame(_pack(body)))
+    if not twice:
+        assert set(read_header(log, games.event_types).rules) == {"zz", "yy"}
+        return
+    with pytest.raises(LogError) as err:
+        read_header(log, games.event_types)
+    assert str(err.value) == (f"{log}: header: invalid record: the key 'zz' is given twice in "
+                              "one object (readers differ on which one counts)")
+
+
+# -- what resume and repair leave alone -------------------------------------------------------
+
+def test_reopening_a_whole_log_sets_nothing_aside(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    log.write_bytes(TIMED.read_bytes())
+    read = read_log(log, games.event_types)
+    writer = LogWriter.reopen(log, read.good_bytes, len(read.events), log=read)
+    writer.close()
+    assert writer.torn_file is None
+    assert list(tmp_path.glob("*.torn-*")) == []
+    assert log.read_bytes() == TIMED.read_bytes()
+
+
+def test_repair_refuses_to_write_onto_its_own_log(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    data = bytearray(TIMED.read_bytes())
+    data[-1] ^= 0x01
+    log.write_bytes(bytes(data))
+    with pytest.raises(LogError, match="cannot repair a log onto itself"):
+        repair_log(log, log, games.event_types, overwrite=True)
+    assert log.read_bytes() == bytes(data)
+
+
+# -- holds_log: what a page or a chart is never written over ----------------------------------
+
+@pytest.mark.parametrize(("first", "holds"), [
+    (b'{"format": 2, "game": "dare"}', True),
+    (b'{"format": 2}', False),
+    (b'{"game": "dare"}', False),
+    (b'{"format": 2, "game": "dare", "cut', True),  # not JSON, yet a header's start
+    (b"{not json, no header", False),
+    (b'{"format": 2, "not json', False),
+    # a header with its format and game after a long first key: read whole, not its start
+    (b'{"seats": [' + b'"' + b"x" * 200 + b'"], "format": 2, "game": "dare"}', True),
+])
+def test_holds_log_knows_a_json_lines_header_by_its_format_and_game(
+        tmp_path: Path, first: bytes, holds: bool) -> None:
+    from kabucli.log import holds_log
+
+    path = tmp_path / "maybe.jsonl"
+    path.write_bytes(first + b"\n{}\n")
+    assert holds_log(path) is holds
