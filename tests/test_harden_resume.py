@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from logbytes import frames
 from typer.testing import CliRunner
 
 from kabucli import games
@@ -163,15 +164,6 @@ def test_a_built_in_bot_this_kabucli_lacks_is_named_on_resume(tmp_path: Path) ->
 
 
 # -- resume never destroys intact records -------------------------------------------------
-
-def frames(data: bytes) -> list[tuple[int, int]]:
-    """(start, end) of every msgpack frame, from the framing alone."""
-    out, pos = [], 8
-    while pos < len(data):
-        end = pos + 8 + int.from_bytes(data[pos:pos + 4], "big")
-        out.append((pos, end))
-        pos = end
-    return out
 
 
 def event_at(data: bytes, frame: int, tmp_path: Path) -> int:

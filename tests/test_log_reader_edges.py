@@ -10,6 +10,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from logbytes import frames
 
 from kabucli import games
 from kabucli.compact import DICTIONARY
@@ -28,17 +29,6 @@ from kabucli.log import (
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 # a timed real-table log: one input a block, so twenty frames after its header
 TIMED = REPLAYS / "kazu-tori" / "4p-physical-timed-dispute.kbl"
-
-
-def frames(data: bytes) -> list[tuple[int, int]]:
-    """(start, end) of each frame of a binary log, the header's first."""
-    out, pos = [], 8
-    while pos < len(data):
-        end = pos + 8 + int.from_bytes(data[pos:pos + 4], "big")
-        out.append((pos, end))
-        pos = end
-    assert pos == len(data)
-    return out
 
 
 def read_damaged(path: Path) -> tuple[str, bool]:
@@ -102,6 +92,16 @@ def _after_bad_length(junk: bytes) -> tuple[bytes, int]:
     return data[:at] + head + junk + data[at:], at
 
 
+def damaged(tmp_path: Path, data: bytes) -> tuple[Path, str]:
+    """A log of ``data`` and the message of its first bad record, which is damage, not a
+    torn tail."""
+    log = tmp_path / "g.kbl"
+    log.write_bytes(data)
+    message, torn = read_damaged(log)
+    assert not torn, message
+    return log, message
+
+
 def _bait(count: int, size: int) -> bytes:
     """``count`` would-be frame heads 9 bytes apart, each a length of ``size`` (that fits,
     over the filler after them) and a map's first byte, whose checksums fail; then the
@@ -121,12 +121,9 @@ def test_whole_frames_past_a_short_stretch_of_false_frames_are_found_and_repaire
     junk = _bait(12, 0x10000)
     data, at = _after_bad_length(junk)
     assert 4 * (len(data) - at) < 12 * (0x10000 + 72)  # (beyond the part that grows)
-    log = tmp_path / "g.kbl"
-    log.write_bytes(data)
-    message, torn = read_damaged(log)
+    log, message = damaged(tmp_path, data)
     assert message.endswith(": corrupted: its length runs past the end of the file, yet "
                             "whole records follow"), message
-    assert not torn
     no_reopen(log)
     fixed = tmp_path / "fixed.kbl"
     kept, dropped, left = repair_log(log, fixed, games.event_types)
@@ -143,12 +140,9 @@ def test_the_search_gives_up_on_long_false_frames_in_a_small_file(tmp_path: Path
     junk = _bait(2000, size)
     data, at = _after_bad_length(junk)
     assert 2000 * size > 4 * (len(data) - at) + (1 << 20)
-    log = tmp_path / "g.kbl"
-    log.write_bytes(data)
-    message, torn = read_damaged(log)
+    _, message = damaged(tmp_path, data)
     assert message.endswith(": corrupted: its length runs past the end of the file, and "
                             "what follows is too long to search"), message
-    assert not torn
 
 
 def test_a_stray_byte_before_the_last_frame_is_damage_not_a_tear(tmp_path: Path) -> None:
@@ -278,7 +272,6 @@ def test_a_json_lines_log_ending_in_blank_lines_resumes_as_it_reads(
         assert sides == []
     assert log.read_bytes().startswith(whole + tail[:tail.rindex(b"\n") + 1])
     assert len(read_log(log, games.event_types).events) >= events
-
 
 
 def test_a_block_stored_in_an_unknown_way_is_refused(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from logbytes import frames
 from typer.testing import CliRunner
 from v1logs import write_v1
 
@@ -29,16 +30,6 @@ def run(*args: str) -> Any:
     assert "Traceback" not in res.output
     assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
     return res
-
-
-def frames(data: bytes) -> list[tuple[int, int]]:
-    """(start, end) of every msgpack frame, header first, from the framing alone."""
-    out, pos = [], 8
-    while pos < len(data):
-        end = pos + 8 + int.from_bytes(data[pos:pos + 4], "big")
-        out.append((pos, end))
-        pos = end
-    return out
 
 
 def v1_bytes(src: Path, tmp_path: Path) -> bytes:

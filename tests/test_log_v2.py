@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from logbytes import frames
 from typer.testing import CliRunner, Result
 
 from kabucli import games
@@ -63,16 +64,6 @@ def run(*args: str, input: str | None = None) -> Result:
     res = runner.invoke(app, list(args), input=input, env=ENV)
     assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
     return res
-
-
-def frames(data: bytes) -> list[tuple[int, int]]:
-    """(start, end) of each frame of a binary log, the header's first."""
-    out, pos = [], len(MAGIC)
-    while pos < len(data):
-        end = pos + 8 + int.from_bytes(data[pos:pos + 4], "big")
-        out.append((pos, end))
-        pos = end
-    return out
 
 
 def bodies(data: bytes) -> list[bytes]:
@@ -556,7 +547,6 @@ def test_a_referee_killed_mid_game_loses_no_input_entered(tmp_path: Path) -> Non
     data = read_log(log, event_types)
     assert [GAME.notate(e) for e in data.events if e.KIND != "auto"][:3] == [
         "deal 9-2-2", "p2 sets 1-2-10", "p3 pass"]
-
 
 
 # -- reading: streamed, tampered, crafted -------------------------------------------------
