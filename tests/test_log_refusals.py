@@ -8,10 +8,11 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from logbytes import bodies, frames, rebuilt
 from typer.testing import CliRunner, Result
 
 from kabucli.cli import app
-from kabucli.log import MAGIC, MAX_TIME, _pack, _unpack, frame
+from kabucli.log import MAGIC, MAX_TIME, _pack, frame
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 ENV = {"NO_COLOR": "1", "COLUMNS": "100", "TERM": "dumb"}
@@ -31,23 +32,6 @@ def refused(res: Result, code: int = 2) -> str:
     assert len(lines) == 1, res.stderr
     assert "Traceback" not in res.output and "internal error" not in res.output
     return lines[0]
-
-
-def bodies(data: bytes) -> list[bytes]:
-    """Each frame's body of a binary log, inflated (the header's first)."""
-    out, pos = [], len(MAGIC)
-    while pos < len(data):
-        end = pos + 8 + int.from_bytes(data[pos:pos + 4], "big")
-        body = _unpack(data[pos + 8:end])
-        assert isinstance(body, bytes)
-        out.append(body)
-        pos = end
-    return out
-
-
-def rebuilt(parts: list[bytes]) -> bytes:
-    """A binary log of these bodies, every checksum right."""
-    return MAGIC + b"".join(frame(_pack(b)) for b in parts)
 
 
 TIMED = REPLAYS / "kazu-tori" / "4p-physical-timed-dispute.kbl"
@@ -165,11 +149,7 @@ def test_repair_drops_one_stray_byte_before_a_record_and_keeps_that_record(
     src = REPLAYS / "dare" / "3p-showdown-outright.kbl"
     original = read_log(src, games.event_types).events
     data = write_v1(src, tmp_path / "v1.kbl").read_bytes()
-    starts, pos = [], 8
-    while pos < len(data):
-        starts.append(pos)
-        pos += 8 + int.from_bytes(data[pos:pos + 4], "big")
-    at = starts[3]
+    at = frames(data)[3][0]
     log = tmp_path / "stray.kbl"
     log.write_bytes(data[:at] + b"\x00" + data[at:])
     line = refused(run("audit", str(log)))

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from logbytes import frames
+from logbytes import bodies, frames, rebuilt
 from typer.testing import CliRunner, Result
 
 from kabucli import games
@@ -43,7 +43,6 @@ from kabucli.log import (
     LogWriter,
     SeatInfo,
     _pack,
-    _unpack,
     _with_undo,
     audit_log,
     convert_log,
@@ -64,21 +63,6 @@ def run(*args: str, input: str | None = None) -> Result:
     res = runner.invoke(app, list(args), input=input, env=ENV)
     assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
     return res
-
-
-def bodies(data: bytes) -> list[bytes]:
-    """Each frame's body, inflated."""
-    out = []
-    for begin, end in frames(data):
-        body = _unpack(data[begin + 8:end])
-        assert isinstance(body, bytes)
-        out.append(body)
-    return out
-
-
-def rebuilt(bodies_: list[bytes]) -> bytes:
-    """A binary log of these bodies, every checksum right."""
-    return MAGIC + b"".join(frame(_pack(b)) for b in bodies_)
 
 
 def bot_match(name: str, seed: int, players: int | None = None) -> Match:
