@@ -120,3 +120,35 @@ def test_a_python_bot_that_spoils_its_copy_of_the_match_is_named_by_seat(
     assert re.search(r"log kept: g\.kbl \(\d+ events\)", line), line
     audit = kabucli("audit", "g.kbl", cwd=tmp_path)
     assert audit.returncode == 0, audit.stdout + audit.stderr
+
+
+STALLER = '''
+class Stall:  # never plays a card: draws and keeps, lets calls go, declines dares
+    def __init__(self, rng):
+        pass
+
+    def choose(self, game, state, seat):
+        legal = [game.notate(e) for e in game.bot_legal(state, seat)]
+        for word in ("keep", "draw", "pass", "decline"):
+            for move in legal:
+                if word in move:
+                    return move
+        return legal[0]
+'''
+
+
+def test_uno_dare_bots_that_never_play_a_card_still_end_their_match(tmp_path: Path) -> None:
+    # before: every round ran out of turns (max_turns) and scored nothing, and a match
+    # between such bots went on for ever: the run never ended, its log grew without end
+    (tmp_path / "stall.py").write_text(STALLER)
+    res = kabucli("sim", "uno-dare", "--bot", "py:stall.py:Stall", "--bot", "py:stall.py:Stall",
+                  "--matches", "2", "--seed", "3", "--rule", "max_turns=50", "--logs", "logs",
+                  "--json", cwd=tmp_path, timeout=120)
+    assert res.returncode == 0, res.stderr
+    report = json.loads(res.stdout)
+    assert report["matches"] == 2 and all(b["forfeits"] == 0 for b in report["bots"])
+    for log in sorted((tmp_path / "logs").iterdir()):
+        audit = kabucli("audit", str(log), "--json", cwd=tmp_path)
+        assert audit.returncode == 0, audit.stdout
+        shown = kabucli("replay", str(log), cwd=tmp_path)
+        assert "3 rounds in a row ran out of turns" in shown.stdout, shown.stdout[-600:]

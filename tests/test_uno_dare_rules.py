@@ -1066,3 +1066,50 @@ def test_at_a_real_table_the_card_turned_up_is_a_card_of_the_deck(up: int) -> No
     assert refused(m, Deal(1, 1, up)) == "the card turned up is face up: name it"
     play(m, "deal R5")
     assert st(m).discards == cards("R5")
+
+
+
+def stall(m: Match) -> None:
+    """Play the match to its end as bots that never play a card would: draw, keep, let a
+    missing call go, decline a dare, name a color when a Wild Dare is turned up. (Rounds
+    of ``max_turns=10`` take a few dozen moves: a match still going after 10,000 fails.)"""
+    for _ in range(10_000):
+        p = m.advance()
+        if p.kind == "over":
+            return
+        moves = GAME.legal(st(m), p.seats[0])
+        m.submit(next((e for e in moves if type(e).__name__ in ("Draw", "Keep", "Pass")),
+                      next((e for e in moves if type(e) is Answer and e.answer == "decline"),
+                           moves[0])))
+    raise AssertionError(f"the match is still going after 10,000 moves, round {st(m).round}")
+
+
+@pytest.mark.parametrize(("scoring", "winner"), [("winner", "p1"), ("lowest", "p2")])
+def test_three_rounds_in_a_row_out_of_turns_end_the_match_the_scores_deciding_it(
+        scoring: str, winner: str) -> None:
+    """Rules page, Decision: when three rounds in a row run out of turns with nobody out,
+    the match ends there (``end stuck``), and the scores as they stand decide it as at the
+    target: bots that never play a card still finish a match."""
+    seats = [SeatInfo(f"p{i}", "bot:random") for i in (1, 2)]
+    m = Match(GAME, make_header(GAME, rules(max_turns=10, scoring=scoring), seats, 5))
+    st(m).totals[1:] = [40, 25]  # (the scores of rounds played before)
+    stall(m)
+    scores = [e for e in m.events if type(e) is Score]
+    assert len(scores) == 3 and not any(e.winner for e in scores)
+    end = m.events[-1]
+    assert type(end).__name__ == "End" and end.reason == "stuck"  # type: ignore[attr-defined]
+    out = m.outcome()
+    assert out is not None and out["winners"] == [winner]
+    assert GAME.notate(end).startswith("end stuck p1=40 p2=25")
+
+
+def test_a_round_with_a_winner_between_rounds_out_of_turns_starts_the_count_again() -> None:
+    """Only three rounds in a row without a winner end the match: a round someone wins
+    between them starts the count again."""
+    seats = [SeatInfo(f"p{i}", "bot:random") for i in (1, 2)]
+    m = Match(GAME, make_header(GAME, rules(max_turns=10), seats, 5))
+    won = Score(0, 1, [0, 7])
+    st(m).history[:] = [Score(0, 0, [0, 0]), Score(0, 0, [0, 0]), won]
+    stall(m)
+    scores = [e for e in m.events if type(e) is Score]
+    assert len(scores) == 3 and m.events[-1].reason == "stuck"  # type: ignore[attr-defined]

@@ -16,6 +16,7 @@ from kabucli.events import End, Event
 from kabucli.figures import counted
 from kabucli.games.uno_dare.rules import (
     COLOR,
+    STUCK_ROUNDS,
     T_SCORE,
     T_SHOW,
     WILD,
@@ -179,7 +180,9 @@ def _points(n: int) -> str:
 
 def won_why(match: Match, out: dict[str, Any]) -> str:
     """Who won the match and why: the first to reach the target (``winner`` scoring), or the
-    lowest score when a score reached it (``lowest``, where a tie shares the win)."""
+    lowest score when a score reached it (``lowest``, where a tie shares the win); or, when
+    the match ended with rounds that ran out of turns (STUCK_ROUNDS in a row), the best score
+    then."""
     s: UnoState = match.state
     target = s.rules.target
     scores: dict[str, int] = out["scores"]
@@ -187,6 +190,10 @@ def won_why(match: Match, out: dict[str, Any]) -> str:
     head = (f"winner: {names[0]}" if len(names) == 1
             else f"winners: {', '.join(names)} (a tie shares the win)")
     best = scores[out["winners"][0]]
+    if max(scores.values()) < target:
+        which = "lowest" if out["scoring"] == "lowest" else "highest"
+        return (f"{head}, with the {which} score ({_points(best)}) when {STUCK_ROUNDS} rounds "
+                f"in a row ran out of turns (max_turns {s.rules.max_turns}) with nobody out")
     if out["scoring"] != "lowest":
         return f"{head}, the first to reach the target of {target} ({_points(best)})"
     reached = ", ".join(seat_label(match, int(k[1:])) for k, v in scores.items() if v >= target)
@@ -270,7 +277,11 @@ def _describe(game: Game, ev: Event, match: Match) -> str | None:
         return f"{head}; points in hand: {hands}"
     if t is End:
         assert isinstance(ev, End)
-        return "match over: " + ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
+        scores = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
+        if ev.reason == "stuck":
+            return (f"match over: {STUCK_ROUNDS} rounds in a row ran out of turns with nobody "
+                    f"out; scores {scores}")
+        return "match over: " + scores
     return None
 
 

@@ -88,6 +88,9 @@ DEFAULT_REACTION: Final = (250, 500)  # ms, for a bot without a profile of its o
 # judged done, as the built-in random bot judges its own
 DEFAULT_DARING: Final = 8
 COLORS: Final = 4
+# A match ends when this many rounds in a row ran out of turns (max_turns) with nobody out:
+# bots that never play a card would otherwise play rounds that score nothing for ever.
+STUCK_ROUNDS: Final = 3
 
 
 def _symbol(code: int) -> int:
@@ -701,6 +704,9 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         if max(totals) >= s.rules.target:
             s.todo.append((READY, End("target", totals[1:], 0)))
             return
+        if stuck(s):
+            s.todo.append((READY, End("stuck", totals[1:], 0)))
+            return
         s.round += 1
         s.dealer = s.dealer % s.n + 1
         s.reset()
@@ -1166,6 +1172,13 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                         "hands": {f"p{p}": k for p, k in enumerate(r.hands, 1)}}
                        for r in s.history],
         }
+
+
+def stuck(s: UnoState) -> bool:
+    """Whether the last STUCK_ROUNDS rounds all ran out of turns with nobody out (the match
+    then ends, the scores as they stand deciding it, as at the target)."""
+    last = s.history[-STUCK_ROUNDS:]
+    return len(last) == STUCK_ROUNDS and not any(r.winner for r in last)
 
 
 def _describe(key: tuple[Any, ...]) -> Pending:
