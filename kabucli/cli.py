@@ -547,13 +547,14 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     """Run a session to the end: bots move, people type, every step is drawn and logged.
     A log that cannot be written (a full disk) stops the game in one line, the log kept
     whole before the input that could not be written, for ``kabucli resume``."""
-    from kabucli.errors import LogWriteError
+    from kabucli.errors import LogFullError, LogWriteError
 
     try:
         _drive_on(sess, moves, quiet, as_json)
     except LogWriteError as exc:
         saved = exc.saved if isinstance(exc.saved, Path) else None
-        _stop(sess, str(exc), EXIT_UNREADABLE, as_json, saved)
+        _stop(sess, str(exc), EXIT_UNREADABLE, as_json, saved,
+              resumable=not isinstance(exc, LogFullError))
 
 
 def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, quiet: bool,
@@ -896,11 +897,12 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
 
 
 def _stop(sess: Session, why: str, code: int, as_json: bool = False,
-          saved: Path | None = None) -> NoReturn:
+          saved: Path | None = None, resumable: bool = True) -> NoReturn:
     """End an unfinished session: say why, where the log is and the command that goes on
     (with ``as_json``, stdout has its JSON document too, the match unfinished: no outcome, and
     no seed while it is kept from the people at the table). ``saved``: where the log's
-    records were saved when its name lost them (see LogWriter._check_place)."""
+    records were saved when its name lost them (see LogWriter._check_place). Not
+    ``resumable``: a log that holds the most kabucli reads back, which no resume goes on."""
     import shlex
 
     from kabucli.errors import LogWriteError
@@ -925,7 +927,7 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
     kept = ""
     if where is not None:
         kept = f"; log kept: {where} ({_events(m.logged)})"
-        if not m.over:
+        if not m.over and resumable:
             # the user's bots as this session runs them (resumed: those named again, never
             # a program the log names, which resume refuses to start)
             again = "".join(f" --bot {i}={shlex.quote(kind)}"

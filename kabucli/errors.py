@@ -60,6 +60,14 @@ class LogWriteError(LogError):
     saved: object = None
 
 
+class LogFullError(LogWriteError):
+    """A log holds the most kabucli reads back (log.MAX_INPUTS inputs, log.MAX_LOG_BYTES):
+    the game stops before the record that would take it past, its log whole and readable. No
+    resume can add to it. ``limit``: "inputs" or "bytes", the one reached."""
+
+    limit: str = ""
+
+
 class BotError(KabuError):
     """A bot that crashed, timed out or answered with something that is not a legal move.
     The message quotes the bot, so it is made safe to show (see :mod:`kabucli.safetext`)."""

@@ -48,7 +48,14 @@ from kabucli.compact import (
     codec,
     new_digest,
 )
-from kabucli.errors import BrokenLogError, KabuError, LogError, LogWriteError, NeedInputs
+from kabucli.errors import (
+    BrokenLogError,
+    KabuError,
+    LogError,
+    LogFullError,
+    LogWriteError,
+    NeedInputs,
+)
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.files import MiB, open_regular, read_bytes, size_text, sync_folder, write_whole
 
@@ -204,6 +211,11 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         # without a header: a format 1 log (resumed), whose records are written whole
         self.version = 1 if header is None else header.format
         self.count = 0  # records appended so far (format 2 binary: its inputs; no header)
+        # What the file holds, against what kabucli reads back (MAX_LOG_BYTES, MAX_INPUTS):
+        # its bytes written, and format 2 binary's stored records (inputs, races, undos).
+        # A record that would take it past either stops the game first (LogFullError).
+        self.size = 0
+        self.stored = 0
         self.torn_file: Path | None = None  # where reopen kept a torn tail it cut off
         self.path: Path | None = None  # the file, for a message (create and reopen set it)
         self.failed = False  # a write failed: nothing more is written (see _write)
@@ -267,6 +279,7 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         if fmt == "jsonl" or header.format < 2:
             if fmt == "msgpack":
                 fh.write(MAGIC1)
+                writer.size = len(MAGIC1)
             writer._write(encode_record(header, fmt) if header.format >= 2
                           else _v1_header(header, fmt))
         else:  # format 2: the header's map packed as a block is
@@ -311,7 +324,9 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         if log is not None and writer.version >= 2:
             writer._digest = log.hasher
             writer._last = log.last_time
+            writer.stored = log.inputs
         writer.count = events
+        writer.size = good_bytes
         writer.torn_file = aside
         writer.path = path
         return writer
@@ -321,9 +336,12 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
             raise LogWriteError("cannot write the log: a write to it failed before",
                                 path=self.path)
         fh = self._fh
+        if self.size + len(data) > MAX_LOG_BYTES:
+            self._full("bytes")
         if self.durable and self.path is not None:
             self._check_place()
         try:
+            self.size += len(data)  # (a write that fails stops the log: see _give_up)
             fh.write(data)
             fh.flush()
             if self.durable:
@@ -368,6 +386,16 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         error.saved = saved
         raise error
 
+    def _full(self, limit: str) -> NoReturn:
+        """Stop before a record that would take the log past what kabucli reads back
+        (``limit``: "bytes" or "inputs"): what it holds stays whole and readable."""
+        held = (f"its next record would take it past {size_text(MAX_LOG_BYTES)}"
+                if limit == "bytes" else f"it holds {MAX_INPUTS:,} inputs")
+        error = LogFullError(f"the log is full: {held}, the most kabucli reads back; the match "
+                             "stops here unfinished, and no resume can add to it")
+        error.limit = limit
+        raise error
+
     def _give_up(self, exc: OSError) -> NoReturn:
         """After a failed write: nothing more is written (:meth:`_abandon`), and LogWriteError
         says why; the OSError itself is raised again where the writer was given no file's
@@ -395,31 +423,44 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
     def append(self, event: Event, how: int = INPUT, at: int | None = None) -> None:
         """Record one event; ``how``: whether the engine derived it, it is an input, or a
         race drawn from the seed (:mod:`kabucli.compact`); ``at``: when it was entered (ms
-        since 1970) if not now (a log being converted)."""
-        self.count += 1
+        since 1970) if not now (a log being converted). LogFullError, before anything
+        changes, when the log holds what kabucli reads back."""
         if self.version < 2:
             self._write(encode_record(event, self.fmt))
+            self.count += 1
             return
         if how == DERIVED:
             if self.fmt == "jsonl":
+                line = _enc_js.encode(event) + b"\n"
+                if self.size + len(line) > MAX_LOG_BYTES:
+                    self._full("bytes")
                 try:  # (buffered: written with the next input's line)
-                    self._fh.write(_enc_js.encode(event) + b"\n")
+                    self._fh.write(line)
+                    self.size += len(line)
                 except OSError as exc:
                     self._give_up(exc)
+            self.count += 1
             return
+        binary = self.fmt != "jsonl"
+        if binary and self.stored >= MAX_INPUTS:
+            self._full("inputs")
         dt = 0
+        last = self._last
         if self.timed:
             now = now_ms() if at is None else at
-            dt = max(0, now - self._last)
-            self._last += dt
-        if self.fmt == "jsonl":  # (its digest is computed when it is read: log_digest)
+            dt = max(0, now - last)
+            last += dt
+        if not binary:  # (its digest is computed when it is read: log_digest)
             line = _enc_js.encode(event)
             if self.timed:
-                line = line[:-1] + b',"t":%d}' % self._last
+                line = line[:-1] + b',"t":%d}' % last
             self._write(line + b"\n")
-            return
-        self._records.append(self._codec.record(None if how == DRAW else event, dt))
-        if self.durable or len(self._records) >= BLOCK_RECORDS:
+        else:
+            self.stored += 1
+            self._records.append(self._codec.record(None if how == DRAW else event, dt))
+        self._last = last
+        self.count += 1
+        if binary and (self.durable or len(self._records) >= BLOCK_RECORDS):
             self.flush()
 
     def _append_input(self, event: Event, how: int = INPUT, at: int | None = None) -> None:
@@ -427,6 +468,9 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         gives it only inputs and races; a whole log written at once gives it all)."""
         if how == DERIVED:
             return
+        if self.stored >= MAX_INPUTS:
+            self._full("inputs")
+        self.stored += 1
         self.count += 1
         records = self._records
         if how == INPUT:
@@ -439,6 +483,9 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
     def append_input(self, event: Event | None, at: int) -> None:
         """Store one input as read from a format 2 log (None: a race mark), entered at ``at``."""
         if event is None:
+            if self.stored >= MAX_INPUTS:
+                self._full("inputs")
+            self.stored += 1
             self.count += 1
             dt = max(0, at - self._last) if self.timed else 0
             self._last += dt
@@ -451,9 +498,9 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         if not self._records:
             return
         body, head = array_body(self._records)
+        self._write(frame(_pack(body)))  # (LogFullError: nothing written, nothing counted)
         self._records = []
         self._digest.update(memoryview(body)[head:])
-        self._write(frame(_pack(body)))
 
     @property
     def digest(self) -> str | None:
@@ -1545,11 +1592,18 @@ def write_log(path: Path, header: Header, events: Sequence[Event], fmt: Fmt,
                     # input as its own block when it is entered: so does its copy, and a
                     # log converted to JSON Lines and back is the original byte for byte
                     writer.flush()
+            writer.close()  # (its last block: past a limit too, it is refused below)
+        except LogFullError as exc:  # (nothing is written: the file was a temporary one)
+            held = (f"be larger than {size_text(MAX_LOG_BYTES)}" if exc.limit == "bytes"
+                    else f"hold more than {MAX_INPUTS:,} inputs")
+            raise LogError(f"{path}: cannot write it: the log would {held}, the most kabucli "
+                           "reads back") from None
         except OverflowError:  # (format 1's msgpack, written as it was: no rule checks it)
             raise LogError(f"{path}: cannot write event {n}: it holds a whole number msgpack "
                            "cannot store (-2**63 to 2**64 - 1); JSON Lines can hold it") from None
-        finally:
-            writer.close()
+        finally:  # (closed above unless the write already failed, which is what is raised)
+            with contextlib.suppress(LogError):
+                writer.close()
 
     _write_new(path, write, overwrite, keep)
 

@@ -47,7 +47,7 @@ import msgspec
 
 from kabucli import bots as botreg, games
 from kabucli.engine import Game, Match, make_header, walk
-from kabucli.errors import KabuError
+from kabucli.errors import KabuError, LogFullError
 from kabucli.events import Forfeit as ForfeitEvent
 from kabucli.log import (
     EXTERNAL,
@@ -407,6 +407,9 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
             sess.run_bots()
         except Forfeit:
             raise
+        except LogFullError as exc:  # (the log is written whole as the session closes)
+            raise KabuError(f"match {i + 1} (seed {seed}): {exc}; its log is kept: "
+                            f"{path}") from None
         except KabuError as exc:
             found = _ILLEGAL.match(str(exc))
             seat = int(found.group(1)) if found is not None else 0

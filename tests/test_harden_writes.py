@@ -594,3 +594,113 @@ def test_a_link_to_a_file_replaced_whole_keeps_the_link_and_writes_its_file(
     assert real.read_text().startswith("<!DOCTYPE html>")
     assert real.stat().st_mode & 0o7777 == 0o640
     assert sorted(p.name for p in real.parent.iterdir()) == ["real.html"]
+
+
+# -- kabucli writes no log it would not read back --------------------------------------------
+# A log may hold at most MAX_INPUTS stored inputs (format 2's binary encoding) and
+# MAX_LOG_BYTES bytes, the most the reader takes. Before, a long enough match (Uno Dare between
+# random bots with target=1000000: 4.3 million inputs) was written whole, and kabucli then
+# refused its own log ("more than 4,000,000 inputs, the most kabucli reads"); `log convert`
+# wrote JSON Lines of any size. The writer now stops the game before the record that would
+# take the log past either: the log stays whole and readable. (The limits are lowered here.)
+
+FULL = "the log is full: it holds 40 inputs, the most kabucli reads back; the match stops " \
+       "here unfinished, and no resume can add to it"
+
+
+def full_log(game: Path) -> tuple[Any, str]:
+    """The log ``game`` read back: it audits valid and unfinished."""
+    from kabucli import games
+    from kabucli.log import read_log
+
+    res = run("audit", str(game))
+    assert res.exit_code == 0 and res.output.startswith(f"valid: {game} ("), res.output
+    assert ", unfinished)" in res.output.splitlines()[0], res.output
+    return read_log(game, games.event_types), res.output
+
+
+@pytest.mark.parametrize("seats", ["bots", "a person"])
+def test_a_game_stops_before_its_log_holds_more_inputs_than_kabucli_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seats: str) -> None:
+    import kabucli.log
+
+    monkeypatch.setattr(kabucli.log, "MAX_INPUTS", 40)
+    game = tmp_path / "game.kbl"
+    if seats == "bots":  # (inputs kept in memory and written as one block at the end)
+        res = run("play", "uno-dare", "--seed", "3", "--bot", "all=random", "--quiet",
+                  "--log", str(game))
+    else:  # (each input written and synced as it is entered)
+        res = runner.invoke(app, ["play", "dare", "--seed", "7", "--bot", "2=best", "--bot",
+                                  "3=random", "--rule", "rounds=100", "--script", "-",
+                                  "--quiet", "--log", str(game)], input="pass\n" * 200)
+        assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert res.exit_code == 2, res.output
+    errors = [line for line in res.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and errors[0].startswith(f"error: {FULL}; log kept: {game} ("), \
+        res.output
+    assert "resume" not in errors[0].split("; log kept:")[1]  # (no 'go on with: kabucli resume')
+    log, _ = full_log(game)
+    assert log.inputs == 40
+    # a resume adds nothing to it and says why, the log left as it was
+    before = digest(game)
+    res = run("resume", str(game), "--quiet")
+    assert res.exit_code == 2 and FULL in res.output, res.output
+    assert digest(game) == before
+
+
+def test_a_json_lines_game_stops_before_its_log_is_larger_than_kabucli_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import kabucli.log
+
+    monkeypatch.setattr(kabucli.log, "MAX_LOG_BYTES", 20_000)
+    game = tmp_path / "game.jsonl"
+    res = run("play", "uno-dare", "--seed", "3", "--bot", "all=random", "--quiet",
+              "--log", str(game))
+    assert res.exit_code == 2, res.output
+    assert ("error: the log is full: its next record would take it past 20000 bytes, the "
+            "most kabucli reads back;") in res.output, res.output
+    assert 19_000 < game.stat().st_size <= 20_000
+    log, _ = full_log(game)
+    assert f"log kept: {game} ({len(log.events)} events)" in res.output
+
+
+def test_sim_stops_at_a_match_whose_log_is_full_naming_it_and_its_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import kabucli.log
+
+    monkeypatch.setattr(kabucli.log, "MAX_INPUTS", 40)
+    res = run("sim", "uno-dare", "--bot", "random", "--bot", "random", "--matches", "3",
+              "--seed", "1", "--logs", str(tmp_path / "logs"), "--workers", "1")
+    kept = tmp_path / "logs" / "uno-dare-00001.kbl"
+    assert res.exit_code == 1, res.output
+    assert f"error: match 1 (seed 1): {FULL}; its log is kept: {kept}" in res.output, res.output
+    log, _ = full_log(kept)
+    assert log.inputs == 40
+
+
+@pytest.mark.parametrize(("limit", "value", "why"), [
+    ("MAX_LOG_BYTES", 2_000, "be larger than 2000 bytes"),
+    ("MAX_INPUTS", 20, "hold more than 20 inputs"),
+])
+def test_convert_writes_no_log_larger_than_kabucli_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: str, value: int,
+        why: str) -> None:
+    import kabucli.log
+
+    src = tmp_path / "game.jsonl"
+    assert run("play", "uno-dare", "--seed", "3", "--bot", "all=random", "--quiet",
+               "--rule", "target=40", "--log", str(src)).exit_code == 0
+    monkeypatch.setattr(kabucli.log, limit, value)
+    if limit == "MAX_INPUTS":  # (JSON Lines holds every event; the binary form, the inputs)
+        out = tmp_path / "game.kbl"
+    else:
+        src = tmp_path / "game.kbl"
+        with monkeypatch.context() as m:
+            m.setattr(kabucli.log, limit, 64 << 20)
+            assert run("log", "convert", str(tmp_path / "game.jsonl"), str(src)).exit_code == 0
+        out = tmp_path / "again.jsonl"
+    res = run("log", "convert", str(src), str(out))
+    assert res.exit_code == 2, res.output
+    assert res.output == (f"error: {out}: cannot write it: the log would {why}, the most "
+                          "kabucli reads back\n")
+    assert not out.exists()
