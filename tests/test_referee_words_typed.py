@@ -70,6 +70,23 @@ def test_an_uno_dare_line_that_starts_with_a_color_word_is_told_what_a_color_wor
     assert "2 p2 Bob p2 names red" in flat(res.stdout), flat(res.stdout)
 
 
+def test_an_uno_dare_color_letter_typed_as_a_seat_is_told_it_is_no_seat() -> None:
+    """'B draw' (a seat named B, as a table of A, B, C might call it) was answered only that a
+    color word names a Wild Dare's color: the refusal now says that B is blue's letter, not a
+    seat, and how seats are named."""
+    res = run("play", "uno-dare", "--physical", *NAMES, "--no-log",
+              input="deal R5\nB draw\ny keep\nquit\n")
+    assert refusals(res.stdout) == [
+        "'B' is blue's letter, not a seat (seats are p1 Ann to p3 Cat, or the players' names); "
+        "typed "
+        "alone it names the color of a Wild Dare turned up first, with nothing after it (not "
+        "'draw')",
+        "'y' is yellow's letter, not a seat (seats are p1 Ann to p3 Cat, or the players' "
+        "names); typed "
+        "alone it names the color of a Wild Dare turned up first, with nothing after it (not "
+        "'keep')"]
+
+
 def test_a_yatchaba_bet_of_one_chip_is_said_in_the_singular() -> None:
     """The guesser's first bet was explained as "'bet' puts 1 chips in the pot"."""
     res = run("play", "yatchaba", "--physical", *NAMES, "--no-log",

@@ -993,7 +993,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         if len(m.words) == 1 and verb in text.COLOR_WORDS:  # not now: no color to name
             raise ParseError(text.LONE_COLOR)
         if verb in text.COLOR_WORDS:  # 'red 5', 'blue skip', 'red pass'
-            raise ParseError(text.color_first(m.words, self._spelt(m.words)))
+            raise ParseError(text.color_first(m.words, self._spelt(m.words), s.n))
         if verb in self.verbs.handlers and verb != "play":  # 'draw 2', 'color'
             raise ParseError(text.words_after(verb, m.args))
         return self._parse_play(self._who(s, m), m.words[0], m.args, s.n)  # as typed

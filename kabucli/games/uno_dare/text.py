@@ -120,14 +120,21 @@ def not_a_move(word: str, n: int) -> str:
 SYMBOL_WORDS = {"skip": "S", "reverse": "R", "dare": "D"}
 
 
-def color_first(words: list[str], card: str | None) -> str:
+def color_first(words: list[str], card: str | None, n: int) -> str:
     """Why a line that starts with a color word and goes on is refused: ``card``, the card
     its words spell ('red 5' is R5), is typed as one word; else a color word names a color
-    alone."""
+    alone (a color's letter is no seat either, at a table of ``n``)."""
     if card is not None:
         return f"a card is typed as one word: {quoted(card)} for {quoted(' '.join(words))}"
+    rest = quoted(" ".join(words[1:]))
+    if len(words[0]) == 1:  # ('B draw': a seat named by a letter, as at a table of A, B, C)
+        color = COLOR_NAMES[COLOR_WORDS[words[0].lower()]]
+        seats = "p1 and p2" if n == 2 else f"p1 to p{n}"
+        return (f"{quoted(words[0])} is {color}'s letter, not a seat (seats are {seats}, or "
+                f"the players' names); typed alone it names the color of a Wild Dare turned up "
+                f"first, with nothing after it (not {rest})")
     return ("a color word typed alone names the color of a Wild Dare turned up first; "
-            f"nothing follows it (not {quoted(' '.join(words[1:]))})")
+            f"nothing follows it (not {rest})")
 
 
 # Why a color typed alone is refused when no color is to be named (as after a Wild Dare
