@@ -151,6 +151,12 @@ def test_kabu_tsukuri_help_at_a_real_table_shows_what_the_referee_types() -> Non
         assert word in shown, shown
     assert "aside" not in shown and "rows 1-2-3" not in shown, shown
     assert "best" not in shown.replace("'best'", ""), shown  # neither the row nor the command
+    # the program's own events follow, the seeded game's deal, stakes and turned rows said to
+    # be a seeded game's (they were listed as "A seeded game's own events", result and end too)
+    flat_shown = " ".join(shown.split())
+    assert ("The program's own events print, and parse back, as (the first three in a seeded "
+            "game only: at a real table the referee types the deal, each bet and each row):"
+            ) in flat_shown, flat_shown
     page = games.notation("kabu-tsukuri")
     res = run("play", "kabu-tsukuri", "--seed", "1", "--player", "Ann", "--bot", "2=best",
               "--no-log", input="help\nquit\n")
