@@ -265,3 +265,12 @@ def test_max_laps_is_a_house_rule_of_1_to_10000() -> None:
         assert f"house rule max_laps={value} is not allowed: expected integer 1-10000" in res.stderr
     for value in ("1", "10000"):
         assert run("deal", "yatchaba", "-s", "1", "-r", f"max_laps={value}").exit_code == 0
+
+
+def test_the_table_shows_passes_past_the_limit_as_no_fraction() -> None:
+    """The table's passes column showed '3/2' past a limit of 2 and '1/0' with pass_limit=0,
+    which read as fractions; past the limit it shows the count and the limit apart."""
+    from kabucli.games.yatchaba.text import passes_cell
+
+    assert [passes_cell(used, 2) for used in (0, 2, 3)] == ["0/2", "2/2", "3 (limit 2)"]
+    assert passes_cell(1, 0) == "1 (limit 0)"

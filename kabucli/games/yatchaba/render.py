@@ -26,7 +26,7 @@ from kabucli.games.yatchaba.rules import (
     draws,
     ways,
 )
-from kabucli.games.yatchaba.text import named_months, odds_text, pass_logged, ratio
+from kabucli.games.yatchaba.text import named_months, odds_text, pass_logged, passes_cell, ratio
 from kabucli.ledger import party_name
 from kabucli.render import (
     cards_box,
@@ -120,7 +120,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     limit = s.rules.pass_limit
     for p in s.order:
         seats.add_row(seat_cell(match, p), str(s.ledger.seat(p)), str(s.bets[p]),
-                      f"{s.passes[p]}/{limit}", _guessing(s, p), _status(s, p))
+                      passes_cell(s.passes[p], limit), _guessing(s, p), _status(s, p))
     return titled(Group(*parts, Text(""), fit(seats)), title)
 
 
@@ -247,7 +247,7 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
         lines.append(odds_text(s))
     limit = s.rules.pass_limit
     seats = [{"seat": p, "chips": s.ledger.seat(p), "status": _status(s, p).plain,
-              "info": [f"in this round {s.bets[p]}", f"passes {s.passes[p]}/{limit}",
+              "info": [f"in this round {s.bets[p]}", f"passes {passes_cell(s.passes[p], limit)}",
                        _guessing(s, p)], "rows": []} for p in s.order]
     return {"title": _where(s),
             "pot": s.ledger.pot, "centre": centre, "seats": seats, "lines": lines}

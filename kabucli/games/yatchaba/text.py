@@ -110,6 +110,12 @@ def pass_logged(used: int, limit: int) -> str:
     return f"pass {used} in this game, beyond the limit of {limit}"
 
 
+def passes_cell(used: int, limit: int) -> str:
+    """A seat's passes this game on the table: ``1/2`` (of the limit of 2); past the limit
+    ``3 (limit 2)``, which ``3/2`` would read as a fraction (and ``1/0`` with no pass free)."""
+    return f"{used}/{limit}" if used <= limit else f"{used} (limit {limit})"
+
+
 def not_face_down(k: int, month: int, copies: int, up: int) -> str:
     """Why ``k`` cards of ``month`` cannot be face down: ``up`` of its ``copies`` are face
     up already."""
