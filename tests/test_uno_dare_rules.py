@@ -1104,8 +1104,8 @@ def test_three_rounds_in_a_row_out_of_turns_end_the_match_the_scores_deciding_it
 
 
 def test_a_round_with_a_winner_between_rounds_out_of_turns_starts_the_count_again() -> None:
-    """Only three rounds in a row without a winner end the match: a round someone wins
-    between them starts the count again."""
+    """Only three rounds in a row that score nothing end the match: a round someone wins,
+    scoring points, between them starts the count again."""
     seats = [SeatInfo(f"p{i}", "bot:random") for i in (1, 2)]
     m = Match(GAME, make_header(GAME, rules(max_turns=10), seats, 5))
     won = Score(0, 1, [0, 7])
@@ -1113,3 +1113,18 @@ def test_a_round_with_a_winner_between_rounds_out_of_turns_starts_the_count_agai
     stall(m)
     scores = [e for e in m.events if type(e) is Score]
     assert len(scores) == 3 and m.events[-1].reason == "stuck"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("scoring", ["winner", "lowest"])
+def test_rounds_won_with_only_zeros_left_in_the_hands_count_as_scoring_nothing(
+        scoring: str) -> None:
+    """A round won against hands of zeros (R0, Y0, ...) scores nothing either, under both
+    scorings: it counts towards the three, as a round out of turns does. (It did not: bots
+    going out against hands of zeros, which happens between random bots, reset the count,
+    and a match of such rounds never ended.)"""
+    seats = [SeatInfo(f"p{i}", "bot:random") for i in (1, 2)]
+    m = Match(GAME, make_header(GAME, rules(max_turns=10, scoring=scoring), seats, 5))
+    st(m).history[:] = [Score(0, 1, [0, 0]), Score(0, 2, [0, 0])]  # (won: zeros left)
+    stall(m)
+    scores = [e for e in m.events if type(e) is Score]
+    assert len(scores) == 1 and m.events[-1].reason == "stuck"  # type: ignore[attr-defined]

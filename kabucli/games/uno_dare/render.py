@@ -181,7 +181,7 @@ def _points(n: int) -> str:
 def won_why(match: Match, out: dict[str, Any]) -> str:
     """Who won the match and why: the first to reach the target (``winner`` scoring), or the
     lowest score when a score reached it (``lowest``, where a tie shares the win); or, when
-    the match ended with rounds that ran out of turns (STUCK_ROUNDS in a row), the best score
+    the match ended with rounds that scored nothing (STUCK_ROUNDS in a row), the best score
     then."""
     s: UnoState = match.state
     target = s.rules.target
@@ -193,7 +193,7 @@ def won_why(match: Match, out: dict[str, Any]) -> str:
     if max(scores.values()) < target:
         which = "lowest" if out["scoring"] == "lowest" else "highest"
         return (f"{head}, with the {which} score ({_points(best)}) when {STUCK_ROUNDS} rounds "
-                f"in a row ran out of turns (max_turns {s.rules.max_turns}) with nobody out")
+                "in a row scored nothing")
     if out["scoring"] != "lowest":
         return f"{head}, the first to reach the target of {target} ({_points(best)})"
     reached = ", ".join(seat_label(match, int(k[1:])) for k, v in scores.items() if v >= target)
@@ -279,8 +279,7 @@ def _describe(game: Game, ev: Event, match: Match) -> str | None:
         assert isinstance(ev, End)
         scores = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
         if ev.reason == "stuck":
-            return (f"match over: {STUCK_ROUNDS} rounds in a row ran out of turns with nobody "
-                    f"out; scores {scores}")
+            return f"match over: {STUCK_ROUNDS} rounds in a row scored nothing; scores {scores}"
         return "match over: " + scores
     return None
 

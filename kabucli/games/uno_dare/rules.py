@@ -88,8 +88,9 @@ DEFAULT_REACTION: Final = (250, 500)  # ms, for a bot without a profile of its o
 # judged done, as the built-in random bot judges its own
 DEFAULT_DARING: Final = 8
 COLORS: Final = 4
-# A match ends when this many rounds in a row ran out of turns (max_turns) with nobody out:
-# bots that never play a card would otherwise play rounds that score nothing for ever.
+# A match ends when this many rounds in a row scored nothing: ran out of turns (max_turns)
+# with nobody out, or were won with no points left in the other hands. Bots that never play
+# a card, or that go out against hands of zeros, would otherwise play on for ever.
 STUCK_ROUNDS: Final = 3
 
 
@@ -1175,10 +1176,11 @@ class UnoDare(Game[UnoState, UnoDareRules]):
 
 
 def stuck(s: UnoState) -> bool:
-    """Whether the last STUCK_ROUNDS rounds all ran out of turns with nobody out (the match
-    then ends, the scores as they stand deciding it, as at the target)."""
+    """Whether the last STUCK_ROUNDS rounds all scored nothing, under either scoring: each
+    ran out of turns with nobody out, or was won with only zeros left in the hands (the
+    match then ends, the scores as they stand deciding it, as at the target)."""
     last = s.history[-STUCK_ROUNDS:]
-    return len(last) == STUCK_ROUNDS and not any(r.winner for r in last)
+    return len(last) == STUCK_ROUNDS and all(not r.winner or not sum(r.hands) for r in last)
 
 
 def _describe(key: tuple[Any, ...]) -> Pending:
