@@ -420,9 +420,17 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
     except Forfeit as exc:
         failed, reason = exc.seat, kept_reason(exc.reason)
         if not match.over:  # the log records who forfeited and why, as its last record
-            match.submit(ForfeitEvent(failed, reason))
+            try:
+                match.submit(ForfeitEvent(failed, reason))
+            except LogFullError as full:  # (no room left for that record)
+                raise KabuError(f"match {i + 1} (seed {seed}): {reason}; its forfeit cannot "
+                                f"be recorded: {full}; its log is kept: {path}") from None
     finally:
-        sess.close()
+        try:
+            sess.close()
+        except LogFullError as exc:  # (the last block, past the bytes kabucli reads back)
+            raise KabuError(f"match {i + 1} (seed {seed}): {exc}; its log is kept: "
+                            f"{path}") from None
     if failed:
         return Outcome(i, None, match.logged, 0, failed, reason)
     if not match.over:

@@ -678,6 +678,77 @@ def test_sim_stops_at_a_match_whose_log_is_full_naming_it_and_its_log(
     assert log.inputs == 40
 
 
+CRASHER = """
+class Crasher:  # lays no set 30 times, then fails
+    def __init__(self, rng):
+        self.turns = 0
+
+    def choose(self, game, state, seat):
+        self.turns += 1
+        if self.turns > 30:
+            raise RuntimeError("crash on purpose")
+        return "pass"
+"""
+
+
+def test_sim_names_the_match_and_log_whose_forfeit_finds_the_log_full(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A bot's failure is recorded as a forfeit, the match's last input. When the log had no
+    # room left for it, sim stopped with the bare 'the log is full' line: neither the match,
+    # nor its log, nor the bot's failure was named (found by probe BG).
+    import kabucli.log
+    from kabucli import games
+    from kabucli.events import Forfeit
+    from kabucli.log import read_log
+
+    (tmp_path / "crasher.py").write_text(CRASHER)
+    monkeypatch.chdir(tmp_path)
+    args = ["sim", "dare", "--bot", "py:crasher.py:Crasher", "--bot", "random",
+            "--fixed-seats", "--rule", "rounds=100", "--matches", "1", "--seed", "1",
+            "--workers", "1", "--logs"]
+    assert run(*args, str(tmp_path / "free")).exit_code == 0
+    forfeited = read_log(tmp_path / "free" / "dare-00001.kbl", games.event_types)
+    assert isinstance(forfeited.events[-1], Forfeit)
+    monkeypatch.setattr(kabucli.log, "MAX_INPUTS", forfeited.inputs - 1)
+    res = run(*args, str(tmp_path / "full"))
+    kept = tmp_path / "full" / "dare-00001.kbl"
+    assert res.exit_code == 1, res.output
+    errors = [line for line in res.output.splitlines() if line.startswith("error:")]
+    assert errors == [
+        "error: match 1 (seed 1): bot p1 ('crasher.py:Crasher') failed: RuntimeError: crash on "
+        f"purpose; its forfeit cannot be recorded: the log is full: it holds "
+        f"{forfeited.inputs - 1} inputs, the most kabucli reads back; the match stops here "
+        f"unfinished, and no resume can add to it; its log is kept: {kept}"], res.output
+    audit = run("audit", str(kept))
+    kept_events = len(forfeited.events) - 1
+    assert audit.exit_code == 0, audit.output
+    assert audit.output.startswith(f"valid: {kept} ({kept_events} events, unfinished;"), \
+        audit.output
+    log = read_log(kept, games.event_types)
+    assert log.inputs == forfeited.inputs - 1
+    assert log.events == forfeited.events[:-1]  # (all but the forfeit, kept)
+
+
+def test_sim_names_the_match_and_log_whose_last_block_finds_the_log_full(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Between bots a binary log's inputs are written in blocks, the last as the match ends;
+    # when that block would take the log past MAX_LOG_BYTES, sim stopped with the bare 'the
+    # log is full' line, naming neither the match nor its log (found by probe BG).
+    import kabucli.log
+
+    monkeypatch.setattr(kabucli.log, "MAX_LOG_BYTES", 3_000)
+    res = run("sim", "uno-dare", "--bot", "random", "--bot", "random", "--matches", "2",
+              "--seed", "1", "--logs", str(tmp_path / "logs"), "--workers", "1")
+    kept = tmp_path / "logs" / "uno-dare-00001.kbl"
+    assert res.exit_code == 1, res.output
+    errors = [line for line in res.output.splitlines() if line.startswith("error:")]
+    assert errors == [
+        "error: match 1 (seed 1): the log is full: its next record would take it past 3000 "
+        "bytes, the most kabucli reads back; the match stops here unfinished, and no resume "
+        f"can add to it; its log is kept: {kept}"], res.output
+    full_log(kept)
+
+
 @pytest.mark.parametrize(("limit", "value", "why"), [
     ("MAX_LOG_BYTES", 2_000, "be larger than 2000 bytes"),
     ("MAX_INPUTS", 20, "hold more than 20 inputs"),
