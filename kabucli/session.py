@@ -391,10 +391,13 @@ class Session:
         return list(enumerate(m.events[before:], start + 1))
 
     def close(self) -> None:
-        """Close the log and tell external bots the game is over."""
-        if self.match.writer is not None:
-            self.match.writer.close()
-        close_bots(self.bots, self.match.outcome())
+        """Close the log and tell external bots the game is over (also when the log's last
+        write fails: their processes end either way)."""
+        try:
+            if self.match.writer is not None:
+                self.match.writer.close()
+        finally:
+            close_bots(self.bots, self.match.outcome())
 
     def seed_secret(self) -> bool:
         """Whether the seed is kept from the screen until the match ends: a seeded game with

@@ -775,3 +775,36 @@ def test_convert_writes_no_log_larger_than_kabucli_reads(
     assert res.output == (f"error: {out}: cannot write it: the log would {why}, the most "
                           "kabucli reads back\n")
     assert not out.exists()
+
+
+def test_the_bots_are_told_the_game_is_over_when_the_logs_last_write_fails() -> None:
+    """Session.close closed the log, then told the bots (ending a user's bot's process); a
+    log whose last write failed (its last block past the limit, a full disk) skipped the
+    bots, whose processes then lived on until kabucli ended."""
+    from kabucli import games
+    from kabucli.engine import Match, make_header
+    from kabucli.errors import LogFullError
+    from kabucli.log import SeatInfo
+    from kabucli.session import Session
+
+    g = games.get("dare")
+    match = Match(g, make_header(g, g.Rules(), [SeatInfo("a", "bot:random"),
+                                                 SeatInfo("b", "bot:random")], 1))
+
+    class Failing:
+        every = False
+
+        def close(self) -> None:
+            raise LogFullError("the log is full")
+
+    told: list[object] = []
+
+    class Bot:
+        def close(self, outcome: object) -> None:
+            told.append(outcome)
+
+    match.writer = Failing()
+    sess = Session(match, {1: Bot(), 2: Bot()}, None, set())
+    with pytest.raises(LogFullError):
+        sess.close()
+    assert told == [None, None]  # (the match unfinished: no outcome)
