@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import msgspec
 import pytest
 from matchtools import play, refused, since
 from rich.console import Console
@@ -132,15 +133,15 @@ def test_play_passes_in_seat_order_from_the_dealers_left_and_wraps_round() -> No
 
 def test_house_rule_defaults_are_the_rulings() -> None:
     """RULINGS: dares family, dare_skips true, target 500, scoring winner (and the rules page:
-    dare_on_wild false, max_turns 1000). A match with no rule set plays by them: the first
-    score to reach 500 ends it, 499 does not."""
+    dare_on_wild false, max_turns 1000, stuck_rounds 3). A match with no rule set plays by
+    them: the first score to reach 500 ends it, 499 does not."""
     assert build(UnoDareRules) == UnoDareRules(
         dares="family", house_dares=(), dare_skips=True, dare_on_wild=False, target=500,
-        scoring="winner", max_turns=1000)
+        scoring="winner", max_turns=1000, stuck_rounds=3)
     seats = [SeatInfo(f"p{i}", "human") for i in range(1, 4)]
     assert make_header(GAME, build(UnoDareRules), seats, 1).rules == {
         "dares": "family", "house_dares": [], "dare_skips": True, "dare_on_wild": False,
-        "target": 500, "scoring": "winner", "max_turns": 1000}
+        "target": 500, "scoring": "winner", "max_turns": 1000, "stuck_rounds": 3}
     for before, over in ((429, False), (430, True)):  # p2 wins a round of 70 points
         m = seeded(["R1 GS", "G1 R2", "B1 WD9"], "G5", "Y1 Y2 Y3 Y4")
         st(m).totals[2] = before  # a shortcut for the rounds won before
@@ -1069,13 +1070,14 @@ def test_at_a_real_table_the_card_turned_up_is_a_card_of_the_deck(up: int) -> No
 
 
 
-def stall(m: Match) -> None:
+def stall(m: Match, rounds: int = 0) -> None:
     """Play the match to its end as bots that never play a card would: draw, keep, let a
-    missing call go, decline a dare, name a color when a Wild Dare is turned up. (Rounds
-    of ``max_turns=10`` take a few dozen moves: a match still going after 10,000 fails.)"""
+    missing call go, decline a dare, name a color when a Wild Dare is turned up; with
+    ``rounds``, only until that many rounds were scored. (Rounds of ``max_turns=10`` take a
+    few dozen moves: a match still going after 10,000 fails.)"""
     for _ in range(10_000):
         p = m.advance()
-        if p.kind == "over":
+        if p.kind == "over" or 0 < rounds <= [type(e) for e in m.events].count(Score):
             return
         moves = GAME.legal(st(m), p.seats[0])
         m.submit(next((e for e in moves if type(e).__name__ in ("Draw", "Keep", "Pass")),
@@ -1128,3 +1130,35 @@ def test_rounds_won_with_only_zeros_left_in_the_hands_count_as_scoring_nothing(
     stall(m)
     scores = [e for e in m.events if type(e) is Score]
     assert len(scores) == 1 and m.events[-1].reason == "stuck"  # type: ignore[attr-defined]
+
+
+def test_stuck_rounds_sets_how_many_rounds_in_a_row_that_score_nothing_end_the_match() -> None:
+    """House rule stuck_rounds (1-1000, default 3): two of them end the match at the
+    second such round."""
+    seats = [SeatInfo(f"p{i}", "bot:random") for i in (1, 2)]
+    m = Match(GAME, make_header(GAME, rules(max_turns=10, stuck_rounds=2), seats, 5))
+    stall(m)
+    assert len([e for e in m.events if type(e) is Score]) == 2
+    assert m.events[-1].reason == "stuck"  # type: ignore[attr-defined]
+    for bad in (0, 1001):
+        with pytest.raises(RuleError):
+            rules(stuck_rounds=bad)
+
+
+def test_a_log_from_before_stuck_rounds_is_read_with_the_most_it_may_be() -> None:
+    """A log recorded before the rule existed (no stuck_rounds in its header) played on
+    through rounds that scored nothing: it is read with stuck_rounds 1000, and a match of
+    three such rounds in a row then goes on, as it did, while a new one ends there."""
+    from kabucli.engine import check_header
+
+    seats = [SeatInfo(f"p{i}", "bot:random") for i in (1, 2)]
+    header = make_header(GAME, rules(max_turns=10), seats, 5)
+    old = msgspec.structs.replace(header, rules={k: v for k, v in header.rules.items()
+                                                 if k != "stuck_rounds"})
+    assert check_header(GAME, old).stuck_rounds == 1000  # type: ignore[attr-defined]
+    for h, ends in ((old, False), (header, True)):
+        m = Match(GAME, h)
+        st(m).history[:] = [Score(0, 0, [0, 0])] * 2  # (two rounds out of turns before)
+        stall(m, rounds=1)
+        assert [type(e) for e in m.events].count(Score) == 1 and m.over == ends
+        assert (st(m).round, st(m).phase == "over") == ((1, True) if ends else (2, False))

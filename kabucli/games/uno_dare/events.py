@@ -52,6 +52,11 @@ class UnoDareRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         int, Meta(ge=10, le=100_000, description="a round still going after this many turns "
                                                  "ends without a winner and scores nothing"),
     ] = 1000
+    stuck_rounds: Annotated[
+        int, Meta(ge=1, le=1000, description="the match ends when this many rounds in a row "
+                                             "score nothing (out of turns, or won against "
+                                             "hands of zeros)"),
+    ] = 3
 
     def __post_init__(self) -> None:
         if self.dares == "house-rules" and len(self.house_dares) != DARES:

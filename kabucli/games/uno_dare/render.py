@@ -16,7 +16,6 @@ from kabucli.events import End, Event
 from kabucli.figures import counted
 from kabucli.games.uno_dare.rules import (
     COLOR,
-    STUCK_ROUNDS,
     T_SCORE,
     T_SHOW,
     WILD,
@@ -181,8 +180,8 @@ def _points(n: int) -> str:
 def won_why(match: Match, out: dict[str, Any]) -> str:
     """Who won the match and why: the first to reach the target (``winner`` scoring), or the
     lowest score when a score reached it (``lowest``, where a tie shares the win); or, when
-    the match ended with rounds that scored nothing (STUCK_ROUNDS in a row), the best score
-    then."""
+    the match ended with rounds that scored nothing (``stuck_rounds`` in a row), the best
+    score then."""
     s: UnoState = match.state
     target = s.rules.target
     scores: dict[str, int] = out["scores"]
@@ -192,8 +191,8 @@ def won_why(match: Match, out: dict[str, Any]) -> str:
     best = scores[out["winners"][0]]
     if max(scores.values()) < target:
         which = "lowest" if out["scoring"] == "lowest" else "highest"
-        return (f"{head}, with the {which} score ({_points(best)}) when {STUCK_ROUNDS} rounds "
-                "in a row scored nothing")
+        return (f"{head}, with the {which} score ({_points(best)}) when "
+                f"{s.rules.stuck_rounds} rounds in a row scored nothing")
     if out["scoring"] != "lowest":
         return f"{head}, the first to reach the target of {target} ({_points(best)})"
     reached = ", ".join(seat_label(match, int(k[1:])) for k, v in scores.items() if v >= target)
@@ -279,7 +278,8 @@ def _describe(game: Game, ev: Event, match: Match) -> str | None:
         assert isinstance(ev, End)
         scores = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
         if ev.reason == "stuck":
-            return f"match over: {STUCK_ROUNDS} rounds in a row scored nothing; scores {scores}"
+            k = match.state.rules.stuck_rounds
+            return f"match over: {k} rounds in a row scored nothing; scores {scores}"
         return "match over: " + scores
     return None
 

@@ -14,7 +14,8 @@ and each card is learnt as it is played or shown.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from kabucli.cards import UNKNOWN, UNO_DARE, UNO_DARE_108, UNO_REVERSE, UNO_SKIP, uno_color
 from kabucli.engine import READY, Game, Pending, Pendings, Step
@@ -88,10 +89,6 @@ DEFAULT_REACTION: Final = (250, 500)  # ms, for a bot without a profile of its o
 # judged done, as the built-in random bot judges its own
 DEFAULT_DARING: Final = 8
 COLORS: Final = 4
-# A match ends when this many rounds in a row scored nothing: ran out of turns (max_turns)
-# with nobody out, or were won with no points left in the other hands. Bots that never play
-# a card, or that go out against hands of zeros, would otherwise play on for ever.
-STUCK_ROUNDS: Final = 3
 
 
 def _symbol(code: int) -> int:
@@ -270,6 +267,9 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     events = (Deal, Play, Draw, Keep, Name, Answer, Uno, Catch, Pass, Race, Reshuffle, Penalty,
               Show, Score, End, Undo)
     public_chance = (Race,)  # reaction draws: no card, and who wins the race is seen
+    # logs from before stuck_rounds (their header has none) are read with the most it may
+    # be: they played on through rounds that scored nothing, and none comes near 1000 in a row
+    rules_added: ClassVar[Mapping[str, Any]] = {"stuck_rounds": 1000}
     min_players = 2
     max_players = 10
     default_players = 4
@@ -1176,11 +1176,13 @@ class UnoDare(Game[UnoState, UnoDareRules]):
 
 
 def stuck(s: UnoState) -> bool:
-    """Whether the last STUCK_ROUNDS rounds all scored nothing, under either scoring: each
-    ran out of turns with nobody out, or was won with only zeros left in the hands (the
-    match then ends, the scores as they stand deciding it, as at the target)."""
-    last = s.history[-STUCK_ROUNDS:]
-    return len(last) == STUCK_ROUNDS and all(not r.winner or not sum(r.hands) for r in last)
+    """Whether the last ``stuck_rounds`` rounds (house rule) all scored nothing, under either
+    scoring: each ran out of turns with nobody out, or was won with only zeros left in the
+    hands. The match then ends, the scores as they stand deciding it, as at the target: bots
+    that never play a card, or go out against hands of zeros, would otherwise play for ever."""
+    k = s.rules.stuck_rounds
+    last = s.history[-k:]
+    return len(last) == k and all(not r.winner or not sum(r.hands) for r in last)
 
 
 def _describe(key: tuple[Any, ...]) -> Pending:
