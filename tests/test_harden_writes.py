@@ -648,6 +648,24 @@ def test_a_game_stops_before_its_log_holds_more_inputs_than_kabucli_reads(
     assert digest(game) == before
 
 
+def test_a_persons_binary_game_past_the_bytes_kabucli_reads_stops_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each input of a person's game is written as it is entered: the one that would take
+    the log past the bytes kabucli reads back stops the game, in one line, the log whole."""
+    import kabucli.log
+
+    monkeypatch.setattr(kabucli.log, "MAX_LOG_BYTES", 600)
+    game = tmp_path / "game.kbl"
+    res = runner.invoke(app, ["play", "dare", "--seed", "7", "--bot", "2=best", "--bot",
+                              "3=random", "--rule", "rounds=100", "--script", "-", "--quiet",
+                              "--log", str(game)], input="pass\n" * 200)
+    assert res.exit_code == 2, res.output
+    errors = [line for line in res.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and errors[0].count("the log is full") == 1, res.output
+    assert "past 600 bytes" in errors[0] and game.stat().st_size <= 600
+    full_log(game)
+
+
 def test_a_json_lines_game_stops_before_its_log_is_larger_than_kabucli_reads(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import kabucli.log
