@@ -906,7 +906,7 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
     import shlex
 
     from kabucli.errors import LogWriteError
-    from kabucli.log import EXTERNAL
+    from kabucli.log import EXTERNAL, LogWriter
 
     m = sess.match
     try:
@@ -920,13 +920,19 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
         # (the log's name lost it and its records could not be saved: its folder moved or
         # deleted; the file it was may be elsewhere, but no log is kept at that name)
         why, where = f"{why}; no log is kept at {where}", None
+    held = m.logged
+    if where is not None and isinstance(m.writer, LogWriter) and m.writer.unwritten:
+        # (a game between bots played on past what its log holds: count what it holds)
+        held = _events_held(where, held)
     if as_json:  # (its log: where the records are, as the line below says)
         doc = _play_doc(sess, why)
         doc["log"] = None if where is None else str(where)
+        if held != m.logged:  # (the match played on to its end past what its log holds)
+            doc["events"], doc["outcome"] = held, None
         print(_dumps(doc, indent=2))
     kept = ""
     if where is not None:
-        kept = f"; log kept: {where} ({_events(m.logged)})"
+        kept = f"; log kept: {where} ({_events(held)})"
         if not m.over and resumable:
             # the user's bots as this session runs them (resumed: those named again, never
             # a program the log names, which resume refuses to start)
@@ -938,6 +944,19 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
         fail(f"{why}{kept}", code)
     _console(stderr=True).print(f"{_escape(why)}{_escape(kept)}")
     raise typer.Exit(0)
+
+
+def _events_held(path: Path, played: int) -> int:
+    """The events the log at ``path`` holds, read back (``played``, the match's, if it
+    cannot be read)."""
+    from kabucli import games
+    from kabucli.errors import KabuError
+    from kabucli.log import read_log
+
+    try:
+        return len(read_log(path, games.event_types, strict=False).events)
+    except (KabuError, OSError):
+        return played
 
 
 # -- replay and audit --------------------------------------------------------------------

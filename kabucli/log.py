@@ -498,9 +498,40 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         if not self._records:
             return
         body, head = array_body(self._records)
-        self._write(frame(_pack(body)))  # (LogFullError: nothing written, nothing counted)
+        data = frame(_pack(body))
+        if self.size + len(data) > MAX_LOG_BYTES and len(self._records) > 1:
+            self._flush_part()  # (then LogFullError below, the rest kept unwritten)
+            body, head = array_body(self._records)
+            data = frame(_pack(body))
+        self._write(data)  # (LogFullError: nothing written, nothing counted)
         self._records = []
         self._digest.update(memoryview(body)[head:])
+
+    def _flush_part(self) -> None:
+        """Of a block that would take the log past MAX_LOG_BYTES (a game between bots keeps
+        up to BLOCK_RECORDS inputs), write the most of its first records that fit as a block
+        of their own, so that the log stops before the record that does not fit, as a log
+        written record by record does; the others stay waiting."""
+        records = self._records
+        fits, over = 0, len(records)  # (a block of ``fits`` records fits; of ``over``, not)
+        while over - fits > 1:
+            mid = (fits + over) // 2
+            body, _ = array_body(records[:mid])
+            if self.size + len(frame(_pack(body))) <= MAX_LOG_BYTES:
+                fits = mid
+            else:
+                over = mid
+        if fits:
+            body, head = array_body(records[:fits])
+            self._write(frame(_pack(body)))
+            self._records = records[fits:]
+            self._digest.update(memoryview(body)[head:])
+
+    @property
+    def unwritten(self) -> int:
+        """Inputs kept to write in a block that are not in the file (after LogFullError: a
+        game between bots played on past what its log holds)."""
+        return len(self._records)
 
     @property
     def digest(self) -> str | None:

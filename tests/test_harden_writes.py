@@ -818,3 +818,43 @@ def test_the_bots_are_told_the_game_is_over_when_the_logs_last_write_fails() -> 
     with pytest.raises(LogFullError):
         sess.close()
     assert told == [None, None]  # (the match unfinished: no outcome)
+
+
+@pytest.mark.parametrize("target", ["500", "5000"])
+def test_a_bots_binary_log_past_the_bytes_holds_what_fits_and_its_line_counts_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str) -> None:
+    """Between bots a binary log's inputs are kept and written in blocks (of 4,096, and the
+    last as the match ends). A block that would take the log past the bytes kabucli reads back
+    was dropped whole: the log held its header alone (1 event), while the line said 'log
+    kept: ... (1322 events)', the match's count (probe BH). Now the block's inputs that fit
+    are written, and the line counts the events the log holds."""
+    import kabucli.log
+
+    monkeypatch.setattr(kabucli.log, "MAX_LOG_BYTES", 2_000)
+    game = tmp_path / "game.kbl"
+    res = run("play", "uno-dare", "--seed", "3", "--bot", "all=random", "--quiet",
+              "--rule", f"target={target}", "--log", str(game))
+    assert res.exit_code == 2, res.output
+    errors = [line for line in res.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "past 2000 bytes" in errors[0], res.output
+    assert 1_900 < game.stat().st_size <= 2_000  # (no more than a record's room left)
+    log, _ = full_log(game)
+    assert errors[0].endswith(f"; log kept: {game} ({len(log.events)} events)"), res.output
+
+
+def test_a_bots_match_whose_last_block_is_past_the_bytes_gives_no_outcome_in_json(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The match was played to its end in memory, but its log stops before its last block:
+    the JSON document gave the outcome and the match's 1322 events beside 'stopped: ... the
+    match stops here unfinished' (probe BH). It gives what the log holds, and no outcome."""
+    import kabucli.log
+
+    monkeypatch.setattr(kabucli.log, "MAX_LOG_BYTES", 2_000)
+    game = tmp_path / "game.kbl"
+    res = run("play", "uno-dare", "--seed", "3", "--bot", "all=random", "--json",
+              "--log", str(game))
+    assert res.exit_code == 2, res.output
+    doc = json.loads(res.stdout)
+    log, _ = full_log(game)
+    assert doc["stopped"].startswith("the log is full: ") and doc["log"] == str(game)
+    assert doc["outcome"] is None and doc["events"] == len(log.events) < 1322
