@@ -1162,3 +1162,22 @@ def test_a_log_from_before_stuck_rounds_is_read_with_the_most_it_may_be() -> Non
         stall(m, rounds=1)
         assert [type(e) for e in m.events].count(Score) == 1 and m.over == ends
         assert (st(m).round, st(m).phase == "over") == ((1, True) if ends else (2, False))
+
+
+def test_one_stuck_round_is_said_as_one_round_not_1_rounds() -> None:
+    """With stuck_rounds=1 the result and the end's description said '1 rounds in a row
+    scored nothing' (probe BH): a count is said as a sentence says it."""
+    from kabucli.games.uno_dare.render import describe, won_why
+
+    seats = [SeatInfo(f"p{i}", "bot:random") for i in (1, 2)]
+    m = Match(GAME, make_header(GAME, rules(max_turns=10, stuck_rounds=1), seats, 5))
+    st(m).totals[1:] = [40, 25]
+    stall(m)
+    end = m.events[-1]
+    assert end.reason == "stuck"  # type: ignore[attr-defined]
+    out = m.outcome()
+    assert out is not None
+    assert won_why(m, out) == ("winner: p1, with the highest score (40 points) when 1 round "
+                               "in a row scored nothing")
+    assert describe(GAME, end, m) == ("match over: 1 round in a row scored nothing; scores "
+                                      "p1 40, p2 25")

@@ -192,7 +192,7 @@ def won_why(match: Match, out: dict[str, Any]) -> str:
     if max(scores.values()) < target:
         which = "lowest" if out["scoring"] == "lowest" else "highest"
         return (f"{head}, with the {which} score ({_points(best)}) when "
-                f"{s.rules.stuck_rounds} rounds in a row scored nothing")
+                f"{counted(s.rules.stuck_rounds, 'round', 'rounds')} in a row scored nothing")
     if out["scoring"] != "lowest":
         return f"{head}, the first to reach the target of {target} ({_points(best)})"
     reached = ", ".join(seat_label(match, int(k[1:])) for k, v in scores.items() if v >= target)
@@ -279,7 +279,8 @@ def _describe(game: Game, ev: Event, match: Match) -> str | None:
         scores = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
         if ev.reason == "stuck":
             k = match.state.rules.stuck_rounds
-            return f"match over: {k} rounds in a row scored nothing; scores {scores}"
+            return (f"match over: {counted(k, 'round', 'rounds')} in a row scored nothing; "
+                    f"scores {scores}")
         return "match over: " + scores
     return None
 
