@@ -476,6 +476,23 @@ def test_dare_skips_false_the_hit_player_plays_after_the_dare() -> None:
     assert st(m).turn == 3 and st(m).phase == "turn"
 
 
+def test_dare_skips_false_the_hit_player_may_play_a_dare_card_once_the_first_dare_is_settled(
+        ) -> None:
+    """Rules page, Decision (dares do not stack): "With dare_skips = false they may play a
+    dare card on their turn once the first dare is settled." p3, hit by RD1, declines and
+    then plays a Dare of their own, which hits p1; a Wild Dare may follow the same way."""
+    for answers in (["p3 decline"], ["p3 try", "p3 failed"], ["p3 try", "p3 done"]):
+        m = physical(dare_skips=False)
+        play(m, "deal R5", "p2 RD1", *answers)
+        assert st(m).turn == 3 and st(m).phase == "turn" and st(m).hit == 0
+        play(m, "p3 RD2")
+        assert st(m).discards[-1] == DECK.parse("RD2")
+        assert (st(m).phase, st(m).hit, st(m).hit_number) == ("hit", 1, 2)
+    m = physical(dare_skips=False)
+    play(m, "deal R5", "p2 RD1", "p3 decline", "p3 WD9 blue")
+    assert (st(m).phase, st(m).hit, st(m).hit_number, st(m).color) == ("hit", 1, 9, 3)
+
+
 @pytest.mark.parametrize("dare_skips", [True, False])
 def test_a_dare_hits_the_next_player_in_the_direction_of_play(dare_skips: bool) -> None:
     """After a Reverse the next player is the previous seat: a dare hits them, and with
@@ -1181,3 +1198,37 @@ def test_one_stuck_round_is_said_as_one_round_not_1_rounds() -> None:
                                "in a row scored nothing")
     assert describe(GAME, end, m) == ("match over: 1 round in a row scored nothing; scores "
                                       "p1 40, p2 25")
+
+
+@pytest.mark.parametrize(("scoring", "totals", "winners"), [
+    ("winner", [30, 30, 10], ["p1", "p2"]),
+    ("lowest", [30, 60, 30], ["p1", "p3"]),
+])
+def test_a_match_ended_by_stuck_rounds_with_level_scores_is_a_shared_win(
+        scoring: str, totals: list[int], winners: list[str]) -> None:
+    """Rules page, Decision: after stuck_rounds rounds that score nothing the scores as they
+    stand decide the match, "ties share the win" (under both scorings)."""
+    seats = [SeatInfo(f"p{i}", "bot:random") for i in (1, 2, 3)]
+    m = Match(GAME, make_header(GAME, rules(max_turns=10, scoring=scoring), seats, 5))
+    st(m).totals[1:] = totals
+    stall(m)
+    assert m.events[-1].reason == "stuck"  # type: ignore[attr-defined]
+    out = m.outcome()
+    assert out is not None and out["winners"] == winners
+
+
+@pytest.mark.parametrize(("pair", "kind"), [
+    ("target=0", "integer 1-1000000"), ("target=1000001", "integer 1-1000000"),
+    ("max_turns=9", "integer 10-100000"), ("max_turns=100001", "integer 10-100000"),
+])
+def test_house_rules_target_and_max_turns_are_refused_outside_the_rules_pages_bounds(
+        pair: str, kind: str) -> None:
+    """Rules page, House rules: target 1-1000000, max_turns 10-100000; "a value outside these
+    bounds is refused when the rules are read". The bounds themselves are allowed."""
+    with pytest.raises(RuleError) as err:
+        build(UnoDareRules, [pair], game="uno-dare")
+    assert str(err.value).endswith(f"is not allowed: expected {kind}")
+    edge = build(UnoDareRules, ["target=1", "max_turns=10"], game="uno-dare")
+    assert (edge.target, edge.max_turns) == (1, 10)
+    edge = build(UnoDareRules, ["target=1000000", "max_turns=100000"], game="uno-dare")
+    assert (edge.target, edge.max_turns) == (1_000_000, 100_000)
