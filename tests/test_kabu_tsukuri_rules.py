@@ -107,6 +107,19 @@ def test_a_named_hanafuda_card_is_refused_with_its_month_to_type(token: str, mon
         GAME.solve(KabuRules(), [token, "2", "3", "4", "5", "6", "7", "8", "9", "10"], 4, 1)
 
 
+@pytest.mark.parametrize("token", ["A", "J", "Q", "K", "a", "j", "q"])
+def test_a_52_card_deck_without_kings_is_typed_as_numbers_a_j_q_are_not_read(token: str) -> None:
+    """Rules page, Cards: a 52-card deck without its Kings plays the same way "(Ace = 1, Jack
+    = 11, Queen = 12), typed as those numbers: A, J and Q are not read"."""
+    with pytest.raises(KabuError, match="not a card of the hanafuda"):
+        HANAFUDA_MONTHS.parse(token)
+    assert [HANAFUDA_MONTHS.parse(t) for t in ("1", "11", "12")] == [1, 11, 12]
+    m = physical_match(2)
+    play(m, "bet", "bet")
+    with pytest.raises(ParseError):
+        GAME.parse(m.state, f"show {token}-2-3")
+
+
 @pytest.mark.parametrize("n", [1, 6])
 def test_two_to_five_players(n: int) -> None:
     seats = [SeatInfo(f"P{i}") for i in range(1, n + 1)]
@@ -354,6 +367,28 @@ def test_the_pot_left_after_the_last_hand_is_reported_at_the_end() -> None:
     assert isinstance(end, End) and end.pot == 2 and end.reason == "hands"
     assert sum(end.balances) + end.pot == 2 * 50
     assert GAME.outcome(m.state) is not None and GAME.outcome(m.state)["pot"] == 2
+
+
+def test_a_row_3_tie_in_the_last_hand_still_says_it_carries_and_the_end_names_the_pot_left(
+        ) -> None:
+    """Rules page, Decision: the line of a row-3 tie in the last hand "still reads '...
+    carries to the next hand' (there is none), and the end of the match reports the pot next
+    to the balances (match over: p1 49, p2 49; pot left 2)"; without a pot left it says none."""
+    from kabucli.games.kabu_tsukuri.render import describe
+
+    m = physical_match(2, hands=1)
+    physical_row(m, ["1-2-6", "4-4-5"])  # p2's 9 against p1's 3: p2 takes 2
+    physical_row(m, ["1-2-7", "4-4-6"])  # p2's 0 against p1's 4: p1 takes 2
+    physical_row(m, ["3-5-11", "2-8-9"])  # 9 and 9: the last row ties
+    last, end = m.events[-2], m.events[-1]
+    assert isinstance(last, Result) and isinstance(end, End)
+    assert describe(GAME, last, m) == "hand 1 row 3: tie (p2, p1), 2 carries to the next hand"
+    assert describe(GAME, end, m) == "match over: p1 49, p2 49; pot left 2"
+    m = physical_match(2, hands=1)
+    physical_row(m, ["1-2-6", "4-4-5"])
+    physical_row(m, ["1-2-7", "4-4-6"])
+    physical_row(m, ["3-5-8", "2-8-9"])  # p1's 9 takes row 3: nothing is left
+    assert describe(GAME, m.events[-1], m) == "match over: p1 51, p2 49"
 
 
 def test_a_match_is_hands_hands() -> None:
@@ -744,3 +779,22 @@ def test_the_solver_takes_a_table_of_two_to_five_players(players: int) -> None:
     wrong = 1 if players == 2 else 6
     with pytest.raises(ParseError, match=f"takes 2-5 players, not {wrong}"):
         GAME.solve(KabuRules(), hand, wrong, 1)
+
+
+@pytest.mark.parametrize(("pair", "kind"), [
+    ("bet=-1", "integer 0-1000000"), ("bet=1000001", "integer 0-1000000"),
+    ("chips=-1", "integer 0-1000000000"), ("chips=1000000001", "integer 0-1000000000"),
+    ("hands=0", "integer 1-10000"), ("hands=10001", "integer 1-10000"),
+])
+def test_house_rules_bet_chips_and_hands_are_refused_outside_the_rules_pages_bounds(
+        pair: str, kind: str) -> None:
+    """Rules page, House rules: bet 0-1000000, chips 0-1000000000, hands 1-10000; "a value
+    outside them is refused when the rules are read". The bounds themselves are allowed."""
+    with pytest.raises(KabuError) as err:
+        build(KabuRules, [pair], game="kabu-tsukuri")
+    assert str(err.value).endswith(f"is not allowed: expected {kind}")
+    assert build(KabuRules, ["bet=0", "chips=0", "hands=1"], game="kabu-tsukuri") == \
+        KabuRules(bet=0, chips=0, hands=1)
+    assert build(KabuRules, ["bet=1000000", "chips=1000000000", "hands=10000"],
+                 game="kabu-tsukuri") == KabuRules(bet=1_000_000, chips=1_000_000_000,
+                                                   hands=10_000)
