@@ -495,16 +495,22 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
 
     def flush(self) -> None:
         """Write the inputs waiting as one block (format 2's binary encoding)."""
-        if not self._records:
+        records = self._records
+        if not records:
             return
-        body, head = array_body(self._records)
-        data = frame(_pack(body))
-        if self.size + len(data) > MAX_LOG_BYTES and len(self._records) > 1:
-            self._flush_part()  # (then LogFullError below, the rest kept unwritten)
-            body, head = array_body(self._records)
-            data = frame(_pack(body))
-        self._write(data)  # (LogFullError: nothing written, nothing counted)
+        try:
+            self._write_block(records)
+        except LogFullError:  # (nothing written, nothing counted)
+            if len(records) == 1:
+                raise
+            self._flush_part()
+            self._write_block(self._records)  # (LogFullError unless the rest fits, kept)
         self._records = []
+
+    def _write_block(self, records: list[msgspec.Struct]) -> None:
+        """Write ``records`` as one block, and take them into the digest once written."""
+        body, head = array_body(records)
+        self._write(frame(_pack(body)))
         self._digest.update(memoryview(body)[head:])
 
     def _flush_part(self) -> None:
@@ -522,10 +528,8 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
             else:
                 over = mid
         if fits:
-            body, head = array_body(records[:fits])
-            self._write(frame(_pack(body)))
+            self._write_block(records[:fits])
             self._records = records[fits:]
-            self._digest.update(memoryview(body)[head:])
 
     @property
     def unwritten(self) -> int:

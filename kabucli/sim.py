@@ -408,8 +408,7 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
         except Forfeit:
             raise
         except LogFullError as exc:  # (the log is written whole as the session closes)
-            raise KabuError(f"match {i + 1} (seed {seed}): {exc}; its log is kept: "
-                            f"{path}") from None
+            raise _log_full(i, seed, path, exc) from None
         except KabuError as exc:
             found = _ILLEGAL.match(str(exc))
             seat = int(found.group(1)) if found is not None else 0
@@ -423,20 +422,25 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
             try:
                 match.submit(ForfeitEvent(failed, reason))
             except LogFullError as full:  # (no room left for that record)
-                raise KabuError(f"match {i + 1} (seed {seed}): {reason}; its forfeit cannot "
-                                f"be recorded: {full}; its log is kept: {path}") from None
+                raise _log_full(i, seed, path, f"{reason}; its forfeit cannot be recorded: "
+                                f"{full}") from None
     finally:
         try:
             sess.close()
         except LogFullError as exc:  # (the last block, past the bytes kabucli reads back)
-            raise KabuError(f"match {i + 1} (seed {seed}): {exc}; its log is kept: "
-                            f"{path}") from None
+            raise _log_full(i, seed, path, exc) from None
     if failed:
         return Outcome(i, None, match.logged, 0, failed, reason)
     if not match.over:
         raise KabuError(f"match {i + 1} (seed {seed}) stopped before its end: "
                         f"waiting for {match.pending.what}")
     return _outcome(i, match)
+
+
+def _log_full(i: int, seed: int, path: str | None, why: object) -> KabuError:
+    """The run's error when match ``i``'s log is full (LogFullError, ``why``): which match,
+    and where its log is kept."""
+    return KabuError(f"match {i + 1} (seed {seed}): {why}; its log is kept: {path}")
 
 
 def kept_reason(reason: str) -> str:
