@@ -207,15 +207,24 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         if s.phase != "arrange":  # a real table
             return "at a real table rows are learnt as they are turned over: " \
                    f"waiting for {self.pending(s).what}"
-        if len(ev.rows) != ROWS or any(len(r) != ROW for r in ev.rows):
-            return f"an arrangement is {ROWS} rows of {ROW} cards, not {self._rows(ev.rows)}"
+        # (each field read once: a field of an event is a Python attribute, compiled or not,
+        # and this check runs for every arrangement an audit reads)
+        rows = ev.rows
+        aside = ev.aside
+        if len(rows) != ROWS:
+            return f"an arrangement is {ROWS} rows of {ROW} cards, not {self._rows(rows)}"
+        first, second, third = rows
+        if len(first) != ROW or len(second) != ROW or len(third) != ROW:
+            return f"an arrangement is {ROWS} rows of {ROW} cards, not {self._rows(rows)}"
         spare = s.size - ROWS * ROW
-        if len(ev.aside) != spare:
+        if len(aside) != spare:
             return (f"with {s.size} cards one is set aside (add 'aside CARD')" if spare
                     else f"with {s.size} cards none is set aside")
-        laid = sorted([*ev.rows[0], *ev.rows[1], *ev.rows[2], *ev.aside])
-        if laid != s.cards[ev.seat]:  # the hand is sorted
-            return f"p{ev.seat}'s hand is {self._set(s.cards[ev.seat])}, not {self._set(laid)}"
+        laid = first + second + third + aside
+        laid.sort()
+        hand = s.cards[ev.seat]
+        if laid != hand:  # the hand is sorted
+            return f"p{ev.seat}'s hand is {self._set(hand)}, not {self._set(laid)}"
         return None
 
     def _check_show(self, s: KabuState, ev: Show) -> str | None:
