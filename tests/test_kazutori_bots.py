@@ -319,3 +319,45 @@ def test_a_log_in_which_a_bot_seat_stops_breaks_a_rule_at_that_stop() -> None:
     violation = walk(GAME, m.header, bad)[1]
     assert violation is not None and violation.index == len(bad)
     assert violation.reason.startswith(f"p{seat} is a bot: a stop is the players' agreement")
+
+
+def test_a_race_draw_becomes_a_reaction_time_by_the_profile_sharp_180_340_random_220_600(
+        ) -> None:
+    """Rules page, Seeded play, bots and races: `sharp` reacts in 180-340 ms, `random` in
+    220-600 ms, and each bot turns its draw 0-999 into ``min + (max - min) * draw / 999`` ms."""
+    sharp = make("kazu-tori", "sharp", Rng(1, "bot/1"))
+    rand = make("kazu-tori", "random", Rng(1, "bot/2"))
+    assert [reaction_ms(sharp, d) for d in (0, 999, 500, 1)] == [180, 340, 260, 180]
+    assert [reaction_ms(rand, d) for d in (0, 999, 500, 3)] == [220, 600, 410, 221]
+    # so a random bot's fastest draw beats a sharp bot's slowest, and not the other way round
+    assert reaction_ms(rand, 0) < reaction_ms(sharp, 999)
+    assert reaction_ms(sharp, 250) < reaction_ms(rand, 250)
+
+
+def test_the_random_bot_claims_a_card_that_may_be_taken_half_the_time_any_other_one_in_16(
+        ) -> None:
+    """Rules page, Seeded play, bots and races: `random` "claims a card that may be taken half
+    the time and any other card one time in 16"."""
+    def window(takeable: bool) -> KazuToriState:
+        """The state of a seeded table at its first window whose card may (or may not) be
+        taken, nobody claiming before (the Oni, always takeable, left out)."""
+        for seed in range(50):
+            m = Match(GAME, make_header(GAME, KazuToriRules(), [SeatInfo(f"P{i}")
+                                                                for i in range(1, 5)], seed))
+            while not m.over:
+                m.advance()
+                s = m.state
+                if s.phase == "window" and s.table[-1] != ONI and bool(s.ok) is takeable:
+                    assert s.takeable() is takeable
+                    return s
+                m.submit(Flip(s.next_flipper()))
+        raise AssertionError("no such window")
+
+    windows = {True: window(True), False: window(False)}
+    bot = make("kazu-tori", "random", Rng(5, "bot/3"))
+    n = 8000
+    right = sum(bot.claims(windows[True], 3) for _ in range(n))
+    wrong = sum(bot.claims(windows[False], 3) for _ in range(n))
+    # 4000 and 500 expected; the bounds are more than 5 standard deviations wide
+    assert 3700 < right < 4300, right
+    assert 380 < wrong < 620, wrong

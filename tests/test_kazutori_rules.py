@@ -953,3 +953,53 @@ def test_the_onis_flipper_pays_its_one_card_to_tied_winners_by_the_tie_rule(
     assert last(m, Score) == Score("oni", 1, [1, 6, 6, 6, 6], [2, 3, 4, 5])
     assert [e for e in m.events if isinstance(e, Pay)] == [
         Pay(1, w, 1, f"cards, tie {tie}") for w in paid]
+
+
+def _nth_flip_where(seed: int, wanted: Any) -> int | None:
+    """The number of the first flip (nobody claiming) after which ``wanted(state)`` holds."""
+    m = new_match(4, seed=seed)
+    while not m.over:
+        if m.pending.kind != "action":
+            m.advance()
+            continue
+        step(m, Flip(m.state.next_flipper()))
+        if m.state.phase == "window" and wanted(m.state):
+            return int(m.state.flips)
+    return None
+
+
+@pytest.mark.parametrize("closing", ["handout", "return"])
+def test_max_flips_stops_the_game_after_the_closing_windows_hand_out_or_return(
+        closing: str) -> None:
+    """Rules page, Out, Last Call and the end: "when a flip beyond this many is due, the game
+    stops instead (after the closing window's hand-out or return) and is scored as it
+    stands": the last card's window still hands out the Jizo's table or returns the cards at
+    the limit, so they are counted in the piles, not dead on the table."""
+    def wanted(s: Any) -> bool:
+        if closing == "handout":
+            return bool(s.table[-1] == JIZO)
+        return bool(s.said == s.rules.limit and s.table[-1] != JIZO and JIZO not in s.table)
+
+    seed, k = next((seed, k) for seed in range(200)
+                   if (k := _nth_flip_where(seed, wanted)) is not None)
+    m = new_match(4, seed=seed, max_flips=k)
+    _flip_to_the_end(m)
+    kinds = [type(e).__name__ for e in m.events]
+    score_at = kinds.index("Score")
+    want = Handout if closing == "handout" else Return
+    assert kinds[score_at - 3:score_at] == ["Flip", want.__name__, "Shuffle"], (seed, k, kinds)
+    score = last(m, Score)
+    assert score.reason == "max_flips" and m.state.table == []
+    assert sum(score.cards) == 40  # every table card went back into a pile before scoring
+
+
+def test_four_players_by_default_when_no_seat_count_is_given() -> None:
+    """Rules page, Cards and players: "4 players by default, 2 to 5 allowed" (RULINGS:
+    "Players: 4")."""
+    from kabucli import games
+    from kabucli.session import build_seats
+
+    game = games.get("kazu-tori")
+    assert len(build_seats(game, None, [], [])) == 4
+    assert len(build_seats(game, None, [], ["all=sharp"])) == 4
+    assert len(build_seats(game, None, ["1=Ann"], [])) == 4  # one named seat: still four
