@@ -281,6 +281,18 @@ def test_turn_physical_laid_cards_must_still_exist_in_the_deck() -> None:
         "the kabufuda (39) deck has only 4 copies of 9, and 2 already showed, so not 4 more"
 
 
+def test_turn_physical_cards_shown_count_against_the_deck_only_in_their_own_round() -> None:
+    """Rules page, At a real table: a laid set's cards must still exist in the deck "counting
+    the field and every card already shown this round": a new deal gathers every card again."""
+    m = new_match()
+    play(m, "deal 7-7-9", "7-7-9")  # reference 3; all four 7s are face up in round 1
+    assert refused(m, "6-7-10") == \
+        "the kabufuda (39) deck has only 4 copies of 7, and 4 already showed"
+    play(m, "pass", "pass")  # nobody qualifies: round 2, the same dealer
+    play(m, "deal 7-7-9", "7-7-9")  # the same four 7s again, now in round 2
+    assert m.state.round == 2 and m.state.laid[2] == [[7, 7, 9]]
+
+
 def test_turn_text_example_hand_lays_1_3_9_and_3_5_5_and_keeps_2_3_4() -> None:
     m = new_match()
     play(m, Deal(1, 1, [1, 7, 5], [U9, EXAMPLE_HAND, U9]))

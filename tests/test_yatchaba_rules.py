@@ -698,3 +698,15 @@ def test_the_engines_own_events_print_and_parse_back(text: str, event: Event) ->
     m = new_match(4)
     assert GAME.parse(m.state, text) == event
     assert GAME.notate(event) == text
+
+
+def test_four_players_by_default_when_no_seat_count_is_given() -> None:
+    """Rules page, Cards, players, chips: "2 to 8 players (4 by default; the text recommends
+    4 to 6)"."""
+    from kabucli import games
+    from kabucli.session import build_seats
+
+    game = games.get("yatchaba")
+    assert len(build_seats(game, None, [], [])) == 4
+    assert len(build_seats(game, None, [], ["all=smart"])) == 4
+    assert len(build_seats(game, None, ["1=Ann"], [])) == 4  # one named seat: still four
