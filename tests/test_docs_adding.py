@@ -1,0 +1,41 @@
+"""docs/adding-a-game.md says what a contributor must do to add a game: each claim that
+names a file or a part of the engine is checked here against the repository."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from kabucli import games
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+
+
+def _section(heading: str) -> str:
+    _, found, rest = DOC.partition(f"\n## {heading}\n")
+    assert found, f"docs/adding-a-game.md has no '## {heading}' section"
+    return rest.split("\n## ", 1)[0]
+
+
+def _named(text: str) -> str:
+    """``text`` lower-cased with spaces as '-': a game's title (``Uno Dare``), as some
+    files write it, then reads as its name (``uno-dare``)."""
+    return text.lower().replace(" ", "-")
+
+
+def test_every_file_the_doc_says_to_edit_by_hand_names_every_registered_game() -> None:
+    """The doc lists the files that name each game by hand (registering the game does not
+    reach them). Each exists and names every registered game (those a bullet limits to games
+    with ``public_chance``, only those): a file listed that no longer names the games, or a
+    game missing from one, fails here."""
+    bullets = re.findall(r"^- `([^`]+)`(.*(?:\n  .*)*)", _section("Edits by hand"), re.M)
+    assert bullets, "the section lists no file"
+    for path, words in bullets:
+        file = ROOT / path
+        assert file.is_file(), f"the doc names {path}, which does not exist"
+        text = _named(file.read_text(encoding="utf-8"))
+        wanted = [name for name in games.names()
+                  if "public_chance" not in words or games.get(name).public_chance]
+        missing = [name for name in wanted if name not in text]
+        assert not missing, f"{path} does not name {missing}"
