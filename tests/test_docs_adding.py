@@ -39,3 +39,17 @@ def test_every_file_the_doc_says_to_edit_by_hand_names_every_registered_game() -
                   if "public_chance" not in words or games.get(name).public_chance]
         missing = [name for name in wanted if name not in text]
         assert not missing, f"{path} does not name {missing}"
+
+
+def test_the_doc_lists_every_test_module_that_takes_every_registered_game() -> None:
+    """The doc's list of the test modules a new game is run through is every module that
+    reads the registered games."""
+    reads = re.compile(r"games\.names\(\)|games\.GAMES|registry import GAMES")
+    modules = {p.name for p in (ROOT / "tests").glob("test_*.py")
+               if reads.search(p.read_text(encoding="utf-8"))}
+    flat = re.sub(r"\s+", " ", _section("What the tests ask of every registered game"))
+    assert "These two are not all" in flat, "the doc no longer lists the test modules"
+    start = flat.index("These two are not all")
+    listed = set(re.findall(r"`(test_\w+\.py)`", flat[start:flat.index("keeps this list", start)]))
+    assert listed == modules, (f"modules not listed: {sorted(modules - listed)}; listed, not "
+                               f"reading the games: {sorted(listed - modules)}")
