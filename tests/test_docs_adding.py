@@ -53,3 +53,31 @@ def test_the_doc_lists_every_test_module_that_takes_every_registered_game() -> N
     listed = set(re.findall(r"`(test_\w+\.py)`", flat[start:flat.index("keeps this list", start)]))
     assert listed == modules, (f"modules not listed: {sorted(modules - listed)}; listed, not "
                                f"reading the games: {sorted(listed - modules)}")
+
+
+def test_every_optional_part_of_a_game_module_the_program_asks_for_is_in_the_doc() -> None:
+    """What kabucli takes from a game's render and text modules when they have it (read with
+    ``getattr(module, NAME, default)``: ``outcome``, ``describe``, ``prompt_what``...) is
+    named in the doc, so a new game knows it may provide it."""
+    asked = set()
+    for path in (ROOT / "kabucli").rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        asked |= set(re.findall(
+            r'getattr\((?:_module\(game\)|games\.text\([^)]*\)|text\(name\)|words),\s*"(\w+)"',
+            source))
+    assert {"outcome", "describe", "prompt_what", "prompt_hint", "SEEDED_ONLY"} <= asked
+    missing = sorted(name for name in asked if f"`{name}" not in DOC)
+    assert not missing, f"asked of a game's modules, not in docs/adding-a-game.md: {missing}"
+
+
+def test_every_attribute_a_game_class_must_set_is_in_the_doc() -> None:
+    """The class attributes of :class:`kabucli.engine.Game` without a default (``name``,
+    ``deck``, ``min_players``...) are each named in the doc's section on the game class."""
+    from kabucli.engine import Game
+
+    section = _section("How rules.py is written")
+    required = [name for name in Game.__annotations__
+                if not hasattr(Game, name) and name != "verbs"]
+    assert "min_players" in required
+    missing = [name for name in required if f"`{name}`" not in section]
+    assert not missing, f"a game must set these, the doc does not say: {missing}"
