@@ -831,7 +831,6 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
     word = line.strip().lower()
     g = sess.game
     m = sess.match
-    words = games.text(g.name)
     if word in QUIT_WORDS:
         return "quit"
     if word in ("?", "moves", "legal"):
@@ -889,7 +888,7 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
                                              f"{seats}")), (0, 0, 0, 2), expand=False))
         return "handled"
     # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).
-    answer = words.command(m.state, line)
+    answer = games.command(g.name, m.state, line)
     if answer is not None:  # one or more lines, each shown as text
         out.print(Text("\n".join(safe_text(part) for part in answer.split("\n"))))
         return "handled"

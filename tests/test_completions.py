@@ -24,6 +24,7 @@ from typing import NoReturn
 import pytest
 from typer.main import get_command
 
+from kabucli import games
 from kabucli.cli import app
 from kabucli.completion import COMPLETE_VAR, FILES, SHELLS, respond, script
 
@@ -46,8 +47,7 @@ COMMANDS = {"rules", "deal", "play", "resume", "replay", "audit", "sim", "tourna
             "completion", "log", "bot"}
 CASES = [
     ("kabucli ", COMMANDS, "kabucli "),
-    ("kabucli play ", {"dare", "kazu-tori", "yatchaba", "uno-dare", "kabu-tsukuri"},
-     "kabucli play "),
+    ("kabucli play ", set(games.names()), "kabucli play "),  # every registered game
     ("kabucli replay --", {"--at", "--step", "--json", "--as", "--html", "--help"},
      "kabucli replay --"),
     ("kabucli re", {"replay", "resume"}, "kabucli re"),

@@ -68,7 +68,7 @@ def vocabulary(game: str) -> list[str]:
     sess = start(g, g.Rules(), seats, SEED, None, None)
     sess.run_bots()
     words = {w for ev in sess.match.events for w in g.notate(ev).split()}
-    words |= set(g.deck.tokens.values()) | set(COMMANDS) | set(games.text(game).COMMANDS)
+    words |= set(g.deck.tokens.values()) | set(COMMANDS) | set(games.commands(game, False))
     words |= {f"p{i}" for i in range(7)} | {"?", "t", "h", "q", "legal", "moves", "exit"}
     return sorted(words) + VERBS
 
@@ -128,7 +128,7 @@ def fresh(game: str, rnd: random.Random) -> Session:
 def type_line(sess: Session, line: str) -> None:
     """What the play loop does with a typed line: a game's own command first, then the move,
     then the bots' turns."""
-    if games.text(sess.game.name).command(sess.match.state, line) is None:
+    if games.command(sess.game.name, sess.match.state, line) is None:
         sess.submit_line(line)
         sess.run_bots()
 

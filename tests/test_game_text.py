@@ -103,7 +103,7 @@ def hints_of_a_bot_game(name: str) -> set[str]:
             hint = words.hint(m.state, seat)
             assert isinstance(hint, str) and "\n" not in hint
             hints.add(hint)
-        assert words.command(m.state, "no-such-question") is None
+        assert games.command(name, m.state, "no-such-question") is None
         ev = m.expected() or g.bot_event(m, seated)
         assert ev is not None
         m.submit(ev)
@@ -112,9 +112,9 @@ def hints_of_a_bot_game(name: str) -> set[str]:
 
 @pytest.mark.parametrize("name", games.names())
 def test_every_game_has_a_text_module_with_hints_and_commands(name: str) -> None:
-    words = games.text(name)
-    assert isinstance(words.COMMANDS, dict)
-    assert all(isinstance(k, str) and v for k, v in words.COMMANDS.items())
+    asked = games.commands(name, False)
+    assert isinstance(asked, dict)
+    assert all(isinstance(k, str) and v for k, v in asked.items())
     hints = hints_of_a_bot_game(name)
     assert hints and all(hints), "a seat the game waits for gets no hint"
 
@@ -123,7 +123,7 @@ def test_every_game_has_a_text_module_with_hints_and_commands(name: str) -> None
 def test_a_hint_names_no_question_of_the_prompt(name: str) -> None:
     # the hint is what a bot program is told with its turn, and a program can only send
     # moves: a question the prompt answers (Kabu-Tsukuri's 'best') is the prompt's to add
-    questions = {*games.text(name).COMMANDS, *COMMANDS}
+    questions = {*games.commands(name, False), *COMMANDS}
     for hint in hints_of_a_bot_game(name):
         assert not any(f"'{q}'" in hint for q in questions), hint
 

@@ -97,7 +97,7 @@ def test_a_typed_number_out_of_range_is_refused_cleanly(game: str, line: str) ->
 
 def test_a_game_command_with_a_huge_number_answers_without_failing() -> None:
     sess = session("yatchaba")
-    answer = games.text("yatchaba").command(sess.match.state, f"odds 1 1 {BIG}")
+    answer = games.command("yatchaba", sess.match.state, f"odds 1 1 {BIG}")
     assert answer is not None and "is not a month" in answer
 
 

@@ -148,11 +148,13 @@ def test_the_docs_table_of_codes_is_each_games_codes_the_forfeit_s_too() -> None
     writes at its end, included), so another program reading the docs reads kabucli's
     records right."""
     text = DOCS.read_text(encoding="utf-8")
-    rows = dict(re.findall(r"^\| ([A-Z][\w -]+) \| (2 `deal`.*) \|$", text, re.M))
-    table = {name.lower().replace(" ", "-"): dict(
+    table = text[text.index("| game | codes from 2 |"):].split("\n\n")[0]
+    rows = dict(re.findall(r"^\| ([^|`]+?) \| (2 `.*) \|$", table, re.M))
+    by_title = {games.get(name).title: name for name in games.names()}
+    assert sorted(rows) == sorted(by_title), "a row a game, headed by its title"
+    table = {by_title[title]: dict(
         (tag, int(code)) for code, tag in re.findall(r"(\d+) `(\w+)`", row))
-        for name, row in rows.items()}
-    assert sorted(table) == sorted(games.names())
+        for title, row in rows.items()}
     for name in games.names():
         own = codec(_with_undo(event_types(name)), False).codes
         codes = {t.__struct_config__.tag: c for t, c in own.items() if t is not Undo}

@@ -13,10 +13,11 @@ same files:
 - ``text.py``: its words (:func:`text`): ``hint(state, seat)``, one line saying what moves
   a seat may make now (a bot program gets it with each turn: no question of the prompt);
   optionally ``prompt_hint(state, seat)``, that line as the play prompt shows it, with the
-  prompt's questions that answer now (:func:`prompt_hint`); ``COMMANDS`` (name -> help), the
-  questions the game answers at the play prompt (e.g. Yatchaba's ``odds``), and
+  prompt's questions that answer now (:func:`prompt_hint`); optionally ``COMMANDS`` (name ->
+  help), the questions the game answers at the play prompt (e.g. Yatchaba's ``odds``), and
   ``command(state, line)``, the answer to one (None when ``line`` is not one; never changes
-  the state); optionally ``SEEDED_ONLY``, the moves of the notation's first table (its typed
+  the state): without them the game answers none (:func:`commands`, :func:`command`);
+  optionally ``SEEDED_ONLY``, the moves of the notation's first table (its typed
   cell, without the backticks) and the questions a real table never types, which the help of
   a real table leaves out (:func:`notation`, :func:`commands`); and the names and phrases its
   render module shows (e.g. Dare's hand names);
@@ -102,7 +103,7 @@ def notation(name: str, physical: bool = False) -> str:
     lines = section.splitlines(keepends=True)
     kept = [line for line in lines if _typed_cell(line) not in seeded]
     dropped = {_typed_cell(line) for line in lines} & seeded
-    moves = seeded - set(text(name).COMMANDS)  # (a question may have no row)
+    moves = seeded - set(commands(name, False))  # (a question may have no row)
     assert moves <= dropped, f"the notation of {name} has no row for {sorted(moves - dropped)}"
     return "".join(kept)
 
@@ -119,13 +120,24 @@ def _typed_cell(line: str) -> str | None:
 
 
 def commands(name: str, physical: bool) -> dict[str, str]:
-    """The questions the game answers at the play prompt (``COMMANDS``), those of its
-    ``SEEDED_ONLY`` left out at a real table (``physical``)."""
-    found: dict[str, str] = text(name).COMMANDS
+    """The questions the game answers at the play prompt (its text module's ``COMMANDS``; none
+    without), those of its ``SEEDED_ONLY`` left out at a real table (``physical``)."""
+    found: dict[str, str] = getattr(text(name), "COMMANDS", {})
     if not physical:
         return found
     seeded = _seeded_only(name)
     return {word: what for word, what in found.items() if word not in seeded}
+
+
+def command(name: str, state: object, line: str) -> str | None:
+    """The game's answer to ``line`` typed at the play prompt, when it is one of the game's
+    questions (:func:`commands`; its text module's ``command``), else None. Changes
+    nothing."""
+    answer = getattr(text(name), "command", None)
+    if answer is None:
+        return None
+    found: str | None = answer(state, line)
+    return found
 
 
 class GameEvents(tuple[type[Event], ...]):

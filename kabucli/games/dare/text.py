@@ -5,12 +5,8 @@ The rules page is ``rules.md`` beside this module (see :mod:`kabucli.games`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from kabucli.games.dare.rules import Dare, DareState, strength
 from kabucli.hands import ARASHI, NOBORI, RANK_NAMES, digit_name
-
-COMMANDS: dict[str, str] = {}  # Dare answers no questions of its own at the prompt
 
 EMPTY = "type sets like '1-3-9 3-5-5', or 'pass'"  # (when no hint applies)
 
@@ -39,7 +35,3 @@ def hint(s: DareState, seat: int) -> str:
         return "type the three field cards as they are turned up (e.g. 'deal 1-7-5')"
     return ""
 
-
-def command(s: Any, line: str) -> str | None:
-    """Dare has no prompt questions of its own: always None."""
-    return None

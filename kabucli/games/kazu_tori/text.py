@@ -9,8 +9,6 @@ from typing import Any
 
 from kabucli.games.kazu_tori.rules import GAME, WORDS, KazuToriState
 
-COMMANDS: dict[str, str] = {}  # Kazu-Tori answers no questions of its own at the prompt
-
 # why a bot's 'stop' is refused (kabucli.games.kazu_tori.bots)
 BOT_STOP = ("a game is ended by agreement ('stop') only by the people at the table; between "
             "bots it ends by its rules, or after max_flips flips (a bot's moves are its "
@@ -76,7 +74,3 @@ def closing_text(closing: dict[str, Any]) -> str:
         return f"the table is shuffled and returned: {counts(closing['return'])}"
     return "Last Call: the cards stay and the count restarts at one"
 
-
-def command(s: Any, line: str) -> str | None:
-    """Kazu-Tori has no prompt questions of its own: always None."""
-    return None

@@ -82,9 +82,6 @@ def dare_text(rules: UnoDareRules, number: int) -> str:
     return safe_text(texts[number - 1], 100)
 
 
-COMMANDS: dict[str, str] = {}  # Uno Dare answers no questions of its own at the prompt
-
-
 def words_after(verb: str, rest: list[str]) -> str:
     """Why a move word typed with words after it is refused (``draw 2``, ``color``)."""
     if verb in ("color", "colour", "name"):
@@ -141,11 +138,6 @@ def color_first(words: list[str], card: str | None, n: int) -> str:
 # played without one, which was refused: the color goes with the card).
 LONE_COLOR = ("a color typed alone names the color of a Wild Dare turned up as the first "
               "discard; a Wild Dare played names its color with the card, e.g. 'WD12 red'")
-
-
-def command(s: UnoState, line: str) -> str | None:
-    """Uno Dare has no prompt questions of its own."""
-    return None
 
 
 def hint(s: UnoState, seat: int) -> str:
