@@ -219,6 +219,9 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         self.torn_file: Path | None = None  # where reopen kept a torn tail it cut off
         self.path: Path | None = None  # the file, for a message (create and reopen set it)
         self.failed = False  # a write failed: nothing more is written (see _write)
+        # JSON Lines, a person at the table: derived lines written since the last sync, to
+        # be synced before the next prompt (see settle)
+        self._unsynced = False
         self.header = header
         self.timed = header is not None and header.timed
         # whether the engine tells it of the events it derives (format 2's binary encoding
@@ -346,6 +349,21 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
             fh.flush()
             if self.durable:
                 os.fsync(fh.fileno())
+                self._unsynced = False
+        except OSError as exc:
+            self._give_up(exc)
+
+    def settle(self) -> None:
+        """Write and sync the derived events a JSON Lines log of a game with a person holds
+        back since its last input (the antes after a deal, a round's result): called when
+        the game waits for a person or ends, so that every event shown before a prompt is
+        on disk, as its input is, and a process killed there leaves them in the log."""
+        if not self._unsynced or self.failed:
+            return
+        self._unsynced = False
+        try:
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
         except OSError as exc:
             self._give_up(exc)
 
@@ -434,11 +452,12 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
                 line = _enc_js.encode(event) + b"\n"
                 if self.size + len(line) > MAX_LOG_BYTES:
                     self._full("bytes")
-                try:  # (buffered: written with the next input's line)
+                try:  # (buffered: written and synced by settle, or with the next input)
                     self._fh.write(line)
                     self.size += len(line)
                 except OSError as exc:
                     self._give_up(exc)
+                self._unsynced = self.durable
             self.count += 1
             return
         binary = self.fmt != "jsonl"

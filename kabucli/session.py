@@ -387,6 +387,8 @@ class Session:
                 who = game.actor(ev)
                 raise KabuError(f"bot {who} played {quoted(game.notate(ev))}, which is not "
                                 f"legal: {exc}") from None
+        if m.writer is not None:  # what was shown is on disk before the prompt
+            m.writer.settle()
         # No undo happens here, so every new event in effect is also a new log record.
         return list(enumerate(m.events[before:], start + 1))
 

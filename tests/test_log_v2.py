@@ -1098,3 +1098,32 @@ def test_the_cycle_collector_is_off_while_a_log_is_read_and_on_again_after(
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_referee_killed_at_the_prompt_keeps_every_event_shown_json_lines(
+        tmp_path: Path) -> None:
+    """JSON Lines holds the derived events too: those shown after an input (the antes after a
+    deal) are on disk before the next prompt, as the input is, not held back in the program
+    until the next input (a SIGKILL at the prompt lost them: the log ended at the deal)."""
+    log = tmp_path / "table.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "kabucli", "play", "dare", "--physical",
+                             "--players", "3", "--log", str(log)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env={**os.environ, **ENV})
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b"deal 1-7-5\n")
+    proc.stdin.flush()
+    shown = b""
+    deadline = time.monotonic() + 60
+    while b"p2 to lay" not in shown and time.monotonic() < deadline:  # the next prompt
+        chunk = os.read(proc.stdout.fileno(), 65536)
+        if not chunk:
+            break
+        shown += chunk
+    proc.kill()
+    proc.wait()
+    assert b"p2 to lay" in shown and b"p1 pays 1 to pot" in shown
+    data = read_log(log, event_types)
+    assert [GAME.notate(e) for e in data.events] == [
+        "deal 1-7-5", "pay p2 pot 1 ante", "pay p3 pot 1 ante", "pay p1 pot 1 ante"]
+    assert log.read_bytes().count(b"\n") == 5  # the header and the four events, each whole
