@@ -517,14 +517,19 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         records = self._records
         if not records:
             return
+        # taken before they are written: a Ctrl-C during the write (its fsync) ends the
+        # game, whose close flushes again, which must not write them a second time
+        self._records = []
         try:
             self._write_block(records)
         except LogFullError:  # (nothing written, nothing counted)
+            self._records = records
             if len(records) == 1:
                 raise
             self._flush_part()
-            self._write_block(self._records)  # (LogFullError unless the rest fits, kept)
-        self._records = []
+            rest = self._records
+            self._write_block(rest)  # (LogFullError unless the rest fits, kept)
+            self._records = []
 
     def _write_block(self, records: list[msgspec.Struct]) -> None:
         """Write ``records`` as one block, and take them into the digest once written."""

@@ -1,0 +1,56 @@
+"""A referee's program stopped at chosen points (Ctrl-C while a move is written, or while
+it is played): what the log holds after, and what the program says."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli.cli import app
+from kabucli.games import event_types
+from kabucli.games.dare.rules import GAME
+from kabucli.log import audit_log, read_log
+from kabucli.session import Session
+
+runner = CliRunner()
+TABLE = ["play", "dare", "--physical", "--players", "3"]
+MOVES = "deal 1-7-5\np2 pass\np3 pass\n"
+
+
+def typed(log: Path) -> list[str]:
+    return [GAME.notate(e) for e in read_log(log, event_types).events if e.KIND != "auto"]
+
+
+@pytest.mark.parametrize("name", ["table.kbl", "table.jsonl"])
+def test_ctrl_c_while_an_input_is_synced_writes_it_once(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str) -> None:
+    """The input's bytes are written, then Ctrl-C comes during its fsync: the log holds it
+    once. (The binary writer kept the block it had just written as still to write, and the
+    close that follows a Ctrl-C wrote it again: 'p2 pass' twice, a log that breaks a rule
+    and that resume refuses.)"""
+    log = tmp_path / name
+    real_sync, real_submit = os.fsync, Session.submit_line
+    typing: list[str] = []
+    interrupted: list[int] = []
+
+    def submit(self: Session, line: str, confirm: Any = None) -> Any:
+        typing.append(line)
+        return real_submit(self, line, confirm)
+
+    def fsync(fd: int) -> None:
+        real_sync(fd)
+        if typing[-1:] == ["p2 pass"] and not interrupted:  # its input, once written
+            interrupted.append(fd)
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(Session, "submit_line", submit)
+    monkeypatch.setattr(os, "fsync", fsync)
+    res: Any = runner.invoke(app, [*TABLE, "--log", str(log)], input=MOVES)
+    assert "Traceback" not in res.output
+    assert interrupted
+    assert typed(log) == ["deal 1-7-5", "p2 pass"]
+    assert audit_log(log, event_types).violation is None
