@@ -671,6 +671,9 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                     continue
                 shown = repr(line[:100]) + ("…" if len(line) > 100 else "")  # a long line, cut
                 _stop(sess, f"{source}:{number}: {shown}: {why}", 1, as_json)
+    except KeyboardInterrupt:  # Ctrl-C while a move is played or bots play (at the prompt:
+        # _typed), said as there: else typer makes it a silent exit 130, the log unnamed
+        _stop(sess, "stopped (Ctrl-C)", 0, as_json)
     finally:
         sess.close()
     if as_json:

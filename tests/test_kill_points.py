@@ -54,3 +54,26 @@ def test_ctrl_c_while_an_input_is_synced_writes_it_once(
     assert interrupted
     assert typed(log) == ["deal 1-7-5", "p2 pass"]
     assert audit_log(log, event_types).violation is None
+
+
+def test_ctrl_c_while_a_move_is_played_is_one_line_with_the_resume_command(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Ctrl-C while the program works on a move (not waiting at the prompt) stops the game as
+    a Ctrl-C at the prompt does: one line naming the log and its resume command. (typer turned
+    it into a silent exit 130: nothing said, and no word of the log.)"""
+    log = tmp_path / "table.kbl"
+    real_submit = Session.submit_line
+
+    def submit(self: Session, line: str, confirm: Any = None) -> Any:
+        if line == "p2 pass":
+            raise KeyboardInterrupt
+        return real_submit(self, line, confirm)
+
+    monkeypatch.setattr(Session, "submit_line", submit)
+    res: Any = runner.invoke(app, [*TABLE, "--log", str(log)], input=MOVES)
+    assert "Traceback" not in res.output
+    assert res.exit_code == 0
+    lines = res.stderr.strip().splitlines()
+    assert lines == [f"stopped (Ctrl-C); log kept: {log} (4 events); go on with: kabucli "
+                     f"resume {log}"]
+    assert typed(log) == ["deal 1-7-5"]
