@@ -2261,6 +2261,7 @@ def main() -> None:
         import typer.rich_utils
 
         typer.rich_utils.COLOR_SYSTEM = None
+    _note_ctrl_c()
     try:
         if os.environ.get(COMPLETE_VAR):  # a completion script asks for candidates
             from typer.main import get_command
@@ -2269,6 +2270,8 @@ def main() -> None:
 
             sys.exit(respond(get_command(app), os.environ[COMPLETE_VAR]))
         code = app(standalone_mode=False)
+        if code == 130 and _CTRL_C:  # typer's word for a Ctrl-C that no command handled
+            _aborted()
     except SystemExit:
         raise
     except KeyboardInterrupt:  # Ctrl-C where no command handles it (typer still starting)
@@ -2288,6 +2291,26 @@ def main() -> None:
                                     f"{_escape(str(exc))} (set KABUCLI_DEBUG=1 for details)")
         sys.exit(3)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+# Whether a Ctrl-C came (see _note_ctrl_c)
+_CTRL_C: list[bool] = []
+
+
+def _note_ctrl_c() -> None:
+    """Ctrl-C raises KeyboardInterrupt as ever, noting that it came. Typer turns one that no
+    command handled (in the middle of an audit, say) into a silent exit 130, which a command
+    may also return on purpose (kabucli sim stopped by Ctrl-C, having said so, with its own
+    handler in place): the note tells the two apart, and the first gets a word. A Ctrl-C that
+    the program was started ignoring (see kabucli.entry) stays ignored."""
+    import signal
+
+    def noted(signum: int, frame: Any) -> None:
+        _CTRL_C.append(True)
+        raise KeyboardInterrupt
+
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, noted)
 
 
 def _aborted() -> NoReturn:

@@ -733,3 +733,33 @@ def test_an_option_quoted_in_an_error_is_shown_once_not_escaped_twice() -> None:
     assert res.exit_code == 1
     assert res.stderr.strip() == ("error: --no-log writes no log, yet --log names one "
                                   "([a].kbl): give one of the two")
+
+
+CTRL_C_IN_AUDIT = """
+import os, signal, sys
+import kabucli.log as L
+
+def audit_log(*args, **kwargs):  # Ctrl-C in the middle of the audit, as a person presses it
+    os.kill(os.getpid(), signal.SIGINT)
+    raise AssertionError("the Ctrl-C did not interrupt")
+
+L.audit_log = audit_log
+sys.argv = ["kabucli", "audit", sys.argv[1]]
+from kabucli.entry import main
+main()
+"""
+
+
+def test_ctrl_c_in_the_middle_of_an_audit_is_one_word_and_exit_130() -> None:
+    """A real Ctrl-C (SIGINT) that comes while a command works and no command handles: typer
+    makes it a silent exit 130 of its own, and kabucli says 'aborted' (no traceback, no
+    silence)."""
+    root = Path(__file__).resolve().parent.parent
+    log = sorted((root / "replays" / "dare").glob("*.kbl"))[0]
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", CTRL_C_IN_AUDIT, str(log)], env=env,
+                          capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip() == "aborted"
+    assert done.stdout == ""
