@@ -676,15 +676,35 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
         _stop(sess, "stopped (Ctrl-C)", 0, as_json)
     finally:
         sess.close()
+    unplayed = _unplayed(source, lines)
     if as_json:
         print(_dumps(_play_doc(sess), indent=2))
-        return
-    out.print(render.outcome_panel(g, m))
-    if secret and m.over:  # now it gives nothing away: the game can be dealt again, checked
-        out.print(_seed_revealed(m), soft_wrap=True)
-    if sess.log_path is not None:
-        out.print(f"[dim]log: {_escape(str(sess.log_path))} ({_events(m.logged)})[/]",
-                  soft_wrap=True)
+    else:
+        out.print(render.outcome_panel(g, m))
+        if secret and m.over:  # now it gives nothing away: the game can be dealt again
+            out.print(_seed_revealed(m), soft_wrap=True)
+        if sess.log_path is not None:
+            out.print(f"[dim]log: {_escape(str(sess.log_path))} ({_events(m.logged)})[/]",
+                      soft_wrap=True)
+    if unplayed is not None:  # (on stderr, as every word beside --json's document)
+        _console(stderr=True).print(f"[yellow]note:[/] {_escape(unplayed)}", soft_wrap=True)
+
+
+def _unplayed(source: str, lines: Iterator[tuple[int, str]] | None) -> str | None:
+    """What a script holds after the match ended, not played (None: nothing): its first such
+    move and how many follow it. A note, not an error: a script of more passes than a game
+    needs is a way to play one through; but a script meant for another seed, or a line
+    typed twice, is seen so."""
+    if lines is None:
+        return None
+    rest = list(lines)
+    if not rest:
+        return None
+    number, line = rest[0]
+    shown = repr(line[:100]) + ("…" if len(line) > 100 else "")
+    more = len(rest) - 1
+    after = f" and the {counted(more, 'move', 'moves')} after it were" if more else " was"
+    return f"{source}:{number}: {shown}: the match is over: this move{after} not played"
 
 
 def _play_doc(sess: Session, stopped: str | None = None) -> dict[str, Any]:

@@ -454,3 +454,30 @@ def test_the_prompt_names_a_named_seat_as_the_table_does() -> None:
               input="deal 7-7-3\n?\nquit\n")
     assert "referee (p2 Bob to lay sets matching 7) > " in res.stdout
     assert "p2 Bob to lay sets matching 7: " in res.stdout  # `?` says it so too
+
+
+def test_script_moves_left_when_the_match_ends_are_named_in_a_note(tmp_path: Path) -> None:
+    """A script with more moves than the match takes plays the match to its end (exit 0, the
+    log whole) and says, on stderr, which of its moves were not played: the first, by its line,
+    and how many follow. One left is said in the singular; none, nothing."""
+    script = tmp_path / "moves.txt"
+    log = tmp_path / "g.kbl"
+    script.write_text("pass\n" * 5 + "# a note\n\n1-2-3 4-5-6\n")
+    res = run(*HUMAN_GAME, "-r", "rounds=1", "--script", str(script), "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    assert replayed(log)[0].over
+    played = len(human_lays(replayed(log)[1]))
+    assert played == 1  # rounds=1: p1 lays once
+    assert res.stderr.strip() == (f"note: {script}:2: 'pass': the match is over: this move and "
+                                  "the 4 moves after it were not played")
+    script.write_text("pass\n1-2-3 4-5-6\n")
+    res = run(*HUMAN_GAME, "-r", "rounds=1", "--script", str(script), "--log",
+              str(tmp_path / "h.kbl"), "--json")
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout)["outcome"] is not None
+    assert res.stderr.strip() == (f"note: {script}:2: '1-2-3 4-5-6': the match is over: this "
+                                  "move was not played")
+    script.write_text("pass\n# nothing more\n")
+    res = run(*HUMAN_GAME, "-r", "rounds=1", "--script", str(script), "--log",
+              str(tmp_path / "i.kbl"))
+    assert res.exit_code == 0 and res.stderr == ""
