@@ -2281,7 +2281,16 @@ def main() -> None:
         import typer.rich_utils
 
         typer.rich_utils.COLOR_SYSTEM = None
-    _note_ctrl_c()
+    noted = _note_ctrl_c()
+    try:
+        _main()
+    finally:  # (a program that runs main in-process goes on with its own Ctrl-C)
+        if noted is not None:
+            _ctrl_c_back(noted)
+
+
+def _main() -> None:
+    """:func:`main` with Ctrl-C noted."""
     try:
         if os.environ.get(COMPLETE_VAR):  # a completion script asks for candidates
             from typer.main import get_command
@@ -2317,20 +2326,39 @@ def main() -> None:
 _CTRL_C: list[bool] = []
 
 
-def _note_ctrl_c() -> None:
+def _note_ctrl_c() -> Callable[[int, Any], None] | None:
     """Ctrl-C raises KeyboardInterrupt as ever, noting that it came. Typer turns one that no
     command handled (in the middle of an audit, say) into a silent exit 130, which a command
     may also return on purpose (kabucli sim stopped by Ctrl-C, having said so, with its own
     handler in place): the note tells the two apart, and the first gets a word. A Ctrl-C that
-    the program was started ignoring (see kabucli.entry) stays ignored."""
+    the program was started ignoring (see kabucli.entry) stays ignored. Returns the handler
+    put in place (None: none was), for :func:`_ctrl_c_back`; a note of an earlier run in
+    this process is forgotten."""
     import signal
+    import threading
+
+    _CTRL_C.clear()
 
     def noted(signum: int, frame: Any) -> None:
         _CTRL_C.append(True)
         raise KeyboardInterrupt
 
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, noted)
+    if (signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+            or threading.current_thread() is not threading.main_thread()):  # (signals: main's)
+        return None
+    signal.signal(signal.SIGINT, noted)
+    return noted
+
+
+def _ctrl_c_back(noted: Callable[[int, Any], None]) -> None:
+    """Python's own Ctrl-C handler again, where :func:`_note_ctrl_c` put ``noted`` (and a
+    command has not put another in its place since)."""
+    import signal
+    import threading
+
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is noted):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _aborted() -> NoReturn:
