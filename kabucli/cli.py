@@ -673,7 +673,9 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                 _stop(sess, f"{source}:{number}: {shown}: {why}", 1, as_json)
     except KeyboardInterrupt:  # Ctrl-C while a move is played or bots play (at the prompt:
         # _typed), said as there: else typer makes it a silent exit 130, the log unnamed
-        _stop(sess, "stopped (Ctrl-C)", 0, as_json)
+        # (the log counted as read back: a Ctrl-C during an input's fsync leaves it written,
+        # though the match never took it in)
+        _stop(sess, "stopped (Ctrl-C)", 0, as_json, reread=True)
     finally:
         sess.close()
     unplayed = _unplayed(source, lines)
@@ -919,12 +921,14 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
 
 
 def _stop(sess: Session, why: str, code: int, as_json: bool = False,
-          saved: Path | None = None, resumable: bool = True) -> NoReturn:
+          saved: Path | None = None, resumable: bool = True, reread: bool = False) -> NoReturn:
     """End an unfinished session: say why, where the log is and the command that goes on
     (with ``as_json``, stdout has its JSON document too, the match unfinished: no outcome, and
     no seed while it is kept from the people at the table). ``saved``: where the log's
     records were saved when its name lost them (see LogWriter._check_place). Not
-    ``resumable``: a log that holds the most kabucli reads back, which no resume goes on."""
+    ``resumable``: a log that holds the most kabucli reads back, which no resume goes on.
+    ``reread``: the events the log holds are counted by reading it back (a write cut short
+    by Ctrl-C may hold one the match does not)."""
     import shlex
 
     from kabucli.errors import LogWriteError
@@ -943,7 +947,7 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
         # deleted; the file it was may be elsewhere, but no log is kept at that name)
         why, where = f"{why}; no log is kept at {where}", None
     held = m.logged
-    if where is not None and isinstance(m.writer, LogWriter) and m.writer.unwritten:
+    if where is not None and isinstance(m.writer, LogWriter) and (m.writer.unwritten or reread):
         # (a game between bots played on past what its log holds: count what it holds)
         held = _events_held(where, held)
     if as_json:  # (its log: where the records are, as the line below says)

@@ -77,3 +77,34 @@ def test_ctrl_c_while_a_move_is_played_is_one_line_with_the_resume_command(
     assert lines == [f"stopped (Ctrl-C); log kept: {log} (4 events); go on with: kabucli "
                      f"resume {log}"]
     assert typed(log) == ["deal 1-7-5"]
+
+
+@pytest.mark.parametrize("name", ["table.kbl", "table.jsonl"])
+def test_ctrl_c_while_an_input_is_synced_counts_the_events_the_log_holds(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str) -> None:
+    """The line that names the log after such a Ctrl-C counts what the log holds: the input
+    was written (then the Ctrl-C came during its fsync) though the match never took it in.
+    (It said '4 events' of a log of 5, and resume went on after the fifth.)"""
+    log = tmp_path / name
+    real_sync, real_submit = os.fsync, Session.submit_line
+    typing: list[str] = []
+    interrupted: list[int] = []
+
+    def submit(self: Session, line: str, confirm: Any = None) -> Any:
+        typing.append(line)
+        return real_submit(self, line, confirm)
+
+    def fsync(fd: int) -> None:
+        real_sync(fd)
+        if typing[-1:] == ["p2 pass"] and not interrupted:
+            interrupted.append(fd)
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(Session, "submit_line", submit)
+    monkeypatch.setattr(os, "fsync", fsync)
+    res: Any = runner.invoke(app, [*TABLE, "--log", str(log)], input=MOVES)
+    assert interrupted and res.exit_code == 0
+    held = len(read_log(log, event_types).events)
+    assert held == 5  # the deal, three antes, and p2's pass
+    assert res.stderr.strip() == (f"stopped (Ctrl-C); log kept: {log} ({held} events); go on "
+                                  f"with: kabucli resume {log}")
