@@ -696,10 +696,15 @@ def _unplayed(source: str, lines: Iterator[tuple[int, str]] | None) -> str | Non
     """What a script holds after the match ended, not played (None: nothing): its first such
     move and how many follow it. A note, not an error: a script of more passes than a game
     needs is a way to play one through; but a script meant for another seed, or a line
-    typed twice, is seen so."""
+    typed twice, is seen so. A quit ends what is not played (what follows it would never
+    be: a script may end with one to be sure it stops)."""
     if lines is None:
         return None
-    rest = list(lines)
+    rest: list[tuple[int, str]] = []
+    for number, line in lines:
+        if line.strip().lower() in QUIT_WORDS:  # (as the prompt reads it: _command)
+            break
+        rest.append((number, line))
     if not rest:
         return None
     number, line = rest[0]

@@ -481,3 +481,18 @@ def test_script_moves_left_when_the_match_ends_are_named_in_a_note(tmp_path: Pat
     res = run(*HUMAN_GAME, "-r", "rounds=1", "--script", str(script), "--log",
               str(tmp_path / "i.kbl"))
     assert res.exit_code == 0 and res.stderr == ""
+
+
+def test_a_script_that_ends_with_quit_after_the_match_gets_no_note(tmp_path: Path) -> None:
+    """'quit' left in a script when the match ends is no move left unplayed: a script may end
+    with one to be sure it stops, and what follows a quit would never be played either. The
+    note names only the moves before it. (It said "'quit': ... this move was not played".)"""
+    script = tmp_path / "moves.txt"
+    script.write_text("pass\nquit\n")
+    res = run(*HUMAN_GAME, "-r", "rounds=1", "--script", str(script), "--no-log")
+    assert res.exit_code == 0 and res.stderr == ""
+    script.write_text("pass\npass\nexit\npass\n")
+    res = run(*HUMAN_GAME, "-r", "rounds=1", "--script", str(script), "--no-log")
+    assert res.exit_code == 0
+    assert res.stderr.strip() == (f"note: {script}:2: 'pass': the match is over: this move "
+                                  "was not played")
