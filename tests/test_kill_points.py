@@ -4,6 +4,7 @@ it is played): what the log holds after, and what the program says."""
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +109,43 @@ def test_ctrl_c_while_an_input_is_synced_counts_the_events_the_log_holds(
     assert held == 5  # the deal, three antes, and p2's pass
     assert res.stderr.strip() == (f"stopped (Ctrl-C); log kept: {log} ({held} events); go on "
                                   f"with: kabucli resume {log}")
+
+
+@pytest.mark.parametrize("name", ["table.kbl", "table.jsonl"])
+@pytest.mark.parametrize("seats", ["referee", "a person and bots"])
+def test_every_byte_written_is_synced_before_each_prompt(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, seats: str) -> None:
+    """When a line is typed at the prompt, everything the log was given so far (the
+    inputs, and in JSON Lines the events derived from them, which the screen has shown) is
+    on disk: the file's size at its last fsync is all the writer wrote. (A process killed at
+    the prompt, or a power cut, keeps every event shown.)"""
+    log = tmp_path / name
+    real_sync, real_submit = os.fsync, Session.submit_line
+    synced: list[int] = []
+    checked: list[tuple[int, int]] = []
+
+    def fsync(fd: int) -> None:
+        real_sync(fd)
+        found = os.fstat(fd)
+        if stat.S_ISREG(found.st_mode):  # (not the folder, synced as the log is made)
+            synced.append(found.st_size)
+
+    def submit(self: Session, line: str, confirm: Any = None) -> Any:
+        writer = self.match.writer
+        assert writer is not None
+        checked.append((synced[-1], writer.size))
+        return real_submit(self, line, confirm)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(Session, "submit_line", submit)
+    if seats == "referee":
+        args, moves = TABLE, MOVES + "p1 pass\n"
+    else:
+        args = ["play", "dare", "--seed", "7", "--bot", "2=best", "--bot", "3=random", "-r",
+                "rounds=2", "--script", "-"]
+        moves = "pass\n" * 2
+    res: Any = runner.invoke(app, [*args, "--log", str(log)], input=moves)
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert len(checked) >= 2
+    assert all(on_disk == given for on_disk, given in checked), checked
+    assert log.stat().st_size == synced[-1]  # (and at the end)
