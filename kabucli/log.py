@@ -573,6 +573,9 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
             return
         try:
             self.flush()
+            # (JSON Lines: the events derived since the last prompt, as when a bot's failure
+            # stops a person's game before the next one)
+            self.settle()
             if self.durable and self.path is not None:
                 self._check_place()  # (deleted or replaced since its last input)
         finally:

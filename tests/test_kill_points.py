@@ -149,3 +149,29 @@ def test_every_byte_written_is_synced_before_each_prompt(
     assert len(checked) >= 2
     assert all(on_disk == given for on_disk, given in checked), checked
     assert log.stat().st_size == synced[-1]  # (and at the end)
+
+
+@pytest.mark.parametrize("name", ["game.kbl", "game.jsonl"])
+def test_a_game_a_bot_s_failure_stops_is_synced_whole(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str) -> None:
+    """A person's game stopped by a bot that fails (here a program that ends at once): the
+    events written before the stop, the ones the engine derived after the person's last move
+    among them (in JSON Lines), are all on disk once the program ends, as at a prompt."""
+    log = tmp_path / name
+    real_sync = os.fsync
+    synced: list[int] = []
+
+    def fsync(fd: int) -> None:
+        real_sync(fd)
+        found = os.fstat(fd)
+        if stat.S_ISREG(found.st_mode):
+            synced.append(found.st_size)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    res: Any = runner.invoke(app, ["play", "dare", "--seed", "7", "--bot", "2=cmd:true",
+                                   "--bot", "3=random", "--script", "-", "--log", str(log)],
+                             input="pass\n" * 3)
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert res.exit_code == 1, res.stderr
+    assert "p2" in res.stderr
+    assert synced and log.stat().st_size == synced[-1], (synced, log.stat().st_size)
