@@ -550,11 +550,50 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     from kabucli.errors import LogFullError, LogWriteError
 
     try:
-        _drive_on(sess, moves, quiet, as_json)
+        with _sigterm_stops():
+            _drive_on(sess, moves, quiet, as_json)
     except LogWriteError as exc:
         saved = exc.saved if isinstance(exc.saved, Path) else None
         _stop(sess, str(exc), EXIT_UNREADABLE, as_json, saved,
               resumable=not isinstance(exc, LogFullError))
+
+
+@contextlib.contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """While a game runs, SIGTERM (``kill``, a machine shutting down) raises Terminated, which
+    the game stops on as on Ctrl-C (see _interrupted): its log closed whole, a game between
+    bots keeping the inputs it had not yet written, and one line naming the log. Any SIGTERM
+    after the first is dropped (it would cut the stop short). A SIGTERM the program was
+    started ignoring stays ignored; off the main thread (which alone takes signals) nothing
+    changes."""
+    import signal
+    import threading
+
+    from kabucli.errors import Terminated
+    from kabucli.sim import _dropped
+
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is signal.SIG_IGN):
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        signal.signal(signal.SIGTERM, _dropped)
+        raise Terminated
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+
+
+def _interrupted(exc: KeyboardInterrupt) -> tuple[str, int]:
+    """How a game stopped by Ctrl-C or SIGTERM (Terminated) says so, and its exit code: 0 for
+    a person's Ctrl-C (they left the game), 143 for SIGTERM (as the signal's own)."""
+    from kabucli.errors import Terminated
+
+    return ("stopped (SIGTERM)", 143) if isinstance(exc, Terminated) else ("stopped (Ctrl-C)", 0)
 
 
 def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, quiet: bool,
@@ -671,11 +710,12 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                     continue
                 shown = repr(line[:100]) + ("…" if len(line) > 100 else "")  # a long line, cut
                 _stop(sess, f"{source}:{number}: {shown}: {why}", 1, as_json)
-    except KeyboardInterrupt:  # Ctrl-C while a move is played or bots play (at the prompt:
-        # _typed), said as there: else typer makes it a silent exit 130, the log unnamed
-        # (the log counted as read back: a Ctrl-C during an input's fsync leaves it written,
-        # though the match never took it in)
-        _stop(sess, "stopped (Ctrl-C)", 0, as_json, reread=True)
+    except KeyboardInterrupt as exc:  # Ctrl-C (or SIGTERM) while a move is played or bots
+        # play (at the prompt: _typed), said as there: else typer makes it a silent exit 130,
+        # the log unnamed (the log counted as read back: a Ctrl-C during an input's fsync
+        # leaves it written, though the match never took it in)
+        why, code = _interrupted(exc)
+        _stop(sess, why, code, as_json, reread=True)
     finally:
         sess.close()
     unplayed = _unplayed(source, lines)
@@ -776,9 +816,10 @@ def _typed(sess: Session, out: Console, as_json: bool, read: Callable[[], str]) 
     except EOFError:
         out.print()
         _stop(sess, "input ended", 0, as_json)
-    except KeyboardInterrupt:  # a person's Ctrl-C: said as such, not as input that ran out
-        out.print()
-        _stop(sess, "stopped (Ctrl-C)", 0, as_json)
+    except KeyboardInterrupt as exc:  # a person's Ctrl-C (or SIGTERM): said as such, not as
+        out.print()  # input that ran out
+        why, code = _interrupted(exc)
+        _stop(sess, why, code, as_json)
     except UnicodeDecodeError:  # where the locale does not let Python escape it
         out.print()
         _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE, as_json)
@@ -786,8 +827,12 @@ def _typed(sess: Session, out: Console, as_json: bool, read: Callable[[], str]) 
 
 def _yes(out: Console, question: str) -> bool:
     """Ask a yes/no question at the prompt; anything but yes is no."""
+    from kabucli.errors import Terminated
+
     try:
         return out.input(f"{_escape(question)} [dim]\\[y/N][/] ").strip().lower() in ("y", "yes")
+    except Terminated:  # (the game stops: see _sigterm_stops)
+        raise
     except (EOFError, KeyboardInterrupt):
         out.print()
         return False
@@ -797,10 +842,14 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
     """Offer to take back the move that ended the game; True when something was taken back.
     An empty line or ``quit`` finishes; anything else but ``undo`` is answered and asked
     again (a move typed out of habit does not end the game unseen)."""
+    from kabucli.errors import Terminated
+
     while True:
         try:
             line = out.input("[bold]game over[/] [dim](undo: take back your last move; "
                              "Enter: finish)[/] > ")
+        except Terminated:  # (the game stops: see _sigterm_stops)
+            raise
         except (EOFError, KeyboardInterrupt):
             out.print()
             return False
@@ -971,10 +1020,12 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
                             for i, kind in sorted(sess.kinds.items())
                             if kind.startswith(EXTERNAL))
             kept += f"; go on with: kabucli resume {shlex.quote(str(where))}{again}"
-    if code:
+    if code and code != 143:
         fail(f"{why}{kept}", code)
+    # (a person's choice, or SIGTERM's, said as such: no error, though SIGTERM's exit is its
+    # own, as kabucli sim's)
     _console(stderr=True).print(f"{_escape(why)}{_escape(kept)}")
-    raise typer.Exit(0)
+    raise typer.Exit(code)
 
 
 def _events_held(path: Path, played: int) -> int:
@@ -1580,7 +1631,8 @@ def _live_run(err: Console, title: str, total: int, names: list[str],
     import signal
     import threading
 
-    from kabucli.sim import Terminated, _dropped
+    from kabucli.errors import Terminated
+    from kabucli.sim import _dropped
 
     if threading.current_thread() is not threading.main_thread():  # (signals go to main)
         return _live_run_shown(err, title, total, names, run, show)

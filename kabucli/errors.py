@@ -76,3 +76,9 @@ class BotError(KabuError):
         from kabucli.safetext import safe_text
 
         super().__init__(safe_text(message))
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``, a machine shutting down), as ``kabucli sim``,
+    ``tournament``, ``play`` and ``resume`` raise it: a run stops as for Ctrl-C, with its
+    report so far (``stopped`` says which); a game stops in one line, its log closed whole."""

@@ -47,7 +47,7 @@ import msgspec
 
 from kabucli import bots as botreg, games
 from kabucli.engine import Game, Match, make_header, walk
-from kabucli.errors import KabuError, LogFullError
+from kabucli.errors import KabuError, LogFullError, Terminated
 from kabucli.events import Forfeit as ForfeitEvent
 from kabucli.log import (
     EXTERNAL,
@@ -321,11 +321,6 @@ class Outcome(NamedTuple):
     failed: int = 0
     reason: str = ""
     reused: bool = False
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM (``kill``, ``timeout``), as ``kabucli sim`` and ``tournament`` raise it: the
-    run stops as for Ctrl-C, with its report so far (``stopped`` says which)."""
 
 
 class Forfeit(KabuError):

@@ -23,8 +23,8 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from kabucli.errors import KabuError
-from kabucli.sim import Chunks, Outcome, Plan, Terminated, in_order, play_chunk
+from kabucli.errors import KabuError, Terminated
+from kabucli.sim import Chunks, Outcome, Plan, in_order, play_chunk
 
 RETRIES = 3  # times a match is run again when the worker playing it dies
 CONNECT_WAIT = 5.0  # seconds to reach a cluster's head

@@ -4,7 +4,12 @@ it is played): what the log holds after, and what the program says."""
 from __future__ import annotations
 
 import os
+import signal
 import stat
+import subprocess
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -175,3 +180,67 @@ def test_a_game_a_bot_s_failure_stops_is_synced_whole(
     assert res.exit_code == 1, res.stderr
     assert "p2" in res.stderr
     assert synced and log.stat().st_size == synced[-1], (synced, log.stat().st_size)
+
+
+def _kabucli(*args: str) -> subprocess.Popen[str]:
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(root)}
+    return subprocess.Popen([sys.executable, "-m", "kabucli", *args], env=env, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL))
+
+
+def _held(log: Path) -> int:
+    """The events the log holds now (0 while it cannot be read)."""
+    try:
+        return len(read_log(log, event_types, strict=False).events)
+    except Exception:  # (not made yet)
+        return 0
+
+
+def _until(done: Callable[[], bool], proc: subprocess.Popen[str]) -> None:
+    for _ in range(600):  # 60 s at most
+        if done() or proc.poll() is not None:
+            return
+        time.sleep(0.1)
+
+
+def test_sigterm_stops_a_game_between_bots_keeping_the_inputs_not_yet_written(
+        tmp_path: Path) -> None:
+    """SIGTERM (``kill``, a machine shutting down) in the middle of a long game between bots:
+    the game stops in one line naming its log, exit 143 (the signal's own), and the log holds
+    every event played, the inputs a game between bots writes in blocks included: it audits
+    valid and unfinished with the events the line gives. (It was killed outright: no word,
+    and the block in hand was lost.)"""
+    log = tmp_path / "long.kbl"
+    proc = _kabucli("play", "uno-dare", "--bot", "all=random", "--rule", "target=1000000",
+                    "--quiet", "--log", str(log))
+    _until(lambda: _held(log) > 10_000, proc)  # a first block written: well under way
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    audited = audit_log(log, event_types)
+    assert audited.violation is None and not audited.match.over
+    assert err.strip() == (f"stopped (SIGTERM); log kept: {log} ({audited.events} events); go "
+                           f"on with: kabucli resume {log}")
+
+
+@pytest.mark.parametrize("name", ["table.kbl", "table.jsonl"])
+def test_sigterm_at_a_referee_s_prompt_stops_in_one_line(tmp_path: Path, name: str) -> None:
+    """SIGTERM while a real table's referee is at the prompt: one line, exit 143, the log
+    whole and resumable."""
+    log = tmp_path / name
+    proc = _kabucli(*TABLE, "--log", str(log))
+    assert proc.stdin is not None
+    proc.stdin.write("deal 1-7-5\np2 pass\n")
+    proc.stdin.flush()
+    _until(lambda: _held(log) >= 5, proc)  # the deal, three antes and p2's pass
+    time.sleep(0.2)  # (at p3's prompt)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert err.strip().endswith(f"stopped (SIGTERM); log kept: {log} (5 events); go on with: "
+                                f"kabucli resume {log}")
+    assert typed(log) == ["deal 1-7-5", "p2 pass"]
+    assert audit_log(log, event_types).violation is None
