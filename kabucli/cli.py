@@ -547,11 +547,17 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
     """Run a session to the end: bots move, people type, every step is drawn and logged.
     A log that cannot be written (a full disk) stops the game in one line, the log kept
     whole before the input that could not be written, for ``kabucli resume``."""
-    from kabucli.errors import LogFullError, LogWriteError
+    from kabucli.errors import LogFullError, LogWriteError, Terminated
 
     try:
         with _sigterm_stops():
-            _drive_on(sess, moves, quiet, as_json)
+            try:
+                _drive_on(sess, moves, quiet, as_json)
+            except Terminated as exc:  # SIGTERM where the game's loop does not take it: as
+                # it starts (before the first prompt or bot), or once it is over, as its log
+                # is closed or its result printed (a result cut short: no second JSON one)
+                why, code = _interrupted(exc)
+                _stop(sess, why, code, as_json and not _SAID_JSON[0], reread=True)
     except LogWriteError as exc:
         saved = exc.saved if isinstance(exc.saved, Path) else None
         _stop(sess, str(exc), EXIT_UNREADABLE, as_json, saved,

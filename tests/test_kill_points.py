@@ -3,6 +3,7 @@ it is played): what the log holds after, and what the program says."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import stat
@@ -244,3 +245,59 @@ def test_sigterm_at_a_referee_s_prompt_stops_in_one_line(tmp_path: Path, name: s
                                 f"kabucli resume {log}")
     assert typed(log) == ["deal 1-7-5", "p2 pass"]
     assert audit_log(log, event_types).violation is None
+
+
+def _sigterm_at(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> None:
+    """A real SIGTERM sent to this process as ``owner.name`` is called (then it runs)."""
+    real = getattr(owner, name)
+
+    def sent(*args: Any, **kwargs: Any) -> Any:
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, sent)
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_sigterm_as_a_game_starts_stops_it_in_one_line(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_json: bool) -> None:
+    """SIGTERM once the game is under way but before its loop (here as the prompt's reader
+    is chosen; in a real process, while the drawing code is still being imported): one line,
+    exit 143, and a log resume goes on with. (It escaped the loop's handler: typer made it a
+    silent exit 130, the log unnamed.)"""
+    from kabucli import cli
+
+    log = tmp_path / "bots.jsonl"
+    _sigterm_at(monkeypatch, cli, "_asker")
+    res: Any = runner.invoke(app, ["play", "dare", "--seed", "3", "--bot", "all=random",
+                                   "--log", str(log), *(["--json"] if as_json else [])])
+    assert "Traceback" not in res.output
+    assert res.exit_code == 143, (res.exit_code, res.stderr)
+    assert res.stderr.strip() == (f"stopped (SIGTERM); log kept: {log} (0 events); go on with: "
+                                  f"kabucli resume {log}")
+    if as_json:
+        doc = json.loads(res.stdout)
+        assert doc["stopped"] == "stopped (SIGTERM)" and doc["outcome"] is None
+    monkeypatch.undo()
+    again: Any = runner.invoke(app, ["resume", str(log), "--quiet"])
+    assert again.exit_code == 0, again.stderr
+    assert audit_log(log, event_types).violation is None
+    assert read_log(log, event_types).header.game == "dare"
+
+
+def test_sigterm_as_a_finished_game_s_result_is_drawn_is_one_line(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """SIGTERM once the game is over, as its result is drawn: one line naming the log, exit
+    143 (it was a silent exit 130)."""
+    from kabucli import render
+
+    log = tmp_path / "bots.kbl"
+    _sigterm_at(monkeypatch, render, "outcome_panel")
+    res: Any = runner.invoke(app, ["play", "dare", "--seed", "3", "--bot", "all=random",
+                                   "-r", "rounds=1", "--log", str(log)])
+    assert "Traceback" not in res.output
+    assert res.exit_code == 143, (res.exit_code, res.stderr)
+    held = len(read_log(log, event_types).events)
+    assert res.stderr.strip() == f"stopped (SIGTERM); log kept: {log} ({held} events)"
+    audited = audit_log(log, event_types)
+    assert audited.violation is None and audited.match.over and audited.events == held
