@@ -569,9 +569,9 @@ def _sigterm_stops() -> Iterator[None]:
     """While a game runs, SIGTERM (``kill``, a machine shutting down) raises Terminated, which
     the game stops on as on Ctrl-C (see _interrupted): its log closed whole, a game between
     bots keeping the inputs it had not yet written, and one line naming the log. Any SIGTERM
-    after the first is dropped (it would cut the stop short). A SIGTERM the program was
-    started ignoring stays ignored; off the main thread (which alone takes signals) nothing
-    changes."""
+    after the first is dropped (it would cut the stop short), and so is a Ctrl-C after it
+    until the game has stopped. A SIGTERM the program was started ignoring stays ignored;
+    off the main thread (which alone takes signals) nothing changes."""
     import signal
     import threading
 
@@ -583,8 +583,14 @@ def _sigterm_stops() -> Iterator[None]:
         yield
         return
 
+    held: list[Any] = []  # Ctrl-C's handler, while a Ctrl-C is dropped
+
     def stop(signum: int, frame: Any) -> None:
         signal.signal(signal.SIGTERM, _dropped)
+        # a Ctrl-C as the game stops would cut short the closing of its log and the line
+        # that names it (it said only 'aborted'): dropped too, as kabucli sim drops it
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            held.append(signal.signal(signal.SIGINT, _dropped))
         raise Terminated
 
     before = signal.signal(signal.SIGTERM, stop)
@@ -592,6 +598,8 @@ def _sigterm_stops() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+        if held and signal.getsignal(signal.SIGINT) is _dropped:
+            signal.signal(signal.SIGINT, signal.SIG_DFL if held[0] is None else held[0])
 
 
 def _interrupted(exc: KeyboardInterrupt) -> tuple[str, int]:

@@ -301,3 +301,33 @@ def test_sigterm_as_a_finished_game_s_result_is_drawn_is_one_line(
     assert res.stderr.strip() == f"stopped (SIGTERM); log kept: {log} ({held} events)"
     audited = audit_log(log, event_types)
     assert audited.violation is None and audited.match.over and audited.events == held
+
+
+def test_a_ctrl_c_after_sigterm_does_not_cut_the_stop_short(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """SIGTERM, then a Ctrl-C while the game stops (its log being closed): the stop goes on
+    to its line naming the log, exit 143, and the log closes whole. (The Ctrl-C cut the close
+    short and the line was lost: only 'aborted', exit 130.)"""
+    from kabucli import cli
+
+    log = tmp_path / "bots.kbl"
+    _sigterm_at(monkeypatch, cli, "_asker")
+    real_close = Session.close
+    sent: list[int] = []
+
+    def close(self: Session) -> None:
+        if not sent:
+            sent.append(signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGINT)
+        real_close(self)
+
+    monkeypatch.setattr(Session, "close", close)
+    res: Any = runner.invoke(app, ["play", "dare", "--seed", "3", "--bot", "all=random",
+                                   "--log", str(log)])
+    assert sent and "Traceback" not in res.output
+    assert res.exit_code == 143, (res.exit_code, res.stderr)
+    audited = audit_log(log, event_types)
+    assert res.stderr.strip() == (f"stopped (SIGTERM); log kept: {log} ({audited.events} "
+                                  f"events); go on with: kabucli resume {log}")
+    assert audited.violation is None and not audited.match.over
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # (given back)
