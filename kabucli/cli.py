@@ -845,7 +845,8 @@ def _yes(out: Console, question: str) -> bool:
 
     try:
         return out.input(f"{_escape(question)} [dim]\\[y/N][/] ").strip().lower() in ("y", "yes")
-    except Terminated:  # (the game stops: see _sigterm_stops)
+    except Terminated:  # (the game stops: see _sigterm_stops; its line not after the question)
+        out.print()
         raise
     except (EOFError, KeyboardInterrupt):
         out.print()
@@ -862,7 +863,8 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
         try:
             line = out.input("[bold]game over[/] [dim](undo: take back your last move; "
                              "Enter: finish)[/] > ")
-        except Terminated:  # (the game stops: see _sigterm_stops)
+        except Terminated:  # (the game stops: see _sigterm_stops; its line not after this)
+            out.print()
             raise
         except (EOFError, KeyboardInterrupt):
             out.print()

@@ -331,3 +331,31 @@ def test_a_ctrl_c_after_sigterm_does_not_cut_the_stop_short(
                                   f"events); go on with: kabucli resume {log}")
     assert audited.violation is None and not audited.match.over
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # (given back)
+
+
+@pytest.mark.parametrize("typed", ["stop\n", "stop\ny\n"])
+def test_sigterm_at_a_question_starts_the_stop_line_on_a_line_of_its_own(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, typed: str) -> None:
+    """SIGTERM while Kazu-Tori's stop is asked about, or at the game-over undo offer: the
+    line naming the log starts a line of its own, as at the move prompt. (It followed the
+    question on its line: '... [y/N] stopped (SIGTERM); log kept: ...'.)"""
+    import builtins
+
+    log = tmp_path / "kazu.jsonl"
+    real_input = builtins.input
+    asked: list[int] = []
+
+    def read(*args: Any) -> str:  # the question (or offer) is out: SIGTERM as it waits
+        if asked == [len(typed.splitlines())]:
+            os.kill(os.getpid(), signal.SIGTERM)
+        asked[:] = [asked[0] + 1] if asked else [1]
+        return real_input(*args)
+
+    monkeypatch.setattr(builtins, "input", read)
+    res: Any = runner.invoke(app, ["play", "kazu-tori", "--seed", "1", "--bot", "2=random",
+                                   "--log", str(log)], input=typed)
+    assert res.exit_code == 143, (res.exit_code, res.output)
+    question = "[y/N] " if typed == "stop\n" else "Enter: finish) > "
+    assert question in res.stdout
+    assert res.stdout.endswith(question + "\n"), res.stdout[-80:]
+    assert res.stderr.startswith("stopped (SIGTERM); log kept: ")
