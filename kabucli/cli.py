@@ -2169,7 +2169,7 @@ def bot_check(
     import shlex
 
     from kabucli.botcheck import check_bot
-    from kabucli.errors import KabuError
+    from kabucli.errors import KabuError, Terminated
     from kabucli.safetext import safe_text
 
     g = _game(game)
@@ -2187,10 +2187,14 @@ def bot_check(
              f"which keeps that protocol for it: try it in matches instead, e.g. kabucli sim "
              f"{g.name} --bot {safe_text(shlex.quote(command))} --bot random --matches 20")
     try:
-        checks = check_bot(g, r, command, 1 if s is None else s, games_, against, players,
-                           timeout)
+        with _sigterm_stops():  # (the program checked is stopped with it)
+            checks = check_bot(g, r, command, 1 if s is None else s, games_, against, players,
+                               timeout)
     except KabuError as exc:
         fail(str(exc))
+    except Terminated:
+        _console(stderr=True).print("stopped (SIGTERM)")
+        raise typer.Exit(143) from None
     code = 0 if all(c.ok for c in checks) else 1
     if as_json:
         print(_dumps({"command": command, "ok": code == 0,

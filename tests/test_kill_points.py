@@ -359,3 +359,30 @@ def test_sigterm_at_a_question_starts_the_stop_line_on_a_line_of_its_own(
     assert question in res.stdout
     assert res.stdout.endswith(question + "\n"), res.stdout[-80:]
     assert res.stderr.startswith("stopped (SIGTERM); log kept: ")
+
+
+def test_sigterm_stops_bot_check_and_the_program_it_checks(tmp_path: Path) -> None:
+    """SIGTERM to ``kabucli bot check`` while the program checked thinks (here one that never
+    answers, nor reads its input): one line, exit 143, and the program is not left running."""
+    pid_file = tmp_path / "bot.pid"
+    bot = tmp_path / "stuck.py"
+    bot.write_text("import os, sys, time\n"
+                   f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+                   "time.sleep(120)\n")
+    proc = _kabucli("bot", "check", "dare", f"{sys.executable} {bot}", "--timeout", "60")
+    _until(lambda: pid_file.exists() and pid_file.read_text() != "", proc)
+    time.sleep(0.3)  # (waiting for its first answer)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert err.strip() == "stopped (SIGTERM)"
+    pid = int(pid_file.read_text())
+    for _ in range(50):  # (its end may take a moment to be seen)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        raise AssertionError(f"the bot (pid {pid}) outlived bot check")
