@@ -508,13 +508,18 @@ def test_a_bot_game_writes_its_inputs_in_one_block_at_its_end(
     assert calls == ["write", "flush"]
 
 
-def test_a_referee_killed_mid_game_loses_no_input_entered(tmp_path: Path) -> None:
-    """A real process, killed (SIGKILL) at the prompt after each input was typed."""
-    log = tmp_path / "table.kbl"
-    proc = subprocess.Popen([sys.executable, "-m", "kabucli", "play", "dare", "--physical",
+def referee(log: Path) -> subprocess.Popen[bytes]:
+    """A real process refereeing a Dare table of 3 into ``log``, typed to through a pipe."""
+    return subprocess.Popen([sys.executable, "-m", "kabucli", "play", "dare", "--physical",
                              "--players", "3", "--log", str(log)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             env={**os.environ, **ENV})
+
+
+def test_a_referee_killed_mid_game_loses_no_input_entered(tmp_path: Path) -> None:
+    """A real process, killed (SIGKILL) at the prompt after each input was typed."""
+    log = tmp_path / "table.kbl"
+    proc = referee(log)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(b"deal 9-2-2\np2 sets 1-2-10\np3 pass\n")
     proc.stdin.flush()
@@ -1106,10 +1111,7 @@ def test_a_referee_killed_at_the_prompt_keeps_every_event_shown_json_lines(
     deal) are on disk before the next prompt, as the input is, not held back in the program
     until the next input (a SIGKILL at the prompt lost them: the log ended at the deal)."""
     log = tmp_path / "table.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "kabucli", "play", "dare", "--physical",
-                             "--players", "3", "--log", str(log)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            env={**os.environ, **ENV})
+    proc = referee(log)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(b"deal 1-7-5\n")
     proc.stdin.flush()
