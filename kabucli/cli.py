@@ -575,8 +575,8 @@ def _sigterm_stops() -> Iterator[None]:
     import signal
     import threading
 
+    from kabucli.entry import dropped as _dropped
     from kabucli.errors import Terminated
-    from kabucli.sim import _dropped
 
     if (threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGTERM) is signal.SIG_IGN):
@@ -1647,8 +1647,8 @@ def _live_run(err: Console, title: str, total: int, names: list[str],
     import signal
     import threading
 
+    from kabucli.entry import dropped as _dropped
     from kabucli.errors import Terminated
-    from kabucli.sim import _dropped
 
     if threading.current_thread() is not threading.main_thread():  # (signals go to main)
         return _live_run_shown(err, title, total, names, run, show)

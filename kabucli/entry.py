@@ -7,6 +7,13 @@ from __future__ import annotations
 import signal
 
 
+def dropped(signum: int, frame: object) -> None:
+    """A signal's handler that drops it (not SIG_IGN: a signal already on its way when that
+    is set is then printed as "ignored due to race condition"). Here, where a command that
+    handles signals finds it without loading more (kabucli play: see cli._sigterm_stops)."""
+    return None
+
+
 def main() -> None:
     # (a Ctrl-C that the shell has the program ignore, as a background job's, stays ignored)
     loading = signal.getsignal(signal.SIGINT) is signal.default_int_handler

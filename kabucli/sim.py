@@ -47,6 +47,7 @@ import msgspec
 
 from kabucli import bots as botreg, games
 from kabucli.engine import Game, Match, make_header, walk
+from kabucli.entry import dropped as _dropped
 from kabucli.errors import KabuError, LogFullError, Terminated
 from kabucli.events import Forfeit as ForfeitEvent
 from kabucli.log import (
@@ -815,12 +816,6 @@ def _signals_ignored() -> Iterator[None]:
     finally:
         for sig, handler in before:
             signal.signal(sig, signal.SIG_DFL if handler is None else handler)
-
-
-def _dropped(signum: int, frame: Any) -> None:
-    """A signal's handler that drops it (not SIG_IGN: a signal already on its way when that
-    is set is then printed as "ignored due to race condition")."""
-    return None
 
 
 def _pool_context() -> str:

@@ -792,3 +792,28 @@ def test_main_run_twice_in_one_process_leaves_ctrl_c_as_it_found_it(
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+PLAY_AND_SAY_WHAT_LOADED = """
+import sys
+sys.argv = ["kabucli", "play", "dare", "--seed", "1", "--bot", "all=random", "--quiet",
+            "--no-log"]
+from kabucli.entry import main
+try:
+    main()
+except SystemExit:
+    pass
+print(sorted(m for m in sys.modules if m in ("kabucli.sim", "multiprocessing")))
+"""
+
+
+def test_playing_a_game_loads_no_part_of_sim() -> None:
+    """``kabucli play`` takes SIGTERM while a game runs with a handler that drops a second one;
+    that handler is found where loading it costs nothing more (kabucli.entry), not in
+    kabucli.sim, whose imports cost a game's start about 10 ms."""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", PLAY_AND_SAY_WHAT_LOADED], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout[-500:]
