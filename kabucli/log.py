@@ -339,8 +339,7 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
             raise LogWriteError("cannot write the log: a write to it failed before",
                                 path=self.path)
         fh = self._fh
-        if self.size + len(data) > MAX_LOG_BYTES:
-            self._full("bytes")
+        _room_for(self, len(data))
         if self.durable and self.path is not None:
             self._check_place()
         try:
@@ -450,8 +449,7 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         if how == DERIVED:
             if self.fmt == "jsonl":
                 line = _enc_js.encode(event) + b"\n"
-                if self.size + len(line) > MAX_LOG_BYTES:
-                    self._full("bytes")
+                _room_for(self, len(line))
                 try:  # (buffered: written and synced by settle, or with the next input)
                     self._fh.write(line)
                     self.size += len(line)
@@ -461,8 +459,6 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
             self.count += 1
             return
         binary = self.fmt != "jsonl"
-        if binary and self.stored >= MAX_INPUTS:
-            self._full("inputs")
         dt = 0
         last = self._last
         if self.timed:
@@ -475,7 +471,7 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
                 line = line[:-1] + b',"t":%d}' % last
             self._write(line + b"\n")
         else:
-            self.stored += 1
+            _store_one(self)
             self._records.append(self._codec.record(None if how == DRAW else event, dt))
         self._last = last
         self.count += 1
@@ -487,9 +483,7 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         gives it only inputs and races; a whole log written at once gives it all)."""
         if how == DERIVED:
             return
-        if self.stored >= MAX_INPUTS:
-            self._full("inputs")
-        self.stored += 1
+        _store_one(self)
         self.count += 1
         records = self._records
         if how == INPUT:
@@ -502,9 +496,7 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
     def append_input(self, event: Event | None, at: int) -> None:
         """Store one input as read from a format 2 log (None: a race mark), entered at ``at``."""
         if event is None:
-            if self.stored >= MAX_INPUTS:
-                self._full("inputs")
-            self.stored += 1
+            _store_one(self)
             self.count += 1
             dt = max(0, at - self._last) if self.timed else 0
             self._last += dt
@@ -580,6 +572,23 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
                 self._check_place()  # (deleted or replaced since its last input)
         finally:
             self._fh.close()
+
+
+def _room_for(writer: LogWriter, size: int) -> None:
+    """LogFullError, before anything is written, when ``size`` more bytes would take the log
+    past MAX_LOG_BYTES. (A module function, not a method: compiled, a call to it is direct,
+    and it runs for every record written.)"""
+    if writer.size + size > MAX_LOG_BYTES:
+        writer._full("bytes")
+
+
+def _store_one(writer: LogWriter) -> None:
+    """Count one more record stored in a binary log (an input, a race, an undo);
+    LogFullError, before anything changes, when it holds MAX_INPUTS already. (A module
+    function for the reason :func:`_room_for` is.)"""
+    if writer.stored >= MAX_INPUTS:
+        writer._full("inputs")
+    writer.stored += 1
 
 
 def _taken(fd: int) -> bool:
