@@ -722,8 +722,7 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                     why += render.what_now(g, m, str(exc))
                     out.print(f"[red]refused:[/] {_escape(why)}", soft_wrap=True)
                     continue
-                shown = repr(line[:100]) + ("…" if len(line) > 100 else "")  # a long line, cut
-                _stop(sess, f"{source}:{number}: {shown}: {why}", 1, as_json)
+                _stop(sess, f"{source}:{number}: {_line_shown(line)}: {why}", 1, as_json)
     except KeyboardInterrupt as exc:  # Ctrl-C (or SIGTERM) while a move is played or bots
         # play (at the prompt: _typed), said as there: else typer makes it a silent exit 130,
         # the log unnamed (the log counted as read back: a Ctrl-C during an input's fsync
@@ -762,10 +761,16 @@ def _unplayed(source: str, lines: Iterator[tuple[int, str]] | None) -> str | Non
     if not rest:
         return None
     number, line = rest[0]
-    shown = repr(line[:100]) + ("…" if len(line) > 100 else "")
     more = len(rest) - 1
     after = f" and the {counted(more, 'move', 'moves')} after it were" if more else " was"
-    return f"{source}:{number}: {shown}: the match is over: this move{after} not played"
+    return (f"{source}:{number}: {_line_shown(line)}: the match is over: this move{after} "
+            "not played")
+
+
+def _line_shown(line: str) -> str:
+    """A script's line as a message about it quotes it: its first 100 characters (a long
+    line, cut: '…' says so)."""
+    return repr(line[:100]) + ("…" if len(line) > 100 else "")
 
 
 def _play_doc(sess: Session, stopped: str | None = None) -> dict[str, Any]:
