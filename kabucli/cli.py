@@ -688,8 +688,12 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
             if lines is None:  # the seats named as the table names them (p1 Ann)
                 who = render.seats_named(m, sess.prompt_seats())
                 what = render.seats_named(m, render.prompt_what(g, m))
-                if who and what.startswith(who + " "):  # 'p1 Ann (to lay ...)', said once
-                    what = what[len(who) + 1:]
+                # 'p1 Ann (to lay ...)', said once; also where the game's words go on after
+                # a comma ('p2, hit by dare #4, to try it ...')
+                for after in (" ", ", "):
+                    if who and what.startswith(who + after):
+                        what = what[len(who) + len(after):]
+                        break
                 typed = _typed(sess, out, as_json, partial(ask, who, what))
                 # '# ...' to the end of the line is a note, as in a script (the rules pages'
                 # examples are written so); a line that is only a note is no move at all

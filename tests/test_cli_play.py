@@ -454,6 +454,12 @@ def test_the_prompt_names_a_named_seat_as_the_table_does() -> None:
               input="deal 7-7-3\n?\nquit\n")
     assert "referee (p2 Bob to lay sets matching 7) > " in res.stdout
     assert "p2 Bob to lay sets matching 7: " in res.stdout  # `?` says it so too
+    # the seat said once where the game's words go on with a comma (Uno Dare's hit seat:
+    # 'p2 Me (p2 Me, hit by dare #4, ...)' said it twice: probe BP)
+    res = run("play", "uno-dare", "--seed", "4", "--bot", "1=strong", "--player", "2=Me",
+              "--no-log", input="quit\n")
+    assert "p2 Me (hit by dare #4, to try it or decline (draw 2)) > " in res.stdout
+    assert "(p2 Me, hit" not in res.stdout
 
 
 def test_script_moves_left_when_the_match_ends_are_named_in_a_note(tmp_path: Path) -> None:
