@@ -32,6 +32,8 @@ class Deck:
     tokens: Mapping[int, str]
     values: Mapping[int, int]
     aliases: Mapping[str, int] = field(default_factory=dict)
+    # how its tokens are written, for a refusal of one that is not (a short deck's are listed)
+    spelled: str = ""
     _lookup: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -64,7 +66,8 @@ class Deck:
         """The code of one typed token; raises ParseError naming the token and the deck."""
         code = self._lookup.get(text.strip().lower())
         if code is None:
-            raise ParseError(f"{quoted(text)} is not a card of the {self.title} deck")
+            raise ParseError(f"{quoted(text)} is not a card of the {self.title} deck (its "
+                             f"cards: {self.spelled or _listed(self.tokens.values())})")
         return code
 
     def parse_many(self, texts: Iterable[str]) -> list[int]:
@@ -87,6 +90,23 @@ class Deck:
                 return f"{why}, and {showed} already showed" + (f", so not {n} more" if n > 1
                                                                  else "")
         return None
+
+
+def _listed(tokens: Iterable[str]) -> str:
+    """Tokens in their order, a run of consecutive numbers written as one range: ``1-10,
+    Oni, Jizo``."""
+    out: list[str] = []
+    run: list[int] = []
+    for tok in [*tokens, ""]:
+        if tok.isdigit() and (not run or int(tok) == run[-1] + 1):
+            run.append(int(tok))
+            continue
+        if run:
+            out.append(f"{run[0]}-{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)))
+        run = [int(tok)] if tok.isdigit() else []
+        if tok and not tok.isdigit():
+            out.append(tok)
+    return ", ".join(out)
 
 
 def _numbered(name: str, title: str, counts: dict[int, int], **kw: object) -> Deck:
@@ -152,7 +172,9 @@ def _hanafuda() -> Deck:
             code = (m - 1) * 4 + i
             tokens[code] = f"{m}{kind}"
             values[code] = m
-    return Deck("hanafuda-48", "hanafuda (48)", dict.fromkeys(tokens, 1), tokens, values)
+    return Deck("hanafuda-48", "hanafuda (48)", dict.fromkeys(tokens, 1), tokens, values,
+                spelled="a month 1-12 and its kind: b, a, r, or c1 to c3 (November's: c), as "
+                        "in 1b, 2a, 9r, 12c3")
 
 
 HANAFUDA_48: Final = _hanafuda()
@@ -208,7 +230,9 @@ def _uno() -> Deck:
         else:
             tokens[code] = f"WD{number}"
             values[code] = 50
-    return Deck("uno-dare-108", "Uno Dare (108)", counts, tokens, values)
+    return Deck("uno-dare-108", "Uno Dare (108)", counts, tokens, values,
+                spelled="a color R, Y, G or B and 0-9, S (skip) or R (reverse), as in R5, "
+                        "GS; a dare: its color, D and its number (RD1 to BD8), or WD9 to WD16")
 
 
 UNO_DARE_108: Final = _uno()

@@ -10,6 +10,7 @@ from kabucli.cards import (
     DAINI_40,
     DECKS,
     HANAFUDA_48,
+    HANAFUDA_MONTHS,
     JIZO,
     KABUFUDA_39,
     ONI,
@@ -190,6 +191,32 @@ def test_a_token_that_is_no_card_of_the_deck_is_refused_naming_it(deck: Deck, ty
         deck.parse(typed)
     assert f"'{typed}'" in str(err.value)
     assert deck.title in str(err.value)
+
+
+@pytest.mark.parametrize(("deck", "cards"), [
+    (KABUFUDA_39, "1-10"), (DAINI_40, "1-10, Oni, Jizo"), (HANAFUDA_MONTHS, "1-12"),
+])
+def test_a_refused_token_is_answered_with_the_cards_a_short_deck_has(deck: Deck,
+                                                                     cards: str) -> None:
+    """'11' in a kabufuda deck was refused naming the deck only: a new player was left to
+    guess that its cards run 1 to 10."""
+    with pytest.raises(ParseError) as err:
+        deck.parse("11" if deck is KABUFUDA_39 else "13")
+    assert str(err.value).endswith(f" deck (its cards: {cards})")
+
+
+@pytest.mark.parametrize("deck", [HANAFUDA_48, UNO_DARE_108], ids=["hanafuda", "uno-dare"])
+def test_a_refused_token_of_a_long_deck_is_answered_with_how_its_cards_are_written(
+        deck: Deck) -> None:
+    """A deck of many tokens says how they are made, with examples, each a card of it."""
+    with pytest.raises(ParseError) as err:
+        deck.parse("xyz")
+    said = str(err.value)
+    assert said.endswith(f"(its cards: {deck.spelled})") and deck.spelled, said
+    examples = deck.spelled.split("as in ", 1)[1].split(";")[0].split(", ")
+    assert len(examples) >= 2, examples
+    for word in examples:
+        deck.parse(word)  # (raises if the example is no card)
 
 
 def test_parse_many_names_the_bad_token_among_good_ones() -> None:
