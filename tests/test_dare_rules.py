@@ -700,8 +700,8 @@ def test_notation_typed_on_a_turn_defaults_to_that_player_and_sorts() -> None:
 @pytest.mark.parametrize(("text", "message"), [
     ("1-3", "'1-3' is not a set of three cards joined by '-' (e.g. 1-3-9)"),
     ("1-3-9 3-5", "'3-5' is not a set of three cards joined by '-' (e.g. 1-3-9)"),
-    ("sets 1-3-x", "'x' is not a card of the kabufuda (39) deck"),
-    ("1-3-11", "'11' is not a card of the kabufuda (39) deck"),
+    ("sets 1-3-x", "'x' is not a card of the kabufuda (39) deck (its cards: 1-10)"),
+    ("1-3-11", "'11' is not a card of the kabufuda (39) deck (its cards: 1-10)"),
     ("blah", "'blah' is not a Dare move: use sets like '1-3-9', 'pass', 'show 2-3-4' or "
              "'deal 1-7-5'"),
     ("", "empty move: type the three field cards as they are turned up (e.g. 'deal 1-7-5')"),
@@ -727,6 +727,14 @@ def test_notation_typos_raise_parse_errors_that_quote_the_input(text: str, messa
     with pytest.raises(ParseError) as info:
         GAME.parse(state, text)
     assert str(info.value) == message
+
+
+def test_a_seeded_games_refusal_of_a_word_offers_only_the_players_moves() -> None:
+    """'show' and 'deal' are the referee's at a real table: where the seed deals, a word
+    that is no move is answered with the moves a player types."""
+    with pytest.raises(ParseError) as info:
+        GAME.parse(GAME.new_state(DareRules(), 3, False), "blah")
+    assert str(info.value) == "'blah' is not a Dare move: use sets like '1-3-9' or 'pass'"
 
 
 def test_physical_an_empty_line_says_what_the_referee_types_now() -> None:

@@ -488,8 +488,11 @@ class Dare(Game[DareState, DareRules]):
 
     def _parse_bare_sets(self, s: DareState, m: Typed) -> Event:
         if not any(ch.isdigit() for ch in m.verb):
-            raise ParseError(f"{quoted(m.words[0])} is not a Dare move: use sets like '1-3-9', "
-                             "'pass', 'show 2-3-4' or 'deal 1-7-5'")
+            # (show and deal are the referee's, at a real table: not offered where cards are
+            # dealt from a seed)
+            also = ", 'pass', 'show 2-3-4' or 'deal 1-7-5'" if s.physical else " or 'pass'"
+            raise ParseError(f"{quoted(m.words[0])} is not a Dare move: use sets like "
+                             f"'1-3-9'{also}")
         return Lay(self._layer(s, m.seat), self._parse_sets(m.words))
 
     def _parse_deal(self, s: DareState, m: Typed) -> Event:
