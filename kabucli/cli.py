@@ -687,7 +687,7 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
             p = m.pending
             if lines is None:  # the seats named as the table names them (p1 Ann)
                 who = render.seats_named(m, sess.prompt_seats())
-                what = render.seats_named(m, render.prompt_what(g, m))
+                what = render.seats_named(m, render.prompt_what(g, m, sess.people_asked()))
                 # 'p1 Ann (to lay ...)', said once; also where the game's words go on after
                 # a comma ('p2, hit by dare #4, to try it ...')
                 for after in (" ", ", "):

@@ -450,14 +450,22 @@ class Session:
         others = self.humans - {seat} if last is None else {last}
         return seat if any(game.view(state, o) != mine for o in others) else None
 
+    def people_asked(self) -> list[int]:
+        """The seats of the people the play prompt asks (none at a real table, where the
+        referee types every seat's moves)."""
+        m = self.match
+        p = m.pending
+        if m.physical or p.kind != "action":
+            return []
+        return [s for s in p.seats if s not in self.bots]
+
     def prompt_seats(self) -> str:
         """Who the prompt is for: the people among the seats that may act, or the referee."""
         m = self.match
         p = m.pending
         if m.physical or p.kind != "action":
             return "referee" if m.physical or p.kind == "chance" else ""
-        people = [s for s in p.seats if s not in self.bots]
-        return ", ".join(f"p{s}" for s in people)
+        return ", ".join(f"p{s}" for s in self.people_asked())
 
     def parse_line(self, line: str) -> Event:
         """Parse a typed move. A blank line is the game's ``blank_move``. A player's name may

@@ -128,6 +128,21 @@ def test_a_person_with_bots_claims_or_passes_at_the_prompt(tmp_path: Path) -> No
     assert run("audit", str(log)).stdout.splitlines()[0].endswith("unfinished)")
 
 
+def test_the_prompt_offers_no_claim_to_a_person_who_claimed_the_card() -> None:
+    """After p1's own (wrong) claim on the 2, the bots let it go and p1 is asked again: the
+    prompt went on offering 'claim the 2', which is refused (a seat claims a card once); it
+    now says the flip that is due, as a turn's prompt says it (probe BP)."""
+    res = run("play", "kazu-tori", "--seed", "3", "--bot", "2=sharp", "--bot", "3=sharp",
+              "--bot", "4=sharp", "--no-log",
+              input="flip\np1 pass\np1 pass\np1 pass\np1 claim\nquit\n")
+    assert res.exit_code == 0, res.stderr
+    prompts = [line.split(" > ")[0] + " >" for line in res.stdout.splitlines()
+               if line.startswith("p1 (")]
+    assert prompts[-2:] == ["p1 (claim the 2 (four: may not be taken), or p1 flips five) >",
+                            "p1 (to flip saying five) >"], prompts
+    assert "p1 claims: a card that may not be taken" in res.stdout
+
+
 def test_a_tampered_copy_is_rejected_at_the_changed_event(bot_log: Path, tmp_path: Path) -> None:
     data = read_log(bot_log, games.event_types)
     events = list(data.events)

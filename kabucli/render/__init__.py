@@ -11,7 +11,7 @@ start a round), ``round_start(event, match)`` (a finer test of those) and ``roun
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -151,14 +151,14 @@ def refusal_named(match: Match, text: str, typed: str) -> str:
     return text
 
 
-def prompt_what(game: Game, match: Match) -> str:
+def prompt_what(game: Game, match: Match, seats: Sequence[int] = ()) -> str:
     """What the play prompt says the game waits for: the pending's words, or where they are
-    too long for the prompt's line, the game's shorter ones (its text module's
-    ``prompt_what``)."""
+    too long for the prompt's line, or say less to the people asked (``seats``: a move they
+    may no longer make), the game's own (its text module's ``prompt_what``)."""
     pending = match.pending
     short = getattr(games.text(game.name), "prompt_what", None)
     if short is not None and pending.kind == "action":
-        words = short(match.state)
+        words = short(match.state, seats)
         if words:
             return str(words)
     return pending.what

@@ -5,6 +5,7 @@ The rules page is ``rules.md`` beside this module (see :mod:`kabucli.games`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kabucli.games.kazu_tori.rules import GAME, WORDS, KazuToriState
@@ -47,16 +48,22 @@ def prompt_hint(s: KazuToriState, seat: int) -> str:
     return text
 
 
-def prompt_what(s: KazuToriState) -> str | None:
+def prompt_what(s: KazuToriState, seats: Sequence[int] = ()) -> str | None:
     """The prompt's words while a card's window is open, short enough for an 80-column line
     with the names of four players: ``claim the 7 (one: may not be taken), or p2 flips
-    two``. None elsewhere (the prompt says what the game waits for)."""
+    two``; to ``seats`` (the people asked) that all claimed it already, the flip alone, as
+    a turn's prompt says it (``p2 to flip saying two``): a claim is theirs once a card. None
+    elsewhere (the prompt says what the game waits for)."""
     if s.phase != "window" or not s.table:
         return None
+    flipper = s.next_flipper()
+    count = WORDS[GAME.next_count(s)]
+    if seats and all(seat in s.claimed for seat in seats):
+        return f"p{flipper} to flip saying {count}"
+    flips = f"p{flipper} flips {count}"
     top = GAME.deck.token(s.table[-1])
     may = "may be taken" if s.takeable() else "may not be taken"
-    return (f"claim the {top} ({WORDS[s.said]}: {may}), or p{s.next_flipper()} flips "
-            f"{WORDS[GAME.next_count(s)]}")
+    return f"claim the {top} ({WORDS[s.said]}: {may}), or {flips}"
 
 
 def closing_text(closing: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ The rules page is ``rules.md`` beside this module (see :mod:`kabucli.games`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from kabucli.errors import ParseError
@@ -80,10 +81,11 @@ def _pass_costs(s: YatchabaState, seat: int) -> bool:
     return s.passes[seat] >= s.rules.pass_limit and seat not in s.guessed and s.may_guess(seat)
 
 
-def prompt_what(s: YatchabaState) -> str | None:
+def prompt_what(s: YatchabaState, seats: Sequence[int] = ()) -> str | None:
     """The prompt's words while a player other than the guesser bets: what it waits for, with
     the passes that player has used, or, when the next pass costs the right to guess, that it
-    does. None elsewhere (the prompt says what the game waits for)."""
+    does. None elsewhere (the prompt says what the game waits for). (``seats``, the people
+    asked: one bettor is asked at a time, whose words these are.)"""
     if s.phase != "bet" or s.bettor == s.guesser:
         return None
     seat = s.bettor
