@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import permutations
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -141,6 +141,203 @@ def test_the_worked_example_in_docs_shuffle_md_holds() -> None:
                               optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 10
     assert result.failed == 0
+
+
+# What each game draws, as docs/shuffle.md says it: written from the doc's text with DocRng
+# and checked against whole seeded games of every game that kabucli plays and logs.
+
+DRAWS_TITLES = {"dare": "Dare", "kazu-tori": "Kazu-Tori", "yatchaba": "Yatchaba",
+                "uno-dare": "Uno Dare", "kabu-tsukuri": "Kabu-Tsukuri"}
+CHANCE_EVENTS = {"dare": {"deal", "show"}, "kazu-tori": {"deal", "shuffle", "race"},
+                 "yatchaba": {"deal", "reveal"}, "uno-dare": {"deal", "race", "reshuffle"},
+                 "kabu-tsukuri": {"deal", "turn"}}
+# a program (cmd:) that answers a seeded random legal move: in Uno Dare it tries dares, whose
+# verdicts the table draws from the stream verdict/N
+CMD_BOT = ("import json, random, sys\nrng = random.Random(5)\nfor line in sys.stdin:\n"
+           "    m = json.loads(line)\n    if m['type'] == 'turn':\n"
+           "        tries = [move for move in m['legal'] if move.endswith(' try')]\n"
+           "        print((tries or [rng.choice(m['legal'])])[0], flush=True)\n")
+
+
+def doc_deck(counts: list[tuple[int, int]]) -> list[int]:
+    """A canonical deck as the doc writes it: (code, copies), codes ascending."""
+    return [code for code, copies in counts for _ in range(copies)]
+
+
+DOC_DECKS = {
+    "dare": doc_deck([(1, 3)] + [(v, 4) for v in range(2, 11)]),
+    "kazu-tori": doc_deck([(1, 3), (2, 4), (3, 4), (4, 3)] + [(v, 4) for v in range(5, 11)]
+                          + [(11, 1), (12, 1)]),
+    "uno-dare": doc_deck([(c, 1 if c % 10 == 0 else 2) for c in range(40)]
+                         + [(c, 2) for c in range(40, 48)] + [(c, 1) for c in range(48, 64)]),
+    "kabu-tsukuri": doc_deck([(m, 4) for m in range(1, 13)]),
+}
+
+
+def redeal(log: list[dict[str, Any]]) -> int:
+    """Every chance event (and Uno Dare verdict of a program) of a seeded JSON Lines log,
+    computed again from the seed as docs/shuffle.md says; returns how many were checked."""
+    head, events = log[0], log[1:]
+    game, seed, n = str(head["game"]), int(head["seed"]), len(head["seats"])
+    programs = {i for i, s in enumerate(head["seats"], 1)
+                if str(s["control"]).startswith("bot:cmd:")}
+    k = checked = 0
+    piles: list[list[int]] = []
+    table: list[int] = []
+    face_up: list[int] = []
+    pile: list[int] = []
+    discards: list[int] = []
+    late_flip = 0
+    before: dict[str, Any] = {}
+    for number, ev in enumerate(events, 1):
+        e = ev["e"]
+        assert e != "undo"
+        if game == "kazu-tori" and late_flip and e not in ("handout", "return", "shuffle"):
+            table.append(piles[late_flip - 1].pop(0))
+            late_flip = 0
+        if e in CHANCE_EVENTS[game]:
+            rng = DocRng(seed, f"chance/{k}")
+            k += 1
+            checked += 1
+            if game == "dare" and e == "deal":
+                d = rng.shuffled(DOC_DECKS[game])
+                assert ev["hands"] == [sorted(d[9 * i:9 * i + 9]) for i in range(n)], number
+                assert ev["field"] == d[9 * n:9 * n + 3], number
+            elif game == "kabu-tsukuri" and e == "deal":
+                d, z = rng.shuffled(DOC_DECKS[game]), 9 if n == 5 else 10
+                assert ev["hands"] == [sorted(d[z * i:z * i + z]) for i in range(n)], number
+                assert ev["rest"] == sorted(d[z * n:]), number
+            elif game == "yatchaba" and e == "deal":
+                if ev["round"] == 1:
+                    face_up = []
+                left = [c for c in range(48) if c not in face_up]
+                assert ev["cards"] == sorted(left.pop(rng.below(len(left))) for _ in range(3))
+            elif game == "yatchaba" and e == "reveal":
+                face_up += ev["cards"]
+            elif game == "kazu-tori" and e == "deal":
+                d = rng.shuffled(DOC_DECKS[game])
+                piles = [d[i::n] for i in range(n)]
+                assert ev["piles"] == piles, number
+            elif game == "kazu-tori" and e == "shuffle":
+                seats: list[int] = ev["seats"]
+                assert seats == sorted(seats), number
+                if before.get("e") == "return":
+                    dealt = rng.shuffled(table)
+                    table = []
+                    for seat in seats:
+                        count = before["counts"][seat - 1]
+                        piles[seat - 1] += dealt[:count]
+                        del dealt[:count]
+                piles_now = [rng.shuffled(piles[seat - 1]) for seat in seats]
+                assert ev["piles"] == piles_now, number
+                for seat, new in zip(seats, piles_now, strict=True):
+                    piles[seat - 1] = new
+                if late_flip:
+                    table.append(piles[late_flip - 1].pop(0))
+                    late_flip = 0
+            elif e == "race":
+                out = ([not piles[i] for i in range(n)] if game == "kazu-tori"
+                       else [d == -1 for d in ev["draws"]])
+                assert ev["draws"] == [-1 if out[i] else rng.below(1000) for i in range(n)]
+            elif game == "uno-dare" and e == "deal":
+                d = rng.shuffled(DOC_DECKS[game])
+                assert ev["hands"] == [d[7 * i:7 * i + 7] for i in range(n)], number
+                assert (ev["up"], ev["pile"]) == (d[7 * n], d[7 * n + 1:]), number
+                pile, discards = d[7 * n + 1:], [d[7 * n]]
+            elif game == "uno-dare" and e == "reshuffle":
+                pile, discards = rng.shuffled(discards[:-1]), discards[-1:]
+                assert ev["pile"] == pile, number
+            else:
+                checked -= 1  # a show or a turned row: nothing drawn
+            continue
+        if game == "kazu-tori":
+            if e == "flip":
+                if events[number]["e"] in ("handout", "return") if number < len(events) else 0:
+                    late_flip = int(ev["seat"])
+                else:
+                    table.append(piles[int(ev["seat"]) - 1].pop(0))
+            elif e == "claim" and number < len(events) and events[number]["e"] != "penalty":
+                piles[int(ev["seat"]) - 1] += table
+                table = []
+            elif e == "penalty":
+                for to in ev["to"]:
+                    piles[to - 1].append(piles[int(ev["seat"]) - 1].pop(0))
+            elif e == "handout":
+                jizo, others = table[-1], table[-2::-1]
+                table = []
+                if ev["jizo"]:
+                    piles[int(ev["jizo"]) - 1].append(jizo)
+                for to, card in zip(ev["to"], others, strict=True):
+                    piles[to - 1].append(card)
+            if e in ("return", "handout", "penalty"):
+                before = ev
+            elif e not in ("claim", "pass"):
+                before = {}
+        elif game == "uno-dare":
+            if e == "play":
+                discards.append(int(ev["card"]))
+            elif e == "draw" and pile:  # (with nothing left to draw, a draw passes)
+                pile.pop()
+            elif e == "penalty":
+                del pile[len(pile) - int(ev["count"]):]
+            elif e == "answer" and ev["answer"] in ("done", "failed") and ev["seat"] in programs:
+                done = DocRng(seed, f"verdict/{number - 1}").bits(4) < 8
+                assert ev["answer"] == ("done" if done else "failed"), number
+                checked += 1
+    return checked
+
+
+def test_the_doc_says_what_each_game_draws() -> None:
+    """docs/shuffle.md names every game's chance events, the ones ``redeal`` follows (it once
+    described Dare's deal alone, and an outsider could not deal the other games again)."""
+    import re
+
+    from kabucli import games
+
+    text = (DOCS / "shuffle.md").read_text()
+    assert "## What each game draws" in text
+    part = text.split("## What each game draws", 1)[1].split("\n## ", 1)[0]
+    for name in games.names():
+        item = re.search(rf"^- \*\*{DRAWS_TITLES[name]}\*\* \(([^)]*)\):", part, re.M)
+        assert item, name
+        assert set(re.findall(r"`([a-z]+)`", item.group(1))) == CHANCE_EVENTS[name], name
+    assert "- **`verdict/N`**" in text
+
+
+@pytest.mark.parametrize(("game", "players", "seed", "rules"), [
+    ("dare", 2, 3, []), ("dare", 4, 4, ["rounds=3"]),
+    ("kazu-tori", 3, 5, []), ("kazu-tori", 5, 6, ["limit=15"]),
+    ("yatchaba", 3, 7, ["games=2"]), ("yatchaba", 8, 8, ["games=1"]),
+    ("uno-dare", 2, 9, ["target=150"]), ("uno-dare", 5, 10, ["target=300"]),
+    ("kabu-tsukuri", 2, 11, ["hands=3"]), ("kabu-tsukuri", 5, 12, ["hands=2"]),
+])
+def test_every_draw_of_a_seeded_game_is_what_the_doc_says(
+        game: str, players: int, seed: int, rules: list[str], tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    bot = tmp_path / "bot.py"
+    bot.write_text(CMD_BOT)
+    log = tmp_path / "game.jsonl"
+    cmd = [sys.executable, "-m", "kabucli", "play", game, "--seed", str(seed), "--players",
+           str(players), "--bot", "all=random", "--log", str(log), "--quiet"]
+    if game != "kabu-tsukuri":  # (whose program would lay its own rows: the random bot will)
+        cmd += ["--bot", f"2=cmd:{sys.executable} {bot}"]
+    for rule in rules:
+        cmd += ["--rule", rule]
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(root), "NO_COLOR": "1"})
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    kinds = {str(ev["e"]) for ev in lines[1:]}
+    assert redeal(lines) >= 2
+    if game == "kazu-tori":
+        assert {"shuffle", "race"} <= kinds, kinds
+    if game == "uno-dare":
+        assert any(ev.get("answer") == "try" and ev.get("seat") == 2 for ev in lines[1:])
 
 
 # -- (b) fixed vectors: these change only if the algorithm does --------------------------------
