@@ -17,6 +17,7 @@ import sys
 import tempfile
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,15 +101,15 @@ def doc_tables(text: str) -> dict[str, dict[str, list[str]]]:
 
 
 @cache
-def sent(game: str) -> tuple[dict[str, object], ...]:
-    """Every message the bot programs of two seeded 3-player matches of ``game`` read."""
+def sent(game: str, players: int = 3) -> tuple[dict[str, object], ...]:
+    """Every message the bot programs of two seeded matches of ``game`` read (3 players)."""
     with tempfile.TemporaryDirectory() as tmp:
         bot = Path(tmp, "bot.py")
         bot.write_text(LOGGING_BOT)
         log = Path(tmp, "messages.jsonl")
         cmd = [sys.executable, "-m", "kabucli", "sim", game, "--matches", "2", "--seed", "7",
                "--workers", "1", "--json"]
-        for _ in range(3):
+        for _ in range(players):
             cmd += ["--bot", f"cmd:{sys.executable} {bot}"]
         for rule in RULES.get(game, []):
             cmd += ["--rule", rule]
@@ -118,7 +119,7 @@ def sent(game: str) -> tuple[dict[str, object], ...]:
                               cwd=tmp)
         assert done.returncode == 0, done.stdout + done.stderr
         report = json.loads(done.stdout)
-        assert [b["forfeits"] for b in report["bots"]] == [0, 0, 0], report["failures"]
+        assert [b["forfeits"] for b in report["bots"]] == [0] * players, report["failures"]
         return tuple(json.loads(line) for line in log.read_text().splitlines())
 
 
@@ -182,3 +183,43 @@ def test_the_bots_answer_the_same_each_run() -> None:
     first = sent("yatchaba")
     sent.cache_clear()
     assert sent("yatchaba") == first
+
+
+def doc_row(game: str, kind: str, name: str) -> str:
+    """The whole row of ``name`` in ``game``'s ``kind`` table of docs/bots.md."""
+    rows = [line for line in DOC.read_text().splitlines() if line.startswith(f"| `{name}` |")]
+    assert name in doc_tables(DOC.read_text())[game][kind], (game, kind, name)
+    found = [r for r in rows if r in section(game)]
+    assert len(found) == 1, (game, kind, name, found)
+    return found[0]
+
+
+def section(game: str) -> str:
+    """The text of ``game``'s section (its ``#### Title (`name`)`` heading to the next)."""
+    out: list[str] = []
+    inside = False
+    for line in DOC.read_text().splitlines():
+        m = HEADING.match(line)
+        if m or line.startswith("#"):
+            inside = m is not None and m.group(1) == game
+            continue
+        if inside:
+            out.append(line)
+    return "\n".join(out)
+
+
+def test_a_bot_asked_while_its_own_uno_call_is_missing_is_told_so_as_the_doc_says() -> None:
+    """A program that played its next-to-last card without `uno` and whose move comes next
+    again (a Skip or a Reverse with two players) is asked with `uno_missing` its own seat
+    and `pN uno` among its legal moves; the doc once said a bot was never asked then."""
+    turns: list[Any] = [m for m in sent("uno-dare", 2) if m["type"] == "turn"]
+    asked = [m for m in turns if m["state"]["uno_missing"] == f"p{m['seat']}"]
+    assert asked, "no 2-player turn message with the bot's own missing call: pick another seed"
+    for m in asked:
+        me = f"p{m['seat']}"
+        assert m["state"]["turn"] == me, m
+        assert f"{me} uno" in m["legal"], m
+    row = doc_row("uno-dare", "move", "uno")
+    assert "never asked" not in row
+    assert "`uno_missing` its own seat" in row and "`pN uno`" in row, row
+
