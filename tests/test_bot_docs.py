@@ -223,3 +223,30 @@ def test_a_bot_asked_while_its_own_uno_call_is_missing_is_told_so_as_the_doc_say
     assert "never asked" not in row
     assert "`uno_missing` its own seat" in row and "`pN uno`" in row, row
 
+
+def test_yatchaba_odds_are_a_fraction_in_lowest_terms_or_0_as_the_doc_says() -> None:
+    """A guess that can never be right (here a January once all four are face up) is sent
+    its odds as "0", not as a fraction; the doc's row said only "a fraction"."""
+    from fractions import Fraction
+
+    from kabucli.engine import Match, make_header
+    from kabucli.games.yatchaba.rules import YatchabaRules
+    from kabucli.log import SeatInfo
+
+    game = games.get("yatchaba")
+    seats = [SeatInfo(name) for name in ("a", "b", "c")]
+    odds = []
+    for guess in ("guess 1 2 3", "guess 2 3 4"):
+        match = Match(game, make_header(game, YatchabaRules(), seats, None))  # a real table
+        match.advance()
+        for move in ("deal", "guess 9 10 11", "bet", "bet", "bet", "stop", "reveal 1 1 1",
+                     "deal", "guess 2 3 4", "bet", "bet", "bet", "stop", "reveal 1 5 6",
+                     "deal", guess):
+            match.submit(game.parse(match.state, move))
+            match.advance()
+        odds.append(game.view(match.state, 1)["odds"])
+    assert odds[0] == "0"
+    assert re.fullmatch(r"[1-9][0-9]*/[1-9][0-9]*", odds[1]), odds
+    assert str(Fraction(odds[1])) == odds[1], odds  # in lowest terms
+    row = doc_row("yatchaba", "state key", "odds")
+    assert '`"0"`' in row and "lowest terms" in row, row
