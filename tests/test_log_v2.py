@@ -383,6 +383,22 @@ def test_a_seed_changed_after_its_commitment_is_invalid(tmp_path: Path) -> None:
                                    "the one the header's commitment binds"]
 
 
+def test_the_docs_commitment_example_is_checked_by_a_32_byte_blake2b() -> None:
+    """docs/log-format.md gives a seed, a salt and their commitment, so that a program of
+    another language can check its BLAKE2b-256 against it; it warns that the first 32 bytes
+    of BLAKE2b-512 (all that Node's node:crypto offers) are other bytes."""
+    text = " ".join(DOCS.read_text().split())
+    m = re.search(r"the seed `(\d+)` with the salt `([0-9a-f]{32})` gives the commitment "
+                  r"`([0-9a-f]{64})`", text)
+    assert m is not None, "docs/log-format.md gives no commitment to check"
+    seed, salt, commit = int(m[1]), m[2], m[3]
+    assert seed_commitment(seed, salt) == commit
+    data = bytes.fromhex(salt) + seed.to_bytes(8, "big")
+    assert hashlib.blake2b(data, digest_size=32).hexdigest() == commit
+    assert hashlib.blake2b(data).hexdigest()[:64] != commit
+    assert "digest_size=32" in text and "not the first 32 bytes" in text
+
+
 def test_commit_is_refused_at_a_real_table() -> None:
     res = run("play", "dare", "--physical", "--commit")
     assert res.exit_code == 1 and "--physical deals nothing" in res.stderr
