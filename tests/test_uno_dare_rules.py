@@ -264,6 +264,14 @@ def test_house_rule_dare_on_wild_lets_a_colored_dare_match_a_wild_dare(
             assert (f"p{seat} play BD8" in legal) is house_rule
 
 
+def test_a_card_the_player_does_not_hold_is_refused_with_the_hand_they_hold() -> None:
+    """'play R1' by a player without one was refused as 'p1 does not hold R1', which left
+    them to look up what they may play (probe BP); the refusal quotes their hand, as
+    Dare's does."""
+    m = seeded(["B1 B2 B3", "R5 G7 WD9"], "R3", "Y1 Y2 Y3")  # (p1 deals: p2 plays first)
+    assert refused(m, "R1") == "p2's hand R5 G7 WD9 does not hold R1"
+
+
 def test_a_card_that_does_not_match_is_refused() -> None:
     m = physical()
     play(m, "deal R5")

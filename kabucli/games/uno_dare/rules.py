@@ -415,8 +415,9 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return (f"only the card just drawn ({self.deck.token(s.drawn)}) may be played now, "
                     "or 'keep' it")
         if card not in hand:
-            if UNKNOWN not in hand:
-                return f"p{seat} does not hold {self.deck.token(card)}"
+            if UNKNOWN not in hand:  # (the hand as the table shows it: what may be played)
+                held = " ".join(self.deck.token(c) for c in hand)
+                return f"p{seat}'s hand {held} does not hold {self.deck.token(card)}"
             seen = s.certain()
             if seen[card] >= self.deck.counts[card]:
                 copies = self.deck.counts[card]
