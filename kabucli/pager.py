@@ -493,7 +493,9 @@ class Pager:
         self.show(status=False)
         while True:
             try:
-                line = session.prompt(self.status() + " > ")
+                # (broken between its parts to the terminal's width, read at each prompt: a
+                # window resized while the pager is open is measured again)
+                line = session.prompt(words.fitted(self.status(), self.out.width))
             except (EOFError, KeyboardInterrupt):
                 return
             if not self._act(line, len(line) > MAX_LINE, redraw):

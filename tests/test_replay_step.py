@@ -7,14 +7,17 @@ moves with the arrow keys alone; a long log steps back in bounded work.
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import os
 import pty
 import re
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 from typing import Any
@@ -427,9 +430,12 @@ ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[@-Z\\-_])")
 class Terminal:
     """``kabucli replay LOG --step`` in a pseudo-terminal: keys go in, the screen comes out."""
 
-    def __init__(self, log: Path) -> None:
+    def __init__(self, log: Path, columns: int = 120) -> None:
         self.master, slave = pty.openpty()
-        env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "120",
+        # the terminal's size, as a window of that size gives it (prompt_toolkit asks the
+        # terminal; rich takes COLUMNS)
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, columns, 0, 0))
+        env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": str(columns),
                "LINES": "60", "PYTHONPATH": str(ROOT), "PROMPT_TOOLKIT_NO_CPR": "1"}
         self.proc = subprocess.Popen([sys.executable, "-m", "kabucli", "replay", str(log),
                                       "--step"], stdin=slave, stdout=slave, stderr=slave,
@@ -483,6 +489,40 @@ def test_arrow_keys_move_at_once_in_a_terminal() -> None:
         assert term.proc.wait(20) == 0
     finally:
         term.close()
+
+
+def test_the_status_line_breaks_between_its_parts_in_a_narrow_terminal() -> None:
+    # At 60 columns (80 for Yatchaba's longer label) the terminal wrapped the status line
+    # wherever it reached the edge: "] [ r" on one row, "ound · /text · h · q >" on the next.
+    term = Terminal(REPLAYS / "kazu-tori/5p-three-way-tie-split-odd-chip-kept.kbl", columns=60)
+    try:
+        term.wait_for(r"event 0 of 25")
+        term.send("g 25\r")
+        shown = term.wait_for(r"event 25 of 25[^╯]* q >\s*$")
+        status = shown[shown.rindex("event 25 of 25"):].rstrip()
+        rows = status.replace("\r", "").split("\n")
+        assert len(rows) > 1 and all(len(row) <= 60 for row in rows), rows
+        assert " · ".join(row.strip() for row in rows) == (
+            "event 25 of 25 · flip 5 · " + KEYS + " >"), rows
+        term.send("q")
+        assert term.proc.wait(20) == 0
+    finally:
+        term.close()
+
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_every_status_line_of_the_recorded_games_breaks_only_between_its_parts(
+        width: int) -> None:
+    from kabucli.render.pager import fitted
+
+    for log in sorted(REPLAYS.glob("*/*.kbl"))[::3]:
+        data = read_log(log, games.event_types, strict=False)
+        pager = Pager(games.get(data.header.game), data, Console(file=io.StringIO(), width=100))
+        for k in range(0, len(data.events) + 1, 7):
+            pager.at.goto(k)
+            rows = fitted(pager.status(), width).split("\n")
+            assert " · ".join(rows) == pager.status() + " > "
+            assert all(len(row) <= width or " · " not in row for row in rows), rows
 
 
 def test_an_escape_sequence_typed_in_a_terminal_is_no_traceback() -> None:

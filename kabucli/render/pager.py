@@ -52,6 +52,25 @@ def status(pos: int, last: int, total: int, label: str | None) -> str:
     return " · ".join(part for part in (where, label, KEYS) if part)
 
 
+def fitted(status: str, width: int, end: str = " > ") -> str:
+    """The status line and ``end`` (the prompt's) in lines of at most ``width`` cells, broken
+    between its parts: a terminal wraps a long line wherever it reaches the edge, so at 60
+    columns "] [ r" ended one row and "ound · /text" began the next. A part wider than
+    ``width`` keeps a line to itself."""
+    from rich.cells import cell_len
+
+    parts = status.split(" · ")
+    parts[-1] += end
+    lines = [parts[0]]
+    for part in parts[1:]:
+        joined = f"{lines[-1]} · {part}"
+        if cell_len(joined) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return "\n".join(lines)
+
+
 def stop_note(index: int, what: str, when: str | None = None) -> str:
     """Under the last event that may be shown, when the next breaks a rule: ``what`` is
     that event and why (:func:`kabucli.render.broken_rule`), ``when`` when it was entered
