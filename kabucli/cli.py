@@ -1498,6 +1498,14 @@ def audit(
                            digest=found, format=head.format)
                 if head.commit is not None:
                     res["commit"] = head.commit
+                p = match.pending
+                if not match.over and (p.kind == "auto" or (p.kind == "chance" and
+                                                            head.seed is not None)):
+                    # (JSON Lines: the events the inputs lead to were not written, a crash
+                    # between the two or an edit; the digest, of the inputs, is the same)
+                    res["derived_missing"] = True
+                    state += ("; it ends before the events its last input leads to, which "
+                              "the engine derives (kabucli resume writes them)")
                 unchecked = _unchecked_keys(head)
                 if unchecked:
                     res["not_checked"] = unchecked

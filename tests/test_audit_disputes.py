@@ -235,3 +235,32 @@ def test_the_web_page_gives_the_time_of_the_event_that_breaks_a_rule_as_replay_d
         last = view["events"][-1]
         assert last["kind"] == "violation" and last["n"] == 7
         assert last["line"].startswith(f"{when} p3 flip 6 breaks a rule"), last["line"]
+
+
+def test_a_json_lines_log_cut_before_its_derived_events_is_said_so(tmp_path: Path) -> None:
+    """The digest binds the inputs: a JSON Lines log without its last derived events (the
+    round's payment and the match's end) has the whole log's digest. audit passed it as
+    merely 'unfinished' (probe BR); it now says the log ends before the events its last input
+    leads to, in words and as --json's derived_missing, and resume writes them."""
+    import json
+
+    whole = tmp_path / "d.jsonl"
+    res = kabucli("play", "dare", "--seed", "3", "--bot", "all=random", "-r", "rounds=2",
+                  "--log", str(whole), "--quiet")
+    assert res.returncode == 0, res.stderr
+    lines = whole.read_text().splitlines(keepends=True)
+    assert lines[-1].startswith('{"e":"end"') and lines[-2].startswith('{"e":"pay"')
+    cut = tmp_path / "c.jsonl"
+    cut.write_text("".join(lines[:-2]))
+    res = kabucli("audit", str(whole), str(cut))
+    assert res.returncode == 0, res.stderr
+    said = res.stdout.splitlines()
+    assert said[0].endswith(f"({len(lines) - 1} events, finished)"), said
+    assert said[2] == (f"valid: {cut} ({len(lines) - 3} events, unfinished; it ends before the "
+                       "events its last input leads to, which the engine derives (kabucli "
+                       "resume writes them))"), said
+    assert said[1] == said[3], said  # (one digest: the inputs are the same)
+    docs = json.loads(kabucli("audit", "--json", str(whole), str(cut)).stdout)
+    assert "derived_missing" not in docs[0] and docs[1]["derived_missing"] is True, docs
+    assert kabucli("resume", str(cut), "--quiet").returncode == 0
+    assert cut.read_text() == whole.read_text()
