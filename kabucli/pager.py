@@ -336,6 +336,8 @@ class Pager:
         cmd = line.strip()
         low = cmd.lower()
         at = self.at
+        if cmd == "N":  # (before n, next: any case)
+            return self.find("", forward=False)
         if low in ("", "n", "next", "\x1b[c", "\x1b[b", "\x1boc", "\x1bob"):
             return self.go(at.pos + 1)
         if low in ("b", "back", "\x1b[d", "\x1b[a", "\x1bod", "\x1boa"):
@@ -353,8 +355,6 @@ class Pager:
             return self.go(target)
         if cmd[:1] in ("/", "?"):
             return self.find(cmd[1:], forward=cmd[0] == "/")
-        if cmd == "N":
-            return self.find("", forward=False)
         first, *rest = cmd.split(maxsplit=1)
         if first.lower() in ("g", "go", "goto"):
             return self.jump(rest[0] if rest else "")

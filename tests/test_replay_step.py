@@ -207,7 +207,7 @@ def test_bad_commands_say_one_line_and_the_pager_goes_on() -> None:
     assert said == [
         "g takes an event number, e.g. 'g 12', not 'x'",
         "no event 99999: the log has events 0-24 (0 is before the first)",
-        "g takes an event number, e.g. 'g 12', not ''",
+        "g takes an event number, e.g. 'g 12'",  # (g alone: not "not ''", probe BR)
         "g takes an event number, e.g. 'g 12', not '-1'",
         "a command is at most 1000 characters: that line was ignored",
         "unknown command '\\\\x1b[31mzz\\\\x07': type h for help",
@@ -224,6 +224,19 @@ def test_help_lists_the_keys() -> None:
     res = run("replay", str(REPLAYS / "dare/2p-dare-three-sets.kbl"), "--step", input="h\n")
     for key in ("Right", "Left", "g N", "/text", "]  [", "q, Ctrl-D"):
         assert key in res.stdout
+    # N searched backward again, unlisted (probe BR)
+    assert re.search(r"^  N +search again, backward *$", res.stdout, re.M), res.stdout
+
+
+def test_n_capital_searches_again_backward() -> None:
+    """/engine finds its first event, / the next, N the first again: N was read as n (any
+    case), the next event, so it never searched (its help line was missing too)."""
+    res = run("replay", str(REPLAYS / "dare/2p-dare-three-sets.kbl"), "--step",
+              input="/engine\n/\nN\n")
+    assert res.exit_code == 0
+    shown = [k for k, _ in frames(res.stdout)]
+    assert len(shown) == 4 and shown[0] == 0 and shown[1] < shown[2], shown
+    assert shown[3] == shown[1], shown
 
 
 def broken(tmp_path: Path) -> tuple[Path, int]:

@@ -19,6 +19,7 @@ HELP_KEYS = (
     ("/text", "search forward for an event that says text"),
     ("/", "search again for the same text"),
     ("?text", "search backward"),
+    ("N", "search again, backward"),
     ("h, ?", "this help"),
     ("q, Ctrl-D", "quit"),
 )
@@ -106,6 +107,8 @@ def out_of_range(n: int, last: int, total: int) -> str:
 
 
 def not_a_number(text: str) -> str:
+    if not text.strip():  # (g alone)
+        return "g takes an event number, e.g. 'g 12'"
     return f"g takes an event number, e.g. 'g 12', not {quoted(text)}"
 
 
