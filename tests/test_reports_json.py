@@ -3,8 +3,9 @@ key a run (or an audit) sends is documented (with a type that admits its value) 
 documented key is sent by some run, so the page cannot drift from the code. The runs cover
 every game, two and three bots, two and three seats, both formats, --logs (and a run that
 reuses them), --fixed-seats, --sprt (both models), a failing bot with and without
---max-failures, a run stopped by Ctrl-C, and a command that fails before its run. Also the two names that confused a reader: a bot's
-``mean`` beside ``mean_chips``, and the ``name`` that joins ``ratings`` with ``bots``."""
+--max-failures, a run stopped by Ctrl-C, and a command that fails before its run. Also the
+two names that confused a reader: a bot's ``mean`` beside ``mean_chips``, and the ``name``
+that joins ``ratings`` with ``bots``."""
 
 from __future__ import annotations
 
