@@ -643,6 +643,8 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
     screen: int | None = None  # the person the screen was last shown to
     told: list[Text] = []  # (hot seat) every event line drawn
     seen: dict[int, int] = {}  # (hot seat) how many of them each person had on the screen
+    if hot and sess.past:  # resumed: the log's events are drawn again as missed (below)
+        told, seen = _told_before(sess)
 
     def on_event(index: int, ev: Event) -> None:
         # Each event is drawn as it is recorded, against the state right after it.
@@ -747,6 +749,28 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                       soft_wrap=True)
     if unplayed is not None:  # (on stderr, as every word beside --json's document)
         _console(stderr=True).print(f"[yellow]note:[/] {_escape(unplayed)}", soft_wrap=True)
+
+
+def _told_before(sess: Session) -> tuple[list[Text], dict[int, int]]:
+    """A resumed hot seat: the lines of the events its log held (as the game drew them) and,
+    for each person, how many of them they are taken to have seen: those up to their own last
+    move (after it the screen may have gone on to another person; who had it when the game
+    was left is not in the log). So a person given the screen after the resume is shown what
+    happened since their last move, as they would have been had the game not been left."""
+    from kabucli import render
+    from kabucli.engine import walk
+
+    g = sess.game
+    told: list[Text] = []
+    walk(g, sess.match.header, sess.past,
+         lambda index, ev, m: told.append(render.event_line(g, index, ev, m)))
+    seats = {f"p{s}": s for s in sess.humans}
+    seen: dict[int, int] = {}
+    for index, ev in enumerate(sess.past, start=1):
+        seat = seats.get(g.actor(ev))
+        if seat is not None:
+            seen[seat] = index
+    return told, seen
 
 
 def _unplayed(source: str, lines: Iterator[tuple[int, str]] | None) -> str | None:

@@ -346,6 +346,9 @@ class Session:
     # a resumed log that ends with a race the bots drew: the move its winner chose then,
     # played first (see caught_up_bots)
     due: Event | None = None
+    # a resumed log's events, played before this session started (a hot seat draws them
+    # again for a person given the screen who had not seen them: see kabucli.cli._drive_on)
+    past: list[Event] = field(default_factory=list)
 
     @property
     def game(self) -> Game:
@@ -668,7 +671,7 @@ def resume(path: Path, bot_specs: list[str] | None = None, durable: bool = True,
         close_bots(bots, None)
         raise
     humans = {i for i, s in enumerate(data.header.seats, 1) if s.control == "human"}
-    return Session(match, bots, path, humans, kinds, due), data.error
+    return Session(match, bots, path, humans, kinds, due, data.events), data.error
 
 
 def _damaged(path: Path, error: LogError) -> LogError:

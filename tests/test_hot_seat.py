@@ -84,6 +84,26 @@ def test_only_enter_passes_the_screen_and_quit_leaves(tmp_path: Path) -> None:
     assert res.exit_code == 0 and "input ended" in res.output
 
 
+def test_a_resumed_hot_seat_draws_again_what_the_person_given_the_screen_missed(
+        tmp_path: Path) -> None:
+    # p2 passes, the screen goes to p1, who quits at the hand-off: p1 never saw p2's move.
+    # On resume, once p1 has the screen, that move is drawn for p1, as it would have been
+    # had the game gone on (test above), before p1's hand.
+    log = tmp_path / "g.kbl"
+    res = run(*TWO_PEOPLE[:-1], "--log", str(log), input="\npass\nquit\n")
+    assert res.exit_code == 0 and "left the game" in res.output, res.output
+    env = {"TTY_COMPATIBLE": "1", "TERM": "xterm-256color", "NO_COLOR": "1", "COLUMNS": "100"}
+    res = run("resume", str(log), input="\nquit\n", env=env)
+    assert res.exit_code == 0, res.output
+    screens = res.stdout.split(CLEAR)
+    assert len(screens) == 2 and P1_HAND not in screens[0]
+    p1_screen = screens[1]
+    assert f"{PASS_TO} p1" in p1_screen
+    assert p1_screen.index(f"{PASS_TO} p1") < p1_screen.index("round 1, dealer p1") \
+        < p1_screen.index("p2 lays no set") < p1_screen.index(P1_HAND)
+    assert P2_HAND not in p1_screen
+
+
 def test_undo_passes_the_screen_back_to_the_person_whose_move_it_takes_back() -> None:
     res = run(*TWO_PEOPLE, input="\npass\n\nundo\n\nquit\n")
     assert res.exit_code == 0, res.output
