@@ -149,3 +149,32 @@ def test_a_narrow_report_listed_shows_a_bot_named_with_brackets_as_it_is() -> No
                   "2", "--seed", "1", "-r", "rounds=1").stdout
     assert "#1 cmd:false [x]" in out.splitlines(), out
     assert "\\[" not in out
+
+
+@pytest.mark.parametrize("game", ["kazu-tori", "uno-dare"])
+def test_a_rules_example_wrapped_at_60_columns_goes_on_under_its_comment(game: str) -> None:
+    """A line of a code block (the example of a table refereed by hand) that does not fit goes
+    on under where its comment began: at the first column, its last words ('first', 'each',
+    'loses the turn (dare_skips)') read as moves of their own."""
+    console = Console(width=60, color_system=None, force_terminal=True, record=True)
+    console.print(markdown(games.page(game)))
+    text = console.export_text()
+    page = games.page(game)
+    example = page[page.index("refereed by hand"):]
+    code = example[example.index("```") + 3:]
+    code = code[code.index("\n") + 1:code.index("```")]
+    commented = [line for line in code.splitlines() if "#" in line]
+    assert any(len(line) > 58 for line in commented)  # some do not fit in 60 columns
+    drawn = text[text.index("refereed by hand"):].splitlines()
+    for line in commented:
+        first = next(i for i, d in enumerate(drawn) if d.strip().startswith(line[:20]))
+        hash_at = drawn[first].index("#")
+        words = line.split("#", 1)[1].split()
+        got: list[str] = drawn[first][hash_at + 1:].split()
+        for cont in drawn[first + 1:]:
+            if len(got) >= len(words):
+                break
+            assert cont[:hash_at + 2].strip() == "", (line, cont)  # under the comment
+            got += cont.split()
+        assert got == words, (line, got)
+        assert max(len(d) for d in drawn[first:first + 3]) <= 60

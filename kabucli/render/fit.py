@@ -151,7 +151,7 @@ def fit(table: Table) -> Fit:
 def markdown(text: str) -> RenderableType:
     """``text`` as rich Markdown whose tables are drawn as :func:`fit` draws them (a rules
     page's table of house rules cut its rule names at 50 columns)."""
-    from rich.markdown import Markdown, MarkdownElement, TableElement
+    from rich.markdown import CodeBlock, Markdown, MarkdownElement, TableElement
 
     class _FitTable(TableElement):
         def __rich_console__(self, console: Console,
@@ -159,11 +159,45 @@ def markdown(text: str) -> RenderableType:
             for part in super().__rich_console__(console, options):
                 yield fit(part) if isinstance(part, Table) else part
 
+    class _HangingCode(CodeBlock):
+        # A line too long for the width goes on under where its comment began (under its
+        # second word if it has none): at the first column, the last words of an example's
+        # comment ('first', 'loses the turn') read as moves of their own.
+        def __rich_console__(self, console: Console,
+                             options: ConsoleOptions) -> RenderResult:
+            code = str(self.text).rstrip()
+            width = options.max_width - 2  # (a column of padding each side, as rich's)
+            if all(len(line) <= width for line in code.splitlines()):
+                yield from super().__rich_console__(console, options)
+                return
+            yield code_lines(code)
+
     class _Markdown(Markdown):
         elements: ClassVar[dict[str, type[MarkdownElement]]] = {
-            **Markdown.elements, "table_open": _FitTable}
+            **Markdown.elements, "table_open": _FitTable, "fence": _HangingCode,
+            "code_block": _HangingCode}
 
     return _Markdown(text)
+
+
+def code_lines(code: str) -> RenderableType:
+    """The lines of a code block, each wrapped with a hanging indent (see ``markdown``)."""
+    from kabucli.render import Hanging
+
+    lines: list[Text] = []
+    for raw in code.splitlines():
+        comment = raw.find("  #")
+        if comment >= 0:
+            hang = len(raw[:comment + 3]) + len(raw[comment + 3:]) - len(
+                raw[comment + 3:].lstrip())
+        else:
+            stripped = raw.lstrip()
+            space = stripped.find(" ")
+            hang = len(raw) - len(stripped) + space + 1 if space > 0 else 0
+        line = Hanging(hang)
+        line.append(raw)
+        lines.append(line)
+    return Padding(Group(*lines), (0, 1), style="markdown.code_block", expand=False)
 
 
 TITLE_SEP = " · "
