@@ -1017,8 +1017,19 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         return "handled"
     # A game may answer questions of its own at the prompt (e.g. Yatchaba's odds).
     answer = games.command(g.name, m.state, line)
-    if answer is not None:  # one or more lines, each shown as text
-        out.print(Text("\n".join(safe_text(part) for part in answer.split("\n"))))
+    if answer is not None:  # one or more lines, each shown as text; an indented line (a
+        # list's: '  1. 3-7-10 ...') that does not fit goes on under its words, not at the
+        # first column (Kabu-Tsukuri's best at 60 columns)
+        from kabucli.render import Hanging
+
+        for part in answer.split("\n"):
+            text = safe_text(part)
+            words = text.lstrip()
+            first = words.find(" ")
+            said = Hanging(len(text) - len(words) + first + 1 if text != words and first > 0
+                           else 0)
+            said.append(text)
+            out.print(said)
         return "handled"
     return None
 

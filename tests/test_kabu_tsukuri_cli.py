@@ -299,3 +299,20 @@ def test_the_table_after_a_row_is_paid_shows_what_it_paid_not_the_empty_pot(
         table = run("replay", str(log), "--at", str(at)).stdout
         said = re.findall(r"row \d: p\d takes the pot of (\d+)", table)
         assert said and all(int(n) == ev.amount for n in said), (at, said, ev.amount)
+
+
+def test_best_at_60_columns_goes_on_under_each_arrangement_not_at_the_first_column() -> None:
+    # at 60 columns each arrangement's names went on at the first column: '(9); Nana-Go-San)'
+    res = runner.invoke(app, ["play", "kabu-tsukuri", "--seed", "3", "--player", "Me",
+                              "--bot", "2=best", "--bot", "3=best", "--no-log"],
+                        input="best\nquit\n", env={**ENV, "COLUMNS": "60"})
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    first = next(i for i, x in enumerate(lines) if x.startswith("  1. "))
+    answer = lines[first:lines.index(next(x for x in lines[first:] if x.startswith("p1 Me")))]
+    assert len(answer) > 3, answer  # (the three arrangements do not fit on a line each)
+    for line in answer:
+        assert max(len(x) for x in answer) <= 60
+        assert line.startswith(("  1. ", "  2. ", "  3. ", " " * 5)), answer
+    words = " ".join(answer).split()
+    assert "(Fujin; Kabu (9); Nana-Go-San)" in " ".join(words)
