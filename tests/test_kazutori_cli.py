@@ -143,6 +143,17 @@ def test_the_prompt_offers_no_claim_to_a_person_who_claimed_the_card() -> None:
     assert "p1 claims: a card that may not be taken" in res.stdout
 
 
+def test_the_flip_the_limit_stops_is_said_as_stopped_not_as_the_game_ended_by_a_player() -> None:
+    """The flip past max_flips turns no card: its line read 'p1 sharp  the game stops at
+    max_flips=12', as if p1 had ended the game (probe BQ)."""
+    res = run("play", "kazu-tori", "--seed", "2", "--bot", "all=sharp", "-r", "max_flips=12",
+              "--no-log")
+    assert res.exit_code == 0, res.stderr
+    line = next(x for x in res.stdout.splitlines() if "max_flips=12" in x)
+    assert line.split(maxsplit=3)[1:] == [
+        "p1", "sharp", "p1 would flip, but the game stops at max_flips=12: no card is turned"]
+
+
 def test_a_tampered_copy_is_rejected_at_the_changed_event(bot_log: Path, tmp_path: Path) -> None:
     data = read_log(bot_log, games.event_types)
     events = list(data.events)

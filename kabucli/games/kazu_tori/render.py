@@ -177,7 +177,10 @@ def _turn_text(match: Match, ev: Flip, at: int) -> str:
     number = s.flip_events - sum(isinstance(e, Flip) for e in match.events[at + 1:])
     turned = GAME.turned_by(s, number)
     if turned is None:
-        return f"the game stops at max_flips={s.rules.max_flips}"
+        # (the line is the flipper's: said as their flip, which the limit stops, so that it
+        # does not read as the game ended by that player)
+        return (f"p{ev.seat} would flip, but the game stops at max_flips="
+                f"{s.rules.max_flips}: no card is turned")
     _, card, said, left = turned
     text = f"p{ev.seat} turns {GAME.deck.token(card)}, says {WORDS[said]}"
     if left == 0 and card == ONI:
