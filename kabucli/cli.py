@@ -711,7 +711,8 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                     waits = render.seats_named(m, p.what)  # (p1 Ann, as the table names it)
                     _stop(sess, f"the script {script} ended; the game waits for {waits}", 0,
                           as_json)
-            reply = _command(sess, line, out) if len(line) <= MAX_LINE else None
+            reply = (_command(sess, line, out, told if hot else None) if len(line) <= MAX_LINE
+                     else None)
             if reply == "quit":
                 _stop(sess, "left the game", 0, as_json)
             if reply is not None:
@@ -948,8 +949,10 @@ def _hidden_move(event: Event) -> str:
     return f"p{seat}'s hidden move" if isinstance(seat, int) else "a hidden move"
 
 
-def _command(sess: Session, line: str, out: Console) -> str | None:
-    """Handle the table commands (?, undo, table, help, quit); None when ``line`` is a move."""
+def _command(sess: Session, line: str, out: Console, told: list[Text] | None = None) -> str | None:
+    """Handle the table commands (?, undo, table, help, quit); None when ``line`` is a move.
+    ``told`` (a hot seat's event lines): an undo adds the line the others are shown, who
+    took back whose moves, none of them shown (they may be secret from the next person)."""
     from rich.text import Text
 
     from kabucli import games, render
@@ -995,6 +998,12 @@ def _command(sess: Session, line: str, out: Console) -> str | None:
         taken = ", ".join(_hidden_move(e) if viewer is not None and g.hidden_from(e, viewer)
                           else g.notate(e) for e in inputs[-n:])
         out.print(Text(safe_text(f"took back {counted(n, 'move', 'moves')}: {taken}")))
+        if told is not None:  # (an undo is no event line: the screen passed on, it was lost)
+            whose = ", ".join(dict.fromkeys(f"p{getattr(e, 'seat', '?')}'s"
+                                            for e in inputs[-n:]))
+            told.append(Text(safe_text(render.seats_named(
+                m, f"p{viewer} typed undo: took back {counted(n, 'move', 'moves')} "
+                   f"({whose})"))))
         return "undone"
     if word in ("table", "t"):
         out.print(render.table(g, m, sess.viewer()))

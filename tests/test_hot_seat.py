@@ -114,6 +114,21 @@ def test_undo_passes_the_screen_back_to_the_person_whose_move_it_takes_back() ->
     assert P2_HAND not in out[out.index(f"{PASS_TO} p1"):back]
 
 
+def test_the_person_whose_move_was_taken_back_is_told_who_took_it_back() -> None:
+    """p1's undo takes back p2's pass; the screen goes back to p2, who was shown no word of
+    it: the 'took back' line went to p1's screen, then cleared (an undo is no event line).
+    p2's screen now says who took back whose move, without the move (probe BQ)."""
+    env = {"TTY_COMPATIBLE": "1", "TERM": "xterm-256color", "NO_COLOR": "1", "COLUMNS": "100"}
+    res = run(*TWO_PEOPLE, input="\npass\n\nundo\n\nquit\n", env=env)
+    assert res.exit_code == 0, res.output
+    screens = res.stdout.split(CLEAR)
+    assert len(screens) == 4, screens  # before the first hand-off, p2's, p1's, p2's again
+    assert "took back 1 move: p2 pass" in screens[2]
+    told = "p1 typed undo: took back 1 move (p2's)"
+    assert told in screens[3] and told not in screens[2]
+    assert screens[3].index(told) < screens[3].index(P2_HAND)
+
+
 def test_a_script_plays_a_hot_seat_game_as_before(tmp_path: Path) -> None:
     script = tmp_path / "moves.txt"
     script.write_text("pass\n" * 4)
