@@ -36,7 +36,8 @@ BROKEN = {
                      "   2 p2 best      p2 rows 2-7-9 6-11-12 4-7-3 aside 1 breaks a rule: p2's "
                      "hand is 1-2-4-6-7-7-9-9-11-12, not 1-2-3-4-6-7-7-9-11-12"),
     "uno-dare": ("uno-dare/3p-first-card-dare.kbl", 2, {"card": 52},
-                 "   2 p2 strong    p2 play GD5 breaks a rule: p2 does not hold GD5"),
+                 "   2 p2 strong    p2 play GD5 breaks a rule: p2's hand WD13 RR R1 B7 Y0 GR G9 "
+                 "does not hold GD5"),
 }
 
 
