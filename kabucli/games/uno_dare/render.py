@@ -152,7 +152,8 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
 
 
 def outcome(game: Game, match: Match, out: dict[str, Any]) -> RenderableType:
-    rounds = Table(title="rounds", title_justify="left")
+    # (the seats' columns are what each hand held when the round ended: not scores)
+    rounds = Table(title="rounds (points left in hand)", title_justify="left")
     rounds.add_column("round", justify="right")
     rounds.add_column("went out")
     for p in range(1, match.nseats + 1):
