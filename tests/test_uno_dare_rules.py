@@ -1240,3 +1240,26 @@ def test_house_rules_target_and_max_turns_are_refused_outside_the_rules_pages_bo
     assert (edge.target, edge.max_turns) == (1, 10)
     edge = build(UnoDareRules, ["target=1000000", "max_turns=100000"], game="uno-dare")
     assert (edge.target, edge.max_turns) == (1_000_000, 100_000)
+
+
+def test_a_reshuffle_of_one_discard_is_said_as_one_discard_not_1_discards() -> None:
+    """At a real table with one card under the top discard, the reshuffle's line said 'the 1
+    discards under the top card are shuffled' (probe BT): a count is said as a sentence
+    says it; three are still 'discards'."""
+    from kabucli.games.uno_dare.render import describe
+
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 Y8", "B1 B2 B3 B4 B6 B7 Y3"],
+               "Y5", "Y9")
+    play(m, "p2 Y8", "p3 draw")  # p3 takes the last card: Y5 alone is under Y8
+    last = m.events[-1]
+    assert type(last) is Reshuffle and last.size == 1
+    assert describe(GAME, last, m) == ("the 1 discard under the top card is shuffled into a "
+                                       "new draw pile")
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 Y8", "B1 B2 B3 B4 B6 B7 Y3"],
+               "Y5", "Y9")
+    play(m, "p2 Y8", "p3 Y3", "p1 draw")  # Y5 and Y8 under Y3
+    last = m.events[-1]
+    assert type(last) is Reshuffle and last.size == 2
+    assert describe(GAME, last, m) == ("the 2 discards under the top card are shuffled into "
+                                       "a new draw pile")
+

@@ -260,7 +260,9 @@ def _describe(game: Game, ev: Event, match: Match) -> str | None:
         return f"p{ev.seat} draws {ev.count} ({why})"
     if t is Reshuffle:
         assert isinstance(ev, Reshuffle)
-        return f"the {ev.size} discards under the top card are shuffled into a new draw pile"
+        under = counted(ev.size, "discard", "discards")
+        return (f"the {under} under the top card {'is' if ev.size == 1 else 'are'} shuffled "
+                "into a new draw pile")
     if t is Race:
         return game.notate(ev)
     if t is Deal:
