@@ -1263,3 +1263,29 @@ def test_a_reshuffle_of_one_discard_is_said_as_one_discard_not_1_discards() -> N
     assert describe(GAME, last, m) == ("the 2 discards under the top card are shuffled into "
                                        "a new draw pile")
 
+
+def test_a_draw_with_nothing_left_to_draw_is_said_as_drawing_nothing() -> None:
+    """With every card but the top discard in a hand, a draw takes no card and passes the
+    turn (rules page); its line said 'p2 draws a card' and the hint offered 'draw' as ever
+    (probe BT). The draw that takes the pile's last card still draws a card."""
+    from kabucli.games.uno_dare.render import describe
+
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"],
+               "Y5", "Y9")
+    assert "or 'draw'" in text.hint(st(m), 2) and "nothing" not in text.hint(st(m), 2)
+    play(m, "p2 draw")  # the last card, Y9: it matches
+    assert describe(GAME, m.events[-1], m) == "p2 draws a card, and may play it"
+    play(m, "keep")
+    assert text.hint(st(m), 3) == (
+        "play a card on Y5, color yellow (e.g. 'R5', 'WD12 red', add 'uno' with your "
+        "next-to-last card), or 'draw' (nothing is left to draw: every other card is in a "
+        "hand, and a draw only passes the turn)")
+    play(m, "p3 draw")
+    assert len(st(m).hands[3]) == 7 and st(m).turn == 1
+    assert describe(GAME, m.events[-1], m) == ("p3 draws nothing: every card but the top "
+                                               "discard is in a hand; the turn passes")
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 G3 G4 G6 G7 G8", "B1 B2 B3 B4 B6 B7 B8"],
+               "Y5", "G9")
+    play(m, "p2 draw")  # the last card, G9: it does not match, the turn passes
+    assert st(m).turn == 3 and len(st(m).hands[2]) == 8
+    assert describe(GAME, m.events[-1], m) == "p2 draws a card"

@@ -16,6 +16,7 @@ from kabucli.events import End, Event
 from kabucli.figures import counted
 from kabucli.games.uno_dare.rules import (
     COLOR,
+    HAND,
     T_SCORE,
     T_SHOW,
     WILD,
@@ -214,6 +215,33 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
     return text
 
 
+def _drew_nothing(match: Match, ev: Event) -> bool:
+    """Whether the draw ``ev`` found the pile empty, with nothing to reshuffle (it passed the
+    turn, no card taken): the pile is counted from the round's deal or the last reshuffle
+    up to it, in the events in effect (False when ``ev`` is not among them)."""
+    events = match.events
+    at = next((i for i in range(len(events) - 1, -1, -1) if events[i] is ev), None)
+    if at is None:
+        return False
+    start = at
+    while start > 0 and type(events[start]) not in (Deal, Reshuffle):
+        start -= 1
+    first = events[start]
+    if isinstance(first, Reshuffle):
+        pile = first.size
+    elif isinstance(first, Deal):
+        pile = (len(first.pile) if first.pile is not None
+                else match.game.deck.size - HAND * match.nseats - 1)
+    else:
+        return False
+    for e in events[start + 1:at]:
+        if type(e) is Draw:
+            pile = max(pile - 1, 0)
+        elif isinstance(e, Penalty):
+            pile -= e.count
+    return pile == 0
+
+
 def _describe(game: Game, ev: Event, match: Match) -> str | None:
     s: UnoState = match.state
     tok = game.deck.token
@@ -234,6 +262,9 @@ def _describe(game: Game, ev: Event, match: Match) -> str | None:
     if t is Draw:
         if s.phase == "drawn" and s.turn == ev.seat:  # type: ignore[attr-defined]
             return f"p{ev.seat} draws a card, and may play it"  # type: ignore[attr-defined]
+        if not s.pile and len(s.discards) == 1 and _drew_nothing(match, ev):
+            return (f"p{ev.seat} draws nothing: every card but the top discard is in a "  # type: ignore[attr-defined]
+                    "hand; the turn passes")
         return f"p{ev.seat} draws a card"  # type: ignore[attr-defined]
     if t is Keep:
         return f"p{ev.seat} keeps the card drawn"  # type: ignore[attr-defined]

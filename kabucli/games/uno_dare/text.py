@@ -158,8 +158,10 @@ def hint(s: UnoState, seat: int) -> str:
         tok = game.deck.token
         top = f"{tok(s.discards[-1])}, color {COLOR_NAMES[s.color]}"
         if s.phase == "turn":
+            dry = ("" if s.pile or len(s.discards) > 1 else " (nothing is left to draw: every "
+                   "other card is in a hand, and a draw only passes the turn)")
             parts.append(f"play a card on {top} (e.g. 'R5', 'WD12 red', add 'uno' with your "
-                         "next-to-last card), or 'draw'")
+                         f"next-to-last card), or 'draw'{dry}")
         elif s.phase == "drawn":
             drawn = "the card drawn, if it matches," if s.physical else f"'{tok(s.drawn)}'"
             parts.append(f"play {drawn} now, or 'keep' it")
