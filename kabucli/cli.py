@@ -615,7 +615,7 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
     from kabucli import render
     from kabucli.errors import KabuError, LogWriteError
     from kabucli.notation import MAX_LINE
-    from kabucli.session import without_note
+    from kabucli.session import PUBLIC, without_note
 
     g = sess.game
     m = sess.match
@@ -679,10 +679,14 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                 to = sess.pass_screen(screen)
                 if to is not None:
                     if _pass_screen(sess, out, to, as_json):  # cleared: what they missed
-                        for told_line in told[seen.get(to, 0):]:
+                        # (everyone's screen: the table says what is awaited, and each
+                        # person is shown what they missed once the screen is theirs)
+                        start = len(told) if to == PUBLIC else seen.get(to, 0)
+                        for told_line in told[start:]:
                             out.print(told_line)
                     last_table = -1
-                screen = sess.viewer() or screen
+                now = sess.viewer()
+                screen = screen if now is None else now
             if show and (lines is None or m.physical) and last_table != m.logged:
                 out.print(render.table(g, m, sess.viewer()))
                 last_table = m.logged
@@ -834,8 +838,10 @@ def _pass_screen(sess: Session, out: Console, seat: int, as_json: bool) -> bool:
     """Hot seat: clear the screen, hiding the hand the last person saw, and wait until the
     person in ``seat`` has it and presses Enter (``quit`` leaves the game, as at the prompt);
     whether the screen was cleared (a terminal: elsewhere nothing is on a screen to clear).
-    A terminal that cannot clear (TERM=dumb) has its lines pushed up out of sight."""
+    A terminal that cannot clear (TERM=dumb) has its lines pushed up out of sight. ``seat``
+    PUBLIC (several people may act at once): cleared, passed to nobody."""
     from kabucli.render import seat_label
+    from kabucli.session import PUBLIC
 
     cleared = out.is_terminal
     if cleared and not out.is_dumb_terminal:  # the screen and the lines scrolled off it
@@ -843,6 +849,8 @@ def _pass_screen(sess: Session, out: Console, seat: int, as_json: bool) -> bool:
         out.file.flush()
     elif cleared:
         out.print("\n" * out.height, end="")
+    if seat == PUBLIC:  # several may act at once (a race): nobody to wait for
+        return cleared
     who = _escape(seat_label(sess.match, seat))
     while True:
         line = _typed(sess, out, as_json, lambda: out.input(
@@ -1001,9 +1009,9 @@ def _command(sess: Session, line: str, out: Console, told: list[Text] | None = N
         if told is not None:  # (an undo is no event line: the screen passed on, it was lost)
             whose = ", ".join(dict.fromkeys(f"p{getattr(e, 'seat', '?')}'s"
                                             for e in inputs[-n:]))
+            who = f"p{viewer}" if viewer else "someone"  # (PUBLIC: one of several)
             told.append(Text(safe_text(render.seats_named(
-                m, f"p{viewer} typed undo: took back {counted(n, 'move', 'moves')} "
-                   f"({whose})"))))
+                m, f"{who} typed undo: took back {counted(n, 'move', 'moves')} ({whose})"))))
         return "undone"
     if word in ("table", "t"):
         out.print(render.table(g, m, sess.viewer()))

@@ -13,7 +13,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -332,6 +332,12 @@ def default_log_path(game: Game, fmt: Fmt) -> Path:
     return path
 
 
+# A hot seat's viewer when several people may act at once and see differently (Uno Dare's
+# catch window: the player to move, the one who did not call UNO, those who may catch): the
+# table as every seat sees it, no hand drawn, since any of them may be at the screen.
+PUBLIC: Final = 0
+
+
 @dataclass
 class Session:
     """A match being played: the match, its bots, which seats are people, and the log path."""
@@ -412,13 +418,19 @@ class Session:
 
     def viewer(self) -> int | None:
         """Whose eyes the table is drawn for: the one person playing, the person to act when
-        several share the screen, or everyone when only bots play or at a real table."""
+        several share the screen (:data:`PUBLIC` when several people may act at once and one
+        sees what another does not), or everyone when only bots play or at a real table."""
         if self.match.physical or not self.humans:
             return None
         if len(self.humans) == 1:
             return next(iter(self.humans))
         p = self.match.pending
         acting = [s for s in p.seats if s in self.humans]
+        if len(acting) > 1:
+            game, state = self.game, self.match.state
+            first = game.view(state, acting[0])
+            if any(game.view(state, s) != first for s in acting[1:]):
+                return PUBLIC
         return acting[0] if acting else None
 
     def drop_events(self) -> None:
@@ -447,7 +459,7 @@ class Session:
             return None
         seat = self.viewer()
         if seat is None or seat == last:
-            return None
+            return None  # (PUBLIC: cleared of the last person's hand, passed to nobody)
         game, state = self.game, self.match.state
         mine = game.view(state, seat)
         others = self.humans - {seat} if last is None else {last}

@@ -217,3 +217,45 @@ def test_at_a_terminal_up_recalls_only_the_lines_of_the_person_who_has_the_scree
         if t.proc.poll() is None:
             os.killpg(t.proc.pid, signal.SIGKILL)
     assert not (tmp_path / "state" / "kabucli" / "history-kabu-tsukuri").exists()
+
+
+def _moves_to_a_missed_uno(seed: int) -> list[str]:
+    """Moves of three people in a seeded Uno Dare game, none calling UNO or trying a dare
+    by choice, up to the first catch window (several people may act at once)."""
+    import random
+
+    from kabucli.engine import Match, make_header
+
+    g = games.get("uno-dare")
+    seats = [SeatInfo(f"s{i}", "human") for i in range(1, 4)]
+    m = Match(g, make_header(g, build(g.Rules, []), seats, seed))
+    rnd = random.Random(seed)
+    moves: list[str] = []
+    for _ in range(400):
+        p = m.advance()
+        assert p.kind == "action"
+        if len(p.seats) > 1:
+            return moves
+        legal = g.legal(m.state, p.seats[0])
+        ev = rnd.choice([e for e in legal if not getattr(e, "uno", False)] or legal)
+        moves.append(g.notate(ev))
+        m.submit(ev)
+    raise AssertionError("no catch window")
+
+
+def test_a_window_where_several_people_may_act_draws_no_hand() -> None:
+    """Uno Dare's catch window waits for the player to move, the one who did not call UNO and
+    those who may catch: the table was drawn for the lowest of them (p1's hand, the prompt
+    asking p1, p2 and p3), so the others at the screen saw it (probe BT). The screen is now
+    cleared of the last hand and the table drawn with none: every hand 'hidden'."""
+    moves = _moves_to_a_missed_uno(1)
+    env = {"TTY_COMPATIBLE": "1", "TERM": "xterm-256color", "NO_COLOR": "1", "COLUMNS": "100"}
+    typed = "".join(f"\n{move}\n" for move in moves) + "quit\n"  # (Enter: a screen passed)
+    res = run("play", "uno-dare", "--players", "3", "--seed", "1", "--no-log", input=typed,
+              env=env)
+    assert res.exit_code == 0, res.output
+    screens = res.stdout.split(CLEAR)
+    window = screens[-1]
+    assert "p1, p2, p3 (p3 to play on" in window and "did not call UNO) >" in window, window
+    assert window.count("│ hidden ") == 3, window
+    assert PASS_TO not in window  # (a race: nobody to pass the screen to)
