@@ -82,6 +82,19 @@ def cards_box(tokens: list[str], style: str | None = None) -> Text:
     return Text("\n").join([top, mid, bot])
 
 
+def race_time(match: Match, seat: int, draw: int, ms: Callable[[Any, int], int]) -> str:
+    """A seat's part of a race's line: the reaction time its ``draw`` gives its bot by the
+    bot's profile (``ms(profile, draw)``; a program's, ``cmd:``, the default one), or the draw
+    itself for a person or a ``py:`` class, whose profile the log does not hold."""
+    from kabucli.bots import kinds
+
+    control = match.header.seats[seat - 1].control
+    factory = kinds(match.game.name).get(control[4:]) if control.startswith("bot:") else None
+    if factory is None and not control.startswith("bot:cmd:"):
+        return f"p{seat} draw {draw}"
+    return f"p{seat} {ms(factory, draw)} ms"
+
+
 def seat_label(match: Match, seat: int) -> str:
     """``pN NAME`` as plain text (names are never read as markup, and control characters in
     a name from a log show as escapes)."""

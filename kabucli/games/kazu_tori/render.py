@@ -11,7 +11,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from kabucli.bots import kinds
 from kabucli.cards import ONI
 from kabucli.engine import Game, Match
 from kabucli.events import End, Event, Pay
@@ -40,7 +39,14 @@ from kabucli.games.kazu_tori.rules import (
 )
 from kabucli.games.kazu_tori.text import closing_text
 from kabucli.ledger import party_name
-from kabucli.render import balances_table, cards_box, cards_inline, seat_cell, seat_label
+from kabucli.render import (
+    balances_table,
+    cards_box,
+    cards_inline,
+    race_time,
+    seat_cell,
+    seat_label,
+)
 from kabucli.render.fit import fit, titled
 
 MILESTONES = {"deal"}
@@ -224,15 +230,6 @@ def _then(match: Match, ev: Event) -> str:
     return "; then " + _turn_text(match, flip, i)
 
 
-def _ms(match: Match, seat: int, draw: int) -> str:
-    control = match.header.seats[seat - 1].control
-    factory = kinds(GAME.name).get(control[4:]) if control.startswith("bot:") else None
-    if factory is None and not control.startswith("bot:cmd:"):
-        # a person (never in a race), or a py: class, whose profile the log does not hold
-        return f"p{seat} draw {draw}"
-    return f"p{seat} {reaction_ms(factory, draw)} ms"  # a program: the default profile
-
-
 def describe(game: Game, ev: Event, match: Match) -> str | None:
     """A reader's wording of a Kazu-Tori event (worked out from the events, so a line reads
     the same whether it is drawn at once or after a batch of bot moves)."""
@@ -254,7 +251,8 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
     if isinstance(ev, Stop):
         return f"p{ev.seat} proposes to stop here, and the players agree"
     if isinstance(ev, Race):
-        times = ", ".join(_ms(match, p, d) for p, d in enumerate(ev.draws, 1) if d >= 0)
+        times = ", ".join(race_time(match, p, d, reaction_ms) for p, d in enumerate(ev.draws, 1)
+                          if d >= 0)
         return f"several bots reach for the card: {times}"
     if isinstance(ev, Shuffle):
         who = ", ".join(f"p{p}" for p in ev.seats)

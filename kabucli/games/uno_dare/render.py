@@ -39,7 +39,7 @@ from kabucli.games.uno_dare.rules import (
 )
 from kabucli.games.uno_dare.text import COLOR_NAMES, dare_text
 from kabucli.notation import card_list
-from kabucli.render import result_rows, round_of, seat_cell, seat_label
+from kabucli.render import race_time, result_rows, round_of, seat_cell, seat_label
 from kabucli.render.fit import fit, titled
 
 MILESTONES = {"deal", "score"}
@@ -294,8 +294,11 @@ def _describe(game: Game, ev: Event, match: Match) -> str | None:
         under = counted(ev.size, "discard", "discards")
         return (f"the {under} under the top card {'is' if ev.size == 1 else 'are'} shuffled "
                 "into a new draw pile")
-    if t is Race:
-        return game.notate(ev)
+    if t is Race:  # (who is caught: the window is open until the catch that follows)
+        assert isinstance(ev, Race)
+        times = ", ".join(race_time(match, p, d, game.reaction_ms)  # type: ignore[attr-defined]
+                          for p, d in enumerate(ev.draws, 1) if d >= 0)
+        return f"reaction times for a race to catch p{s.window}: {times}"
     if t is Deal:
         assert isinstance(ev, Deal)
         return f"round {ev.round}, dealer p{ev.dealer}: {tok(ev.up)} turned up"
