@@ -393,13 +393,33 @@ class Session:
             try:
                 m.submit(ev)
             except IllegalMove as exc:
-                who = game.actor(ev)
-                raise KabuError(f"bot {who} played {quoted(game.notate(ev))}, which is not "
-                                f"legal: {exc}") from None
+                raise KabuError(self._bot_refused(ev, str(exc))) from None
         if m.writer is not None:  # what was shown is on disk before the prompt
             m.writer.settle()
         # No undo happens here, so every new event in effect is also a new log record.
         return list(enumerate(m.events[before:], start + 1))
+
+    def _bot_refused(self, ev: Event, why: str) -> str:
+        """The words that end a game whose bot made an illegal move ``ev`` (``why``: the
+        refusal). With people at a seeded table, said to them: the refusal may name cards of
+        the bot's hand they do not see ('p2's hand RD2 B3 ... does not hold R1'), so it is
+        left out where the bot's view is not theirs, and a move hidden from them
+        (:meth:`Game.hidden_from`) is not quoted. (kabucli sim, bots alone, says it all.)"""
+        m = self.match
+        game = m.game
+        who = game.actor(ev)
+        move = quoted(game.notate(ev))
+        if m.physical or not self.humans:
+            return f"bot {who} played {move}, which is not legal: {why}"
+        seat = getattr(ev, "seat", None)
+        people = sorted(self.humans)
+        if any(game.hidden_from(ev, p) for p in people):
+            move = "a move hidden from the people at the table"
+        if isinstance(seat, int) and any(
+                game.view(m.state, p) != game.view(m.state, seat) for p in people):
+            return (f"bot {who} played {move}, which is not legal (why is not shown: it may "
+                    f"name {who}'s cards, which the people at the table do not see)")
+        return f"bot {who} played {move}, which is not legal: {why}"
 
     def close(self) -> None:
         """Close the log and tell external bots the game is over (also when the log's last

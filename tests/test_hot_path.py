@@ -224,3 +224,52 @@ def test_check_trusted_refuses_an_illegal_move_a_bot_called_trusted() -> None:
     with pytest.raises(IllegalMove, match=r"a trusted bot.s move .* is not legal"):
         match.accept_trusted(bad)
     assert seen == [] and bad not in match.events
+
+
+
+BAD_BOT = """
+from collections import Counter
+
+class Bad:  # plays cards its hand does not hold
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        if game.name == "uno-dare":
+            return f"p{seat} play R1"
+        held = Counter(state.hands[seat])  # Dare: a set of the reference its hand lacks
+        for a in range(1, 11):
+            for b in range(a, 11):
+                c = (state.ref - a - b) % 10 or 10
+                if any(n > held[v] for v, n in Counter([a, b, c]).items()):
+                    return f"p{seat} {a}-{b}-{c}"
+"""
+
+
+@pytest.mark.parametrize(("game", "bot"), [("dare", 2), ("uno-dare", 1)])
+def test_a_user_bots_illegal_move_does_not_show_its_hand_to_the_people_at_the_table(
+        tmp_path: Path, game: str, bot: int) -> None:
+    """The refusal of cards not held quotes the hand ('p1's hand GR R5 ... does not hold
+    R1', Uno Dare's since e939e8a, Dare's before): the game's last line, said to the person at
+    a seeded table whose bot made the move, gave them that bot's hidden hand. Bots alone
+    (kabucli sim's report, the log's forfeit) keep the reason. (``bot``: the seat that
+    plays first.)"""
+    path = tmp_path / "bad.py"
+    path.write_text(BAD_BOT)
+    g = games.get(game)
+    person = 3 - bot
+    said = []
+    for humans in (set(), {person}):
+        seats = [SeatInfo("bad", f"bot:py:{path}:Bad")]
+        seats.insert(person - 1, SeatInfo("Ann", "human" if humans else "bot:random"))
+        match = Match(g, make_header(g, g.Rules(), seats, 3))
+        bots: dict[int, Any] = {bot: load_python_bot(f"{path}:Bad", Rng(3, f"bot/{bot}"))}
+        if not humans:
+            bots[person] = make(game, "random", Rng(3, f"bot/{person}"))
+        with pytest.raises(KabuError) as err:
+            Session(match, bots, None, humans).run_bots()
+        said.append(str(err.value))
+    alone, at_table = said
+    assert alone.startswith(f"bot p{bot} played '") and f"p{bot}'s hand " in alone, alone
+    assert at_table.startswith(f"bot p{bot} played '"), at_table
+    assert at_table.endswith(f"', which is not legal (why is not shown: it may name p{bot}'s "
+                             "cards, which the people at the table do not see)"), at_table
