@@ -1553,7 +1553,7 @@ def audit(
                 p = match.pending
                 if not match.over and (p.kind == "auto" or (p.kind == "chance" and
                                                             head.seed is not None)):
-                    # (JSON Lines: the events the inputs lead to were not written, a crash
+                    # (JSON Lines, format 1: the events the inputs lead to were not written, a crash
                     # between the two or an edit; the digest, of the inputs, is the same)
                     res["derived_missing"] = True
                     state += ("; it ends before the events its last input leads to, which "

@@ -264,3 +264,39 @@ def test_a_json_lines_log_cut_before_its_derived_events_is_said_so(tmp_path: Pat
     assert "derived_missing" not in docs[0] and docs[1]["derived_missing"] is True, docs
     assert kabucli("resume", str(cut), "--quiet").returncode == 0
     assert cut.read_text() == whole.read_text()
+
+
+def test_a_format_1_binary_log_cut_before_its_derived_events_is_said_so_as_the_docs_say(
+        tmp_path: Path) -> None:
+    """A format 1 binary log stores every event, derived ones included, so it can be cut
+    before them as a JSON Lines log can, and audit gives it derived_missing; the docs said
+    only a JSON Lines log (and 'a binary log does not store them', true of format 2 alone)."""
+    import json
+    import re
+
+    import msgspec
+
+    from kabucli import games
+    from kabucli.log import LogWriter, read_log
+
+    whole = tmp_path / "d.jsonl"
+    res = kabucli("play", "dare", "--seed", "3", "--bot", "all=random", "-r", "rounds=2",
+                  "--log", str(whole), "--quiet")
+    assert res.returncode == 0, res.stderr
+    data = read_log(whole, games.event_types)
+    v1 = msgspec.structs.replace(data.header, format=1, clock=None, commit=None, salt=None)
+    cut = tmp_path / "c.kbl"
+    writer = LogWriter.create(cut, v1, "msgpack")
+    for ev in data.events[:-2]:  # without the last round's payment and the match's end
+        writer.append(ev)
+    writer.close()
+    doc = json.loads(kabucli("audit", "--json", str(cut)).stdout)[0]
+    assert doc["format"] == 1 and doc["derived_missing"] is True, doc
+    root = Path(__file__).resolve().parent.parent / "docs"
+    row = next(line for line in (root / "reports.md").read_text().splitlines()
+               if line.startswith("| `derived_missing` |"))
+    assert "format 1 binary log" in row, row
+    page = " ".join((root / "log-format.md").read_text().split())
+    said = re.search(r"The digest binds the inputs, not the events the engine derives from "
+                     r"them: (.*?) has the same digest without them", page)
+    assert said is not None and "format 1 binary log" in said[1], said
