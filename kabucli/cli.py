@@ -974,7 +974,14 @@ def _command(sess: Session, line: str, out: Console, told: list[Text] | None = N
         return "quit"
     if word in ("?", "moves", "legal"):
         texts = sess.legal_texts(people_only=True)  # (a bot seat's move is refused if typed)
-        if texts:
+        listed = sess.legal_texts(people_only=True, shown=True)  # (PUBLIC: no hand's card)
+        if len(listed) < len(texts):
+            out.print(f"{counted(len(listed), 'legal move', 'legal moves')} naming no card "
+                      "(every hand is hidden while several people may act, and a play from "
+                      "one is not listed):", soft_wrap=True)
+            for t in listed:
+                out.print(f"  {_escape(t)}")
+        elif texts:
             out.print(f"{counted(len(texts), 'legal move', 'legal moves')}:")
             shown = texts if len(texts) <= 40 else texts[:30]
             for t in shown:

@@ -124,7 +124,7 @@ class MoveCompleter(Completer):
         game = sess.game
         named = set(typed_names(sess.match.header.seats).values())
         out: dict[str, None] = {}
-        for text in sess.legal_texts(people_only=True):
+        for text in sess.legal_texts(people_only=True, shown=True):
             out[text] = None
             words = text.split()
             # without the seat, without the verb, and the seat without the verb ('p2 R5')

@@ -453,6 +453,20 @@ class Session:
                 return PUBLIC
         return acting[0] if acting else None
 
+    def hidden_words(self) -> frozenset[str]:
+        """At a hot seat's :data:`PUBLIC` screen (every hand hidden while several people may
+        act at once), the words of what some seat sees and the screen does not (Uno Dare:
+        each hand's cards): a list of moves, a completion or a refusal shown there holds none
+        of them. Empty for any other screen (the person at it sees their own cards)."""
+        if not self.hot_seat() or self.viewer() != PUBLIC:
+            return frozenset()
+        game, state = self.game, self.match.state
+        public = game.view(state, PUBLIC)
+        words: set[str] = set()
+        for seat in range(1, self.match.nseats + 1):
+            _seen_only(game.view(state, seat), public, words)
+        return frozenset(words)
+
     def drop_events(self) -> None:
         """For bots alone (nobody takes a move back), when nothing is drawn: the match keeps
         no more events, but when a bot reads them (``reads_events``: a Python class bot's
@@ -591,14 +605,22 @@ class Session:
         if ev.KIND == "chance" and not m.physical and p.kind == "chance":
             raise IllegalMove("in a seeded game the program deals; this is typed only at a "
                               "real table (--physical)")
-        question = None if confirm is None else self.game.confirm(m.state, ev)
-        if confirm is not None and question is not None:
-            reason = m.why_not(ev)  # a move that is refused anyway is not asked about
-            if reason is not None:
-                raise IllegalMove(reason)
-            if not confirm(question):
-                return None
-        m.submit(ev)
+        try:
+            question = None if confirm is None else self.game.confirm(m.state, ev)
+            if confirm is not None and question is not None:
+                reason = m.why_not(ev)  # a move that is refused anyway is not asked about
+                if reason is not None:
+                    raise IllegalMove(reason)
+                if not confirm(question):
+                    return None
+            m.submit(ev)
+        except IllegalMove as exc:  # (at the PUBLIC screen: one that names a hidden card)
+            hidden = self.hidden_words()
+            if hidden and names_any(str(exc), hidden):
+                raise IllegalMove(
+                    f"{quoted(line.strip())} is not played (why is not shown: it would name "
+                    "cards of a hand, hidden while several people may act)") from None
+            raise
         return ev
 
     def undo(self) -> int:
@@ -620,8 +642,10 @@ class Session:
                 break
         return count
 
-    def legal_texts(self, people_only: bool = False) -> list[str]:
-        """The legal moves now in notation (``people_only``: not those of bot seats)."""
+    def legal_texts(self, people_only: bool = False, shown: bool = False) -> list[str]:
+        """The legal moves now in notation (``people_only``: not those of bot seats;
+        ``shown``: not those that would name a card hidden from the screen, see
+        :meth:`hidden_words`)."""
         m = self.match
         p = m.pending
         out: list[str] = []
@@ -629,7 +653,29 @@ class Session:
             for seat in p.seats:
                 if not (people_only and seat in self.bots):
                     out += [self.game.notate(e) for e in self.game.legal(m.state, seat)]
-        return out
+        hidden = self.hidden_words() if shown else frozenset()
+        return [t for t in out if not names_any(t, hidden)] if hidden else out
+
+
+def _seen_only(mine: Any, public: Any, words: set[str]) -> None:
+    """Add to ``words`` the words of the strings in a seat's view ``mine`` where it is not the
+    :data:`PUBLIC` view ``public`` (a hand's cards where the screen has their number)."""
+    if mine == public:
+        return
+    if isinstance(mine, dict) and isinstance(public, dict):
+        for key, value in mine.items():
+            _seen_only(value, public.get(key), words)
+    elif isinstance(mine, str):
+        words.update(mine.split())
+    elif isinstance(mine, (list, tuple, dict)):
+        for value in mine.values() if isinstance(mine, dict) else mine:
+            _seen_only(value, None, words)
+
+
+def names_any(text: str, words: frozenset[str]) -> bool:
+    """Whether ``text`` holds one of ``words`` as a word of its own (``B6`` in 'play B6',
+    not in 'B60')."""
+    return any(w in words for w in re.findall(r"[^\s'\",;:()]+", text))
 
 
 def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | None,

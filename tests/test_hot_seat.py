@@ -259,3 +259,46 @@ def test_a_window_where_several_people_may_act_draws_no_hand() -> None:
     assert "p1, p2, p3 (p3 to play on" in window and "did not call UNO) >" in window, window
     assert window.count("│ hidden ") == 3, window
     assert PASS_TO not in window  # (a race: nobody to pass the screen to)
+
+
+def test_at_the_public_screen_no_list_refusal_or_completion_shows_a_hand() -> None:
+    """At Uno Dare's catch window (every hand hidden, PUBLIC) the player to move's cards were
+    shown all the same: '?' listed 'p3 play Y8', a refused play quoted 'p3's hand R9 B6 ...
+    does not hold R1' (or said 'B6 does not match', which tells B6 is held), and Tab
+    completed the cards (probe BU). Now those moves are left out, said so, and such a refusal
+    does not say why; a move that names no card is listed and refused as ever."""
+    from kabucli.prompt import MoveCompleter
+    from kabucli.session import PUBLIC
+
+    moves = _moves_to_a_missed_uno(1)
+    sess = session("uno-dare", ["human"] * 3, seed=1)
+    for move in moves:
+        sess.submit_line(move)
+        sess.run_bots()
+    assert sess.viewer() == PUBLIC
+    g, s = sess.game, sess.match.state
+    turn = s.turn
+    hand = [g.deck.token(c) for c in s.hands[turn]]
+    words = set(hand)
+    absent = next(t for t in ("R1", "G2", "B3", "Y4", "R5") if t not in words)
+    typed = (f"p{turn} play {absent}\np{turn} play {hand[0]}\np{turn} play {hand[-1]} red\n"
+             f"play {absent}\n?\np{turn} pass\np{turn} pass\nquit\n")
+    env = {"TTY_COMPATIBLE": "1", "TERM": "xterm-256color", "NO_COLOR": "1", "COLUMNS": "100"}
+    res = run("play", "uno-dare", "--players", "3", "--seed", "1", "--no-log",
+              input="".join(f"\n{move}\n" for move in moves) + typed, env=env)
+    assert res.exit_code == 0, res.output
+    window = res.stdout.split(CLEAR)[-1]
+    said = [line for line in window.splitlines() if " > " not in line]  # (not as typed)
+    shown = {w.strip("'(),:;") for line in said for w in line.split()}
+    assert not words & shown, (words & shown, window)
+    assert "does not hold" not in window and "does not match" not in window
+    assert window.count("why is not shown") >= 3, window
+    assert f"p{turn} draw" in window and "p1 catch p" in window  # (no card named)
+    assert "legal moves naming no card" in window and "is not listed" in window
+    assert f"p{turn} already let" in window  # (a refusal naming no card: said in full)
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    completer = MoveCompleter(sess)
+    offered = {c.text for c in completer.get_completions(Document(f"p{turn} "), CompleteEvent())}
+    assert "draw" in offered and not words & offered, offered
