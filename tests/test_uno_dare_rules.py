@@ -750,6 +750,22 @@ def test_a_race_of_equal_times_goes_to_the_first_seat_after_the_player_caught() 
     assert type(m.events[-1]) is Race
 
 
+def test_a_race_line_names_no_seat_that_let_the_call_go() -> None:
+    """The race draws a time for every seat but the one caught, also for a person who let
+    the call go before the bots were asked: the line named them as racing ('reaction times
+    for a race to catch p2: p1 draw 811, p3 389 ms, p4 175 ms', probe BU). Only the seats
+    still free to catch are named."""
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8", "Y7 Y8 Y9 B5 B9 GS GR"],
+               "G5", "Y1 Y2 Y3 Y4")
+    play(m, "p2 G1", "p1 pass")
+    move = GAME.bot_move(m, {3: Catcher((100, 100)), 4: Catcher((300, 300))})
+    assert move is not None and move[0] == Catch(3, 2)
+    race = m.events[-1]
+    assert type(race) is Race and race.draws[0] >= 0  # (p1's draw is made all the same)
+    line = render.event_line(GAME, len(m.events), race, m).plain
+    assert "race to catch p2: p3 " in line and ", p4 " in line and "p1" not in line, line
+
+
 class Asked:
     """A test bot with no ``catches`` (as a user's program): asked for its move, it catches."""
 

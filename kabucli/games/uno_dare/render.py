@@ -296,8 +296,10 @@ def _describe(game: Game, ev: Event, match: Match) -> str | None:
                 "into a new draw pile")
     if t is Race:  # (who is caught: the window is open until the catch that follows)
         assert isinstance(ev, Race)
+        # every seat but the one caught has a draw, also those who let the call go before
+        # the bots were asked (every person among them): not in the race
         times = ", ".join(race_time(match, p, d, game.reaction_ms)  # type: ignore[attr-defined]
-                          for p, d in enumerate(ev.draws, 1) if d >= 0)
+                          for p, d in enumerate(ev.draws, 1) if d >= 0 and p not in s.passed)
         return f"reaction times for a race to catch p{s.window}: {times}"
     if t is Deal:
         assert isinstance(ev, Deal)
