@@ -517,14 +517,22 @@ class Session:
         return ", ".join(f"p{s}" for s in self.people_asked())
 
     def parse_line(self, line: str) -> Event:
-        """Parse a typed move. A blank line is the game's ``blank_move``. A player's name may
+        """Parse a typed move. A blank line is the game's ``blank_move`` (refused at a hot
+        seat's :data:`PUBLIC` screen, where it would be nobody's). A player's name may
         stand for the seat ``pN`` (where a notation word is spelt like a name, the word
         wins). A move that names no seat and only makes sense with one, or that the game gives
         to a bot's seat, is taken as the move of the one person among the seats that may act
         (so a person playing with bots can type just ``claim``, or ``stop`` when a bot flips
         next)."""
         m = self.match
-        text = line.strip() or (self.game.blank_move(m.state) or "")
+        blank = None if line.strip() else self.game.blank_move(m.state)
+        if blank and self.viewer() == PUBLIC:
+            # (several people may act at one screen: the move would be given to one of them,
+            # whoever pressed Enter)
+            one = next(s for s in m.pending.seats if s in self.humans)
+            raise ParseError(f"several people may act now, so a blank line is nobody's move: "
+                             f"type whose it is, e.g. 'p{one} {blank}'")
+        text = line.strip() or (blank or "")
         names = typed_names(m.header.seats)
         named = name_seats(text, names)
         try:

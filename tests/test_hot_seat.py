@@ -302,3 +302,20 @@ def test_at_the_public_screen_no_list_refusal_or_completion_shows_a_hand() -> No
     completer = MoveCompleter(sess)
     offered = {c.text for c in completer.get_completions(Document(f"p{turn} "), CompleteEvent())}
     assert "draw" in offered and not words & offered, offered
+
+
+def test_a_blank_line_where_several_people_may_act_is_nobodys_move() -> None:
+    """At the catch window's screen a blank line was taken as the player to move's pass
+    ('p3 lets the missing UNO call go'), whoever pressed Enter (probe BU): it is refused,
+    and the move typed with its seat is played."""
+    moves = _moves_to_a_missed_uno(1)
+    env = {"TTY_COMPATIBLE": "1", "TERM": "xterm-256color", "NO_COLOR": "1", "COLUMNS": "100"}
+    typed = "".join(f"\n{move}\n" for move in moves) + "\n\np1 pass\nquit\n"
+    res = run("play", "uno-dare", "--players", "3", "--seed", "1", "--no-log", input=typed,
+              env=env)
+    assert res.exit_code == 0, res.output
+    window = res.stdout.split(CLEAR)[-1]
+    assert ("several people may act now, so a blank line is nobody's move: type whose it is, "
+            "e.g. 'p1 pass'") in window, window
+    assert "p3 lets the missing UNO call go" not in window
+    assert "p1 lets the missing UNO call go" in window
