@@ -24,6 +24,26 @@ def _named(text: str) -> str:
     return text.lower().replace(" ", "-")
 
 
+def _names(text: str, name: str, title: str) -> bool:
+    """Whether a file's ``text`` names the game, by its name or by its title: a title need
+    not be the name with spaces (``High Card``, ``highcard``), and some files are to be
+    headed by the title alone (docs/log-format.md's table of codes, docs/shuffle.md)."""
+    named = _named(text)
+    return name in named or _named(title) in named
+
+
+def test_a_game_is_named_by_its_title_even_when_the_title_is_not_its_name() -> None:
+    """A sixth game, ``highcard`` titled ``High Card``, is in docs/log-format.md's table and
+    in docs/shuffle.md by its title alone, as their tests want it (probe BV): it was taken
+    for missing, since only the name was looked for, so that no title-headed row could
+    satisfy both tests."""
+    row = "| High Card | 2 `deal`, 3 `call`, 4 `show`, 5 `pay`, 6 `result`, 7 `end` |"
+    assert _names(row, "highcard", "High Card")
+    assert _names("- **Uno Dare** (`deal`, `race`):", "uno-dare", "Uno Dare")
+    assert not _names(row, "uno-dare", "Uno Dare")
+    assert not _names("| Dare | 2 `deal` |", "highcard", "High Card")
+
+
 def test_every_file_the_doc_says_to_edit_by_hand_names_every_registered_game() -> None:
     """The doc lists the files that name each game by hand (registering the game does not
     reach them). Each exists and names every registered game (those a bullet limits to games
@@ -34,10 +54,11 @@ def test_every_file_the_doc_says_to_edit_by_hand_names_every_registered_game() -
     for path, words in bullets:
         file = ROOT / path
         assert file.is_file(), f"the doc names {path}, which does not exist"
-        text = _named(file.read_text(encoding="utf-8"))
+        text = file.read_text(encoding="utf-8")
         wanted = [name for name in games.names()
                   if "public_chance" not in words or games.get(name).public_chance]
-        missing = [name for name in wanted if name not in text]
+        missing = [name for name in wanted
+                   if not _names(text, name, games.get(name).title)]
         assert not missing, f"{path} does not name {missing}"
 
 
