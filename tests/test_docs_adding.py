@@ -111,3 +111,29 @@ def test_every_attribute_a_game_class_must_set_is_in_the_doc() -> None:
     assert "min_players" in required
     missing = [name for name in required if f"`{name}`" not in section]
     assert not missing, f"a game must set these, the doc does not say: {missing}"
+
+
+def test_every_registered_game_has_its_events_in_the_log_format_and_its_recordings_listed(
+        ) -> None:
+    """The doc asks for a game's ``### Dare's events`` section in docs/log-format.md (each of
+    its own events with its kind and fields, what tests/foreign/events.mjs is written from)
+    and its section in replays/README.md saying what each recording shows. Nothing checked
+    either: a sixth game (probe BV, ``highcard``) passed every test with neither."""
+    log_format = (ROOT / "docs" / "log-format.md").read_text(encoding="utf-8")
+    readme = (ROOT / "replays" / "README.md").read_text(encoding="utf-8")
+    for name in games.names():
+        title = games.get(name).title
+        _, found, rest = log_format.partition(f"\n### {title}'s events\n")
+        assert found, f"docs/log-format.md has no '### {title}'s events' section"
+        section = rest.split("\n#", 1)[0]
+        for event in games.event_types(name):
+            if event.__module__.startswith("kabucli.games."):  # (its own, not pay, end...)
+                tag, kind = event.__struct_config__.tag, event.KIND
+                assert re.search(rf"^\| (?:`\w+`, )*`{tag}`(?:, `\w+`)* \| {kind} \|", section,
+                                 re.M), (
+                    f"docs/log-format.md, {title}'s events: no row '| `{tag}` | {kind} |'")
+        _, found, rest = readme.partition(f"\n## {title} (`replays/{name}/`)\n")
+        assert found, f"replays/README.md has no '## {title} (`replays/{name}/`)' section"
+        section = rest.split("\n## ", 1)[0]
+        for log in sorted((ROOT / "replays" / name).glob("*.*")):
+            assert f"`{log.name}`" in section, f"replays/README.md does not list {log.name}"
