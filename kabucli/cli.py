@@ -881,35 +881,36 @@ def _typed(sess: Session, out: Console, as_json: bool, read: Callable[[], str]) 
         _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE, as_json)
 
 
-def _yes(out: Console, question: str) -> bool:
-    """Ask a yes/no question at the prompt; anything but yes is no."""
+def _answered(out: Console, prompt: str) -> str | None:
+    """The line typed at a question of the game's (``prompt``); None when input ends or for
+    Ctrl-C, which the questions take as no. SIGTERM (Terminated) stops the game: raised, once
+    the question's line is ended (see _sigterm_stops)."""
     from kabucli.errors import Terminated
 
     try:
-        return out.input(f"{_escape(question)} [dim]\\[y/N][/] ").strip().lower() in ("y", "yes")
-    except Terminated:  # (the game stops: see _sigterm_stops; its line not after the question)
+        return out.input(prompt)
+    except Terminated:  # (its line not after the question)
         out.print()
         raise
     except (EOFError, KeyboardInterrupt):
         out.print()
-        return False
+        return None
+
+
+def _yes(out: Console, question: str) -> bool:
+    """Ask a yes/no question at the prompt; anything but yes is no."""
+    line = _answered(out, f"{_escape(question)} [dim]\\[y/N][/] ")
+    return line is not None and line.strip().lower() in ("y", "yes")
 
 
 def _undo_at_end(sess: Session, out: Console) -> bool:
     """Offer to take back the move that ended the game; True when something was taken back.
     An empty line or ``quit`` finishes; anything else but ``undo`` is answered and asked
     again (a move typed out of habit does not end the game unseen)."""
-    from kabucli.errors import Terminated
-
     while True:
-        try:
-            line = out.input("[bold]game over[/] [dim](undo: take back your last move; "
-                             "Enter: finish)[/] > ")
-        except Terminated:  # (the game stops: see _sigterm_stops; its line not after this)
-            out.print()
-            raise
-        except (EOFError, KeyboardInterrupt):
-            out.print()
+        line = _answered(out, "[bold]game over[/] [dim](undo: take back your last move; "
+                              "Enter: finish)[/] > ")
+        if line is None:
             return False
         word = line.strip().lower()
         if not word or word in QUIT_WORDS:  # (a command, as at the move prompt)
