@@ -1045,14 +1045,11 @@ def _command(sess: Session, line: str, out: Console, told: list[Text] | None = N
     if answer is not None:  # one or more lines, each shown as text; an indented line (a
         # list's: '  1. 3-7-10 ...') that does not fit goes on under its words, not at the
         # first column (Kabu-Tsukuri's best at 60 columns)
-        from kabucli.render import Hanging
+        from kabucli.render import Hanging, after_first_word
 
         for part in answer.split("\n"):
             text = safe_text(part)
-            words = text.lstrip()
-            first = words.find(" ")
-            said = Hanging(len(text) - len(words) + first + 1 if text != words and first > 0
-                           else 0)
+            said = Hanging(after_first_word(text) if text != text.lstrip() else 0)
             said.append(text)
             out.print(said)
         return "handled"

@@ -280,6 +280,14 @@ def _padded(text: str, cells: int) -> str:
     return text + " " * (cells - cell_len(text))
 
 
+def after_first_word(line: str) -> int:
+    """Where a :class:`Hanging` line goes on when it is one of words: past its indent, its
+    first word and the space after it; 0 (no hang) for a line of one word."""
+    words = line.lstrip()
+    space = words.find(" ")
+    return len(line) - len(words) + space + 1 if space > 0 else 0
+
+
 class Hanging(Text):
     """A numbered line whose words, when they do not fit on one line, go on under where they
     began (a hanging indent) rather than under the number: an event line (:func:`event_line`)

@@ -182,7 +182,7 @@ def markdown(text: str) -> RenderableType:
 
 def code_lines(code: str) -> RenderableType:
     """The lines of a code block, each wrapped with a hanging indent (see ``markdown``)."""
-    from kabucli.render import Hanging
+    from kabucli.render import Hanging, after_first_word
 
     lines: list[Text] = []
     for raw in code.splitlines():
@@ -191,9 +191,7 @@ def code_lines(code: str) -> RenderableType:
             hang = len(raw[:comment + 3]) + len(raw[comment + 3:]) - len(
                 raw[comment + 3:].lstrip())
         else:
-            stripped = raw.lstrip()
-            space = stripped.find(" ")
-            hang = len(raw) - len(stripped) + space + 1 if space > 0 else 0
+            hang = after_first_word(raw)
         line = Hanging(hang)
         line.append(raw)
         lines.append(line)
