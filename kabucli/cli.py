@@ -975,7 +975,7 @@ def _command(sess: Session, line: str, out: Console, told: list[Text] | None = N
         return "quit"
     if word in ("?", "moves", "legal"):
         texts = sess.legal_texts(people_only=True)  # (a bot seat's move is refused if typed)
-        listed = sess.legal_texts(people_only=True, shown=True)  # (PUBLIC: no hand's card)
+        listed = sess.shown(texts)  # (at the PUBLIC screen: none that names a hand's card)
         if len(listed) < len(texts):
             out.print(f"{counted(len(listed), 'legal move', 'legal moves')} naming no card "
                       "(every hand is hidden while several people may act, and a play from "

@@ -415,8 +415,7 @@ class Session:
         people = sorted(self.humans)
         if any(game.hidden_from(ev, p) for p in people):
             move = "a move hidden from the people at the table"
-        if isinstance(seat, int) and any(
-                game.view(m.state, p) != game.view(m.state, seat) for p in people):
+        if isinstance(seat, int) and self._sees_apart(seat, people):
             return (f"bot {who} played {move}, which is not legal (why is not shown: it may "
                     f"name {who}'s cards, which the people at the table do not see)")
         return f"bot {who} played {move}, which is not legal: {why}"
@@ -446,12 +445,16 @@ class Session:
             return next(iter(self.humans))
         p = self.match.pending
         acting = [s for s in p.seats if s in self.humans]
-        if len(acting) > 1:
-            game, state = self.game, self.match.state
-            first = game.view(state, acting[0])
-            if any(game.view(state, s) != first for s in acting[1:]):
-                return PUBLIC
+        if len(acting) > 1 and self._sees_apart(acting[0], acting[1:]):
+            return PUBLIC
         return acting[0] if acting else None
+
+    def _sees_apart(self, seat: int, others: Iterable[int]) -> bool:
+        """Whether one of ``others`` sees the game otherwise than ``seat`` (its
+        :meth:`Game.view`): a hand, say, that only one of them may see."""
+        game, state = self.game, self.match.state
+        mine = game.view(state, seat)
+        return any(game.view(state, o) != mine for o in others)
 
     def hidden_words(self) -> frozenset[str]:
         """At a hot seat's :data:`PUBLIC` screen (every hand hidden while several people may
@@ -494,10 +497,8 @@ class Session:
         seat = self.viewer()
         if seat is None or seat == last:
             return None  # (PUBLIC: cleared of the last person's hand, passed to nobody)
-        game, state = self.game, self.match.state
-        mine = game.view(state, seat)
         others = self.humans - {seat} if last is None else {last}
-        return seat if any(game.view(state, o) != mine for o in others) else None
+        return seat if self._sees_apart(seat, others) else None
 
     def people_asked(self) -> list[int]:
         """The seats of the people the play prompt asks (none at a real table, where the
@@ -529,9 +530,8 @@ class Session:
         if blank and self.viewer() == PUBLIC:
             # (several people may act at one screen: the move would be given to one of them,
             # whoever pressed Enter)
-            one = next(s for s in m.pending.seats if s in self.humans)
             raise ParseError(f"several people may act now, so a blank line is nobody's move: "
-                             f"type whose it is, e.g. 'p{one} {blank}'")
+                             f"type whose it is, e.g. 'p{self.people_asked()[0]} {blank}'")
         text = line.strip() or (blank or "")
         names = typed_names(m.header.seats)
         named = name_seats(text, names)
@@ -661,8 +661,13 @@ class Session:
             for seat in p.seats:
                 if not (people_only and seat in self.bots):
                     out += [self.game.notate(e) for e in self.game.legal(m.state, seat)]
-        hidden = self.hidden_words() if shown else frozenset()
-        return [t for t in out if not names_any(t, hidden)] if hidden else out
+        return self.shown(out) if shown else out
+
+    def shown(self, texts: list[str]) -> list[str]:
+        """``texts`` (moves in notation) but those that would name a card hidden from the
+        screen (see :meth:`hidden_words`)."""
+        hidden = self.hidden_words()
+        return [t for t in texts if not names_any(t, hidden)] if hidden else texts
 
 
 def _seen_only(mine: Any, public: Any, words: set[str]) -> None:
