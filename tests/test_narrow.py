@@ -178,3 +178,37 @@ def test_a_rules_example_wrapped_at_60_columns_goes_on_under_its_comment(game: s
             got += cont.split()
         assert got == words, (line, got)
         assert max(len(d) for d in drawn[first:first + 3]) <= 60
+
+
+@pytest.mark.parametrize("width", [60, 50, 45])
+def test_uno_dare_status_line_breaks_between_its_parts(width: int) -> None:
+    """The line under Uno Dare's title (top card, color, direction, pile, discards) breaks
+    between its parts: rich alone put ``pile`` at the end of a 60-column line and its number
+    on the next, and began that line with the separator."""
+    log = str(ROOT / "replays/uno-dare/2p-reshuffle-of-discards.kbl")
+    res = runner.invoke(app, ["replay", log, "--at", "5"],
+                        env={**ENV, "COLUMNS": str(width)})
+    assert res.exit_code == 0, res.output
+    lines = [line.strip("│ ") for line in res.stdout.splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.startswith("top "))
+    status = lines[start:start + 4]
+    assert any(re.search(r"\bpile \d+\b", line) for line in status), status
+    assert any(re.search(r"\bdiscards \d+\b", line) for line in status), status
+    assert not any(line.startswith("·") or line.endswith("·") for line in status), status
+    assert not any(line.endswith(("pile", "discards", "play")) for line in status), status
+
+
+def test_parts_put_as_many_parts_on_a_line_as_fit() -> None:
+    from rich.text import Text
+
+    from kabucli.render.fit import Parts
+
+    console = Console(width=20, no_color=True, force_terminal=False)
+    with console.capture() as cap:
+        console.print(Parts([Text("aaaa"), Text("bbbb"), Text("cccc dddd eeee ffff gggg")]))
+    lines = [line.rstrip() for line in cap.get().splitlines()]
+    assert lines == ["aaaa  ·  bbbb", "cccc dddd eeee ffff", "gggg"]
+    wide = Console(width=80, no_color=True)
+    with wide.capture() as cap:
+        wide.print(Parts([Text("aaaa"), Text("bbbb"), Text("cccc")]))
+    assert cap.get() == "aaaa  ·  bbbb  ·  cccc\n"

@@ -143,6 +143,35 @@ def indented_pairs(rows: Iterable[tuple[RenderableType, RenderableType]],
     return Padding(grid, (0, 0, 0, 2), expand=False)
 
 
+class Parts:
+    """A line of parts joined by ``sep`` that, too long for the width, breaks between parts:
+    rich breaks at any space, which parted a label from its figure (Uno Dare's ``pile`` at
+    the end of one line and ``92`` on the next) and began a line with the separator. A part
+    wider than the whole width wraps as words do."""
+
+    def __init__(self, parts: list[Text], sep: str = "  ·  ") -> None:
+        self.parts = parts
+        self.sep = sep
+
+    def _lines(self, width: int) -> list[Text]:
+        lines: list[Text] = []
+        for part in self.parts:
+            if lines and lines[-1].cell_len + len(self.sep) + part.cell_len <= width:
+                lines[-1].append(self.sep)
+                lines[-1].append_text(part)
+            else:
+                lines.append(part.copy())
+        return lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self._lines(options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        whole = sum(p.cell_len for p in self.parts) + len(self.sep) * (len(self.parts) - 1)
+        widest = max((p.cell_len for p in self.parts), default=0)
+        return Measurement(widest, whole).clamp(max_width=options.max_width)
+
+
 def fit(table: Table) -> Fit:
     """``table``, drawn so that no word in it is cut at any width (see the module)."""
     return Fit(table)

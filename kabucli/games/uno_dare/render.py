@@ -40,7 +40,7 @@ from kabucli.games.uno_dare.rules import (
 from kabucli.games.uno_dare.text import COLOR_NAMES, dare_text
 from kabucli.notation import card_list
 from kabucli.render import race_time, result_rows, round_of, seat_cell, seat_label
-from kabucli.render.fit import fit, titled
+from kabucli.render.fit import Parts, fit, titled
 
 MILESTONES = {"deal", "score"}
 STYLES = ("bold white on red", "bold black on yellow", "bold white on green",
@@ -123,15 +123,16 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     s: UnoState = match.state
     arrow = "→ p1, p2, ..." if s.direction > 0 else "← ..., p2, p1"
     title = (f"{_where(s)} · target {s.rules.target} ({s.rules.scoring}) · dares: {s.rules.dares}")
-    head = Text()
+    head: RenderableType
     if s.discards:
-        head.append("top ")
-        head.append_text(card_text(game, s.discards[-1]))
+        top = Text("top ")
+        top.append_text(card_text(game, s.discards[-1]))
         color = "to be named" if s.phase == "name" else COLOR_NAMES[s.color]
-        head.append(f"  color {color}  ·  play {arrow}  ·  pile {len(s.pile)}  ·  "
-                    f"discards {len(s.discards)}")
+        top.append(f"  color {color}")
+        head = Parts([top, Text(f"play {arrow}"), Text(f"pile {len(s.pile)}"),
+                      Text(f"discards {len(s.discards)}")])
     else:
-        head.append("waiting for the deal", style="dim")
+        head = Text("waiting for the deal", style="dim")
     seats = Table(show_edge=False, pad_edge=False, expand=True)
     seats.add_column("seat")
     seats.add_column("score", justify="right")
