@@ -5,6 +5,7 @@ log convert, sim and an external bot that sees only its own hand."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -269,3 +270,25 @@ def test_a_move_word_with_words_after_it_is_refused_for_that(typed: str, why: st
               input=f"deal R5\n{typed}\nquit\n")
     refusals = [line for line in res.stdout.splitlines() if "refused:" in line]
     assert len(refusals) == 1 and refusals[0].endswith(f"refused: {why}"), refusals
+
+
+def test_a_bot_that_tries_a_dare_is_shown_trying_its_words() -> None:
+    """A seat that tries a dare is shown with the dare's words. The table shows them only to
+    the person hit (the line under the table); a bot hit was shown as `p2 tries the dare`,
+    and the people at the table never learnt what it did."""
+    from kabucli.games.uno_dare.events import UnoDareRules
+    from kabucli.games.uno_dare.text import dare_text
+
+    log = Path(__file__).resolve().parent.parent / "replays/uno-dare/3p-first-card-dare.kbl"
+    res = run("replay", str(log), "--json")
+    steps = json.loads(res.stdout)["steps"]
+    tried = [s for s in steps if s["event"].get("e") == "answer"
+             and s["event"].get("answer") == "try"]
+    assert tried
+    out = " ".join(run("replay", str(log)).stdout.split())
+    rules = UnoDareRules(**json.loads(res.stdout)["header"]["rules"])
+    numbers = re.findall(r"tries dare #(\d+)", out)
+    assert len(numbers) == len(tried)
+    for number in numbers:
+        words = dare_text(rules, int(number))
+        assert f"tries dare #{number}: \"{words}\"" in out, words

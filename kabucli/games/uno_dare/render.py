@@ -274,6 +274,9 @@ def _describe(game: Game, ev: Event, match: Match) -> str | None:
         return f"p{ev.seat} names {COLOR_NAMES[ev.color]}"
     if t is Answer:
         assert isinstance(ev, Answer)
+        if ev.answer == "try" and s.hit_number:  # (what the seat tries: a bot's too, which
+            # the table sees only in this line; a person hit sees it on the table)
+            return f"p{ev.seat} tries dare #{s.hit_number}: \"{dare_text(s.rules, s.hit_number)}\""
         return {"decline": f"p{ev.seat} declines the dare (draws 2)",
                 "try": f"p{ev.seat} tries the dare",
                 "done": f"p{ev.seat} did the dare",
