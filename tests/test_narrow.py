@@ -212,3 +212,20 @@ def test_parts_put_as_many_parts_on_a_line_as_fit() -> None:
     with wide.capture() as cap:
         wide.print(Parts([Text("aaaa"), Text("bbbb"), Text("cccc")]))
     assert cap.get() == "aaaa  ·  bbbb  ·  cccc\n"
+
+
+@pytest.mark.parametrize(("log", "at"), [("replays/yatchaba/3p-book-amounts.kbl", 20),
+                                         ("replays/uno-dare/3p-first-card-wild-dare.kbl", 109)])
+def test_a_line_of_words_wraps_in_the_table_panel_rather_than_widening_it(log: str,
+                                                                          at: int) -> None:
+    """At a wide terminal the table's panel keeps its width (80 columns) while its tables fit
+    it a line a row: a line of words wraps. Yatchaba's odds line and Uno Dare's dare made the
+    panel as wide as they were long (98-120 columns), so it changed width from event to
+    event."""
+    res = runner.invoke(app, ["replay", str(ROOT / log), "--at", str(at)],
+                        env={**ENV, "COLUMNS": "120"})
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    top = lines[next(i for i, line in enumerate(lines) if line.startswith("state after")) + 1]
+    assert len(top) == 80, top
+    assert "dare #" in res.stdout or "best guess" in res.stdout

@@ -240,15 +240,26 @@ def steady(panel: Panel, console: Console, options: ConsoleOptions,
     """``panel`` (made with ``expand=False``) drawn :data:`PANEL_WIDTH` wide (see there).
     Wider only for what needs it: a table as wide as it is drawn on one line a row; with
     ``wraps`` (words that go on on the next line), its longest word."""
+    inner = options.update_width(options.max_width - 4)  # (less the borders and padding)
     if wraps:  # (a panel measures as its widest line: its words', unwrapped)
-        need = Measurement.get(console, options.update_width(options.max_width - 4),
-                               panel.renderable).minimum + 4  # the borders and padding
+        need = Measurement.get(console, inner, panel.renderable).minimum + 4
     else:
-        need = Measurement.get(console, options, panel).maximum
+        need = _unwrapped(console, inner, panel.renderable) + 4
     out = copy.copy(panel)
     out.expand = True
     out.width = min(options.max_width, max(PANEL_WIDTH, need))
     return out
+
+
+def _unwrapped(console: Console, options: ConsoleOptions, body: RenderableType) -> int:
+    """The width ``body`` needs for its tables to be drawn a line a row, its lines of words
+    wrapped: a line of words (a Text, :class:`Parts`) needs its longest word, a table its
+    widest row. Measured whole, a panel took the width of its longest line of words (Uno
+    Dare's dare, 100 columns), and changed width at each event of a wide terminal."""
+    if isinstance(body, Group):
+        return max((_unwrapped(console, options, r) for r in body.renderables), default=0)
+    measured = Measurement.get(console, options, body)
+    return measured.minimum if isinstance(body, Text | Parts) else measured.maximum
 
 
 class Steady:
