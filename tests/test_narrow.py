@@ -229,3 +229,24 @@ def test_a_line_of_words_wraps_in_the_table_panel_rather_than_widening_it(log: s
     top = lines[next(i for i, line in enumerate(lines) if line.startswith("state after")) + 1]
     assert len(top) == 80, top
     assert "dare #" in res.stdout or "best guess" in res.stdout
+
+
+@pytest.mark.parametrize("width", [80, 60])
+@pytest.mark.parametrize("game", ["dare", "kazu-tori", "yatchaba"])
+def test_cards_drawn_as_boxes_go_on_in_rows_of_whole_boxes(game: str, width: int) -> None:
+    """Cards drawn as boxes (a table's cards, a field, a row face up) go on in rows of whole
+    boxes at any width. They were one line of boxes that the terminal's width cut mid-box:
+    Kazu-Tori's table of 16 cards at 80 columns put a box's top on one line and its end on
+    the next."""
+    most = 0
+    for log in sorted((ROOT / "replays" / game).glob("*.kbl")):
+        steps = len(json.loads(kabucli("replay", str(log), "--json").stdout)["steps"])
+        for at in sorted({steps // 2, steps * 3 // 4, steps - 1}):
+            res = runner.invoke(app, ["replay", str(log), "--at", str(at)],
+                                env={**ENV, "COLUMNS": str(width)})
+            assert res.exit_code == 0, res.output
+            for line in res.stdout.splitlines():
+                assert line.count("╭") == line.count("╮"), (log.name, at, line)
+                assert line.count("╰") == line.count("╯"), (log.name, at, line)
+                most = max(most, line.count("╭"))
+    assert most >= 3  # (boxes were drawn)

@@ -64,22 +64,48 @@ def cards_inline(tokens: list[str], style: str | None = None, sep: str = " ") ->
     return out
 
 
-def cards_box(tokens: list[str], style: str | None = None) -> Text:
-    """Cards drawn as three-line boxes side by side."""
+class CardBoxes:
+    """Cards drawn as three-line boxes side by side, as many to a row as the width holds: a
+    Text of the boxes wrapped where the width ended, mid-box (Kazu-Tori's table of 14 cards
+    at 80 columns, a box's top on one line and its end on the next)."""
+
+    breaks_between = True  # (a panel wraps it rather than widen: see render.fit._unwrapped)
+
+    def __init__(self, tokens: list[str], style: str | None = None) -> None:
+        self.tokens = tokens
+        self.style = style
+        self.width = max(2, *(len(t) for t in tokens)) if tokens else 2
+
+    def rows(self, per_row: int) -> Text:
+        """The boxes, ``per_row`` to a row (at least one)."""
+        per_row = max(1, per_row)
+        out: list[Text] = []
+        for start in range(0, len(self.tokens), per_row):
+            top, mid, bot = Text(), Text(), Text()
+            for tok in self.tokens[start:start + per_row]:
+                edge = "dim" if tok == "??" else ""
+                top.append("╭" + "─" * self.width + "╮", style=edge)
+                mid.append("│", style=edge)
+                mid.append(f"{tok:>{self.width}}",
+                           style=self.style or ("dim" if tok == "??" else "bold"))
+                mid.append("│", style=edge)
+                bot.append("╰" + "─" * self.width + "╯", style=edge)
+            out += [top, mid, bot]
+        return Text("\n").join(out)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.rows(options.max_width // (self.width + 2))
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        box = self.width + 2
+        return Measurement(box, box * len(self.tokens)).clamp(max_width=options.max_width)
+
+
+def cards_box(tokens: list[str], style: str | None = None) -> RenderableType:
+    """Cards drawn as three-line boxes side by side, in rows that fit (:class:`CardBoxes`)."""
     if not tokens:
         return Text("(none)", style="dim")
-    width = max(2, *(len(t) for t in tokens))
-    top = Text()
-    mid = Text()
-    bot = Text()
-    for tok in tokens:
-        st = style or ("dim" if tok == "??" else "bold")
-        top.append("╭" + "─" * width + "╮", style="dim" if tok == "??" else "")
-        mid.append("│", style="dim" if tok == "??" else "")
-        mid.append(f"{tok:>{width}}", style=st)
-        mid.append("│", style="dim" if tok == "??" else "")
-        bot.append("╰" + "─" * width + "╯", style="dim" if tok == "??" else "")
-    return Text("\n").join([top, mid, bot])
+    return CardBoxes(tokens, style)
 
 
 def race_time(match: Match, seat: int, draw: int, ms: Callable[[Any, int], int]) -> str:

@@ -149,6 +149,8 @@ class Parts:
     the end of one line and ``92`` on the next) and began a line with the separator. A part
     wider than the whole width wraps as words do."""
 
+    breaks_between = True  # (see _unwrapped)
+
     def __init__(self, parts: list[Text], sep: str = "  ·  ") -> None:
         self.parts = parts
         self.sep = sep
@@ -253,13 +255,15 @@ def steady(panel: Panel, console: Console, options: ConsoleOptions,
 
 def _unwrapped(console: Console, options: ConsoleOptions, body: RenderableType) -> int:
     """The width ``body`` needs for its tables to be drawn a line a row, its lines of words
-    wrapped: a line of words (a Text, :class:`Parts`) needs its longest word, a table its
-    widest row. Measured whole, a panel took the width of its longest line of words (Uno
+    wrapped: a line of words (a Text, :class:`Parts`) or of cards that goes on in rows
+    (``breaks_between``: :class:`kabucli.render.CardBoxes`) needs its longest word or card, a
+    table its widest row. Measured whole, a panel took the width of its longest line of words (Uno
     Dare's dare, 100 columns), and changed width at each event of a wide terminal."""
     if isinstance(body, Group):
         return max((_unwrapped(console, options, r) for r in body.renderables), default=0)
     measured = Measurement.get(console, options, body)
-    return measured.minimum if isinstance(body, Text | Parts) else measured.maximum
+    wraps = isinstance(body, Text) or getattr(body, "breaks_between", False)
+    return measured.minimum if wraps else measured.maximum
 
 
 class Steady:
