@@ -250,3 +250,17 @@ def test_cards_drawn_as_boxes_go_on_in_rows_of_whole_boxes(game: str, width: int
                 assert line.count("╰") == line.count("╯"), (log.name, at, line)
                 most = max(most, line.count("╭"))
     assert most >= 3  # (boxes were drawn)
+
+
+def test_kazu_tori_pile_wraps_rather_than_squeezing_the_seats_and_status() -> None:
+    """A long pile of cards wraps in its column at 80 columns. It was drawn on one line
+    whatever its length, and the seat's name and status were squeezed into a word a line
+    (`p2` over `random`, `flips` over `next,` over `says` over `eight`)."""
+    log = str(ROOT / "replays/kazu-tori/4p-jizo-handed-out-then-removed.kbl")
+    res = runner.invoke(app, ["replay", log, "--at", "80"], env={**ENV, "COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    table = out[out.index("state after event 80"):]
+    assert "p2 random" in table and "p4 random" in table, table
+    assert "flips next, says eight" in table, table
+    assert "Oni" in table and "10 6 4 5" in table, table  # (the pile is shown, wrapped)

@@ -138,7 +138,6 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     seats = Table(show_edge=False, pad_edge=False, expand=True)
     for col in ("seat", "chips", "pile", "status"):
         seats.add_column(col, justify="right" if col == "chips" else "left")
-    seats.columns[2].no_wrap = True
     for p in range(1, s.n + 1):
         pile = s.piles[p]
         if viewer is None and not s.physical and pile:
