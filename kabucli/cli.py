@@ -1476,6 +1476,7 @@ def audit(
 
     def result(res: dict[str, Any]) -> None:
         nonlocal items
+        counts[res["status"]] += 1
         if as_json:
             body = _dumps(res, indent=2).replace("\n", "\n  ")
             print(("[\n  " if not items else ",\n  ") + body, end="")
@@ -1486,6 +1487,7 @@ def audit(
     # a batch), and always before a line on stderr
     valid: list[str] = []
     shown = [time.monotonic()]
+    counts = {"valid": 0, "invalid": 0, "unreadable": 0}
 
     def show_valid() -> None:
         if valid:
@@ -1597,7 +1599,16 @@ def audit(
         show_valid()
     if as_json:
         print("\n]" if items else "[]")
+    elif len(logs) > 1:  # (the lines of a few hundred logs: how many of each, at the end)
+        out.print(_audit_counts(counts), highlight=False)
     raise typer.Exit(worst)
+
+
+def _audit_counts(counts: dict[str, int]) -> str:
+    """audit's last line for several logs: how many were valid, broke a rule (or were not the
+    one --digest or --commit named) and could not be read."""
+    parts = [f"{n:,} {what}" for what, n in counts.items() if n or what == "valid"]
+    return f"{sum(counts.values()):,} logs: " + ", ".join(parts)
 
 
 # what audit cannot check in a valid log of a real table (--json's "not_checked"), and its

@@ -388,8 +388,20 @@ def test_audit_lines_come_in_the_order_of_the_logs(game_log: Path, tmp_path: Pat
     assert res.returncode == 2
     said = [line.split(":")[0] for line in res.stdout.splitlines()
             if not line.startswith("  digest ")]
-    assert said == ["valid", "valid", "invalid", "valid", "unreadable", "valid", "valid"]
+    assert said == ["valid", "valid", "invalid", "valid", "unreadable", "valid", "valid",
+                    "7 logs"]
     assert res.stdout.count("  digest ") == 5
+    # the last line counts them, for a person who would else scroll through the lines
+    assert res.stdout.splitlines()[-1] == "7 logs: 5 valid, 1 invalid, 1 unreadable"
+
+
+def test_audit_counts_the_logs_only_when_it_checks_several(game_log: Path) -> None:
+    one = run("audit", str(game_log))
+    assert one.exit_code == 0 and "logs:" not in one.stdout
+    two = run("audit", str(game_log), str(game_log))
+    assert two.exit_code == 0 and two.stdout.splitlines()[-1] == "2 logs: 2 valid"
+    as_json = run("audit", str(game_log), str(game_log), "--json")
+    assert len(json.loads(as_json.stdout)) == 2
 
 
 def test_audit_json_reports_each_log(game_log: Path, tmp_path: Path) -> None:
