@@ -43,14 +43,19 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
                  workers: int | None = None) -> Iterator[Outcome]:
     """The outcomes of the matches ``todo`` (in that order), played as Ray tasks of a chunk of
     matches each (about 0.2 s of play); two per CPU of the cluster under way."""
-    ray = _ray()
-    ours = not ray.is_initialized()
+    loaded = sys.modules.get("ray")
+    ours = loaded is None or not loaded.is_initialized()
     if ours and address is not None:
         _reachable(address)
         if "RAY_AUTH_MODE" not in os.environ and _token():
             # Ray (2.59 on) starts a cluster with token authentication, and a driver joining
-            # it sends the token only in token mode (a cluster without it accepts that too)
+            # it sends the token only in token mode (a cluster without it accepts that too).
+            # Ray reads the mode once, as it is imported: set it before, and should Ray be
+            # imported already, have it read again (as Ray's own switch to token mode does)
             os.environ["RAY_AUTH_MODE"] = "token"
+            if loaded is not None:
+                _reread_ray_config(loaded)
+    ray = _ray()
     printer = None  # Ray's printer of its cluster's errors, while this run keeps them quiet
     terminated: list[int] = []  # the SIGTERM the run's handler was given, once it is
     if ours:
@@ -132,6 +137,13 @@ def _quiet_cluster_errors(ray: Any) -> Any:
 
     worker.print_to_stdstream = to_stderr
     return printer
+
+
+def _reread_ray_config(ray: Any) -> None:
+    """Have an imported Ray read its settings (RAY_AUTH_MODE) from the environment again."""
+    config = getattr(getattr(ray, "_raylet", None), "Config", None)
+    if config is not None and hasattr(config, "initialize"):
+        config.initialize("")
 
 
 def _token() -> bool:

@@ -116,7 +116,16 @@ def test_a_cluster_started_by_ray_start_head_is_joined_at_its_address(tmp_path: 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    # a home of its own: ray start --head writes its authentication token in ~/.ray
+    # a home of its own, holding a token in ~/.ray as a home does once Ray has run there
+    # (ray.init() of a local Ray writes one): ray start --head then starts its cluster with
+    # token authentication, as docs/bots.md says, and kabucli must send that token; without
+    # a token there the cluster had none, and sending it was never tested (kabucli set
+    # RAY_AUTH_MODE after importing Ray, which reads it once, so it sent none: 20 s of
+    # "Failed to connect to Ray cluster")
+    import secrets
+
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text(secrets.token_hex(32))
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "HOME": str(tmp_path)}
     env.pop("RAY_AUTH_MODE", None)
     head = subprocess.Popen(
