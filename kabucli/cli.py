@@ -2175,6 +2175,8 @@ def _end_run(as_json: dict[str, Any] | None,
     the logs reused and why the run stopped), the charts, and the exit code."""
     if as_json is not None:
         print(_dumps(as_json, indent=2))
+        if report.stopped:  # (on stderr, as every word beside --json's document: a run
+            _say_stopped(err, report)  # that stopped early, exit 1 included, says why)
         charts()
         _signals_back()
         raise typer.Exit(code)
@@ -2196,11 +2198,15 @@ def _end_run(as_json: dict[str, Any] | None,
     if report.reused:
         out.print(f"[dim]{_matches(report.reused)} reused from {_escape(str(logs))}[/]")
     if report.stopped:
-        err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
-                  f"{_matches(report.planned)}")
+        _say_stopped(err, report)
     charts()
     _signals_back()
     raise typer.Exit(code)
+
+
+def _say_stopped(err: Console, report: Any) -> None:
+    err.print(f"[yellow]stopped:[/] {_escape(report.stopped)} after {report.matches} of "
+              f"{_matches(report.planned)}")
 
 
 def _signals_back() -> None:

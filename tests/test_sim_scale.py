@@ -197,6 +197,10 @@ def test_max_failures_stops_the_run_with_the_report_so_far(tmp_path: Path) -> No
     assert data["stopped"].startswith("bot #1") and "--max-failures 2" in data["stopped"]
     assert "failed 2 matches (--max-failures 2)" in data["stopped"]  # not 'match(es)'
     assert "hello there" in data["failed"][0]["reason"]
+    # exit code 1 with --json said nothing on stderr, where every word beside the document
+    # goes: a script's user saw a failed run and no reason (the document alone had it)
+    assert json.loads(res.stdout) == data
+    assert res.stderr.strip() == f"stopped: {data['stopped']} after 2 of 10 matches"
 
 
 def test_the_report_names_the_forfeits_in_words(tmp_path: Path) -> None:
@@ -356,9 +360,10 @@ def test_ctrl_c_before_any_match_is_counted_gives_an_empty_report(
                               *(["--json"] if as_json else [])])
     assert res.exit_code == 130, res.output
     assert "internal error" not in res.output and "Traceback" not in res.output
-    if as_json:
-        data = json.loads(res.output)
+    if as_json:  # the document on stdout, the line saying why beside it on stderr
+        data = json.loads(res.stdout)
         assert data["matches"] == 0 and data["stopped"] == "interrupted (Ctrl-C)"
+        assert res.stderr.startswith("stopped: interrupted (Ctrl-C) after 0 of ")
     else:
         assert "interrupted" in res.output
 
