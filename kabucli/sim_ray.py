@@ -66,9 +66,11 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
                      include_dashboard=False, log_to_driver=False,
                      logging_level=logging.ERROR, configure_logging=True)
         except Exception as exc:  # ConnectionError, ValueError, RuntimeError: Ray's own words
-            where = f"the Ray cluster at {address}" if address else "a local Ray"
-            raise KabuError(f"cannot start {where}: {' '.join(str(exc).split())[:300]}") \
-                from None
+            # (a cluster is joined: one that answers and refuses is often one that wants the
+            # token of its head, which docs/bots.md says how to bring)
+            where = (f"join the Ray cluster at {address} (its token: see docs/bots.md)"
+                     if address else "start a local Ray")
+            raise KabuError(f"cannot {where}: {' '.join(str(exc).split())[:300]}") from None
         except SystemExit:
             # Ray's own SIGTERM handler, in place while it starts, exits (code 15, or 1): a
             # run with a handler of its own stops as that would, with its report

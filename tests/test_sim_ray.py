@@ -216,3 +216,30 @@ def test_sigterm_while_the_run_waits_for_its_ray_tasks_says_sigterm(tmp_path: Pa
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 143, err[-2000:]
     assert json.loads(out)["stopped"] == "terminated (SIGTERM)"
+
+
+def test_a_cluster_that_answers_and_refuses_is_not_joined_in_one_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cluster that answers but refuses the driver (most often: it wants its head's token)
+    is one line that says the cluster was not joined, and where its token is explained; it
+    said 'cannot start the Ray cluster at ...', as if kabucli had tried to start one."""
+    from kabucli import sim_ray
+
+    class Refusing:
+        @staticmethod
+        def is_initialized() -> bool:
+            return False
+
+        @staticmethod
+        def init(**_: Any) -> None:
+            raise ConnectionError("Failed to connect to Ray cluster\n  at 10.0.0.5:6379")
+
+    monkeypatch.setattr(sim_ray, "_ray", lambda: Refusing)
+    monkeypatch.setattr(sim_ray, "_reachable", lambda address: None)
+    monkeypatch.setattr(sim_ray, "_token", lambda: False)
+    monkeypatch.setitem(sys.modules, "ray", Refusing)
+    with pytest.raises(KabuError) as caught:
+        next(sim_ray.ray_outcomes(None, iter([]), "10.0.0.5:6379"))  # type: ignore[arg-type]
+    assert str(caught.value) == ("cannot join the Ray cluster at 10.0.0.5:6379 (its token: see "
+                                 "docs/bots.md): Failed to connect to Ray cluster at "
+                                 "10.0.0.5:6379")
