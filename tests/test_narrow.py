@@ -264,3 +264,17 @@ def test_kazu_tori_pile_wraps_rather_than_squeezing_the_seats_and_status() -> No
     assert "p2 random" in table and "p4 random" in table, table
     assert "flips next, says eight" in table, table
     assert "Oni" in table and "10 6 4 5" in table, table  # (the pile is shown, wrapped)
+
+
+def test_dare_hand_wraps_rather_than_squeezing_the_seat_names() -> None:
+    """At 80 columns, with sets laid and hands of nine, Dare's hands go on under themselves
+    and every seat keeps its name on one line; drawn on one line each, they squeezed the seat
+    column to `p3` over `Chie`."""
+    log = str(ROOT / "replays/dare/3p-physical-match.kbl")
+    res = runner.invoke(app, ["replay", log, "--at", "19"], env={**ENV, "COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    table = res.stdout[res.stdout.index("state after event 19"):]
+    for seat in ("p1 Aki", "p2 Ben", "p3 Chie"):
+        assert seat in table, table
+    assert "1-6-10  2-5-10  3-4-10" in table, table
+    assert table.count("??") == 18, table  # (both hidden hands of nine, wrapped)

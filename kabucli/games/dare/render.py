@@ -74,15 +74,14 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     seats.add_column("hand")
     seats.add_column("sets laid")
     seats.add_column("status")
-    seats.columns[2].no_wrap = True
-    seats.columns[3].no_wrap = True
     for p in s.order:
         hidden = viewer is not None and viewer != p and s.shown[p] is None
-        hand = ["??"] * len(s.hands[p]) if hidden else [tok(c) for c in s.hands[p]]
+        hand = cards_inline(["??"] * len(s.hands[p]) if hidden else [tok(c) for c in s.hands[p]])
+        hand.no_wrap = False  # (a long hand goes on under itself, between cards, rather than
+        # squeeze the seat's name to a word a line; so do the sets laid, between sets)
         sets = Text("  ").join(cards_inline([tok(c) for c in st], sep="-")
                                for st in (s.laid[p] or []))
-        seats.add_row(seat_cell(match, p), str(s.ledger.seat(p)), cards_inline(hand),
-                      sets, _status(s, p))
+        seats.add_row(seat_cell(match, p), str(s.ledger.seat(p)), hand, sets, _status(s, p))
     return titled(Group(field, Text(""), fit(seats)), title)
 
 
