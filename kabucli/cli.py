@@ -689,6 +689,8 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                 screen = screen if now is None else now
             if show and (lines is None or m.physical) and last_table != m.logged:
                 out.print(render.table(g, m, sess.viewer()))
+                if hot and sess.viewer() == PUBLIC:
+                    out.print(_look_hint(sess), soft_wrap=True)
                 last_table = m.logged
             p = m.pending
             if lines is None:  # the seats named as the table names them (p1 Ann)
@@ -722,6 +724,12 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
             if reply is not None:
                 continue
             try:
+                looked = sess.look_seat(line, lines is None)  # (no move: nothing recorded)
+                if looked is not None:
+                    if _look(sess, out, looked, as_json, told[seen.get(looked, 0):]):
+                        seen[looked] = len(told)
+                    last_table = -1  # (the shared table again)
+                    continue
                 if sess.submit_line(line, partial(_yes, out) if interactive else None) is None:
                     out.print("not played")
             except LogWriteError:
@@ -852,16 +860,59 @@ def _pass_screen(sess: Session, out: Console, seat: int, as_json: bool) -> bool:
     if seat == PUBLIC:  # several may act at once (a race): nobody to wait for
         return cleared
     who = _escape(seat_label(sess.match, seat))
+    _enter(sess, out, as_json, f"[bold]pass the screen to {who}[/], then press Enter > ",
+           f"press Enter once {who} has the screen")
+    return cleared
+
+
+def _look_hint(sess: Session) -> str:
+    """The line that tells the people at a hot seat's PUBLIC screen how one of them sees their
+    own hand (markup)."""
+    from kabucli.session import LOOK, typed_names
+
+    asked = sess.people_asked()
+    seat = asked[0] if asked else 1
+    names = [n for n, s in typed_names(sess.match.header.seats).items() if s == seat]
+    name = f" or '{LOOK} {sess.match.seat_name(seat)}'" if names else ""
+    return (f"[dim]every hand is hidden: to see your own alone, type {LOOK} and your seat, "
+            f"e.g. '{LOOK} p{seat}'{_escape(name)}[/]")
+
+
+def _enter(sess: Session, out: Console, as_json: bool, prompt: str, what: str) -> None:
+    """Wait at ``prompt`` (markup) until Enter is pressed: ``quit`` leaves the game, as at the
+    move prompt, and any other line is answered with ``what`` (markup: what Enter does
+    there) and asked again; input that ends, Ctrl-C and SIGTERM stop the game (_typed)."""
     while True:
-        line = _typed(sess, out, as_json, lambda: out.input(
-            f"[bold]pass the screen to {who}[/], then press Enter > "))
+        line = _typed(sess, out, as_json, lambda: out.input(prompt))
         word = line.strip().lower()
         if not word:
-            return cleared
+            return
         if word in QUIT_WORDS:
             _stop(sess, "left the game", 0, as_json)
-        out.print(f"press Enter once {who} has the screen, or type quit (not "
-                  f"{_escape(repr(line.strip()[:40]))})", soft_wrap=True)
+        out.print(f"{what}, or type quit (not {_escape(repr(line.strip()[:40]))})",
+                  soft_wrap=True)
+
+
+def _look(sess: Session, out: Console, seat: int, as_json: bool, missed: list[Text]) -> bool:
+    """Hot seat, at the PUBLIC screen (every hand hidden while several people may act): the
+    person in ``seat`` sees their own hand alone and hands the screen back. The screen is
+    passed to them as between turns (_pass_screen), then ``missed`` (the event lines they
+    have not had on the screen) and the table drawn for them; Enter clears it again, for the
+    caller to draw the shared table. Nothing is played or recorded. Whether the screen was
+    cleared (``missed`` is drawn only then: elsewhere it is still there)."""
+    from kabucli import render
+    from kabucli.session import PUBLIC
+
+    cleared = _pass_screen(sess, out, seat, as_json)
+    if cleared:
+        for line in missed:
+            out.print(line)
+    out.print(render.table(sess.game, sess.match, seat))
+    who = _escape(render.seat_label(sess.match, seat))
+    _enter(sess, out, as_json, f"[bold]{who}: press Enter to hide your hand[/] > ",
+           f"press Enter to hide {who}'s hand (moves are typed at the shared screen after)")
+    _pass_screen(sess, out, PUBLIC, as_json)
+    return cleared
 
 
 def _typed(sess: Session, out: Console, as_json: bool, read: Callable[[], str]) -> str:
@@ -966,7 +1017,7 @@ def _command(sess: Session, line: str, out: Console, told: list[Text] | None = N
 
     from kabucli import games, render
     from kabucli.safetext import safe_text, shown_name
-    from kabucli.session import COMMANDS, typed_names
+    from kabucli.session import typed_names
 
     word = line.strip().lower()
     g = sess.game
@@ -982,6 +1033,7 @@ def _command(sess: Session, line: str, out: Console, told: list[Text] | None = N
                       "one is not listed):", soft_wrap=True)
             for t in listed:
                 out.print(f"  {_escape(t)}")
+            out.print(_look_hint(sess), soft_wrap=True)
         elif texts:
             out.print(f"{counted(len(texts), 'legal move', 'legal moves')}:")
             shown = texts if len(texts) <= 40 else texts[:30]
@@ -1031,7 +1083,7 @@ def _command(sess: Session, line: str, out: Console, told: list[Text] | None = N
 
         # (at a real table, what the referee types there: see games.notation)
         _markdown(out, games.notation(g.name, m.physical))
-        asked = {**COMMANDS, **games.commands(g.name, m.physical)}
+        asked = sess.commands()  # (at a hot seat, look too)
         out.print(indented_pairs(((Text(safe_text(name)), Text(safe_text(what)))
                                   for name, what in asked.items()), "bold"))
         named = sorted(typed_names(m.header.seats).values())

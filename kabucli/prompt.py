@@ -25,9 +25,8 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import ColorDepth, Output, create_output
 
-from kabucli import games
 from kabucli.errors import KabuError
-from kabucli.session import COMMANDS, Session, typed_names
+from kabucli.session import Session, typed_names
 
 HISTORY_KEPT = 1000  # the newest lines of a history file that Up can recall
 # A history file grew by every line ever typed and was read whole at each start; past this
@@ -156,8 +155,7 @@ class MoveCompleter(Completer):
         out = [(w, forms[0] if len(forms) == 1 else f"{len(forms)} moves")
                for w, forms in found.items()]
         if not done:
-            commands = {**COMMANDS, **games.commands(self.sess.game.name,
-                                                     self.sess.match.physical)}
+            commands = self.sess.commands()
             out += [(c, what) for c, what in commands.items() if c.startswith(low)]
         return out
 

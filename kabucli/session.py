@@ -34,6 +34,13 @@ COMMANDS = {
     "help": "show the move notation and these commands",
     "quit": "leave the game; the log keeps everything so far",
 }
+# At a hot seat (see Session.hot_seat), where several people may act at once and every hand
+# is hidden (PUBLIC): one of them sees their own hand alone, then the screen is shared again.
+LOOK: Final = "look"
+LOOK_COMMAND = {
+    LOOK: "look p2 (or a name): while several people may act and every hand is hidden, "
+          "pass the screen to p2 to see their own hand, then hide it again",
+}
 
 
 # A seat in --bot and --player: N or pN.
@@ -516,6 +523,56 @@ class Session:
         if m.physical or p.kind != "action":
             return "referee" if m.physical or p.kind == "chance" else ""
         return ", ".join(f"p{s}" for s in self.people_asked())
+
+    def commands(self) -> dict[str, str]:
+        """The table commands the prompt answers (its help lists them, Tab completes them):
+        :data:`COMMANDS`, the game's questions, and at a hot seat :data:`LOOK`'s."""
+        m = self.match
+        out = {**COMMANDS, **games.commands(self.game.name, m.physical)}
+        return out | LOOK_COMMAND if self.hot_seat() else out
+
+    def look_seat(self, line: str, drawn: bool = True) -> int | None:
+        """The seat whose hand ``look SEAT`` (:data:`LOOK`) asks to show, alone, to its
+        person; None when ``line`` is no ``look``. Only at a hot seat's :data:`PUBLIC` screen
+        (``drawn``: a table is drawn at all, not for a script), and only for a person among
+        the seats asked (:meth:`people_asked`); else raises ParseError saying why. SEAT is
+        ``pN``, a player's name or both, as the table writes it (``p2 Ann``)."""
+        words = line.split()
+        if not words or words[0].lower() != LOOK:
+            return None
+        m = self.match
+        asked = self.people_asked()
+        example = f"'{LOOK} p{asked[0]}'" if asked else f"'{LOOK} p1'"
+        if m.physical:
+            raise ParseError(f"'{LOOK}' shows a person their hand at a shared screen; at a "
+                             "real table (--physical) the program holds no hand")
+        if not drawn:
+            raise ParseError(f"'{LOOK}' shows a person their hand at a shared screen; a "
+                             "script draws no table")
+        if not self.hot_seat():
+            raise ParseError(f"'{LOOK}' is for several people at one screen; here the table "
+                             "shows every hand it may already (type 'table' to draw it again)")
+        viewer = self.viewer()
+        if viewer != PUBLIC:
+            raise ParseError(f"'{LOOK}' is for when several people may act at once and every "
+                             "hand is hidden; the table is drawn for "
+                             f"{'nobody' if viewer is None else f'p{viewer}'} now")
+        rest = name_seats(" ".join(words[1:]), typed_names(m.header.seats))
+        if not rest:
+            raise ParseError(f"'{LOOK}' at whose hand? type your own seat, e.g. {example} "
+                             f"(asked now: {self.prompt_seats()})")
+        if not _reads_as_seat(rest):
+            raise ParseError(f"{quoted(' '.join(words[1:]))} is not a seat or a player's name: "
+                             f"type your own seat, e.g. {example}")
+        seat = int(rest[1:])
+        if not 1 <= seat <= m.nseats:
+            raise ParseError(f"there is no seat {seat} (seats 1-{m.nseats})")
+        if seat in self.bots:
+            raise ParseError(f"p{seat} is a bot's seat; '{LOOK}' shows a person their own hand")
+        if seat not in asked:
+            raise ParseError(f"p{seat} is not asked now; '{LOOK}' is for the people who may "
+                             f"act ({self.prompt_seats()}), whose hands are hidden")
+        return seat
 
     def parse_line(self, line: str) -> Event:
         """Parse a typed move. A blank line is the game's ``blank_move`` (refused at a hot

@@ -319,3 +319,150 @@ def test_a_blank_line_where_several_people_may_act_is_nobodys_move() -> None:
             "e.g. 'p1 pass'") in window, window
     assert "p3 lets the missing UNO call go" not in window
     assert "p1 lets the missing UNO call go" in window
+
+
+TERMINAL = {"TTY_COMPATIBLE": "1", "TERM": "xterm-256color", "NO_COLOR": "1", "COLUMNS": "100"}
+
+
+def _at_the_window(controls: list[str], seed: int) -> Session:
+    """A seeded Uno Dare session of ``controls`` played (its people's moves picked at random,
+    none calling UNO) up to a catch window where several people may act: the PUBLIC screen."""
+    import random
+
+    from kabucli.session import PUBLIC
+
+    sess = session("uno-dare", controls, seed=seed)
+    g, m = sess.game, sess.match
+    rnd = random.Random(seed)
+    for _ in range(400):
+        if sess.viewer() == PUBLIC:
+            return sess
+        seat = next(s for s in m.pending.seats if s not in sess.bots)
+        legal = g.legal(m.state, seat)
+        m.submit(rnd.choice([e for e in legal if not getattr(e, "uno", False)] or legal))
+        sess.run_bots()
+    raise AssertionError("no catch window")
+
+
+def test_look_shows_one_person_their_own_hand_at_the_shared_screen_and_hides_it_again(
+        tmp_path: Path) -> None:
+    """At Uno Dare's catch window every hand is hidden (PUBLIC), so the player to move had to
+    play from memory (probe BY). 'look p3' passes the screen to p3 as between turns, draws the table
+    with p3's hand, and Enter clears it and draws the shared table again: the window still
+    open, nothing recorded in the log."""
+    from kabucli.log import read_log
+
+    moves = _moves_to_a_missed_uno(1)
+    sess = session("uno-dare", ["human"] * 3, seed=1)
+    for move in moves:
+        sess.submit_line(move)
+        sess.run_bots()  # (the events the engine derives)
+    g, s = sess.game, sess.match.state
+    turn = s.turn
+    hand = {g.deck.token(c) for c in s.hands[turn]}
+    before = "".join(f"\n{move}\n" for move in moves)
+    logs = []
+    for looks in ("", f"look p{turn}\n\n\n"):
+        log = tmp_path / f"g{len(logs)}.kbl"
+        res = run("play", "uno-dare", "--players", "3", "--seed", "1", "--log", str(log),
+                  input=before + looks + "quit\n", env=TERMINAL)
+        assert res.exit_code == 0, res.output
+        logs.append(read_log(log, games.event_types).events)
+    screens = res.stdout.split(CLEAR)
+    window, passed, back = screens[-3:]
+
+    def table_words(screen: str) -> set[str]:  # (the words of the table's rows)
+        return {w for line in screen.splitlines() if line.startswith("│") for w in line.split()}
+
+    assert window.count("│ hidden ") == 3 and not hand & table_words(window)
+    assert "to see your own alone, type look and your seat, e.g. 'look p1'" in window
+    assert passed.count("│ hidden ") == 2 and hand <= table_words(passed)  # p3's own hand
+    assert passed.index(f"{PASS_TO} p{turn}, then press Enter") < passed.index("╭─ Uno Dare")
+    assert f"p{turn}: press Enter to hide your hand" in passed
+    assert back.count("│ hidden ") == 3 and not hand & table_words(back)
+    assert "p1, p2, p3 (p3 to play on" in back  # the window still open, the same question
+    assert len(logs[0]) > len(moves) and logs[0] == logs[1]  # look records nothing
+
+
+def test_look_by_name_and_quit_or_input_ending_while_the_hand_is_shown() -> None:
+    moves = _moves_to_a_missed_uno(1)
+    before = "".join(f"\n{move}\n" for move in moves)
+    args = ("play", "uno-dare", "--seed", "1", "--player", "Ann", "--player", "Bob",
+            "--player", "Cid", "--no-log")
+    res = run(*args, input=before + "look Cid\n\nplay\nquit\n", env=TERMINAL)
+    assert res.exit_code == 0, res.output
+    shown = res.stdout.split(CLEAR)[-1]
+    assert f"{PASS_TO} p3 Cid" in shown and "p3 Cid: press Enter to hide your hand" in shown
+    assert ("press Enter to hide p3 Cid's hand (moves are typed at the shared screen after), "
+            "or type quit (not 'play')") in shown
+    assert "left the game" in res.output
+    res = run(*args, input=before + "look p3 Cid\n\n", env=TERMINAL)  # (as the table names it)
+    assert res.exit_code == 0 and "input ended" in res.output, res.output
+    assert "p3 Cid: press Enter to hide your hand" in res.stdout.split(CLEAR)[-1]
+
+
+def test_look_is_refused_where_it_would_show_a_hand_it_should_not() -> None:
+    moves = _moves_to_a_missed_uno(1)
+    before = "".join(f"\n{move}\n" for move in moves)
+    typed = before + "look\nlook p9\nlook Zed\nquit\n"
+    res = run("play", "uno-dare", "--players", "3", "--seed", "1", "--no-log", input=typed,
+              env=TERMINAL)
+    assert res.exit_code == 0, res.output
+    window = res.stdout.split(CLEAR)[-1]
+    assert PASS_TO not in window
+    assert "refused: 'look' at whose hand? type your own seat, e.g. 'look p1'" in window
+    assert "refused: there is no seat 9 (seats 1-3)" in window
+    assert "refused: 'Zed' is not a seat or a player's name" in window
+    assert window.count("refused: ") == 3
+    # at a screen drawn for one person, another's hand is not shown: the table is theirs
+    res = run(*TWO_PEOPLE, input="\nlook p1\nquit\n")
+    assert res.exit_code == 0 and P1_HAND not in res.stdout, res.output
+    assert ("refused: 'look' is for when several people may act at once and every hand is "
+            "hidden; the table is drawn for p2 now") in res.stdout
+    res = run("play", "dare", "--seed", "5", "--player", "Ann", "--bot", "2=best", "--no-log",
+              input="look p1\nquit\n")
+    assert res.exit_code == 0 and "refused: 'look' is for several people at one screen" \
+        in res.stdout, res.output
+
+
+def test_look_in_a_script_stops_it_and_a_bots_seat_is_no_ones_to_look_at(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = tmp_path / "moves.txt"
+    script.write_text("pass\nlook p1\n")
+    res = run(*TWO_PEOPLE, "--script", str(script))
+    assert res.exit_code == 1
+    assert f"{script}:2: 'look p1': 'look' shows a person their hand at a shared screen; a " \
+        "script draws no table" in res.output
+    from kabucli.errors import ParseError
+
+    sess = _at_the_window(["human", "human", "bot:random"], 2)
+    assert sess.people_asked() == [1, 2] and 3 in sess.match.pending.seats
+    with pytest.raises(ParseError, match="p3 is a bot's seat; 'look' shows a person their "
+                                         "own hand"):
+        sess.look_seat("look p3")
+    assert sess.look_seat("look p2") == 2 and sess.look_seat("p2 pass") is None
+    # a person the window does not ask (none in Uno Dare's, which asks every seat until it
+    # closes: said as the prompt would say it)
+    monkeypatch.setattr(sess, "people_asked", lambda: [2])
+    with pytest.raises(ParseError, match=r"p1 is not asked now; 'look' is for the people who "
+                                         r"may act \(p2\), whose hands are hidden"):
+        sess.look_seat("look p1")
+    assert "look" in sess.commands()
+    assert "look" not in session("uno-dare", ["human", "bot:random"]).commands()
+
+
+def test_help_and_tab_at_a_hot_seat_offer_look_and_elsewhere_do_not() -> None:
+    from kabucli.prompt import MoveCompleter
+
+    moves = _moves_to_a_missed_uno(1)
+    before = "".join(f"\n{move}\n" for move in moves)
+    res = run("play", "uno-dare", "--players", "3", "--seed", "1", "--no-log",
+              input=before + "help\nquit\n", env=TERMINAL)
+    assert res.exit_code == 0, res.output
+    assert "look p2 (or a name): while several people may act" in res.stdout.split(CLEAR)[-1]
+    res = run("play", "uno-dare", "--seed", "1", "--player", "Ann", "--bot", "2=random",
+              "--no-log", input="help\nquit\n")
+    assert res.exit_code == 0 and "look p2" not in res.stdout, res.output
+    hot = MoveCompleter(session("uno-dare", ["human", "human"]))
+    alone = MoveCompleter(session("uno-dare", ["human", "bot:random"]))
+    assert [w for w, _ in hot.words("lo")] == ["look"] and alone.words("lo") == []
