@@ -534,8 +534,8 @@ class Session:
     def look_seat(self, line: str, drawn: bool = True) -> int | None:
         """The seat whose hand ``look SEAT`` (:data:`LOOK`) asks to show, alone, to its
         person; None when ``line`` is no ``look``. Only at a hot seat's :data:`PUBLIC` screen
-        (``drawn``: a table is drawn at all, not for a script), and only for a person among
-        the seats asked (:meth:`people_asked`); else raises ParseError saying why. SEAT is
+        (``drawn``: a table is drawn at all, not for a script), and only for a person's seat;
+        else raises ParseError saying why. SEAT is
         ``pN``, a player's name or both, as the table writes it (``p2 Ann``)."""
         words = line.split()
         if not words or words[0].lower() != LOOK:
@@ -569,10 +569,7 @@ class Session:
             raise ParseError(f"there is no seat {seat} (seats 1-{m.nseats})")
         if seat in self.bots:
             raise ParseError(f"p{seat} is a bot's seat; '{LOOK}' shows a person their own hand")
-        if seat not in asked:
-            raise ParseError(f"p{seat} is not asked now; '{LOOK}' is for the people who may "
-                             f"act ({self.prompt_seats()}), whose hands are hidden")
-        return seat
+        return seat  # (a person not asked now may look at their own hand too)
 
     def parse_line(self, line: str) -> Event:
         """Parse a typed move. A blank line is the game's ``blank_move`` (refused at a hot
