@@ -2233,6 +2233,7 @@ def _end_run(as_json: dict[str, Any] | None,
         _signals_back()
         raise typer.Exit(code)
     from rich.table import Table
+    from rich.text import Text
 
     from kabucli.render.fit import fit
 
@@ -2241,8 +2242,12 @@ def _end_run(as_json: dict[str, Any] | None,
         t = Table(title=caption, title_justify="left")
         for k, col in enumerate(cols):
             t.add_column(col, justify="left" if k in _text_columns(cols) else "right")
-        for row in cells:
-            t.add_row(*(_escape(c) for c in row))
+        words = _text_columns(cols)
+        for row in cells:  # (a figure, and a short name, whole on its line, the headers wrapped
+            # instead: '+231 ±' over '172' read as two figures, '#2' over 'random' as two
+            # names; a long name, a program's command, wraps)
+            t.add_row(*(Text(c, no_wrap=k not in words or len(c) <= _WHOLE_NAME)
+                        for k, c in enumerate(row)))
         out.print(fit(t))
     for line in lines:
         out.print(_escape(line))
@@ -2254,6 +2259,9 @@ def _end_run(as_json: dict[str, Any] | None,
     charts()
     _signals_back()
     raise typer.Exit(code)
+
+
+_WHOLE_NAME = 24  # (sim's and tournament's tables: a name this long or shorter never wraps)
 
 
 def _say_stopped(err: Console, report: Any) -> None:

@@ -278,3 +278,21 @@ def test_dare_hand_wraps_rather_than_squeezing_the_seat_names() -> None:
         assert seat in table, table
     assert "1-6-10  2-5-10  3-4-10" in table, table
     assert table.count("??") == 18, table  # (both hidden hands of nine, wrapped)
+
+
+def test_tournament_standings_at_80_columns_keep_each_rating_and_bot_name_on_a_line() -> None:
+    """At 80 columns the standings of four bots keep each Elo and its interval (`+231 ± 172`)
+    and each bot's name (`#2 random`) on one line, their headers wrapped instead; they were
+    broken over two lines (`+231 ±` over `172`, `#2` over `random`), read as two things."""
+    args = ("tournament", "kazu-tori", "-b", "sharp", "-b", "random", "-b", "random", "-b",
+            "sharp", "--deals", "1", "--seed", "1", "-j", "1")
+    res = runner.invoke(app, list(args), env={**ENV, "COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    data = json.loads(kabucli(*args, "--json").stdout)
+    standings = res.stdout[:res.stdout.index("Pairs")]
+    for rating in data["ratings"]:
+        name = rating["name"]
+        line = next((line for line in standings.splitlines() if name in line), "")
+        assert re.search(r"[+-]\d+ ± \d+ │$", line), (name, standings)
+        assert f"{rating['elo']:+.0f} ± {rating['ci95']:.0f}" in line, (rating, line)
+    assert len(data["ratings"]) == 4
