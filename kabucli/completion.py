@@ -111,13 +111,14 @@ class _Complete(ShellComplete):
 
     name = ""
     source_template = ""  # the scripts are above, not click's
-    word = ""  # the word at the cursor, as typed
+    word = ""  # the word at the cursor, its quotes taken off
+    line = ""  # the line up to the cursor, as typed
 
     def source_vars(self) -> dict[str, Any]:
         return {}
 
     def get_completion_args(self) -> tuple[list[str], str]:
-        line = os.environ.get(ARGS_VAR, "")
+        line = self.line = os.environ.get(ARGS_VAR, "")
         words = split_arg_string(line)
         # A word that goes on up to the cursor is the incomplete one; after a space (one not
         # escaped or quoted) a new, empty word starts.
@@ -152,8 +153,27 @@ class _Bash(_Complete):
 
     def format_completion(self, item: CompletionItem) -> str:
         breaks = os.environ.get("COMP_WORDBREAKS", " \t\n\"'><=;|&(:")
-        cut = max((self.word.rfind(c) + 1 for c in breaks), default=0)
-        return self.full(item)[cut:]
+        replaced = "".join(split_arg_string(_readline_word(self.line, breaks)))
+        return self.full(item)[max(len(self.word) - len(replaced), 0):]
+
+
+def _readline_word(line: str, breaks: str) -> str:
+    """The end of ``line`` whose text bash replaces with a candidate, as typed: from a quote
+    not closed yet (``--bot '2=r``: all of ``2=r``), else after the last word-break character
+    not quoted (``--bot 2=r``: ``r``)."""
+    quote, start, escaped = "", 0, False
+    for i, c in enumerate(line):
+        if escaped:
+            escaped = False
+        elif c == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote, start = c, i
+        elif c in breaks:
+            start = i + 1
+    return line[start:]
 
 
 class _Zsh(_Complete):
