@@ -465,3 +465,13 @@ def test_tab_completes_a_word_typed_in_quotes(terminal: tuple[str, Terminal, Pat
     for line, after in QUOTED:
         assert press_tab(term, line)[1] == after[shell], (shell, line)
 
+
+# fish completed the file name of a word in quotes or with an escaped space as the text
+# typed, quotes and backslash included, and found no file ('my g: none).
+def test_fish_completes_a_file_name_typed_in_quotes(tmp_path: Path) -> None:
+    (tmp_path / "my game.kbl").write_text("")
+    lines = ["kabucli replay 'my g", 'kabucli replay "my g', "kabucli replay my\\ g",
+             "kabucli play dare --log='my g", "kabucli sim dare -b 'cmd:my g"]
+    assert fish_complete(lines, tmp_path, cwd=tmp_path) == [
+        ["my game.kbl"], ["my game.kbl"], ["my game.kbl"], ["--log=my game.kbl"],
+        ["cmd:my game.kbl"]]
