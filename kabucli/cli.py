@@ -35,6 +35,7 @@ from kabucli.completion import (
     complete_rule,
     complete_seat_bot,
     complete_shell,
+    complete_solver_game,
     script,
 )
 from kabucli.figures import counted, elo_pm, shares, signed
@@ -2463,7 +2464,8 @@ def log_repair(
 @app.command()
 @_json_on_failure
 def solve(
-    game: GameArg,
+    game: Annotated[str, typer.Argument(metavar="GAME", help=f"The game: {', '.join(GAMES)}.",
+                                        autocompletion=complete_solver_game)],
     cards: Annotated[list[str], typer.Argument(metavar="CARDS",
                                                help="The cards of the hand, e.g. 1 3 5 7 ...")],
     players: PlayersOpt = None,

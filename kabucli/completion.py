@@ -248,6 +248,13 @@ def complete_game() -> list[str]:
     return games.names()
 
 
+def complete_solver_game() -> list[str]:
+    """``solve GAME``: the games with a solver (solve refuses the others)."""
+    from kabucli import games
+
+    return [n for n in games.names() if getattr(games.get(n), "solve", None) is not None]
+
+
 def complete_shell() -> list[str]:
     return list(SHELLS)
 

@@ -405,6 +405,9 @@ def candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     ("kabucli sim dare --backend ", {"local", "ray"}),
     ("kabucli tournament dare --backend r", {"ray"}),
     ("kabucli log convert a.kbl b.kbl --to ", {"msgpack", "jsonl"}),
+    # solve takes only a game with a solver: the others were offered, and refused
+    ("kabucli solve ", {"kabu-tsukuri"}),
+    ("kabucli solve d", set()),
 ])
 def test_candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                     line: str, want: set[str]) -> None:
