@@ -975,9 +975,12 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
 
 def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:
     """How the prompt reads a line: with a line editor (history, Tab completion) when a
-    person is at a terminal, else as plain input, so scripts and pipes work as before."""
+    person is at a terminal, else as plain input, so scripts and pipes work as before. A
+    terminal that takes no escape sequences (TERM=dumb: an editor's shell window) reads it
+    plainly too: the editor moved the cursor, drew bold and dim, and hid and showed the
+    cursor, with escape sequences such a terminal prints as text."""
     stream = sys.stderr if out.stderr else sys.stdout
-    if sys.stdin.isatty() and stream.isatty():
+    if sys.stdin.isatty() and stream.isatty() and not out.is_dumb_terminal:
         from kabucli.prompt import LineEditor
 
         plain = bool(os.environ.get("NO_COLOR"))

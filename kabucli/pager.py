@@ -523,7 +523,9 @@ def page(pager: Pager, stdin: Any = None) -> Violation | None:
     """``replay --step``: page through a read log (``pager``'s) until the reader quits; the
     violation of the log, if it breaks a rule."""
     stdin = sys.stdin if stdin is None else stdin
-    if stdin.isatty() and sys.stdout.isatty():
+    # (a terminal that takes no escape sequences, TERM=dumb, reads a command a line, as a
+    # pipe does: the key reader sent it escape sequences, which it prints as text)
+    if stdin.isatty() and sys.stdout.isatty() and not pager.out.is_dumb_terminal:
         pager.run_keys()
     else:
         pager.run_lines(getattr(stdin, "buffer", stdin))

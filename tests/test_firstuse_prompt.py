@@ -380,6 +380,19 @@ def test_with_no_color_the_prompt_has_no_escapes(terminal: Any) -> None:
     assert t.close() == 0
 
 
+def test_a_terminal_that_takes_no_escapes_gets_a_plain_prompt(terminal: Any) -> None:
+    """TERM=dumb (an editor's shell window): no line editor, whose escape sequences (cursor
+    moves, bold, the cursor hidden and shown) such a terminal shows as text."""
+    t = terminal(*GAME, "--no-log", TERM="dumb")
+    t.wait_for("p1 Ann (to lay sets matching")
+    t.wait_for(") > ")
+    t.type("pass\r", "p1 lays no set")
+    t.wait_for(") > ")
+    t.type("quit\r", "left the game")
+    assert t.close() == 0
+    assert b"\x1b" not in t.seen
+
+
 # -- what a hostile typist sends (found by a referee's pass, 2026-11-25) ----------------------
 
 def test_an_escape_sequence_typed_at_the_prompt_is_no_traceback(

@@ -443,18 +443,19 @@ ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[@-Z\\-_])")
 class Terminal:
     """``kabucli replay LOG --step`` in a pseudo-terminal: keys go in, the screen comes out."""
 
-    def __init__(self, log: Path, columns: int = 120) -> None:
+    def __init__(self, log: Path, columns: int = 120, term: str = "xterm") -> None:
         self.master, slave = pty.openpty()
         # the terminal's size, as a window of that size gives it (prompt_toolkit asks the
         # terminal; rich takes COLUMNS)
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, columns, 0, 0))
-        env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": str(columns),
+        env = {**os.environ, "NO_COLOR": "1", "TERM": term, "COLUMNS": str(columns),
                "LINES": "60", "PYTHONPATH": str(ROOT), "PROMPT_TOOLKIT_NO_CPR": "1"}
         self.proc = subprocess.Popen([sys.executable, "-m", "kabucli", "replay", str(log),
                                       "--step"], stdin=slave, stdout=slave, stderr=slave,
                                      env=env, close_fds=True)
         os.close(slave)
         self.seen = ""
+        self.raw = ""  # all the output read, escapes and all
 
     def wait_for(self, pattern: str, timeout: float = 20) -> str:
         """Read until ``pattern`` shows in the output since the last wait (escapes taken out);
@@ -468,6 +469,7 @@ class Terminal:
                     raw += os.read(self.master, 65536).decode("utf-8", "replace")
                 except OSError:
                     break
+                self.raw = raw
                 text = ESCAPES.sub("", raw)
                 if re.search(pattern, text):
                     return text
@@ -499,6 +501,22 @@ def test_arrow_keys_move_at_once_in_a_terminal() -> None:
         term.send("g 5\r")  # a command with an argument ends with Enter
         term.wait_for(r"event 5 of 24")
         term.send("q")
+        assert term.proc.wait(20) == 0
+    finally:
+        term.close()
+
+
+def test_a_terminal_that_takes_no_escapes_reads_a_command_a_line() -> None:
+    """TERM=dumb (an editor's shell window): the key reader's escape sequences, which showed
+    there as text, are not sent; commands are read a line at a time, as from a pipe."""
+    term = Terminal(REPLAYS / "dare/2p-dare-three-sets.kbl", term="dumb")
+    try:
+        term.wait_for(r"event 0 of 24")
+        assert "\x1b" not in term.raw
+        term.send("n\r")
+        term.wait_for(r"event 1 of 24")
+        assert "\x1b" not in term.raw
+        term.send("q\r")
         assert term.proc.wait(20) == 0
     finally:
         term.close()
