@@ -129,6 +129,10 @@ class _Complete(ShellComplete):
 
     def complete(self) -> str:
         args, incomplete = self.get_completion_args()
+        if re.match(r"-[^-]=", self.word):
+            # a short option's value takes the '=' as its own first character (-n=3 is
+            # '=3', refused): click's completion split it as --players=3, and offered those
+            return ""
         items = self.get_completions(args, incomplete)
         if any(i.type in ("file", "dir") or i.help == _A_FILE for i in items):
             return FILES

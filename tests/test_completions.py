@@ -408,6 +408,10 @@ def candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     # solve takes only a game with a solver: the others were offered, and refused
     ("kabucli solve ", {"kabu-tsukuri"}),
     ("kabucli solve d", set()),
+    # '-n=3' gives -n the value '=3', which the command refuses: nothing is offered there
+    ("kabucli deal dare -n=", set()),
+    ("kabucli play dare -b=2=r", set()),
+    ("kabucli deal dare --players=", {"--players=2", "--players=3", "--players=4"}),
 ])
 def test_candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                     line: str, want: set[str]) -> None:
