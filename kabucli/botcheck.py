@@ -83,6 +83,11 @@ def check_bot(game: Game, rules: msgspec.Struct, command: str, seed: int = 1, ga
     """Play ``games`` matches with the program in each seat; one :class:`Check` per check."""
     kinds = botreg.kinds(game.name)
     other = against or next(iter(kinds))
+    # (one program is checked at a time, among bots whose moves are known to be right: a
+    # program there would be a second unknown)
+    if other.removeprefix("bot:").startswith(botreg.EXTERNAL):
+        raise KabuError(f"--against takes one of {game.title}'s built-in bots "
+                        f"({', '.join(kinds)}), not '{safe_text(other, 40)}'")
     botreg.check_kind(game.name, other)
     bot_memory()  # a bad KABUCLI_BOT_MEMORY is one error, not the program's failure to start
     n = players or game.min_players

@@ -26,6 +26,7 @@ from kabucli.completion import (
     SHELLS,
     complete_backend,
     complete_bot_kind,
+    complete_builtin_bot,
     complete_encoding,
     complete_format,
     complete_game,
@@ -2312,7 +2313,7 @@ def bot_check(
                                         help="Matches per seat.")] = 1,
     against: Annotated[str | None, typer.Option(
         "--against", metavar="KIND", help="The built-in bot of the other seats (default: the "
-        "game's first).", autocompletion=complete_bot_kind)] = None,
+        "game's first).", autocompletion=complete_builtin_bot)] = None,
     players: PlayersOpt = None,
     seed: SeedOpt = None,
     rule: RuleOpt = None,

@@ -287,6 +287,16 @@ def complete_bot_kind(ctx: Any, incomplete: str = "") -> list[str] | list[tuple[
     return [*dict.fromkeys(kinds), *bots.EXTERNAL]
 
 
+def complete_builtin_bot(ctx: Any) -> list[str]:
+    """``bot check --against KIND``: the game's built-in bots (every game's before the game
+    is known); a program is refused there."""
+    from kabucli import bots, games
+
+    game = _game_of(ctx)
+    return [*dict.fromkeys(k for g in ([game] if game else games.names())
+                           for k in bots.kinds(g))]
+
+
 def complete_seat_bot(ctx: Any, incomplete: str) -> list[str] | list[tuple[str, str]]:
     """``play --bot SEAT=KIND``: the seats, then the game's bots for the seat."""
     from kabucli import games

@@ -158,3 +158,15 @@ def test_a_python_class_bot_is_refused_in_one_line_that_says_how_to_try_it() -> 
                                "stdout")
     assert lines[0].endswith("kabucli sim dare --bot py:mybot.py:Mine --bot random "
                              "--matches 20")
+
+
+@pytest.mark.parametrize("against", ["py:foo.py:Bar", "cmd:python3 other.py", "bot:cmd:x"])
+def test_against_a_program_is_refused_naming_the_built_in_bots(against: str) -> None:
+    """--against takes a built-in bot: a program there was refused with words that did not
+    say why ('bot 'py:foo.py:Bar' runs only in a match (make it with one)'), or, a command,
+    started as the other seats."""
+    res = runner.invoke(app, ["bot", "check", "dare", "python3 nosuch.py", "--against", against])
+    assert res.exit_code == 1
+    line, = res.stderr.strip().splitlines()
+    assert line.startswith("error: --against takes one of Dare's built-in bots (random, best), "
+                           "not '"), line

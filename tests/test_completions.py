@@ -412,6 +412,8 @@ def candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     ("kabucli deal dare -n=", set()),
     ("kabucli play dare -b=2=r", set()),
     ("kabucli deal dare --players=", {"--players=2", "--players=3", "--players=4"}),
+    # bot check's --against takes a built-in bot only (a program there is refused)
+    ("kabucli bot check dare 'python3 b.py' --against ", {"random", "best"}),
 ])
 def test_candidates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                     line: str, want: set[str]) -> None:
