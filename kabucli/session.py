@@ -541,6 +541,9 @@ class Session:
         if not words or words[0].lower() != LOOK:
             return None
         m = self.match
+        names = typed_names(m.header.seats)
+        if LOOK in names and not _reads_as_seat(name_seats(" ".join(words[1:]), names)):
+            return None  # a player called Look typed a move by name ('look pass')
         asked = self.people_asked()
         example = f"'{LOOK} p{asked[0]}'" if asked else f"'{LOOK} p1'"
         if m.physical:
@@ -557,7 +560,7 @@ class Session:
             raise ParseError(f"'{LOOK}' is for when several people may act at once and every "
                              "hand is hidden; the table is drawn for "
                              f"{'nobody' if viewer is None else f'p{viewer}'} now")
-        rest = name_seats(" ".join(words[1:]), typed_names(m.header.seats))
+        rest = name_seats(" ".join(words[1:]), names)
         if not rest:
             raise ParseError(f"'{LOOK}' at whose hand? type your own seat, e.g. {example} "
                              f"(asked now: {self.prompt_seats()})")

@@ -460,3 +460,25 @@ def test_help_and_tab_at_a_hot_seat_offer_look_and_elsewhere_do_not() -> None:
     hot = MoveCompleter(session("uno-dare", ["human", "human"]))
     alone = MoveCompleter(session("uno-dare", ["human", "bot:random"]))
     assert [w for w, _ in hot.words("lo")] == ["look"] and alone.words("lo") == []
+
+
+def test_a_player_called_look_still_types_moves_by_name(tmp_path: Path) -> None:
+    """A player may be called Look, and a move may start with a player's name: 'look pass'
+    is Look's move, at the prompt and in a script. 'look' read every such line as a look at
+    a hand and refused it ('look' is for several people at one screen), or stopped the
+    script; a seat after it ('look p3') is still a look."""
+    args = ("play", "dare", "--seed", "5", "--player", "Look", "--bot", "2=random", "--no-log")
+    res = run(*args, input="look pass\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "refused" not in res.stdout and "p1 Look      p1 lays no set" in res.stdout
+    script = tmp_path / "moves.txt"
+    script.write_text("look pass\n")
+    res = run(*args, "--script", str(script))
+    assert res.exit_code == 0 and "p1 lays no set" in res.stdout, res.output
+    assert "the script" in res.output and "ended" in res.output
+    moves = _moves_to_a_missed_uno(1)
+    before = "".join(f"\n{move}\n" for move in moves)
+    res = run("play", "uno-dare", "--seed", "1", "--player", "Ann", "--player", "Look",
+              "--player", "Cid", "--no-log", input=before + "look p3\n\nquit\n", env=TERMINAL)
+    assert res.exit_code == 0, res.output
+    assert "p3 Cid: press Enter to hide your hand" in res.stdout.split(CLEAR)[-1]
