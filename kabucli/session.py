@@ -23,7 +23,7 @@ from kabucli.engine import Game, Match, check_header, commitment_unbound, make_h
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
-from kabucli.notation import MAX_LINE
+from kabucli.notation import MAX_LINE, whole
 from kabucli.safetext import NAME_SHOWN, quoted, safe_text
 from kabucli.shuffle import Rng
 
@@ -567,9 +567,9 @@ class Session:
         if not _reads_as_seat(rest):
             raise ParseError(f"{quoted(' '.join(words[1:]))} is not a seat or a player's name: "
                              f"type your own seat, e.g. {example}")
-        seat = int(rest[1:])
-        if not 1 <= seat <= m.nseats:
-            raise ParseError(f"there is no seat {seat} (seats 1-{m.nseats})")
+        seat = whole(rest[1:], 1, m.nseats)  # (thousands of digits would stop int)
+        if seat is None:
+            raise ParseError(f"there is no seat {safe_text(rest[1:], 24)} (seats 1-{m.nseats})")
         if seat in self.bots:
             raise ParseError(f"p{seat} is a bot's seat; '{LOOK}' shows a person their own hand")
         return seat  # (a person not asked now may look at their own hand too)

@@ -482,3 +482,18 @@ def test_a_player_called_look_still_types_moves_by_name(tmp_path: Path) -> None:
               "--player", "Cid", "--no-log", input=before + "look p3\n\nquit\n", env=TERMINAL)
     assert res.exit_code == 0, res.output
     assert "p3 Cid: press Enter to hide your hand" in res.stdout.split(CLEAR)[-1]
+
+
+def test_look_at_a_seat_of_thousands_of_digits_is_refused_in_one_short_line() -> None:
+    """'look p999...' (5,000 digits, as a paste may type) was an internal error: the digits
+    were made an int, which Python refuses past 4,300 digits."""
+    from kabucli.errors import ParseError
+
+    sess = _at_the_window(["human", "human", "bot:random"], 2)
+    with pytest.raises(ParseError) as caught:
+        sess.look_seat("look p" + "9" * 5000)
+    assert str(caught.value).startswith("there is no seat 999")
+    assert str(caught.value).endswith("(seats 1-3)") and len(str(caught.value)) < 80
+    with pytest.raises(ParseError, match=r"^there is no seat 4 \(seats 1-3\)$"):
+        sess.look_seat("look p4")
+    assert sess.look_seat("look p02") == 2
