@@ -692,7 +692,7 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
             if show and (lines is None or m.physical) and last_table != m.logged:
                 out.print(render.table(g, m, sess.viewer()))
                 if hot and sess.viewer() == PUBLIC:
-                    out.print(_look_hint(sess), soft_wrap=True)
+                    out.print(_look_hint(sess))  # (wrapped between words)
                 last_table = m.logged
             p = m.pending
             if lines is None:  # the seats named as the table names them (p1 Ann)
@@ -1038,7 +1038,7 @@ def _command(sess: Session, line: str, out: Console, told: list[Text] | None = N
                       "one is not listed):", soft_wrap=True)
             for t in listed:
                 out.print(f"  {_escape(t)}")
-            out.print(_look_hint(sess), soft_wrap=True)
+            out.print(_look_hint(sess))  # (wrapped between words)
         elif texts:
             out.print(f"{counted(len(texts), 'legal move', 'legal moves')}:")
             shown = texts if len(texts) <= 40 else texts[:30]

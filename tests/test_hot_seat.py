@@ -497,3 +497,19 @@ def test_look_at_a_seat_of_thousands_of_digits_is_refused_in_one_short_line() ->
     with pytest.raises(ParseError, match=r"^there is no seat 4 \(seats 1-3\)$"):
         sess.look_seat("look p4")
     assert sess.look_seat("look p02") == 2
+
+
+def test_the_look_hint_wraps_between_words_in_a_narrow_terminal() -> None:
+    """The line that tells the people at the shared screen how to look at their own hand
+    (about 85 characters) is wrapped between words at 60 columns; printed as one line, the
+    terminal broke it mid-word."""
+    moves = _moves_to_a_missed_uno(1)
+    before = "".join(f"\n{move}\n" for move in moves)
+    res = run("play", "uno-dare", "--players", "3", "--seed", "1", "--no-log",
+              input=before + "quit\n", env={**TERMINAL, "COLUMNS": "60"})
+    assert res.exit_code == 0, res.output
+    window = res.stdout.split(CLEAR)[-1]
+    hint = window[window.index("every hand is hidden"):window.index("p1, p2, p3 (")]
+    assert " ".join(hint.split()) == ("every hand is hidden: to see your own alone, type look "
+                                      "and your seat, e.g. 'look p1'")
+    assert all(len(line) <= 60 for line in hint.splitlines()), hint
