@@ -23,7 +23,7 @@ from kabucli.engine import Game, Match, check_header, commitment_unbound, make_h
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
-from kabucli.notation import MAX_LINE, whole
+from kabucli.notation import MAX_LINE, seat_of, whole
 from kabucli.safetext import NAME_SHOWN, quoted, safe_text
 from kabucli.shuffle import Rng
 
@@ -212,6 +212,24 @@ def name_seats(text: str, names: dict[str, int]) -> str:
     if not names:
         return text
     return _WORD.sub(seat_word, _SEAT_NAMED.sub(own_name, text))
+
+
+def two_seats(named: str, nseats: int) -> None:
+    """A ParseError when a typed line (``named``: with its names written as seats) starts
+    with two seats ('p2 p3 claim', 'Bob Ann claim'): a move is one seat's. (The game's
+    parser took the first as the seat and refused the rest, 'p3 claim', as no move.)"""
+    words = named.split()
+    if len(words) < 3:
+        return
+    first, second = seat_of(words[0], nseats), seat_of(words[1], nseats)
+    if first is None or second is None:
+        return
+    rest = " ".join(words[2:])
+    if first == second:
+        raise ParseError(f"a move names its seat once, not p{first} twice: type "
+                         f"{quoted(f'p{first} {rest}')}")
+    raise ParseError(f"a move names one seat, not two (p{first} and p{second}): type "
+                     f"{quoted(f'p{first} {rest}')} or {quoted(f'p{second} {rest}')}")
 
 
 def close_bots(bots: dict[int, Any], outcome: dict[str, Any] | None) -> None:
@@ -592,6 +610,7 @@ class Session:
         text = line.strip() or (blank or "")
         names = typed_names(m.header.seats)
         named = name_seats(text, names)
+        two_seats(named, len(m.header.seats))
         try:
             return self._parse(text)
         except ParseError as exc:

@@ -40,7 +40,8 @@ def test_a_seat_may_be_typed_as_the_table_labels_it(tmp_path: Path) -> None:
     assert "p1 turns 7, says one" in lines and "p3 claims: a card that may not be taken" in lines
     res = kazu_tori("--script", "-", input="deal\np1 Bob flip 7\n")
     assert res.exit_code == 1
-    assert "'Bob flip 7' is not a Kazu-Tori move" in res.stderr, res.stderr
+    assert ("a move names one seat, not two (p1 Ann and p2 Bob): type 'p1 flip 7' or "
+            "'p2 flip 7'") in res.stderr, res.stderr
 
 
 def _prompts(stdout: str) -> list[str]:
@@ -198,3 +199,33 @@ def test_a_move_word_or_command_in_a_names_place_is_not_called_a_name() -> None:
     res = kazu_tori(input="deal\nclaim 1\nstop 1\nquit\n")
     out = flat(res.stdout)
     assert "'1' is not a seat" in out and "nor is" not in out, out
+
+
+def test_a_move_that_names_two_seats_says_so_and_records_nothing(tmp_path: Path) -> None:
+    """Two seats typed before one move ('p2 p3 claim', two hands on the card; 'Bob Ann claim';
+    'p1 Bob flip 7') or one seat twice were refused as if the move after the first seat were
+    no move at all: "'p3 claim' is not a Kazu-Tori move", of a move that is one. Each is
+    refused saying it names two seats and what to type; nothing is recorded, and the claim
+    typed next is the one that counts."""
+    log = tmp_path / "k.kbl"
+    res = kazu_tori("--script", "-", log=log, input="deal\n7\n")
+    assert res.exit_code == 0, res.output
+    for typed, seats, then in (
+            ("p2 p3 claim", "p2 Bob and p3 Cid", "'p2 claim' or 'p3 claim'"),
+            ("Bob Ann claim", "p2 Bob and p1 Ann", "'p2 claim' or 'p1 claim'"),
+            ("p1 Bob flip 7", "p1 Ann and p2 Bob", "'p1 flip 7' or 'p2 flip 7'"),
+            ("Bob p1 claim", "p2 Bob and p1 Ann", "'p2 claim' or 'p1 claim'")):
+        res = run("resume", str(log), "--script", "-", input=f"{typed}\n")
+        assert res.exit_code == 1, res.output
+        why = flat(res.stderr)
+        assert f"'{typed}': a move names one seat, not two ({seats}): type {then}" in why, why
+        assert "is not a Kazu-Tori move" not in why, why
+    res = run("resume", str(log), "--script", "-", input="p2 p2 claim\n")
+    assert res.exit_code == 1, res.output
+    assert ("'p2 p2 claim': a move names its seat once, not p2 Bob twice: type 'p2 claim'"
+            in flat(res.stderr)), res.stderr
+    res = run("resume", str(log), "--script", "-", input="p3 claim\n")
+    assert res.exit_code == 0, res.output
+    lines = run("replay", str(log)).stdout
+    assert "p3 claims: a card that may not be taken" in lines, lines
+    assert len(re.findall(r"claims", lines)) == 1, lines
