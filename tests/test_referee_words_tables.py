@@ -229,3 +229,31 @@ def test_a_move_that_names_two_seats_says_so_and_records_nothing(tmp_path: Path)
     lines = run("replay", str(log)).stdout
     assert "p3 claims: a card that may not be taken" in lines, lines
     assert len(re.findall(r"claims", lines)) == 1, lines
+
+
+def test_a_deal_that_lists_some_hands_says_to_list_each_or_none() -> None:
+    """A referee who lists the hand p1 showed ('deal 1-7-5 | p1 1-2-3-3-3-4-5-5-9') was told
+    only 'each of the 3 players is dealt 9 cards'; it says now which hands are missing or
+    short and what to type: each hand in seat order, '??' for a card nobody saw, or none. A
+    deal typed so is played (nothing was recorded by the refusals)."""
+    full = "p1 1-2-3-3-3-4-5-5-9 | p2 ??-??-??-??-??-??-??-??-?? | p3 ??-??-??-??-??-??-??-??-??"
+    for typed, why in (
+            ("deal 1-7-5 | p1 1-2-3-3-3-4-5-5-9",
+             "the deal lists 1 hand, not 3: list each player's hand in seat order, p1 to p3, "
+             "9 cards each ('??' for a card nobody saw), or none"),
+            ("deal 1-7-5 | p1 1-2-3-3-3-4-5-5-9 | p2 ?? | p3 ??",
+             "p2's hand in the deal has 1 card, not 9: list each player's hand in seat order, "
+             "p1 to p3, 9 cards each ('??' for a card nobody saw), or none"),
+            ("deal 1-7-5 |",
+             "the deal lists 0 hands, not 3: list each player's hand in seat order, p1 to p3, "
+             "9 cards each ('??' for a card nobody saw), or none")):
+        res = run("play", "dare", "--physical", "--players", "3", "--no-log", "--script", "-",
+                  input=f"{typed}\n")
+        assert res.exit_code == 1, res.output
+        assert f"'{typed}': {why}" in flat(res.stderr), res.stderr
+    res = run("play", "dare", "--physical", "--players", "3", "--no-log",
+              input=f"deal 1-7-5 | p1 1-2-3\ndeal 1-7-5 | {full}\n?\nquit\n")
+    out = flat(res.stdout)
+    assert "refused: the deal lists 1 hand, not 3" in out, out
+    assert "round 1, dealer p1: field 1-7-5, reference 3" in out, out
+    assert "p1 49 1 2 3 3 3 4 5 5 9 waiting" in out, out  # p1's hand, known, is drawn

@@ -506,7 +506,19 @@ class Dare(Game[DareState, DareRules]):
                 if who is not None and who != i:
                     raise ParseError(f"hand {i} of the deal is labelled p{who}: give the "
                                      f"hands in seat order, p1 to p{s.n}")
-                hands.append(sorted(self._cards(cards)))
+                hands.append(sorted(self._cards(cards)) if cards.strip() else [])
+            # (the rule says 'each of the 3 players is dealt 9 cards'; typed, which hand
+            # is missing or short, and what to type)
+            what = (f"list each player's hand in seat order, p1 to p{s.n}, {HAND} cards each "
+                    "('??' for a card nobody saw), or none")
+            listed = sum(1 for hand in parts[1:] if hand.strip())
+            if len(hands) != s.n or listed != s.n:
+                raise ParseError(f"the deal lists {listed} hand"
+                                 f"{'' if listed == 1 else 's'}, not {s.n}: {what}")
+            for i, hand in enumerate(hands, start=1):
+                if len(hand) != HAND:
+                    raise ParseError(f"p{i}'s hand in the deal has {len(hand)} card"
+                                     f"{'' if len(hand) == 1 else 's'}, not {HAND}: {what}")
         return Deal(s.round, s.dealer, field, hands)
 
     def _parse_result(self, s: DareState, m: Typed) -> Event:
