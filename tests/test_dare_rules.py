@@ -374,7 +374,11 @@ def test_showdown_cards_must_still_exist_in_the_deck() -> None:
     play(m, *TWO_SETS_EACH)
     assert refused(m, "show 9-2-2") == \
         "the kabufuda (39) deck has only 4 copies of 9, and 4 already showed"
-    assert refused(m, "show 2-3") == "a showdown hand is three named cards"
+    # the rule refuses such an event (from a log); typed, it is refused as it is read
+    assert refused(m, Show(2, [2, 3])) == "a showdown hand is three named cards"
+    assert refused(m, Show(2, [2, 3, UNKNOWN])) == "a showdown hand is three named cards"
+    with pytest.raises(ParseError, match=r"three cards, not 2: type the three cards p2 shows"):
+        m.game.parse(m.state, "show 2-3")
 
 
 def test_showdown_cards_shown_by_an_earlier_player_count_against_the_deck() -> None:

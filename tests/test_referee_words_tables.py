@@ -257,3 +257,32 @@ def test_a_deal_that_lists_some_hands_says_to_list_each_or_none() -> None:
     assert "refused: the deal lists 1 hand, not 3" in out, out
     assert "round 1, dealer p1: field 1-7-5, reference 3" in out, out
     assert "p1 49 1 2 3 3 3 4 5 5 9 waiting" in out, out  # p1's hand, known, is drawn
+
+
+def test_a_showdown_hand_mistyped_says_what_to_type() -> None:
+    """'show 2-3' (a card left out), 'show' and 'show ??-??-??' were refused with 'a
+    showdown hand is three named cards' only; now with how many were typed, or that the cards
+    shown are face up, and an example to type. Nothing is recorded: the show typed next is
+    the one played."""
+    start = "deal 1-7-5\npass\np3 sets 1-3-9 3-5-5\npass\n"
+    for typed, why in (
+            ("show 2-3", "a showdown hand is three cards, not 2: type the three cards p3 "
+                         "shows, e.g. 'show 2-3-4'"),
+            ("show", "a showdown hand is three cards, not 0: type the three cards p3 shows, "
+                     "e.g. 'show 2-3-4'"),
+            ("show 2-3-4-5", "a showdown hand is three cards, not 4: type the three cards p3 "
+                             "shows, e.g. 'show 2-3-4'"),
+            ("show ??-??-??", "a showdown hand is shown face up: type the three cards p3 "
+                              "shows, e.g. 'show 2-3-4'")):
+        res = run("play", "dare", "--physical", "--players", "3", "--no-log", "--script", "-",
+                  input=f"{start}{typed}\n")
+        assert res.exit_code == 1, res.output
+        assert f"'{typed}': {why}" in flat(res.stderr), res.stderr
+    res = run("play", "dare", "--physical", "--players", "3", "--no-log", "-r", "rounds=1",
+              "--script", "-", input=f"{start}show 2-3\nshow 2-3-4\n")
+    assert res.exit_code == 1 and "'show 2-3': a showdown hand is three cards" in res.stderr
+    res = run("play", "dare", "--physical", "--players", "3", "--no-log", "-r", "rounds=1",
+              input=f"{start}show 2-3\nshow 2-3-4\n\n")
+    out = flat(res.stdout)
+    assert "refused: a showdown hand is three cards, not 2" in out, out
+    assert "p3 shows 2-3-4: Kabu (9)" in out and "p3 wins the showdown" in out, out

@@ -474,7 +474,14 @@ class Dare(Game[DareState, DareRules]):
 
     def _parse_show(self, s: DareState, m: Typed) -> Event:
         who = m.seat or (self._next_show(s) if s.phase == "show" else s.order[0])
-        return Show(who, sorted(self._cards(" ".join(m.args))))
+        cards = self._cards(" ".join(m.args)) if m.args else []
+        # (the rule says 'three named cards'; typed, what was wrong and what to type)
+        what = f"type the three cards p{who} shows, e.g. 'show 2-3-4'"
+        if len(cards) != 3:
+            raise ParseError(f"a showdown hand is three cards, not {len(cards)}: {what}")
+        if UNKNOWN in cards:
+            raise ParseError(f"a showdown hand is shown face up: {what}")
+        return Show(who, sorted(cards))
 
     def _parse_pass(self, s: DareState, m: Typed) -> Event:
         m.none_after("pass")
