@@ -286,3 +286,15 @@ def test_a_showdown_hand_mistyped_says_what_to_type() -> None:
     out = flat(res.stdout)
     assert "refused: a showdown hand is three cards, not 2" in out, out
     assert "p3 shows 2-3-4: Kabu (9)" in out and "p3 wins the showdown" in out, out
+
+
+def test_dare_the_last_round_s_result_names_no_next_dealer() -> None:
+    """A Dare round's result says who deals next, but the last round's, after which nobody
+    deals: it said 'p1 deals next' at the end of the match (probe CA)."""
+    log = Path(__file__).resolve().parent.parent / "replays/dare/4p-nobody-qualifies.kbl"
+    res = run("replay", str(log))
+    assert res.exit_code == 0, res.output
+    results = [line for line in res.stdout.splitlines() if re.search(r"\bround \d+: ", line)]
+    assert len(results) >= 2, res.stdout
+    assert all("deals next" in line for line in results[:-1]), results
+    assert "deals next" not in results[-1], results

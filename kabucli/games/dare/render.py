@@ -132,7 +132,9 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
             text = "nobody qualified: the pot stays"
         else:
             text = f"{who} {_REASONS[ev.reason]}"
-        return f"round {ev.round}: {text}; p{ev.dealer} deals next"
+        # (after the last round nobody deals: the match is over)
+        nxt = f"; p{ev.dealer} deals next" if ev.round < s.rules.rounds else ""
+        return f"round {ev.round}: {text}{nxt}"
     if isinstance(ev, End):
         chips = ", ".join(f"p{i} {b}" for i, b in enumerate(ev.balances, 1))
         return f"match over: {chips}" + (f"; pot left {ev.pot}" if ev.pot else "")
