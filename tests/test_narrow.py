@@ -296,3 +296,15 @@ def test_tournament_standings_at_80_columns_keep_each_rating_and_bot_name_on_a_l
         assert re.search(r"[+-]\d+ ± \d+ │$", line), (name, standings)
         assert f"{rating['elo']:+.0f} ± {rating['ci95']:.0f}" in line, (rating, line)
     assert len(data["ratings"]) == 4
+
+
+def test_a_card_face_with_spaces_round_it_is_never_cut_in_a_narrow_column() -> None:
+    """Uno Dare's card faces are drawn with a space each side (' WD4 '); in a hand column of 4
+    at 40 columns the first one kept its leading space and lost its end ('WD…'). A cell's
+    first word counts with the spaces before it, so the table is drawn as a list there."""
+    log = str(ROOT / "replays/uno-dare/2p-reverse-acts-as-skip.kbl")
+    res = runner.invoke(app, ["replay", log, "--at", "49"], env={**ENV, "COLUMNS": "40"})
+    assert res.exit_code == 0, res.output
+    table = res.stdout[res.stdout.index("state after event 49"):]
+    assert "…" not in table, table
+    assert "WD16" in table, table

@@ -12,8 +12,10 @@ column's header, so nothing is cut.
 from __future__ import annotations
 
 import copy
+import re
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.measure import Measurement
 from rich.padding import Padding
@@ -25,6 +27,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from rich.console import Console, ConsoleOptions, RenderResult
+
+
+_FIRST_WORD = re.compile(r"[ ]+\S+")  # (only where it starts with spaces)
 
 
 class Fit:
@@ -42,6 +47,10 @@ class Fit:
             cells = [c.header, *c.cells] if t.show_header else list(c.cells)
             whole = [Measurement.get(console, options, cell).maximum for cell in cells
                      if c.no_wrap or (isinstance(cell, Text) and cell.no_wrap)]
+            # a cell's first word with the spaces before it, which rich keeps on its first line
+            # (an Uno Dare card's face, ' WD4 ', was cut to ' WD…' in a column of 4)
+            whole += [cell_len(m.group()) for cell in cells if isinstance(cell, Text)
+                      and (m := _FIRST_WORD.match(cell.plain)) is not None]
             if whole:
                 pad = t._get_padding_width(c._index)
                 r = Measurement(max(r.minimum, max(whole) + pad), max(r.maximum,
