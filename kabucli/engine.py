@@ -182,6 +182,17 @@ class Game(ABC, Generic[S, R]):
     def legal(self, state: S, seat: int) -> list[Event]:
         """Every legal action of ``seat`` now (empty when unknown cards make it unlistable)."""
 
+    def move_words(self, state: S) -> list[str]:
+        """How each kind of move that may be typed now begins, as its notation writes it,
+        without the cards (``deal``, ``p2 sets``, ``p2 pass``, ``p3 shows``): what Tab offers
+        at the play prompt where :meth:`legal` lists no move, as at a real table, whose
+        unknown cards leave a deal, a showdown or a turn with unknown hands unlistable.
+        The prompt offers each also with a player's name for its seat, and without its seat
+        when the state waits for one seat or for the referee. Asked only by the prompt
+        (never in play between bots). The default: none, so Tab offers the prompt's
+        commands alone there."""
+        return []
+
     # -- what people see and type -------------------------------------------------------
     # the game's parser, made by its ``__init__``: every verb (each spelling) and the
     # function that reads it; ``parse`` hands it each line, and a table asks it which first

@@ -118,12 +118,17 @@ class MoveCompleter(Completer):
         self.sess = sess
 
     def forms(self) -> list[str]:
-        """Every way of typing a legal move now that means that move."""
+        """Every way of typing a legal move now that means that move; where none is listed
+        (unknown cards, at a real table), how each kind of move typed now begins
+        (:meth:`starts`)."""
         sess = self.sess
         game = sess.game
         named = set(typed_names(sess.match.header.seats).values())
         out: dict[str, None] = {}
-        for text in sess.legal_texts(people_only=True, shown=True):
+        texts = sess.legal_texts(people_only=True, shown=True)
+        if not texts:
+            return self.starts(named)
+        for text in texts:
             out[text] = None
             words = text.split()
             # without the seat, without the verb, and the seat without the verb ('p2 R5')
@@ -137,6 +142,24 @@ class MoveCompleter(Completer):
                         out[other] = None
                 except KabuError:
                     pass
+        return list(out)
+
+    def starts(self, named: set[int]) -> list[str]:
+        """How each kind of move typed now begins (``deal``, ``p2 sets``: the game's
+        :meth:`~kabucli.engine.Game.move_words`), each also with the player's name for its
+        seat, and without the seat while the state waits for one seat or the referee (a
+        move typed without its seat is then that seat's)."""
+        sess = self.sess
+        alone = len(sess.match.pending.seats) <= 1
+        out: dict[str, None] = {}
+        for text in sess.move_words(people_only=True):
+            out[text] = None
+            head, _, rest = text.partition(" ")
+            seat = int(head[1:]) if head[:1] == "p" and head[1:].isdigit() and rest else 0
+            if seat and alone:
+                out[rest] = None
+            if seat in named:
+                out[f"{sess.match.seat_name(seat)} {rest}"] = None
         return list(out)
 
     def words(self, before: str) -> list[tuple[str, str]]:

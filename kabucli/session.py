@@ -23,7 +23,7 @@ from kabucli.engine import Game, Match, check_header, commitment_unbound, make_h
 from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
-from kabucli.notation import MAX_LINE, seat_of, whole
+from kabucli.notation import MAX_LINE, seat_of, split_seat, whole
 from kabucli.safetext import NAME_SHOWN, quoted, safe_text
 from kabucli.shuffle import Rng
 
@@ -738,6 +738,20 @@ class Session:
                 if not (people_only and seat in self.bots):
                     out += [self.game.notate(e) for e in self.game.legal(m.state, seat)]
         return self.shown(out) if shown else out
+
+    def move_words(self, people_only: bool = False) -> list[str]:
+        """How each kind of move that may be typed now begins (``deal``, ``p2 pass``: the
+        game's :meth:`Game.move_words`), for Tab where :meth:`legal_texts` lists none
+        (``people_only``: not the moves of bot seats; the referee's events, a deal or a
+        showdown, are the table's whatever seat they name)."""
+        m = self.match
+        p = m.pending
+        if p.kind not in ("action", "chance"):
+            return []
+        words = self.game.move_words(m.state)
+        if p.kind == "action" and people_only:
+            words = [w for w in words if (split_seat(w, m.nseats)[0] or 0) not in self.bots]
+        return words
 
     def shown(self, texts: list[str]) -> list[str]:
         """``texts`` (moves in notation) but those that would name a card hidden from the

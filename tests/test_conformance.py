@@ -37,6 +37,9 @@ from kabucli.cli import app
 from kabucli.engine import Game, Match, Pending, walk
 from kabucli.events import Event
 from kabucli.log import read_log, to_builtins, write_log
+from kabucli.notation import split_seat
+from kabucli.prompt import MoveCompleter
+from kabucli.session import Session
 from kabucli.shuffle import Rng
 
 NAMES = games.names()
@@ -699,6 +702,35 @@ def test_a_line_that_starts_with_a_move_word_is_never_taken_for_a_name(name: str
                 sess.parse_line(f"{word} {tail}")
             except ParseError as exc:
                 assert "player's name" not in str(exc), (word, tail, str(exc))
+
+PHYSICAL = [param for param in RECORDED
+            if read_log(param.values[1], games.event_types).header.mode == "physical"]
+
+
+@pytest.mark.parametrize(("name", "path"), PHYSICAL)
+def test_at_a_recorded_real_table_tab_offers_the_move_typed_where_none_is_listed(
+        name: str, path: Path) -> None:
+    """Wherever a recorded real table waited for a move the program could not list (a deal,
+    a showdown, a turn with unknown hands), Tab offered how the move the referee typed
+    begins (:meth:`Game.move_words`, ``deal``, ``p2 sets``), each beginning with one of the
+    game's verbs; it offered the prompt's commands alone there."""
+    game = games.get(name)
+    data = read_log(path, games.event_types)
+    sess = Session(Match(game, data.header), {}, None,
+                   set(range(1, len(data.header.seats) + 1)))
+    unlisted = 0
+    for ev in data.events:
+        if ev.KIND in ("action", "chance") and not sess.legal_texts(people_only=True):
+            unlisted += 1
+            forms = MoveCompleter(sess).forms()
+            text = game.notate(ev)
+            assert any(text == f or text.startswith(f + " ") for f in forms), (text, forms)
+            for start in game.move_words(sess.match.state):
+                _, verb = split_seat(start, len(data.header.seats))
+                assert game.verbs.reads(verb.split()[0].lower()), start
+        sess.match.submit(ev)
+    assert unlisted  # (a real table's deal, at least)
+
 
 def test_every_registered_game_has_recorded_games() -> None:
     """Counted in test_replays.py (six each); here: none is missed by this suite."""

@@ -413,6 +413,13 @@ class Dare(Game[DareState, DareRules]):
         moves = legal_lays(tuple(s.hands[seat]), s.ref)
         return [Lay(seat, [list(st) for st in m]) for m in moves]
 
+    def move_words(self, s: DareState) -> list[str]:
+        if s.phase == "turns":  # (sets, or a pass; 'sets' may be typed 'lay')
+            return [f"p{s.actor} sets", f"p{s.actor} lay", f"p{s.actor} pass"]
+        if s.phase == "show":
+            return [f"p{self._next_show(s)} shows"]
+        return ["deal"] if s.phase == "deal" else []
+
     # -- notation ------------------------------------------------------------------------------
     def _set(self, cards: list[int] | tuple[int, ...]) -> str:
         return card_list(self.deck, cards)

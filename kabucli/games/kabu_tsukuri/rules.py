@@ -297,6 +297,11 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
             return [Bet(seat)]
         return []
 
+    def move_words(self, s: KabuState) -> list[str]:
+        if s.phase == "show" and s.physical:
+            return [f"p{s.actor} shows"]
+        return ["deal"] if s.phase == "deal" else []
+
     # -- notation ------------------------------------------------------------------------------
     def hidden_from(self, ev: Event, viewer: int) -> bool:
         """An arrangement (rows and the card set aside) is secret to every seat but its own;

@@ -525,6 +525,9 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             out.append(Stop(seat))
         return out
 
+    def move_words(self, s: KazuToriState) -> list[str]:
+        return ["deal"] if s.phase == "deal" else []
+
     # -- races between bots --------------------------------------------------------------------
     def bot_move(self, match: Any, bots: dict[int, Any],
                  pending: Pending | None = None) -> tuple[Event, bool] | None:

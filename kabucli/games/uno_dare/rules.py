@@ -781,6 +781,15 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                     out.append(Pass(seat))
         return out
 
+    def move_words(self, s: UnoState) -> list[str]:
+        # (the referee's events, as pending tells them apart: a reshuffle, a hand shown at
+        # the end of a round, a deal; the moves of a seat are listed by legal)
+        if self.pending(s).kind != "chance":
+            return []
+        if not s.pile and len(s.discards) > 1 and self.needs_reshuffle(s):
+            return ["reshuffle"]
+        return [f"p{self._next_show(s)} shows"] if s.todo else ["deal"]
+
     # -- races between bots --------------------------------------------------------------------
     def bot_move(self, match: Match, bots: dict[int, Any],
                  pending: Pending | None = None) -> tuple[Event, bool] | None:

@@ -499,6 +499,9 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
             return [Guess(seat, list(g)) for g in GUESSES]  # any three months (RULINGS)
         return []
 
+    def move_words(self, s: YatchabaState) -> list[str]:
+        return ["deal"] if s.phase == "deal" else ["reveal"] if s.phase == "reveal" else []
+
     # -- odds ----------------------------------------------------------------------------------
     def odds(self, s: YatchabaState, months: list[int] | tuple[int, ...] | None = None
              ) -> Fraction:
