@@ -148,18 +148,25 @@ class MoveCompleter(Completer):
         """How each kind of move typed now begins (``deal``, ``p2 sets``: the game's
         :meth:`~kabucli.engine.Game.move_words`), each also with the player's name for its
         seat, and without the seat while the state waits for one seat or the referee (a
-        move typed without its seat is then that seat's)."""
+        move typed without its seat is then that seat's). One that is no move allowed as it
+        stands (the cards follow: ``deal 1-7-5``) ends with a space, which its last word
+        completes with."""
         sess = self.sess
         alone = len(sess.match.pending.seats) <= 1
         out: dict[str, None] = {}
         for text in sess.move_words(people_only=True):
-            out[text] = None
+            try:
+                whole = sess.match.why_not(sess.parse_line(text)) is None
+            except KabuError:
+                whole = False
+            tail = "" if whole else " "
+            out[text + tail] = None
             head, _, rest = text.partition(" ")
             seat = int(head[1:]) if head[:1] == "p" and head[1:].isdigit() and rest else 0
             if seat and alone:
-                out[rest] = None
+                out[rest + tail] = None
             if seat in named:
-                out[f"{sess.match.seat_name(seat)} {rest}"] = None
+                out[f"{sess.match.seat_name(seat)} {rest}{tail}"] = None
         return list(out)
 
     def words(self, before: str) -> list[tuple[str, str]]:
@@ -174,7 +181,9 @@ class MoveCompleter(Completer):
             ws = form.split()
             if (len(ws) > len(done) and [w.lower() for w in ws[:len(done)]] == done_low
                     and ws[len(done)].lower().startswith(low)):
-                found.setdefault(ws[len(done)], []).append(form)
+                # (the last word of a move's beginning that the cards follow: with a space)
+                last = len(ws) == len(done) + 1 and form.endswith(" ")
+                found.setdefault(ws[len(done)] + " " * last, []).append(form.rstrip())
         out = [(w, forms[0] if len(forms) == 1 else f"{len(forms)} moves")
                for w, forms in found.items()]
         if not done:
