@@ -214,9 +214,11 @@ def hint_now(game: Game, match: Match) -> str:
 
 
 def what_now(game: Game, match: Match, refusal: str) -> str:
-    """After a refusal of a move that is not due now (``waiting for X, not for 'Y'``), what may
-    be typed now, as the prompt's ``?`` says it (``: type 'deal' once ...``); else nothing."""
-    if not refusal.startswith("waiting for "):
+    """After a refusal of a move that is not due now (``waiting for X, not for 'Y'``, and the
+    refusals that say so in their own words: ``it is not p3's turn (waiting for p2: ...)``,
+    ``nobody may bet now: waiting for ...``), what may be typed now, as the prompt's ``?``
+    says it (``: type 'deal' once ...``); else nothing."""
+    if "waiting for " not in refusal:
         return ""
     hint = hint_now(game, match)
     return f"; {hint}" if hint else ""
