@@ -1033,6 +1033,35 @@ def test_at_a_real_table_a_reshuffled_pile_still_holds_the_cards_put_in_it() -> 
     assert st(m).discards == cards("R1 R1")
 
 
+def test_at_a_real_table_a_seat_that_drew_nothing_since_a_reshuffle_holds_no_card_it_took_in(
+) -> None:
+    """The one R0 went into the new pile. p1 draws one card from it: that may be the R0, so
+    the counts of the whole table allowed an R0 from p2 too, who drew nothing since and held
+    no R0 at the reshuffle (probe CC: a real table let a seat play a card that could only be
+    in another's hand). p2 is refused, p1 is not; at the end of the round p2 cannot show
+    one either."""
+    m = physical(3)
+    play(m, "deal R5", "p2 R0", "p3 R1")
+    s = st(m)
+    s.pile.clear()  # a shortcut for the draws that empty it
+    GAME._settle(s)
+    play(m, "reshuffle")
+    assert s.pool == Counter(cards("R5 R0")) and s.discards == cards("R1")
+    play(m, "p1 draw", "p1 keep")
+    assert refused(m, "p2 R0") == ("p2 cannot hold R0: at the last reshuffle every R0 went "
+                                   "into the draw pile or lay face up, and p2 has drawn "
+                                   "nothing since")
+    r0 = cards("R0")[0]
+    assert not any(isinstance(e, Play) and e.card == r0 for e in GAME.legal(s, 2))
+    play(m, "p2 R6", "p3 R2")
+    assert any(isinstance(e, Play) and e.card == r0 for e in GAME.legal(s, 1))
+    s.hands[1] = [UNKNOWN]  # a shortcut: p1 is down to one card
+    play(m, "p1 R7")
+    assert m.pending.kind == "chance" and "show" in m.pending.what
+    assert "p2 cannot hold R0: " in refused(m, "p2 shows R0-R2-R3-R4-R8")
+    play(m, "p2 shows R9-R2-R3-R4-R8")
+
+
 def test_at_a_real_table_a_reshuffle_before_the_pile_runs_out_is_refused_with_why() -> None:
     """It used to be refused quoting the notation ("waiting for p2 to play ..., not for
     'reshuffle 0'"), which says neither why nor what to do."""

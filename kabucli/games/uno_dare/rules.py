@@ -167,6 +167,7 @@ class UnoState:
         "discards",
         "drawn",
         "drawn_since",
+        "drew",
         "hands",
         "history",
         "hit",
@@ -230,6 +231,10 @@ class UnoState:
         # cards were drawn since; the pile certainly holds pool[c] - drawn_since copies of c.
         self.pool: Counter[int] = Counter()
         self.drawn_since = 0
+        # and how many of them each seat drew (a penalty's too): a seat that drew none since
+        # holds only cards it held at the reshuffle, so none of a card all of whose copies
+        # went into the pile or lay on top then (see at_most)
+        self.drew = [0] * (n + 1)
 
     def step(self, seat: int, k: int) -> int:
         """The seat ``k`` places after ``seat`` in the direction of play."""
@@ -254,6 +259,16 @@ class UnoState:
             if k > left:
                 seen[card] += k - left
         return seen
+
+    def at_most(self, seat: int, card: int, copies: int) -> int | None:
+        """At a real table after a reshuffle, how many copies of ``card`` (``copies`` in the
+        deck) ``seat`` can hold at most when none was in any hand at the reshuffle (all went
+        into the pile or lay on top): those it drew since, one a card; else None (no more
+        than :meth:`certain` tells)."""
+        pool = self.pool
+        if not pool or copies - pool[card] - (self.discards[0] == card) > 0:
+            return None
+        return self.drew[seat]
 
 
 # -- the game -------------------------------------------------------------------------------
@@ -419,10 +434,12 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                 held = " ".join(self.deck.token(c) for c in hand)
                 return f"p{seat}'s hand {held} does not hold {self.deck.token(card)}"
             seen = s.certain()
-            if seen[card] >= self.deck.counts[card]:
-                copies = self.deck.counts[card]
+            copies = self.deck.counts[card]
+            if seen[card] >= copies:
                 return (f"the deck has {copies} {self.deck.token(card)}: "
                         f"{'it is' if copies == 1 else 'all are'} accounted for")
+            if s.at_most(seat, card, copies) == 0:
+                return self._not_held(seat, card)
         if COLOR[card] == WILD:
             # as the last card it wins the round: no play follows, so no color is needed
             color = ev.color
@@ -497,8 +514,22 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         known = Counter(c for c in hand if c != UNKNOWN)
         if known - Counter(ev.cards):
             return f"p{want}'s hand holds {self._cards(sorted(known.elements()))}, all shown"
-        revealed = list((Counter(ev.cards) - known).elements())
-        return self.deck.check_available(s.certain(), revealed)
+        revealed = Counter(ev.cards) - known
+        for card, k in sorted(revealed.items()):
+            most = s.at_most(want, card, self.deck.counts[card])
+            if most is not None and k > most:
+                return self._not_held(want, card, most)
+        return self.deck.check_available(s.certain(), list(revealed.elements()))
+
+    def _not_held(self, seat: int, card: int, drew: int = 0) -> str:
+        """Why ``seat`` cannot hold (more of) ``card``: every copy went into the draw pile at
+        the last reshuffle, or lay on top, and the seat drew only ``drew`` cards since."""
+        tok = self.deck.token(card)
+        since = ("nothing since" if not drew else
+                 f"only {counted(drew, 'card', 'cards')} since")
+        return (f"p{seat} cannot hold {'more ' if drew else ''}{tok}: at the last reshuffle "
+                f"every {tok} went into the draw pile or lay face up, and p{seat} has drawn "
+                f"{since}")
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: UnoState, ev: Event) -> None:
@@ -637,6 +668,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         s.hands[seat].append(card)
         if s.physical:
             s.drawn_since += 1
+            s.drew[seat] += 1
         if s.physical or s.matches[s.discards[-1] * 4 + s.color][card]:
             s.phase = "drawn"
             s.drawn = card
@@ -669,6 +701,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             hand.append(pile.pop())
         if s.physical:
             s.drawn_since += ev.count
+            s.drew[ev.seat] += ev.count
         left = count - ev.count
         if left > 0 and len(s.discards) > 1:  # the rest after the reshuffle
             s.todo.insert(0, (T_PENALTY, (seat, left, why)))
@@ -682,6 +715,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             s.pile = [UNKNOWN] * ev.size
             s.pool = Counter(under)
             s.drawn_since = 0
+            s.drew = [0] * (s.n + 1)
 
     def _end_round(self, s: UnoState, winner: int) -> None:
         s.phase = "round"
@@ -752,7 +786,9 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                     cards = [s.drawn]
                 elif UNKNOWN in hand:
                     seen = s.certain()
-                    cards = [c for c in CODES if seen[c] < self.deck.counts[c]]
+                    counts = self.deck.counts
+                    cards = [c for c in CODES if seen[c] < counts[c]
+                             and s.at_most(seat, c, counts[c]) != 0]
                 else:
                     cards = sorted(set(hand))
                 top = s.discards[-1]
