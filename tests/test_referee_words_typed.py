@@ -4,6 +4,7 @@ word, a word the game does not know, a bet of one chip."""
 
 from __future__ import annotations
 
+import pytest
 from test_referee_words import flat, run  # the same runner (plain, 100 columns) and reader
 
 from kabucli import games
@@ -290,26 +291,32 @@ def test_a_word_yatchaba_does_not_know_is_answered_with_what_the_phase_waits_for
         "ends your betting (0 of 2 passes used this game)"]
 
 
-def test_a_refusal_that_says_what_the_table_waits_for_says_what_to_type_too() -> None:
-    """A move typed before its time was refused with what to type only when the refusal read
-    'waiting for X, not for Y'. In the other words that say the same ('it is not p3's turn
-    (waiting for p2: ...)', 'nobody may bet now: waiting for ...', 'no row is turned over now
-    (waiting for the deal ...)', 'nobody plays a card now: waiting for p3, hit by dare ...')
-    the referee was told what the table waits for, not what to type for it (probe CC)."""
-    res = run("play", "yatchaba", "--physical", *NAMES, "--no-log",
-              input="bet\ndeal\n1 2 3\nCat bet\nquit\n")
-    assert refusals(res.stdout) == [
+@pytest.mark.parametrize(("game", "lines", "said"), [
+    ("yatchaba", "bet\ndeal\n1 2 3\nCat bet\n", [
         "nobody may bet now: waiting for p1 Ann to lay three cards face down; type 'deal' once "
         "p1 Ann has laid three cards face down",
         "it is not p3 Cat's turn (waiting for p1 Ann: p1 Ann to bet 1); 'bet' puts 1 chip in "
-        "the pot (the guesser cannot pass)"], res.stdout
-    res = run("play", "kabu-tsukuri", "--physical", *NAMES, "--no-log",
-              input="show 1-2-3\ndeal\np3 bets\nquit\n")
-    assert refusals(res.stdout) == [
+        "the pot (the guesser cannot pass)"]),
+    ("kabu-tsukuri", "show 1-2-3\ndeal\np3 bets\n", [
         "no row is turned over now (waiting for the deal of hand 1 by p1 Ann); type 'deal' "
         "once the cards are dealt",
         "it is not p3 Cat's turn (waiting for p2 Bob: p2 Bob's bet on row 1); type 'bet' when "
-        "p2 Bob has put the bet of row 1 in the pot"], res.stdout
+        "p2 Bob has put the bet of row 1 in the pot"]),
+])
+def test_a_refusal_that_says_what_the_table_waits_for_says_what_to_type_too(
+        game: str, lines: str, said: list[str]) -> None:
+    """A move typed before its time was refused with what to type only when the refusal read
+    'waiting for X, not for Y'. In the other words that say the same ('it is not p3's turn
+    (waiting for p2: ...)', 'nobody may bet now: waiting for ...', 'no row is turned over now
+    (waiting for the deal ...)') the referee was told what the table waits for, not what to
+    type for it (probe CC)."""
+    res = run("play", game, "--physical", *NAMES, "--no-log", input=lines + "quit\n")
+    assert refusals(res.stdout) == said, res.stdout
+
+
+def test_uno_dare_refuses_a_card_while_a_dare_waits_saying_what_to_type() -> None:
+    """The same in Uno Dare's words ('nobody plays a card now: waiting for p3, hit by dare
+    ...'), which end with what the player hit types (probe CC)."""
     res = run("play", "uno-dare", "--physical", *NAMES, "--no-log",
               input="deal G5\nGD5\nR7\ndraw\nquit\n")
     said = refusals(res.stdout)
