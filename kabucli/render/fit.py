@@ -164,10 +164,12 @@ class Parts:
         self.parts = parts
         self.sep = sep
 
-    def _lines(self, width: int) -> list[Text]:
+    def lines(self, width: int) -> list[Text]:
+        """The parts in lines of at most ``width`` cells (but a part wider than that, alone
+        on its line), as many to a line as fit."""
         lines: list[Text] = []
         for part in self.parts:
-            if lines and lines[-1].cell_len + len(self.sep) + part.cell_len <= width:
+            if lines and lines[-1].cell_len + cell_len(self.sep) + part.cell_len <= width:
                 lines[-1].append(self.sep)
                 lines[-1].append_text(part)
             else:
@@ -175,10 +177,10 @@ class Parts:
         return lines
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield from self._lines(options.max_width)
+        yield from self.lines(options.max_width)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        whole = sum(p.cell_len for p in self.parts) + len(self.sep) * (len(self.parts) - 1)
+        whole = sum(p.cell_len for p in self.parts) + cell_len(self.sep) * (len(self.parts) - 1)
         widest = max((p.cell_len for p in self.parts), default=0)
         return Measurement(widest, whole).clamp(max_width=options.max_width)
 

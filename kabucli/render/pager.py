@@ -58,18 +58,13 @@ def fitted(status: str, width: int, end: str = " > ") -> str:
     between its parts: a terminal wraps a long line wherever it reaches the edge, so at 60
     columns "] [ r" ended one row and "ound · /text" began the next. A part wider than
     ``width`` keeps a line to itself."""
-    from rich.cells import cell_len
+    from rich.text import Text
+
+    from kabucli.render.fit import Parts
 
     parts = status.split(" · ")
     parts[-1] += end
-    lines = [parts[0]]
-    for part in parts[1:]:
-        joined = f"{lines[-1]} · {part}"
-        if cell_len(joined) <= width:
-            lines[-1] = joined
-        else:
-            lines.append(part)
-    return "\n".join(lines)
+    return "\n".join(line.plain for line in Parts([Text(p) for p in parts], " · ").lines(width))
 
 
 def stop_note(index: int, what: str, when: str | None = None) -> str:
