@@ -2245,9 +2245,9 @@ def _end_run(as_json: dict[str, Any] | None,
     out = _console()
     for caption, cols, cells in tables:
         t = Table(title=caption, title_justify="left")
-        for k, col in enumerate(cols):
-            t.add_column(col, justify="left" if k in _text_columns(cols) else "right")
         words = _text_columns(cols)
+        for k, col in enumerate(cols):
+            t.add_column(col, justify="left" if k in words else "right")
         for row in cells:  # (a figure, and a short name, whole on its line, the headers wrapped
             # instead: '+231 ±' over '172' read as two figures, '#2' over 'random' as two
             # names; a long name, a program's command, wraps)

@@ -276,15 +276,13 @@ def complete_encoding() -> list[str]:
 
 
 def complete_bot_kind(ctx: Any, incomplete: str = "") -> list[str] | list[tuple[str, str]]:
-    """``sim -b KIND``: the game's bots (every game's before the game is known); after
-    ``cmd:`` or ``py:``, the program's file."""
-    from kabucli import bots, games
+    """``sim -b KIND``: the game's bots (every game's before the game is known) and a
+    program's kinds; after ``cmd:`` or ``py:``, the program's file."""
+    from kabucli import bots
 
     if _program(incomplete):
         return complete_path(incomplete)
-    game = _game_of(ctx)
-    kinds = [k for g in ([game] if game else games.names()) for k in bots.kinds(g)]
-    return [*dict.fromkeys(kinds), *bots.EXTERNAL]
+    return [*complete_builtin_bot(ctx), *bots.EXTERNAL]
 
 
 def complete_builtin_bot(ctx: Any) -> list[str]:

@@ -26,6 +26,7 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import ColorDepth, Output, create_output
 
 from kabucli.errors import KabuError
+from kabucli.notation import split_seat
 from kabucli.session import Session, typed_names
 
 HISTORY_KEPT = 1000  # the newest lines of a history file that Up can recall
@@ -152,21 +153,23 @@ class MoveCompleter(Completer):
         stands (the cards follow: ``deal 1-7-5``) ends with a space, which its last word
         completes with."""
         sess = self.sess
-        alone = len(sess.match.pending.seats) <= 1
+        m = sess.match
+        alone = len(m.pending.seats) <= 1
         out: dict[str, None] = {}
         for text in sess.move_words(people_only=True):
             try:
-                whole = sess.match.why_not(sess.parse_line(text)) is None
+                whole = m.why_not(sess.parse_line(text)) is None
             except KabuError:
                 whole = False
             tail = "" if whole else " "
             out[text + tail] = None
-            head, _, rest = text.partition(" ")
-            seat = int(head[1:]) if head[:1] == "p" and head[1:].isdigit() and rest else 0
-            if seat and alone:
+            seat, rest = split_seat(text, m.nseats)
+            if seat is None or not rest:
+                continue
+            if alone:
                 out[rest + tail] = None
             if seat in named:
-                out[f"{sess.match.seat_name(seat)} {rest}{tail}"] = None
+                out[f"{m.seat_name(seat)} {rest}{tail}"] = None
         return list(out)
 
     def words(self, before: str) -> list[tuple[str, str]]:
