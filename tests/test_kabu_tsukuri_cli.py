@@ -50,6 +50,31 @@ def test_solve_prints_the_best_arrangements_in_a_table() -> None:
     assert max(len(line) for line in res.stdout.splitlines()) <= 100
 
 
+def test_solve_at_80_columns_puts_each_row_of_an_arrangement_on_a_line() -> None:
+    """An 80-column terminal drew each arrangement listed, a row's label 'row 1: win · tie'
+    beside its cards ('row 1: win · tie 8-9-10', which reads as a tie), its name and chances
+    on lines of their own. It is a table there: a row a line, its cards, name and chances."""
+    res = runner.invoke(app, ["solve", "kabu-tsukuri", *HAND, "--top", "2", "--json"],
+                        env=ENV)
+    plans = json.loads(res.stdout)["arrangements"]
+    res = runner.invoke(app, ["solve", "kabu-tsukuri", *HAND, "--top", "2"],
+                        env={**ENV, "COLUMNS": "80"})
+    assert res.exit_code == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "tie" in lines[3] and "win" in lines[3], lines[:5]  # (the table's header)
+    for i, plan in enumerate(plans, start=1):
+        for r, (row, name, w, tie) in enumerate(zip(plan["rows"], plan["names"], plan["win"],
+                                                   plan["tie"], strict=True), start=1):
+            cells = [str(i)] if r == 1 else []
+            cells += [str(r), "-".join(row), name, f"{w:.0%}", f"{tie:.0%}"]
+            if r == 1:
+                cells += ["-".join(plan["aside"]) or "", f"{plan['expected']:+.3f}"]
+            want = [c for c in cells if c]
+            assert any([c.strip() for c in line.split("│") if c.strip()] == want
+                       for line in lines), (want, res.stdout)
+
+
 def test_solve_json_gives_rows_names_chances_and_expected_chips() -> None:
     res = run("solve", "kabu-tsukuri", *HAND, "--json", "--top", "2", "-n", "3",
               "--rule", "ranking=kabu")

@@ -185,6 +185,27 @@ class Parts:
         return Measurement(widest, whole).clamp(max_width=options.max_width)
 
 
+class Either:
+    """The first of some tables drawn as a table at the width (every word whole, see
+    :class:`Fit`); when none is, the first listed. For a table that is best read one way when
+    there is room and another way, still as a table, at a narrower terminal."""
+
+    def __init__(self, first: Table, *others: Table) -> None:
+        self.fits = [Fit(first), *(Fit(t) for t in others)]
+
+    def _pick(self, console: Console, options: ConsoleOptions) -> Fit:
+        for f in self.fits:
+            if f._span(f._ranges(console, options))[0] <= options.max_width:
+                return f
+        return self.fits[0]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self._pick(console, options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self._pick(console, options))
+
+
 def fit(table: Table) -> Fit:
     """``table``, drawn so that no word in it is cut at any width (see the module)."""
     return Fit(table)

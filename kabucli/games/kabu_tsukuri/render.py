@@ -33,7 +33,7 @@ from kabucli.render import (
     seat_cell,
     seat_label,
 )
-from kabucli.render.fit import fit, titled
+from kabucli.render.fit import Either, fit, titled
 
 MILESTONES = {"deal", "result"}
 
@@ -204,24 +204,44 @@ def describe(game: Game, ev: Event, match: Match) -> str | None:
 
 
 def solution(answer: dict[str, Any]) -> RenderableType:
-    """``kabucli solve``'s answer: the best arrangements, each row with its name and chances."""
+    """``kabucli solve``'s answer: the best arrangements, each row with its name and chances.
+    Drawn an arrangement a line, its rows side by side, where the terminal is wide enough
+    (about 95 columns); else a row a line (an 80-column terminal), and in a terminal too
+    narrow for that, each arrangement listed."""
     hand = cards_inline(answer["hand"])
-    t = Table(title=f"best arrangements · {answer['players']} players · ranking "
-                    f"{answer['ranking']} · bet {answer['bet']}", title_justify="left")
-    t.add_column("#", justify="right")
+    title = (f"best arrangements · {answer['players']} players · ranking "
+             f"{answer['ranking']} · bet {answer['bet']}")
+    wide = Table(title=title, title_justify="left")
+    wide.add_column("#", justify="right")
     for r in range(1, ROWS + 1):
-        t.add_column(f"row {r}: win · tie", no_wrap=True)
-    t.add_column("aside")
-    t.add_column("chips", justify="right")
+        wide.add_column(f"row {r}", no_wrap=True)
+    wide.add_column("aside")
+    wide.add_column("chips", justify="right")
+    long = Table(title=title, title_justify="left")
+    for name in ("#", "row"):
+        long.add_column(name, justify="right")
+    long.add_column("cards", no_wrap=True)
+    long.add_column("named")
+    for name in ("win", "tie"):
+        long.add_column(name, justify="right", style="cyan")
+    long.add_column("aside")
+    long.add_column("chips", justify="right")
     for i, plan in enumerate(answer["arrangements"], start=1):
-        cells = [cards_inline(row, sep="-") + Text(f"\n{name}\n{w:.0%} · {tie:.0%}",
-                                                  style="cyan")
-                 for row, name, w, tie in zip(plan["rows"], plan["names"], plan["win"],
-                                              plan["tie"], strict=True)]
-        t.add_row(str(i), *cells, "-".join(plan["aside"]), signed(plan["expected"], 3))
+        rows = list(zip(plan["rows"], plan["names"], plan["win"], plan["tie"], strict=True))
+        aside = "-".join(plan["aside"])
+        chips = signed(plan["expected"], 3)
+        wide.add_row(str(i), *(cards_inline(row, sep="-")
+                               + Text(f"\n{name}\nwin {w:.0%} · tie {tie:.0%}", style="cyan")
+                               for row, name, w, tie in rows), aside, chips)
+        for r, (row, name, w, tie) in enumerate(rows, start=1):
+            first = r == 1
+            long.add_row(str(i) if first else "", str(r), cards_inline(row, sep="-"),
+                         Text(name, style="cyan"), f"{w:.0%}", f"{tie:.0%}",
+                         aside if first else "", chips if first else "",
+                         end_section=r == len(rows))
     note = Text("expected chips per hand, bets included, when every other row is three "
                 "unseen cards at random (docs/rules/kabu-tsukuri.md)", style="dim")
-    return Group(Text("hand ") + hand, fit(t), note)
+    return Group(Text("hand ") + hand, Either(wide, long), note)
 
 
 def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]:
