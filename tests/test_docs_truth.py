@@ -84,8 +84,10 @@ REFUSALS = [
     ("dare", "deal 1-7-5\n1-3\n", "'1-3' is not a set of three cards joined by '-' (e.g. 1-3-9)"),
     ("dare", "deal 1-7-5\n1-2-4\n", "set 1-2-4 adds up to 7, ones digit 7, not the reference 3"),
     ("yatchaba", "deal\nguess 13 1 1\n", "'13' is not a month: type 1-12 or a name like jan"),
-    ("yatchaba", "deal\n1 1 8\nbet\nbet\nbet 4\n", "the next amount of the sequence is 3, not 4"),
-    ("yatchaba", "deal\n1 1 8\np1 pass\n", "p1 is the guesser, and the guesser cannot pass"),
+    ("yatchaba", "deal\n1 1 8\nbet\nbet\nbet 4\n",
+     "the next amount of the sequence is 3, not 4: type 'bet'"),
+    ("yatchaba", "deal\n1 1 8\np1 pass\n",
+     "p1 is the guesser, and the guesser cannot pass: type 'bet' (1 chip)"),
 ]
 
 

@@ -129,7 +129,7 @@ def test_only_real_bets_advance_the_sequence() -> None:
 def test_a_bet_of_another_amount_is_refused() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet 1")
-    assert refused(m, "bet 5") == "the next amount of the sequence is 2, not 5"
+    assert refused(m, "bet 5") == "the next amount of the sequence is 2, not 5: type 'bet'"
     step(m, "bet 2")
     assert bets_of(m)[-1] == (2, 2)
 
@@ -155,7 +155,8 @@ def test_a_player_who_passed_bets_no_more_this_round() -> None:
 def test_the_guesser_cannot_pass() -> None:
     m = new_match(3)
     play(m, "deal", "guess 1 2 3")
-    assert refused(m, "pass") == "p1 is the guesser, and the guesser cannot pass"
+    assert refused(m, "pass") == ("p1 is the guesser, and the guesser cannot pass: "
+                                  "type 'bet' (1 chip)")
     assert GAME.legal(m.state, 1) == [Bet(1, 1)]
 
 
@@ -353,7 +354,8 @@ def test_a_fifth_card_of_a_month_cannot_be_laid_face_down() -> None:
     wrong_round(m, reveal="1 2 3", guess="2 3 5")
     assert m.state.left[1] == 0
     reason = refused(m, "deal 1b 4a 5a")
-    assert reason == "1 Jan card cannot be face down: the deck has 4 and 4 already face up"
+    assert reason == ("1 Jan card cannot be face down: the deck has 4 and 4 already face up: "
+                      "type 'deal' alone, or name three cards not face up")
     step(m, "deal 4a 5a 6a")
     play(m, "guess 4 5 6", "bet", "bet", "bet", "stop", "reveal 4a 5a 6a")
     assert of_type(m, Result)[-1].right is True
@@ -643,7 +645,8 @@ def test_seats_act_only_in_their_turn() -> None:
     assert refused(m, Guess(2, [1, 2, 3])).startswith("it is not p2's turn")
     play(m, "guess 1 2 3")
     assert refused(m, "p3 bet 2").startswith("it is not p3's turn")
-    assert refused(m, Pass(1)) == "p1 is the guesser, and the guesser cannot pass"
+    assert refused(m, Pass(1)) == ("p1 is the guesser, and the guesser cannot pass: "
+                                   "type 'bet' (1 chip)")
 
 
 def test_deal_must_name_the_round_it_belongs_to() -> None:

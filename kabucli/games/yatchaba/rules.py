@@ -313,12 +313,16 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
 
     def _check_bet(self, s: YatchabaState, ev: Bet) -> str | None:
         if ev.amount != s.due:
-            return f"the next amount of the sequence is {s.due}, not {ev.amount}"
+            from kabucli.games.yatchaba import text  # (its words import this module)
+
+            return text.wrong_amount(s.due, ev.amount, s.physical)
         return None
 
     def _check_pass(self, s: YatchabaState, ev: Pass) -> str | None:
         if ev.seat == s.guesser:
-            return f"p{ev.seat} is the guesser, and the guesser cannot pass"
+            from kabucli.games.yatchaba import text  # (its words import this module)
+
+            return text.guesser_cannot_pass(ev.seat, s.due, s.physical)
         return None
 
     def _check_guess(self, s: YatchabaState, ev: Guess) -> str | None:
@@ -357,15 +361,18 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
                     f"round {ev.round} of game {ev.game} laid by p{ev.guesser}")
         if ev.cards is None:
             return None
+        from kabucli.games.yatchaba import text  # (its words import this module)
+
         if len(ev.cards) != LAID:
-            return f"the guesser lays {LAID} cards, not {len(ev.cards)}"
+            return text.laid_not(len(ev.cards))
         if UNKNOWN in ev.cards:
             return "name all three laid cards, or none ('deal' alone)"
         if list(ev.cards) != sorted(ev.cards):
             return "the laid cards are listed in ascending order"
         # the cards exist and none is face up by name; then no month runs over its four
-        return self._check_cards(s, ev.cards) or self._check_months(
+        why = self._check_cards(s, ev.cards) or self._check_months(
             s, [month_of(c) for c in ev.cards])
+        return None if why is None else f"{why}: {text.DEAL_ALONE}"
 
     @staticmethod
     def _check_months(s: YatchabaState, months: list[int]) -> str | None:
@@ -409,7 +416,9 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
                     return f"card {self.deck.token(c)} is not a {month_name(m)} card"
             why = self._check_cards(s, ev.cards)
             if why is not None:
-                return why
+                from kabucli.games.yatchaba import text  # (its words import this module)
+
+                return text.revealed_by_month(why, months)
         if s.laid is not None:
             laid = sorted(s.laid)
             if ev.cards != laid:

@@ -125,6 +125,36 @@ def not_face_down(k: int, month: int, copies: int, up: int) -> str:
     return f"{cards} cannot be face down: the deck has {copies} and {up} already face up"
 
 
+def wrong_amount(due: int, amount: int, physical: bool) -> str:
+    """Why a bet of ``amount`` is refused when ``due`` is the next amount; at a real table,
+    what the referee types instead ('bet' alone bets it). (Not in a seeded game, whose bets a
+    log's replay and a bot are refused too, neither of which types.)"""
+    why = f"the next amount of the sequence is {due}, not {amount}"
+    return f"{why}: type 'bet'" if physical else why
+
+
+def guesser_cannot_pass(seat: int, due: int, physical: bool) -> str:
+    """Why the guesser's pass is refused; at a real table, the bet typed instead."""
+    why = f"p{seat} is the guesser, and the guesser cannot pass"
+    return f"{why}: type 'bet' ({counted(due, 'chip', 'chips')})" if physical else why
+
+
+# what a deal refused for its cards should be typed as: at a real table the laid cards are
+# face down, and 'deal' alone records them so (a deal naming them is a seeded log's)
+DEAL_ALONE = "type 'deal' alone, or name three cards not face up"
+
+
+def laid_not(count: int) -> str:
+    """Why a deal naming ``count`` cards (not three) is refused."""
+    return f"the guesser lays 3 cards, not {count}: type 'deal' alone, or name all three"
+
+
+def revealed_by_month(why: str, months: Sequence[int]) -> str:
+    """Why named cards turned over are refused (a name already face up, say), and the same
+    cards typed by month, which is all the round needs."""
+    return f"{why}: type their months if a name is unsure ('reveal {' '.join(map(str, months))}')"
+
+
 EMPTY = "type 'guess 1 1 8', 'bet', 'pass', 'continue' or 'stop'"  # (when no hint applies)
 
 
