@@ -336,7 +336,8 @@ def test_two_sets_qualify_for_the_showdown_fewer_are_out() -> None:
     play(m, "deal 1-7-5", "1-3-9", "4-9-10 6-8-9", "pass")
     assert m.state.qualified == [3]
     assert m.pending.what == "p3 to show the three cards left"
-    assert refused(m, Show(2, [2, 3, 4])) == "p3 shows next, not p2"
+    assert refused(m, Show(2, [2, 3, 4])) == ("p3 shows next, not p2: type the three cards p3 "
+                                              "shows (e.g. 'show 2-3-4')")
     start = len(m.events)
     play(m, "show 2-2-3")
     assert since(m, start)[:3] == ["p3 shows 2-2-3", "result round 1 showdown p3 deals p3",

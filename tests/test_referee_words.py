@@ -263,7 +263,8 @@ def test_the_hint_names_the_seats_as_the_table_does_but_not_in_what_to_type() ->
     names = ("--player", "Ann", "--player", "Bob", "--player", "Cy")
     res = run("play", "kazu-tori", "--physical", *names, "--no-log",
               input="deal\np1 flip 3\ndeal\nquit\n")
-    refusal = next(line for line in flat(res.stdout).split("> ") if "not for 'deal" in line)
+    refusal = next(line for line in flat(res.stdout).split("> ")
+                   if "the cards were dealt already" in line)
     assert "else p2 Bob flips saying two: 'p2 flip CARD' with the card seen" in refusal, refusal
     res = run("play", "kabu-tsukuri", "--physical", *names, "--no-log",
               input="deal\nbet\nbet\nbet\n?\nquit\n")

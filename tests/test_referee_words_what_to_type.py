@@ -9,6 +9,10 @@ from test_referee_words_typed import refusals
 
 NAMES = ("--player", "Ann", "--player", "Bob", "--player", "Cat")
 
+# a real Uno Dare table where p2 plays down to one card without calling UNO (p1 holds two)
+P2_WITHOUT_UNO = ("deal R5\n" + "\n".join(f"R{k}" for k in (1, 1, 2, 2, 3, 3, 4, 4, 6, 6, 7, 7,
+                                                             8, 8)) + "\nY8\np2 Y9")
+
 # (game, the lines typed at a real table of Ann, Bob and Cat, the refusal of the last one)
 CASES = [
     pytest.param("yatchaba", "deal\nguess 1 2 3\npass",
@@ -30,6 +34,41 @@ CASES = [
                  "the hanafuda (48) deck has only 1 copy of 1b, and 1 already showed: type "
                  "their months if a name is unsure ('reveal 1 4 5')",
                  id="yatchaba-reveal-of-a-card-face-up"),
+    pytest.param("kabu-tsukuri", "deal 1 2 3",
+                 "at a real table the cards are dealt face down: type 'deal' alone",
+                 id="kabu-tsukuri-deal-with-cards"),
+    pytest.param("kabu-tsukuri", "deal\nbet\nbet\nbet\np3 show 1-2-3",
+                 "p2 Bob turns row 1 over next, not p3 Cat: type the row p2 Bob turns over, in "
+                 "laid order (e.g. 'show 3-4-5')",
+                 id="kabu-tsukuri-row-by-the-wrong-seat"),
+    pytest.param("dare", "deal 1-7-5\n1-3-9\n4-9-10 6-8-9\npass\np2 show 2-3-4",
+                 "p3 Cat shows next, not p2 Bob: type the three cards p3 Cat shows (e.g. "
+                 "'show 2-3-4')",
+                 id="dare-show-by-the-wrong-seat"),
+    pytest.param("dare", "deal 1-7-5\npass\nshow 2-3-5",
+                 "there is no showdown now (waiting for p3 Cat to lay sets matching 3); lay 0-3 "
+                 "sets of three cards whose ones digit is 3 (e.g. '1-3-9 3-5-5'), or 'pass'",
+                 id="dare-show-while-a-seat-lays"),
+    pytest.param("kazu-tori", "deal\nflip 3\np2 flip 4\np1 flip 5",
+                 "p3 Cat flips next, not p1 Ann: type 'p3 flip CARD' with the card seen",
+                 id="kazu-tori-flip-by-the-wrong-seat"),
+    pytest.param("kazu-tori", "deal\nflip 3\ndeal 1-1-2",
+                 "the cards were dealt already (waiting for claims on the 3 (said one: may not "
+                 "be taken), or p2 Bob's flip saying two); the 3 (said one) may NOT be taken: "
+                 "'pN claim' for the first hand on it; else p2 Bob flips saying two: 'p2 flip "
+                 "CARD' with the card seen",
+                 id="kazu-tori-deal-after-the-deal"),
+    pytest.param("uno-dare", "deal R5\nR3\np3 catch p1",
+                 "p1 Ann holds 7 cards, not one: nobody may be caught now",
+                 id="uno-dare-catch-with-nobody-to-catch"),
+    pytest.param("uno-dare", P2_WITHOUT_UNO + "\np3 catch p1",
+                 "p1 Ann holds 2 cards, not one: p2 Bob is the one to catch ('catch p2')",
+                 id="uno-dare-catch-of-the-wrong-seat"),
+    pytest.param("uno-dare", P2_WITHOUT_UNO + "\np2 uno\np3 draw\np3 keep\np1 Y1\np2 Y2\n"
+                 "p3 shows R1-R2",
+                 "p1 Ann shows next, not p3 Cat: type the 1 card p1 Ann shows (e.g. 'p1 shows "
+                 "R5')",
+                 id="uno-dare-show-by-the-wrong-seat"),
 ]
 
 

@@ -617,7 +617,7 @@ def test_a_catch_by_a_seat_not_to_move_says_why_it_is_refused() -> None:
     play(m, "G1", "p2 uno")
     assert m.pending.seats == (3,)
     assert refused(m, "p1 catch p2") == "p2 called UNO in time"
-    assert refused(m, "p1 catch p3") == "p3 holds 7 cards, not one"
+    assert refused(m, "p1 catch p3") == "p3 holds 7 cards, not one: nobody may be caught now"
     assert refused(m, "p1 pass") == "there is no missing UNO call now"
     assert "it is not p1's turn" in refused(m, "p1 draw")
 

@@ -282,6 +282,12 @@ class Dare(Game[DareState, DareRules]):
                 return q
         raise StopIteration  # nobody left to show (never in phase "show")
 
+    def not_now(self, s: DareState, ev: Event) -> str | None:
+        """A show typed while a seat is to lay: that there is no showdown now, as when the
+        deal is awaited (not the show quoted with the seat the parser guessed, 'p2 shows
+        2-3-5', which nobody typed, while p3 lays)."""
+        return self._check_show(s, ev) if type(ev) is _SHOW else None
+
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: DareState, ev: Event) -> str | None:
         if type(ev) is _LAY:
@@ -332,7 +338,9 @@ class Dare(Game[DareState, DareRules]):
             return f"there is no showdown now (waiting for {self.pending(s).what})"
         want = self._next_show(s)
         if ev.seat != want:
-            return f"p{want} shows next, not p{ev.seat}"
+            from kabucli.games.dare import text  # (its words import this module)
+
+            return f"p{want} shows next, not p{ev.seat}: {text.hint(s, want)}"
         if len(ev.cards) != 3 or UNKNOWN in ev.cards:
             return "a showdown hand is three named cards"
         got = take(s.hands[ev.seat], list(ev.cards))

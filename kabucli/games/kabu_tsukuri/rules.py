@@ -200,7 +200,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
             return (f"this is the deal of hand {s.hand} by p{s.dealer}, "
                     f"not of hand {ev.hand} by p{ev.dealer}")
         if ev.hands is not None or ev.rest is not None:
-            return "at a real table the cards are dealt face down: type 'deal' alone"
+            return text.DEAL_FACE_DOWN
         return None
 
     def _check_arrange(self, s: KabuState, ev: Arrange) -> str | None:
@@ -232,7 +232,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         if s.phase != "show":
             return f"no row is turned over now (waiting for {self.pending(s).what})"
         if ev.seat != s.actor:
-            return f"p{s.actor} turns row {s.row} over next, not p{ev.seat}"
+            return text.not_their_row(s, ev.seat)
         if len(ev.cards) != ROW or UNKNOWN in ev.cards:
             return f"a row is {ROW} named cards, not {self._set(ev.cards)}"
         return self.deck.check_available(s.seen, ev.cards)
@@ -420,7 +420,8 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
             return Deal(s.hand, s.dealer)
         parts = [p.strip() for p in joined.split("|")]
         if parts[0]:
-            raise ParseError("a deal reads 'deal' or 'deal | p1 CARDS | ... | rest CARDS'")
+            raise ParseError(text.DEAL_FACE_DOWN if s.physical
+                             else "a deal reads 'deal' or 'deal | p1 CARDS | ... | rest CARDS'")
         hands: list[list[int]] = []
         rest: list[int] | None = None
         for i, part in enumerate(parts[1:], start=1):

@@ -31,6 +31,15 @@ def not_a_move(word: str, s: KabuState) -> str:
             f"{quoted(_rows_example(s.size))}, or ask 'best'")
 
 
+# why a deal naming cards is refused at a real table (a deal with the hands is a seeded log's)
+DEAL_FACE_DOWN = "at a real table the cards are dealt face down: type 'deal' alone"
+
+
+def not_their_row(s: KabuState, seat: int) -> str:
+    """Why ``seat`` turning a row over is refused while another seat turns over the next."""
+    return f"p{s.actor} turns row {s.row} over next, not p{seat}: {hint(s, s.actor)}"
+
+
 def bet_takes_nothing(word: str, bet: int) -> str:
     """Why 'bet 2' is refused: the bet is the house rules' (``bet``)."""
     return (f"{quoted(word)} takes nothing after it: the bet is {counted(bet, 'chip', 'chips')} "

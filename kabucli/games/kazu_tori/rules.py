@@ -282,6 +282,13 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             return f"there is no card to claim: p{s.flipper} flips next"
         return None
 
+    def not_now(self, s: KazuToriState, ev: Event) -> str | None:
+        """A deal typed after the deal: that the cards were dealt, and what the table waits
+        for (not the deal quoted as its notation, 'deal p1 1-1-2', which nobody typed)."""
+        if type(ev) is _DEAL and s.phase != "deal":
+            return f"the cards were dealt already (waiting for {self.pending(s).what})"
+        return None
+
     # -- checks ------------------------------------------------------------------------------
     def check(self, s: KazuToriState, ev: Event) -> str | None:
         if type(ev) is _FLIP:
@@ -313,7 +320,10 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         # an action: the engine checked the phase ("turn" or "window", nothing queued)
         want = s.next_flipper()
         if ev.seat != want:
-            return f"p{want} flips next, not p{ev.seat}"
+            turn = f"p{want} flips next, not p{ev.seat}"
+            # at a real table, what the referee types (a seeded game's is drawn: bots and a
+            # log's replay meet this too)
+            return f"{turn}: type 'p{want} flip CARD' with the card seen" if s.physical else turn
         if not s.physical:
             if ev.card is not None:
                 return ("in a seeded game the flipped card comes from the top of the pile: "

@@ -474,7 +474,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                 k = len(s.hands[target])
                 if k == 1:
                     return f"p{target} called UNO in time"
-                return f"p{target} holds {k} cards, not one"
+                return text.not_caught(target, k, w)
             return None
         if not w:
             return "there is no missing UNO call now"
@@ -505,7 +505,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         if not s.todo or s.todo[0][0] != T_SHOW or want == 0:
             return f"nobody shows cards now (waiting for {self.pending(s).what})"
         if ev.seat != want:
-            return f"p{want} shows next, not p{ev.seat}"
+            return text.not_their_show(want, ev.seat, len(s.hands[want]))
         hand = s.hands[want]
         if len(ev.cards) != len(hand):
             return f"p{want} holds {counted(len(hand), 'card', 'cards')}, not {len(ev.cards)}"

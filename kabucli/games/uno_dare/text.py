@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kabucli.figures import counted
 from kabucli.safetext import quoted, safe_text
 
 if TYPE_CHECKING:
@@ -99,6 +100,24 @@ def empty_move(n: int) -> str:
     """Why an empty line is refused, at a table of ``n`` players."""
     return ("empty move: type a card like 'R5', 'draw', 'decline', 'uno' or "
             f"{quoted(catch_example(n))}")
+
+
+def not_caught(target: int, cards: int, window: int) -> str:
+    """Why a catch of ``target``, who holds ``cards`` cards, is refused, and the catch to
+    type instead: of ``window``, who holds one card without having called UNO (0: nobody)."""
+    why = f"p{target} holds {cards} cards, not one"
+    if window:
+        return f"{why}: p{window} is the one to catch ('catch p{window}')"
+    return f"{why}: nobody may be caught now"
+
+
+def not_their_show(want: int, seat: int, held: int) -> str:
+    """Why ``seat`` showing its cards is refused while ``want``, who holds ``held`` cards,
+    shows next."""
+    example = "-".join(("R5", "G7", "WD12")[:held])
+    cards = counted(held, "card", "cards")
+    return (f"p{want} shows next, not p{seat}: type the {cards} p{want} shows (e.g. "
+            f"'p{want} shows {example}')")
 
 
 def catch_names_one(n: int) -> str:
