@@ -193,6 +193,25 @@ def _markdown(out: Console, text: str) -> None:
                   end="" if text.endswith("\n") else "\n")
 
 
+def _said(out: Console, text: str, head: str = "", style: str = "") -> None:
+    """A line the prompt answers with (a refusal: ``head`` 'refused: ' in ``style``): for a
+    person at a terminal, broken between words at its width, the lines after the first under
+    the words after ``head``; elsewhere (piped, TERM=dumb, or on stderr, as beside --json's
+    document, where a program may read it) one line, as every message, whatever its length.
+    The terminal broke such a line at its last column, mid-word ('type the c|ard')."""
+    if out.is_terminal and not out.is_dumb_terminal and not out.stderr:
+        from kabucli.render import Hanging
+        from kabucli.safetext import safe_text
+
+        line = Hanging(len(head))
+        line.append(head, style=style)
+        line.append(safe_text(text))
+        out.print(line)
+    else:
+        lead = f"[{style}]{_escape(head)}[/]" if head and style else _escape(head)
+        out.print(lead + _escape(text), soft_wrap=True)
+
+
 def _events(n: int) -> str:
     return counted(n, "event", "events")
 
@@ -741,7 +760,7 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                 if lines is None:
                     # a move for later ('waiting for the deal, not for ...'): and what now
                     why += render.what_now(g, m, str(exc))
-                    out.print(f"[red]refused:[/] {_escape(why)}", soft_wrap=True)
+                    _said(out, why, "refused: ", "red")
                     continue
                 _stop(sess, f"{source}:{number}: {_line_shown(line)}: {why}", 1, as_json)
     except KeyboardInterrupt as exc:  # Ctrl-C (or SIGTERM) while a move is played or bots
@@ -1061,7 +1080,7 @@ def _command(sess: Session, line: str, out: Console, told: list[Text] | None = N
         except LogWriteError:
             raise
         except KabuError as exc:  # past the undos a game may have (engine.MAX_REPLAYED)
-            out.print(f"[red]refused:[/] {_escape(str(exc))}", soft_wrap=True)
+            _said(out, str(exc), "refused: ", "red")
             return "handled"
         if n == 0:
             out.print("nothing to take back")

@@ -1,0 +1,153 @@
+"""What the prompt says back, at a terminal of a known width and piped: a refusal longer than
+the terminal is broken between words (the terminal broke it at its last column, mid-word:
+'type the c|ard turned up'), and stays one line where a program may read it."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from fcntl import ioctl
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kabucli.cli import app
+
+UNO = ("play", "uno-dare", "--physical", "--player", "Ann", "--player", "Bob", "--player",
+       "Cat", "--no-log")
+ESCAPE = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def at_terminal(args: tuple[str, ...], typed: list[str], tmp_path: Path, columns: int = 80,
+                **extra: str) -> str:
+    """What ``kabucli ARGS`` writes to a terminal ``columns`` wide (a pseudo-terminal) when
+    ``typed`` (lines that are refused) is typed, a line at a time once the prompt asks; the
+    escape sequences taken out, lines ended by '\\n'."""
+    fd, child = pty.openpty()
+    ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 30, columns, 0, 0))
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm",
+           "PROMPT_TOOLKIT_NO_CPR": "1", "NO_COLOR": "1", **extra}
+    env.pop("COLUMNS", None)
+    env.pop("LINES", None)
+    proc = subprocess.Popen([sys.executable, "-m", "kabucli", *args], stdin=child,
+                            stdout=child, stderr=child, cwd=tmp_path, env=env,
+                            start_new_session=True)
+    os.close(child)
+    seen = b""
+    prompt = b") >"  # (the line editor moves the cursor after it)
+
+    def wait_for(*texts: bytes) -> None:
+        """Until ``texts`` were written, one after the other."""
+        nonlocal seen
+        start = len(seen)
+        end = time.monotonic() + 30
+        while True:
+            at = start
+            for text in texts:
+                at = seen.find(text, at)
+                if at < 0:
+                    break
+                at += len(text)
+            if at >= 0:
+                return
+            assert time.monotonic() < end, f"no {texts!r}: {seen[-2000:]!r}"
+            if select.select([fd], [], [], 0.5)[0]:
+                try:
+                    seen += os.read(fd, 65536)
+                except OSError:  # the program ended
+                    return
+
+    try:
+        wait_for(prompt)
+        for line in typed:  # each refused
+            os.write(fd, line.encode() + b"\r")
+            wait_for(b"refused: ", prompt)
+        os.write(fd, b"quit\r")
+        end = time.monotonic() + 30
+        while proc.poll() is None and time.monotonic() < end:
+            if select.select([fd], [], [], 0.5)[0]:
+                try:
+                    seen += os.read(fd, 65536)
+                except OSError:
+                    break
+        assert proc.wait(timeout=30) == 0, seen[-2000:]
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        os.close(fd)
+    return ESCAPE.sub(b"", seen).decode().replace("\r\n", "\n").replace("\r", "")
+
+
+def refusal_lines(screen: str) -> list[str]:
+    """The lines of the first refusal on ``screen``: its 'refused: ' line and those that go on
+    under it (indented), up to the next prompt."""
+    start = screen.index("refused: ")
+    lines = screen[start:].split("\n")
+    out = [lines[0]]
+    for line in lines[1:]:
+        if not line.startswith(" "):
+            break
+        out.append(line)
+    return out
+
+
+def piped(*args: str, input: str, columns: int = 40) -> list[str]:
+    """The refusals of ``kabucli ARGS`` piped (``input`` its standard input), each from its
+    'refused: ' (after the prompt, whose typed line a pipe does not echo) to its line's end."""
+    res = CliRunner().invoke(app, list(args), input=input,
+                             env={"NO_COLOR": "1", "COLUMNS": str(columns)})
+    assert res.exit_code == 0, res.output
+    return [line[line.index("refused: "):] for line in res.stdout.splitlines()
+            if "refused: " in line]
+
+
+def test_a_refusal_longer_than_the_terminal_is_broken_between_words(tmp_path: Path) -> None:
+    """At 80 columns the refusal of 'R5' before Uno Dare's deal (over 120 characters) was
+    printed as one line that the terminal broke at column 80, mid-word. Its lines now each
+    fit, the words are those of the one line a pipe gets, none cut in two, and the lines
+    after the first go on under the words after 'refused: '."""
+    one = piped(*UNO, input="R5\nquit\n", columns=200)
+    assert len(one) == 1 and len(one[0]) > 100, one
+    screen = at_terminal(UNO, ["R5"], tmp_path, columns=80)
+    lines = refusal_lines(screen)
+    assert len(lines) >= 2, screen
+    assert all(len(line) <= 80 for line in lines), lines
+    assert " ".join(" ".join(lines).split()) == " ".join(one[0].split()), (lines, one)
+    assert all(line.startswith(" " * len("refused: ")) and line[len("refused: ")] != " "
+               for line in lines[1:]), lines
+    # no word cut: each line ends where a word of the one line ends
+    words = one[0].split()
+    cut = 0
+    for line in lines[:-1]:
+        cut += len(line.split())
+        assert line.split()[-1] == words[cut - 1], (line, words[cut - 1])
+
+
+@pytest.mark.parametrize("columns", [40, 80])
+def test_piped_a_refusal_stays_one_line_whatever_its_length(columns: int) -> None:
+    """A program reading the prompt's output (piped) gets each refusal as one line, at any
+    COLUMNS: it is no terminal to break it for."""
+    said = piped(*UNO, input="R5\nquit\n", columns=columns)
+    assert len(said) == 1 and len(said[0]) > 100, said
+    assert said[0].rstrip().endswith("'deal R5'"), said
+
+
+@pytest.mark.parametrize("how", ["dumb", "json"])
+def test_at_a_dumb_terminal_or_beside_json_a_refusal_stays_one_line(how: str,
+                                                                   tmp_path: Path) -> None:
+    """TERM=dumb (an editor's shell window, which may read the lines) and --json (the words
+    on stderr, where a program may read them) keep a refusal one line."""
+    args = (*UNO, "--json") if how == "json" else UNO
+    extra = {"TERM": "dumb"} if how == "dumb" else {}
+    screen = at_terminal(args, ["R5"], tmp_path, columns=80, **extra)
+    lines = refusal_lines(screen)
+    assert len(lines) == 1 and len(lines[0]) > 100, screen
