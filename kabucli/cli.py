@@ -975,10 +975,22 @@ def _yes(out: Console, question: str) -> bool:
     return line is not None and line.strip().lower() in ("y", "yes")
 
 
+# What the game-over prompt takes (its ? and help say so)
+GAME_OVER_COMMANDS = {"undo": "take back your last move: the game goes on",
+                      "table": "draw the table as the game ended",
+                      "Enter": "finish (quit too)"}
+
+
 def _undo_at_end(sess: Session, out: Console) -> bool:
     """Offer to take back the move that ended the game; True when something was taken back.
-    An empty line or ``quit`` finishes; anything else but ``undo`` is answered and asked
-    again (a move typed out of habit does not end the game unseen)."""
+    An empty line or ``quit`` finishes; ``table`` draws the final table and ``?`` or
+    ``help`` say what the prompt takes (GAME_OVER_COMMANDS), as at the move prompt; anything
+    else but ``undo`` is answered and asked again (a move typed out of habit does not end
+    the game unseen)."""
+    from rich.text import Text
+
+    from kabucli.render.fit import indented_pairs
+
     while True:
         line = _answered(out, "[bold]game over[/] [dim](undo: take back your last move; "
                               "Enter: finish)[/] > ")
@@ -989,8 +1001,16 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
             return False
         if word == "undo":
             return _command(sess, "undo", out) == "undone"
-        out.print(f"the game is over: type undo to take back your last move, or press Enter "
-                  f"to finish (not {_escape(repr(line.strip()[:40]))})", soft_wrap=True)
+        if word in ("table", "t"):
+            _command(sess, "table", out)
+            continue
+        if word in ("?", "moves", "legal", "help", "h"):
+            out.print("the game is over; what may be typed here:")
+            out.print(indented_pairs(((Text(name), Text(what))
+                                      for name, what in GAME_OVER_COMMANDS.items()), "bold"))
+            continue
+        _said(out, "the game is over: type undo to take back your last move, table to see "
+                   f"the final table, or press Enter to finish (not {line.strip()[:40]!r})")
 
 
 def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:

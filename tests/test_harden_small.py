@@ -308,6 +308,35 @@ def test_quit_at_the_game_over_prompt_finishes(tmp_path: Path) -> None:
     assert "the game is over: type undo" not in res.stdout
 
 
+@pytest.mark.parametrize("physical", [False, True])
+def test_the_game_over_prompt_draws_the_table_and_says_what_it_takes(physical: bool,
+                                                                   tmp_path: Path) -> None:
+    """At the game-over prompt 'table', '?' and 'help' were refused ("the game is over: type
+    undo ... (not 'table')"), though the prompt's commands include table: a referee at the
+    end wants the final table (probe CA). table draws it; ? and help say what the prompt
+    takes; undo still takes the last move back after them."""
+    if physical:
+        log = tmp_path / "kt.jsonl"
+        res = run("play", "kazu-tori", "--physical", "-n", "2", "--log", str(log),
+                  input="deal\np1 flip 7\nstop\ny\ntable\n?\nhelp\nundo\nquit\n")
+        assert res.exit_code == 0, res.stderr
+        data = read_log(log, games.event_types)
+        match, _ = walk(KAZUTORI, data.header, data.events)
+    else:
+        res, _, match = kazutori(tmp_path,
+                                 input="flip\nstop\ny\ntable\n?\nhelp\nundo\nquit\n")
+    prompt = "game over (undo: take back your last move; Enter: finish) > "
+    after = res.stdout.split(prompt)
+    assert len(after) == 5, res.stdout  # asked again after table, ? and help, then undone
+    assert "the game is over: type undo" not in res.stdout
+    assert "Kazu-Tori · limit 10" in after[1] and "p1" in after[1], after[1]  # the table
+    for said in after[2:4]:  # ? and help
+        lines = said.splitlines()
+        assert lines[0] == "the game is over; what may be typed here:", said
+        assert [line.split()[0] for line in lines[1:]] == ["undo", "table", "Enter"], said
+    assert "took back 1 move: " in after[4] and not match.over
+
+
 def test_stop_in_a_script_is_deliberate_and_not_asked(tmp_path: Path) -> None:
     (tmp_path / "moves.txt").write_text("flip\nstop\n")
     res, events, match = kazutori(tmp_path, "--script", str(tmp_path / "moves.txt"), input="")
@@ -577,7 +606,7 @@ def test_a_game_over_prompt_answers_anything_but_undo_or_enter_and_asks_again(
     """A move typed out of habit at the game-over prompt ended the game without a word
     (a probe, H10): it is answered, and the prompt comes back for undo or Enter."""
     res, _, match = kazutori(tmp_path, input="flip\nstop\ny\nflip\nundo\nquit\n")
-    assert "the game is over: type undo to take back your last move, or press Enter to " \
-           "finish (not 'flip')" in res.stdout
+    assert "the game is over: type undo to take back your last move, table to see the final " \
+           "table, or press Enter to finish (not 'flip')" in res.stdout
     assert res.stdout.count("game over (undo: take back your last move; Enter: finish)") == 2
     assert "took back 1 move: " in res.stdout and not match.over
