@@ -248,3 +248,43 @@ def test_a_stop_with_bots_at_the_table_is_the_persons_not_an_agreement() -> None
               input="flip\nstop\ny\n")
     out = " ".join(res.output.split())
     assert "p1 stopped the game" in out and "agreed" not in out
+
+
+def test_at_a_real_table_at_max_flips_the_prompt_and_table_offer_no_flip() -> None:
+    """At a real table once max_flips cards were turned every flip is refused (the referee
+    ends the game with 'stop'), but the prompt went on saying '... or p1 flips four' and
+    the table 'flips next, says four' (probe CA): the prompt's words were kept for the
+    window whatever the flips. They say the stop, and no seat flips next; with a flip to
+    spare (max_flips=4) they still offer the flip."""
+    names = ("--player", "Ann", "--player", "Bob", "--player", "Cat")
+    flips = "deal\np1 flip 7\np2 flip 3\np3 flip 5\n"
+    res = run("play", "kazu-tori", "--physical", *names, "--no-log", "-r", "max_flips=3",
+              input=flips + "p1 flip 2\n?\nquit\n")
+    assert res.exit_code == 0, res.output
+    last = res.stdout.split("p3 turns 5, says three")[-1]  # the window of the third card
+    prompts = [line for line in last.splitlines() if line.startswith("referee (")]
+    assert len(prompts) == 3, last  # the third card's window: asked again after the refusal
+    for prompt in prompts:
+        assert "flips four" not in prompt and "flip saying" not in prompt, prompt
+        assert "claim the 5 (three: may not be taken), or stop (max_flips=3 reached)" in prompt
+    assert "flips next" not in last, last
+    assert "max_flips=3" in last and "refused: " in last
+    listed = [line.strip() for line in last.split("legal moves:")[1].splitlines()
+              if line.startswith("  ")]  # ? at the limit: claims, passes and the stop
+    assert listed and not [m for m in listed if "flip" in m] and "p1 stop" in listed, listed
+    # the card at the limit taken: nobody flips; the prompt, and what a refused flip is
+    # told to type, say the stop
+    res = run("play", "kazu-tori", "--physical", *names, "--no-log", "-r", "max_flips=3",
+              input="deal\np1 flip 7\np2 flip 5\np3 flip 3\np1 claim\np2 flip 4\nquit\n")
+    last = res.stdout.split("p1 claims first and takes the table")[-1]
+    prompts = [line for line in last.splitlines() if line.startswith("referee (")]
+    assert prompts and all("referee (p1 Ann to stop: the game has reached max_flips=3) > "
+                           in prompt for prompt in prompts), prompts
+    refused = last.split("refused: ")[1].splitlines()[0]
+    assert "flips saying" not in refused and "'stop' ends it" in refused, refused
+    assert "flips next" not in last, last
+    # a flip short of the limit: the prompt and the table offer it as before
+    res = run("play", "kazu-tori", "--physical", *names, "--no-log", "-r", "max_flips=4",
+              input=flips + "quit\n")
+    last = res.stdout.split("p3 turns 5, says three")[-1]
+    assert "or p1 Ann flips four" in last and "flips next, says four" in last, last

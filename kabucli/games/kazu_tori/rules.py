@@ -246,8 +246,12 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             key: tuple[Any, ...] = ("todo", code, arg if code == T_SHUFFLE else None)
         elif phase == "window":
             key = (phase, s.table[-1], s.said, s.rules.limit, s.ins, s.last, s.physical)
+            if s.physical and s.flips >= s.rules.max_flips:  # (a real table: no flip now)
+                key = ("window-limit", s.table[-1], s.said, s.ins, s.rules.max_flips)
         elif phase == "turn":
             key = (phase, s.flipper, s.count)
+            if s.physical and s.flips >= s.rules.max_flips:
+                key = ("turn-limit", s.flipper, s.rules.max_flips)
         else:
             key = (phase, s.n)
         p = _PENDINGS.get(key)  # a dict's get: the fastest lookup, compiled or not
@@ -1096,8 +1100,16 @@ def _describe(key: tuple[Any, ...]) -> Pending:
             f"claims on the {DAINI_40.token(top)} (said {WORDS[said]}: {may}), "
             f"or p{nxt}'s flip saying {WORDS[said % limit + 1]}",
             ins, not physical)
+    if phase == "window-limit":  # a real table that reached max_flips: claims, or a stop
+        _, top, said, ins, most = key
+        may = "may be taken" if matches(top, said) else "may not be taken"
+        return Pending("action", f"claims on the {DAINI_40.token(top)} (said {WORDS[said]}: "
+                       f"{may}), or a stop: the game has reached max_flips={most}", ins)
     if phase == "turn":
         return Pending("action", f"p{key[1]} to flip saying {WORDS[key[2]]}", (key[1],))
+    if phase == "turn-limit":
+        return Pending("action", f"p{key[1]} to stop: the game has reached max_flips={key[2]}",
+                       (key[1],))
     if phase == "deal":
         return Pending("chance", "the deal: " + _piles_words(pile_sizes(key[1])))
     return Pending("over", "nothing: the game is over")

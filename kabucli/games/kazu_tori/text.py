@@ -26,12 +26,16 @@ def hint(s: KazuToriState, seat: int) -> str:
     nxt = s.next_flipper()
     card = " CARD' with the card seen" if s.physical else "'"
     say = WORDS[GAME.next_count(s)]
+    # a real table that reached max_flips turns no more cards: the players stop
+    then = (f"the game has reached max_flips={s.rules.max_flips}: 'stop' ends it"
+            if s.physical and s.flips >= s.rules.max_flips
+            else f"p{nxt} flips saying {say}: 'p{nxt} flip{card}")
     if s.phase == "turn":
-        return f"p{nxt} flips saying {say}: 'p{nxt} flip{card}"
+        return then
     top = GAME.deck.token(s.table[-1])
     may = "may be taken" if s.takeable() else "may NOT be taken"
     text = (f"the {top} (said {WORDS[s.said]}) {may}: 'pN claim' for the first hand on "
-            f"it; else p{nxt} flips saying {say}: 'p{nxt} flip{card}")
+            f"it; else {then}")
     closing = GAME.on_close(s)
     if closing is not None:
         text += f" (first: {closing_text(closing)})"
@@ -58,9 +62,11 @@ def prompt_what(s: KazuToriState, seats: Sequence[int] = ()) -> str | None:
         return None
     flipper = s.next_flipper()
     count = WORDS[GAME.next_count(s)]
+    limit = s.physical and s.flips >= s.rules.max_flips  # a real table: no flip, a stop
+    flips = f"stop (max_flips={s.rules.max_flips} reached)" if limit \
+        else f"p{flipper} flips {count}"
     if seats and all(seat in s.claimed for seat in seats):
-        return f"p{flipper} to flip saying {count}"
-    flips = f"p{flipper} flips {count}"
+        return flips if limit else f"p{flipper} to flip saying {count}"
     top = GAME.deck.token(s.table[-1])
     may = "may be taken" if s.takeable() else "may not be taken"
     return f"claim the {top} ({WORDS[s.said]}: {may}), or {flips}"
