@@ -642,6 +642,21 @@ def test_at_a_real_table_max_flips_refuses_the_flip_and_stop_ends_the_game() -> 
     assert _end_by_agreement(m).reason == "agreement"
 
 
+def test_at_a_real_table_max_flips_refuses_any_flip_first_and_offers_a_claim_only_on_a_match(
+) -> None:
+    """Once max_flips is reached, a flip by the wrong seat was told to type the right seat's
+    flip (refused in turn), and every refusal offered a claim on the card on the table, even
+    one that may not be taken (a wrong claim)."""
+    m = table(4, max_flips=2)
+    run(m, "5", "6")  # the 6 said two: may not be taken
+    for flip in ("flip 2", "p1 flip 2", "p4 flip 9", "p2 flip"):
+        assert refused(m, flip) == "the game has reached max_flips=2: end it with 'stop'", flip
+    m = table(4, max_flips=2)
+    run(m, "5", "2")  # the 2 said two: may be taken
+    assert refused(m, "p1 flip 3") == ("the game has reached max_flips=2: end it with 'stop' "
+                                      "(or claim the card on the table)")
+
+
 # -- what a referee's entries are checked against ----------------------------------------------
 
 def test_a_fifth_card_of_a_value_or_a_second_oni_is_refused() -> None:

@@ -322,6 +322,11 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
 
     def _check_flip(self, s: KazuToriState, ev: Flip) -> str | None:
         # an action: the engine checked the phase ("turn" or "window", nothing queued)
+        if s.physical and s.flips >= s.rules.max_flips:  # (whoever flips, whatever card)
+            # a claim is offered only on a card that may be taken (else it is a wrong claim)
+            claim = (" (or claim the card on the table)"
+                     if s.phase == "window" and s.takeable() else "")
+            return f"the game has reached max_flips={s.rules.max_flips}: end it with 'stop'{claim}"
         want = s.next_flipper()
         if ev.seat != want:
             turn = f"p{want} flips next, not p{ev.seat}"
@@ -335,9 +340,6 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             return None
         if ev.card is None:
             return f"type the card p{ev.seat} turned, e.g. 'p{ev.seat} flip 7'"
-        if s.flips >= s.rules.max_flips:
-            return (f"the game has reached max_flips={s.rules.max_flips}: "
-                    "end it with 'stop' (or claim the card on the table)")
         if ev.card == UNKNOWN:
             return "a flipped card is face up: name it"
         # what is in sight once the window this flip closes has handed out or returned its cards
