@@ -673,7 +673,8 @@ def test_a_hand_shown_at_the_end_of_a_round_is_the_size_the_player_holds() -> No
     m = physical(2, target=1000)
     play(m, "deal R5", "p2 R6", "p1 R7", "p2 R8", "p1 R9", "p2 R1", "p1 R0", "p2 R3", "p1 R4",
          "p2 G4", "p1 G3", "p2 G2 uno", "p1 G1", "p2 G7")  # p2 wins; p1 holds one card
-    assert refused(m, "p1 shows R5-R6") == "p1 holds 1 card, not 2"  # (it said "1 cards")
+    assert refused(m, "p1 shows R5-R6") == ("p1 holds 1 card, not 2: type the 1 card p1 "
+                                            "shows (e.g. 'p1 shows R5')")  # (was "1 cards")
     play(m, "p1 shows R5")
     assert st(m).phase == "deal" and st(m).totals[2] == 5
 

@@ -396,9 +396,6 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return "there are no discards under the top card to make a new pile of"
         return None
 
-    def _where(self, s: UnoState) -> str:
-        return f"round {s.round}, turn {s.turns + 1}"
-
     def _check_turn(self, s: UnoState, ev: Event) -> str | None:
         seat: int = ev.seat  # type: ignore[attr-defined]
         t = type(ev)
@@ -409,7 +406,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         if s.phase != want or s.todo:
             return f"not now: waiting for {self.pending(s).what}"
         if seat != s.turn:
-            return f"it is p{s.turn}'s move, not p{seat}'s ({self._where(s)})"
+            return text.not_their_turn(s, seat, "move")
         if t is _NAME:
             assert isinstance(ev, Name)
             if not 0 <= ev.color < COLORS:
@@ -421,7 +418,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return f"nobody plays a card now: waiting for {self.pending(s).what}"
         seat = ev.seat
         if seat != s.turn:
-            return f"it is p{s.turn}'s turn, not p{seat}'s ({self._where(s)})"
+            return text.not_their_turn(s, seat, "turn")
         card = ev.card
         if not 0 <= card < len(CODES):
             return f"card code {card} is not in the {self.deck.title} deck"
@@ -508,7 +505,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return text.not_their_show(want, ev.seat, len(s.hands[want]))
         hand = s.hands[want]
         if len(ev.cards) != len(hand):
-            return f"p{want} holds {counted(len(hand), 'card', 'cards')}, not {len(ev.cards)}"
+            return text.show_count(want, len(hand), len(ev.cards))
         if UNKNOWN in ev.cards or not all(0 <= c < len(CODES) for c in ev.cards):
             return "shown cards are face up: name each"
         known = Counter(c for c in hand if c != UNKNOWN)

@@ -114,10 +114,37 @@ def not_caught(target: int, cards: int, window: int) -> str:
 def not_their_show(want: int, seat: int, held: int) -> str:
     """Why ``seat`` showing its cards is refused while ``want``, who holds ``held`` cards,
     shows next."""
-    example = "-".join(("R5", "G7", "WD12")[:held])
     cards = counted(held, "card", "cards")
     return (f"p{want} shows next, not p{seat}: type the {cards} p{want} shows (e.g. "
-            f"'p{want} shows {example}')")
+            f"{_shown_example(want, held)})")
+
+
+def _shown_example(want: int, held: int) -> str:
+    """A show of ``held`` cards by ``want``, as typed: ``'p2 shows R5-G7'``."""
+    example = "-".join(("R5", "G7", "WD12", "B2", "Y0", "GS", "RR")[:held])
+    return f"'p{want} shows {example}'" if held <= 7 else f"'p{want} shows R5-G7-...'"
+
+
+def show_count(want: int, held: int, shown: int) -> str:
+    """Why a show of ``shown`` cards by ``want``, who holds ``held``, is refused."""
+    cards = counted(held, "card", "cards")
+    return (f"p{want} holds {cards}, not {shown}: type the {cards} p{want} shows (e.g. "
+            f"{_shown_example(want, held)})")
+
+
+def not_their_turn(s: UnoState, seat: int, word: str) -> str:
+    """Why a move of ``seat`` is refused while another seat is to move (``word``: 'turn' for
+    a card played, else 'move'); at a real table, with what the seat to move may type."""
+    turn = s.turn
+    why = f"it is p{turn}'s {word}, not p{seat}'s (round {s.round}, turn {s.turns + 1})"
+    if not s.physical:  # (bots and a seeded log's replay meet it too: nobody types there)
+        return why
+    what = {"turn": f"the card p{turn} plays (e.g. 'p{turn} R5') or 'p{turn} draw'",
+            "drawn": f"the card p{turn} plays, if it matches, or 'p{turn} keep'",
+            "name": f"the color p{turn} names (e.g. 'p{turn} red')",
+            "hit": f"'p{turn} try' or 'p{turn} decline'",
+            "verdict": f"'p{turn} done' or 'p{turn} failed'"}.get(s.phase)
+    return f"{why}: type {what}" if what else why
 
 
 def catch_names_one(n: int) -> str:
