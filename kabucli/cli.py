@@ -880,8 +880,8 @@ def _pass_screen(sess: Session, out: Console, seat: int, as_json: bool) -> bool:
         out.print("\n" * out.height, end="")
     if seat == PUBLIC:  # several may act at once (a race): nobody to wait for
         return cleared
-    who = _escape(seat_label(sess.match, seat))
-    _enter(sess, out, as_json, f"[bold]pass the screen to {who}[/], then press Enter > ",
+    who = seat_label(sess.match, seat)
+    _enter(sess, out, as_json, f"[bold]pass the screen to {_escape(who)}[/], then press Enter > ",
            f"press Enter once {who} has the screen")
     return cleared
 
@@ -901,8 +901,9 @@ def _look_hint(sess: Session) -> str:
 
 def _enter(sess: Session, out: Console, as_json: bool, prompt: str, what: str) -> None:
     """Wait at ``prompt`` (markup) until Enter is pressed: ``quit`` leaves the game, as at the
-    move prompt, and any other line is answered with ``what`` (markup: what Enter does
-    there) and asked again; input that ends, Ctrl-C and SIGTERM stop the game (_typed)."""
+    move prompt, and any other line is answered with ``what`` (plain text: what Enter does
+    there; broken between words at a terminal, as a refusal, _said) and asked again; input
+    that ends, Ctrl-C and SIGTERM stop the game (_typed)."""
     while True:
         line = _typed(sess, out, as_json, lambda: out.input(prompt))
         word = line.strip().lower()
@@ -910,8 +911,7 @@ def _enter(sess: Session, out: Console, as_json: bool, prompt: str, what: str) -
             return
         if word in QUIT_WORDS:
             _stop(sess, "left the game", 0, as_json)
-        out.print(f"{what}, or type quit (not {_escape(repr(line.strip()[:40]))})",
-                  soft_wrap=True)
+        _said(out, f"{what}, or type quit (not {line.strip()[:40]!r})")
 
 
 def _look(sess: Session, out: Console, seat: int, as_json: bool, missed: list[Text]) -> bool:
@@ -929,8 +929,8 @@ def _look(sess: Session, out: Console, seat: int, as_json: bool, missed: list[Te
         for line in missed:
             out.print(line)
     out.print(render.table(sess.game, sess.match, seat))
-    who = _escape(render.seat_label(sess.match, seat))
-    _enter(sess, out, as_json, f"[bold]{who}: press Enter to hide your hand[/] > ",
+    who = render.seat_label(sess.match, seat)
+    _enter(sess, out, as_json, f"[bold]{_escape(who)}: press Enter to hide your hand[/] > ",
            f"press Enter to hide {who}'s hand (moves are typed at the shared screen after)")
     _pass_screen(sess, out, PUBLIC, as_json)
     return cleared
@@ -993,7 +993,7 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
 
     while True:
         line = _answered(out, "[bold]game over[/] [dim](undo: take back your last move; "
-                              "Enter: finish)[/] > ")
+                              "table; Enter: finish)[/] > ")
         if line is None:
             return False
         word = line.strip().lower()
@@ -1009,8 +1009,8 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
             out.print(indented_pairs(((Text(name), Text(what))
                                       for name, what in GAME_OVER_COMMANDS.items()), "bold"))
             continue
-        _said(out, "the game is over: type undo to take back your last move, table to see "
-                   f"the final table, or press Enter to finish (not {line.strip()[:40]!r})")
+        _said(out, "type undo to take back your last move, table to see the final table, or "
+                   f"press Enter to finish (not {line.strip()[:40]!r})", "the game is over: ")
 
 
 def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:

@@ -297,7 +297,9 @@ def test_a_confirmed_stop_ends_the_game_and_undo_takes_it_back(tmp_path: Path) -
 def test_a_game_over_at_the_prompt_finishes_on_enter(tmp_path: Path) -> None:
     res, events, match = kazutori(tmp_path, input="flip\nstop\ny\n\n")
     assert match.over and kinds_of(events)[-1] == "End"
-    assert "game over (undo: take back your last move; Enter: finish)" in res.stdout
+    # the prompt names table, which draws the final table there (it named undo and Enter only)
+    assert ("game over (undo: take back your last move; table; Enter: finish)"
+            in res.stdout)
 
 
 def test_quit_at_the_game_over_prompt_finishes(tmp_path: Path) -> None:
@@ -325,7 +327,7 @@ def test_the_game_over_prompt_draws_the_table_and_says_what_it_takes(physical: b
     else:
         res, _, match = kazutori(tmp_path,
                                  input="flip\nstop\ny\ntable\n?\nhelp\nundo\nquit\n")
-    prompt = "game over (undo: take back your last move; Enter: finish) > "
+    prompt = "game over (undo: take back your last move; table; Enter: finish) > "
     after = res.stdout.split(prompt)
     assert len(after) == 5, res.stdout  # asked again after table, ? and help, then undone
     assert "the game is over: type undo" not in res.stdout
@@ -608,5 +610,6 @@ def test_a_game_over_prompt_answers_anything_but_undo_or_enter_and_asks_again(
     res, _, match = kazutori(tmp_path, input="flip\nstop\ny\nflip\nundo\nquit\n")
     assert "the game is over: type undo to take back your last move, table to see the final " \
            "table, or press Enter to finish (not 'flip')" in res.stdout
-    assert res.stdout.count("game over (undo: take back your last move; Enter: finish)") == 2
+    assert res.stdout.count("game over (undo: take back your last move; table; "
+                            "Enter: finish)") == 2
     assert "took back 1 move: " in res.stdout and not match.over

@@ -28,10 +28,12 @@ ESCAPE = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def at_terminal(args: tuple[str, ...], typed: list[str], tmp_path: Path, columns: int = 80,
-                **extra: str) -> str:
+                *, moves: tuple[tuple[str, bytes], ...] = (), first: bytes = b") >",
+                answer: bytes = b"refused: ", prompt: bytes = b") >", **extra: str) -> str:
     """What ``kabucli ARGS`` writes to a terminal ``columns`` wide (a pseudo-terminal) when
-    ``typed`` (lines that are refused) is typed, a line at a time once the prompt asks; the
-    escape sequences taken out, lines ended by '\\n'."""
+    ``typed`` (lines that are refused: ``answer``, then ``prompt`` again) is typed, a line at
+    a time once the prompt asks (``first``), after ``moves`` (each line typed, then what is
+    written before the next); the escape sequences taken out, lines ended by '\\n'."""
     fd, child = pty.openpty()
     ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 30, columns, 0, 0))
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm",
@@ -43,7 +45,6 @@ def at_terminal(args: tuple[str, ...], typed: list[str], tmp_path: Path, columns
                             start_new_session=True)
     os.close(child)
     seen = b""
-    prompt = b") >"  # (the line editor moves the cursor after it)
 
     def wait_for(*texts: bytes) -> None:
         """Until ``texts`` were written, one after the other."""
@@ -67,10 +68,13 @@ def at_terminal(args: tuple[str, ...], typed: list[str], tmp_path: Path, columns
                     return
 
     try:
-        wait_for(prompt)
+        wait_for(first)  # (the line editor moves the cursor after a prompt)
+        for line, then in moves:
+            os.write(fd, line.encode() + b"\r")
+            wait_for(then)
         for line in typed:  # each refused
             os.write(fd, line.encode() + b"\r")
-            wait_for(b"refused: ", prompt)
+            wait_for(answer, prompt)
         os.write(fd, b"quit\r")
         end = time.monotonic() + 30
         while proc.poll() is None and time.monotonic() < end:
@@ -151,3 +155,47 @@ def test_at_a_dumb_terminal_or_beside_json_a_refusal_stays_one_line(how: str,
     screen = at_terminal(args, ["R5"], tmp_path, columns=80, **extra)
     lines = refusal_lines(screen)
     assert len(lines) == 1 and len(lines[0]) > 100, screen
+
+
+def said_lines(screen: str, start: str, until: str) -> list[str]:
+    """The lines of the first answer on ``screen`` that begins with ``start``, up to the line
+    that holds ``until`` (the prompt asked again)."""
+    lines = screen[screen.index(start):].split("\n")
+    return lines[:next(i for i, line in enumerate(lines) if until in line)]
+
+
+def test_the_hot_seats_answer_to_a_line_but_enter_is_broken_between_words(
+        tmp_path: Path) -> None:
+    """The hot seat's 'press Enter once ... has the screen, or type quit (not ...)' was one
+    line the terminal broke at its last column (at 80, '...(not 'hello everyone'' and ')' on
+    a line of its own; with other words, mid-word); it is broken between words at its width,
+    as a refusal is."""
+    args = ("play", "dare", "--seed", "5", "--player", "Bartholomew", "--player", "Cunegonde",
+            "--no-log")
+    screen = at_terminal(args, ["hello everyone"], tmp_path, first=b"then press Enter > ",
+                         answer=b"press Enter once", prompt=b"then press Enter > ")
+    lines = said_lines(screen, "press Enter once", "pass the screen to")
+    one = ("press Enter once p2 Cunegonde has the screen, or type quit (not 'hello "
+           "everyone')")
+    assert len(one) > 80 and len(lines) >= 2, screen
+    assert all(len(line) <= 80 for line in lines), lines
+    assert " ".join(" ".join(lines).split()) == one, lines  # (no word cut in two)
+
+
+def test_the_game_over_answer_is_broken_between_words_under_its_words(tmp_path: Path) -> None:
+    """At the game-over prompt a line but undo, table or Enter is answered with words longer
+    than 80 columns; they are broken between words, the lines after the first under the
+    words after 'the game is over: '."""
+    args = ("play", "kazu-tori", "--seed", "1", "--bot", "2=random", "--no-log")
+    over = b"Enter: finish) > "
+    screen = at_terminal(args, ["flip"], tmp_path, moves=(("flip", b") >"),
+                                                          ("stop", b"[y/N]"), ("y", over)),
+                         answer=b"the game is over: ", prompt=over)
+    head = "the game is over: "
+    lines = said_lines(screen, head, "Enter: finish) >")
+    one = (head + "type undo to take back your last move, table to see the final table, or "
+           "press Enter to finish (not 'flip')")
+    assert len(lines) >= 2 and all(len(line) <= 80 for line in lines), lines
+    assert " ".join(" ".join(lines).split()) == one, lines
+    assert all(line.startswith(" " * len(head)) and line[len(head)] != " "
+               for line in lines[1:]), lines
