@@ -134,7 +134,8 @@ def test_deal_nine_cards_to_each_player_and_three_face_up_to_the_field(n: int) -
 
 def test_deal_of_the_wrong_size_refused() -> None:
     m = new_match(advance=False)
-    assert refused(m, "deal 1-7") == "the field has 3 cards, not 2"
+    assert refused(m, "deal 1-7") == ("the field has 3 cards, not 2: type the 3 turned up "
+                                      "(e.g. 'deal 1-7-5')")
     assert refused(m, Deal(1, 1, [1, 7, 5], [U9, U9])) == "each of the 3 players is dealt 9 cards"
     assert refused(m, Deal(1, 1, [1, 7, 5], [U9, U9, [UNKNOWN] * 8])) == \
         "each of the 3 players is dealt 9 cards"

@@ -305,7 +305,9 @@ class Dare(Game[DareState, DareRules]):
             return (f"this is the deal of round {s.round} by p{s.dealer}, "
                     f"not of round {ev.round} by p{ev.dealer}")
         if len(ev.field) != FIELD:
-            return f"the field has {FIELD} cards, not {len(ev.field)}"
+            # (a seeded deal is the seed's, checked before: this is a real table's)
+            return (f"the field has {FIELD} cards, not {len(ev.field)}: type the {FIELD} turned "
+                    "up (e.g. 'deal 1-7-5')")
         if UNKNOWN in ev.field:
             return "the field cards are face up: each must be named"
         cards = list(ev.field)
