@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from kabucli import games
@@ -73,6 +74,23 @@ def test_solve_at_80_columns_puts_each_row_of_an_arrangement_on_a_line() -> None
             want = [c for c in cells if c]
             assert any([c.strip() for c in line.split("│") if c.strip()] == want
                        for line in lines), (want, res.stdout)
+
+
+@pytest.mark.parametrize("columns", [20, 22, 24, 25])
+def test_solve_in_a_very_narrow_terminal_keeps_every_share_whole(columns: int) -> None:
+    """Too narrow for either table (20-25 columns), solve lists each arrangement, a row's
+    cards, name and shares under it: the shares' line ('win 96% · tie 1%') did not wrap with
+    the cards it was joined to, and was cut, 'win 96% · t…', losing the tie share."""
+    plans = json.loads(run("solve", "kabu-tsukuri", *HAND, "--top", "2", "--json").stdout)
+    res = runner.invoke(app, ["solve", "kabu-tsukuri", *HAND, "--top", "2"],
+                        env={**ENV, "COLUMNS": str(columns)})
+    assert res.exit_code == 0, res.stderr
+    assert "…" not in res.stdout, res.stdout
+    assert max(len(line) for line in res.stdout.splitlines()) <= columns
+    words = " ".join(res.stdout.split())
+    for plan in plans["arrangements"]:
+        for w, tie in zip(plan["win"], plan["tie"], strict=True):
+            assert f"win {w:.0%} · tie {tie:.0%}" in words, (w, tie, res.stdout)
 
 
 def test_solve_json_gives_rows_names_chances_and_expected_chips() -> None:

@@ -230,9 +230,12 @@ def solution(answer: dict[str, Any]) -> RenderableType:
         rows = list(zip(plan["rows"], plan["names"], plan["win"], plan["tie"], strict=True))
         aside = "-".join(plan["aside"])
         chips = signed(plan["expected"], 3)
-        wide.add_row(str(i), *(cards_inline(row, sep="-")
-                               + Text(f"\n{name}\nwin {w:.0%} · tie {tie:.0%}", style="cyan")
-                               for row, name, w, tie in rows), aside, chips)
+        # (the column keeps a cell on its lines; the cell itself may wrap, as it is listed
+        # in a terminal too narrow for either table: joined to the cards' no_wrap Text, its
+        # shares were cut, 'win 96% · t…')
+        wide.add_row(str(i), *(Text.assemble(cards_inline(row, sep="-"), Text(
+            f"\n{name}\nwin {w:.0%} · tie {tie:.0%}", style="cyan"))
+            for row, name, w, tie in rows), aside, chips)
         for r, (row, name, w, tie) in enumerate(rows, start=1):
             first = r == 1
             long.add_row(str(i) if first else "", str(r), cards_inline(row, sep="-"),
