@@ -515,3 +515,21 @@ def test_the_look_hint_wraps_between_words_in_a_narrow_terminal() -> None:
     assert " ".join(hint.split()) == ("every hand is hidden: to see your own alone, type look "
                                       "and your seat, e.g. 'look p1'")
     assert all(len(line) <= 60 for line in hint.splitlines()), hint
+
+
+def test_the_table_at_the_game_over_prompt_of_a_hot_seat_shows_no_hidden_card() -> None:
+    """At a hot seat the game-over prompt's 'table' drew the table for everyone (no person
+    has the screen once the game is over): Kazu-Tori's every face-down pile, card by card.
+    'undo' there takes the last move back and the game goes on, the piles seen. It draws
+    the table as the screen where several people may act does: no hidden card."""
+    res = run("play", "kazu-tori", "--seed", "1", "--players", "3", "--no-log",
+              input="p1 flip\nstop\ny\ntable\nundo\nquit\n",
+              env={"NO_COLOR": "1", "COLUMNS": "100"})
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    at = out.index("game over (undo")
+    assert "took back 1 move" in out[at:], out[at:]
+    piles = [cells[3].strip() for line in out[at:].splitlines()
+             if len(cells := line.split("│")) > 4 and cells[1].strip() in ("p1", "p2", "p3")]
+    assert piles, out[at:]
+    assert all(p.isdigit() for p in piles), piles  # a count, never the cards
