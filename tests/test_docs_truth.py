@@ -203,3 +203,30 @@ def test_readme_s_undo_line_at_the_prompt_is_what_play_says(tmp_path: Path) -> N
                          cwd=tmp_path, timeout=120)
     assert res.returncode == 0, res.stderr
     assert f"> {match.group(1)}\n" in res.stdout
+
+
+def test_reports_md_exit_codes_of_a_run_that_cannot_start(tmp_path: Path) -> None:
+    """docs/reports.md, "When the command fails before its run": each case it names prints
+    `{"error": ...}` with --json and the one line on stderr, with the exit code it gives: 1
+    for an unknown bot and a log folder holding another run's match, 2 for a mistyped option
+    or an option's value of the wrong form (README's exit codes)."""
+    flat = _flat((ROOT / "docs" / "reports.md").read_text(encoding="utf-8"))
+    assert ("(an unknown bot, a log folder holding another run's files) prints one line on "
+            "standard error, exits with code 1") in flat
+    mistyped = re.search(r"A mistyped option or an option's value of the wrong form "
+                         r"\(([^)]*)\) is exit code 2", flat)
+    assert mistyped, "docs/reports.md no longer gives the exit code of a mistyped option"
+    examples = re.findall(r"`([^`]+)`", mistyped.group(1))
+    assert examples
+    logs = tmp_path / "runs"
+    assert _kabucli("sim", "dare", "-b", "best", "-b", "random", "-m", "1", "--seed", "1",
+                    "--logs", str(logs)).returncode == 0
+    cases = [(["-b", "nosuch"], 1), (["--logs", str(logs), "-b", "best"], 1),
+             *[(example.split(), 2) for example in examples]]
+    for extra, code in cases:
+        res = _kabucli("sim", "dare", "-b", "best", "-b", "random", "--seed", "1", *extra,
+                       "--json")
+        assert res.returncode == code, (extra, res.returncode, res.stderr)
+        line = res.stderr.strip()
+        assert line.startswith("error: ") and "\n" not in line, (extra, res.stderr)
+        assert json.loads(res.stdout) == {"error": line.removeprefix("error: ")}, extra
