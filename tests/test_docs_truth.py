@@ -230,3 +230,23 @@ def test_reports_md_exit_codes_of_a_run_that_cannot_start(tmp_path: Path) -> Non
         line = res.stderr.strip()
         assert line.startswith("error: ") and "\n" not in line, (extra, res.stderr)
         assert json.loads(res.stdout) == {"error": line.removeprefix("error: ")}, extra
+
+
+def test_the_tournament_defaults_docs_bots_gives_are_the_command_s() -> None:
+    """docs/bots.md, "Tournaments": the defaults of `--seats` and `--deals` it gives are those
+    of `kabucli tournament`'s options (a reader of README's `tournament` line, which gives
+    neither, learns there how many seats its matches have)."""
+    import typer.main
+
+    from kabucli.cli import app
+
+    flat = _flat((ROOT / "docs" / "bots.md").read_text(encoding="utf-8"))
+    seats = re.search(r"\(`--seats` (\d+) when left out", flat)
+    deals = re.search(r"`--deals` deals \((\d+) when left out\)", flat)
+    assert seats and deals, "docs/bots.md no longer gives the tournament's defaults"
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.main.TyperGroup)
+    command = group.commands["tournament"]
+    defaults = {p.name: p.default for p in command.params}
+    assert defaults["seats"] == int(seats.group(1))
+    assert defaults["deals"] == int(deals.group(1))
