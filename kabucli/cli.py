@@ -904,6 +904,8 @@ def _enter(sess: Session, out: Console, as_json: bool, prompt: str, what: str) -
     move prompt, and any other line is answered with ``what`` (plain text: what Enter does
     there; broken between words at a terminal, as a refusal, _said) and asked again; input
     that ends, Ctrl-C and SIGTERM stop the game (_typed)."""
+    from kabucli.safetext import quoted
+
     while True:
         line = _typed(sess, out, as_json, lambda: out.input(prompt))
         word = line.strip().lower()
@@ -911,7 +913,7 @@ def _enter(sess: Session, out: Console, as_json: bool, prompt: str, what: str) -
             return
         if word in QUIT_WORDS:
             _stop(sess, "left the game", 0, as_json)
-        _said(out, f"{what}, or type quit (not {line.strip()[:40]!r})")
+        _said(out, f"{what}, or type quit (not {quoted(line.strip(), 40)})")
 
 
 def _look(sess: Session, out: Console, seat: int, as_json: bool, missed: list[Text]) -> bool:
@@ -990,6 +992,7 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
     from rich.text import Text
 
     from kabucli.render.fit import indented_pairs
+    from kabucli.safetext import quoted
 
     while True:
         line = _answered(out, "[bold]game over[/] [dim](undo: take back your last move; "
@@ -1017,7 +1020,7 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
                                       for name, what in GAME_OVER_COMMANDS.items()), "bold"))
             continue
         _said(out, "type undo to take back your last move, table to see the final table, or "
-                   f"press Enter to finish (not {line.strip()[:40]!r})", "the game is over: ")
+                   f"press Enter to finish (not {quoted(line.strip(), 40)})", "the game is over: ")
 
 
 def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:

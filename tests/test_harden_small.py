@@ -607,9 +607,11 @@ def test_a_game_over_prompt_answers_anything_but_undo_or_enter_and_asks_again(
         tmp_path: Path) -> None:
     """A move typed out of habit at the game-over prompt ended the game without a word
     (a probe, H10): it is answered, and the prompt comes back for undo or Enter."""
-    res, _, match = kazutori(tmp_path, input="flip\nstop\ny\nflip\nundo\nquit\n")
+    res, _, match = kazutori(tmp_path, input="flip\nstop\ny\nflip\nit's\nundo\nquit\n")
     assert "the game is over: type undo to take back your last move, table to see the final " \
            "table, or press Enter to finish (not 'flip')" in res.stdout
+    # quoted as every refusal quotes what was typed (repr() put it in double quotes)
+    assert "or press Enter to finish (not 'it's')" in res.stdout
     assert res.stdout.count("game over (undo: take back your last move; table; "
-                            "Enter: finish)") == 2
+                            "Enter: finish)") == 3
     assert "took back 1 move: " in res.stdout and not match.over
