@@ -1366,6 +1366,11 @@ def replay(
             out.print(render.violation_line(g, told, match, render.time_of(times, told.index)))
         elif match.over:
             out.print(render.outcome_panel(g, match))
+        else:  # a game quit or cut short: where it stands, and what it waits for
+            if not drawn[0]:
+                out.print(render.table(g, match, viewer))
+            if data.error is None:  # (a damaged log says where it stops, below)
+                out.print(render.unfinished_line(g, match, str(log)))
     unbound = commitment_unbound(data.header)  # (as audit says it, before any event)
     if unbound is not None:
         fail(f"{log}: {unbound.reason}", EXIT_RULE)

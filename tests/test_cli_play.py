@@ -502,3 +502,25 @@ def test_a_script_that_ends_with_quit_after_the_match_gets_no_note(tmp_path: Pat
     assert res.exit_code == 0
     assert res.stderr.strip() == (f"note: {script}:2: 'pass': the match is over: this move "
                                   "was not played")
+
+
+def test_the_replay_of_a_game_quit_halfway_ends_on_its_table_and_how_to_go_on(
+        tmp_path: Path) -> None:
+    """A replay of a log whose game is not over (quit, or cut short by a crash) ended on its
+    last event's line: no table, nothing said of the game going on. It ends on the table as
+    it stands, what it waits for, and the resume command; a damaged log does not say so."""
+    log = tmp_path / "half way.kbl"
+    res = run("play", "dare", "--physical", "-n", "3", "--log", str(log),
+              input="deal 1-7-5\n1-3-9\nquit\n")
+    assert res.exit_code == 0, res.output
+    res = run("replay", str(log))
+    assert res.exit_code == 0, res.output
+    after = res.stdout.split("p2 lays 1-3-9")[1]  # the last event: the table, the line
+    assert "Dare · round 1/10" in after and "to play" in after, after
+    assert " ".join(after[after.index("the log ends here"):].split()) == (
+        "the log ends here, before the game does (waiting for p3 to lay sets matching 3); go "
+        f"on with: kabucli resume {shlex.quote(str(log))}")
+    whole = log.read_bytes()
+    log.write_bytes(whole[:-3])  # a torn tail: shown up to where it stops, said so
+    res = run("replay", str(log))
+    assert "the log ends here" not in res.stdout

@@ -620,6 +620,16 @@ def violation_line(game: Game, violation: Violation, match: Match,
     return line
 
 
+def unfinished_line(game: Game, match: Match, log: str) -> Text:
+    """The last line of a replay whose log ends before its game does (a game quit, or a
+    laptop that went down, to be resumed): what the table waits for, and how to go on."""
+    import shlex
+
+    what = game.pending(match.state).what
+    return Text(f"the log ends here, before the game does (waiting for {what}); go on with: "
+                f"kabucli resume {safe_text(shlex.quote(log))}", style="yellow")
+
+
 def state_heading(shown: int, total: int, broken: int | None = None) -> str:
     """``replay --at``'s words over the table: the event it is drawn after, and when an
     earlier event (``broken``) breaks a rule, that the replay stopped before it."""
