@@ -666,6 +666,9 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
     seen: dict[int, int] = {}  # (hot seat) how many of them each person had on the screen
     if hot and sess.past:  # resumed: the log's events are drawn again as missed (below)
         told, seen = _told_before(sess)
+    elif show and sess.past:  # resumed: where the log left off, as the game drew it then
+        out.print(f"[dim]resumed after event {len(sess.past)}:[/]")
+        out.print(render.event_line(g, len(sess.past), sess.past[-1], m))
 
     def on_event(index: int, ev: Event) -> None:
         # Each event is drawn as it is recorded, against the state right after it.

@@ -524,3 +524,18 @@ def test_the_replay_of_a_game_quit_halfway_ends_on_its_table_and_how_to_go_on(
     log.write_bytes(whole[:-3])  # a torn tail: shown up to where it stops, said so
     res = run("replay", str(log))
     assert "the log ends here" not in res.stdout
+
+
+def test_a_resumed_game_says_where_its_log_left_off(tmp_path: Path) -> None:
+    """resume drew the table and the prompt, nothing of where the game had got to: a referee
+    back after a crash had to work out from the table which move was recorded last."""
+    log = tmp_path / "table.kbl"
+    res = run("play", "dare", "--physical", "-n", "3", "--log", str(log),
+              input="deal 1-7-5\n1-3-9\nquit\n")
+    assert res.exit_code == 0, res.output
+    res = run("resume", str(log), input="quit\n")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    at = lines.index("resumed after event 5:")
+    assert lines[at + 1].split() == ["5", "p2", "p2", "lays", "1-3-9:", "is", "out"], lines[:4]
+    assert "╭─ Dare · round 1/10" in lines[at + 2]  # then the table
