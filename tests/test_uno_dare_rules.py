@@ -18,7 +18,7 @@ from rich.console import Console
 from kabucli import render
 from kabucli.cards import UNKNOWN, UNO_DARE_108
 from kabucli.engine import Match, make_header, walk
-from kabucli.errors import RuleError
+from kabucli.errors import KabuError, RuleError
 from kabucli.games.uno_dare import text
 from kabucli.games.uno_dare.events import DARES
 from kabucli.games.uno_dare.rules import (
@@ -1335,3 +1335,42 @@ def test_a_draw_with_nothing_left_to_draw_is_said_as_drawing_nothing() -> None:
     play(m, "p2 draw")  # the last card, G9: it does not match, the turn passes
     assert st(m).turn == 3 and len(st(m).hands[2]) == 8
     assert describe(GAME, m.events[-1], m) == "p2 draws a card"
+
+
+@pytest.mark.parametrize("n", [1, 11])
+def test_fewer_than_2_or_more_than_10_players_are_refused(n: int) -> None:
+    """Seed: "can be played by 2-10 players"; a table of 1 or 11 is refused, not dealt."""
+    seats = [SeatInfo(f"p{i}", "human") for i in range(1, n + 1)]
+    with pytest.raises(KabuError, match=f"takes 2-10 players, the log has {n}"):
+        Match(GAME, make_header(GAME, rules(), seats, 5))
+
+
+def _a_round_won(m: Match, winner: int, up: str, color: str, shown: str) -> None:
+    """At a real table of two: ``winner`` (the seat to play first) goes out in two turns
+    (a shortcut leaves them two cards), the other one plays a card and shows ``shown``."""
+    other = 3 - winner
+    play(m, f"deal {up}")
+    assert st(m).turn == winner
+    st(m).hands[winner] = [UNKNOWN] * 2  # a shortcut: down to two cards
+    play(m, f"p{winner} {color}6 uno", f"p{other} {color}7", f"p{winner} {color}8")
+    play(m, f"p{other} shows {shown}")
+
+
+@pytest.mark.parametrize(("scoring", "totals", "winners"), [
+    ("winner", [52, 73], ["p2"]),   # the round winner adds the other hand: 23, then 50
+    ("lowest", [73, 52], ["p2"]),   # each adds their own hand: p1 23 + 50; p2 52
+])
+def test_scores_add_up_round_after_round_until_one_reaches_the_target(
+        scoring: str, totals: list[int], winners: list[str]) -> None:
+    """Seed: "the first player to reach 500 points (or whatever sum)": points add up over the
+    rounds. Target 60: no round scores 60 by itself (23, 52, 50), the third round's total
+    does, and the match ends there."""
+    m = physical(2, target=60, scoring=scoring)
+    _a_round_won(m, 2, "R5", "R", "B1-B2-B3-B4-B6-B7")  # 23 points
+    assert not m.over and st(m).round == 2
+    _a_round_won(m, 1, "Y5", "Y", "B9-B9-B8-B8-G9-G9")  # 52 points
+    assert not m.over and st(m).round == 3
+    _a_round_won(m, 2, "G5", "G", "RS-RR-Y1-Y2-Y3-Y4")  # 50 points
+    assert st(m).totals[1:] == totals
+    out = GAME.outcome(st(m))
+    assert m.over and out is not None and out["winners"] == winners
