@@ -15,7 +15,7 @@ from matchtools import play, refused, step
 
 from kabucli.cards import month_of
 from kabucli.engine import Match, make_header
-from kabucli.errors import ParseError
+from kabucli.errors import KabuError, ParseError
 from kabucli.events import End, Event, Pay
 from kabucli.games.yatchaba.rules import (
     BOOK,
@@ -713,3 +713,18 @@ def test_four_players_by_default_when_no_seat_count_is_given() -> None:
     assert len(build_seats(game, None, [], [])) == 4
     assert len(build_seats(game, None, [], ["all=smart"])) == 4
     assert len(build_seats(game, None, ["1=Ann"], [])) == 4  # one named seat: still four
+
+
+@pytest.mark.parametrize("n", [2, 8])
+def test_two_to_eight_players_may_play(n: int) -> None:
+    """RULINGS: players 4-6 (2-8 allowed). A table of 2 or of 8 is dealt and the dealer
+    guesses first."""
+    m = new_match(n)
+    assert m.nseats == n and (m.state.dealer, m.state.guesser) == (1, 1)
+    assert m.pending.what == "p1 to lay three cards face down"
+
+
+@pytest.mark.parametrize("n", [1, 9])
+def test_one_or_nine_players_are_refused(n: int) -> None:
+    with pytest.raises(KabuError, match=f"takes 2-8 players, the log has {n}"):
+        new_match(n)
