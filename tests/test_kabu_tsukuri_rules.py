@@ -301,6 +301,19 @@ def test_every_player_bets_on_every_row() -> None:
     assert [(s.row, s.amount) for s in stakes[:3]] == [(1, 2), (2, 2), (3, 2)]
 
 
+def test_in_a_seeded_game_every_seat_pays_the_bet_into_the_pot_for_every_row() -> None:
+    """RULINGS: "everyone pays `bet` into the pot" each round. A seeded hand of three at bet
+    2 (no ties): each row's pot is 3 x 2, and each seat ends 3 x 2 down plus what it took."""
+    m = new_match(3, seed=4, bet=2, hands=1, chips=50)
+    lay_in_order(m)
+    res = results(m)
+    assert len(res) == 3 and all(len(r.best) == 1 for r in res)
+    assert [r.amount for r in res] == [6, 6, 6]
+    won = {p: sum(r.amount for r in res if r.best == [p]) for p in (1, 2, 3)}
+    assert m.state.ledger.balances[1:] == [50 - 6 + won[p] for p in (1, 2, 3)]
+    assert m.state.ledger.pot == 0
+
+
 def test_the_strongest_row_takes_the_pot() -> None:
     m = physical_match(3)
     physical_row(m, ["5-6-7", "1-10-10", "9-9-9"])  # p2 Nobori, p3 Doshippin, p1 Arashi
