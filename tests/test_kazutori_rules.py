@@ -221,6 +221,20 @@ def test_the_first_valid_claim_wins_and_only_the_card_just_flipped_counts() -> N
     assert view(m)["takeable"] is False
 
 
+def test_a_matching_card_let_go_cannot_be_claimed_once_the_next_card_lies_on_it() -> None:
+    """Seed: "At any moment, if the ones digit of the number on the card that was discarded
+    matches ..."; RULINGS: "Only the card just flipped counts". A 1 said one was let go; once
+    p2 flips a 5 saying two, a claim is a wrong claim (the 1 under it no longer counts)."""
+    m = table(4)
+    run(m, "1")
+    assert view(m)["takeable"] is True
+    run(m, "5")  # p2 says two
+    assert view(m)["takeable"] is False
+    start = len(m.events)
+    step(m, "p3 claim")
+    assert since(m, start) == ["p3 claim", "penalty p3 gives p4 p1 p2"]
+    assert view(m)["table"] == ["1", "5"] and piles(m) == [10, 10, 7, 11]
+
 def test_a_wrong_claim_gives_one_card_to_each_other_player_from_the_claimers_right() -> None:
     m = table(4)
     run(m, "5", "6")
@@ -1018,3 +1032,16 @@ def test_four_players_by_default_when_no_seat_count_is_given() -> None:
     assert len(build_seats(game, None, [], [])) == 4
     assert len(build_seats(game, None, [], ["all=sharp"])) == 4
     assert len(build_seats(game, None, ["1=Ann"], [])) == 4  # one named seat: still four
+
+
+def test_chips_balances_may_go_negative() -> None:
+    """RULINGS, Conventions for all five games: "Balances may go negative (a score sheet)";
+    Kazu-Tori has no house rule that puts out a player who cannot pay."""
+    m = table(4, chips=0)
+    run(m, "5", "7", "3")
+    step(m, "p1 claim")  # 12 9 9 10
+    step(m, "stop")
+    assert m.over
+    end = m.events[-1]
+    assert isinstance(end, End) and end.balances == [28, -9, -9, -10]
+    assert sum(end.balances) == 0
