@@ -668,7 +668,7 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
         told, seen = _told_before(sess)
     elif show and sess.past:  # resumed: where the log left off, as the game drew it then
         out.print(f"[dim]resumed after event {len(sess.past)}:[/]")
-        out.print(render.event_line(g, len(sess.past), sess.past[-1], m))
+        out.print(_resumed_line(sess))
 
     def on_event(index: int, ev: Event) -> None:
         # Each event is drawn as it is recorded, against the state right after it.
@@ -786,6 +786,25 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                       soft_wrap=True)
     if unplayed is not None:  # (on stderr, as every word beside --json's document)
         _console(stderr=True).print(f"[yellow]note:[/] {_escape(unplayed)}", soft_wrap=True)
+
+
+def _resumed_line(sess: Session) -> Text:
+    """The line of the last event of a resumed game's log, as the game drew it; an undo as
+    replay draws it, with what it took back (the move last recorded before it), hidden from
+    the person playing as at the prompt: 'undo' alone said nothing of where the game was."""
+    from kabucli import render
+    from kabucli.engine import walk
+    from kabucli.events import Undo
+
+    g, m, last = sess.game, sess.match, sess.past[-1]
+    taken: list[tuple[int, Event]] | None = None
+    if type(last) is Undo:  # (what it took back: the log walked again, as replay does)
+        takebacks = render.Takebacks()
+        steps: list[list[tuple[int, Event]] | None] = []
+        walk(g, m.header, sess.past,
+             lambda index, ev, after: steps.append(takebacks.step(index, ev, after)))
+        taken = steps[-1]
+    return render.event_line(g, len(sess.past), last, m, sess.viewer(), taken=taken)
 
 
 def _told_before(sess: Session) -> tuple[list[Text], dict[int, int]]:

@@ -539,3 +539,19 @@ def test_a_resumed_game_says_where_its_log_left_off(tmp_path: Path) -> None:
     at = lines.index("resumed after event 5:")
     assert lines[at + 1].split() == ["5", "p2", "p2", "lays", "1-3-9:", "is", "out"], lines[:4]
     assert "╭─ Dare · round 1/10" in lines[at + 2]  # then the table
+
+
+def test_a_game_resumed_after_an_undo_says_what_the_undo_took_back(tmp_path: Path) -> None:
+    """A log whose last event is an undo was resumed 'after event 6:' drawn as '6 referee
+    undo' alone, which says nothing of the move last recorded (the one taken back); replay
+    draws the same event 'undo (takes back event 5: p2 sets 1-3-9)'."""
+    log = tmp_path / "table.kbl"
+    res = run("play", "dare", "--physical", "-n", "3", "--log", str(log),
+              input="deal 1-7-5\n1-3-9\nundo\nquit\n")
+    assert res.exit_code == 0, res.output
+    res = run("resume", str(log), input="quit\n")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    at = lines.index("resumed after event 6:")
+    assert lines[at + 1].split()[:3] == ["6", "referee", "undo"], lines[:4]
+    assert "(takes back event 5: p2 sets 1-3-9)" in lines[at + 1], lines[:4]
