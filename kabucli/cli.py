@@ -1197,6 +1197,7 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
 
     from kabucli.errors import LogWriteError
     from kabucli.log import EXTERNAL, LogWriter
+    from kabucli.safetext import shell_path
 
     m = sess.match
     try:
@@ -1229,7 +1230,7 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
             again = "".join(f" --bot {i}={shlex.quote(kind)}"
                             for i, kind in sorted(sess.kinds.items())
                             if kind.startswith(EXTERNAL))
-            kept += f"; go on with: kabucli resume {shlex.quote(str(where))}{again}"
+            kept += f"; go on with: kabucli resume {shell_path(str(where))}{again}"
     if code and code != 143:
         fail(f"{why}{kept}", code)
     # (a person's choice, or SIGTERM's, said as such: no error, though SIGTERM's exit is its
@@ -1419,13 +1420,12 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
     """``replay --html OUT``: the page written (kabucli/render/html.py), opening at event
     ``at``; then, like a replay in text, the log's first broken rule or damage as the error
     line and exit code."""
-    import shlex
-
     from kabucli.engine import commitment_unbound
     from kabucli.files import write_whole
     from kabucli.log import holds_log
     from kabucli.render import seen_violation
     from kabucli.render.html import MAX_PAGE_STEPS, page, page_steps
+    from kabucli.safetext import shell_path
 
     views, steps = page_steps(data, viewer)
     if steps > MAX_PAGE_STEPS:
@@ -1434,7 +1434,7 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
              f"this log's {len(data.events):,} events in {views} "
              f"view{'s' if views > 1 else ''} make {steps:,}: "
              + ("give --as SEAT for one view, or " if one else "")
-             + f"page through it with kabucli replay {shlex.quote(str(log))} --step",
+             + f"page through it with kabucli replay {shell_path(str(log))} --step",
              EXIT_UNREADABLE)
     text, violation = page(g, data, log.name, viewer, at or 0)
     violation = seen_violation(g, violation, data.events, viewer)

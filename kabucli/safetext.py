@@ -43,3 +43,12 @@ def shown_name(name: str) -> str:
     and cut to :data:`NAME_SHOWN` characters, so that a log whose name is megabytes long
     cannot make each line, table and page that names the seat megabytes long."""
     return safe_text(name, NAME_SHOWN)
+
+
+def shell_path(path: str) -> str:
+    """A file's path as a command we suggest names it, to be typed or pasted into a shell:
+    quoted for the shell, and a relative one that starts with '-' (a log named '-half.kbl')
+    as './-half.kbl', which the command would read as options otherwise."""
+    import shlex
+
+    return shlex.quote(f"./{path}" if path.startswith("-") else path)

@@ -555,3 +555,24 @@ def test_a_game_resumed_after_an_undo_says_what_the_undo_took_back(tmp_path: Pat
     at = lines.index("resumed after event 6:")
     assert lines[at + 1].split()[:3] == ["6", "referee", "undo"], lines[:4]
     assert "(takes back event 5: p2 sets 1-3-9)" in lines[at + 1], lines[:4]
+
+
+def test_the_resume_command_said_for_a_log_named_with_a_leading_dash_runs(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """A log named '-half.kbl' (play --log -half.kbl) was said to go on with 'kabucli resume
+    -half.kbl', at the quit and at the end of its replay, which click reads as options ('No
+    such option: -h'); the path is said as './-half.kbl', and each command said runs."""
+    monkeypatch.chdir(tmp_path)
+    res = run("play", "dare", "--physical", "-n", "3", "--log", "-half.kbl",
+              input="deal 1-7-5\n1-3-9\nquit\n")
+    assert res.exit_code == 0, res.output
+    said = [res.stderr.split("go on with: ")[1]]
+    res = run("replay", "./-half.kbl")
+    assert res.exit_code == 0, res.output
+    said.append(" ".join(res.stdout.split("go on with: ")[1].split()))
+    for command in said:
+        assert command.strip() == "kabucli resume ./-half.kbl", command
+        args = shlex.split(command)[1:]
+        res = run(*args, input="quit\n")
+        assert res.exit_code == 0, res.output
+        assert "resumed after event 5:" in res.stdout

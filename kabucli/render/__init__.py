@@ -623,11 +623,11 @@ def violation_line(game: Game, violation: Violation, match: Match,
 def unfinished_line(game: Game, match: Match, log: str) -> Text:
     """The last line of a replay whose log ends before its game does (a game quit, or a
     laptop that went down, to be resumed): what the table waits for, and how to go on."""
-    import shlex
+    from kabucli.safetext import shell_path
 
     what = game.pending(match.state).what
     return Text(f"the log ends here, before the game does (waiting for {what}); go on with: "
-                f"kabucli resume {safe_text(shlex.quote(log))}", style="yellow")
+                f"kabucli resume {safe_text(shell_path(log))}", style="yellow")
 
 
 def state_heading(shown: int, total: int, broken: int | None = None) -> str:
