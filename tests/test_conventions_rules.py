@@ -1,4 +1,4 @@
-"""RULINGS.md, "Conventions for all five games", clause by clause where no game's own rules
+"""RULINGS, "Conventions for all five games", clause by clause where no game's own rules
 tests already check it: the seeded header and the chance events that carry their cards.
 (The seats, card values, unknown cards and chips of each game are checked in its
 tests/test_<game>_rules.py.)"""
