@@ -308,6 +308,16 @@ def recorded_bots(seats: list[SeatInfo]) -> dict[int, str]:
             if s.control.startswith("bot:")}
 
 
+def own_bots_again(kinds: dict[int, str]) -> str:
+    """The ``--bot`` options a resume needs for the bots of the user's own among ``kinds``
+    (seat -> bot kind, as :func:`recorded_bots`), never the programs a log names (see
+    :func:`resume_bots`) but placeholders to fill in: ``--bot 2=cmd:COMMAND --bot
+    3=py:FILE.py:CLASS``; '' when there are none."""
+    return " ".join(f"--bot {i}=" + ("cmd:COMMAND" if kind.startswith("cmd:")
+                                     else "py:FILE.py:CLASS")
+                    for i, kind in sorted(kinds.items()) if kind.startswith(EXTERNAL))
+
+
 def resume_bots(game: Game, seats: list[SeatInfo], specs: list[str]) -> dict[int, str]:
     """The bots to play a resumed log's bot seats. A built-in bot is the one the log names.
     A user's own bot (``cmd:``, ``py:``) is never started because a log names it: the person
@@ -335,8 +345,7 @@ def resume_bots(game: Game, seats: list[SeatInfo], specs: list[str]) -> dict[int
     if missing:
         # (a control is any length in a log: quoted cut, as audit's line names it)
         named = ", ".join(f"p{i} {quoted(kinds[i], NAME_SHOWN)}" for i in missing)
-        again = " ".join(f"--bot {i}=" + ("cmd:COMMAND" if kinds[i].startswith("cmd:")
-                                          else "py:FILE.py:CLASS") for i in missing)
+        again = own_bots_again({i: kinds[i] for i in missing})
         raise KabuError(f"the log names bots of your own ({named}); resume never starts a "
                         f"program a log names: to go on, name each again, e.g. {again}")
     return kinds | given

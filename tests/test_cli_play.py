@@ -576,3 +576,22 @@ def test_the_resume_command_said_for_a_log_named_with_a_leading_dash_runs(
         res = run(*args, input="quit\n")
         assert res.exit_code == 0, res.output
         assert "resumed after event 5:" in res.stdout
+
+
+def test_the_replay_of_an_unfinished_log_with_a_bot_of_your_own_says_to_name_it_again(
+        tmp_path: Path) -> None:
+    """A replay of an unfinished log whose seat 2 is a bot of the user's own ended 'go on
+    with: kabucli resume LOG', which resume refuses (it never starts a program a log names);
+    the line names the seat again as resume asks, '--bot 2=cmd:COMMAND'."""
+    log = tmp_path / "own.jsonl"
+    res = run("play", "dare", "--physical", "-n", "3", "--log", str(log),
+              input="deal 1-7-5\n1-3-9\nquit\n")
+    assert res.exit_code == 0, res.output
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["seats"][1]["control"] = "bot:cmd:python mybot.py"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    res = run("replay", str(log))
+    assert res.exit_code == 0, res.output
+    said = " ".join(res.stdout.split("go on with: ")[1].split())
+    assert said == f"kabucli resume {shlex.quote(str(log))} --bot 2=cmd:COMMAND", said

@@ -622,12 +622,16 @@ def violation_line(game: Game, violation: Violation, match: Match,
 
 def unfinished_line(game: Game, match: Match, log: str) -> Text:
     """The last line of a replay whose log ends before its game does (a game quit, or a
-    laptop that went down, to be resumed): what the table waits for, and how to go on."""
+    laptop that went down, to be resumed): what the table waits for, and how to go on (the
+    bots of the user's own it names given again, as resume asks)."""
     from kabucli.safetext import shell_path
+    from kabucli.session import own_bots_again, recorded_bots
 
     what = game.pending(match.state).what
+    again = own_bots_again(recorded_bots(match.header.seats))  # (resume asks them again)
     return Text(f"the log ends here, before the game does (waiting for {what}); go on with: "
-                f"kabucli resume {safe_text(shell_path(log))}", style="yellow")
+                f"kabucli resume {safe_text(shell_path(log))}{' ' * bool(again)}{again}",
+                style="yellow")
 
 
 def state_heading(shown: int, total: int, broken: int | None = None) -> str:
