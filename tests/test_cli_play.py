@@ -526,35 +526,34 @@ def test_the_replay_of_a_game_quit_halfway_ends_on_its_table_and_how_to_go_on(
     assert "the log ends here" not in res.stdout
 
 
-def test_a_resumed_game_says_where_its_log_left_off(tmp_path: Path) -> None:
-    """resume drew the table and the prompt, nothing of where the game had got to: a referee
-    back after a crash had to work out from the table which move was recorded last."""
+def _resumed(tmp_path: Path, typed: str, events: int) -> list[str]:
+    """The lines a real Dare table's resume starts with, from the one saying it resumes
+    after ``events`` events, the game having been quit after ``typed``."""
     log = tmp_path / "table.kbl"
     res = run("play", "dare", "--physical", "-n", "3", "--log", str(log),
-              input="deal 1-7-5\n1-3-9\nquit\n")
+              input=f"{typed}quit\n")
     assert res.exit_code == 0, res.output
     res = run("resume", str(log), input="quit\n")
     assert res.exit_code == 0, res.output
-    lines = res.stdout.splitlines()
-    at = lines.index("resumed after event 5:")
-    assert lines[at + 1].split() == ["5", "p2", "p2", "lays", "1-3-9:", "is", "out"], lines[:4]
-    assert "╭─ Dare · round 1/10" in lines[at + 2]  # then the table
+    lines: list[str] = res.stdout.splitlines()
+    return lines[lines.index(f"resumed after event {events}:"):]
+
+
+def test_a_resumed_game_says_where_its_log_left_off(tmp_path: Path) -> None:
+    """resume drew the table and the prompt, nothing of where the game had got to: a referee
+    back after a crash had to work out from the table which move was recorded last."""
+    lines = _resumed(tmp_path, "deal 1-7-5\n1-3-9\n", 5)
+    assert lines[1].split() == ["5", "p2", "p2", "lays", "1-3-9:", "is", "out"], lines[:3]
+    assert "╭─ Dare · round 1/10" in lines[2]  # then the table
 
 
 def test_a_game_resumed_after_an_undo_says_what_the_undo_took_back(tmp_path: Path) -> None:
     """A log whose last event is an undo was resumed 'after event 6:' drawn as '6 referee
     undo' alone, which says nothing of the move last recorded (the one taken back); replay
     draws the same event 'undo (takes back event 5: p2 sets 1-3-9)'."""
-    log = tmp_path / "table.kbl"
-    res = run("play", "dare", "--physical", "-n", "3", "--log", str(log),
-              input="deal 1-7-5\n1-3-9\nundo\nquit\n")
-    assert res.exit_code == 0, res.output
-    res = run("resume", str(log), input="quit\n")
-    assert res.exit_code == 0, res.output
-    lines = res.stdout.splitlines()
-    at = lines.index("resumed after event 6:")
-    assert lines[at + 1].split()[:3] == ["6", "referee", "undo"], lines[:4]
-    assert "(takes back event 5: p2 sets 1-3-9)" in lines[at + 1], lines[:4]
+    lines = _resumed(tmp_path, "deal 1-7-5\n1-3-9\nundo\n", 6)
+    assert lines[1].split()[:3] == ["6", "referee", "undo"], lines[:3]
+    assert "(takes back event 5: p2 sets 1-3-9)" in lines[1], lines[:3]
 
 
 def test_the_resume_command_said_for_a_log_named_with_a_leading_dash_runs(
