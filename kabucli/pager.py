@@ -325,8 +325,8 @@ class Pager:
             elif self.data.error is not None:
                 parts.append(Text(words.unfinished_note(str(self.data.error)),
                                   style="yellow"))
-            elif not m.over:
-                parts.append(Text(words.over_note(), style="dim"))
+            elif not m.over:  # a game quit or cut short: what it waits for, how to go on
+                parts.append(render.unfinished_line(self.game, m, self.data.path))
         return parts
 
     # -- commands -------------------------------------------------------------------------

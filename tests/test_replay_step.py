@@ -277,8 +277,20 @@ def test_an_unfinished_log_pages_to_its_last_event(tmp_path: Path) -> None:
     res = run("replay", str(path), "--step", input="g 19\nn\nb\n")
     assert res.exit_code == 0
     assert [k for k, _ in frames(res.stdout)] == [0, 19, 18]
-    assert "the end of the log" in res.stdout and "event 19 is the last event" in res.stdout
+    assert "event 19 is the last event" in res.stdout
     assert dict(frames(res.stdout))[19] == table_at(path, 19)
+    # its last event says, as the plain replay ends saying, that the game is not over, what
+    # the table waits for and how to go on (it said only "the end of the log")
+    plain = run("replay", str(path))
+    assert plain.exit_code == 0
+    said = " ".join(plain.stdout[plain.stdout.index("the log ends here"):].split())
+    assert said.startswith("the log ends here, before the game does (waiting for ")
+    assert said.endswith(f"go on with: kabucli resume {path}")
+    assert said in " ".join(res.stdout.split())
+    assert "the end of the log" not in res.stdout
+    # only at the last event: the frames before it say nothing of the end
+    early = run("replay", str(path), "--step", input="g 18\n")
+    assert "the log ends here" not in early.stdout
 
 
 @pytest.mark.parametrize("name", sorted(p.relative_to(REPLAYS).as_posix()

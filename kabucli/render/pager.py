@@ -80,10 +80,6 @@ def unfinished_note(error: str) -> str:
     return f"the log ends here: {safe_text(error)}"
 
 
-def over_note() -> str:
-    return "the end of the log"
-
-
 def at_end(last: int, total: int) -> str:
     if last < total:
         return f"event {last} is the last that can be shown (event {last + 1} breaks a rule)"
