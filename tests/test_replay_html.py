@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from kabucli import games
+from kabucli import games, render
 from kabucli.cli import app
 from kabucli.engine import Match, walk
 from kabucli.log import read_log
@@ -311,6 +311,20 @@ def test_unfinished_log_ends_where_it_stops(page: Any, tmp_path: Path) -> None:
     assert page.locator("#outcome").inner_text() == ""
     assert page.locator('[data-seat="p3"] [data-card="??"]').count() > 0
     assert "waiting for" in page.locator("#waiting").inner_text()
+    # its last event says, as the plain replay ends saying, that the log ends before the game
+    # does and how to go on (the page named the log by its file name only, as it shows it)
+    data = read_log(log, games.event_types)
+    g = games.get(data.header.game)
+    said = render.unfinished_line(g, walk(g, data.header, data.events)[0], log.name).plain
+    assert said == ("the log ends here, before the game does (waiting for p2 to show the "
+                    "three cards left); go on with: kabucli resume unfinished.jsonl")
+    note = page.locator("#status .unfinished")
+    assert note.inner_text() == said
+    assert "the log ends here" in page.locator("#status").inner_text()
+    page.keyboard.press("ArrowLeft")  # not before the last event
+    assert page.locator("#event-index").inner_text() == "event 6 of 7"
+    assert "the log ends here" not in page.locator("#status").inner_text()
+    assert note.count() == 0
 
 
 def test_rule_breaking_log_shows_up_to_the_breaking_event_and_why(page: Any,

@@ -40,6 +40,7 @@ from kabucli.render import (
     seats_named,
     seen_violation,
     time_of,
+    unfinished_line,
 )
 from kabucli.render.svgcards import symbols
 from kabucli.safetext import safe_text, shown_name
@@ -191,6 +192,10 @@ def _walked(game: Game, data: Any, log_name: str,
         "error": None if data.error is None else safe_text(
             f"{data.error} (shown up to event {len(events)})"),
         "outcome": outcome,
+        # a game quit or cut short (no rule broken, no damage: those say where it stops):
+        # what it waits for and how to go on, as the plain replay ends
+        "unfinished": None if match.over or violation is not None or data.error is not None
+        else unfinished_line(game, match, log_name).plain,
     }, violation
 
 
@@ -286,6 +291,7 @@ padding-left:6px;white-space:nowrap;max-width:110px;overflow:hidden;text-overflo
 #status{font-size:14px;margin:4px 0 10px;min-height:18px}
 #status div{margin:2px 0}
 #status .bad{color:#ff8a80;font-weight:bold}
+#status .unfinished{color:#ffd54f}
 #centre{display:flex;flex-wrap:wrap;gap:18px;background:#13553a;border-radius:12px;
 padding:12px 14px;margin-bottom:14px;min-height:40px}
 #centre:empty{display:none}
@@ -383,6 +389,7 @@ _JS = r"""
     if (pos === last) {
       if (D.violation) status.appendChild(el("div", "bad", D.violation.text));
       if (D.error) status.appendChild(el("div", "bad", D.error));
+      if (D.unfinished) status.appendChild(el("div", "unfinished", D.unfinished));
     }
     const centre = $("centre");
     centre.replaceChildren();
