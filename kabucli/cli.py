@@ -1498,7 +1498,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     (:meth:`Game.header_hidden_from`: null, named in ``hidden``)."""
     from kabucli.engine import commitment_unbound, seen_header, walk
     from kabucli.log import to_builtins
-    from kabucli.render import Takebacks, seen_violation, time_of
+    from kabucli.render import Takebacks, seen_violation, time_of, waiting_for
 
     times = data.times
     takebacks = Takebacks()
@@ -1527,6 +1527,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
         violation = commitment_unbound(data.header) or seen_violation(g, violation,
                                                                        data.events, viewer)
         return {"outcome": match.outcome(),
+                "waiting": waiting_for(g, match),  # (as the text replay's last line says)
                 "violation": None if violation is None else {
                     "index": violation.index, "actor": violation.actor,
                     "action": violation.action, "reason": violation.reason},

@@ -594,3 +594,26 @@ def test_the_replay_of_an_unfinished_log_with_a_bot_of_your_own_says_to_name_it_
     assert res.exit_code == 0, res.output
     said = " ".join(res.stdout.split("go on with: ")[1].split())
     assert said == f"kabucli resume {shlex.quote(str(log))} --bot 2=cmd:COMMAND", said
+
+
+def test_the_json_replay_of_a_game_quit_halfway_says_what_the_table_waits_for(
+        tmp_path: Path) -> None:
+    """replay --json of a log whose game is not over gave a null outcome and nothing of what
+    the table waits for, which the text replay ends saying: ``"waiting"`` holds it (the same
+    words), null once the game is over. With --at, it is the state shown's."""
+    log = tmp_path / "half.kbl"
+    res = run("play", "dare", "--physical", "-n", "3", "--log", str(log),
+              input="deal 1-7-5\n1-3-9\nquit\n")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(run("replay", str(log), "--json").stdout)
+    assert doc["outcome"] is None and doc["violation"] is None and doc["error"] is None
+    assert doc["waiting"] == "p3 to lay sets matching 3"
+    assert f"(waiting for {doc['waiting']})" in " ".join(run("replay", str(log)).stdout.split())
+    assert json.loads(run("replay", str(log), "--json", "--at", "4").stdout)["waiting"] == (
+        "p2 to lay sets matching 3")
+    whole = tmp_path / "whole.kbl"
+    res = run("play", "dare", "--seed", "3", "--bot", "all=random", "-r", "rounds=1",
+              "--log", str(whole), "--quiet")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(run("replay", str(whole), "--json").stdout)
+    assert doc["outcome"] is not None and doc["waiting"] is None

@@ -620,6 +620,12 @@ def violation_line(game: Game, violation: Violation, match: Match,
     return line
 
 
+def waiting_for(game: Game, match: Match) -> str | None:
+    """What the table waits for after the match's last event (``p3 to lay sets matching
+    3``); None once the match is over."""
+    return None if match.over else game.pending(match.state).what
+
+
 def unfinished_line(game: Game, match: Match, log: str) -> Text:
     """The last line of a replay whose log ends before its game does (a game quit, or a
     laptop that went down, to be resumed): what the table waits for, and how to go on (the
@@ -627,7 +633,7 @@ def unfinished_line(game: Game, match: Match, log: str) -> Text:
     from kabucli.safetext import shell_path
     from kabucli.session import own_bots_again, recorded_bots
 
-    what = game.pending(match.state).what
+    what = waiting_for(game, match)
     again = own_bots_again(recorded_bots(match.header.seats))  # (resume asks them again)
     return Text(f"the log ends here, before the game does (waiting for {what}); go on with: "
                 f"kabucli resume {safe_text(shell_path(log))}{' ' * bool(again)}{again}",
