@@ -1403,7 +1403,16 @@ def replay(
     if violation is not None:
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None:
-        fail(f"{data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
+        fail(_unreadable_shown(data, log), EXIT_UNREADABLE)
+
+
+def _unreadable_shown(data: Any, log: Path) -> str:
+    """The error a replay of a log it could read only in part ends with: where it stopped,
+    and, for a torn tail (the last record cut short, as a crash leaves it), how to go on."""
+    from kabucli import render
+
+    torn = f"; {render.torn_words(str(log))}" if data.torn else ""
+    return f"{data.error} (shown up to event {len(data.events)}){torn}"
 
 
 def _log_violation(g: Game, data: Any) -> Violation | None:
@@ -1456,7 +1465,7 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
     if violation is not None:
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None:
-        fail(f"{data.error} (shown up to event {len(data.events)})", EXIT_UNREADABLE)
+        fail(_unreadable_shown(data, log), EXIT_UNREADABLE)
     raise typer.Exit(0)
 
 
@@ -1591,7 +1600,7 @@ def audit(
     Exit 0 if all are valid, 1 if one breaks a rule or is not the one
     --digest or --commit names, 2 if one cannot be read (or what --digest
     or --commit gives is not 16 to 64 hex digits)."""
-    from kabucli import games
+    from kabucli import games, render
     from kabucli.engine import Violation, check_header, commitment_unbound
     from kabucli.errors import KabuError
     from kabucli.log import audit_log, external_bot
@@ -1649,6 +1658,8 @@ def audit(
             except KabuError as exc:
                 where = str(path) if name else "''"
                 msg = str(exc) if str(exc).startswith(where) else f"{where}: {exc}"
+                if getattr(exc, "torn", False):  # (a crash's torn tail: how to go on)
+                    msg += f"; {render.torn_words(str(path))}"
                 res.update(status="unreadable", error=msg)
                 worst = max(worst, EXIT_UNREADABLE)
                 result(res)

@@ -28,11 +28,14 @@ class LogError(KabuError):
     """A log that cannot be read: missing, truncated, corrupted or of an unknown format."""
 
     def __init__(self, message: str, index: int | None = None, good: int | None = None,
-                 path: object = None) -> None:
+                 path: object = None, torn: bool = False) -> None:
         """``index``: the record at fault (0 = the header), ``good``: the events read whole
-        before it, ``path``: the file; each says where, before ``message``."""
+        before it, ``path``: the file; each says where, before ``message``. ``torn``: the
+        record is a torn tail, the last one cut short as a crash while writing leaves it
+        (``kabucli resume`` sets it aside and goes on), not damage."""
         self.index = index
         self.good = good
+        self.torn = torn
         where = f"event {index}: " if index is not None and index > 0 else ""
         where = "header: " if index == 0 else where
         file = f"{path}: " if path is not None else ""

@@ -835,10 +835,10 @@ def _raw_records(data: bytes, fmt: Fmt, resync: bool = False) -> Iterator[_Raw]:
             pos = nl + 1
 
 
-def _log_error(path: Path, index: int, why: str, good: int) -> LogError:
+def _log_error(path: Path, index: int, why: str, good: int, torn: bool = False) -> LogError:
     """A LogError for record ``index`` (0 = header) that says where, with ``good`` events
-    read whole before it."""
-    return LogError(why, index, good, path)
+    read whole before it (``torn``: the record is a torn tail)."""
+    return LogError(why, index, good, path, torn)
 
 
 def _read_bytes(path: Path) -> tuple[bytes, Fmt]:
@@ -1061,7 +1061,7 @@ def _log_data(path: Path, records: _Decoder, good: int, bad: _Raw | None, why: s
     error = None
     if bad is not None:
         n = len(records.events)
-        error = _log_error(path, n + 1 if records.blocks else bad.number, why, n)
+        error = _log_error(path, n + 1 if records.blocks else bad.number, why, n, bad.torn)
         if strict:
             raise error
     assert header is not None
@@ -1154,7 +1154,7 @@ def audit_log(path: Path | str, event_types: EventTypes,
     derived = records.deriver.finish()
     n = records.deriver.logged
     if bad is not None:
-        raise _log_error(path, n + 1, why, n)
+        raise _log_error(path, n + 1, why, n, bad.torn)
     assert records.header is not None
     match, violation = derived.walked
     return Audited(records.header, n, match, violation,

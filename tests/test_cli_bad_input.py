@@ -258,7 +258,9 @@ def test_truncated_log_replay_shows_the_good_part_then_exits_2(good_log: Path,
     n = events_in(good_log)
     res = run("replay", str(cut))
     assert error(res, 2) == (f"{cut}: event {n}: truncated: the last line has no end "
-                             f"(shown up to event {n - 1})")
+                             f"(shown up to event {n - 1}); its last record is cut short, as "
+                             f"a crash while writing leaves it: kabucli resume {cut} sets that "
+                             "record aside and goes on")
     assert f"{n - 1:>4} " in res.stdout
 
 
@@ -276,10 +278,18 @@ def test_truncated_log_audit_exits_2(good_log: Path, tmp_path: Path) -> None:
     before = tmp_path / "before.kbl"
     before.write_bytes(whole[:last])
     n = events_in(before) + 1
-    assert error(run("audit", str(cut)), 2, "unreadable: ").startswith(
-        f"{cut}: event {n}: truncated: ")
+    said = error(run("audit", str(cut)), 2, "unreadable: ")
+    assert said.startswith(f"{cut}: event {n}: truncated: ")
+    # a torn tail, as a crash while writing leaves it: said so, with how to go on
+    assert said.endswith(f"; its last record is cut short, as a crash while writing leaves "
+                         f"it: kabucli resume {cut} sets that record aside and goes on"), said
     assert error(run("log", "convert", str(cut), str(tmp_path / "x.jsonl")), 2).startswith(
         f"{cut}: event {n}: truncated: ")
+    damaged = bytearray(whole)
+    damaged[-5] ^= 0xFF  # damage, not a tear (the last record whole, its checksum wrong)
+    cut.write_bytes(damaged)
+    said = error(run("audit", str(cut)), 2, "unreadable: ")
+    assert "corrupted" in said and "kabucli resume" not in said, said
 
 
 @pytest.mark.parametrize("command", ["replay", "audit", "resume", "convert"])

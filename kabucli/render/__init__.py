@@ -626,6 +626,15 @@ def waiting_for(game: Game, match: Match) -> str | None:
     return None if match.over else game.pending(match.state).what
 
 
+def torn_words(log: str) -> str:
+    """What ``audit`` and ``replay`` add to the error of a log whose last record is cut short
+    (a torn tail, as a crash while writing leaves it, not damage): how to go on with it."""
+    from kabucli.safetext import shell_path
+
+    return ("its last record is cut short, as a crash while writing leaves it: kabucli resume "
+            f"{safe_text(shell_path(log))} sets that record aside and goes on")
+
+
 def unfinished_line(game: Game, match: Match, log: str) -> Text:
     """The last line of a replay whose log ends before its game does (a game quit, or a
     laptop that went down, to be resumed): what the table waits for, and how to go on (the
