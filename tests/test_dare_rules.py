@@ -229,7 +229,9 @@ def test_turn_a_player_lays_zero_to_three_sets() -> None:
     play(m, "deal 1-7-5")
     for move in ("pass", "1-3-9", "1-3-9 3-5-5", "1-3-9 3-5-5 4-9-10"):
         assert m.why_not(GAME.parse(m.state, move)) is None
-    assert refused(m, "1-3-9 3-5-5 4-9-10 6-8-9") == "a hand of 9 cards holds at most 3 sets, not 4"
+    assert refused(m, "1-3-9 3-5-5 4-9-10 6-8-9") == (
+        "a hand of 9 cards holds at most 3 sets, not 4: type at most 3 (e.g. '1-3-9 3-5-5 "
+        "1-2-10'), or 'pass'")
 
 
 def test_turn_a_set_is_three_cards() -> None:
@@ -242,8 +244,10 @@ def test_turn_a_set_is_three_cards() -> None:
 def test_turn_each_set_must_match_the_reference() -> None:
     m = new_match()
     play(m, "deal 1-7-5")
-    assert refused(m, "1-2-4") == "set 1-2-4 adds up to 7, ones digit 7, not the reference 3"
-    assert refused(m, "1-3-9 2-2-4") == "set 2-2-4 adds up to 8, ones digit 8, not the reference 3"
+    also = ": type sets whose ones digit is 3 (e.g. '1-3-9'), or 'pass'"  # (a real table)
+    assert refused(m, "1-2-4") == "set 1-2-4 adds up to 7, ones digit 7, not the reference 3" + also
+    assert refused(m, "1-3-9 2-2-4") == ("set 2-2-4 adds up to 8, ones digit 8, not the "
+                                         "reference 3" + also)
 
 
 def test_turn_laid_cards_are_face_up_so_each_is_named() -> None:

@@ -82,7 +82,8 @@ def test_a_rules_pages_house_rules_table_is_the_programs(game: str) -> None:
 # (game, a script at a real table, what the page quotes kabucli as saying at its last line)
 REFUSALS = [
     ("dare", "deal 1-7-5\n1-3\n", "'1-3' is not a set of three cards joined by '-' (e.g. 1-3-9)"),
-    ("dare", "deal 1-7-5\n1-2-4\n", "set 1-2-4 adds up to 7, ones digit 7, not the reference 3"),
+    ("dare", "deal 1-7-5\n1-2-4\n", "set 1-2-4 adds up to 7, ones digit 7, not the reference 3: "
+     "type sets whose ones digit is 3 (e.g. '1-3-9'), or 'pass'"),
     ("yatchaba", "deal\nguess 13 1 1\n", "'13' is not a month: type 1-12 or a name like jan"),
     ("yatchaba", "deal\n1 1 8\nbet\nbet\nbet 4\n",
      "the next amount of the sequence is 3, not 4: type 'bet'"),

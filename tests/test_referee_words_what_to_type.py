@@ -49,6 +49,19 @@ CASES = [
                  "there is no showdown now (waiting for p3 Cat to lay sets matching 3); lay 0-3 "
                  "sets of three cards whose ones digit is 3 (e.g. '1-3-9 3-5-5'), or 'pass'",
                  id="dare-show-while-a-seat-lays"),
+    pytest.param("dare", "deal 1-7-5\n1-2-9",
+                 "set 1-2-9 adds up to 12, ones digit 2, not the reference 3: type sets whose "
+                 "ones digit is 3 (e.g. '1-3-9'), or 'pass'",
+                 id="dare-set-of-another-sum"),
+    # the example holds cards the deck may still hold: the field took every 1
+    pytest.param("dare", "deal 1-1-1\n1-2-9",
+                 "set 1-2-9 adds up to 12, ones digit 2, not the reference 3: type sets whose "
+                 "ones digit is 3 (e.g. '3-5-5'), or 'pass'",
+                 id="dare-set-of-another-sum-once-the-1s-are-out"),
+    pytest.param("dare", "deal 1-7-5\n1-3-9 3-5-5 4-9-10 6-8-9",
+                 "a hand of 9 cards holds at most 3 sets, not 4: type at most 3 (e.g. '1-3-9 "
+                 "3-5-5 1-2-10'), or 'pass'",
+                 id="dare-four-sets"),
     pytest.param("kazu-tori", "deal\nflip 3\np2 flip 4\np1 flip 5",
                  "p3 Cat flips next, not p1 Ann: type 'p3 flip CARD' with the card seen",
                  id="kazu-tori-flip-by-the-wrong-seat"),

@@ -320,15 +320,18 @@ class Dare(Game[DareState, DareRules]):
     def _check_lay(self, s: DareState, ev: Lay) -> str | None:
         # an action: the engine checked that it is ev.seat's turn to lay (phase "turns")
         if len(ev.sets) > 3:
-            return f"a hand of {HAND} cards holds at most 3 sets, not {len(ev.sets)}"
+            from kabucli.games.dare import text  # (its words import this module)
+
+            return text.too_many_sets(s, len(ev.sets))
         for st in ev.sets:
             if len(st) != 3:
                 return f"a set is three cards, not {len(st)} ({self._set(st)})"
             if UNKNOWN in st:
                 return "laid cards are face up: each must be named"
             if sum(st) % 10 != s.ref:
-                return (f"set {self._set(st)} adds up to {sum(st)}, ones digit "
-                        f"{sum(st) % 10}, not the reference {s.ref}")
+                from kabucli.games.dare import text  # (its words import this module)
+
+                return text.wrong_sum(s, st)
         got = take(s.hands[ev.seat], [c for st in ev.sets for c in st])
         if got is None:
             return (f"p{ev.seat}'s hand {self._set(s.hands[ev.seat])} does not hold "

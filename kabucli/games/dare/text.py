@@ -5,8 +5,11 @@ The rules page is ``rules.md`` beside this module (see :mod:`kabucli.games`).
 
 from __future__ import annotations
 
-from kabucli.games.dare.rules import Dare, DareState, strength
+from itertools import combinations_with_replacement
+
+from kabucli.games.dare.rules import GAME, HAND, Dare, DareState, strength
 from kabucli.hands import ARASHI, NOBORI, RANK_NAMES, digit_name
+from kabucli.notation import card_list
 
 EMPTY = "type sets like '1-3-9 3-5-5', or 'pass'"  # (when no hint applies)
 
@@ -22,6 +25,50 @@ def hand_name(cards: list[int] | tuple[int, ...], yaku: str) -> str:
     if rank == NOBORI:
         return f"Nobori, {plain}"
     return RANK_NAMES[rank]
+
+
+# the sets an example names first, per reference (then any other, in ascending order)
+_EXAMPLES = {0: ((1, 9, 10), (2, 8, 10)), 1: ((1, 2, 8), (3, 4, 4)), 2: ((1, 2, 9), (3, 4, 5)),
+             3: ((1, 3, 9), (3, 5, 5)), 4: ((1, 4, 9), (2, 5, 7)), 5: ((1, 5, 9), (2, 6, 7)),
+             6: ((1, 6, 9), (2, 7, 7)), 7: ((1, 7, 9), (3, 6, 8)), 8: ((1, 8, 9), (2, 7, 9)),
+             9: ((1, 9, 9), (3, 7, 9))}
+
+
+def example_sets(s: DareState, count: int) -> str:
+    """``count`` sets whose ones digit is the reference, as typed (``1-3-9 3-5-5``), of
+    cards the deck may still hold (none of them seen this round, the field included)."""
+    left = {v: GAME.deck.counts[v] - s.seen[v] for v in range(1, 11)}
+    ones = s.ref
+    picked: list[tuple[int, ...]] = []
+    others = (t for t in combinations_with_replacement(range(1, 11), 3) if sum(t) % 10 == ones)
+    for st in (*_EXAMPLES[ones], *others):
+        need = {v: st.count(v) for v in st}
+        if st not in picked and all(left[v] >= k for v, k in need.items()):
+            picked.append(st)
+            for v, k in need.items():
+                left[v] -= k
+            if len(picked) == count:
+                break
+    return " ".join(card_list(GAME.deck, st) for st in picked)
+
+
+def wrong_sum(s: DareState, cards: list[int]) -> str:
+    """Why a set of ``cards`` whose ones digit is not the reference is refused; at a real
+    table, what to type instead (bots and a seeded log's replay meet it too)."""
+    total = sum(cards)
+    why = (f"set {card_list(GAME.deck, cards)} adds up to {total}, ones digit {total % 10}, not "
+           f"the reference {s.ref}")
+    if not s.physical:
+        return why
+    return f"{why}: type sets whose ones digit is {s.ref} (e.g. '{example_sets(s, 1)}'), or 'pass'"
+
+
+def too_many_sets(s: DareState, sets: int) -> str:
+    """Why a lay of more than 3 sets is refused; at a real table, what to type instead."""
+    why = f"a hand of {HAND} cards holds at most 3 sets, not {sets}"
+    if not s.physical:
+        return why
+    return f"{why}: type at most 3 (e.g. '{example_sets(s, 3)}'), or 'pass'"
 
 
 def hint(s: DareState, seat: int) -> str:
