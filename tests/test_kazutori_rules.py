@@ -215,7 +215,8 @@ def test_the_first_valid_claim_wins_and_only_the_card_just_flipped_counts() -> N
     m = table(4)
     run(m, "8", "2")
     step(m, "p4 claim")
-    assert refused(m, "p3 claim") == "there is no card to claim: p4 flips next"
+    assert refused(m, "p3 claim") == ("there is no card to claim (p4 flips next): type 'p4 flip "
+                                      "CARD' with the card seen")  # (a real table)
     assert "no card to claim" in GAME.check(m.state, Claim(4))
     run(m, "6")  # p4 says one: a 6 does not match
     assert view(m)["takeable"] is False
@@ -468,9 +469,10 @@ def test_a_claim_with_no_card_to_claim_or_by_a_player_who_is_out_is_refused_with
     m = table(4)
     run(m, "1")  # p1 flips a 1 saying one
     step(m, "p3 claim")  # takes the table; p3 flips next
+    why = "there is no card to claim (p3 flips next): type 'p3 flip CARD' with the card seen"
     for seat in ("p2", "p3"):
-        assert refused(m, f"{seat} claim") == "there is no card to claim: p3 flips next"
-    assert refused(m, "p2 pass") == "there is no card to claim: p3 flips next"
+        assert refused(m, f"{seat} claim") == why
+    assert refused(m, "p2 pass") == why
     m = table(5)
     run(m, "7")
     step(m, "p1 claim")

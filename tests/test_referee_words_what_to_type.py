@@ -71,6 +71,30 @@ CASES = [
                  "'pN claim' for the first hand on it; else p2 Bob flips saying two: 'p2 flip "
                  "CARD' with the card seen",
                  id="kazu-tori-deal-after-the-deal"),
+    pytest.param("kazu-tori", "deal\np2 claim",
+                 "there is no card to claim (p1 Ann flips next): type 'p1 flip CARD' with the "
+                 "card seen",
+                 id="kazu-tori-claim-before-a-flip"),
+    pytest.param("kazu-tori", "deal\nflip 3\np2 claim\np2 claim",
+                 "p2 Bob already claimed this 3, and a claim counts once: nothing more to type "
+                 "for p2 Bob (waiting for claims on the 3 (said one: may not be taken), or p2 "
+                 "Bob's flip saying two); the 3 (said one) may NOT be taken: 'pN claim' for the "
+                 "first hand on it; else p2 Bob flips saying two: 'p2 flip CARD' with the card "
+                 "seen",
+                 id="kazu-tori-second-claim-on-a-card"),
+    pytest.param("kazu-tori", "deal\nflip 3\np2 pass\np2 pass",
+                 "p2 Bob already let this card go: nothing more to type for p2 Bob (waiting for "
+                 "claims on the 3 (said one: may not be taken), or p2 Bob's flip saying two); "
+                 "the 3 (said one) may NOT be taken: 'pN claim' for the first hand on it; else "
+                 "p2 Bob flips saying two: 'p2 flip CARD' with the card seen",
+                 id="kazu-tori-second-pass-on-a-card"),
+    # a card that may be taken may still be claimed by a seat that let it go
+    pytest.param("kazu-tori", "deal\nflip 1\np2 pass\np2 pass",
+                 "p2 Bob already let this card go (waiting for claims on the 1 (said one: may be "
+                 "taken), or p2 Bob's flip saying two); p2 Bob may still claim it: 'p2 claim'; "
+                 "the 1 (said one) may be taken: 'pN claim' for the first hand on it; else p2 "
+                 "Bob flips saying two: 'p2 flip CARD' with the card seen",
+                 id="kazu-tori-second-pass-on-a-card-that-may-be-taken"),
     pytest.param("uno-dare", "deal R5\nR3\np3 catch p1",
                  "p1 Ann holds 7 cards, not one: nobody may be caught now",
                  id="uno-dare-catch-with-nobody-to-catch"),
@@ -105,3 +129,13 @@ def test_a_refusal_at_a_real_table_says_what_to_type(game: str, lines: str,
     res = run("play", game, "--physical", *NAMES, "--no-log", input=lines + "\nquit\n")
     assert res.exit_code == 0, res.output
     assert refusals(res.stdout) == [refusal], res.stdout[-1500:]
+
+
+def test_a_claim_with_no_card_to_claim_past_max_flips_says_to_stop() -> None:
+    """At a real table that reached max_flips no card is turned: a claim with none on the
+    table is told to stop, not to type the next seat's flip (which is refused too)."""
+    res = run("play", "kazu-tori", "--physical", *NAMES, "--rule", "max_flips=1", "--no-log",
+              input="deal\nflip 1\np2 claim\np1 claim\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert refusals(res.stdout) == ["there is no card to claim, and the game has reached "
+                                    "max_flips=1: end it with 'stop'"], res.stdout[-1500:]

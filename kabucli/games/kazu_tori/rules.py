@@ -283,7 +283,9 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         if s.phase != "deal" and not s.piles[seat]:
             return f"p{seat} is out (their pile is empty) and no longer plays"
         if s.phase == "turn" and (type(ev) is _CLAIM or type(ev) is _PASS):
-            return f"there is no card to claim: p{s.flipper} flips next"
+            from kabucli.games.kazu_tori import text  # (its words import this module)
+
+            return text.no_card_to_claim(s)
         return None
 
     def not_now(self, s: KazuToriState, ev: Event) -> str | None:
@@ -303,15 +305,16 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             seat = ev.seat
             if type(ev) is _STOP:
                 return None
-            if s.phase != "window":
-                return f"there is no card to claim: p{s.flipper} flips next"
-            if type(ev) is _CLAIM:
-                if seat in s.claimed:
-                    return f"p{seat} already claimed this {self.deck.token(s.table[-1])}"
+            if s.phase == "window" and (seat not in s.claimed if type(ev) is _CLAIM
+                                        else seat not in s.passed):
                 return None
-            if seat in s.passed:
-                return f"p{seat} already let this card go"
-            return None
+            from kabucli.games.kazu_tori import text  # (its words import this module)
+
+            if s.phase != "window":
+                return text.no_card_to_claim(s)
+            if type(ev) is _CLAIM:
+                return text.claimed_already(s, seat)
+            return text.let_go_already(s, seat)
         if type(ev) is _DEAL:
             return self._check_deal(s, ev)
         if type(ev) is _RACE:

@@ -42,6 +42,40 @@ def hint(s: KazuToriState, seat: int) -> str:
     return text + ("" if s.physical else "; 'pN pass' lets it go")
 
 
+def no_card_to_claim(s: KazuToriState) -> str:
+    """Why a claim or a pass is refused while no card may be claimed (a seat flips next); at
+    a real table, what the referee types (bots and a seeded log's replay meet it too)."""
+    why = "there is no card to claim"
+    if not s.physical:
+        return f"{why}: p{s.flipper} flips next"
+    if s.flips >= s.rules.max_flips:  # (no flip is taken: the players stop)
+        return f"{why}, and the game has reached max_flips={s.rules.max_flips}: end it with 'stop'"
+    return f"{why} (p{s.flipper} flips next): type 'p{s.flipper} flip CARD' with the card seen"
+
+
+def claimed_already(s: KazuToriState, seat: int) -> str:
+    """Why a second claim of ``seat`` on the card just turned is refused; at a real table,
+    that it needs nothing more, and what the table waits for (the prompt adds its hint)."""
+    why = f"p{seat} already claimed this {GAME.deck.token(s.table[-1])}"
+    if not s.physical:
+        return why
+    return (f"{why}, and a claim counts once: nothing more to type for p{seat} (waiting for "
+            f"{GAME.pending(s).what})")
+
+
+def let_go_already(s: KazuToriState, seat: int) -> str:
+    """Why a second pass of ``seat`` on the card just turned is refused; at a real table,
+    that it needs nothing more (a claim until the next flip, on a card that may be taken),
+    and what the table waits for (the prompt adds its hint)."""
+    why = f"p{seat} already let this card go"
+    if not s.physical:
+        return why
+    waiting = f"(waiting for {GAME.pending(s).what})"
+    if s.takeable() and seat not in s.claimed:  # (until the next flip it may still claim)
+        return f"{why} {waiting}; p{seat} may still claim it: 'p{seat} claim'"
+    return f"{why}: nothing more to type for p{seat} {waiting}"
+
+
 def prompt_hint(s: KazuToriState, seat: int) -> str:
     """What a person at the play prompt may type now: :func:`hint`, the line a bot program is
     sent (moves only: a bot's blank line is refused), and in a seeded game's window that a
