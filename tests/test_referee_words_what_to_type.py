@@ -110,6 +110,24 @@ CASES = [
                  "p1 shows R1-R2",
                  "p1 Ann holds 1 card, not 2: type the 1 card p1 Ann shows (e.g. 'p1 shows R5')",
                  id="uno-dare-show-of-the-wrong-count"),
+    pytest.param("uno-dare", "deal R5\nR3 uno",
+                 "UNO is called with the next-to-last card; p2 Bob holds 7: type 'p2 R3' "
+                 "without 'uno'",
+                 id="uno-dare-uno-with-another-card"),
+    pytest.param("uno-dare", "deal R5\nWD12 red uno",
+                 "UNO is called with the next-to-last card; p2 Bob holds 7: type 'p2 WD12 red' "
+                 "without 'uno'",
+                 id="uno-dare-uno-with-a-wild-dare"),
+    pytest.param("uno-dare", "deal R5\np3 uno",
+                 "there is no missing UNO call now (waiting for p2 Bob to play on R5 (red) or "
+                 "draw); play a card on R5, color red (e.g. 'R5', 'WD12 red', add 'uno' with "
+                 "your next-to-last card), or 'draw'",
+                 id="uno-dare-uno-with-no-call-missing"),
+    pytest.param("uno-dare", P2_WITHOUT_UNO + "\np2 uno\np3 pass",
+                 "there is no missing UNO call now (waiting for p3 Cat to play on Y9 (yellow) or "
+                 "draw); play a card on Y9, color yellow (e.g. 'R5', 'WD12 red', add 'uno' with "
+                 "your next-to-last card), or 'draw'",
+                 id="uno-dare-pass-with-no-call-missing"),
     # while p2's missing UNO call may be caught anyone may act, so the rules, not the engine,
     # refuse a card played or a draw by a seat whose turn it is not
     pytest.param("uno-dare", P2_WITHOUT_UNO + "\np1 Y4",

@@ -366,8 +366,9 @@ def test_no_pass_or_keep_without_a_draw_a_player_who_does_not_play_draws() -> No
     m = physical()
     play(m, "deal R5")
     assert refused(m, "keep") == "not now: waiting for p2 to play on R5 (red) or draw"
-    assert refused(m, "pass") == "there is no missing UNO call now"
-    assert refused(m, "p2 pass") == "there is no missing UNO call now"
+    why = "there is no missing UNO call now (waiting for p2 to play on R5 (red) or draw)"
+    assert refused(m, "pass") == why
+    assert refused(m, "p2 pass") == why
     assert st(m).turn == 2 and st(m).phase == "turn"
 
 

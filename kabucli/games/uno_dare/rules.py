@@ -450,7 +450,9 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                     f"({text.COLOR_NAMES[s.color]}): same color, number or symbol, or a "
                     "Wild Dare")
         if ev.uno and len(hand) != 2:
-            return f"UNO is called with the next-to-last card; p{seat} holds {len(hand)}"
+            played = self.deck.token(card) + ("" if ev.color is None
+                                              else f" {text.COLOR_NAMES[ev.color]}")
+            return text.uno_count(s, seat, played)
         return None
 
     def _check_window(self, s: UnoState, ev: Event) -> str | None:
@@ -474,7 +476,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                 return text.not_caught(target, k, w)
             return None
         if not w:
-            return "there is no missing UNO call now"
+            return text.no_missing_call(s)
         if t is _UNO:
             if seat != w:
                 return f"p{seat} does not hold one card without having called UNO"

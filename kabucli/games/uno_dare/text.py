@@ -147,6 +147,24 @@ def not_their_turn(s: UnoState, seat: int, word: str) -> str:
     return f"{why}: type {what}" if what else why
 
 
+def uno_count(s: UnoState, seat: int, card: str) -> str:
+    """Why ``card`` (as typed: ``R3``, ``WD12 red``) played by ``seat`` with 'uno' is refused
+    when it is not their next-to-last card; at a real table, what to type instead (bots and a
+    seeded log's replay meet it too)."""
+    why = f"UNO is called with the next-to-last card; p{seat} holds {len(s.hands[seat])}"
+    return f"{why}: type {quoted(f'p{seat} {card}')} without 'uno'" if s.physical else why
+
+
+def no_missing_call(s: UnoState) -> str:
+    """Why an 'uno' or a pass typed while nobody may be caught is refused; at a real table,
+    with what the table waits for (the prompt adds its hint, which says that 'uno' goes with
+    the next-to-last card as it is played)."""
+    from kabucli.games.uno_dare.rules import GAME as game  # rules.py reads this module's data
+
+    why = "there is no missing UNO call now"
+    return f"{why} (waiting for {game.pending(s).what})" if s.physical else why
+
+
 def catch_names_one(n: int) -> str:
     """Why a catch that names nobody, or several, is refused."""
     catch = catch_example(n)
