@@ -49,6 +49,11 @@ CASES = [
                  "there is no showdown now (waiting for p3 Cat to lay sets matching 3); lay 0-3 "
                  "sets of three cards whose ones digit is 3 (e.g. '1-3-9 3-5-5'), or 'pass'",
                  id="dare-show-while-a-seat-lays"),
+    # the hint's example sets add up to the reference of this deal (2), not always to 3
+    pytest.param("dare", "deal 1-7-4\nshow 2-3-5",
+                 "there is no showdown now (waiting for p2 Bob to lay sets matching 2); lay 0-3 "
+                 "sets of three cards whose ones digit is 2 (e.g. '1-2-9 3-4-5'), or 'pass'",
+                 id="dare-show-while-a-seat-lays-to-another-reference"),
     pytest.param("dare", "deal 1-7-5\n1-2-9",
                  "set 1-2-9 adds up to 12, ones digit 2, not the reference 3: type sets whose "
                  "ones digit is 3 (e.g. '1-3-9'), or 'pass'",

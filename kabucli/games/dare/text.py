@@ -35,9 +35,10 @@ _EXAMPLES = {0: ((1, 9, 10), (2, 8, 10)), 1: ((1, 2, 8), (3, 4, 4)), 2: ((1, 2, 
 
 
 def example_sets(s: DareState, count: int) -> str:
-    """``count`` sets whose ones digit is the reference, as typed (``1-3-9 3-5-5``), of
-    cards the deck may still hold (none of them seen this round, the field included)."""
-    left = {v: GAME.deck.counts[v] - s.seen[v] for v in range(1, 11)}
+    """``count`` sets whose ones digit is the reference, as typed (``1-3-9 3-5-5``); at a
+    real table of cards the deck may still hold (none of them seen this round, the field
+    included: a seeded game's seen cards are every hand's)."""
+    left = {v: GAME.deck.counts[v] - (s.seen[v] if s.physical else 0) for v in range(1, 11)}
     ones = s.ref
     picked: list[tuple[int, ...]] = []
     others = (t for t in combinations_with_replacement(range(1, 11), 3) if sum(t) % 10 == ones)
@@ -75,7 +76,7 @@ def hint(s: DareState, seat: int) -> str:
     """What ``seat`` may type now, in one line."""
     if s.phase == "turns":
         return (f"lay 0-3 sets of three cards whose ones digit is {s.ref} "
-                "(e.g. '1-3-9 3-5-5'), or 'pass'")
+                f"(e.g. '{example_sets(s, 2)}'), or 'pass'")
     if s.phase == "show":
         return f"type the three cards p{Dare._next_show(s)} shows (e.g. 'show 2-3-4')"
     if s.phase == "deal":
