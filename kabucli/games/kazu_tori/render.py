@@ -119,7 +119,7 @@ def _window(game: Game, s: KazuToriState) -> tuple[str, bool, str] | None:
 def _next(s: KazuToriState) -> int:
     """The seat to flip next (0 when no flip is awaited: nor at a real table that reached
     max_flips, where every flip is refused)."""
-    if s.physical and s.flips >= s.rules.max_flips:
+    if s.flips_spent():
         return 0
     return s.next_flipper() if s.phase in ("turn", "window") and not s.todo else 0
 

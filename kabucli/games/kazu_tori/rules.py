@@ -208,6 +208,11 @@ class KazuToriState:
         """Whether the card just flipped may be taken now."""
         return self.phase == "window" and self.ok
 
+    def flips_spent(self) -> bool:
+        """Whether a real table has turned the flips ``max_flips`` allows: every flip is then
+        refused and the players stop (a seeded game ends at the flip past it instead)."""
+        return self.physical and self.flips >= self.rules.max_flips
+
     def accounted(self) -> int:
         """Cards in piles, on the table and out of the game: always the 40 of the deck."""
         return sum(len(p) for p in self.piles) + len(self.table) + len(self.removed)
@@ -246,11 +251,11 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             key: tuple[Any, ...] = ("todo", code, arg if code == T_SHUFFLE else None)
         elif phase == "window":
             key = (phase, s.table[-1], s.said, s.rules.limit, s.ins, s.last, s.physical)
-            if s.physical and s.flips >= s.rules.max_flips:  # (a real table: no flip now)
+            if s.flips_spent():  # (a real table: no flip now)
                 key = ("window-limit", s.table[-1], s.said, s.ins, s.rules.max_flips)
         elif phase == "turn":
             key = (phase, s.flipper, s.count)
-            if s.physical and s.flips >= s.rules.max_flips:
+            if s.flips_spent():
                 key = ("turn-limit", s.flipper, s.rules.max_flips)
         else:
             key = (phase, s.n)
@@ -325,7 +330,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
 
     def _check_flip(self, s: KazuToriState, ev: Flip) -> str | None:
         # an action: the engine checked the phase ("turn" or "window", nothing queued)
-        if s.physical and s.flips >= s.rules.max_flips:  # (whoever flips, whatever card)
+        if s.flips_spent():  # (whoever flips, whatever card)
             # a claim is offered only on a card that may be taken (else it is a wrong claim)
             claim = (" (or claim the card on the table)"
                      if s.phase == "window" and s.takeable() else "")

@@ -28,7 +28,7 @@ def hint(s: KazuToriState, seat: int) -> str:
     say = WORDS[GAME.next_count(s)]
     # a real table that reached max_flips turns no more cards: the players stop
     then = (f"the game has reached max_flips={s.rules.max_flips}: 'stop' ends it"
-            if s.physical and s.flips >= s.rules.max_flips
+            if s.flips_spent()
             else f"p{nxt} flips saying {say}: 'p{nxt} flip{card}")
     if s.phase == "turn":
         return then
@@ -48,7 +48,7 @@ def no_card_to_claim(s: KazuToriState) -> str:
     why = "there is no card to claim"
     if not s.physical:
         return f"{why}: p{s.flipper} flips next"
-    if s.flips >= s.rules.max_flips:  # (no flip is taken: the players stop)
+    if s.flips_spent():  # (no flip is taken: the players stop)
         return f"{why}, and the game has reached max_flips={s.rules.max_flips}: end it with 'stop'"
     return f"{why} (p{s.flipper} flips next): type 'p{s.flipper} flip CARD' with the card seen"
 
@@ -96,7 +96,7 @@ def prompt_what(s: KazuToriState, seats: Sequence[int] = ()) -> str | None:
         return None
     flipper = s.next_flipper()
     count = WORDS[GAME.next_count(s)]
-    limit = s.physical and s.flips >= s.rules.max_flips  # a real table: no flip, a stop
+    limit = s.flips_spent()  # a real table: no flip, a stop
     flips = f"stop (max_flips={s.rules.max_flips} reached)" if limit \
         else f"p{flipper} flips {count}"
     if seats and all(seat in s.claimed for seat in seats):
