@@ -1026,15 +1026,8 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
             return False
         if word == "undo":
             return _command(sess, "undo", out) == "undone"
-        if word in ("table", "t"):
-            if sess.hot_seat():  # nobody has the screen once the game is over, and undo
-                # goes on with it: drawn for everyone, the table showed every hidden card
-                from kabucli import render
-                from kabucli.session import PUBLIC
-
-                out.print(render.table(sess.game, sess.match, PUBLIC))
-            else:
-                _command(sess, "table", out)
+        if word in ("table", "t"):  # (at a hot seat, for the screen everyone shares then)
+            _command(sess, "table", out)
             continue
         if word in ("?", "moves", "legal", "help", "h"):
             out.print("the game is over; what may be typed here:")

@@ -472,16 +472,18 @@ class Session:
     def viewer(self) -> int | None:
         """Whose eyes the table is drawn for: the one person playing, the person to act when
         several share the screen (:data:`PUBLIC` when several people may act at once and one
-        sees what another does not), or everyone when only bots play or at a real table."""
+        sees what another does not, and once nobody acts, as when the game is over: the
+        screen is everyone's then, and an undo goes on with the game), or everyone when only
+        bots play or at a real table."""
         if self.match.physical or not self.humans:
             return None
         if len(self.humans) == 1:
             return next(iter(self.humans))
         p = self.match.pending
         acting = [s for s in p.seats if s in self.humans]
-        if len(acting) > 1 and self._sees_apart(acting[0], acting[1:]):
+        if not acting or (len(acting) > 1 and self._sees_apart(acting[0], acting[1:])):
             return PUBLIC
-        return acting[0] if acting else None
+        return acting[0]
 
     def _sees_apart(self, seat: int, others: Iterable[int]) -> bool:
         """Whether one of ``others`` sees the game otherwise than ``seat`` (its
@@ -585,8 +587,7 @@ class Session:
         viewer = self.viewer()
         if viewer != PUBLIC:
             raise ParseError(f"'{LOOK}' is for when several people may act at once and every "
-                             "hand is hidden; the table is drawn for "
-                             f"{'nobody' if viewer is None else f'p{viewer}'} now")
+                             f"hand is hidden; the table is drawn for p{viewer} now")
         rest = name_seats(" ".join(words[1:]), names)
         if not rest:
             raise ParseError(f"'{LOOK}' at whose hand? type your own seat, e.g. {example} "
