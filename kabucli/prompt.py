@@ -234,8 +234,41 @@ class LineEditor:
             color_depth=ColorDepth.MONOCHROME if plain else None)
 
     def ask(self, who: str, what: str) -> str:
-        """One line; EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C."""
-        if self.plain:
-            return self.prompt.prompt(f"{who} ({what}) > ")
-        return self.prompt.prompt(FormattedText([("bold", who), ("", " "), ("dim", f"({what})"),
-                                                 ("", " > ")]))
+        """One line; EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C. The prompt is broken
+        between words at the terminal's width, as it is when it is drawn (a resize too)."""
+        output = self.prompt.output
+        return self.prompt.prompt(lambda: prompt_message(who, what, output.get_size().columns,
+                                                         self.plain))
+
+
+PROMPT_ROOM = 24  # the fewest columns a prompt's lines after the first keep beside their indent
+
+
+def prompt_message(who: str, what: str, width: int, plain: bool = False) -> FormattedText:
+    """The prompt ``who (what) > `` (the seat in bold, what it may do dim, unless ``plain``),
+    broken between words where it is longer than a terminal ``width`` columns wide, the
+    lines after the first under the words after ``(`` (where that leaves them PROMPT_ROOM
+    columns). The terminal broke it at its last column, mid-word ('or p2 sharp flip|s two'). A
+    word longer than a line stays whole, for the terminal to break."""
+    styles = ("", "", "") if plain else ("bold", "dim", "")
+    parts = [(styles[0], who), (styles[2], " "), (styles[1], f"({what})"), (styles[2], " > ")]
+    chars = [(style, ch) for style, text in parts for ch in text]
+    end = len(chars) - 1  # the last space is where the cursor waits: it takes no column
+    indent = len(who) + 2 if width - len(who) - 2 >= PROMPT_ROOM else 0
+    breaks: list[int] = []  # the spaces that become line ends
+    start, limit, last = 0, width - 1, -1
+    for i in range(end):
+        if chars[i][1] == " " and i != end - 2:  # (the '>' stays with the word before it)
+            last = i
+        if i - start >= limit and last > start:
+            breaks.append(last)
+            start, limit, last = last + 1, width - 1 - indent, -1
+    for i in breaks:
+        chars[i] = (chars[i][0], "\n" + " " * indent)
+    out: list[tuple[str, str]] = []
+    for style, text in chars:
+        if out and out[-1][0] == style:
+            out[-1] = (style, out[-1][1] + text)
+        else:
+            out.append((style, text))
+    return FormattedText(out)

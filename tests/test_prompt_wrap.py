@@ -199,3 +199,43 @@ def test_the_game_over_answer_is_broken_between_words_under_its_words(tmp_path: 
     assert " ".join(" ".join(lines).split()) == one, lines
     assert all(line.startswith(" " * len(head)) and line[len(head)] != " "
                for line in lines[1:]), lines
+
+
+def test_the_prompt_is_broken_between_words_at_a_narrow_terminal(tmp_path: Path) -> None:
+    """The prompt itself (``referee (the deal of round 1 by p1 Ann) >``, 41 characters) was
+    written as one line, which a terminal 30 columns wide broke at its last column, mid-word
+    ('... round 1 b|y p1 Ann'). It is broken between words now; at 60 columns the lines after
+    the first go on under the words after '('."""
+    screen = at_terminal(UNO, [], tmp_path, columns=30)
+    assert "referee (the deal of round 1\nby p1 Ann) >" in screen, screen[-600:]
+    screen = at_terminal(UNO, ["R5"], tmp_path, columns=60)
+    assert "referee (the deal of round 1 by p1 Ann) >" in screen, screen[-600:]  # (it fits)
+
+
+@pytest.mark.parametrize("width", [12, 20, 30, 40, 60, 80, 200])
+@pytest.mark.parametrize("who, what", [
+    ("p1", "claim the 8 (one: may not be taken), or p2 random flips two"),
+    ("referee", "p8 random to play on R4 (red) or draw; p9 random has one card and did not "
+                "call UNO"),
+    ("p2 Annabelle-Marguerite-Longname", "to lay sets matching 3"),
+])
+def test_the_prompts_lines_fit_and_keep_its_words_and_styles(width: int, who: str,
+                                                             what: str) -> None:
+    """prompt.prompt_message: each line fits the terminal (but one holding a word longer than
+    a line), the words are the prompt's, none cut, the seat in bold and what it may do dim."""
+    from kabucli.prompt import PROMPT_ROOM, prompt_message
+
+    message = prompt_message(who, what, width)
+    text = "".join(t for _, t in message)
+    assert " ".join(text.split()) == f"{who} ({what}) >"
+    lines = text.rstrip(" ").split("\n")
+    words = f"{who} ({what}) >".split()
+    longest = max(map(len, words))
+    assert all(len(line) <= width - 1 or longest > width - 1 for line in lines), lines
+    assert (len(lines) == 1) == (len(f"{who} ({what}) >") <= width - 1), lines
+    indent = len(who) + 2 if width - len(who) - 2 >= PROMPT_ROOM else 0
+    assert all(line.startswith(" " * indent) and line[indent] != " " for line in lines[1:])
+    assert " ".join("".join(t for s, t in message if s == "bold").split()) == who
+    assert " ".join("".join(t for s, t in message if s == "dim").split()) == f"({what})"
+    plain = prompt_message(who, what, width, plain=True)
+    assert {s for s, _ in plain} == {""} and "".join(t for _, t in plain) == text
