@@ -11,6 +11,7 @@ under CI (the CI variable set), where they fail: .ci/run installs Chromium.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Iterator
@@ -581,3 +582,42 @@ def test_numbers_of_a_long_log_stay_on_one_line_in_the_event_list(page: Any,
     widths = page.eval_on_selector_all(
         "#events .n", "els => [...new Set(els.map(e => e.getBoundingClientRect().width))]")
     assert max(widths) - min(widths) < 1, widths  # one column: 7 as wide as 1234
+
+
+INSIDE_JS = """els => els.map(c => {
+    const box = c.closest('.seat, #centre').getBoundingClientRect();
+    const r = c.getBoundingClientRect();
+    return [c.dataset.card, r.left >= box.left - 0.5 && r.right <= box.right + 0.5, r.left,
+            r.top];
+})"""
+
+
+@pytest.mark.parametrize(("log", "width"), [
+    ("kazu-tori/2p-limit-20-ten-taken-at-twenty.kbl", 1280),
+    ("kazu-tori/2p-limit-20-ten-taken-at-twenty.kbl", 390),
+    ("yatchaba/3p-book-amounts.kbl", 390),
+])
+def test_many_cards_stay_inside_their_box_and_apart(browser: Any, tmp_path: Path, log: str,
+                                                    width: int) -> None:
+    """A Kazu-Tori pile of 40 cards ran out of its seat's box into the next seat's (the fan
+    squeezed no card closer than 14 pixels, whatever the room), and on a phone the nine
+    face-up Yatchaba cards ran off the screen (the middle's fan took at least 400 pixels, the
+    seats' 300): a fan too long for its room goes on over more lines, each card's corner seen."""
+    out = tmp_path / "many.html"
+    write_page(ROOT / "replays" / log, out)
+    p = browser.new_page(viewport={"width": width, "height": 844})
+    try:
+        p.goto(out.as_uri())
+        p.keyboard.press("End")
+        cards = p.eval_on_selector_all("[data-card]", INSIDE_JS)
+        assert len(cards) >= 9
+        assert [c for c in cards if not c[1]] == []
+        lines: dict[int, list[float]] = {}  # the cards' left edges, by the line they are on
+        for _, _, left, top in cards:
+            lines.setdefault(round(top), []).append(left)
+        for lefts in lines.values():  # in a line, each card shows its corner at least
+            gaps = [b - a for a, b in itertools.pairwise(lefts)]
+            assert all(g >= 13.5 for g in gaps), gaps
+        assert p.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        p.close()

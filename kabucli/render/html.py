@@ -307,16 +307,18 @@ gap:12px}
 .seat-info{font-size:12px;color:#cfe0d4}
 .rows{display:flex;flex-wrap:wrap;gap:2px 12px}
 .row{margin:2px 0 4px}
-.cards{display:flex;gap:3px;align-items:center}
-.card{width:62px;height:93px;flex:none;filter:drop-shadow(1px 2px 2px rgba(0,0,0,.45))}
-#centre .card{width:78px;height:117px}
+.cards{display:flex;gap:3px;align-items:center;margin-bottom:3px}
+:root{--card:62px}
+#centre{--card:78px}
+.card{width:var(--card);height:calc(var(--card) * 1.5);flex:none;
+filter:drop-shadow(1px 2px 2px rgba(0,0,0,.45))}
 .row.down .card{opacity:.8}
 .count{font-size:13px;margin-left:6px;color:#ffd54f}
 #outcome{font-size:12px;background:#0a2a1d;border-radius:8px;padding:8px;white-space:pre;
 overflow:auto}
 #outcome:empty{display:none}
 @media (max-width:760px){main{flex-direction:column;align-items:stretch;padding:10px}
-aside{width:auto;max-height:45vh}#centre .card{width:62px;height:93px}}
+aside{width:auto;max-height:45vh}#centre{--card:62px}}
 """
 
 _JS = r"""
@@ -355,24 +357,45 @@ _JS = r"""
     }
     return svg;
   }
-  function cards(list, count, room) {
-    const box = el("div", "cards");
-    // many cards overlap, as a fan in the hand, so that the row fits its room
-    const step = list.length > 1 ? Math.min(66, (room - 62) / (list.length - 1)) : 66;
+  // a card's width in a box (--card: the middle's cards are larger, but on a phone)
+  function cardWidth(box) {
+    return parseFloat(getComputedStyle(box).getPropertyValue("--card")) || 62;
+  }
+  function cards(list, count, room, w) {
+    // cards overlap, as a fan in the hand, so that a row fits its room; a card shows at
+    // least MIN pixels (its corner), and a row too long for that goes on over more lines
+    const MIN = 14, GAP = 3;
+    const shown = count !== undefined && count !== null &&
+      (count !== list.length || count === 0);
+    const fit = Math.max(62, room - (shown ? 60 : 0));  // the count beside the last line
+    const per = Math.max(1, 1 + Math.floor((fit - w) / MIN));
+    const nLines = Math.max(1, Math.ceil(list.length / per));
+    const size = Math.ceil(list.length / nLines);
+    const box = el("div", "fan");
+    let line = null;
     list.forEach((t, i) => {
+      const k = i % size;
+      if (k === 0) {
+        line = el("div", "cards");
+        box.appendChild(line);
+      }
+      const n = Math.min(size, list.length - i + k);
+      const step = n > 1 ? Math.min(w + GAP, (fit - w) / (n - 1)) : w + GAP;
       const c = card(t);
-      if (i && step < 66) c.style.marginLeft = Math.max(14, step) - 66 + "px";
-      box.appendChild(c);
+      if (k && step < w + GAP) c.style.marginLeft = step - w - GAP + "px";
+      line.appendChild(c);
     });
-    if (count !== undefined && count !== null && (count !== list.length || count === 0)) {
-      box.appendChild(el("span", "count", count === 0 ? "empty" : "\u00d7 " + count));
+    if (!line) {
+      line = el("div", "cards");
+      box.appendChild(line);
     }
+    if (shown) line.appendChild(el("span", "count", count === 0 ? "empty" : "\u00d7 " + count));
     return box;
   }
-  function row(r, cls, labelCls, room) {
+  function row(r, cls, labelCls, room, w) {
     const box = el("div", cls + (r.down ? " down" : ""));
     box.appendChild(el("div", labelCls, r.label));
-    box.appendChild(cards(r.cards, r.count, room));
+    box.appendChild(cards(r.cards, r.count, room, w));
     return box;
   }
 
@@ -393,9 +416,11 @@ _JS = r"""
     }
     const centre = $("centre");
     centre.replaceChildren();
-    for (const p of scene.centre) {
-      centre.appendChild(row(p, "pile", "pile-label", Math.max(400, centre.clientWidth - 60)));
-    }
+    // (the room inside the padding; the middle shown for its size: not display:none)
+    centre.style.display = scene.centre.length ? "flex" : "";
+    const middle = centre.clientWidth - 28, big = cardWidth(centre);
+    for (const p of scene.centre) centre.appendChild(row(p, "pile", "pile-label", middle, big));
+    centre.style.display = "";
     const seats = $("seats");
     seats.replaceChildren();
     for (const s of scene.seats.map((i) => D.seats_seen[i])) {
@@ -412,8 +437,8 @@ _JS = r"""
       const rows = el("div", "rows");
       box.appendChild(rows);
       seats.appendChild(box);
-      const room = Math.max(300, box.clientWidth - 24);
-      for (const r of s.rows) rows.appendChild(row(r, "row", "row-label", room));
+      const room = box.clientWidth - 20, w = cardWidth(box);
+      for (const r of s.rows) rows.appendChild(row(r, "row", "row-label", room, w));
     }
     $("outcome").textContent = pos === last && D.outcome ? D.outcome : "";
     $("event-index").textContent = "event " + pos + " of " + last;
