@@ -621,3 +621,43 @@ def test_many_cards_stay_inside_their_box_and_apart(browser: Any, tmp_path: Path
         assert p.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         p.close()
+
+
+def test_without_javascript_the_page_says_so_and_shows_the_game_as_text(
+        browser: Any, tmp_path: Path) -> None:
+    """With JavaScript off the page was a bar of buttons that did nothing, an empty title and
+    a lone 'pot': it now says that stepping needs JavaScript, and shows the events of the
+    log as text and how the game ended (here: the rule broken)."""
+    from kabucli.render.html import page_data
+
+    lines = (ROOT / "replays" / "dare" / "3p-tie-order.jsonl").read_text().splitlines()
+    lay = json.loads(lines[5])
+    lay["seat"] = 3  # p3 lays before p2: not p3's turn
+    lines[5] = json.dumps(lay)
+    log = tmp_path / "broken.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "broken.html"
+    write_page(log, out, code=1)
+    ctx = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 800})
+    try:
+        p = ctx.new_page()
+        p.goto(out.as_uri())
+        assert p.locator("h1").inner_text() == "Dare \u00b7 broken.jsonl"
+        text = p.locator("body").inner_text()
+        assert "JavaScript" in text
+        assert "event 5 breaks a rule" in text and "not p3's turn" in text
+        said = page_data(games.get("dare"), read_log(log, games.event_types, strict=False),
+                         log.name, None)["views"][0]["events"]
+        assert said and all(e["line"] in text for e in said)  # the list's lines, each
+        assert not p.locator("#controls").is_visible()
+        assert not p.locator("#pot-box").is_visible()
+    finally:
+        ctx.close()
+    # with JavaScript the text is not shown twice
+    p = browser.new_page()
+    try:
+        p.goto(out.as_uri())
+        assert not p.locator("#nojs").is_visible()
+        assert p.locator("h1").inner_text() == "Dare \u00b7 broken.jsonl"
+    finally:
+        p.close()

@@ -211,9 +211,28 @@ def page(game: Game, data: Any, log_name: str, viewer: int | None = None,
             .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
     title = escape(f"{game.title} · {safe_text(log_name)} · kabucli replay")
-    parts = {"@TITLE@": title, "@SVG@": svg, "@CSS@": _CSS, "@JS@": _JS, "@DATA@": blob}
+    heading = escape(f"{game.title} · {safe_text(log_name)}")
+    parts = {"@TITLE@": title, "@HEADING@": heading, "@NOJS@": _no_script(info),
+             "@SVG@": svg, "@CSS@": _CSS, "@JS@": _JS, "@DATA@": blob}
     # one pass: a log's file name holding "@DATA@" stays a name
     return re.sub("|".join(parts), lambda m: parts[m.group(0)], _TEMPLATE), violation
+
+
+def _no_script(info: dict[str, Any]) -> str:
+    """What the page shows with JavaScript off (a ``<noscript>``): that stepping needs it,
+    the first view's events as text and how the log ends (result, broken rule, damage or
+    an unfinished game). The script draws the rest; without it the page showed dead buttons."""
+    view = info["views"][0]
+    lines = ["0 before the first event"] + [f"{e['n']} {e['line']}" for e in view["events"]]
+    ends = [t for t in (info["violation"] and info["violation"]["text"], info["error"],
+                        info["unfinished"]) if t]
+    return ("<noscript><section id=\"nojs\"><p>Stepping through the game "
+            "needs JavaScript, which is off: here are the events (seen by "
+            f"{escape(view['label'])}) and how the log ends.</p>"
+            f"<pre>{escape(chr(10).join(lines))}</pre>"
+            + "".join(f"<p class=\"end\">{escape(t)}</p>" for t in ends)
+            + (f"<pre>{escape(info['outcome'])}</pre>" if info["outcome"] else "")
+            + "</section></noscript>")
 
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -222,12 +241,13 @@ _TEMPLATE = """<!DOCTYPE html>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; \
 style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <title>@TITLE@</title>
-<style>@CSS@</style></head>
+<style>@CSS@</style>
+<noscript><style>#controls,#table,aside{display:none}</style></noscript></head>
 <body>
 <svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute">\
 <defs>@SVG@</defs></svg>
 <header>
-  <h1 id="title"></h1>
+  <h1 id="title">@HEADING@</h1>
   <div id="meta"></div>
   <div id="controls">
     <button id="first" title="first (Home)">&#xAB; first</button>
@@ -240,6 +260,7 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
   </div>
 </header>
 <main>
+  @NOJS@
   <section id="table">
     <div id="scene-title"></div>
     <div id="summary"><span id="pot-box">pot <b id="pot"></b></span>
@@ -317,6 +338,10 @@ filter:drop-shadow(1px 2px 2px rgba(0,0,0,.45))}
 #outcome{font-size:12px;background:#0a2a1d;border-radius:8px;padding:8px;white-space:pre;
 overflow:auto}
 #outcome:empty{display:none}
+#nojs{flex:1;min-width:0}
+#nojs pre{font-size:12.5px;background:#0a2a1d;border-radius:8px;padding:8px;overflow:auto}
+#nojs p{font-size:15px;color:#ffd54f}
+#nojs p.end{color:#ff8a80;font-weight:bold}
 @media (max-width:760px){main{flex-direction:column;align-items:stretch;padding:10px}
 aside{width:auto;max-height:45vh}#centre{--card:62px}}
 """
