@@ -1396,16 +1396,7 @@ def replay(
     if violation is not None:
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None:
-        fail(_unreadable_shown(data, log), EXIT_UNREADABLE)
-
-
-def _unreadable_shown(data: Any, log: Path) -> str:
-    """The error a replay of a log it could read only in part ends with: where it stopped,
-    and, for a torn tail (the last record cut short, as a crash leaves it), how to go on."""
-    from kabucli import render
-
-    torn = f"; {render.torn_words(str(log))}" if data.torn else ""
-    return f"{data.error} (shown up to event {len(data.events)}){torn}"
+        fail(render.unreadable_shown(data, str(log)), EXIT_UNREADABLE)
 
 
 def _log_violation(g: Game, data: Any) -> Violation | None:
@@ -1425,7 +1416,7 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
     from kabucli.engine import commitment_unbound
     from kabucli.files import write_whole
     from kabucli.log import holds_log
-    from kabucli.render import seen_violation
+    from kabucli.render import seen_violation, unreadable_shown
     from kabucli.render.html import MAX_PAGE_STEPS, page, page_steps
     from kabucli.safetext import shell_path
 
@@ -1458,7 +1449,7 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
     if violation is not None:
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None:
-        fail(_unreadable_shown(data, log), EXIT_UNREADABLE)
+        fail(unreadable_shown(data, str(log)), EXIT_UNREADABLE)
     raise typer.Exit(0)
 
 

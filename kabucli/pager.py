@@ -323,7 +323,8 @@ class Pager:
                                                   None if t is None else render.clock_text(t)),
                                   style="red"))
             elif self.data.error is not None:
-                parts.append(Text(words.unfinished_note(str(self.data.error)),
+                parts.append(Text(words.unfinished_note(str(self.data.error))
+                                  + render.torn_tail(self.data, self.data.path),
                                   style="yellow"))
             elif not m.over:  # a game quit or cut short: what it waits for, how to go on
                 parts.append(render.unfinished_line(self.game, m, self.data.path))

@@ -328,6 +328,24 @@ def test_unfinished_log_ends_where_it_stops(page: Any, tmp_path: Path) -> None:
     assert note.count() == 0
 
 
+def test_a_torn_tail_says_on_the_page_how_to_go_on(page: Any, tmp_path: Path) -> None:
+    """The page of a log whose last record was cut short as it was written (a torn tail)
+    said the reader's error alone; it says, as the replay's error line does, that resume sets
+    the record aside and goes on (the log named by its file name, as the page names it)."""
+    whole = (ROOT / "replays" / "kazu-tori" / "4p-physical-timed-dispute.kbl").read_bytes()
+    log = tmp_path / "torn.kbl"
+    log.write_bytes(whole[:-3])
+    out = tmp_path / "torn.html"
+    res = runner.invoke(app, ["replay", str(log), "--html", str(out)])
+    assert res.exit_code == 2, res.output
+    page.goto(out.as_uri())
+    page.keyboard.press("End")
+    status = " ".join(page.locator("#status").inner_text().split())
+    assert ": truncated: " in status and "(shown up to event " in status, status
+    assert status.endswith("; its last record is cut short, as a crash while writing leaves "
+                           "it: kabucli resume torn.kbl sets that record aside and goes on"), status
+
+
 def test_rule_breaking_log_shows_up_to_the_breaking_event_and_why(page: Any,
                                                                   tmp_path: Path) -> None:
     lines = (ROOT / "replays" / "dare" / "3p-tie-order.jsonl").read_text().splitlines()

@@ -732,3 +732,25 @@ def test_a_table_names_the_dealer_of_its_round(name: str) -> None:
         assert named is None or named[1] == dealer, (k, lines[k - 1] if k else "", title)
         if " over" in title and k == len(lines):  # the match is over: nobody deals next
             assert "next dealer" not in title, title
+
+
+def test_a_torn_tail_says_at_its_last_event_how_to_go_on(tmp_path: Path) -> None:
+    """A log whose last record was cut short as it was written (a torn tail, as a crash
+    leaves it): the last event the pager shows said only the reader's error; it says, as the
+    plain replay's error line does, that resume sets the record aside and goes on."""
+    whole = (REPLAYS / "kazu-tori/4p-physical-timed-dispute.kbl").read_bytes()
+    path = tmp_path / "torn.kbl"
+    path.write_bytes(whole[:-3])  # (a timed log: its last input is a record of its own)
+    res = run("replay", str(path), "--step", input="g 20\n")
+    assert res.exit_code == 2
+    last = max(k for k, _ in frames(res.stdout))
+    assert last == 20  # (the events of the records before the torn one)
+    said = " ".join(res.stdout.split())
+    assert f"the log ends here: {path}: event {last + 1}: truncated: " in said
+    assert (f"; its last record is cut short, as a crash while writing leaves it: kabucli "
+            f"resume {path} sets that record aside and goes on") in said
+    damaged = bytearray(whole)
+    damaged[-5] ^= 0xFF  # damage, not a tear: no advice to resume
+    path.write_bytes(bytes(damaged))
+    res = run("replay", str(path), "--step", input="g 20\n")
+    assert "the log ends here: " in res.stdout and "kabucli resume" not in res.stdout

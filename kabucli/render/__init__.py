@@ -635,6 +635,18 @@ def torn_words(log: str) -> str:
             f"{safe_text(shell_path(log))} sets that record aside and goes on")
 
 
+def torn_tail(data: Any, log: str) -> str:
+    """What follows the error of a log read in part (``data``, a kabucli.log.LogData) where
+    it is a torn tail: how to go on (:func:`torn_words`, after '; '); else ''."""
+    return f"; {torn_words(log)}" if data.torn else ""
+
+
+def unreadable_shown(data: Any, log: str) -> str:
+    """The error a replay of a log it could read only in part ends with, in text and on the
+    page: where it stopped, and for a torn tail how to go on."""
+    return f"{data.error} (shown up to event {len(data.events)}){torn_tail(data, log)}"
+
+
 def unfinished_line(game: Game, match: Match, log: str) -> Text:
     """The last line of a replay whose log ends before its game does (a game quit, or a
     laptop that went down, to be resumed): what the table waits for, and how to go on (the

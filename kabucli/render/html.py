@@ -41,6 +41,7 @@ from kabucli.render import (
     seen_violation,
     time_of,
     unfinished_line,
+    unreadable_shown,
 )
 from kabucli.render.svgcards import symbols
 from kabucli.safetext import safe_text, shown_name
@@ -189,8 +190,7 @@ def _walked(game: Game, data: Any, log_name: str,
         "rules": safe_text(rules_line(h.rules)),
         "scenes": scenes, "seats_seen": seats_seen, "views": views,
         "violation": violation_data,
-        "error": None if data.error is None else safe_text(
-            f"{data.error} (shown up to event {len(events)})"),
+        "error": None if data.error is None else safe_text(unreadable_shown(data, log_name)),
         "outcome": outcome,
         # a game quit or cut short (no rule broken, no damage: those say where it stops):
         # what it waits for and how to go on, as the plain replay ends
