@@ -611,6 +611,17 @@ def test_the_json_replay_of_a_game_quit_halfway_says_what_the_table_waits_for(
     assert f"(waiting for {doc['waiting']})" in " ".join(run("replay", str(log)).stdout.split())
     assert json.loads(run("replay", str(log), "--json", "--at", "4").stdout)["waiting"] == (
         "p2 to lay sets matching 3")
+    # where the log stops at a broken rule: what the table waited for after the last event
+    # shown, beside the violation (README says so)
+    text = tmp_path / "half.jsonl"
+    assert run("log", "convert", str(log), str(text)).exit_code == 0
+    lines = text.read_text().splitlines()
+    assert '"sets":[[1,3,9]]' in lines[-1], lines[-1]
+    text.write_text("\n".join([*lines[:-1], lines[-1].replace("[[1,3,9]]", "[[1,2,3]]")])
+                    + "\n")
+    doc = json.loads(run("replay", str(text), "--json").stdout)
+    assert doc["violation"]["index"] == len(lines) - 1
+    assert doc["waiting"] == "p2 to lay sets matching 3"
     whole = tmp_path / "whole.kbl"
     res = run("play", "dare", "--seed", "3", "--bot", "all=random", "-r", "rounds=1",
               "--log", str(whole), "--quiet")
