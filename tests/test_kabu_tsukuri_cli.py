@@ -128,6 +128,24 @@ def test_solve_refuses_a_hand_that_cannot_be_dealt_in_one_line() -> None:
         assert words in res.stderr and len(res.stderr.strip().splitlines()) == 1, res.stderr
 
 
+def test_solve_reads_a_hand_typed_as_one_quoted_word() -> None:
+    """`kabucli solve kabu-tsukuri "1 1 3 ..."`: the hand quoted whole is the same hand (it
+    was one card '1 1 3 4 5 7 9 10 10 12', not in the deck)."""
+    res = run("solve", "kabu-tsukuri", " ".join(HAND), "--json", "--top", "1")
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout)["hand"] == HAND
+
+
+@pytest.mark.parametrize("word", ["-12", "12-", "10--12", "--top"])
+def test_solve_refuses_a_card_with_a_stray_dash(word: str) -> None:
+    """'-12' (after --, as a negative number) was read as 12, and '--top' after -- was
+    'top' is not a card: the word as typed is named, with how cards are joined."""
+    res = run("solve", "kabu-tsukuri", "--", *HAND[:9], word)
+    assert res.exit_code == 1
+    assert f"'{word}'" in res.stderr and "joined by '-'" in res.stderr, res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
 def test_solve_says_which_game_has_a_solver() -> None:
     res = run("solve", "dare", "1", "2", "3")
     assert res.exit_code == 1 and "has no solver" in res.stderr

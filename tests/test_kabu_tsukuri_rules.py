@@ -107,6 +107,20 @@ def test_a_named_hanafuda_card_is_refused_with_its_month_to_type(token: str, mon
         GAME.solve(KabuRules(), [token, "2", "3", "4", "5", "6", "7", "8", "9", "10"], 4, 1)
 
 
+@pytest.mark.parametrize("word", ["-1-2-3", "1-2-3-", "1--2-3", "1-2,-3", "1,2,,3"])
+def test_a_row_with_a_stray_dash_or_comma_is_refused_not_read_without_it(word: str) -> None:
+    """A row is three months joined by '-': '-1-2-3' is no row 1-2-3 (the '-' before 1 read as
+    nothing, '-1' taken for 1), and '1--2-3' has a card missing between the dashes."""
+    m = physical_match(2)
+    play(m, "bet", "bet")
+    with pytest.raises(ParseError, match=f"'{word}'.*joined by '-'"):
+        GAME.parse(m.state, f"show {word}")
+    m = new_match(2, seed=3)
+    with pytest.raises(ParseError, match="joined by '-'"):
+        GAME.parse(m.state, f"rows {word} 4-5-6 7-8-9 aside 10")
+    assert GAME.parse(m.state, "rows 1-2-3 4-5-6 7-8-9 aside 10") is not None
+
+
 @pytest.mark.parametrize("token", ["A", "J", "Q", "K", "a", "j", "q"])
 def test_a_52_card_deck_without_kings_is_typed_as_numbers_a_j_q_are_not_read(token: str) -> None:
     """Rules page, Cards: a 52-card deck without its Kings plays the same way "(Ace = 1, Jack

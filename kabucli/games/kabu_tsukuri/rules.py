@@ -343,7 +343,12 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         return notate_shared(ev) or repr(ev)
 
     def _cards(self, word: str) -> list[int]:
-        tokens = [t for t in word.replace(",", "-").split("-") if t]
+        if not word.strip():
+            return []  # (a deal's 'rest' with no cards)
+        tokens = word.replace(",", "-").split("-")
+        if not all(t.strip() for t in tokens):  # '-1-2-3', '1--2-3', '1-2-3-': a card missing
+            raise ParseError(f"{quoted(word)}: cards are months 1-12 joined by '-' (e.g. "
+                             "3-4-5), with a card between every two '-'")
         for t in tokens:
             month = _NAMED.get(t.strip().lower())
             if month is not None:
@@ -522,7 +527,8 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         """``kabucli solve``: the ``top`` best arrangements of the hand typed as ``words``
         (9 or 10 months) at a table of ``players``, as plain data; ParseError for a hand
         that cannot be dealt."""
-        hand = [c for w in words for c in self._cards(w)]
+        # (split at spaces too: a hand typed as one quoted word, "1 1 3 4 ...")
+        hand = [c for word in words for w in word.split() for c in self._cards(w)]
         if players is None:
             players = 5 if len(hand) == 9 else self.default_players
         if not self.min_players <= players <= self.max_players:
