@@ -260,6 +260,14 @@ def _named(name: Path | str | None, option: str, what: str) -> Path | None:
     return Path(name)
 
 
+def _log_named(name: Path | str) -> Path:
+    """A log to read, as typed (``path_type=str``): an empty name, which Path would take for
+    the current folder ('.: is a directory'), is refused in audit's words."""
+    if not str(name):
+        fail("'': the name is empty, not a log file", EXIT_UNREADABLE)
+    return Path(name)
+
+
 def _file_named(name: Path | str, option: str) -> Path:
     """A file to write, as typed (``path_type=str``), checked as :func:`_named` does; and a
     name that ends with a slash names a folder (Path would drop the slash and write a file
@@ -504,7 +512,7 @@ def play(
 @_json_on_failure
 def resume(
     log: Annotated[Path, typer.Argument(metavar="LOG", help="The log of an unfinished game.",
-                                        autocompletion=complete_path)],
+                                        path_type=str, autocompletion=complete_path)],
     bot: Annotated[list[str] | None, typer.Option(
         "--bot", "-b", metavar="SEAT=KIND", autocompletion=complete_program_bot,
         help="The program or Python class of a seat the log says is a bot of your own, "
@@ -520,6 +528,7 @@ def resume(
     from kabucli.safetext import safe_text
     from kabucli.session import resume as do_resume
 
+    log = _log_named(log)
     moves = _read_script(script)
     try:
         with _long_work(f"resuming {safe_text(str(log))}") as progress:
@@ -1277,7 +1286,7 @@ def _event_types_or_fail(name: str) -> Any:
 @app.command()
 def replay(
     log: Annotated[Path, typer.Argument(metavar="LOG", help="A log file (msgpack or JSON Lines).",
-                                        autocompletion=complete_path)],
+                                        path_type=str, autocompletion=complete_path)],
     at: Annotated[int | None, typer.Option("--at", metavar="N", help="Show the state after event N "
                                                         "(0: before the first).")] = None,
     step: Annotated[bool, typer.Option(
@@ -1310,6 +1319,7 @@ def replay(
     from kabucli.log import check_times
 
     with _json_errors(as_json, log=str(log)):
+        log = _log_named(log)
         if html is not None and (as_json or step):
             other = "--json" if as_json else "--step"
             fail(f"--html writes the game as a page: it takes no {other} (give that to "
@@ -2457,7 +2467,7 @@ def _log_failures() -> Iterator[None]:
 
 @log_app.command("convert")
 def log_convert(
-    src: Annotated[Path, typer.Argument(metavar="SRC", help="The log to read.",
+    src: Annotated[Path, typer.Argument(metavar="SRC", help="The log to read.", path_type=str,
                                         autocompletion=complete_path)],
     dst: Annotated[Path, typer.Argument(metavar="DST", path_type=str,
                                         autocompletion=complete_path,
@@ -2471,11 +2481,14 @@ def log_convert(
 ) -> None:
     """Convert a log between msgpack (compact) and JSON Lines (readable)."""
     from kabucli.games import event_types
-    from kabucli.log import convert_log
+    from kabucli.log import convert_log, same_file
 
     if to not in (None, "msgpack", "jsonl"):
         fail(f"--to {to}: choose msgpack or jsonl")
+    src = _log_named(src)
     dst = _file_named(dst, "DST")
+    if same_file(src, dst):  # (before "exists; add --force", which would be refused next)
+        fail(f"{dst}: cannot convert a log onto itself", EXIT_UNREADABLE)
     if dst.exists() and not force:
         fail(f"{dst} already exists; add --force to overwrite it")
     with _log_failures():
@@ -2487,7 +2500,7 @@ def log_convert(
 def log_repair(
     src: Annotated[Path, typer.Argument(metavar="SRC",
                                         help="The damaged log (only read, never changed).",
-                                        autocompletion=complete_path)],
+                                        path_type=str, autocompletion=complete_path)],
     dst: Annotated[Path, typer.Argument(metavar="DST", path_type=str,
                                         autocompletion=complete_path,
                                         help="The new log to write (.jsonl, "
@@ -2500,6 +2513,7 @@ def log_repair(
     from kabucli.errors import KabuError
     from kabucli.log import audit_log, format_for, repair_log, same_file
 
+    src = _log_named(src)
     dst = _file_named(dst, "DST")
     if same_file(src, dst):
         fail(f"{dst}: cannot repair a log onto itself (the original stays as it is)")

@@ -153,6 +153,35 @@ def test_convert_and_repair_refuse_the_source_through_a_hard_link(
 
 
 @pytest.mark.parametrize("command", ["convert", "repair"])
+def test_convert_and_repair_onto_the_source_itself_say_so_without_force(
+        log: Path, command: str) -> None:
+    """`log convert a.kbl a.kbl` said 'a.kbl already exists; add --force to overwrite it',
+    and with --force 'cannot convert a log onto itself': the advice led to a second refusal.
+    The first answer is the one that holds (repair's order)."""
+    before = digest(log)
+    res = run("log", command, str(log), str(log))
+    assert res.exit_code in (1, 2)
+    assert "onto itself" in res.output and "--force" not in res.output, res.output
+    assert digest(log) == before
+
+
+@pytest.mark.parametrize("args", [["log", "convert", "", "out.jsonl"],
+                                  ["log", "repair", "", "out.jsonl"],
+                                  ["replay", ""], ["resume", ""]])
+def test_an_empty_log_name_is_said_to_be_empty_not_the_folder_dot(
+        tmp_path: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """typer made the empty name the Path '.', and the line read 'error: .: is a directory,
+    not a log' (audit already said '': the name is empty)."""
+    monkeypatch.chdir(tmp_path)
+    res = run(*args)
+    assert res.exit_code == 2, res.output
+    line = res.stderr.strip()
+    assert "the name is empty" in line and "directory" not in line, line
+    assert len(line.splitlines()) == 1
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+@pytest.mark.parametrize("command", ["convert", "repair"])
 def test_a_failed_write_leaves_the_file_that_was_there(tmp_path: Path, log: Path,
                                                        command: str) -> None:
     # a write that fails (here: over the file size limit) used to delete DST, whatever it was
