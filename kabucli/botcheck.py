@@ -139,11 +139,13 @@ def check_bot(game: Game, rules: msgspec.Struct, command: str, seed: int = 1, ga
             checks[name].failures.append("not seen: no match reached its end")
     checks["starts"].detail = f"{played} of {n * games} matches, seats p1-p{n} against {other}"
     checks["answers every turn in time"].detail = (
-        f"{answers} answers, the slowest {slowest * 1000:.0f} ms (limit {limit:g} s)")
+        f"{answers} answers, the slowest {slowest * 1000:.0f} ms (limit {limit:g} s)"
+        if answers else f"no answer (limit {limit:g} s)")
     checks["answers legally"].detail = f"{answers} answers"
-    if not answers:  # nothing to judge: these checks did not pass either
+    if not answers:  # nothing to judge: these checks did not pass either (unless failed)
         for name in ("answers every turn in time", "answers legally"):
-            checks[name].failures.append("not seen: no answer was given")
+            if not checks[name].failures:
+                checks[name].failures.append("not seen: no answer was given")
     return list(checks.values())
 
 

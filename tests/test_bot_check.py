@@ -94,6 +94,23 @@ def test_a_bot_that_never_answers_passes_no_check_about_its_answers(tmp_path: Pa
         assert lines[name].startswith("FAIL") and "not seen: no answer was given" in lines[name]
 
 
+def test_a_bot_that_never_answers_is_failed_for_that_alone_not_with_a_filler(
+        tmp_path: Path) -> None:
+    """A bot that reads and never answers: "answers every turn in time" listed its two
+    timeouts and then "not seen: no answer was given" as a third failure ("(and 2 more)" of
+    two matches), and its detail read "0 answers, the slowest 0 ms"."""
+    silent = "import sys, time\nfor line in sys.stdin:\n    time.sleep(60)\n"
+    code, out = check(tmp_path, silent, "--json")
+    assert code == 1, out
+    timely = {c["check"]: c for c in json.loads(out)["checks"]}["answers every turn in time"]
+    assert len(timely["failures"]) == 2, timely
+    assert all("did not answer within 0.5 s" in f for f in timely["failures"]), timely
+    assert "slowest" not in timely["detail"], timely
+    code, out = check(tmp_path, silent)
+    line = next(x for x in out.splitlines() if "answers every turn in time" in x)
+    assert line.startswith("FAIL") and line.endswith("(and 1 more)"), line
+
+
 def test_a_bot_answering_garbage_at_once_answered_in_time(tmp_path: Path) -> None:
     # "answers every turn in time" said "no answer was given" while "answers legally" quoted
     # the answer
