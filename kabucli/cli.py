@@ -2593,9 +2593,9 @@ def completion(
                                          autocompletion=complete_shell)],
 ) -> None:
     """Print the shell completion script (the files in completions/ are these)."""
-    if shell not in SHELLS:
+    if shell.lower() not in SHELLS:  # (BASH as bash, as 'rules DARE' takes dare)
         fail(f"no completion for shell '{shell}' (shells: {', '.join(SHELLS)})")
-    print(script(shell), end="")
+    print(script(shell.lower()), end="")
 
 
 def main() -> None:

@@ -488,6 +488,12 @@ def test_completion_prints_the_script_of_each_shell(shell: str) -> None:
     assert res.stdout.count("complete_" + shell) >= 1
 
 
+def test_completion_takes_a_shells_name_in_capitals_as_rules_takes_a_games() -> None:
+    """`kabucli rules DARE` explains Dare; `kabucli completion BASH` was refused."""
+    assert run("completion", "BASH").stdout == run("completion", "bash").stdout != ""
+    assert run("completion", "Fish").exit_code == 0
+
+
 def test_completion_unknown_shell_is_one_error_line() -> None:
     res = run("completion", "tcsh")
     assert res.exit_code == 1
