@@ -24,6 +24,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import ColorDepth, Output, create_output
+from prompt_toolkit.utils import get_cwidth
 
 from kabucli.errors import KabuError
 from kabucli.notation import split_seat
@@ -254,13 +255,18 @@ def prompt_message(who: str, what: str, width: int, plain: bool = False) -> Form
     parts = [(styles[0], who), (styles[2], " "), (styles[1], f"({what})"), (styles[2], " > ")]
     chars = [(style, ch) for style, text in parts for ch in text]
     end = len(chars) - 1  # the last space is where the cursor waits: it takes no column
-    indent = len(who) + 2 if width - len(who) - 2 >= PROMPT_ROOM else 0
+    # measured in columns, not characters: a wide character (CJK, emoji) takes two
+    columns = [0]  # columns[i]: the columns of the characters before the i-th
+    for _, ch in chars:
+        columns.append(columns[-1] + get_cwidth(ch))
+    head = get_cwidth(who) + 2
+    indent = head if width - head >= PROMPT_ROOM else 0
     breaks: list[int] = []  # the spaces that become line ends
     start, limit, last = 0, width - 1, -1
     for i in range(end):
         if chars[i][1] == " " and i != end - 2:  # (the '>' stays with the word before it)
             last = i
-        if i - start >= limit and last > start:
+        if columns[i + 1] - columns[start] > limit and last > start:
             breaks.append(last)
             start, limit, last = last + 1, width - 1 - indent, -1
     for i in breaks:

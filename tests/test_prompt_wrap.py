@@ -239,3 +239,29 @@ def test_the_prompts_lines_fit_and_keep_its_words_and_styles(width: int, who: st
     assert " ".join("".join(t for s, t in message if s == "dim").split()) == f"({what})"
     plain = prompt_message(who, what, width, plain=True)
     assert {s for s, _ in plain} == {""} and "".join(t for _, t in plain) == text
+
+
+@pytest.mark.parametrize("width", [20, 30, 44, 80])
+@pytest.mark.parametrize("who, what", [
+    ("referee", "the deal of round 1 by p1 山田太郎花"),
+    ("p1 😀😀😀😀😀", "claim the 8 (one: may not be taken), or p2 random flips two"),
+    ("p1 山田太郎", "to play on R4 (red) or draw; p2 田中花子 has one card and did not call UNO"),
+])
+def test_the_prompts_lines_fit_in_columns_not_characters(width: int, who: str,
+                                                         what: str) -> None:
+    """A wide character (CJK, emoji) takes two columns: the prompt was measured in characters,
+    so 'referee (the deal of round 1 by p1 山田太郎花) >' (43 characters, 48 columns) was one
+    line at 44 columns, which the terminal broke inside the name. Each line fits in columns,
+    and the lines after the first are indented by the seat's width in columns."""
+    from prompt_toolkit.utils import get_cwidth
+
+    from kabucli.prompt import PROMPT_ROOM, prompt_message
+
+    text = "".join(t for _, t in prompt_message(who, what, width))
+    assert " ".join(text.split()) == f"{who} ({what}) >"
+    lines = text.rstrip(" ").split("\n")
+    assert all(get_cwidth(line) <= width - 1 for line in lines), (
+        [(line, get_cwidth(line)) for line in lines])
+    head = get_cwidth(who) + 2
+    indent = head if width - head >= PROMPT_ROOM else 0
+    assert all(line.startswith(" " * indent) and line[indent] != " " for line in lines[1:]), lines
