@@ -377,3 +377,17 @@ def test_best_at_60_columns_goes_on_under_each_arrangement_not_at_the_first_colu
         assert line.startswith(("  1. ", "  2. ", "  3. ", " " * 5)), answer
     words = " ".join(answer).split()
     assert "(Fujin; Kabu (9); Nana-Go-San)" in " ".join(words)
+
+
+@pytest.mark.parametrize("words", [
+    ["1,", "1,", "3,", "4,", "5,", "7,", "9,", "10,", "10,", "12"],  # as the rules page lists
+    ["1, 1, 3, 4, 5, 7, 9, 10, 10, 12"],                             # cards: '1, 10, 10'
+    ["1-1-3,", "4-5-7,", "9-10-10,", "12"],
+])
+def test_solve_reads_a_hand_typed_as_a_list_with_commas_after_its_words(words: list[str]) -> None:
+    """A hand typed as a list ('1, 1, 3, ...', as the rules page writes cards: 'Doshippin 1,
+    10, 10'), read before, was refused by the stray-dash check as "'1,': ... with a card
+    between every two '-'" (a comma that ends a word is a list's, no card missing)."""
+    res = run("solve", "kabu-tsukuri", *words, "--json", "--top", "1")
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout)["hand"] == HAND

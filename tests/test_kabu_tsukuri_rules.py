@@ -825,3 +825,17 @@ def test_house_rules_bet_chips_and_hands_are_refused_outside_the_rules_pages_bou
     assert build(KabuRules, ["bet=1000000", "chips=1000000000", "hands=10000"],
                  game="kabu-tsukuri") == KabuRules(bet=1_000_000, chips=1_000_000_000,
                                                    hands=10_000)
+
+
+def test_a_comma_that_ends_a_word_is_a_lists_not_a_card_missing() -> None:
+    """'show 1-2-3,' and rows typed '1-2-3, 4-5-6, 7-8-9 aside 10' were read before the
+    stray-dash check, which refused them: a comma at a word's end is a list's punctuation."""
+    m = physical_match(2)
+    play(m, "bet", "bet")
+    assert GAME.parse(m.state, "show 1-2-3,") == GAME.parse(m.state, "show 1-2-3")
+    m = new_match(2, seed=3)
+    assert (GAME.parse(m.state, "1-2-3, 4-5-6, 7-8-9, aside 10,")
+            == GAME.parse(m.state, "1-2-3 4-5-6 7-8-9 aside 10"))
+    for word in ("1-2-3,,", "1-2-3-,", ",1-2-3"):  # a card missing still
+        with pytest.raises(ParseError, match="joined by '-'"):
+            GAME.parse(m.state, f"rows {word} 4-5-6 7-8-9 aside 10")

@@ -345,7 +345,9 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
     def _cards(self, word: str) -> list[int]:
         if not word.strip():
             return []  # (a deal's 'rest' with no cards)
-        tokens = word.replace(",", "-").split("-")
+        # a comma that ends the word is a list's ('1, 10, 10', '1-2-3, 4-5-6'): no card missing
+        body = word.rstrip()[:-1] if word.rstrip().endswith(",") else word
+        tokens = body.replace(",", "-").split("-")
         if not all(t.strip() for t in tokens):  # '-1-2-3', '1--2-3', '1-2-3-': a card missing
             raise ParseError(f"{quoted(word)}: cards are months 1-12 joined by '-' (e.g. "
                              "3-4-5), with a card between every two '-'")
