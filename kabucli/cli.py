@@ -2488,7 +2488,7 @@ def log_convert(
     src = _log_named(src)
     dst = _file_named(dst, "DST")
     if same_file(src, dst):  # (before "exists; add --force", which would be refused next)
-        fail(f"{dst}: cannot convert a log onto itself", EXIT_UNREADABLE)
+        fail(f"{dst}: cannot convert a log onto itself")  # (repair's code: nothing unreadable)
     if dst.exists() and not force:
         fail(f"{dst} already exists; add --force to overwrite it")
     with _log_failures():

@@ -887,3 +887,16 @@ def test_a_bots_match_whose_last_block_is_past_the_bytes_gives_no_outcome_in_jso
     log, _ = full_log(game)
     assert doc["stopped"].startswith("the log is full: ") and doc["log"] == str(game)
     assert doc["outcome"] is None and doc["events"] == len(log.events) < 1322
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_convert_onto_its_source_exits_as_repair_does_and_as_it_did(log: Path,
+                                                                    force: list[str]) -> None:
+    """`log convert a.kbl a.kbl` exited 1 ('already exists; add --force'), as `log repair a.kbl
+    a.kbl` exits 1: with the same-file refusal moved first it exited 2 (as it did with
+    --force), the code for a log that cannot be read, though a.kbl reads well (README: exit 2
+    when it cannot be read). The two refusals of the same mistake exit alike."""
+    for command in ("convert", "repair"):
+        res = run("log", command, str(log), str(log), *force)
+        assert res.exit_code == 1, (command, res.output)
+        assert f"cannot {command} a log onto itself" in res.stderr
