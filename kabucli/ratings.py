@@ -12,7 +12,8 @@ SPRT (:class:`Sprt`) is fastchess's generalized SPRT on the trinomial (win, draw
 each match, in its ``normalized`` model (the default; elo0/elo1 are normalized Elo) or its
 ``logistic`` model (plain Elo): the log-likelihood ratio of the two hypotheses at their
 maximum-likelihood distributions (M. Van den Bergh's approximations, as fastchess computes
-them), against the bounds ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``.
+them; where its normalized model's iteration gives NaN, the maximum found directly), against
+the bounds ``log(beta / (1 - alpha))`` and ``log((1 - beta) / alpha)``.
 kabucli's matches are not played in pairs of one deal with the seats swapped, so the
 pentanomial model of paired games does not apply.
 
@@ -214,9 +215,45 @@ def _llr_normalized(total: float, scores: Sequence[float], probs: Sequence[float
                          probs)
 
 
+def _loglik_normalized(probs: Sequence[float], t: float) -> float:
+    """The largest mean log-likelihood of ``probs`` (loss, draw, win) over the trinomials with
+    (mean - 1/2) / sd = ``t``, found directly, where fastchess's iteration finds no root (it
+    starts from a uniform trinomial, whose phi values all have one sign for a ``t`` beyond about
+    0.98, some 340 normalized Elo). Such a trinomial with s = p_loss + p_win and
+    d = p_win - p_loss has mean 1/2 + d/2 and sd sqrt(s - d**2) / 2, so d = k * sqrt(s) with
+    k = t / sqrt(1 + t**2), s between k**2 and 1; the log-likelihood is concave in s (each
+    log is of a concave function of s), so a golden-section search finds its top."""
+    k = t / math.sqrt(1.0 + t * t)
+    pl, pd, pw = probs
+
+    def f(s: float) -> float:
+        d = k * math.sqrt(s)
+        lo, win, draw = (s - d) / 2.0, (s + d) / 2.0, 1.0 - s
+        if min(lo, win, draw) <= 0.0:
+            return -math.inf
+        return pl * math.log(lo) + pd * math.log(draw) + pw * math.log(win)
+
+    a, b = k * k, 1.0
+    g = (math.sqrt(5.0) - 1.0) / 2.0
+    c, e = b - g * (b - a), a + g * (b - a)
+    fc, fe = f(c), f(e)
+    for _ in range(200):
+        if fc >= fe:
+            b, e, fe = e, c, fc
+            c = b - g * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, e, fe
+            e = a + g * (b - a)
+            fe = f(e)
+    return max(fc, fe)
+
+
 def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float,
              model: str = "normalized") -> float:
-    """fastchess's log-likelihood ratio of a trinomial (win, draw, loss) result."""
+    """fastchess's log-likelihood ratio of a trinomial (win, draw, loss) result. Where its
+    normalized model's iteration fails (NaN, hypotheses beyond about 340 Elo), the same ratio of
+    likelihoods maximized directly (:func:`_loglik_normalized`)."""
     reg = [float(v) if v else 1e-3 for v in (losses, draws, wins)]
     total = sum(reg)
     probs = [v / total for v in reg]
@@ -228,6 +265,9 @@ def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float,
             llr = _llr_logistic(total, scores, probs, elo_to_score(elo0), elo_to_score(elo1))
     except (ArithmeticError, ValueError):  # a result so one-sided the model's numbers fail
         llr = math.nan
+    if not math.isfinite(llr) and model == "normalized":
+        llr = total * (_loglik_normalized(probs, elo1 / NELO)
+                       - _loglik_normalized(probs, elo0 / NELO))
     if math.isfinite(llr):
         return llr
     # such a result is far past both bounds: on the side its score is of the two hypotheses'

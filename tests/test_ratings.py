@@ -45,6 +45,48 @@ def test_llr_is_fastchess_llr(wld: tuple[int, int, int], elo0: float, elo1: floa
     assert sprt_llr(w, d, l_, elo0, elo1, model) == pytest.approx(llr, rel=0.01, abs=0.006)
 
 
+def _gsprt_llr_by_grid(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """The normalized GSPRT's LLR worked out apart from kabucli: for each hypothesis the
+    largest likelihood of the counts (each 0 taken as 0.001, as fastchess does) over every
+    trinomial with (mean - 1/2) / sd = elo / (800 / ln 10). Such a trinomial of losses and wins
+    s = 1 - p_draw has p_win - p_loss = d, mean 1/2 + d/2, sd sqrt(s - d**2) / 2, so
+    d = t * sqrt(s / (1 + t**2)): one number s, searched on a fine grid."""
+    counts = [float(v) if v else 1e-3 for v in (losses, draws, wins)]
+
+    def best(elo: float) -> float:
+        t = elo / (800 / math.log(10))
+        k = t / math.sqrt(1 + t * t)
+        top = -math.inf
+        for i in range(1, 200_000):
+            s = k * k + (1 - k * k) * i / 200_000
+            d = k * math.sqrt(s)
+            p = ((s - d) / 2, 1 - s, (s + d) / 2)
+            if min(p) > 0:
+                top = max(top, sum(c * math.log(q) for c, q in zip(counts, p, strict=True)))
+        return top
+
+    return best(elo1) - best(elo0)
+
+
+@pytest.mark.parametrize(("wdl", "elo0", "elo1"), [
+    ((0, 0, 1), 200, 400), ((1, 0, 0), 200, 400), ((1, 0, 1), 200, 400), ((0, 1, 0), 0, 400),
+    ((3, 1, 0), -400, -200), ((20, 2, 3), 0, 500), ((5, 0, 5), -600, 600), ((54, 6, 28), 0, 50),
+])
+def test_normalized_llr_is_the_likelihood_ratio_for_large_elo_too(
+        wdl: tuple[int, int, int], elo0: float, elo1: float) -> None:
+    # beyond about 340 normalized Elo fastchess's iteration (from a uniform trinomial) finds no
+    # root and its LLR is NaN; kabucli once took that for a result far past the bounds, so
+    # `--sprt "elo0=200 elo1=400"` accepted H0 after one lost match (LLR -1000000) and H1 after
+    # one won match. The LLR there is the likelihood ratio itself, as everywhere else
+    llr = sprt_llr(*wdl, elo0, elo1, "normalized")
+    assert llr == pytest.approx(_gsprt_llr_by_grid(*wdl, elo0, elo1), abs=1e-3)
+
+
+def test_one_match_decides_no_sprt_with_large_elo() -> None:
+    for wdl in ([1, 0, 0], [0, 1, 0], [0, 0, 1]):
+        assert Sprt(200, 400).update(wdl)["result"] == "continue"
+
+
 def test_sprt_bounds_are_walds() -> None:
     s = Sprt.parse("elo0=0 elo1=5 alpha=0.05 beta=0.05")
     assert s.lower == pytest.approx(math.log(0.05 / 0.95))
