@@ -679,3 +679,31 @@ def test_without_javascript_the_page_says_so_and_shows_the_game_as_text(
         assert p.locator("h1").inner_text() == "Dare \u00b7 broken.jsonl"
     finally:
         p.close()
+
+
+# -- read by a screen reader, used from the keyboard ------------------------------------------
+
+def test_the_card_sprite_is_hidden_and_each_card_named_face_down_cards_unnamed(
+        page: Any, tmp_path: Path) -> None:
+    """The accessibility tree (what a screen reader reads) holds one image per card drawn,
+    named by its token, a face-down card 'face down'. The deck's sprite (the hidden
+    ``<svg>`` of symbols at the top) was read as one image named '1 1 1 2 2 2 3 ...': every
+    numeral of the deck."""
+    log = recorded("dare")
+    out = tmp_path / "dare-p2.html"
+    write_page(log, out, "--as", "p2")
+    page.goto(out.as_uri())
+    page.click('#events li[data-index="4"]')
+    tree = page.locator("body").aria_snapshot()
+    images = [line.strip() for line in tree.splitlines() if line.strip().startswith("- img")]
+    drawn = page.eval_on_selector_all("svg.card", "e => e.map(x => x.dataset.card)")
+    assert len(images) == len(drawn), images[:3]
+    assert images == [f'- img "{"face down" if t == "??" else t}"' for t in drawn]
+    # p1's hand, hidden from p2: only 'face down', no card named
+    _, view = engine_at(log, 4, viewer=2)
+    hidden = page.locator('[data-seat="p1"] .row').first.aria_snapshot()
+    named = [ln for ln in hidden.splitlines() if "img" in ln]
+    assert named and all(ln.strip() == '- img "face down"' for ln in named)
+    hand = view["hands"]["p1"]
+    assert len(named) == (hand if isinstance(hand, int) else len(hand))
+

@@ -244,7 +244,8 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <style>@CSS@</style>
 <noscript><style>#controls,#table,aside{display:none}</style></noscript></head>
 <body>
-<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute">\
+<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute" \
+aria-hidden="true" focusable="false">\
 <defs>@SVG@</defs></svg>
 <header>
   <h1 id="title">@HEADING@</h1>
