@@ -707,3 +707,27 @@ def test_the_card_sprite_is_hidden_and_each_card_named_face_down_cards_unnamed(
     hand = view["hands"]["p1"]
     assert len(named) == (hand if isinstance(hand, int) else len(hand))
 
+
+def test_stepping_is_announced_in_a_live_region(page: Any, tmp_path: Path) -> None:
+    """A screen reader heard nothing when the arrows or buttons stepped: the page changed in
+    silence. A polite live region now says the position, the event and the pot."""
+    from kabucli.render.html import page_data
+
+    log = recorded("dare")
+    out = tmp_path / "dare.html"
+    write_page(log, out)
+    data = read_log(log, games.event_types, strict=False)
+    events = page_data(games.get("dare"), data, log.name, None)["views"][0]["events"]
+    page.goto(out.as_uri())
+    live = page.locator('[aria-live="polite"]')
+    assert live.count() == 1
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    said = live.inner_text()
+    match, _ = engine_at(log, 2)
+    assert f"event 2 of {len(data.events)}" in said, said
+    assert events[1]["line"] in said, said
+    assert f"pot {match.state.ledger.pot}" in said, said
+    page.click("#last")
+    assert events[-1]["line"] in live.inner_text()
+

@@ -262,6 +262,7 @@ aria-hidden="true" focusable="false">\
 </header>
 <main>
   @NOJS@
+  <div id="announce" class="sr-only" aria-live="polite" aria-atomic="true"></div>
   <section id="table">
     <div id="scene-title"></div>
     <div id="summary"><span id="pot-box">pot <b id="pot"></b></span>
@@ -339,6 +340,8 @@ filter:drop-shadow(1px 2px 2px rgba(0,0,0,.45))}
 #outcome{font-size:12px;background:#0a2a1d;border-radius:8px;padding:8px;white-space:pre;
 overflow:auto}
 #outcome:empty{display:none}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);
+white-space:nowrap}
 #nojs{flex:1;min-width:0}
 #nojs pre{font-size:12.5px;background:#0a2a1d;border-radius:8px;padding:8px;overflow:auto}
 #nojs p{font-size:15px;color:#ffd54f}
@@ -468,6 +471,13 @@ _JS = r"""
     }
     $("outcome").textContent = pos === last && D.outcome ? D.outcome : "";
     $("event-index").textContent = "event " + pos + " of " + last;
+    // what a screen reader says on each step (a polite live region): the position, the
+    // event, the pot and whose move it is
+    const ev = pos ? view.events[pos - 1] : null;
+    $("announce").textContent = "event " + pos + " of " + last + ": " +
+      (ev ? ev.line : "before the first event") +
+      (scene.pot === null ? "" : ". pot " + scene.pot) +
+      (scene.waiting ? ". " + scene.waiting : "");
     $("slider").max = String(last);
     $("slider").value = String(pos);
     $("first").disabled = $("back").disabled = pos === 0;
