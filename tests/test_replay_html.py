@@ -731,3 +731,14 @@ def test_stepping_is_announced_in_a_live_region(page: Any, tmp_path: Path) -> No
     page.click("#last")
     assert events[-1]["line"] in live.inner_text()
 
+
+def test_the_keys_are_said_on_the_page(page: Any, tmp_path: Path) -> None:
+    """The keys (arrows, Home, End) were said only in the buttons' tooltips, which a keyboard
+    or touch user never sees: the bar of controls says them."""
+    out = tmp_path / "dare.html"
+    write_page(recorded("dare"), out)
+    page.goto(out.as_uri())
+    shown = page.locator("#controls").inner_text()
+    for key in ("Home", "End", "\u2190", "\u2192"):
+        assert key in shown, shown
+

@@ -258,6 +258,7 @@ aria-hidden="true" focusable="false">\
     <input id="slider" type="range" min="0" max="0" value="0" aria-label="event">
     <span id="event-index"></span>
     <label>seen by <select id="viewer"></select></label>
+    <span id="keys">keys: &#x2190; &#x2192; step, Home first, End last</span>
   </div>
 </header>
 <main>
@@ -293,6 +294,7 @@ button:disabled{opacity:.45;cursor:default}
 #slider{flex:1;min-width:160px}
 #event-index{font-variant-numeric:tabular-nums;min-width:110px}
 select{font-size:14px;padding:3px;max-width:22em}
+#keys{font-size:12px;color:#b8c9bd}
 main{display:flex;gap:14px;padding:14px;align-items:flex-start}
 #table{flex:1;min-width:0}
 aside{position:relative;width:340px;flex:none;background:#0a2a1d;border-radius:8px;padding:8px;
