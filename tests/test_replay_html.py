@@ -742,3 +742,25 @@ def test_the_keys_are_said_on_the_page(page: Any, tmp_path: Path) -> None:
     for key in ("Home", "End", "\u2190", "\u2192"):
         assert key in shown, shown
 
+
+def test_the_seat_to_move_is_said_in_words_not_only_by_its_gold_border(
+        page: Any, tmp_path: Path) -> None:
+    """Whose move it was showed in a seat only as a gold border (Kabu-Tsukuri's seat says
+    nothing else): the seat says 'to move' in text, which the accessibility tree reads."""
+    log = recorded("kabu-tsukuri")
+    out = tmp_path / "kabu.html"
+    write_page(log, out)
+    page.goto(out.as_uri())
+    data = read_log(log, games.event_types, strict=False)
+    k = next(k for k in range(1, len(data.events))
+             if engine_at(log, k)[0].pending.kind == "action"
+             and len(engine_at(log, k)[0].pending.seats) == 1)
+    page.click(f'#events li[data-index="{k}"]')
+    turn = page.locator("[data-turn]")
+    assert turn.count() == 1
+    assert "to move" in turn.inner_text()
+    assert "to move" in turn.aria_snapshot()
+    others = page.locator(".seat:not([data-turn])")
+    assert others.count() >= 2
+    assert all("to move" not in others.nth(i).inner_text() for i in range(others.count()))
+

@@ -327,6 +327,8 @@ gap:12px}
 .seat[data-turn]{border-color:#f0c74a;box-shadow:0 0 0 2px #f0c74a inset}
 .seat-head{display:flex;gap:10px;align-items:baseline;margin-bottom:6px}
 .seat-name{font-weight:bold;font-size:15px}
+.seat-turn{font-size:12px;font-weight:bold;background:#f0c74a;color:#1a1a1a;border-radius:4px;
+padding:0 5px;white-space:nowrap}
 .seat-chips{margin-left:auto;font-size:13px;color:#ffd54f;white-space:nowrap}
 .seat-status{font-size:12.5px;color:#9fe3b5;min-height:16px;margin-bottom:4px}
 .seat-info{font-size:12px;color:#cfe0d4}
@@ -461,6 +463,8 @@ _JS = r"""
       const head = el("div", "seat-head");
       const label = s.name === "p" + s.seat ? "p" + s.seat : "p" + s.seat + " " + s.name;
       head.appendChild(el("span", "seat-name", label));
+      // whose move it is, in words as well as by the gold border (not by colour alone)
+      if (scene.turn.includes(s.seat)) head.appendChild(el("span", "seat-turn", "to move"));
       head.appendChild(el("span", "seat-chips", (s.chips_label || "chips") + " " + s.chips));
       box.appendChild(head);
       box.appendChild(el("div", "seat-status", s.status));
