@@ -764,3 +764,26 @@ def test_the_seat_to_move_is_said_in_words_not_only_by_its_gold_border(
     assert others.count() >= 2
     assert all("to move" not in others.nth(i).inner_text() for i in range(others.count()))
 
+
+def test_the_event_list_is_reached_with_tab_and_marks_the_current_event(
+        page: Any, tmp_path: Path) -> None:
+    """The event list answered only clicks: Tab went from the seat selector back to the
+    start and the current event was marked only by colour. The current event is now a tab
+    stop (one for the list) marked aria-current; the arrows step from it and focus follows."""
+    out = tmp_path / "dare.html"
+    write_page(recorded("dare"), out)
+    page.goto(out.as_uri())
+    page.click('#events li[data-index="3"]')
+    page.focus("#viewer")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("() => [document.activeElement.tagName,"
+                            " document.activeElement.dataset.index]")
+    assert focused == ["LI", "3"]
+    assert page.locator('#events li[aria-current="step"]').get_attribute("data-index") == "3"
+    assert page.locator("#events li[aria-current]").count() == 1
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"
+    page.keyboard.press("ArrowRight")
+    assert position(page) == 4
+    assert page.evaluate("() => document.activeElement.dataset.index") == "4"
+    assert page.locator('#events li[aria-current="step"]').get_attribute("data-index") == "4"

@@ -488,10 +488,19 @@ _JS = r"""
     $("slider").value = String(pos);
     $("first").disabled = $("back").disabled = pos === 0;
     $("last").disabled = $("forward").disabled = pos === last;
-    for (const li of $("events").children) {
+    // the current event: marked for a screen reader too, and the list's one tab stop;
+    // focus in the list follows it as the arrows step
+    const ol = $("events"), inList = document.activeElement?.parentElement === ol;
+    for (const li of ol.children) {
       const on = Number(li.dataset.index) === pos;
       li.classList.toggle("current", on);
-      if (on) follow(li);
+      li.tabIndex = on ? 0 : -1;
+      if (on) li.setAttribute("aria-current", "step");
+      else li.removeAttribute("aria-current");
+      if (on) {
+        follow(li);
+        if (inList && document.activeElement !== li) li.focus({preventScroll: true});
+      }
     }
   }
   // the list scrolls to its current line inside itself; on a phone, where the list is
