@@ -463,7 +463,7 @@ _JS = r"""
       const head = el("div", "seat-head");
       const label = s.name === "p" + s.seat ? "p" + s.seat : "p" + s.seat + " " + s.name;
       head.appendChild(el("span", "seat-name", label));
-      // whose move it is, in words as well as by the gold border (not by colour alone)
+      // whose move it is, in words as well as by the gold border (not by its color alone)
       if (scene.turn.includes(s.seat)) head.appendChild(el("span", "seat-turn", "to move"));
       head.appendChild(el("span", "seat-chips", (s.chips_label || "chips") + " " + s.chips));
       box.appendChild(head);
