@@ -211,6 +211,8 @@ def test_a_head_to_head_of_games_all_alike_has_an_interval_with_width() -> None:
     assert drawn["elo"] == 0 and drawn["elo_low"] == pytest.approx(-drawn["elo_high"])
     assert 200 < drawn["elo_high"] < 250 and drawn["los"] == 0.5
     assert 0 < head_to_head(5360, 0, 0)["elo_low"] < 2000
+    # LOS with no spread, as docs/reports.md says: 1 all won, 0 all lost, 0.5 all drawn
+    assert (won["los"], lost["los"]) == (1.0, 0.0)
 
 
 def test_a_perfect_or_nil_score_keeps_its_open_end_infinite_for_every_n() -> None:
