@@ -1356,15 +1356,16 @@ def replay(
     times = data.times
     takebacks = render.Takebacks()
     drawn = [False]  # whether the table was drawn after the last event shown
+    lines = _Batch(out)
 
     def on_text(index: int, ev: Event, m: Match) -> None:
         taken = takebacks.step(index, ev, m)
-        out.print(render.event_line(g, index, ev, m, viewer, render.time_of(times, index),
+        lines.add(render.event_line(g, index, ev, m, viewer, render.time_of(times, index),
                                     taken))
         # the table after a round's milestones, and after an undo: the one it went back to
         drawn[0] = (render.is_milestone(g, ev) or taken is not None) and not m.over
         if drawn[0]:
-            out.print(render.table(g, m, viewer))
+            lines.add(render.table(g, m, viewer))
 
     if as_json:
         violation = _replay_json(log, g, data, events, at, viewer)
@@ -1383,7 +1384,10 @@ def replay(
         violation = page(pager)
     else:
         out.print(render.header_panel(g, Match(g, data.header), viewer))
-        match, violation = walk(g, data.header, events, on_text)
+        try:
+            match, violation = walk(g, data.header, events, on_text)
+        finally:  # (the lines shown however the walk ends: Ctrl-C too)
+            lines.flush()
         if violation is not None:  # the table the bad event came to, then that event
             if not drawn[0]:
                 out.print(render.table(g, match, viewer))
@@ -1407,6 +1411,33 @@ def replay(
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None:
         fail(render.unreadable_shown(data, str(log)), EXIT_UNREADABLE)
+
+
+class _Batch:
+    """Renderables printed together (a replay's event lines and tables): when there are
+    ``most`` or ``every`` seconds went by since the last print, and at :meth:`flush`. rich's
+    cost is per print: a long log's text replay spent a third of its time setting up prints
+    of one line each (a 21,000-event Uno Dare log, 3.4 s of printing against 2.2)."""
+
+    def __init__(self, out: Console, most: int = 256, every: float = 0.2) -> None:
+        self.out = out
+        self.most = most
+        self.every = every
+        self.items: list[Any] = []
+        self.last = time.monotonic()
+
+    def add(self, renderable: Any) -> None:
+        self.items.append(renderable)
+        if len(self.items) >= self.most or time.monotonic() - self.last > self.every:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.items:
+            from rich.console import Group
+
+            self.out.print(Group(*self.items))
+            self.items.clear()
+        self.last = time.monotonic()
 
 
 def _log_violation(g: Game, data: Any) -> Violation | None:

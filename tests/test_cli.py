@@ -10,8 +10,9 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from typer.testing import CliRunner
@@ -835,3 +836,34 @@ def test_playing_a_game_loads_no_part_of_sim() -> None:
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout[-500:]
+
+
+def test_a_replays_lines_are_printed_together_in_order_and_every_one() -> None:
+    """A text replay printed each event line with a print of its own, and rich's cost is per
+    print (a long log spent a third of its time there): cli._Batch prints them together, up to
+    ``most`` at a time or when ``every`` seconds went by, the rest at flush, none lost or
+    reordered. (The replays' snapshots hold the output itself.)"""
+    from rich.console import Console
+
+    from kabucli.cli import _Batch
+
+    printed: list[list[str]] = []
+
+    class Out:
+        def print(self, group: Any) -> None:
+            printed.append([str(r) for r in group.renderables])
+
+    batch = _Batch(cast(Console, Out()), most=3, every=1e9)
+    for i in range(7):
+        batch.add(str(i))
+    assert printed == [["0", "1", "2"], ["3", "4", "5"]]
+    batch.flush()
+    batch.flush()  # (nothing left: no empty print)
+    assert printed[2:] == [["6"]]
+    printed.clear()
+    batch = _Batch(cast(Console, Out()), most=1000, every=0.0)  # a slow log: shown at once
+    time.sleep(0.001)
+    batch.add("a")
+    time.sleep(0.001)
+    batch.add("b")
+    assert printed == [["a"], ["b"]]
