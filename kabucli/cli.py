@@ -1414,15 +1414,17 @@ def replay(
 
 
 class _Batch:
-    """Renderables printed together (a replay's event lines and tables): when there are
-    ``most`` or ``every`` seconds went by since the last print, and at :meth:`flush`. rich's
-    cost is per print: a long log's text replay spent a third of its time setting up prints
-    of one line each (a 21,000-event Uno Dare log, 3.4 s of printing against 2.2)."""
+    """Renderables printed together (a replay's event lines and tables, audit's lines of valid
+    logs, markup strings): when there are ``most`` or ``every`` seconds went by since the last
+    print, and at :meth:`flush`; ``how``: the print's options. rich's cost is per print: a long
+    log's text replay spent a third of its time setting up prints of one line each (a
+    21,000-event Uno Dare log, 3.4 s of printing against 2.2)."""
 
-    def __init__(self, out: Console, most: int = 256, every: float = 0.2) -> None:
+    def __init__(self, out: Console, most: int = 256, every: float = 0.2, **how: Any) -> None:
         self.out = out
         self.most = most
         self.every = every
+        self.how = how
         self.items: list[Any] = []
         self.last = time.monotonic()
 
@@ -1435,7 +1437,7 @@ class _Batch:
         if self.items:
             from rich.console import Group
 
-            self.out.print(Group(*self.items))
+            self.out.print(Group(*self.items), **self.how)
             self.items.clear()
         self.last = time.monotonic()
 
@@ -1650,18 +1652,10 @@ def audit(
             print(("[\n  " if not items else ",\n  ") + body, end="")
         items += 1
 
-    # the lines of valid logs, printed together when there are a few hundred or a fifth of
-    # a second went by (rich's cost is per print: 77 us for a log's two lines alone, 25 in
-    # a batch), and always before a line on stderr
-    valid: list[str] = []
-    shown = [time.monotonic()]
+    # the lines of valid logs, printed together (rich's cost is per print: 77 us for a log's
+    # two lines alone, 25 in a batch), and always before a line on stderr
+    valid = _Batch(out, soft_wrap=True, highlight=False)
     counts = {"valid": 0, "invalid": 0, "unreadable": 0}
-
-    def show_valid() -> None:
-        if valid:
-            out.print("\n".join(valid), soft_wrap=True, highlight=False)
-            valid.clear()
-        shown[0] = time.monotonic()
 
     progress = None
     if len(logs) > 20 and out.is_terminal and not as_json:
@@ -1689,7 +1683,7 @@ def audit(
                 worst = max(worst, EXIT_UNREADABLE)
                 result(res)
                 if not as_json:
-                    show_valid()
+                    valid.flush()
                     err.print(f"[bold red]unreadable:[/] {_escape(msg)}")
                 continue
             match = data.match
@@ -1719,7 +1713,7 @@ def audit(
                 if not as_json:
                     line = (violation.line(str(path)) if violation.index
                             else f"{path}: {violation.reason}")
-                    show_valid()
+                    valid.flush()
                     err.print(f"[bold red]invalid:[/] {_escape(line)}")
             else:
                 state = "finished" if match.over else "unfinished"
@@ -1757,16 +1751,14 @@ def audit(
                     state += "; user's bot, not run: " + ", ".join(
                         f"p{i} {quoted(k, NAME_SHOWN)}" for i, k in own.items())
                 if not as_json:
-                    valid.append(f"[green]valid:[/] {_escape(str(path))} ({_events(data.events)}, "
-                                 f"{_escape(state)})\n  digest {found}"
-                                 + ("; seed commitment checked" if head.commit is not None
-                                    else "") + _taken_back(taken, after)
-                                 + _unchecked(head))
-                    if len(valid) >= 256 or time.monotonic() - shown[0] > 0.2:
-                        show_valid()
+                    valid.add(f"[green]valid:[/] {_escape(str(path))} ({_events(data.events)}, "
+                              f"{_escape(state)})\n  digest {found}"
+                              + ("; seed commitment checked" if head.commit is not None
+                                 else "") + _taken_back(taken, after)
+                              + _unchecked(head))
             result(res)
     finally:
-        show_valid()
+        valid.flush()
     if as_json:
         print("\n]" if items else "[]")
     elif len(logs) > 1:  # (the lines of a few hundred logs: how many of each, at the end)
