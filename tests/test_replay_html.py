@@ -787,3 +787,48 @@ def test_the_event_list_is_reached_with_tab_and_marks_the_current_event(
     assert position(page) == 4
     assert page.evaluate("() => document.activeElement.dataset.index") == "4"
     assert page.locator('#events li[aria-current="step"]').get_attribute("data-index") == "4"
+
+
+def images_named(p: Any, selector: str = "body") -> list[str]:
+    """The names of the images a screen reader meets in ``selector``, in order."""
+    tree = p.locator(selector).aria_snapshot()
+    return [ln.strip().removeprefix('- img "').removesuffix('"')
+            for ln in tree.splitlines() if ln.strip().startswith('- img "')]
+
+
+@pytest.mark.parametrize(("game", "token", "name"), [
+    ("uno-dare", "GR", "green reverse"), ("uno-dare", "R1", "red 1"),
+    ("uno-dare", "WD11", "wild dare 11"), ("uno-dare", "BS", "blue skip"),
+    ("uno-dare", "YD3", "yellow dare 3"), ("uno-dare", "Y0", "yellow 0"),
+    ("yatchaba", "1b", "January bright"), ("yatchaba", "6a", "June animal"),
+    ("yatchaba", "9r", "September ribbon"), ("yatchaba", "12c3", "December chaff 3"),
+    ("yatchaba", "11c", "November chaff"), ("yatchaba", "3", "March"),
+])
+def test_a_card_token_has_a_name_in_words(game: str, token: str, name: str) -> None:
+    """A card's token in words, as a listener hears it: the game's text module names it."""
+    assert games.text(game).card_name(token) == name
+
+
+def test_a_card_is_named_in_words_not_by_its_token(page: Any, tmp_path: Path) -> None:
+    """Each card was named by its bare token, read as 'G R' or 'W D 11' in Uno Dare: each
+    card is named in words ('green reverse'), a face-down card 'face down'; a seat's page
+    names no other seat's hidden card."""
+    log = ROOT / "replays" / "uno-dare" / "3p-first-card-wild-dare.kbl"
+    out = tmp_path / "uno.html"
+    write_page(log, out)
+    page.goto(out.as_uri())
+    page.click('#events li[data-index="5"]')
+    drawn = page.eval_on_selector_all("svg.card", "e => e.map(x => x.dataset.card)")
+    name = games.text("uno-dare").card_name
+    assert "GR" in drawn  # p1 holds the green reverse here
+    assert images_named(page) == ["face down" if t == "??" else name(t) for t in drawn]
+    assert "green reverse" in images_named(page, '[data-seat="p1"]')
+    mine = tmp_path / "uno-p2.html"
+    write_page(log, mine, "--as", "p2")
+    page.goto(mine.as_uri())
+    page.click('#events li[data-index="5"]')
+    others = images_named(page, '[data-seat="p1"]') + images_named(page, '[data-seat="p3"]')
+    assert others and set(others) == {"face down"}
+    own = page.eval_on_selector_all('[data-seat="p2"] svg.card',
+                                    "e => e.map(x => x.dataset.card)")
+    assert images_named(page, '[data-seat="p2"]') == [name(t) for t in own]

@@ -207,6 +207,11 @@ def page(game: Game, data: Any, log_name: str, viewer: int | None = None,
     info["start"] = start
     svg, ids = symbols(game.deck)
     info["faces"] = ids
+    # each card's name in words (its image's text alternative), where the game's text
+    # module names cards ("GR": "green reverse"); else a card is named by its token
+    name = getattr(games.text(game.name), "card_name", None)
+    info["names"] = {} if name is None else {
+        tok: name(tok) for tok in ids if name(tok) != tok}
     blob = (json.dumps(info, separators=(",", ":"), ensure_ascii=False)
             .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
@@ -375,7 +380,7 @@ _JS = r"""
     svg.setAttribute("viewBox", "0 0 100 150");
     svg.setAttribute("data-card", token);
     const title = document.createElementNS(SVGNS, "title");
-    title.textContent = token === "??" ? "face down" : token;
+    title.textContent = token === "??" ? "face down" : (D.names[token] || token);
     svg.appendChild(title);
     const use = document.createElementNS(SVGNS, "use");
     const id = token === "??" ? "card-back" : (D.faces[token] || "card-blank");

@@ -242,7 +242,8 @@ def _kind_mark(month: int, kind: str) -> str:
     return ""
 
 
-_KIND_WORDS = {"b": "bright", "a": "animal", "r": "ribbon", "c": "chaff"}
+# a hanafuda card's kind in words: the faces' captions, and Yatchaba's names of its cards
+KIND_WORDS = {"b": "bright", "a": "animal", "r": "ribbon", "c": "chaff"}
 
 
 def _hanafuda_face(month: int, kind: str | None, label: str) -> str:
@@ -254,7 +255,7 @@ def _hanafuda_face(month: int, kind: str | None, label: str) -> str:
         if kind == "b":
             top += '<circle cx="50" cy="50" r="26" fill="#fff8e1"/>'
     mark = "" if kind is None or (month == 8 and kind == "b") else _kind_mark(month, kind)
-    word = MONTH_NAMES[month - 1] + (f" · {_KIND_WORDS[kind[0]]}" if kind else "")
+    word = MONTH_NAMES[month - 1] + (f" · {KIND_WORDS[kind[0]]}" if kind else "")
     return (_frame("#1a1a1a", "#000") + top + _motif(month) + mark +
             f'<rect x="5" y="5" width="{9 * len(label) + 8}" height="20" rx="4" '
             'fill="#1a1a1a"/>' +
