@@ -832,3 +832,17 @@ def test_a_card_is_named_in_words_not_by_its_token(page: Any, tmp_path: Path) ->
     own = page.eval_on_selector_all('[data-seat="p2"] svg.card',
                                     "e => e.map(x => x.dataset.card)")
     assert images_named(page, '[data-seat="p2"]') == [name(t) for t in own]
+
+
+def test_the_buttons_are_named_by_their_words_not_their_glyphs(page: Any,
+                                                               tmp_path: Path) -> None:
+    """The buttons' names held their glyphs ('« first', '◀ back'), which some screen readers
+    read as 'black left-pointing triangle': the names are the words alone."""
+    out = tmp_path / "dare.html"
+    write_page(recorded("dare"), out)
+    page.goto(out.as_uri())
+    tree = page.locator("#controls").aria_snapshot()
+    buttons = [ln.strip() for ln in tree.splitlines() if ln.strip().startswith("- button")]
+    assert buttons == ['- button "first" [disabled]', '- button "back" [disabled]',
+                       '- button "forward"', '- button "last"'], buttons
+    assert "\u25c0" in page.locator("#back").inner_text()  # the glyph is still seen

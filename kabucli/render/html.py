@@ -256,10 +256,13 @@ aria-hidden="true" focusable="false">\
   <h1 id="title">@HEADING@</h1>
   <div id="meta"></div>
   <div id="controls">
-    <button id="first" title="first (Home)">&#xAB; first</button>
-    <button id="back" title="back (Left arrow)">&#x25C0; back</button>
-    <button id="forward" title="forward (Right arrow)">forward &#x25B6;</button>
-    <button id="last" title="last (End)">last &#xBB;</button>
+    <button id="first" title="first (Home)"><span aria-hidden="true">&#xAB; </span>first\
+</button>
+    <button id="back" title="back (Left arrow)"><span aria-hidden="true">&#x25C0; </span>back\
+</button>
+    <button id="forward" title="forward (Right arrow)">forward\
+<span aria-hidden="true"> &#x25B6;</span></button>
+    <button id="last" title="last (End)">last<span aria-hidden="true"> &#xBB;</span></button>
     <input id="slider" type="range" min="0" max="0" value="0" aria-label="event">
     <span id="event-index"></span>
     <label>seen by <select id="viewer"></select></label>
