@@ -846,3 +846,24 @@ def test_the_buttons_are_named_by_their_words_not_their_glyphs(page: Any,
     assert buttons == ['- button "first" [disabled]', '- button "back" [disabled]',
                        '- button "forward"', '- button "last"'], buttons
     assert "\u25c0" in page.locator("#back").inner_text()  # the glyph is still seen
+
+
+def test_an_event_is_read_once_and_its_notation_kept_as_a_tooltip(page: Any,
+                                                                 tmp_path: Path) -> None:
+    """Each event's item had a title holding its notation, which Chromium made the item's
+    name: a screen reader read the notation twice ('hidden hidden' in a seat's view). The
+    item has no name of its own; the tooltip is on the notation itself."""
+    log = recorded("dare")
+    out = tmp_path / "dare-p2.html"
+    write_page(log, out, "--as", "p2")
+    page.goto(out.as_uri())
+    items = page.locator("#events li")
+    for i in (1, 2):
+        li = items.nth(i)
+        tree = li.aria_snapshot()
+        assert tree.startswith("- listitem:"), tree  # no name: its text is read, once
+        notation = li.locator(".nt").inner_text()
+        assert tree.count(notation) == 1, tree
+        assert li.locator(".nt").get_attribute("title") == notation
+    assert any(items.nth(i).locator(".nt").inner_text() == "hidden"
+               for i in range(1, items.count()))

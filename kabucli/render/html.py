@@ -544,8 +544,11 @@ _JS = r"""
       li.dataset.index = String(i + 1);
       li.appendChild(el("span", "n", e.n));
       li.appendChild(el("span", "t", e.line));
-      li.appendChild(el("span", "nt", e.notation));
-      li.title = e.notation;
+      // the notation's tooltip on the notation (cut short with an ellipsis): on the item, a
+      // title became the item's name, and a screen reader read the notation twice
+      const nt = el("span", "nt", e.notation);
+      nt.title = e.notation;
+      li.appendChild(nt);
       ol.appendChild(li);
     });
   }
