@@ -867,3 +867,52 @@ def test_an_event_is_read_once_and_its_notation_kept_as_a_tooltip(page: Any,
         assert li.locator(".nt").get_attribute("title") == notation
     assert any(items.nth(i).locator(".nt").inner_text() == "hidden"
                for i in range(1, items.count()))
+
+
+def luminance(colour: str) -> float:
+    """The relative luminance (WCAG 2) of an ``rgb(r, g, b)`` or ``#rrggbb`` colour."""
+    if colour.startswith("#"):
+        rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    else:
+        rgb = [int(float(x)) for x in colour[colour.index("(") + 1:-1].split(",")[:3]]
+    lin = [(c / 255) / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4
+           for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_every_control_has_a_focus_outline_that_stands_out(page: Any, tmp_path: Path) -> None:
+    """The page had no focus style of its own (the browser's thin ring, dark on the green):
+    each control reached by Tab shows a solid outline of at least 2 px whose contrast with
+    the background around it (the page's and the box's it sits in) is at least 3:1."""
+    out = tmp_path / "dare.html"
+    write_page(recorded("dare"), out)
+    page.goto(out.as_uri())
+    page.click('#events li[data-index="3"]')
+    page.focus("#viewer")
+    page.keyboard.press("Tab")  # to the event list, then back through every control by key
+    seen: dict[str, tuple[str, str, str, list[str]]] = {}
+    for _ in range(10):
+        got = page.evaluate("""() => {
+          const e = document.activeElement, s = getComputedStyle(e);
+          const backs = [getComputedStyle(document.body).backgroundColor];
+          for (let a = e.parentElement; a; a = a.parentElement) {
+            const b = getComputedStyle(a).backgroundColor;
+            if (b !== "rgba(0, 0, 0, 0)") { backs.push(b); break; }
+          }
+          return [e.id || e.tagName, s.outlineStyle, s.outlineWidth, s.outlineColor, backs];
+        }""")
+        if got[0] == "BODY":  # past the last control
+            break
+        seen[got[0]] = (got[1], got[2], got[3], got[4])
+        page.keyboard.press("Shift+Tab")
+    assert {"first", "back", "forward", "last", "slider", "viewer", "LI"} <= set(seen), seen
+    for what, (style, width, colour, backs) in seen.items():
+        assert style == "solid", (what, style)
+        assert float(width.removesuffix("px")) >= 2, (what, width)
+        for back in backs:
+            assert contrast(colour, back) >= 3, (what, colour, back)

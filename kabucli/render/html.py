@@ -299,6 +299,7 @@ h1{font-size:20px;margin:0 0 4px}
 button{background:#e9e4d4;border:1px solid #666;border-radius:5px;padding:5px 10px;
 font-size:14px;cursor:pointer}
 button:disabled{opacity:.45;cursor:default}
+:focus-visible{outline:3px solid #ffd54f;outline-offset:2px}
 #slider{flex:1;min-width:160px}
 #event-index{font-variant-numeric:tabular-nums;min-width:110px}
 select{font-size:14px;padding:3px;max-width:22em}
