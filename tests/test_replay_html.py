@@ -916,3 +916,20 @@ def test_every_control_has_a_focus_outline_that_stands_out(page: Any, tmp_path: 
         assert float(width.removesuffix("px")) >= 2, (what, width)
         for back in backs:
             assert contrast(colour, back) >= 3, (what, colour, back)
+
+
+def test_each_seat_is_a_group_named_by_its_label(page: Any, tmp_path: Path) -> None:
+    """The seats were loose text and images: a screen-reader user could not move seat by
+    seat. Each seat is a group named by its label."""
+    log = recorded("uno-dare")
+    out = tmp_path / "uno.html"
+    write_page(log, out)
+    page.goto(out.as_uri())
+    page.click('#events li[data-index="3"]')
+    data = read_log(log, games.event_types, strict=False)
+    match, _ = engine_at(log, 3)
+    for seat in range(1, len(data.header.seats) + 1):
+        label = render.seat_label(match, seat)
+        group = page.get_by_role("group", name=label, exact=True)
+        assert group.count() == 1, label
+        assert group.get_attribute("data-seat") == f"p{seat}"

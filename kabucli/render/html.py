@@ -471,6 +471,9 @@ _JS = r"""
       if (scene.turn.includes(s.seat)) box.setAttribute("data-turn", "");
       const head = el("div", "seat-head");
       const label = s.name === "p" + s.seat ? "p" + s.seat : "p" + s.seat + " " + s.name;
+      // a group named by its label: a screen reader moves seat by seat
+      box.setAttribute("role", "group");
+      box.setAttribute("aria-label", label);
       head.appendChild(el("span", "seat-name", label));
       // whose move it is, in words as well as by the gold border (not by its color alone)
       if (scene.turn.includes(s.seat)) head.appendChild(el("span", "seat-turn", "to move"));
