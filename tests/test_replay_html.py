@@ -933,3 +933,28 @@ def test_each_seat_is_a_group_named_by_its_label(page: Any, tmp_path: Path) -> N
         group = page.get_by_role("group", name=label, exact=True)
         assert group.count() == 1, label
         assert group.get_attribute("data-seat") == f"p{seat}"
+
+
+@pytest.mark.parametrize("log", ["uno-dare/3p-first-card-wild-dare.kbl",
+                                 "yatchaba/6p-later-guesser-right-80-20-odd-pot.kbl",
+                                 "kazu-tori/5p-three-way-tie-split-odd-chip-kept.kbl"])
+def test_on_a_phone_the_result_is_read_without_scrolling_sideways(
+        browser: Any, tmp_path: Path, log: str) -> None:
+    """On a phone (390 px) the result (rich tables drawn 90 columns wide) was wider than the
+    screen and scrolled sideways inside its box: a narrower drawing of it fits."""
+    out = tmp_path / "page.html"
+    write_page(ROOT / "replays" / log, out)
+    p = browser.new_page(viewport={"width": 390, "height": 800})
+    try:
+        p.goto(out.as_uri())
+        p.click("#last")
+        shown = p.locator("#outcome:visible, #outcome-narrow:visible")
+        assert shown.count() == 1
+        box = shown.first
+        text = box.inner_text()
+        assert "p1 " in text and "─" in text, text  # the result's tables
+        width = box.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        assert width[0] <= width[1], width
+        assert p.evaluate("() => document.documentElement.scrollWidth") <= 390
+    finally:
+        p.close()

@@ -61,13 +61,19 @@ def _scene(game: Game, match: Match, viewer: int | None) -> dict[str, Any]:
     return scene
 
 
-def _outcome_text(game: Game, match: Match) -> str | None:
+# The result's columns: 90 on a wide screen; 44 on a phone, whose 390 px hold about 49
+# columns of the page's 12 px monospace (the 90-column tables scrolled sideways there)
+OUTCOME_WIDTH = 90
+OUTCOME_NARROW = 44
+
+
+def _outcome_text(game: Game, match: Match, width: int = OUTCOME_WIDTH) -> str | None:
     from rich.console import Console
 
     if not match.over and match.forfeit is None:
         return None
     buf = io.StringIO()
-    Console(file=buf, width=90, color_system=None, highlight=False).print(
+    Console(file=buf, width=width, color_system=None, highlight=False).print(
         outcome_panel(game, match))
     return buf.getvalue().rstrip()
 
@@ -192,6 +198,7 @@ def _walked(game: Game, data: Any, log_name: str,
         "violation": violation_data,
         "error": None if data.error is None else safe_text(unreadable_shown(data, log_name)),
         "outcome": outcome,
+        "outcome_narrow": _outcome_text(game, match, OUTCOME_NARROW),
         # a game quit or cut short (no rule broken, no damage: those say where it stops):
         # what it waits for and how to go on, as the plain replay ends
         "unfinished": None if match.over or violation is not None or data.error is not None
@@ -279,7 +286,8 @@ aria-hidden="true" focusable="false">\
     <div id="status"></div>
     <div id="centre"></div>
     <div id="seats"></div>
-    <pre id="outcome"></pre>
+    <pre id="outcome" class="outcome"></pre>
+    <pre id="outcome-narrow" class="outcome"></pre>
   </section>
   <aside><h2>events</h2><ol id="events"></ol></aside>
 </main>
@@ -350,9 +358,9 @@ padding:0 5px;white-space:nowrap}
 filter:drop-shadow(1px 2px 2px rgba(0,0,0,.45))}
 .row.down .card{opacity:.8}
 .count{font-size:13px;margin-left:6px;color:#ffd54f}
-#outcome{font-size:12px;background:#0a2a1d;border-radius:8px;padding:8px;white-space:pre;
+.outcome{font-size:12px;background:#0a2a1d;border-radius:8px;padding:8px;white-space:pre;
 overflow:auto}
-#outcome:empty{display:none}
+.outcome:empty,#outcome-narrow{display:none}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);
 white-space:nowrap}
 #nojs{flex:1;min-width:0}
@@ -360,7 +368,8 @@ white-space:nowrap}
 #nojs p{font-size:15px;color:#ffd54f}
 #nojs p.end{color:#ff8a80;font-weight:bold}
 @media (max-width:760px){main{flex-direction:column;align-items:stretch;padding:10px}
-aside{width:auto;max-height:45vh}#centre{--card:62px}}
+aside{width:auto;max-height:45vh}#centre{--card:62px}
+#outcome{display:none}#outcome-narrow:not(:empty){display:block}}
 """
 
 _JS = r"""
@@ -487,7 +496,9 @@ _JS = r"""
       const room = box.clientWidth - 20, w = cardWidth(box);
       for (const r of s.rows) rows.appendChild(row(r, "row", "row-label", room, w));
     }
+    // the result drawn twice, as wide as a screen and as narrow as a phone: CSS shows one
     $("outcome").textContent = pos === last && D.outcome ? D.outcome : "";
+    $("outcome-narrow").textContent = pos === last && D.outcome_narrow ? D.outcome_narrow : "";
     $("event-index").textContent = "event " + pos + " of " + last;
     // what a screen reader says on each step (a polite live region): the position, the
     // event, the pot and whose move it is
