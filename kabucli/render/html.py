@@ -14,7 +14,9 @@ the script element.
 
 Hooks for tests and tools: ``#event-index`` (the position shown), ``#pot``, ``#status``,
 ``data-seat`` on each seat and ``data-turn`` on the seat whose move it is, ``data-card`` (the
-token, ``??`` face down) on each card drawn, ``data-index`` on each entry of the event list.
+token, ``??`` face down) on each card drawn, ``data-index`` on each entry of the event list,
+``#outcome`` (the result 90 columns wide) and ``#outcome-narrow`` (44, shown on a phone).
+A card's image is named in words where the game's text module has ``card_name``.
 """
 
 from __future__ import annotations
