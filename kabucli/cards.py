@@ -34,6 +34,9 @@ class Deck:
     aliases: Mapping[str, int] = field(default_factory=dict)
     # how its tokens are written, for a refusal of one that is not (a short deck's are listed)
     spelled: str = ""
+    # each card in words, where its token is a code ("GR": "green reverse"), as a listener
+    # hears it (the replay page's names of its card images); a card left out is its token
+    words: Mapping[int, str] = field(default_factory=dict)
     _lookup: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -61,6 +64,12 @@ class Deck:
 
     def value(self, code: int) -> int:
         return self.values[code]
+
+    def named(self, token: str) -> str:
+        """A token's card in words (:attr:`words`); the token itself where the deck has no
+        words for it, or it is not one of the deck's."""
+        code = self._lookup.get(token.lower())
+        return token if code is None else self.words.get(code, token)
 
     def parse(self, text: str) -> int:
         """The code of one typed token; raises ParseError naming the token and the deck."""
@@ -157,6 +166,9 @@ HANAFUDA_KINDS: tuple[tuple[str, ...], ...] = (
 )
 MONTH_NAMES: Final = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
                       "Dec")
+MONTH_WORDS: Final = ("January", "February", "March", "April", "May", "June", "July", "August",
+                      "September", "October", "November", "December")
+KIND_WORDS: Final = {"b": "bright", "a": "animal", "r": "ribbon", "c": "chaff"}
 
 
 def month_of(code: int) -> int:
@@ -167,14 +179,16 @@ def month_of(code: int) -> int:
 def _hanafuda() -> Deck:
     tokens: dict[int, str] = {}
     values: dict[int, int] = {}
+    words: dict[int, str] = {}  # 12c3: December chaff 3 (its third chaff)
     for m, kinds in enumerate(HANAFUDA_KINDS, start=1):
         for i, kind in enumerate(kinds):
             code = (m - 1) * 4 + i
             tokens[code] = f"{m}{kind}"
             values[code] = m
+            words[code] = " ".join((MONTH_WORDS[m - 1], KIND_WORDS[kind[0]], kind[1:])).strip()
     return Deck("hanafuda-48", "hanafuda (48)", dict.fromkeys(tokens, 1), tokens, values,
                 spelled="a month 1-12 and its kind: b, a, r, or c1 to c3 (November's: c), as "
-                        "in 1b, 2a, 9r, 12c3")
+                        "in 1b, 2a, 9r, 12c3", words=words)
 
 
 HANAFUDA_48: Final = _hanafuda()
@@ -209,30 +223,38 @@ def _uno() -> Deck:
     counts: dict[int, int] = {}
     tokens: dict[int, str] = {}
     values: dict[int, int] = {}
+    words: dict[int, str] = {}  # GR: green reverse, WD11: wild dare 11
     for ci, c in enumerate(UNO_COLORS):
+        color = UNO_COLOR_NAMES[ci]
         for n in range(10):
             code = ci * 10 + n
             counts[code] = 1 if n == 0 else 2
             tokens[code] = f"{c}{n}"
             values[code] = n
+            words[code] = f"{color} {n}"
         counts[UNO_SKIP + ci] = 2
         tokens[UNO_SKIP + ci] = f"{c}S"
         values[UNO_SKIP + ci] = 20
+        words[UNO_SKIP + ci] = f"{color} skip"
         counts[UNO_REVERSE + ci] = 2
         tokens[UNO_REVERSE + ci] = f"{c}R"
         values[UNO_REVERSE + ci] = 20
+        words[UNO_REVERSE + ci] = f"{color} reverse"
     for number in range(1, 17):
         code = UNO_DARE + number - 1
         counts[code] = 1
         if number <= 8:
             tokens[code] = f"{UNO_COLORS[(number - 1) // 2]}D{number}"
             values[code] = 20
+            words[code] = f"{UNO_COLOR_NAMES[(number - 1) // 2]} dare {number}"
         else:
             tokens[code] = f"WD{number}"
             values[code] = 50
+            words[code] = f"wild dare {number}"
     return Deck("uno-dare-108", "Uno Dare (108)", counts, tokens, values,
                 spelled="a color R, Y, G or B and 0-9, S (skip) or R (reverse), as in R5, "
-                        "GS; a dare: its color, D and its number (RD1 to BD8), or WD9 to WD16")
+                        "GS; a dare: its color, D and its number (RD1 to BD8), or WD9 to WD16",
+                words=words)
 
 
 UNO_DARE_108: Final = _uno()

@@ -13,8 +13,10 @@ from kabucli.cards import (
     HANAFUDA_MONTHS,
     JIZO,
     KABUFUDA_39,
+    MONTH_WORDS,
     ONI,
     UNKNOWN,
+    UNO_COLOR_NAMES,
     UNO_DARE_108,
     Deck,
     month_of,
@@ -272,3 +274,19 @@ def test_cards_within_the_counts_and_unknown_cards_are_available() -> None:
 def test_a_code_outside_the_deck_is_not_available() -> None:
     why = KABUFUDA_39.check_available(Counter(), [ONI])
     assert why is not None and "not in the kabufuda (39) deck" in why
+
+
+@pytest.mark.parametrize("deck", [HANAFUDA_48, UNO_DARE_108], ids=lambda d: d.name)
+def test_every_card_of_a_deck_of_codes_has_words_of_its_own(deck: Deck) -> None:
+    """Where a token is a code (12c3, GR), the deck says each card in words, as the replay
+    page names its images for a screen reader: every card has words, no two cards the
+    same, and they say the token's month or color."""
+    words = [deck.named(deck.token(code)) for code in deck.counts]
+    assert all(w != deck.token(c) for w, c in zip(words, deck.counts, strict=True))
+    assert len(set(words)) == len(words)
+    for code, w in zip(deck.counts, words, strict=True):
+        if deck is HANAFUDA_48:
+            assert w.startswith(MONTH_WORDS[month_of(code) - 1] + " ")
+        else:
+            color = uno_color(code)
+            assert w.startswith("wild " if color is None else UNO_COLOR_NAMES[color] + " ")

@@ -802,11 +802,14 @@ def images_named(p: Any, selector: str = "body") -> list[str]:
     ("uno-dare", "YD3", "yellow dare 3"), ("uno-dare", "Y0", "yellow 0"),
     ("yatchaba", "1b", "January bright"), ("yatchaba", "6a", "June animal"),
     ("yatchaba", "9r", "September ribbon"), ("yatchaba", "12c3", "December chaff 3"),
-    ("yatchaba", "11c", "November chaff"), ("yatchaba", "3", "March"),
+    ("yatchaba", "11c", "November chaff"), ("yatchaba", "8b", "August bright"),
+    ("uno-dare", "gr", "green reverse"), ("uno-dare", "??", "??"), ("uno-dare", "X9", "X9"),
+    ("dare", "7", "7"), ("kazu-tori", "Oni", "Oni"), ("kabu-tsukuri", "3", "3"),
 ])
 def test_a_card_token_has_a_name_in_words(game: str, token: str, name: str) -> None:
-    """A card's token in words, as a listener hears it: the game's text module names it."""
-    assert games.text(game).card_name(token) == name
+    """A card's token in words, as a listener hears it: its deck names it (where the token
+    is a code; a number, Oni or Jizo is its own name, and so is what is not a card)."""
+    assert games.get(game).deck.named(token) == name
 
 
 def test_a_card_is_named_in_words_not_by_its_token(page: Any, tmp_path: Path) -> None:
@@ -819,7 +822,7 @@ def test_a_card_is_named_in_words_not_by_its_token(page: Any, tmp_path: Path) ->
     page.goto(out.as_uri())
     page.click('#events li[data-index="5"]')
     drawn = page.eval_on_selector_all("svg.card", "e => e.map(x => x.dataset.card)")
-    name = games.text("uno-dare").card_name
+    name = games.get("uno-dare").deck.named
     assert "GR" in drawn  # p1 holds the green reverse here
     assert images_named(page) == ["face down" if t == "??" else name(t) for t in drawn]
     assert "green reverse" in images_named(page, '[data-seat="p1"]')

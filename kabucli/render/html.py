@@ -16,7 +16,7 @@ Hooks for tests and tools: ``#event-index`` (the position shown), ``#pot``, ``#s
 ``data-seat`` on each seat and ``data-turn`` on the seat whose move it is, ``data-card`` (the
 token, ``??`` face down) on each card drawn, ``data-index`` on each entry of the event list,
 ``#outcome`` (the result 90 columns wide) and ``#outcome-narrow`` (44, shown on a phone).
-A card's image is named in words where the game's text module has ``card_name``.
+A card's image is named in words where its deck has words for it (``Deck.named``).
 """
 
 from __future__ import annotations
@@ -216,11 +216,10 @@ def page(game: Game, data: Any, log_name: str, viewer: int | None = None,
     info["start"] = start
     svg, ids = symbols(game.deck)
     info["faces"] = ids
-    # each card's name in words (its image's text alternative), where the game's text
-    # module names cards ("GR": "green reverse"); else a card is named by its token
-    name = getattr(games.text(game.name), "card_name", None)
-    info["names"] = {} if name is None else {
-        tok: name(tok) for tok in ids if name(tok) != tok}
+    # each card's name in words (its image's text alternative) where its deck has words for
+    # it ("GR": "green reverse"); else a card is named by its token
+    named = game.deck.named
+    info["names"] = {tok: named(tok) for tok in ids if named(tok) != tok}
     blob = (json.dumps(info, separators=(",", ":"), ensure_ascii=False)
             .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-from kabucli.cards import HANAFUDA_KINDS, JIZO, MONTH_NAMES, ONI, Deck
+from kabucli.cards import HANAFUDA_KINDS, JIZO, KIND_WORDS, MONTH_NAMES, ONI, Deck
 
 W, H = 100, 150
 SERIF = "Georgia,'DejaVu Serif',serif"
@@ -240,10 +240,6 @@ def _kind_mark(month: int, kind: str) -> str:
                 f'<rect x="-9" y="0" width="18" height="66" fill="{colour}" stroke="#222" '
                 f'stroke-width="1"/>{poem}</g>')
     return ""
-
-
-# a hanafuda card's kind in words: the faces' captions, and Yatchaba's names of its cards
-KIND_WORDS = {"b": "bright", "a": "animal", "r": "ribbon", "c": "chaff"}
 
 
 def _hanafuda_face(month: int, kind: str | None, label: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kabucli.cards import UNO_COLOR_NAMES
 from kabucli.figures import counted
 from kabucli.safetext import quoted, safe_text
 
@@ -12,31 +13,9 @@ if TYPE_CHECKING:
     from kabucli.games.uno_dare.events import UnoDareRules
     from kabucli.games.uno_dare.rules import UnoState
 
-COLOR_NAMES = ("red", "yellow", "green", "blue")
+COLOR_NAMES = UNO_COLOR_NAMES  # (the deck's own: its cards' words use them too)
 COLOR_WORDS = {**{name: i for i, name in enumerate(COLOR_NAMES)},
                **{name[0]: i for i, name in enumerate(COLOR_NAMES)}}
-_SYMBOL_WORDS = {"S": "skip", "R": "reverse"}
-
-
-def card_name(token: str) -> str:
-    """A card's token in words, as a listener hears it (the replay page's name of a card):
-    ``R1`` red 1, ``GR`` green reverse, ``BS`` blue skip, ``YD3`` yellow dare 3, ``WD11``
-    wild dare 11. A token outside the deck is itself."""
-    if token.startswith("WD") and token[2:].isdigit():
-        return f"wild dare {token[2:]}"
-    color = COLOR_WORDS.get(token[:1].lower()) if token[:1].isupper() else None
-    rest = token[1:]
-    if color is None or not rest:
-        return token
-    if rest.isdigit():
-        what = rest
-    elif rest in _SYMBOL_WORDS:
-        what = _SYMBOL_WORDS[rest]
-    elif rest.startswith("D") and rest[1:].isdigit():
-        what = f"dare {rest[1:]}"
-    else:
-        return token
-    return f"{COLOR_NAMES[color]} {what}"
 
 # The dare lists, each numbered 1-16 by the dare numbers printed on the cards.
 DARE_LISTS: dict[str, tuple[str, ...]] = {

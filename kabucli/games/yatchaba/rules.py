@@ -24,7 +24,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any, ClassVar, Final
 
-from kabucli.cards import HANAFUDA_48, MONTH_NAMES, UNKNOWN, month_of
+from kabucli.cards import HANAFUDA_48, MONTH_NAMES, MONTH_WORDS, UNKNOWN, month_of
 from kabucli.engine import READY, Game, Pending, Pendings, Step
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
@@ -131,8 +131,7 @@ def month_name(m: int) -> str:
     return MONTH_NAMES[m - 1]
 
 
-_MONTH_WORDS = ("january", "february", "march", "april", "may", "june", "july", "august",
-                "september", "october", "november", "december")
+_MONTH_WORDS = tuple(w.lower() for w in MONTH_WORDS)
 
 
 def parse_month(word: str) -> int | None:

@@ -6,14 +6,12 @@ The rules page is ``rules.md`` beside this module (see :mod:`kabucli.games`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from fractions import Fraction
 
 from kabucli.errors import ParseError
 from kabucli.figures import counted
 from kabucli.games.yatchaba.rules import (
-    _MONTH_WORDS,
     GAME,
     YatchabaState,
     best_guesses,
@@ -21,7 +19,6 @@ from kabucli.games.yatchaba.rules import (
     month_name,
     ways,
 )
-from kabucli.render.svgcards import KIND_WORDS
 from kabucli.safetext import quoted
 
 # The questions Yatchaba answers at the prompt of ``kabucli play`` (see :func:`command`).
@@ -29,22 +26,6 @@ COMMANDS: dict[str, str] = {
     "odds": "the exact chance that the current guess is right given the cards face up, "
             "and the best guess; 'odds 1 1 8' for any three months",
 }
-
-
-def card_name(token: str) -> str:
-    """A hanafuda card's token in words, as a listener hears it (the replay page's name of a
-    card): its month and kind, ``1b`` January bright, ``9r`` September ribbon, ``12c3``
-    December chaff 3 (December's third chaff); a card known by its month only (a real
-    table's), ``3`` March. A token outside the deck is itself."""
-    m = re.fullmatch(r"(1[0-2]|[1-9])(?:([bar])|c([1-3]?))?", token)
-    if m is None:
-        return token
-    month = _MONTH_WORDS[int(m[1]) - 1].capitalize()
-    if m[2]:
-        return f"{month} {KIND_WORDS[m[2]]}"
-    if m[3] is not None:
-        return f"{month} {KIND_WORDS['c']}" + (f" {m[3]}" if m[3] else "")
-    return month
 
 
 def ratio(num: int, den: int) -> str:
