@@ -1860,16 +1860,23 @@ HtmlOpt = Annotated[Path | None, typer.Option(
          "'kabucli\\[plot]').")]
 
 
-def _seconds(value: float | None) -> float | None:
+def _seconds(value: str | float) -> float:
     """--timeout: a number of seconds 0.001-86400 (a range check alone let 'nan' through to
-    a message saying it was more than 86400)."""
-    if value is not None and not 0.001 <= value <= 86400:  # (False for nan too)
-        raise typer.BadParameter(f"{value:g} is not a number of seconds from 0.001 to 86400")
-    return value
+    a message saying it was more than 86400), refused quoting what was typed: the number
+    parsed said 'inf' for 1e400 and '0' for 1e-400."""
+    if isinstance(value, float):  # (already a number)
+        return value
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not 0.001 <= seconds <= 86400:  # (False for nan too)
+        raise typer.BadParameter(f"'{value}' is not a number of seconds from 0.001 to 86400")
+    return seconds
 
 
 TimeoutOpt = Annotated[float | None, typer.Option(
-    "--timeout", metavar="SECONDS", callback=_seconds,
+    "--timeout", metavar="SECONDS", parser=_seconds,
     help="Seconds (0.001-86400) a cmd: or py: bot has for each answer (default: "
          "KABUCLI_BOT_TIMEOUT, else 10).")]
 

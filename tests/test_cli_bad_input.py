@@ -435,14 +435,30 @@ def test_a_folder_where_a_file_is_to_be_written_is_named_so(
     assert list((tmp_path / "out").iterdir()) == []
 
 
-@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1", "86401"])
-def test_a_timeout_that_is_no_number_of_seconds_says_so(value: str) -> None:
-    """'nan' passed the range check and was said to be more than 86400."""
-    res = CliRunner().invoke(app, ["sim", "dare", "--bot", "random", "--bot", "random",
-                                   "--timeout", value], env={"NO_COLOR": "1", "COLUMNS": "300"})
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1", "86401", "1e400", "-0", "1e-400",
+                                   "-inf", "'inf'", "five", "", "0.0001"])
+@pytest.mark.parametrize("command", [("sim", "dare", "--bot", "random", "--bot", "random"),
+                                     ("tournament", "dare", "--bot", "random", "--bot", "best"),
+                                     ("bot", "check", "dare", "cat")])
+def test_a_timeout_that_is_no_number_of_seconds_says_so(value: str,
+                                                        command: tuple[str, ...]) -> None:
+    """'nan' passed the range check and was said to be more than 86400; '1e400' was quoted
+    as parsed ('inf is not a number of seconds'), '1e-400' as '0', 'five' as pydantic's
+    'Input should be a valid number': the message quotes what was typed. (play has no
+    --timeout: KABUCLI_BOT_TIMEOUT, whose message quotes the variable as set.)"""
+    res = CliRunner().invoke(app, [*command, "--timeout", value],
+                             env={"NO_COLOR": "1", "COLUMNS": "300"})
     assert res.exit_code == 2
-    assert (f"Invalid value for '--timeout': {float(value):g} is not a number of seconds from "
+    assert (f"Invalid value for '--timeout': '{value}' is not a number of seconds from "
             "0.001 to 86400") in res.stderr
+
+
+@pytest.mark.parametrize("value", ["  5 ", "0.001", "86400", "1e1"])
+def test_a_timeout_in_range_is_taken_spaces_around_it_too(value: str) -> None:
+    res = CliRunner().invoke(app, ["sim", "dare", "--bot", "random", "--bot", "random",
+                                   "--matches", "1", "--timeout", value, "--json"],
+                             env={"NO_COLOR": "1", "COLUMNS": "300"})
+    assert res.exit_code == 0, res.stderr
 
 
 def test_a_commitment_not_in_hex_says_where_it_comes_from(tmp_path: Path) -> None:
