@@ -89,6 +89,7 @@ def check_bot(game: Game, rules: msgspec.Struct, command: str, seed: int = 1, ga
         raise KabuError(f"--against takes one of {game.title}'s built-in bots "
                         f"({', '.join(kinds)}), not '{safe_text(other, 40)}'")
     botreg.check_kind(game.name, other)
+    botreg.check_kind(game.name, f"cmd:{command}")  # (one it cannot start: before any check)
     bot_memory()  # a bad KABUCLI_BOT_MEMORY is one error, not the program's failure to start
     n = players or game.min_players
     checks = {name: Check(name) for name in CHECKS}

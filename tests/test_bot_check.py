@@ -187,3 +187,21 @@ def test_against_a_program_is_refused_naming_the_built_in_bots(against: str) -> 
     line, = res.stderr.strip().splitlines()
     assert line.startswith("error: --against takes one of Dare's built-in bots (random, best), "
                            "not '"), line
+
+
+@pytest.mark.parametrize(("command", "why"), [
+    ("'unclosed", "the ' at character 1 of the command is never closed"),
+    ('python3 "my bot.py', 'the " at character 9 of the command is never closed'),
+    ("python3 bot.py \\", "it ends in a lone backslash")])
+def test_a_command_that_cannot_be_split_into_words_is_refused_before_any_check(
+        command: str, why: str) -> None:
+    """"'unclosed" was started, and failed the 'starts' check with shlex's words ("cannot
+    start bot ''unclosed': No closing quotation") and every check after it as not seen: the
+    command cannot be run at all, which is one line before any check, saying which quote."""
+    res = runner.invoke(app, ["bot", "check", "dare", command],
+                        env={"NO_COLOR": "1", "COLUMNS": "300"})
+    assert res.exit_code == 1
+    line, = res.stderr.strip().splitlines()
+    assert line == (f"error: bot 'cmd:{command}': the command cannot be split into words: "
+                    f"{why} (quote as in a shell)"), line
+    assert res.stdout == ""

@@ -470,3 +470,22 @@ def test_a_commitment_not_in_hex_says_where_it_comes_from(tmp_path: Path) -> Non
         assert res.exit_code == 2
         assert res.stderr.strip() == (f"error: {option} xyz: give 16 to 64 hex digits (of the "
                                       f"64 {printed} prints)")
+
+
+@pytest.mark.parametrize("args", [
+    ("play", "dare", "--bot", "p1=cmd:'unclosed", "--bot", "p2=random", "--no-log"),
+    ("sim", "dare", "--bot", "cmd:'unclosed", "--bot", "random", "--matches", "1"),
+    ("tournament", "dare", "--bot", "cmd:'unclosed", "--bot", "random", "--bot", "best")])
+def test_a_bot_command_that_cannot_be_split_into_words_is_refused_at_the_start(
+        args: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """play dealt and played until the seat's turn, then stopped on "cannot start bot
+    ''unclosed': No closing quotation"; sim counted each match forfeited by a failing bot:
+    the command cannot be run at all, which is said before anything is played."""
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(app, list(args), env={"NO_COLOR": "1", "COLUMNS": "300"})
+    assert res.exit_code == 1
+    line, = res.stderr.strip().splitlines()
+    assert line.endswith("cmd:'unclosed': the command cannot be split into words: the ' at "
+                         "character 1 of the command is never closed (quote as in a shell)"), line
+    assert res.stdout == ""
+    assert list(tmp_path.iterdir()) == []

@@ -48,14 +48,50 @@ EXTERNAL_ABOUT = {
 }
 
 
+def command_words(command: str) -> list[str]:
+    """A ``cmd:`` bot's command split into words as a shell would (``shlex.split``), which is
+    how its program is started; ParseError saying which quote is never closed (or that it
+    ends in a lone backslash) when it cannot be."""
+    import shlex
+
+    try:
+        return shlex.split(command)
+    except ValueError:
+        pass
+    quote, at, i = "", 0, 0
+    while i < len(command):
+        ch = command[i]
+        if ch == "\\" and quote != "'":
+            if i + 1 == len(command):
+                return _unsplit("it ends in a lone backslash")
+            i += 2
+            continue
+        if quote and ch == quote:
+            quote = ""
+        elif not quote and ch in "'\"":
+            quote, at = ch, i + 1
+        i += 1
+    return _unsplit(f"the {quote or '?'} at character {at} of the command is never closed")
+
+
+def _unsplit(why: str) -> list[str]:
+    raise ParseError(f"the command cannot be split into words: {why} (quote as in a shell)")
+
+
 def check_kind(game: str, kind: str) -> None:
-    """ParseError unless ``kind`` names a built-in bot of ``game`` or an external bot."""
+    """ParseError unless ``kind`` names a built-in bot of ``game`` or an external bot (a
+    command that can be split into words)."""
     if kind.startswith(EXTERNAL):
         if not kind.partition(":")[2].strip():
             raise ParseError(f"bot '{kind}' needs a command or class after '{kind[:-1]}'")
         if not kind.isprintable():  # as a log's header must name it (logdata.control_problem)
             raise ParseError(f"bot '{safe_text(kind, 60)}' holds a tab, a line break or "
                              "another character that is not printable text")
+        if kind.startswith("cmd:"):
+            try:
+                command_words(kind[4:])
+            except ParseError as exc:
+                raise ParseError(f"bot {quoted(kind, NAME_SHOWN)}: {exc}") from None
         return
     table = kinds(game)
     if kind not in table:

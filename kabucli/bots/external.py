@@ -40,7 +40,6 @@ import math
 import os
 import secrets
 import selectors
-import shlex
 import signal
 import subprocess
 import sys
@@ -53,8 +52,9 @@ from typing import Any
 import msgspec
 
 from kabucli import games
+from kabucli.bots import command_words
 from kabucli.engine import Game, Match
-from kabucli.errors import BotError, KabuError
+from kabucli.errors import BotError, KabuError, ParseError
 from kabucli.events import Event
 from kabucli.log import Header
 from kabucli.notation import MAX_LINE
@@ -420,8 +420,8 @@ class ProcessBot:
     def _channel(self) -> Channel:
         if self._chan is None:
             try:
-                self._chan = Channel(shlex.split(self.command), self.timeout)
-            except (OSError, ValueError) as exc:
+                self._chan = Channel(command_words(self.command), self.timeout)
+            except (OSError, ValueError, ParseError) as exc:
                 raise BotError(f"cannot start bot '{self.command}': {exc}") from None
         return self._chan
 
