@@ -839,3 +839,19 @@ def test_a_comma_that_ends_a_word_is_a_lists_not_a_card_missing() -> None:
     for word in ("1-2-3,,", "1-2-3-,", ",1-2-3"):  # a card missing still
         with pytest.raises(ParseError, match="joined by '-'"):
             GAME.parse(m.state, f"rows {word} 4-5-6 7-8-9 aside 10")
+
+
+@pytest.mark.parametrize("sep", [" ", ", ", "-"])
+def test_a_typed_deal_reads_cards_apart_as_solve_does(sep: str) -> None:
+    """'deal | p1 1 1 3 ...' was refused, the hand read as one card '1 1 3 ...', while
+    'kabucli solve kabu-tsukuri 1 1 3 ...' takes cards apart by spaces (and commas): a hand
+    is read the same way in both."""
+    m = new_match(2, seed=1)
+    deal = m.events[0]
+    assert isinstance(deal, Deal) and deal.hands is not None and deal.rest is not None
+    line = "deal " + "".join(f"| p{i} {sep.join(map(str, h))} "
+                             for i, h in enumerate(deal.hands, start=1))
+    line += f"| rest {sep.join(map(str, deal.rest))}"
+    m2 = Match(GAME, m.header)
+    play(m2, line)
+    assert m2.events[0] == deal

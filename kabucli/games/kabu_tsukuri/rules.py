@@ -358,6 +358,11 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
                                  f"is typed as its month ('{month}' for {t})")
         return self.deck.parse_many(tokens)
 
+    def _hand(self, text: str) -> list[int]:
+        """Cards apart by spaces, commas or '-' ('1 1 3 4', '1, 1, 3', '1-1-3'): a hand as
+        solve and a typed deal read it."""
+        return [c for word in text.split() for c in self._cards(word)]
+
     def _row(self, word: str) -> list[int]:
         cards = self._cards(word)
         if len(cards) != ROW:
@@ -433,13 +438,13 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         rest: list[int] | None = None
         for i, part in enumerate(parts[1:], start=1):
             if part.lower().startswith("rest"):
-                rest = sorted(self._cards(part[4:].strip()))
+                rest = sorted(self._hand(part[4:]))
                 continue
             who, cards = split_seat(part, s.n)
             if who is not None and who != i:
                 raise ParseError(f"hand {i} of the deal is labelled p{who}: give the hands "
                                  f"in seat order, p1 to p{s.n}")
-            hands.append(sorted(self._cards(cards)))
+            hands.append(sorted(self._hand(cards)))
         return Deal(s.hand, s.dealer, hands, rest if rest is not None else [])
 
     def _parse_turn(self, s: KabuState, m: Typed) -> Event:
@@ -530,7 +535,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         (9 or 10 months) at a table of ``players``, as plain data; ParseError for a hand
         that cannot be dealt."""
         # (split at spaces too: a hand typed as one quoted word, "1 1 3 4 ...")
-        hand = [c for word in words for w in word.split() for c in self._cards(w)]
+        hand = [c for word in words for c in self._hand(word)]
         if players is None:
             players = 5 if len(hand) == 9 else self.default_players
         if not self.min_players <= players <= self.max_players:
