@@ -12,6 +12,7 @@ called, so that ``kabucli --help`` stays fast.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -211,9 +212,13 @@ def _game_of(ctx: Any) -> str | None:
     """The game named on the line so far, if it is one. (Before an option still waiting for
     its value, click stops parsing and leaves the words it did not take in ``ctx.args``.)"""
     from kabucli import games
+    from kabucli.errors import ParseError
 
-    names = games.names()
-    return next((w for w in (ctx.params.get("game"), *ctx.args) if w in names), None)
+    for word in (ctx.params.get("game"), *ctx.args):
+        if word:
+            with contextlib.suppress(ParseError):  # (the name as every command reads it)
+                return games.canonical(word)
+    return None
 
 
 # A candidate whose help is this stands for a file or folder name. (Typer's callbacks give

@@ -6,4 +6,5 @@ reader, so that the command line can name the games without loading them."""
 from __future__ import annotations
 
 GAMES: tuple[str, ...] = ("dare", "kazu-tori", "yatchaba", "uno-dare", "kabu-tsukuri")
-ALIASES: dict[str, str] = {"kazutori": "kazu-tori", "kabutsukuri": "kabu-tsukuri"}
+ALIASES: dict[str, str] = {"kazutori": "kazu-tori", "unodare": "uno-dare",
+                           "kabutsukuri": "kabu-tsukuri"}

@@ -489,3 +489,50 @@ def test_a_bot_command_that_cannot_be_split_into_words_is_refused_at_the_start(
                          "character 1 of the command is never closed (quote as in a shell)"), line
     assert res.stdout == ""
     assert list(tmp_path.iterdir()) == []
+
+
+GAME_COMMANDS = [("rules", "{}"), ("deal", "{}", "--seed", "1"),
+                 ("play", "{}", "--bot", "all=random", "--no-log", "--seed", "1"),
+                 ("sim", "{}", "--bot", "random", "--bot", "random", "--matches", "1"),
+                 ("tournament", "{}", "--bot", "random", "--bot", "random", "--deals", "1")]
+
+
+@pytest.mark.parametrize("command", GAME_COMMANDS)
+@pytest.mark.parametrize(("typed", "game"), [
+    ("dare ", "dare"), (" Dare", "dare"), ("kazu_tori", "kazu-tori"), ("Uno Dare", "uno-dare"),
+    ("KABU_TSUKURI", "kabu-tsukuri"), ("kabutsukuri", "kabu-tsukuri"),
+    ("unodare", "uno-dare")])
+def test_a_game_name_with_a_stray_space_underscore_or_capital_is_taken_everywhere(
+        command: tuple[str, ...], typed: str, game: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """'rules "dare "' and 'rules kazu_tori' were refused as unknown games, with no word of
+    the game meant, while 'rules DARE' and 'rules kazutori' were taken: a game's name is
+    read by one function (games.canonical) the same way in every command, and these are
+    the game."""
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(app, [w.format(typed) for w in command],
+                        env={"NO_COLOR": "1", "COLUMNS": "300"})
+    assert res.exit_code == 0, res.stderr
+    assert "unknown game" not in res.output
+
+
+def test_solve_takes_a_game_name_as_every_command_does() -> None:
+    hand = ["1", "1", "3", "4", "5", "7", "9", "10", "10", "12"]
+    for typed in ("kabu_tsukuri", "Kabu Tsukuri ", "KABU-TSUKURI"):
+        res = runner.invoke(app, ["solve", typed, *hand, "--json"])
+        assert res.exit_code == 0, res.stderr
+        assert json.loads(res.stdout)["game"] == "kabu-tsukuri"
+
+
+@pytest.mark.parametrize("command", [*GAME_COMMANDS, ("solve", "{}", "1", "2")])
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("dar", "dare"), ("kazu_tor", "kazu-tori"), ("uno_dar ", "uno-dare"),
+    ("yatcha", "yatchaba"), ("tsukuri", "kabu-tsukuri")])
+def test_an_unknown_game_near_a_known_one_is_refused_with_a_suggestion_everywhere(
+        command: tuple[str, ...], typed: str, meant: str) -> None:
+    res = runner.invoke(app, [w.format(typed) for w in command],
+                        env={"NO_COLOR": "1", "COLUMNS": "300"})
+    assert res.exit_code == 1
+    line, = res.stderr.strip().splitlines()
+    assert line == (f"error: unknown game '{typed}': did you mean '{meant}'? (games: "
+                    f"{', '.join(games.names())})"), line

@@ -484,3 +484,11 @@ def test_fish_completes_a_file_name_typed_in_quotes(tmp_path: Path) -> None:
     assert fish_complete(lines, tmp_path, cwd=tmp_path) == [
         ["my game.kbl"], ["my game.kbl"], ["my game.kbl"], ["--log=my game.kbl"],
         ["cmd:my game.kbl"]]
+
+
+@pytest.mark.parametrize("game", ["kazu-tori", "KAZU-TORI", "kazu_tori", "kazutori"])
+def test_a_game_name_every_command_takes_gives_its_candidates(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], game: str) -> None:
+    """'play KAZU-TORI' plays Kazu-Tori, but 'play KAZU-TORI -n <TAB>' offered nothing:
+    completion matched the game's name exactly, the commands through games.canonical."""
+    assert candidates(monkeypatch, capsys, f"kabucli deal {game} -n ") == {"2", "3", "4", "5"}

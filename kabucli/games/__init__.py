@@ -49,10 +49,18 @@ def names() -> list[str]:
 
 
 def canonical(name: str) -> str:
-    """The registered name of ``name`` (any case, or an alias); ParseError if none."""
-    key = ALIASES.get(name.lower(), name.lower())
+    """The registered name of ``name``; ParseError if none. Every command reads a game's name
+    here: in any case, with spaces around it, '_' or a space for '-' ('kazu_tori',
+    'Uno Dare'), or an alias ('kazutori'); an unknown name close to a game's is refused
+    with that game suggested."""
+    key = "-".join(name.replace("_", " ").split()).lower()
+    key = ALIASES.get(key, key)
     if key not in GAMES:
-        raise ParseError(f"unknown game '{name}' (games: {', '.join(GAMES)})")
+        from difflib import get_close_matches
+
+        near = get_close_matches(key, [*GAMES, *ALIASES], n=1) if name.isprintable() else []
+        meant = f": did you mean '{ALIASES.get(near[0], near[0])}'?" if near else ""
+        raise ParseError(f"unknown game '{name}'{meant} (games: {', '.join(GAMES)})")
     return key
 
 
