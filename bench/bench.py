@@ -44,7 +44,7 @@ if str(ROOT) not in sys.path:  # a checkout without installing (an installed kab
     sys.path.append(str(ROOT))
 
 FIRST_SEED = 1  # seeds of play run r: FIRST_SEED + (r + 1) * 1_000_000 + i, i < matches
-FALLBACK_COMMANDS = 7  # when kabucli/cli.py has no Typer app to count
+FALLBACK_COMMANDS = 7  # when kabucli.cli has no Typer app to count
 
 
 # -- what is measured -------------------------------------------------------------------------
@@ -329,7 +329,7 @@ def cli_shape() -> tuple[dict[str, int | None], str]:
         shape = None
     if not shape:
         return {f"cmd{i}": None for i in range(1, FALLBACK_COMMANDS + 1)}, "fallback (no app)"
-    return shape, "kabucli/cli.py"
+    return shape, "kabucli/cli"
 
 
 def write_bare_app(folder: Path, shape: dict[str, int | None]) -> None:

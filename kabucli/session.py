@@ -1,6 +1,6 @@
 """Playing a game: seats, bots, the log file, and what a typed line does.
 
-The command layer (cli.py) reads lines and draws; everything that decides something lives here,
+The command layer (kabucli.cli) reads lines and draws; everything that decides something lives here,
 so scripted play, interactive play, resume and tests share one path.
 """
 
@@ -387,7 +387,7 @@ class Session:
     # played first (see caught_up_bots)
     due: Event | None = None
     # a resumed log's events, played before this session started (a hot seat draws them
-    # again for a person given the screen who had not seen them: see kabucli.cli._drive_on)
+    # again for a person given the screen who had not seen them: see kabucli.cli.table._drive_on)
     past: list[Event] = field(default_factory=list)
 
     @property

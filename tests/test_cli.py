@@ -18,7 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kabucli import games
-from kabucli.cli import SHELLS, app
+from kabucli.cli import app
+from kabucli.completion import SHELLS
 from kabucli.games.dare.rules import GAME
 from kabucli.log import read_log
 from kabucli.rules import describe
@@ -840,12 +841,12 @@ def test_playing_a_game_loads_no_part_of_sim() -> None:
 
 def test_a_replays_lines_are_printed_together_in_order_and_every_one() -> None:
     """A text replay printed each event line with a print of its own, and rich's cost is per
-    print (a long log spent a third of its time there): cli._Batch prints them together, up to
-    ``most`` at a time or when ``every`` seconds went by, the rest at flush, none lost or
-    reordered. (The replays' snapshots hold the output itself.)"""
+    print (a long log spent a third of its time there): cli.common._Batch prints them
+    together, up to ``most`` at a time or when ``every`` seconds went by, the rest at flush,
+    none lost or reordered. (The replays' snapshots hold the output itself.)"""
     from rich.console import Console
 
-    from kabucli.cli import _Batch
+    from kabucli.cli.common import _Batch
 
     printed: list[list[str]] = []
 

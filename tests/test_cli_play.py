@@ -405,11 +405,11 @@ def test_json_of_a_game_left_unfinished_is_a_document_too(tmp_path: Path) -> Non
 
 def test_bots_alone_are_played_keeping_no_events_but_for_a_python_class_bot(
         tmp_path: Path) -> None:
-    """What play runs for bots alone (cli._drive) keeps no events in memory, as kabucli sim
-    does: nobody takes a move back, and kept they grew with the match (its memory, and the
+    """What play runs for bots alone (cli.table._drive) keeps no events in memory, as kabucli
+    sim does: nobody takes a move back, and kept they grew with the match (its memory, and the
     time per event of a long match). A Python class bot's host is sent the events since its
     last turn: then they are kept."""
-    from kabucli import cli
+    from kabucli.cli import table
     from kabucli.log import SeatInfo
     from kabucli.session import start
 
@@ -419,7 +419,7 @@ def test_bots_alone_are_played_keeping_no_events_but_for_a_python_class_bot(
                  SeatInfo("b3", "bot:best")]
         log = tmp_path / f"{kept}.kbl"
         sess = start(GAME, GAME.Rules(rounds=3), seats, 5, log, None, durable=False)
-        cli._drive(sess, None, True, False)
+        table._drive(sess, None, True, False)
         m = sess.match
         assert m.over and m.logged == len(read_log(log, games.event_types).events) > 30
         assert len(m.events) == (m.logged if kept else 0)

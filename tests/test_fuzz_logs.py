@@ -92,7 +92,7 @@ def test_the_fuzzer_tells_a_crash_from_a_clean_error(fuzz: ModuleType, runner: A
         raise log.LogError("first\nsecond")
 
     monkeypatch.setattr(log, "_control_problem", two_lines)
-    monkeypatch.setattr("kabucli.cli._escape", lambda text: text)
+    monkeypatch.setattr("kabucli.cli.records._escape", lambda text: text)
     problem = runner.run(case, ("audit", "{log}"))
     assert problem is not None and "2 lines on stderr" in problem
     assert runner.tally.crashes == 4

@@ -17,7 +17,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kabucli import bots, games
-from kabucli.cli import _markdown, app
+from kabucli.cli import app
+from kabucli.cli.common import _markdown
 from kabucli.engine import Match, make_header
 from kabucli.log import SeatInfo
 from kabucli.session import COMMANDS, start

@@ -434,7 +434,7 @@ def test_sprt_bounds_stay_finite_for_an_alpha_near_the_smallest_float() -> None:
 
 
 def test_json_never_holds_infinity_or_nan() -> None:
-    from kabucli.cli import _dumps
+    from kabucli.cli.common import _dumps
 
     out = _dumps({"a": [1.5, float("inf"), {"b": float("nan")}], "c": -float("inf")})
     assert json.loads(out) == {"a": [1.5, None, {"b": None}], "c": None}

@@ -619,7 +619,7 @@ def test_at_a_terminal_the_progress_bar_and_standings_end_on_the_final_counts() 
 
     from rich.console import Console
 
-    from kabucli.cli import _live_run_shown
+    from kabucli.cli.runs import _live_run_shown
 
     out = io.StringIO()
     err = Console(file=out, force_terminal=True, color_system=None, width=100)

@@ -272,7 +272,7 @@ def test_one_chip_or_one_match_of_the_pot_left_is_said_in_the_singular() -> None
     """The report could print "1 chips were left in the pot at the ends of the 1 match"."""
     from types import SimpleNamespace
 
-    from kabucli.cli import _pot_lines
+    from kabucli.cli.runs import _pot_lines
 
     def said(pot: int, matches: int, failures: int = 0) -> str:
         report = SimpleNamespace(measure="chips", pot_left=pot, matches=matches,
