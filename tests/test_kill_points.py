@@ -256,10 +256,10 @@ def test_sigterm_as_a_game_starts_stops_it_in_one_line(
     is chosen; in a real process, while the drawing code is still being imported): one line,
     exit 143, and a log resume goes on with. (It escaped the loop's handler: typer made it a
     silent exit 130, the log unnamed.)"""
-    from kabucli import cli
+    from kabucli.cli import table
 
     log = tmp_path / "bots.jsonl"
-    _sigterm_at(monkeypatch, cli, "_asker")
+    _sigterm_at(monkeypatch, table, "_asker")
     res: Any = runner.invoke(app, ["play", "dare", "--seed", "3", "--bot", "all=random",
                                    "--log", str(log), *(["--json"] if as_json else [])])
     assert "Traceback" not in res.output
@@ -299,10 +299,10 @@ def test_a_ctrl_c_after_sigterm_does_not_cut_the_stop_short(
     """SIGTERM, then a Ctrl-C while the game stops (its log being closed): the stop goes on
     to its line naming the log, exit 143, and the log closes whole. (The Ctrl-C cut the close
     short and the line was lost: only 'aborted', exit 130.)"""
-    from kabucli import cli
+    from kabucli.cli import table
 
     log = tmp_path / "bots.kbl"
-    _sigterm_at(monkeypatch, cli, "_asker")
+    _sigterm_at(monkeypatch, table, "_asker")
     real_close = Session.close
     sent: list[int] = []
 

@@ -397,9 +397,9 @@ def test_a_long_read_shows_a_bar_at_a_terminal_and_none_in_a_pipe(
     """Reading a big log, and the pager's first walk of it, take seconds: at a terminal a
     bar on stderr says how far they are (once they have taken BAR_AFTER seconds; made 0
     here), and is gone when they end. Piped, stderr stays empty."""
-    from kabucli import cli
+    from kabucli.cli import common
 
-    monkeypatch.setattr(cli, "BAR_AFTER", 0)
+    monkeypatch.setattr(common, "BAR_AFTER", 0)
     monkeypatch.chdir(REPLAYS)  # (a name short enough to be shown whole: see the next test)
     log = LOGS[0]
     terminal = {"COLUMNS": "100", "FORCE_COLOR": "1"}
@@ -422,9 +422,9 @@ def test_the_bar_of_a_log_with_a_long_name_still_shows_how_far(
     and the percentage showed as '…'. (A CJK character takes two columns.)"""
     from rich.cells import cell_len
 
-    from kabucli import cli
+    from kabucli.cli import common
 
-    monkeypatch.setattr(cli, "BAR_AFTER", 0)
+    monkeypatch.setattr(common, "BAR_AFTER", 0)
     folder = tmp_path / (club * 3)
     folder.mkdir()
     log = folder / "uno-dare-20260101-120000.kbl"

@@ -139,12 +139,13 @@ def test_resume_tells_its_progress_reading_then_catching_up(tmp_path: Path) -> N
 def test_resume_at_a_terminal_shows_a_bar_and_piped_none(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """``kabucli resume`` draws the bar of a long resume on stderr at a terminal (once it has
-    taken cli.BAR_AFTER seconds; made 0 here), as replay and audit do; piped, none."""
+    taken common.BAR_AFTER seconds; made 0 here), as replay and audit do; piped, none."""
     from typer.testing import CliRunner
 
     from kabucli import cli
+    from kabucli.cli import common
 
-    monkeypatch.setattr(cli, "BAR_AFTER", 0)
+    monkeypatch.setattr(common, "BAR_AFTER", 0)
     monkeypatch.chdir(tmp_path)
     full = _bot_match("dare", tmp_path)
     n = len(read_log(full, games.event_types).events)

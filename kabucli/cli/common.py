@@ -168,25 +168,6 @@ def _markdown(out: Console, text: str) -> None:
                   end="" if text.endswith("\n") else "\n")
 
 
-def _said(out: Console, text: str, head: str = "", style: str = "") -> None:
-    """A line the prompt answers with (a refusal: ``head`` 'refused: ' in ``style``): for a
-    person at a terminal, broken between words at its width, the lines after the first under
-    the words after ``head``; elsewhere (piped, TERM=dumb, or on stderr, as beside --json's
-    document, where a program may read it) one line, as every message, whatever its length.
-    The terminal broke such a line at its last column, mid-word ('type the c|ard')."""
-    if out.is_terminal and not out.is_dumb_terminal and not out.stderr:
-        from kabucli.render import Hanging
-        from kabucli.safetext import safe_text
-
-        line = Hanging(len(head))
-        line.append(head, style=style)
-        line.append(safe_text(text))
-        out.print(line)
-    else:
-        lead = f"[{style}]{_escape(head)}[/]" if head and style else _escape(head)
-        out.print(lead + _escape(text), soft_wrap=True)
-
-
 def _events(n: int) -> str:
     return counted(n, "event", "events")
 
@@ -298,7 +279,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON out
 @contextlib.contextmanager
 def _sigterm_stops() -> Iterator[None]:
     """While a game runs, SIGTERM (``kill``, a machine shutting down) raises Terminated, which
-    the game stops on as on Ctrl-C (see _interrupted): its log closed whole, a game between
+    the game stops on as on Ctrl-C (see table._interrupted): its log closed whole, a game between
     bots keeping the inputs it had not yet written, and one line naming the log. Any SIGTERM
     after the first is dropped (it would cut the stop short), and so is a Ctrl-C after it
     until the game has stopped. A SIGTERM the program was started ignoring stays ignored;
@@ -331,16 +312,6 @@ def _sigterm_stops() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
         if held and signal.getsignal(signal.SIGINT) is _dropped:
             signal.signal(signal.SIGINT, signal.SIG_DFL if held[0] is None else held[0])
-
-
-def _event_types_or_fail(name: str) -> Any:
-    from kabucli import games
-    from kabucli.errors import LogError, ParseError
-
-    try:
-        return games.event_types(name)
-    except ParseError as exc:
-        raise LogError(str(exc)) from None  # read_log names the header itself
 
 
 class _Batch:

@@ -19,7 +19,6 @@ from kabucli.cli.common import (
     _console,
     _dumps,
     _escape,
-    _event_types_or_fail,
     _events,
     _file_named,
     _json_errors,
@@ -186,6 +185,16 @@ def replay(
         fail(violation.line(str(log)), EXIT_RULE)
     if data.error is not None:
         fail(render.unreadable_shown(data, str(log)), EXIT_UNREADABLE)
+
+
+def _event_types_or_fail(name: str) -> Any:
+    from kabucli import games
+    from kabucli.errors import LogError, ParseError
+
+    try:
+        return games.event_types(name)
+    except ParseError as exc:
+        raise LogError(str(exc)) from None  # read_log names the header itself
 
 
 def _log_violation(g: Game, data: Any) -> Violation | None:

@@ -34,7 +34,6 @@ from kabucli.cli.common import (
     _long_work,
     _markdown,
     _rules,
-    _said,
     _seed,
     _sigterm_stops,
     fail,
@@ -187,6 +186,25 @@ def resume(
     if sess.match.over:
         fail(f"{log}: the game in this log is already over")
     _drive(sess, moves, quiet, as_json)
+
+
+def _said(out: Console, text: str, head: str = "", style: str = "") -> None:
+    """A line the prompt answers with (a refusal: ``head`` 'refused: ' in ``style``): for a
+    person at a terminal, broken between words at its width, the lines after the first under
+    the words after ``head``; elsewhere (piped, TERM=dumb, or on stderr, as beside --json's
+    document, where a program may read it) one line, as every message, whatever its length.
+    The terminal broke such a line at its last column, mid-word ('type the c|ard')."""
+    if out.is_terminal and not out.is_dumb_terminal and not out.stderr:
+        from kabucli.render import Hanging
+        from kabucli.safetext import safe_text
+
+        line = Hanging(len(head))
+        line.append(head, style=style)
+        line.append(safe_text(text))
+        out.print(line)
+    else:
+        lead = f"[{style}]{_escape(head)}[/]" if head and style else _escape(head)
+        out.print(lead + _escape(text), soft_wrap=True)
 
 
 def _read_script(script: str | None) -> tuple[str, Iterator[tuple[int, str]]] | None:
