@@ -459,7 +459,11 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
             if who is not None and who != i:
                 raise ParseError(f"row {i} of the turn is labelled p{who}: give the rows in "
                                  f"seat order, p1 to p{s.n}")
-            rows.append(self._row(cards))
+            row = self._hand(cards)  # (joined by '-', or apart by spaces or commas)
+            if len(row) != ROW:
+                raise ParseError(f"{quoted(cards.strip())} is not a row of three cards (e.g. "
+                                 "3-4-5)")
+            rows.append(row)
         return Turn(number(head[1], 1, ROWS, "a row"), rows)
 
     def _parse_stakes(self, s: KabuState, m: Typed) -> Event:

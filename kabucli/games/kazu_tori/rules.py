@@ -690,11 +690,11 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
     def _parse_shuffle(self, s: KazuToriState, m: Typed) -> Event:
         seats, piles = [], []
         for part in " ".join(m.args).split("|"):
-            words = part.split()
-            if len(words) != 2:
+            words = part.split()  # (a pile's cards joined by '-', or apart by spaces)
+            if len(words) < 2:
                 raise ParseError("a shuffle reads 'shuffle p2 3-7-Oni-... | p3 ...'")
             seats.append(parse_seat(words[0], s.n))
-            piles.append(self.deck.parse_many(words[1].split("-")))
+            piles.append(self.deck.parse_many([t for w in words[1:] for t in w.split("-")]))
         return Shuffle(seats, piles)
 
     def _parse_race(self, s: KazuToriState, m: Typed) -> Event:

@@ -1108,10 +1108,10 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         hands: list[list[int]] = []
         pile: list[int] | None = None
         for part in parts[1:]:
-            words = part.split()
+            words = part.split(None, 1)  # (the cards apart by '-', spaces or commas)
             if len(words) != 2:
                 raise ParseError("each part of a deal reads 'pN CARDS' or 'pile CARDS'")
-            cards = [] if words[1] == "-" else self._parse_cards(words[1])
+            cards = [] if words[1].strip() == "-" else self._parse_cards(words[1])
             if words[0].lower() == "pile":
                 pile = cards
             else:
