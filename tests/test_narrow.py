@@ -308,3 +308,23 @@ def test_a_card_face_with_spaces_round_it_is_never_cut_in_a_narrow_column() -> N
     table = res.stdout[res.stdout.index("state after event 49"):]
     assert "…" not in table, table
     assert "WD16" in table, table
+
+
+def test_a_real_tables_uno_dare_hands_are_counted_face_down_not_drawn_one_by_one() -> None:
+    """At a real table nobody has seen the hands: each was drawn as seven '??', which told
+    nothing the cards column does not, and at 40 columns took a line a card. A hand nobody
+    has seen says how many cards are face down; the cards shown at the end are drawn."""
+    env = {**ENV, "COLUMNS": "40"}
+    res = runner.invoke(app, ["play", "uno-dare", "-n", "3", "--physical", "--no-log"],
+                        input="deal R5\nquit\n", env=env)
+    table = res.stdout[res.stdout.index("R5"):]
+    assert "??" not in table
+    rows = [line for line in table.splitlines() if re.match(r"│ p\d ", line)]
+    assert len(rows) == 3
+    words = " ".join(line.split("│")[4].strip() for line in table.splitlines()
+                     if line.count("│") >= 6)
+    assert words.split().count("face") == 3 and words.split().count("down") == 3
+    assert len([line for line in table.splitlines() if line.count("│") >= 6]) <= 3 * 3
+    out = runner.invoke(app, ["replay", str(ROOT / "replays/uno-dare/3p-physical-round.kbl")],
+                        env={**ENV, "COLUMNS": "100"}).stdout
+    assert "│ 7 face down " in out and "??" not in out

@@ -60,6 +60,17 @@ def cards_line(game: Game, cards: list[int]) -> Text:
     return Text(" ").join(card_text(game, c) for c in cards) if cards else Text("-", style="dim")
 
 
+def hand_line(game: Game, hand: list[int]) -> Text:
+    """A hand in the seats' table: its cards, those nobody has seen (a real table's) counted
+    as ``N face down`` rather than drawn one by one (seven ?? told nothing the count does not,
+    and at 40 columns took a line each)."""
+    known = [c for c in hand if c != UNKNOWN]
+    if len(known) == len(hand):
+        return cards_line(game, hand)
+    face_down = Text(f"{len(hand) - len(known)} face down", style="dim")
+    return Text(" ").join([*(card_text(game, c) for c in known), face_down])
+
+
 def _status(s: UnoState, p: int) -> Text:
     if s.phase == "over":
         return Text("")
@@ -143,7 +154,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
         hand = s.hands[p]
         shown = viewer is None or viewer == p
         seats.add_row(seat_cell(match, p), str(s.totals[p]), str(len(hand)),
-                      cards_line(game, hand) if shown else Text("hidden", style="dim"),
+                      hand_line(game, hand) if shown else Text("hidden", style="dim"),
                       _status(s, p))
     parts: list[RenderableType] = [head, Text(""), fit(seats)]
     if s.hit_number:
