@@ -18,6 +18,7 @@ from kabucli.engine import walk
 from kabucli.log import read_log
 
 runner = CliRunner()
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 HUMAN_GAME = ("play", "dare", "--seed", "7", "--bot", "2=best", "--bot", "3=random")
 
 
@@ -536,3 +537,33 @@ def test_an_unknown_game_near_a_known_one_is_refused_with_a_suggestion_everywher
     line, = res.stderr.strip().splitlines()
     assert line == (f"error: unknown game '{typed}': did you mean '{meant}'? (games: "
                     f"{', '.join(games.names())})"), line
+
+
+@pytest.mark.parametrize("command", [*GAME_COMMANDS, ("solve", "{}", "1", "2"),
+                                     ("bot", "check", "{}", "python3 bot.py")])
+def test_a_very_long_or_unprintable_game_name_is_refused_in_one_short_line(
+        command: tuple[str, ...]) -> None:
+    """games.canonical quoted the name it refused whole: 'rules xxx...' with a name 128 KB
+    long (as long as a shell passes one word) was refused in a line 128 KB long, and a log
+    whose header named a game megabytes long in one megabytes long. The name is quoted as
+    every refusal quotes a typed word (safetext.quoted: cut, made safe to show)."""
+    typed = "kazu-tor" * 16_000 + "\x1b[2J"
+    res = runner.invoke(app, [w.format(typed) for w in command],
+                        env={"NO_COLOR": "1", "COLUMNS": "300"})
+    assert res.exit_code == 1
+    line, = res.stderr.strip().splitlines()
+    assert line.startswith("error: unknown game 'kazu-torkazu-tor") and len(line) < 300, line
+    assert "\x1b" not in line
+
+
+def test_a_log_whose_header_names_a_very_long_game_is_refused_in_one_short_line(
+        tmp_path: Path) -> None:
+    lines = (REPLAYS / "dare" / "3p-tie-order.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    header["game"] = "x" * 2_000_000
+    log = tmp_path / "long.jsonl"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    for command in ("replay", "audit"):
+        res = runner.invoke(app, [command, str(log)], env={"NO_COLOR": "1", "COLUMNS": "300"})
+        assert res.exit_code != 0
+        assert "unknown game 'xxxx" in res.output and len(res.output) < 1_000, len(res.output)

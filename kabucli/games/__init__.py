@@ -60,7 +60,9 @@ def canonical(name: str) -> str:
 
         near = get_close_matches(key, [*GAMES, *ALIASES], n=1) if name.isprintable() else []
         meant = f": did you mean '{ALIASES.get(near[0], near[0])}'?" if near else ""
-        raise ParseError(f"unknown game '{name}'{meant} (games: {', '.join(GAMES)})")
+        from kabucli.safetext import quoted  # (cut and safe: a log's may be megabytes long)
+
+        raise ParseError(f"unknown game {quoted(name)}{meant} (games: {', '.join(GAMES)})")
     return key
 
 
