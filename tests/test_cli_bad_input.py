@@ -454,6 +454,17 @@ def test_a_timeout_that_is_no_number_of_seconds_says_so(value: str,
             "0.001 to 86400") in res.stderr
 
 
+def test_a_very_long_timeout_is_refused_in_one_short_line() -> None:
+    """--timeout's refusal quoted the value whole: a word of 100,000 nines made a line of
+    100,000 characters, where every other option's refusal stays short."""
+    res = CliRunner().invoke(app, ["sim", "dare", "--bot", "random", "--bot", "random",
+                                   "--timeout", "9" * 100_000],
+                             env={"NO_COLOR": "1", "COLUMNS": "300"})
+    assert res.exit_code == 2
+    assert "Invalid value for '--timeout': '9999" in res.stderr
+    assert len(res.stderr) < 2_000, len(res.stderr)  # (typer's box: the program's is a line)
+
+
 @pytest.mark.parametrize("value", ["  5 ", "0.001", "86400", "1e1"])
 def test_a_timeout_in_range_is_taken_spaces_around_it_too(value: str) -> None:
     res = CliRunner().invoke(app, ["sim", "dare", "--bot", "random", "--bot", "random",

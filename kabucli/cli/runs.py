@@ -83,7 +83,10 @@ def _seconds(value: str | float) -> float:
     except ValueError:
         seconds = math.nan
     if not 0.001 <= seconds <= 86400:  # (False for nan too)
-        raise typer.BadParameter(f"'{value}' is not a number of seconds from 0.001 to 86400")
+        from kabucli.safetext import quoted  # (cut: a word may be 100 KB long)
+
+        raise typer.BadParameter(f"{quoted(value)} is not a number of seconds from 0.001 to "
+                                 "86400")
     return seconds
 
 
