@@ -578,3 +578,25 @@ def test_a_log_whose_header_names_a_very_long_game_is_refused_in_one_short_line(
         res = runner.invoke(app, [command, str(log)], env={"NO_COLOR": "1", "COLUMNS": "300"})
         assert res.exit_code != 0
         assert "unknown game 'xxxx" in res.output and len(res.output) < 1_000, len(res.output)
+
+
+@pytest.mark.parametrize("command", ['""', "''", '"" mybot.py'])
+@pytest.mark.parametrize("args", [
+    ("play", "dare", "--bot", "p1=cmd:{}", "--bot", "p2=random", "--no-log"),
+    ("sim", "dare", "--bot", "cmd:{}", "--bot", "random", "--matches", "1"),
+    ("tournament", "dare", "--bot", "cmd:{}", "--bot", "random", "--bot", "best")])
+def test_a_bot_command_whose_program_is_an_empty_word_is_refused_at_the_start(
+        args: tuple[str, ...], command: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """'cmd:""' splits into one empty word: it was started all the same, and each match
+    forfeited with "cannot start bot '""': [Errno 13] Permission denied: ''". It names no
+    program, which is said before anything is played, as a command that cannot be split."""
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(app, [a.format(command) for a in args],
+                          env={"NO_COLOR": "1", "COLUMNS": "300"})
+    assert res.exit_code == 1
+    line, = res.stderr.strip().splitlines()
+    assert line.endswith(f"cmd:{command}': the command names no program: its first word is "
+                         "empty (quote as in a shell)"), line
+    assert res.stdout == ""
+    assert list(tmp_path.iterdir()) == []

@@ -51,13 +51,18 @@ EXTERNAL_ABOUT = {
 def command_words(command: str) -> list[str]:
     """A ``cmd:`` bot's command split into words as a shell would (``shlex.split``), which is
     how its program is started; ParseError saying which quote is never closed (or that it
-    ends in a lone backslash) when it cannot be."""
+    ends in a lone backslash) when it cannot be, or that it names no program ('""')."""
     import shlex
 
     try:
-        return shlex.split(command)
+        words = shlex.split(command)
     except ValueError:
         pass
+    else:
+        if words and not words[0]:  # (started, it was 'Permission denied' in every match)
+            raise ParseError("the command names no program: its first word is empty (quote "
+                             "as in a shell)")
+        return words
     quote, at, i = "", 0, 0
     while i < len(command):
         ch = command[i]
