@@ -400,9 +400,13 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         return Bet(self._mover(s, m.seat))
 
     def _parse_show(self, s: KabuState, m: Typed) -> Event:
-        if len(m.args) != 1:
+        if not m.args:
             raise ParseError("a row turned over reads 'show 3-4-5' (in laid order)")
-        return Show(self._mover(s, m.seat), self._row(m.args[0]))
+        typed = " ".join(m.args)
+        row = self._hand(typed)  # (joined by '-', or apart by spaces or commas, as a turn's)
+        if len(row) != ROW:
+            raise ParseError(f"{quoted(typed)} is not a row of three cards (e.g. 3-4-5)")
+        return Show(self._mover(s, m.seat), row)
 
     def _parse_lay(self, s: KabuState, m: Typed) -> Event:
         return self._parse_arrange(self._mover(s, m.seat), m.args)
