@@ -10,7 +10,8 @@ import signal
 def dropped(signum: int, frame: object) -> None:
     """A signal's handler that drops it (not SIG_IGN: a signal already on its way when that
     is set is then printed as "ignored due to race condition"). Here, where a command that
-    handles signals finds it without loading more (kabucli play: see cli._sigterm_stops)."""
+    handles signals finds it without loading more (kabucli play: see
+    kabucli.cli.common._sigterm_stops)."""
     return None
 
 
