@@ -112,6 +112,23 @@ def card_list(deck: Deck, cards: Iterable[int], sep: str = "-", none: str = "") 
     return sep.join(token(c) for c in cards) or none
 
 
+def cards_in(deck: Deck, text: str, what: str = "") -> list[int]:
+    """The cards of a list typed as :func:`card_list` prints it, joined by '-', or apart by
+    spaces or commas: ``1-3-9``, ``1 3 9``, ``1, 3, 9`` (every game reads a list so). A word
+    with a card missing between two '-' (``1--3``, ``-1``) is refused, naming it; ``what``
+    says what the cards are (Kabu-Tsukuri's ``months 1-12``), for that refusal."""
+    out: list[int] = []
+    for word in text.split():
+        # a comma that ends the word is a list's ('1, 10, 10', '1-2-3, 4-5-6'): no card missing
+        tokens = (word[:-1] if word.endswith(",") else word).replace(",", "-").split("-")
+        if not all(tokens):  # '-1-2-3', '1--2-3', '1-2-3-', '1,,2': a card missing
+            eg = card_list(deck, sorted(deck.counts)[:3])
+            raise ParseError(f"{quoted(word)}: cards are {what + ' ' if what else ''}joined by "
+                             f"'-' (e.g. {eg}), with a card between every two '-'")
+        out += deck.parse_many(tokens)
+    return out
+
+
 def party(word: str, nseats: int) -> int:
     """The party a word names: ``pot`` (0) or a seat ``p1``..``pN``."""
     if word.lower() == "pot":

@@ -32,6 +32,7 @@ from kabucli.notation import (
     Typed,
     Verbs,
     card_list,
+    cards_in,
     notate_shared,
     number,
     party,
@@ -456,8 +457,7 @@ class Dare(Game[DareState, DareRules]):
         return notate_shared(ev) or repr(ev)
 
     def _cards(self, text: str) -> list[int]:
-        toks = [t for t in text.replace(",", " ").replace("-", " ").split() if t]
-        return self.deck.parse_many(toks)
+        return cards_in(self.deck, text)
 
     def _parse_sets(self, words: list[str]) -> list[list[int]]:
         sets = []

@@ -39,6 +39,7 @@ from kabucli.notation import (
     Typed,
     Verbs,
     card_list,
+    cards_in,
     notate_shared,
     number,
     parse_seat,
@@ -342,26 +343,17 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
             return f"deal{hands} | rest {self._set(ev.rest or [])}"
         return notate_shared(ev) or repr(ev)
 
-    def _cards(self, word: str) -> list[int]:
-        if not word.strip():
-            return []  # (a deal's 'rest' with no cards)
-        # a comma that ends the word is a list's ('1, 10, 10', '1-2-3, 4-5-6'): no card missing
-        body = word.rstrip()[:-1] if word.rstrip().endswith(",") else word
-        tokens = body.replace(",", "-").split("-")
-        if not all(t.strip() for t in tokens):  # '-1-2-3', '1--2-3', '1-2-3-': a card missing
-            raise ParseError(f"{quoted(word)}: cards are months 1-12 joined by '-' (e.g. "
-                             "3-4-5), with a card between every two '-'")
-        for t in tokens:
-            month = _NAMED.get(t.strip().lower())
+    def _cards(self, text: str) -> list[int]:
+        """Cards joined by '-', or apart by spaces or commas ('1-1-3', '1 1 3', '1, 1, 3'),
+        as every game reads a list (:func:`cards_in`); a hanafuda card named by its kind
+        (3b) is refused with its month."""
+        for t in text.replace(",", " ").replace("-", " ").split():
+            month = _NAMED.get(t.lower())
             if month is not None:
                 raise ParseError(f"{quoted(t)}: Kabu-Tsukuri counts cards by month only, so a card "
                                  f"is typed as its month ('{month}' for {t})")
-        return self.deck.parse_many(tokens)
+        return cards_in(self.deck, text, "months 1-12")
 
-    def _hand(self, text: str) -> list[int]:
-        """Cards apart by spaces, commas or '-' ('1 1 3 4', '1, 1, 3', '1-1-3'): a hand as
-        solve and a typed deal read it."""
-        return [c for word in text.split() for c in self._cards(word)]
 
     def _row(self, word: str) -> list[int]:
         cards = self._cards(word)
@@ -403,7 +395,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         if not m.args:
             raise ParseError("a row turned over reads 'show 3-4-5' (in laid order)")
         typed = " ".join(m.args)
-        row = self._hand(typed)  # (joined by '-', or apart by spaces or commas, as a turn's)
+        row = self._cards(typed)  # (joined by '-', or apart by spaces or commas, as a turn's)
         if len(row) != ROW:
             raise ParseError(f"{quoted(typed)} is not a row of three cards (e.g. 3-4-5)")
         return Show(self._mover(s, m.seat), row)
@@ -442,13 +434,13 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         rest: list[int] | None = None
         for i, part in enumerate(parts[1:], start=1):
             if part.lower().startswith("rest"):
-                rest = sorted(self._hand(part[4:]))
+                rest = sorted(self._cards(part[4:]))
                 continue
             who, cards = split_seat(part, s.n)
             if who is not None and who != i:
                 raise ParseError(f"hand {i} of the deal is labelled p{who}: give the hands "
                                  f"in seat order, p1 to p{s.n}")
-            hands.append(sorted(self._hand(cards)))
+            hands.append(sorted(self._cards(cards)))
         return Deal(s.hand, s.dealer, hands, rest if rest is not None else [])
 
     def _parse_turn(self, s: KabuState, m: Typed) -> Event:
@@ -463,7 +455,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
             if who is not None and who != i:
                 raise ParseError(f"row {i} of the turn is labelled p{who}: give the rows in "
                                  f"seat order, p1 to p{s.n}")
-            row = self._hand(cards)  # (joined by '-', or apart by spaces or commas)
+            row = self._cards(cards)  # (joined by '-', or apart by spaces or commas)
             if len(row) != ROW:
                 raise ParseError(f"{quoted(cards.strip())} is not a row of three cards (e.g. "
                                  "3-4-5)")
@@ -543,7 +535,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         (9 or 10 months) at a table of ``players``, as plain data; ParseError for a hand
         that cannot be dealt."""
         # (split at spaces too: a hand typed as one quoted word, "1 1 3 4 ...")
-        hand = [c for word in words for c in self._hand(word)]
+        hand = [c for word in words for c in self._cards(word)]
         if players is None:
             players = 5 if len(hand) == 9 else self.default_players
         if not self.min_players <= players <= self.max_players:

@@ -44,6 +44,7 @@ from kabucli.notation import (
     Typed,
     Verbs,
     card_list,
+    cards_in,
     no_player,
     notate_shared,
     parse_seat,
@@ -690,11 +691,11 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
     def _parse_shuffle(self, s: KazuToriState, m: Typed) -> Event:
         seats, piles = [], []
         for part in " ".join(m.args).split("|"):
-            words = part.split()  # (a pile's cards joined by '-', or apart by spaces)
+            words = part.split(None, 1)  # (a pile's cards joined by '-', or apart by spaces)
             if len(words) < 2:
                 raise ParseError("a shuffle reads 'shuffle p2 3-7-Oni-... | p3 ...'")
             seats.append(parse_seat(words[0], s.n))
-            piles.append(self.deck.parse_many([t for w in words[1:] for t in w.split("-")]))
+            piles.append(cards_in(self.deck, words[1]))
         return Shuffle(seats, piles)
 
     def _parse_race(self, s: KazuToriState, m: Typed) -> Event:
@@ -745,9 +746,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             return Deal([x for x in typed if x is not None])
         piles = []
         for part in parts:
-            body = split_seat(part, s.n)[1]
-            toks = [t for t in body.replace("-", " ").split() if t]
-            piles.append(self.deck.parse_many(toks))
+            piles.append(cards_in(self.deck, split_seat(part, s.n)[1]))
         return Deal([len(p) for p in piles], piles)
 
     # -- views ---------------------------------------------------------------------------------

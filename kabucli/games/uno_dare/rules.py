@@ -45,6 +45,7 @@ from kabucli.notation import (
     Typed,
     Verbs,
     card_list,
+    cards_in,
     no_player,
     notate_shared,
     number,
@@ -1084,8 +1085,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         return color
 
     def _parse_cards(self, body: str) -> list[int]:
-        toks = [t for t in body.replace(",", " ").replace("-", " ").split() if t]
-        return self.deck.parse_many(toks)
+        return cards_in(self.deck, body)
 
     def _parse_deal(self, s: UnoState, m: Typed) -> Event:
         parts = " ".join(m.args).split("|")
