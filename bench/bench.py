@@ -333,7 +333,7 @@ def cli_shape() -> tuple[dict[str, int | None], str]:
 
 
 def write_bare_app(folder: Path, shape: dict[str, int | None]) -> None:
-    """A Typer app with kabucli's command tree, shaped like kabucli (package, cli, __main__)."""
+    """A Typer app with kabucli's command tree, as a package (cli, __main__)."""
 
     def command(app: str, name: str, n: int) -> str:
         return textwrap.dedent(f'''
