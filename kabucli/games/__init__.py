@@ -58,7 +58,10 @@ def canonical(name: str) -> str:
     if key not in GAMES:
         from difflib import get_close_matches
 
-        near = get_close_matches(key, [*GAMES, *ALIASES], n=1) if name.isprintable() else []
+        # (a name far longer than any game's is near none: not compared, as a log's header
+        # may name one megabytes long)
+        near = (get_close_matches(key, [*GAMES, *ALIASES], n=1)
+                if name.isprintable() and len(key) <= 40 else [])
         meant = f": did you mean '{ALIASES.get(near[0], near[0])}'?" if near else ""
         from kabucli.safetext import quoted  # (cut and safe: a log's may be megabytes long)
 
