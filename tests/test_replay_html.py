@@ -732,6 +732,34 @@ def test_stepping_is_announced_in_a_live_region(page: Any, tmp_path: Path) -> No
     assert events[-1]["line"] in live.inner_text()
 
 
+def test_a_step_is_announced_with_its_cards_named_in_words(page: Any, tmp_path: Path) -> None:
+    """The live region said the event's line as printed, 'p3 plays YD4', read aloud as 'Y D
+    4': a card token is said as the card's name ('yellow dare 4'), as the card images are
+    named; a dare's own words, in quotation marks, are left as they are, and so is a word
+    that is no card (a seat, a number)."""
+    log = ROOT / "replays" / "uno-dare" / "3p-first-card-wild-dare.kbl"
+    out = tmp_path / "uno.html"
+    write_page(log, out)
+    page.goto(out.as_uri())
+    live = page.locator('[aria-live="polite"]')
+    said = {}
+    for _ in range(9):
+        page.keyboard.press("ArrowRight")
+        said[int(page.locator("#event-index").inner_text().split()[1])] = live.inner_text()
+    assert "p3 strong plays yellow dare 4: p1 is hit by dare #4" in said[2], said[2]
+    assert "YD4" not in said[2]
+    assert "p1 strong plays green reverse" in said[6], said[6]
+    # a dare's words are quoted as they are: 'G to A' is no card
+    assert '"Say the alphabet backwards from G to A."' in said[8], said[8]
+    assert "yellow skip turned up" in said[1], said[1]
+    # a list of cards is said as one, with commas
+    table = tmp_path / "table.html"
+    write_page(ROOT / "replays" / "uno-dare" / "3p-physical-round.kbl", table)
+    page.goto(table.as_uri())
+    page.click('#events li[data-index="23"]')
+    assert "p1 shows blue 1, blue 2, yellow skip" in live.inner_text(), live.inner_text()
+
+
 def test_the_keys_are_said_on_the_page(page: Any, tmp_path: Path) -> None:
     """The keys (arrows, Home, End) were said only in the buttons' tooltips, which a keyboard
     or touch user never sees: the bar of controls says them."""

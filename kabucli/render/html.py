@@ -377,6 +377,8 @@ _JS = r"""
 "use strict";
 (function () {
   const D = JSON.parse(document.getElementById("data").textContent);
+  // (a Map: a word such as "constructor" in a player's name is no key of an object's own)
+  const NAMES = new Map(Object.entries(D.names));
   const SVGNS = "http://www.w3.org/2000/svg";
   const $ = (id) => document.getElementById(id);
   let view = D.views[0];
@@ -394,7 +396,7 @@ _JS = r"""
     svg.setAttribute("viewBox", "0 0 100 150");
     svg.setAttribute("data-card", token);
     const title = document.createElementNS(SVGNS, "title");
-    title.textContent = token === "??" ? "face down" : (D.names[token] || token);
+    title.textContent = token === "??" ? "face down" : (NAMES.get(token) || token);
     svg.appendChild(title);
     const use = document.createElementNS(SVGNS, "use");
     const id = token === "??" ? "card-back" : (D.faces[token] || "card-blank");
@@ -408,6 +410,14 @@ _JS = r"""
       svg.appendChild(t);
     }
     return svg;
+  }
+  // a line as a listener hears it: each card token outside a quotation (a dare's words)
+  // named in words where its deck names it ("plays GD6" -> "plays green dare 6"), cards
+  // next to one another (joined by '-' or apart by a space) said as a list, with commas
+  function spoken(text) {
+    return text.split('"').map((part, i) => i % 2 ? part : part
+      .replace(/[0-9A-Za-z]+/g, (w) => NAMES.has(w) ? "\u0001" + NAMES.get(w) + "\u0002" : w)
+      .replace(/\u0002[- ]\u0001/g, ", ").replace(/[\u0001\u0002]/g, "")).join('"');
   }
   // a card's width in a box (--card: the middle's cards are larger, but on a phone)
   function cardWidth(box) {
@@ -505,9 +515,9 @@ _JS = r"""
     // event, the pot and whose move it is
     const ev = pos ? view.events[pos - 1] : null;
     $("announce").textContent = "event " + pos + " of " + last + ": " +
-      (ev ? ev.line : "before the first event") +
+      (ev ? spoken(ev.line) : "before the first event") +
       (scene.pot === null ? "" : ". pot " + scene.pot) +
-      (scene.waiting ? ". " + scene.waiting : "");
+      (scene.waiting ? ". " + spoken(scene.waiting) : "");
     $("slider").max = String(last);
     $("slider").value = String(pos);
     $("first").disabled = $("back").disabled = pos === 0;
