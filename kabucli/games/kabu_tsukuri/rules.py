@@ -354,12 +354,19 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
                                  f"is typed as its month ('{month}' for {t})")
         return cards_in(self.deck, text, "months 1-12")
 
-
     def _row(self, word: str) -> list[int]:
         cards = self._cards(word)
         if len(cards) != ROW:
             raise ParseError(f"{quoted(word)} is not a row of three cards joined by '-' "
                              "(e.g. 3-4-5)")
+        return cards
+
+    def _row_shown(self, text: str) -> list[int]:
+        """A row turned over (a show, a turn): its three cards joined by '-', or apart by
+        spaces or commas."""
+        cards = self._cards(text)
+        if len(cards) != ROW:
+            raise ParseError(f"{quoted(text.strip())} is not a row of three cards (e.g. 3-4-5)")
         return cards
 
     def parse(self, s: KabuState, text: str) -> Event:
@@ -394,11 +401,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
     def _parse_show(self, s: KabuState, m: Typed) -> Event:
         if not m.args:
             raise ParseError("a row turned over reads 'show 3-4-5' (in laid order)")
-        typed = " ".join(m.args)
-        row = self._cards(typed)  # (joined by '-', or apart by spaces or commas, as a turn's)
-        if len(row) != ROW:
-            raise ParseError(f"{quoted(typed)} is not a row of three cards (e.g. 3-4-5)")
-        return Show(self._mover(s, m.seat), row)
+        return Show(self._mover(s, m.seat), self._row_shown(" ".join(m.args)))
 
     def _parse_lay(self, s: KabuState, m: Typed) -> Event:
         return self._parse_arrange(self._mover(s, m.seat), m.args)
@@ -455,11 +458,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
             if who is not None and who != i:
                 raise ParseError(f"row {i} of the turn is labelled p{who}: give the rows in "
                                  f"seat order, p1 to p{s.n}")
-            row = self._cards(cards)  # (joined by '-', or apart by spaces or commas)
-            if len(row) != ROW:
-                raise ParseError(f"{quoted(cards.strip())} is not a row of three cards (e.g. "
-                                 "3-4-5)")
-            rows.append(row)
+            rows.append(self._row_shown(cards))
         return Turn(number(head[1], 1, ROWS, "a row"), rows)
 
     def _parse_stakes(self, s: KabuState, m: Typed) -> Event:
