@@ -219,7 +219,7 @@ def page(game: Game, data: Any, log_name: str, viewer: int | None = None,
     # each card's name in words (its image's text alternative) where its deck has words for
     # it ("GR": "green reverse"); else a card is named by its token
     named = game.deck.named
-    info["names"] = {tok: named(tok) for tok in ids if named(tok) != tok}
+    info["names"] = {tok: name for tok in ids if (name := named(tok)) != tok}
     blob = (json.dumps(info, separators=(",", ":"), ensure_ascii=False)
             .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
