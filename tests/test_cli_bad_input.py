@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from kabucli import games
 from kabucli.cli import app
 from kabucli.engine import walk
+from kabucli.errors import ParseError
 from kabucli.log import read_log
 
 runner = CliRunner()
@@ -600,3 +601,20 @@ def test_a_bot_command_whose_program_is_an_empty_word_is_refused_at_the_start(
                          "empty (quote as in a shell)"), line
     assert res.stdout == ""
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("typed", ["dare\x1c", "uno\x1fdare", "kazu\x85tori", "dare\u3000",
+                                   "\u212aabu-tsukuri", "yatchab\u0430"])
+def test_a_game_name_with_an_unusual_space_or_a_look_alike_letter_is_refused(
+        typed: str) -> None:
+    """games.canonical split a name with str.split(), which takes the separators '\\x1c' to
+    '\\x1f', '\\x85' and the ideographic space for spaces, and lowered it with str.lower(),
+    which makes the Kelvin sign 'K' a 'k': 'dare\\x1c' was Dare, '\\u212aabu-tsukuri' was
+    Kabu-Tsukuri. Only a space, a tab or '_' separates, and a name holding anything but ASCII
+    names no game."""
+    res = runner.invoke(app, ["rules", typed], env={"NO_COLOR": "1", "COLUMNS": "300"})
+    assert res.exit_code == 1
+    line, = res.stderr.strip().splitlines()
+    assert line.startswith("error: unknown game '"), line
+    with pytest.raises(ParseError):
+        games.canonical(typed)

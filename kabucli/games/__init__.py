@@ -53,7 +53,10 @@ def canonical(name: str) -> str:
     here: in any case, with spaces around it, '_' or a space for '-' ('kazu_tori',
     'Uno Dare'), or an alias ('kazutori'); an unknown name close to a game's is refused
     with that game suggested."""
-    key = "-".join(name.replace("_", " ").split()).lower()
+    # (only a space, a tab or '_' separates, and only ASCII is lowered: Python's split()
+    # takes '\x1c' or '\x85' for a space, and lower() makes the Kelvin sign a 'k')
+    key = ("-".join(w for w in name.replace("_", " ").replace("\t", " ").split(" ") if w)
+           .lower() if name.isascii() else name)
     key = ALIASES.get(key, key)
     if key not in GAMES:
         from difflib import get_close_matches
