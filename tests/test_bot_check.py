@@ -205,3 +205,32 @@ def test_a_command_that_cannot_be_split_into_words_is_refused_before_any_check(
     assert line == (f"error: bot 'cmd:{command}': the command cannot be split into words: "
                     f"{why} (quote as in a shell)"), line
     assert res.stdout == ""
+
+
+@pytest.mark.parametrize("wait", [0.0, 0.5])
+def test_a_greeting_on_stdout_is_told_to_go_to_stderr_as_a_match_tells_it(
+        tmp_path: Path, wait: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/bots.md ("Debugging on stdout"): a greeting before the first turn is taken as the
+    first answer, with the hint to write it to stderr, and `bot check` finds such mistakes.
+    It did not say so: it starts the program before the match (to tell a program that cannot
+    start), so the first turn was not the first any more, and a greeting was 'answers legally
+    ... answered 'bot ready'' without the hint, or, once on the pipe before the turn was sent
+    (a loaded machine: ``wait``), 'answered before it was asked'."""
+    import time
+
+    from kabucli.bots import external
+
+    made = external.Channel.__init__
+
+    def slow_start(self: external.Channel, argv: list[str], timeout: float) -> None:
+        made(self, argv, timeout)
+        time.sleep(wait)
+
+    monkeypatch.setattr(external.Channel, "__init__", slow_start)
+    greeting = "print('bot ready', flush=True)\n" + GOOD
+    code, out = check(tmp_path, greeting, "--json")
+    assert code == 1, out
+    failed = {c["check"]: c for c in json.loads(out)["checks"] if not c["ok"]}
+    assert list(failed)[:1] == ["answers legally"], failed
+    for f in failed["answers legally"]["failures"]:
+        assert "answered 'bot ready'" in f and "write it to stderr, not stdout" in f, f

@@ -416,11 +416,15 @@ class ProcessBot:
         self.timeout = bot_timeout() if timeout is None else timeout
         bot_memory()  # a bad setting refused when the bot is made, before the game starts
         self._chan: Channel | None = None
+        # whether this program was sent a turn yet: it may be started before its first turn
+        # (`bot check` starts it first, to tell a program that cannot start)
+        self._asked = False
 
     def _channel(self) -> Channel:
         if self._chan is None:
             try:
                 self._chan = Channel(command_words(self.command), self.timeout)
+                self._asked = False
             except (OSError, ValueError, ParseError) as exc:
                 raise BotError(f"cannot start bot '{self.command}': {exc}") from None
         return self._chan
@@ -430,8 +434,9 @@ class ProcessBot:
         message = {"type": "turn", "game": game.name, "seat": seat,
                    "state": game.view(state, seat), "legal": legal,
                    "hint": games.text(game.name).hint(state, seat)}
-        first = self._chan is None
         chan = self._channel()
+        first = not self._asked
+        self._asked = True
         # before the first turn nothing was asked: a line the program wrote as it started (a
         # greeting) is read as the first answer, however soon it came (checked here, whether
         # it came before this line ran decided between two failures, by the machine's load)
