@@ -241,11 +241,13 @@ def close_bots(bots: dict[int, Any], outcome: dict[str, Any] | None) -> None:
             closer(outcome)
 
 
-def make_bots(match: Match, kinds: dict[int, str]) -> dict[int, Any]:
+def make_bots(match: Match, kinds: dict[int, str],
+              timeout: float | None = None) -> dict[int, Any]:
     """The bot of each seat in ``kinds`` (seat -> bot kind), each with its own seeded
-    generator."""
+    generator (``timeout``: the seconds a program or Python bot has for each answer; None:
+    ``KABUCLI_BOT_TIMEOUT``'s, else the default)."""
     seed = match.seed if match.seed is not None else 0
-    return {i: botreg.make(match.game.name, kind, Rng(seed, f"bot/{i}"), match, i)
+    return {i: botreg.make(match.game.name, kind, Rng(seed, f"bot/{i}"), match, i, timeout)
             for i, kind in sorted(kinds.items())}
 
 
@@ -793,10 +795,12 @@ def names_any(text: str, words: frozenset[str]) -> bool:
 
 def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | None,
           log_path: Path | None, fmt: Fmt | None, durable: bool = True,
-          commit: bool = False, started: str | None = None) -> Session:
+          commit: bool = False, started: str | None = None,
+          timeout: float | None = None) -> Session:
     """A new game (``commit``: the header commits to the seed, see
     :func:`kabucli.compact.seed_commitment`; the caller shows ``header.commit``; ``started``:
-    the header's start time, if not now)."""
+    the header's start time, if not now; ``timeout``: the bots' time limit, see
+    :func:`make_bots`)."""
     # a game with a person, or at a real table, records when each input was entered
     timed = seed is None or any(s.control == "human" for s in seats)
     salt = new_salt() if commit and seed is not None else None
@@ -807,7 +811,7 @@ def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | 
     # the bots first (as resume does): a Python bot that cannot load, or a bad
     # KABUCLI_BOT_TIMEOUT or KABUCLI_BOT_MEMORY, stops before the log is made, leaving none
     kinds = recorded_bots(seats)
-    bots = make_bots(match, kinds)
+    bots = make_bots(match, kinds, timeout)
     if log_path is not None:
         try:
             match.writer = LogWriter.create(log_path, header, fmt or format_for(log_path),
@@ -820,8 +824,8 @@ def start(game: Game, rules: msgspec.Struct, seats: list[SeatInfo], seed: int | 
 
 
 def resume(path: Path, bot_specs: list[str] | None = None, durable: bool = True,
-           progress: Callable[[int, int], None] | None = None
-           ) -> tuple[Session, LogError | None]:
+           progress: Callable[[int, int], None] | None = None,
+           timeout: float | None = None) -> tuple[Session, LogError | None]:
     """Reopen a log to play on: replay it and append from its last good record.
 
     Only a torn tail (its last record cut short) is taken off, into a side file
@@ -830,7 +834,8 @@ def resume(path: Path, bot_specs: list[str] | None = None, durable: bool = True,
     refuses, and then the file is left as it is.
 
     ``progress`` is told how far it has come, (done, all), the first half by the log's bytes
-    read, the second by the events the bots caught up with (a progress bar's)."""
+    read, the second by the events the bots caught up with (a progress bar's). ``timeout``:
+    the time limit of the user's bots named again (see :func:`make_bots`)."""
     data = read_log(path, games.event_types, strict=False,
                     progress=None if progress is None else lambda d, n: progress(d, 2 * n))
     if data.error is not None and not data.torn:
@@ -855,7 +860,7 @@ def resume(path: Path, bot_specs: list[str] | None = None, durable: bool = True,
     kinds = resume_bots(game, data.header.seats, bot_specs or [])
     bots, due = caught_up_bots(game, data.header, data.events, kinds,
                                None if progress is None else lambda d, n: progress(n + d, 2 * n))
-    bots |= make_bots(match, {s: k for s, k in kinds.items() if s not in bots})
+    bots |= make_bots(match, {s: k for s, k in kinds.items() if s not in bots}, timeout)
     try:
         match.writer = LogWriter.reopen(path, data.good_bytes, len(data.events), durable, data)
     except BaseException:  # (another kabucli holds the log, say): as start's failed log

@@ -441,18 +441,52 @@ def test_a_folder_where_a_file_is_to_be_written_is_named_so(
                                    "-inf", "'inf'", "five", "", "0.0001"])
 @pytest.mark.parametrize("command", [("sim", "dare", "--bot", "random", "--bot", "random"),
                                      ("tournament", "dare", "--bot", "random", "--bot", "best"),
-                                     ("bot", "check", "dare", "cat")])
+                                     ("bot", "check", "dare", "cat"),
+                                     ("play", "dare", "--bot", "all=random", "--no-log"),
+                                     ("resume", "g.kbl")])
 def test_a_timeout_that_is_no_number_of_seconds_says_so(value: str,
                                                         command: tuple[str, ...]) -> None:
     """'nan' passed the range check and was said to be more than 86400; '1e400' was quoted
     as parsed ('inf is not a number of seconds'), '1e-400' as '0', 'five' as pydantic's
-    'Input should be a valid number': the message quotes what was typed. (play has no
-    --timeout: KABUCLI_BOT_TIMEOUT, whose message quotes the variable as set.)"""
+    'Input should be a valid number': the message quotes what was typed. (play and resume
+    had no --timeout at all.)"""
     res = CliRunner().invoke(app, [*command, "--timeout", value],
                              env={"NO_COLOR": "1", "COLUMNS": "300"})
     assert res.exit_code == 2
     assert (f"Invalid value for '--timeout': '{value}' is not a number of seconds from "
             "0.001 to 86400") in res.stderr
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1", "86401", "1e400", "-0", "1e-400",
+                                   "-inf", "'inf'", "five", "0.0001", "0.0009"])
+def test_a_bot_timeout_setting_refuses_what_timeout_refuses(value: str) -> None:
+    """KABUCLI_BOT_TIMEOUT took any number above 0 (0.0001 too), which --timeout refuses: the
+    two take the same numbers, and the setting's refusal names the variable."""
+    res = CliRunner().invoke(app, ["play", "dare", "--bot", "all=cmd:cat", "--no-log"],
+                             env={"NO_COLOR": "1", "COLUMNS": "300",
+                                  "KABUCLI_BOT_TIMEOUT": value})
+    assert res.exit_code == 1, res.output
+    assert res.stderr.strip() == (f"error: KABUCLI_BOT_TIMEOUT='{value}': not a number of "
+                                  "seconds from 0.001 to 86400"), res.stderr
+
+
+@pytest.mark.parametrize(("value", "seconds"), [("  5 ", 5.0), ("0.001", 0.001),
+                                               ("86400", 86400.0), ("1e1", 10.0), ("", 10.0)])
+def test_a_bot_timeout_setting_in_range_is_taken(value: str, seconds: float,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from kabucli.bots.external import bot_timeout
+
+    monkeypatch.setenv("KABUCLI_BOT_TIMEOUT", value)  # ('': not set, the default)
+    assert bot_timeout() == seconds
+
+
+def test_a_very_long_bot_timeout_setting_is_refused_in_one_short_line() -> None:
+    res = CliRunner().invoke(app, ["play", "dare", "--bot", "all=cmd:cat", "--no-log"],
+                             env={"NO_COLOR": "1", "COLUMNS": "300",
+                                  "KABUCLI_BOT_TIMEOUT": "9" * 100_000})
+    assert res.exit_code == 1
+    assert res.stderr.startswith("error: KABUCLI_BOT_TIMEOUT='9999")
+    assert len(res.stderr) < 300, len(res.stderr)
 
 
 def test_a_very_long_timeout_is_refused_in_one_short_line() -> None:

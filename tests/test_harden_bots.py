@@ -136,6 +136,15 @@ def test_a_failed_bot_is_killed_with_the_children_it_started(tmp_path: Path) -> 
     assert not alive(pid)
 
 
+def test_play_takes_the_time_limit_as_timeout_before_the_setting(tmp_path: Path) -> None:
+    """play had no --timeout (sim, tournament and bot check have): only the setting."""
+    silent = write(tmp_path, "silent.py", SILENT)
+    code, out, took = play("--bot", f"1=cmd:{sys.executable} {silent}", "--bot", "2=best",
+                           "--no-log", "--timeout", "0.1")
+    assert code == 1 and "did not answer within 0.1 s" in error_line(out), out
+    assert took < LIMIT + 3
+
+
 def test_a_bad_time_limit_setting_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KABUCLI_BOT_TIMEOUT", "soon")
     with pytest.raises(BotError, match="KABUCLI_BOT_TIMEOUT='soon'"):

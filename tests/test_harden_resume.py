@@ -116,6 +116,17 @@ def test_resume_runs_a_user_bot_named_again_and_keeps_the_header(tmp_path: Path,
                                     f"user's bot, not run: p2 '{bot}')")
 
 
+def test_resume_takes_the_time_limit_of_the_bots_it_starts(tmp_path: Path) -> None:
+    """resume starts the user's bots named again: --timeout is their time limit, as play's."""
+    (tmp_path / "silent.py").write_text("import sys, time\nsys.stdin.readline()\n"
+                                        "time.sleep(60)\n")
+    bot = f"cmd:{sys.executable} {tmp_path / 'silent.py'}"
+    log = with_control(quit_game(tmp_path / "g.kbl"), 2, f"bot:{bot}")
+    res = run("resume", str(log), "--bot", f"2={bot}", "--timeout", "0.2", input="pass\n" * 9)
+    assert res.exit_code == 1, res.stderr
+    assert "did not answer within 0.2 s" in res.stderr, res.stderr
+
+
 def test_audit_and_replay_run_no_bot_and_audit_names_the_user_bots(tmp_path: Path) -> None:
     bots = user_bots(tmp_path)
     log = with_control(quit_game(tmp_path / "g.kbl"), 2, f"bot:{bots['cmd'][0]}")

@@ -36,7 +36,6 @@ import contextlib
 import importlib
 import importlib.util
 import json
-import math
 import os
 import secrets
 import selectors
@@ -75,18 +74,28 @@ READY = b'{"ready":true}'  # what that process says once it has started
 MEMORY = 4096  # MiB a bot process may allocate (KABUCLI_BOT_MEMORY overrides it)
 
 
-def bot_timeout() -> float:
-    """The time limit of every bot's answer: ``KABUCLI_BOT_TIMEOUT`` seconds, else TIMEOUT."""
-    text = os.environ.get("KABUCLI_BOT_TIMEOUT", "").strip()
-    if not text:
-        return TIMEOUT
+def seconds(text: str) -> float | None:
+    """``text`` as a time limit: a number of seconds from 0.001 to 86400 (None: it is not
+    one). ``--timeout`` and ``KABUCLI_BOT_TIMEOUT`` both read it so (a range check alone let
+    'nan' through)."""
     try:
         value = float(text)
     except ValueError:
-        value = math.nan
-    if not 0 < value <= 86400:
-        raise BotError(f"KABUCLI_BOT_TIMEOUT={text!r}: give the seconds a bot has to answer, "
-                       "a number above 0 (at most 86400)")
+        return None
+    return value if 0.001 <= value <= 86400 else None  # (False for nan too)
+
+
+def bot_timeout() -> float:
+    """The time limit of every bot's answer: ``KABUCLI_BOT_TIMEOUT`` seconds, else TIMEOUT."""
+    text = os.environ.get("KABUCLI_BOT_TIMEOUT", "")
+    if not text.strip():
+        return TIMEOUT
+    value = seconds(text)
+    if value is None:
+        from kabucli.safetext import quoted  # (cut: a setting may be 100 KB long)
+
+        raise BotError(f"KABUCLI_BOT_TIMEOUT={quoted(text)}: not a number of seconds from "
+                       "0.001 to 86400")
     return value
 
 

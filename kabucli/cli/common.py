@@ -276,6 +276,29 @@ RulesFileOpt = Annotated[Path | None, typer.Option("--rules-file", metavar="FILE
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
 
 
+def _seconds(value: str | float) -> float:
+    """--timeout: a number of seconds 0.001-86400, read as KABUCLI_BOT_TIMEOUT is
+    (:func:`kabucli.bots.external.seconds`), refused quoting what was typed: the number
+    parsed said 'inf' for 1e400 and '0' for 1e-400."""
+    if isinstance(value, float):  # (already a number)
+        return value
+    from kabucli.bots.external import seconds
+
+    parsed = seconds(value)
+    if parsed is None:
+        from kabucli.safetext import quoted  # (cut: a word may be 100 KB long)
+
+        raise typer.BadParameter(f"{quoted(value)} is not a number of seconds from 0.001 to "
+                                 "86400")
+    return parsed
+
+
+TimeoutOpt = Annotated[float | None, typer.Option(
+    "--timeout", metavar="SECONDS", parser=_seconds,
+    help="Seconds (0.001-86400) a cmd: or py: bot has for each answer (default: "
+         "KABUCLI_BOT_TIMEOUT, else 10).")]
+
+
 @contextlib.contextmanager
 def _sigterm_stops() -> Iterator[None]:
     """While a game runs, SIGTERM (``kill``, a machine shutting down) raises Terminated, which

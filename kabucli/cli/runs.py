@@ -19,6 +19,7 @@ from kabucli.cli.common import (
     RuleOpt,
     RulesFileOpt,
     SeedOpt,
+    TimeoutOpt,
     _console,
     _dumps,
     _escape,
@@ -70,30 +71,6 @@ HtmlOpt = Annotated[Path | None, typer.Option(
     "--html", metavar="FILE", path_type=str, autocompletion=complete_path,
     help="One self-contained page: the --plot chart and the report's table (pip install "
          "'kabucli\\[plot]').")]
-
-
-def _seconds(value: str | float) -> float:
-    """--timeout: a number of seconds 0.001-86400 (a range check alone let 'nan' through to
-    a message saying it was more than 86400), refused quoting what was typed: the number
-    parsed said 'inf' for 1e400 and '0' for 1e-400."""
-    if isinstance(value, float):  # (already a number)
-        return value
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = math.nan
-    if not 0.001 <= seconds <= 86400:  # (False for nan too)
-        from kabucli.safetext import quoted  # (cut: a word may be 100 KB long)
-
-        raise typer.BadParameter(f"{quoted(value)} is not a number of seconds from 0.001 to "
-                                 "86400")
-    return seconds
-
-
-TimeoutOpt = Annotated[float | None, typer.Option(
-    "--timeout", metavar="SECONDS", parser=_seconds,
-    help="Seconds (0.001-86400) a cmd: or py: bot has for each answer (default: "
-         "KABUCLI_BOT_TIMEOUT, else 10).")]
 
 
 def _workers(workers: int | None, backend: str, address: str | None) -> int:

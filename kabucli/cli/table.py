@@ -23,6 +23,7 @@ from kabucli.cli.common import (
     RuleOpt,
     RulesFileOpt,
     SeedOpt,
+    TimeoutOpt,
     _console,
     _dumps,
     _escape,
@@ -97,6 +98,7 @@ def play(
                          "down; kabucli audit later checks the seed in the log against "
                          "it. (With a person at a seat the seed is never shown before the "
                          "match ends; then it is, checked against the commitment.)")] = False,
+    timeout: TimeoutOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a game: interactive by default, or from a script; bots fill any seats."""
@@ -126,7 +128,7 @@ def play(
         humans = any(x.control == "human" for x in seats)
         sess = start(g, r, seats, None if physical else s, path,
                      format_for(path) if path else None, durable=humans or physical,
-                     commit=commit)
+                     commit=commit, timeout=timeout)
     except KabuError as exc:
         fail(str(exc))
     if typed is not None and sess.seed_secret() and not (quiet or as_json):
@@ -160,6 +162,7 @@ def resume(
                                                autocompletion=complete_path,
                                                help="Read the moves from FILE or '-'.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the result.")] = False,
+    timeout: TimeoutOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Go on with a game from its log (after a crash or a quit); appends to the same log."""
@@ -171,7 +174,7 @@ def resume(
     moves = _read_script(script)
     try:
         with _long_work(f"resuming {safe_text(str(log))}") as progress:
-            sess, torn = do_resume(log, bot or [], progress=progress)
+            sess, torn = do_resume(log, bot or [], progress=progress, timeout=timeout)
     except LogError as exc:
         fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:
