@@ -150,8 +150,8 @@ def check_bot(game: Game, rules: msgspec.Struct, command: str, seed: int = 1, ga
     return list(checks.values())
 
 
-STALLS = ("did not answer", "did not read", "exited", "closed its output", "closed its input",
-          "is not running")
+STALLS = ("did not answer", "did not read", "exited", "was killed", "closed its output",
+          "closed its input", "is not running")
 
 
 def _stalled(message: str, command: str) -> str:

@@ -234,3 +234,43 @@ def test_a_greeting_on_stdout_is_told_to_go_to_stderr_as_a_match_tells_it(
     assert list(failed)[:1] == ["answers legally"], failed
     for f in failed["answers legally"]["failures"]:
         assert "answered 'bot ready'" in f and "write it to stderr, not stdout" in f, f
+
+
+@pytest.mark.parametrize(("command", "said"), [
+    # (python3 cannot open the file: it starts, writes why on stderr and exits)
+    ("{python} /nonexistent/bot.py", "exited (code 2) without answering; its last line on "
+                                      "stderr: '{python}: can't open file"),
+    ("sh -c 'exit 0'", "exited (code 0) without answering"),
+    ("sh -c 'echo starting >&2; echo no model found >&2; exit 1'",
+     "exited (code 1) without answering; its last line on stderr: 'no model found'"),
+    ("sh -c 'echo bye >&2; kill -9 $$'",
+     "was killed by signal 9 (SIGKILL) without answering; its last line on stderr: 'bye'"),
+])
+@pytest.mark.parametrize("timeout", ["0.001", "0.5"])
+def test_a_program_that_exits_before_answering_is_said_to_have_exited(
+        command: str, said: str, timeout: str) -> None:
+    """With a limit shorter than the program took to exit, it 'did not answer within 0.001 s
+    (flush the output ...)', passing 'starts', where it had ended: its exit is said, with
+    its status and the last line it wrote on stderr."""
+    command = command.format(python=sys.executable)
+    res = runner.invoke(app, ["bot", "check", "dare", command, "--rule", "rounds=1",
+                              "--timeout", timeout, "--json"])
+    assert res.exit_code == 1, res.output
+    checks = {c["check"]: c for c in json.loads(res.stdout)["checks"]}
+    failures = checks["starts"]["failures"]
+    assert len(failures) == 2, checks  # (in each seat)
+    for seat, failure in enumerate(failures, 1):
+        assert failure.startswith(f"p{seat}, seed 1: bot p{seat} ('{command}') "
+                                  + said.format(python=sys.executable)), failure
+        assert "flush" not in failure and "\n" not in failure
+    assert checks["answers every turn in time"]["failures"] == ["not seen: no answer was given"]
+
+
+def test_the_stderr_line_of_a_program_that_exited_is_shown_safe_and_cut() -> None:
+    command = ("sh -c 'printf \"\\033[31m%s\\n\" $(head -c 5000 /dev/zero | tr \"\\\\0\" x) >&2; "
+               "exit 3'")
+    res = runner.invoke(app, ["bot", "check", "dare", command, "--rule", "rounds=1",
+                              "--timeout", "0.5", "--json"])
+    failure = {c["check"]: c for c in json.loads(res.stdout)["checks"]}["starts"]["failures"][0]
+    assert "exited (code 3) without answering; its last line on stderr: '" in failure
+    assert "\033" not in failure and len(failure) < 400, failure

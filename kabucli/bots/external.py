@@ -68,6 +68,10 @@ CLOSE_WAIT = 2.0  # seconds a bot has to exit once its game is over
 EXIT_CHECK = 0.2
 # seconds a bot whose input pipe is found closed has to finish exiting (see Channel.send)
 EXITING = 0.1
+# seconds a bot that has not answered in time, nor written a byte, is given to be seen exiting
+# (a limit shorter than a program took to fail: its exit is what to say, not its lateness)
+LATE_EXIT = 0.5
+ERR_TAIL = 4096  # the last bytes of a bot's stderr kept, to say why it exited
 IDLE_HOSTS = 8  # Python bot processes kept for the next match of a run
 HOST_START = 30.0  # seconds a Python bot's process has to start, before its time limit
 READY = b'{"ready":true}'  # what that process says once it has started
@@ -153,7 +157,7 @@ class Channel:
         # leave its process group (setsid, a daemon) are found by it and ended with it
         self.mark = secrets.token_hex(8)
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=None if debug else subprocess.DEVNULL,
+                                     stderr=None if debug else subprocess.PIPE,
                                      start_new_session=True,
                                      env={**os.environ, MARK: self.mark})
         _live[self.mark] = self
@@ -172,14 +176,77 @@ class Channel:
         self._buf = bytearray()
         self._eof = False
         self._killed = False
+        # its stderr (unless KABUCLI_DEBUG shows it): read whenever the bot is waited for, so
+        # that it never blocks on a full pipe, and only its tail kept, to say why it exited
+        self._tail = bytearray()
+        self._err = -1
+        if self.proc.stderr is not None:
+            self._err = self.proc.stderr.fileno()
+            os.set_blocking(self._err, False)
+            self._readable.register(self._err, selectors.EVENT_READ)
+            self._writable.register(self._err, selectors.EVENT_READ)
 
     def deadline(self) -> float:
         return time.monotonic() + self.timeout
 
     def _wait(self, sel: selectors.BaseSelector, deadline: float) -> bool:
-        """Whether the pipe of ``sel`` is ready before ``deadline``."""
-        left = deadline - time.monotonic()
-        return left > 0 and bool(sel.select(left))
+        """Whether the pipe of ``sel`` (stdin or stdout; not stderr) is ready before
+        ``deadline``; stderr is read meanwhile."""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            if self._ready(sel, left):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+
+    def _ready(self, sel: selectors.BaseSelector, wait: float) -> bool:
+        """Whether the pipe of ``sel`` that is not stderr is ready within ``wait`` seconds
+        (0: now); stderr, when it is ready first, is read instead (then False)."""
+        events = sel.select(wait)
+        if any(key.fd != self._err for key, _ in events):
+            return True
+        if events:
+            self._read_err()
+        return False
+
+    def _read_err(self) -> None:
+        """What the bot wrote on stderr, read as far as it is there now: the last ERR_TAIL
+        bytes kept (see :meth:`_exited`)."""
+        for _ in range(16):  # (a bot that floods stderr does not hold the reading here)
+            try:
+                chunk = os.read(self._err, 65536)
+            except (BlockingIOError, OSError):
+                return
+            if not chunk:  # closed: never ready again
+                for sel in (self._readable, self._writable):
+                    with contextlib.suppress(KeyError, ValueError):
+                        sel.unregister(self._err)
+                return
+            self._tail += chunk
+            del self._tail[:-ERR_TAIL]
+
+    def _exited(self, code: int) -> str:
+        """How the bot ended, exit status ``code``, before answering: its exit code or the
+        signal that killed it, and the last line it wrote on stderr (safe to show, cut)."""
+        if self._err >= 0 and not self._killed:
+            self._read_err()
+        if code >= 0:
+            how = f"exited (code {code})"
+        else:
+            try:
+                name = f" ({signal.Signals(-code).name})"
+            except ValueError:
+                name = ""
+            how = f"was killed by signal {-code}{name}"
+        lines = bytes(self._tail).decode("utf-8", "replace").splitlines()
+        last = next((line.strip() for line in reversed(lines) if line.strip()), "")
+        if not last:
+            return f"{how} without answering"
+        from kabucli.safetext import quoted
+
+        return f"{how} without answering; its last line on stderr: {quoted(last, 120)}"
 
     def _wait_answer(self, deadline: float) -> bool:
         """Whether the bot's output has something to read before ``deadline``. Stalled as
@@ -189,11 +256,11 @@ class Channel:
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
-            if self._readable.select(min(left, EXIT_CHECK)):
+            if self._ready(self._readable, min(left, EXIT_CHECK)):
                 return True
             code = self.proc.poll()
-            if code is not None and not self._readable.select(0):
-                raise Stalled(f"exited (code {code}) without answering")
+            if code is not None and not self._ready(self._readable, 0):
+                raise Stalled(self._exited(code))
 
     def send(self, data: bytes, deadline: float) -> None:
         view = memoryview(data)
@@ -213,7 +280,7 @@ class Channel:
                     with contextlib.suppress(subprocess.TimeoutExpired):
                         code = self.proc.wait(timeout=EXITING)
                 raise Stalled("closed its input" if code is None
-                              else f"exited (code {code}) without answering") from None
+                              else self._exited(code)) from None
 
     def line(self, deadline: float) -> bytes:
         """The next line the child writes (without its newline)."""
@@ -228,12 +295,20 @@ class Channel:
                 del buf[:end + 1]
                 return out
             if self._eof:
-                try:
-                    code = self.proc.wait(timeout=min(1.0, max(deadline - time.monotonic(), 0)))
+                try:  # (at least LATE_EXIT: past its limit, it may be exiting just then)
+                    code = self.proc.wait(timeout=min(1.0, max(deadline - time.monotonic(),
+                                                               LATE_EXIT)))
                 except subprocess.TimeoutExpired:
                     raise Stalled("closed its output without answering") from None
-                raise Stalled(f"exited (code {code}) without answering")
+                raise Stalled(self._exited(code))
             if not self._wait_answer(deadline):
+                if not buf:  # it may have exited just then (a limit shorter than it took)
+                    ended = self.proc.poll()
+                    if ended is None:
+                        with contextlib.suppress(subprocess.TimeoutExpired):
+                            ended = self.proc.wait(timeout=LATE_EXIT)
+                    if ended is not None and not self._wrote_more():
+                        raise Stalled(self._exited(ended))
                 late = f"did not answer within {self.timeout:g} s"
                 if buf:  # a line begun and never ended: said, for that is what to fix
                     shown = bytes(buf[:80]).decode("utf-8", "backslashreplace")
@@ -249,10 +324,20 @@ class Channel:
             else:
                 self._eof = True
 
+    def _wrote_more(self) -> bool:
+        """Whether the bot's output holds more now (not its end: a bot that exited closed
+        it)."""
+        if not self._ready(self._readable, 0):
+            return False
+        try:
+            return bool(os.read(self._out, 65536))  # (a late answer: dropped, as the bot is)
+        except BlockingIOError:
+            return False
+
     def unasked(self) -> bytes:
         """What the child wrote that no answer took (held here, or on the pipe now, not
         waited for): before a question, a line it wrote before it was asked."""
-        if not self._buf and not self._eof and self._readable.select(0):
+        if not self._buf and not self._eof and self._ready(self._readable, 0):
             with contextlib.suppress(BlockingIOError):
                 chunk = os.read(self._out, 65536)
                 if chunk:
@@ -285,7 +370,7 @@ class Channel:
         _live.pop(self.mark, None)
         self._writable.close()
         self._readable.close()
-        for pipe in (self.proc.stdin, self.proc.stdout):
+        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             with contextlib.suppress(OSError):
                 if pipe is not None:
                     pipe.close()
