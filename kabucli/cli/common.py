@@ -143,6 +143,52 @@ def _json_errors(on: bool, **about: Any) -> Iterator[None]:
         raise
 
 
+class _JsonStream:
+    """Writes the parts of a JSON document a command prints as it goes (``on``; off: plain
+    prints). A Ctrl-C (SIGINT) that comes while a part is written waits for its end, then
+    raises KeyboardInterrupt as ever, so that what is written is whole and the command can
+    close the document (``ended``: its last part was begun). :meth:`close` puts the handler
+    of Ctrl-C back."""
+
+    def __init__(self, on: bool = True) -> None:
+        import signal
+        import threading
+
+        self.ended = False
+        self._writing = False
+        self._held = False
+        self._before: Any = None
+        if (on and threading.current_thread() is threading.main_thread()
+                and callable(signal.getsignal(signal.SIGINT))):
+            self._before = signal.signal(signal.SIGINT, self._ctrl_c)
+
+    def _ctrl_c(self, signum: int, frame: Any) -> None:
+        if self._writing:
+            self._held = True
+        else:
+            self._before(signum, frame)
+
+    def write(self, text: str, last: bool = False) -> None:
+        self._writing = True
+        try:
+            self.ended = self.ended or last
+            print(text, end="")
+        finally:
+            self._writing = False
+        if self._held:
+            import signal
+
+            self._held = False
+            self._before(signal.SIGINT, None)
+
+    def close(self) -> None:
+        import signal
+
+        if self._before is not None and signal.getsignal(signal.SIGINT) == self._ctrl_c:
+            signal.signal(signal.SIGINT, self._before)
+        self._before = None
+
+
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 

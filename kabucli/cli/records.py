@@ -22,6 +22,7 @@ from kabucli.cli.common import (
     _events,
     _file_named,
     _json_errors,
+    _JsonStream,
     _log_named,
     _long_work,
     fail,
@@ -345,17 +346,26 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
                            for k, v in values.items())
 
     lead = "{\n" + members(head) + ',\n  "steps": [\n    '
+    opened = lead
 
     def on_step(index: int, ev: Event, m: Match) -> None:
         nonlocal lead
         track(index, ev, m)
-        print(lead + _dumps({**step(index, ev), "state": g.view(m.state, viewer)}), end="")
+        stream.write(lead + _dumps({**step(index, ev), "state": g.view(m.state, viewer)}))
         lead = ",\n    "
 
-    match, violation = walk(g, data.header, events, on_step)
-    if match.logged == 0:  # no step: the list opens and closes here
-        print(lead.rstrip(), end="")
-    print("\n  ],\n" + members(ending(match, violation)) + "\n}")
+    stream = _JsonStream()  # (a Ctrl-C: the document is closed, its steps so far in it)
+    try:
+        match, violation = walk(g, data.header, events, on_step)
+        stream.write((opened.rstrip() if lead == opened else "")  # (no step: opened here)
+                     + "\n  ],\n" + members(ending(match, violation)) + "\n}\n", last=True)
+    except KeyboardInterrupt:  # (exit 130 all the same)
+        if not stream.ended:
+            stream.write((opened.rstrip() if lead == opened else "")
+                         + '\n  ],\n  "interrupted": true\n}\n', last=True)
+        raise
+    finally:
+        stream.close()
     return violation
 
 
@@ -403,7 +413,7 @@ def audit(
         counts[res["status"]] += 1
         if as_json:
             body = _dumps(res, indent=2).replace("\n", "\n  ")
-            print(("[\n  " if not items else ",\n  ") + body, end="")
+            stream.write(("[\n  " if not items else ",\n  ") + body)
         items += 1
 
     # the lines of valid logs, printed together (rich's cost is per print: 77 us for a log's
@@ -416,6 +426,7 @@ def audit(
         from rich.progress import track
 
         progress = track(logs, description="auditing", console=err, transient=True)
+    stream = _JsonStream(as_json)  # (a Ctrl-C: the array is closed, see below)
     try:  # (lines waiting are shown however the loop ends: Ctrl-C too)
         for name, path in progress or logs:
             res: dict[str, Any] = {"log": str(path)}
@@ -511,11 +522,16 @@ def audit(
                                  else "") + _taken_back(taken, after)
                               + _unchecked(head))
             result(res)
+        if as_json:
+            stream.write("\n]\n" if items else "[]\n", last=True)
+    except KeyboardInterrupt:  # (exit 130 all the same) the array of the logs audited so far
+        if as_json and not stream.ended:
+            stream.write("\n]\n" if items else "[]\n", last=True)
+        raise
     finally:
+        stream.close()
         valid.flush()
-    if as_json:
-        print("\n]" if items else "[]")
-    elif len(logs) > 1:  # (the lines of a few hundred logs: how many of each, at the end)
+    if not as_json and len(logs) > 1:  # (the lines of a few hundred logs: how many of each)
         out.print(_audit_counts(counts), highlight=False)
     raise typer.Exit(worst)
 

@@ -1,0 +1,68 @@
+"""A JSON document that a command prints as it goes (audit --json's array, replay --json's
+steps) stays one JSON document when a Ctrl-C (SIGINT) stops the command: it lacked its
+closing brackets."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LOG = ROOT / "replays" / "dare" / "3p-showdown-outright.kbl"
+
+
+def interrupted(args: list[str], cwd: Path) -> tuple[int, bytes, bytes]:
+    """Exit code, stdout and stderr of kabucli ``args``, sent SIGINT once its stdout began."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "kabucli", *args], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    assert proc.stdout is not None
+    first = proc.stdout.read(1)  # (its stdout is a pipe: this comes once a buffer is full)
+    assert first, proc.communicate()
+    time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    return proc.returncode, first + out, err
+
+
+def test_audit_json_stopped_by_ctrl_c_is_one_array(tmp_path: Path) -> None:
+    rest = [str(LOG)] * 20_000  # (far more than it audits before the signal)
+    code, out, err = interrupted(["audit", "--json", *rest], tmp_path)
+    assert code == 130, err
+    items = json.loads(out)
+    assert 0 < len(items) < 20_000
+    assert all(item["status"] == "valid" for item in items)
+
+
+def test_replay_json_stopped_by_ctrl_c_is_one_document(tmp_path: Path) -> None:
+    log = tmp_path / "long.jsonl"
+    made = subprocess.run([sys.executable, "-m", "kabucli", "play", "dare", "--seed", "1",
+                           "--bot", "all=random", "--players", "4", "--rule", "rounds=400",
+                           "--quiet", "--log", str(log)],
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                          timeout=300)
+    assert made.returncode == 0, made.stderr
+    code, out, err = interrupted(["replay", str(log), "--json"], tmp_path)
+    assert code == 130, err
+    doc = json.loads(out)
+    assert doc["interrupted"] is True
+    assert 0 < len(doc["steps"]) < doc["events"]
+
+
+@pytest.mark.parametrize("args", [["audit", "--json"], ["replay", "--json"]])
+def test_the_json_of_a_command_not_stopped_says_nothing_of_it(args: list[str]) -> None:
+    from typer.testing import CliRunner
+
+    from kabucli.cli import app
+
+    res = CliRunner().invoke(app, [args[0], str(LOG), *args[1:]])
+    assert res.exit_code == 0
+    doc = json.loads(res.stdout)
+    assert "interrupted" not in (doc[0] if isinstance(doc, list) else doc)
