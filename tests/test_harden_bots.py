@@ -1041,3 +1041,29 @@ def test_a_bot_may_leave_its_seat_out_of_a_move_whose_verb_starts_with_p(
     report = simulate(g, g.Rules(), [bot, next(iter(bots.kinds(game)))], 2, seed=3)
     assert report.matches == 2
     assert report.failures == 0, report.failed
+
+
+@pytest.mark.parametrize(("timeout", "answered"), [(0.2, True), (1.0, False)])
+def test_a_hung_bot_is_given_no_time_past_its_limit_but_at_its_start_under_a_short_limit(
+        timeout: float, answered: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program past its limit with nothing written is waited for LATE_EXIT more, to say
+    that it exited rather than that it was late (a limit shorter than it took to fail at its
+    start). A bot that hangs after answering, or under a limit of a second or more, is not
+    exiting: it was kept LATE_EXIT past every limit all the same (0.5 s more a forfeit, in
+    every match of a sim)."""
+    from kabucli.bots import external
+
+    monkeypatch.setattr(external, "LATE_EXIT", 30.0)  # (any wait for it would be seen)
+    script = ("import sys, time\n"
+              + ("print('hello', flush=True)\n" if answered else "")
+              + "time.sleep(60)\n")
+    chan = Channel([sys.executable, "-c", script], timeout)
+    try:
+        if answered:
+            assert chan.line(chan.deadline() + 10) == b"hello"
+        t0 = time.monotonic()
+        with pytest.raises(Stalled, match="did not answer within"):
+            chan.line(chan.deadline())
+        assert time.monotonic() - t0 < timeout + 10, time.monotonic() - t0
+    finally:
+        chan.kill()

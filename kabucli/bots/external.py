@@ -71,6 +71,7 @@ EXITING = 0.1
 # seconds a bot that has not answered in time, nor written a byte, is given to be seen exiting
 # (a limit shorter than a program took to fail: its exit is what to say, not its lateness)
 LATE_EXIT = 0.5
+LATE_LIMIT = 1.0  # ... when its time limit is shorter than this
 ERR_TAIL = 4096  # the last bytes of a bot's stderr kept, to say why it exited
 IDLE_HOSTS = 8  # Python bot processes kept for the next match of a run
 HOST_START = 30.0  # seconds a Python bot's process has to start, before its time limit
@@ -176,6 +177,7 @@ class Channel:
         self._buf = bytearray()
         self._eof = False
         self._killed = False
+        self._lines = 0  # lines it answered
         # its stderr (unless KABUCLI_DEBUG shows it): read whenever the bot is waited for, so
         # that it never blocks on a full pipe, and only its tail kept, to say why it exited
         self._tail = bytearray()
@@ -293,6 +295,7 @@ class Channel:
                 end = len(buf) if end < 0 else end
                 out = bytes(buf[:end])
                 del buf[:end + 1]
+                self._lines += 1
                 return out
             if self._eof:
                 try:  # (at least LATE_EXIT: past its limit, it may be exiting just then)
@@ -304,7 +307,10 @@ class Channel:
             if not self._wait_answer(deadline):
                 if not buf:  # it may have exited just then (a limit shorter than it took)
                     ended = self.proc.poll()
-                    if ended is None:
+                    # (waited for only before its first line, under a limit shorter than a
+                    # program may take to fail at its start: a bot hung later, or under a
+                    # longer limit, is not kept LATE_EXIT longer)
+                    if ended is None and not self._lines and self.timeout < LATE_LIMIT:
                         with contextlib.suppress(subprocess.TimeoutExpired):
                             ended = self.proc.wait(timeout=LATE_EXIT)
                     if ended is not None and not self._wrote_more():
