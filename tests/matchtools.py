@@ -87,3 +87,27 @@ def killer_bot(folder: Path) -> tuple[Path, Path]:
         "        os.kill(os.getppid(), signal.SIGKILL)\n"
         "    print(m['legal'][-1], flush=True)\n")
     return bot, marker
+
+
+def page_example(page: Path, intro: str) -> str:
+    """The first fenced block of a docs page after the line that holds ``intro``, as the page
+    gives it (so that a test reads the example from the page, not from a copy of it)."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    start = next((i for i, line in enumerate(lines) if intro in line), None)
+    assert start is not None, f"{page.name} no longer has '{intro}'"
+    opens = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("```"))
+    closes = next(i for i in range(opens + 1, len(lines)) if lines[i].startswith("```"))
+    return "".join(f"{line}\n" for line in lines[opens + 1:closes])
+
+
+def inputs_and_after(log: Path) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """A timed JSON Lines log's events, as (an input, the events derived after it): each input
+    of a timed log carries its time ``t``, the events the engine derives do not."""
+    out: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    for line in log.read_text(encoding="utf-8").splitlines()[1:]:
+        event = msgspec.json.decode(line)
+        if "t" in event:
+            out.append((event, []))
+        else:
+            out[-1][1].append(event)
+    return out

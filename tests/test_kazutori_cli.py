@@ -4,10 +4,12 @@ table from a script), replay and audit, the same commands as Dare."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from matchtools import inputs_and_after, page_example
 from typer.testing import CliRunner
 
 from kabucli import games
@@ -18,17 +20,10 @@ from kabucli.log import read_log, write_log
 runner = CliRunner()
 ENV = {"NO_COLOR": "1", "COLUMNS": "120", "TERM": "dumb"}
 
-# The refereed table of docs/rules/kazu-tori.md.
-SCRIPT = """\
-deal
-p1 flip 7        # "one": may not be taken
-p2 flip 3        # "two"
-p3 flip Jizo     # "three": never taken
-p1 claim         # wrong: p1 gives p2, p3 and p4 a card each
-4                # p4 turns a 4, "four"; first the Jizo goes to p4, the 3 to p1, the 7 to p2
-p2 claim         # the 4 said four: p2 takes the table and says "one" next
-stop             # the players agree to stop: scored as it stands
-"""
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "rules" / "kazu-tori.md"
+# The refereed table of docs/rules/kazu-tori.md, read from the page.
+SCRIPT = page_example(PAGE, "Example of a table refereed by hand")
 
 
 def run(*args: str, input: str | None = None) -> Any:
@@ -106,6 +101,86 @@ def test_a_refereed_table_from_a_script_plays_audits_and_scores(tmp_path: Path) 
     # p1 10-1-3, p2 10-1+1+1 (the 7)+1 (the 4), p3 10-1+1, p4 10+1+1 (the Jizo)-1
     assert score.cards == [7, 12, 10, 11] and score.winners == [2]
     assert run("audit", str(log)).exit_code == 0
+
+
+def _seats(text: str) -> list[int]:
+    """'p2, p3 and p4' as [2, 3, 4]."""
+    return [int(n) for n in re.findall(r"\bp(\d+)\b", text)]
+
+
+def test_the_rules_page_s_refereed_table_does_what_its_comments_say(tmp_path: Path) -> None:
+    """docs/rules/kazu-tori.md's table refereed by hand, its lines read from the page and played
+    as a script at a real table of as many players as the page says: what each line's comment
+    says happens is what kabucli records and prints for that line (the input the line is, and
+    the events derived after it). A comment of a form this test does not read fails it."""
+    intro = next(line for line in PAGE.read_text(encoding="utf-8").splitlines()
+                 if line.startswith("Example of a table refereed by hand"))
+    players = re.search(r"\((\d+) players\)", intro)
+    assert players, "the page no longer says how many players the example has"
+    script = tmp_path / "table.txt"
+    script.write_text(SCRIPT)
+    log = tmp_path / "table.jsonl"
+    res = run("play", "kazu-tori", "--physical", "--players", players[1], "--script",
+              str(script), "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    out = " ".join(res.stdout.split())
+    lines = [line.partition("#") for line in SCRIPT.splitlines()]
+    played = inputs_and_after(log)
+    assert len(played) == len(lines), "one input a line of the page"
+    table: list[int] = []  # the cards turned since the table was last cleared, oldest first
+    checked = 0
+    for (move, _, comment), (event, after) in zip(lines, played, strict=True):
+        comment = comment.strip()
+        where = f"page line {move.strip()!r} # {comment}"
+        seat = event.get("seat")
+        said = re.fullmatch(r'"(\w+)"(?:: (may not be taken|never taken))?', comment)
+        penalty = re.fullmatch(r"wrong: p(\d+) gives (.+) a card each", comment)
+        handout = re.fullmatch(r'p(\d+) turns a (\d+), "(\w+)"; first the Jizo goes to '
+                               r"p(\d+), (.+)", comment)
+        take = re.fullmatch(r'the (\d+) said (\w+): p(\d+) takes the table and says "(\w+)" '
+                            r"next", comment)
+        if not comment:
+            assert event["e"] == "deal", where
+        elif said:
+            assert event["e"] == "flip", where
+            name = move.split()[-1]
+            assert f"p{seat} turns {name}, says {said[1]}" in out, where
+            if said[2]:  # "may not be taken" as the table says it, the Jizo's "never" too
+                assert f"{name} said {said[1]} by p{seat}: may not be taken" in out, where
+        elif penalty:
+            assert event == {**event, "e": "claim", "seat": int(penalty[1])}, where
+            assert [e for e in after if e["e"] == "penalty"] == [
+                {"e": "penalty", "seat": int(penalty[1]), "to": _seats(penalty[2])}], where
+        elif handout:
+            assert event == {**event, "e": "flip", "seat": int(handout[1]),
+                             "card": int(handout[2])}, where
+            given = re.findall(r"the (\d+) to p(\d+)", handout[5])
+            assert ", ".join(f"the {c} to p{s}" for c, s in given) == handout[5], where
+            jizo = [e for e in after if e["e"] == "handout"]
+            assert jizo == [{"e": "handout", "seat": jizo[0]["seat"], "jizo": int(handout[4]),
+                             "to": [int(s) for _, s in given]}], where
+            # the other cards, most recent first, are the cards the comment names, in order
+            assert [c for c in reversed(table) if c != 12] == [int(c) for c, _ in given], where
+            assert f"p{handout[1]} turns {handout[2]}, says {handout[3]}" in out, where
+            table = []
+        elif take:
+            assert event == {**event, "e": "claim", "seat": int(take[3])}, where
+            assert not [e for e in after if e["e"] == "penalty"], where  # a right claim
+            assert table[-1] == int(take[1]), where
+            assert f"p{take[3]} claims first and takes the table" in out, where
+            rest = out[out.index(f"p{take[3]} claims first and takes the table"):]
+            assert re.search(rf"p{take[3]}\W+\d+\W+\d+\W+flips next, says {take[4]}\b", rest), \
+                where
+            table = []
+        elif comment == "the players agree to stop: scored as it stands":
+            assert event["e"] == "stop", where
+            assert [e["reason"] for e in after if e["e"] == "score"] == ["agreement"], where
+        else:
+            raise AssertionError(f"{where}: a comment this test does not read: update it")
+        checked += bool(comment)
+        if event["e"] == "flip":
+            table.append(event["card"])
+    assert checked == len(lines) - 1
 
 
 def test_a_referee_typing_an_impossible_card_is_told_why(tmp_path: Path) -> None:
