@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from matchtools import inputs_and_after, page_example
 from typer.testing import CliRunner
 
+from kabucli.cards import UNO_COLOR_NAMES, UNO_COLORS, UNO_DARE_108
 from kabucli.cli import app
 from kabucli.games import event_types
 from kabucli.games.uno_dare.rules import Deal
@@ -23,18 +25,9 @@ runner = CliRunner()
 ENV = {"NO_COLOR": "1", "COLUMNS": "120", "TERM": "dumb"}
 REPLAYS = Path(__file__).resolve().parent.parent / "replays" / "uno-dare"
 
-# The refereed table of docs/rules/uno-dare.md.
-SCRIPT = """\
-deal R5          # p1 deals, R5 is turned up: p2 plays first
-G5               # p2 plays the green 5
-GD5              # p3 plays green Dare #5: p1 is hit
-try              # p1 tries it...
-done             # ...and the table says it was done: p1 loses the turn (dare_skips)
-draw             # p2 draws a card
-keep             # and keeps it
-WD12 blue        # p3 plays Wild Dare #12 and names blue: p1 is hit again
-decline          # p1 draws 2
-"""
+PAGE = REPLAYS.parent.parent / "docs" / "rules" / "uno-dare.md"
+# The refereed table of docs/rules/uno-dare.md, read from the page.
+SCRIPT = page_example(PAGE, "Example of a table of three refereed by hand")
 
 
 def run(*args: str, input: str | None = None) -> Any:
@@ -90,13 +83,79 @@ def test_the_refereed_table_of_the_rules_page_plays_from_a_script(tmp_path: Path
     assert "p1 is hit by dare #12" in " ".join(res.stdout.split())
 
 
+def test_the_rules_page_s_refereed_table_does_what_its_comments_say(tmp_path: Path) -> None:
+    """docs/rules/uno-dare.md's table of three refereed by hand, its lines read from the page
+    and played as a script at a real table of three: what each line's comment says happens is
+    what kabucli records for that line (the input it is, the events derived after it, and who
+    is asked next). A comment of a form this test does not read fails it."""
+    intro = next(line for line in PAGE.read_text(encoding="utf-8").splitlines()
+                 if line.startswith("Example of a table of three refereed by hand"))
+    assert intro.startswith("Example of a table of three ")
+    script = tmp_path / "moves.txt"
+    script.write_text(SCRIPT)
+    log = tmp_path / "table.jsonl"
+    res = run("play", "uno-dare", "--physical", "--players", "3", "--script", str(script),
+              "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    rules = json.loads(log.read_text().splitlines()[0])["rules"]
+    out = " ".join(res.stdout.split())
+    lines = [line.partition("#") for line in SCRIPT.splitlines()]
+    played = inputs_and_after(log)
+    assert len(played) == len(lines), "one input a line of the page"
+
+    def card(color: str, rest: str) -> int:
+        """'green', '5' (or 'D5') as the card's code, through the deck's own notation."""
+        return UNO_DARE_108.parse(UNO_COLORS[UNO_COLOR_NAMES.index(color)] + rest)
+
+    for i, ((move, _, comment), (event, after)) in enumerate(zip(lines, played, strict=True)):
+        comment = comment.strip()
+        where = f"page line {move.strip()!r} # {comment}"
+        later = played[i + 1][0] if i + 1 < len(played) else None
+        if m := re.fullmatch(r"p(\d+) deals, (\w+) is turned up: p(\d+) plays first", comment):
+            assert event == {**event, "e": "deal", "dealer": int(m[1]),
+                             "up": UNO_DARE_108.parse(m[2])}, where
+            assert later and later["e"] == "play" and later["seat"] == int(m[3]), where
+        elif m := re.fullmatch(r"p(\d+) plays the (\w+) (\d+)", comment):
+            assert event == {**event, "e": "play", "seat": int(m[1]),
+                             "card": card(m[2], m[3])}, where
+        elif m := re.fullmatch(r"p(\d+) plays (\w+) Dare #(\d+): p(\d+) is hit", comment):
+            assert event == {**event, "e": "play", "seat": int(m[1]),
+                             "card": card(m[2], f"D{m[3]}")}, where
+            assert later and later["e"] == "answer" and later["seat"] == int(m[4]), where
+            assert f"p{m[4]} is hit by dare #{m[3]}" in out, where
+        elif m := re.fullmatch(r"p(\d+) tries it\.\.\.", comment):
+            assert event == {**event, "e": "answer", "seat": int(m[1]), "answer": "try"}, where
+        elif m := re.fullmatch(r"\.\.\.and the table says it was done: p(\d+) loses the turn "
+                               r"\((\w+)\)", comment):
+            assert event == {**event, "e": "answer", "seat": int(m[1]), "answer": "done"}, where
+            assert rules[m[2]] is True, where  # the house rule that makes a dare skip
+            assert later and later["seat"] != int(m[1]), where  # the turn goes on past p1
+        elif m := re.fullmatch(r"p(\d+) draws a card", comment):
+            assert event == {**event, "e": "draw", "seat": int(m[1])}, where
+            assert later and later["seat"] == int(m[1]), where  # "and keeps it": the same seat
+        elif comment == "and keeps it":
+            assert event["e"] == "keep" and event["seat"] == played[i - 1][0]["seat"], where
+        elif m := re.fullmatch(r"p(\d+) plays Wild Dare #(\d+) and names (\w+): p(\d+) is hit "
+                               r"again", comment):
+            assert event == {**event, "e": "play", "seat": int(m[1]),
+                             "card": UNO_DARE_108.parse(f"WD{m[2]}"),
+                             "color": UNO_COLOR_NAMES.index(m[3])}, where
+            assert later and later["e"] == "answer" and later["seat"] == int(m[4]), where
+            assert f"p{m[4]} is hit by dare #{m[2]}" in out, where
+        elif m := re.fullmatch(r"p(\d+) draws (\d+)", comment):
+            assert event == {**event, "e": "answer", "seat": int(m[1]),
+                             "answer": "decline"}, where
+            assert [e for e in after if e["e"] == "penalty"] == [
+                {"e": "penalty", "seat": int(m[1]), "count": int(m[2]), "why": "declined"}], where
+        else:
+            raise AssertionError(f"{where}: a comment this test does not read: update it")
+
+
 def test_the_refereed_table_of_the_rules_page_typed_at_the_prompt(tmp_path: Path) -> None:
     """The rules page's lines typed as written, '# ...' and all, are the same moves as from a
     script (each was refused: 'after the card only a color ... not '# p2 plays ...'', and
     'try  # ...' read as 'try' with words after it). A line that is only a comment is no move
     (a blank line would be the game's blank move) and is not refused either."""
-    page = (Path(__file__).resolve().parent.parent / "docs/rules/uno-dare.md").read_text()
-    assert SCRIPT in page
     script = tmp_path / "moves.txt"
     script.write_text(SCRIPT)
     logs = tmp_path / "script.kbl", tmp_path / "typed.kbl"
