@@ -743,6 +743,14 @@ def test_the_docs_reader_without_kabucli_reads_every_binary_replay(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The snippet of docs/log-format.md run as it is (its `msgpack` is msgspec's decoder
     here): the header and the inputs it reads are kabucli's."""
+    read_kbl = docs_read_kbl(monkeypatch)
+    for path in sorted(REPLAYS.glob("*/*.kbl")):
+        assert_docs_reader_reads_as_kabucli(read_kbl, path)
+
+
+def docs_read_kbl(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The ``read_kbl`` of docs/log-format.md, run as the page gives it (its `msgpack` is
+    msgspec's decoder here)."""
     text = DOCS.read_text(encoding="utf-8")
     snippet = re.search(r"### Reading one without kabucli.*?```python\n(.*?)```", text, re.S)
     assert snippet is not None
@@ -751,19 +759,84 @@ def test_the_docs_reader_without_kabucli_reads_every_binary_replay(
     monkeypatch.setitem(sys.modules, "msgpack", fake)
     scope: dict[str, Any] = {}
     exec(compile(snippet[1], "log-format.md", "exec"), scope)  # our own docs, run as shown
-    for path in sorted(REPLAYS.glob("*/*.kbl")):
-        header, records = scope["read_kbl"](path.read_bytes())
-        log = read_log(path, event_types)
-        assert header == msgspec.to_builtins(log.header), path
-        types = _with_undo(event_types(log.header.game))
-        dare = codec(types, log.header.timed)
-        hows, _ = classify(games.get(log.header.game), log.header, log.events)
-        mine = [msgspec.to_builtins(dare.record(None if h == 2 else e, 0))
-                for e, h in zip(log.events, hows, strict=True) if h]
-        if log.header.timed:  # the times are the file's own: compare the rest
-            records = [[r[0], *r[2:]] for r in records]
-            mine = [[r[0], *r[2:]] for r in mine]
-        assert records == mine, path
+    return scope["read_kbl"]
+
+
+def assert_docs_reader_reads_as_kabucli(read_kbl: Any, path: Path) -> list[list[Any]]:
+    """The header and the records the page's reader reads from a binary log are those of the
+    events kabucli reads from it. Returns the records, a timed log's without their times."""
+    header, records = read_kbl(path.read_bytes())
+    log = read_log(path, event_types)
+    assert header == msgspec.to_builtins(log.header), path
+    types = _with_undo(event_types(log.header.game))
+    dare = codec(types, log.header.timed)
+    hows, _ = classify(games.get(log.header.game), log.header, log.events)
+    mine = [msgspec.to_builtins(dare.record(None if h == 2 else e, 0))
+            for e, h in zip(log.events, hows, strict=True) if h]
+    if log.header.timed:  # the times are the file's own: compare the rest
+        records = [[r[0], *r[2:]] for r in records]
+        mine = [[r[0], *r[2:]] for r in mine]
+    assert records == mine, path
+    return list(records)
+
+
+def test_the_docs_reader_and_records_hold_for_logs_kabucli_writes_now(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The page's reader run on logs kabucli writes now (not only the recorded replays), made
+    by the commands for the page's own examples: the docs' seeded Dare match (its header is the
+    page's JSON header, its inputs as many as the page says, the first three those of the
+    page's 38-byte frame); and the records the page gives in words, each found in a log made
+    for it (a seeded Kazu-Tori flip of p2, a real table's Dare deal of 7-7-3, an Uno Dare
+    number card played by p4). Each log starts with the magic the page gives in hex."""
+    text = DOCS.read_text(encoding="utf-8")
+    flat = " ".join(text.split())
+    read_kbl = docs_read_kbl(monkeypatch)
+    magic = re.search(r"the 8-byte magic `KBCLOG2\\n` \(`([0-9a-f ]+)`\)", flat)
+    assert magic is not None, "the page no longer gives the magic in hex"
+
+    def made(name: str, *args: str, script: str = "") -> list[list[Any]]:
+        path = tmp_path / f"{name}.kbl"
+        if script:
+            (tmp_path / f"{name}.txt").write_text(script)
+            args = (*args, "--script", str(tmp_path / f"{name}.txt"))
+        res = run("play", *args, "--log", str(path), "--quiet")
+        assert res.exit_code == 0, res.output
+        assert path.read_bytes()[:8] == bytes.fromhex(magic[1]) == MAGIC
+        return assert_docs_reader_reads_as_kabucli(read_kbl, path)
+
+    # the docs' match: seed 1, random, best, random
+    records = made("docs", "dare", "--seed", "1", "--bot", "1=random", "--bot", "2=best",
+                   "--bot", "3=random")
+    header, _ = read_kbl((tmp_path / "docs.kbl").read_bytes())
+    shown = json.loads(re.search(r"```json\n(.*?)\n", text, re.S)[1])  # type: ignore[index]
+    for volatile in ("started", "kabucli"):
+        header.pop(volatile)
+        shown.pop(volatile)
+    # (the page's seats are named P1-P3, which play refuses as names: they read as seats)
+    for seat in (*header["seats"], *shown["seats"]):
+        seat.pop("name")
+    assert header == shown
+    said = re.search(r"puts all (\d+) of its inputs in one block", flat)
+    assert said is not None and len(records) == int(said[1])
+    block = re.search(r"this 38-byte frame .*?:\n\n```text\n(.*?)```", text, re.S)
+    assert block is not None
+    assert records[:3] == msgspec.msgpack.decode(bytes.fromhex(block[1])[9:])
+
+    # the records the page gives in words, each as "<what> is `[...]`"
+    def given(what: str) -> list[Any]:
+        found = re.search(rf"{what} (?:is )?`(\[[^`]*\])`", flat)
+        assert found is not None, f"the page no longer gives {what}'s record"
+        return list(json.loads(found[1]))
+
+    flip = given("a Kazu-Tori `flip` of a seeded game")
+    assert flip in made("kazu", "kazu-tori", "--seed", "3", "--bot", "all=sharp")
+    deal = given("a physical Dare `deal`")
+    timed = made("table", "dare", "--physical", "--players", "3", script="deal 7-7-3\n")
+    assert timed[0] == deal  # (the records of a timed log come without their times)
+    play = given("Uno Dare's `play` of a number card")
+    timed = made("uno", "uno-dare", "--physical", "--players", "4",
+                 script="deal R5\nR3\nY3\nY5\n")  # p2, p3, then p4 plays the yellow 5
+    assert timed[-1] == play
 
 
 def test_a_record_with_more_fields_than_its_event_is_refused(tmp_path: Path) -> None:
