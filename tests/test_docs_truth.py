@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -251,3 +252,48 @@ def test_the_tournament_defaults_docs_bots_gives_are_the_command_s() -> None:
     defaults = {p.name: p.default for p in command.params}
     assert defaults["seats"] == int(seats.group(1))
     assert defaults["deals"] == int(deals.group(1))
+
+
+def test_readme_s_long_match_shows_as_many_rows_as_it_says(tmp_path: Path) -> None:
+    """README: a long match's result 'shows the first 20 and the last 20 rows and says how
+    many it left out; `--json` gives every one', with two commands for it: the first prints
+    those rounds' rows and the line '… N more rounds (--json has all)' for the rest, the second
+    counts every round the command plays."""
+    said = re.search(r"shows the first (\d+) and the last (\d+) rows and says how many it left\s+"
+                     r"out;\s+`--json` gives every one:\n\n```sh\n(.*?)\n```", README, re.S)
+    assert said, "README no longer says how a long match's result is cut"
+    first, last = int(said[1]), int(said[2])
+    shown, full = (shlex.split(line) for line in said[3].splitlines())
+    assert shown[0] == full[0] == "kabucli" and "--json" in full and "--quiet" in shown
+    rounds = int(next(w for w in shown if w.startswith("rounds=")).removeprefix("rounds="))
+    res = _kabucli(*shown[1:], cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    rows = [int(n) for n in re.findall(r"^│\s+(\d+) │", res.stdout, re.M)]
+    assert rows == [*range(1, first + 1), *range(rounds - last + 1, rounds + 1)], rows
+    assert f"… │ {rounds - first - last} more rounds (--json has all)" in res.stdout
+    res = _kabucli(*full[1:], cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    every = json.loads(res.stdout)["outcome"]["rounds"]
+    assert [r["round"] for r in every] == list(range(1, rounds + 1))
+
+
+def test_the_solver_s_page_and_readme_give_the_same_arrangements() -> None:
+    """docs/rules/kabu-tsukuri.md: `kabucli solve kabu-tsukuri CARDS` uses '--players N,
+    default 4 for a hand of 10 and 5 for a hand of 9': its hand printed without --players is
+    README's line with `--players 4`, word for word, and the table says how many players it
+    assumed; the same hand less a card (9) is solved for the other default."""
+    page = _flat(_page("kabu-tsukuri"))
+    cmd = re.search(r"`kabucli solve kabu-tsukuri ([\d ]+)` prints the best arrangements", page)
+    defaults = re.search(r"`--players N`, default (\d+) for a hand of 10 and (\d+) for a hand "
+                         r"of 9", page)
+    readme = re.search(r"^kabucli solve kabu-tsukuri ([\d ]+?) --players (\d+)\s", README, re.M)
+    assert cmd and defaults and readme, "the solver's page or README no longer says it"
+    assert readme[1] == cmd[1] and readme[2] == defaults[1]
+    ten = _kabucli("solve", "kabu-tsukuri", *cmd[1].split())
+    assert ten.returncode == 0, ten.stderr
+    assert f"best arrangements · {defaults[1]} players" in ten.stdout
+    assert ten.stdout == _kabucli("solve", "kabu-tsukuri", *readme[1].split(), "--players",
+                                  readme[2]).stdout
+    nine = _kabucli("solve", "kabu-tsukuri", *cmd[1].split()[:9])
+    assert nine.returncode == 0, nine.stderr
+    assert f"best arrangements · {defaults[2]} players" in nine.stdout
