@@ -430,15 +430,19 @@ def shown(view: Any, tokens: frozenset[str], own: str | None = None,
     """The card tokens anywhere in ``view``; with ``own`` (a seat ``pN``) only those under a
     key ``own`` (``mine``: already under one)."""
     out: Counter[str] = Counter()
-    if isinstance(view, str):
-        if view in tokens and mine:
-            out[view] += 1
-    elif isinstance(view, dict):
-        for k, v in view.items():
-            out += shown(v, tokens, own, mine or own is None or k == own)
-    elif isinstance(view, (list, tuple)):
-        for v in view:
-            out += shown(v, tokens, own, mine)
+
+    def count(view: Any, mine: bool) -> None:  # (into one counter: a view has thousands)
+        if isinstance(view, str):
+            if mine and view in tokens:
+                out[view] += 1
+        elif isinstance(view, dict):
+            for k, v in view.items():
+                count(v, mine or own is None or k == own)
+        elif isinstance(view, (list, tuple)):
+            for v in view:
+                count(v, mine)
+
+    count(view, mine)
     return out
 
 
