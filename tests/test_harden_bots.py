@@ -1067,3 +1067,22 @@ def test_a_hung_bot_is_given_no_time_past_its_limit_but_at_its_start_under_a_sho
         assert time.monotonic() - t0 < timeout + 10, time.monotonic() - t0
     finally:
         chan.kill()
+
+
+def test_a_bot_writing_much_on_stderr_at_the_end_exits_as_it_would_have() -> None:
+    """A bot's stderr is a pipe kabucli reads while it waits on the bot: once its game is
+    over too. A bot that wrote more than a pipe holds as it ended (its statistics, say) was
+    left blocked on a full pipe, killed CLOSE_WAIT (2 s) later, before the work it did after
+    (each match of a sim 2 s longer)."""
+    from kabucli.bots.external import CLOSE_WAIT
+
+    script = ("import sys\n"
+              "sys.stdin.readline()\n"
+              "sys.stderr.write('stats ' * 50000 + '\\n'); sys.stderr.flush()\n"
+              "sys.exit(3)\n")
+    chan = Channel([sys.executable, "-c", script], 5.0)
+    t0 = time.monotonic()
+    chan.finish(b'{"type": "end"}\n')
+    took = time.monotonic() - t0
+    assert chan.proc.returncode == 3, chan.proc.returncode  # (not killed: -9)
+    assert took < CLOSE_WAIT / 2, took

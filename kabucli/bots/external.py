@@ -68,6 +68,7 @@ CLOSE_WAIT = 2.0  # seconds a bot has to exit once its game is over
 EXIT_CHECK = 0.2
 # seconds a bot whose input pipe is found closed has to finish exiting (see Channel.send)
 EXITING = 0.1
+EXIT_POLL = 0.01  # how often a bot whose game is over is looked at, while its stderr is read
 # seconds a bot that has not answered in time, nor written a byte, is given to be seen exiting
 # (a limit shorter than a program took to fail: its exit is what to say, not its lateness)
 LATE_EXIT = 0.5
@@ -182,6 +183,7 @@ class Channel:
         # that it never blocks on a full pipe, and only its tail kept, to say why it exited
         self._tail = bytearray()
         self._err = -1
+        self._err_open = self.proc.stderr is not None
         if self.proc.stderr is not None:
             self._err = self.proc.stderr.fileno()
             os.set_blocking(self._err, False)
@@ -222,6 +224,7 @@ class Channel:
             except (BlockingIOError, OSError):
                 return
             if not chunk:  # closed: never ready again
+                self._err_open = False
                 for sel in (self._readable, self._writable):
                     with contextlib.suppress(KeyError, ValueError):
                         sel.unregister(self._err)
@@ -358,9 +361,26 @@ class Channel:
             self.send(farewell, time.monotonic() + 1.0)
         with contextlib.suppress(OSError):
             self._stdin.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=CLOSE_WAIT)
+        self._await_exit(CLOSE_WAIT)
         self.kill()
+
+    def _await_exit(self, wait: float) -> None:
+        """Wait up to ``wait`` seconds for the child to exit, reading its stderr meanwhile: a
+        bot that writes more than a pipe holds as it ends would block on it, never exiting."""
+        end = time.monotonic() + wait
+        with selectors.DefaultSelector() as sel:
+            if self._err_open:
+                sel.register(self._err, selectors.EVENT_READ)
+            # until stderr is closed (most often as the bot exits); then, or when a process
+            # the bot started holds it open, the exit is waited for (looked at every EXIT_POLL)
+            while self._err_open and self.proc.poll() is None:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return
+                if sel.select(min(left, EXIT_POLL)):
+                    self._read_err()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=max(end - time.monotonic(), 0))
 
     def kill(self) -> None:
         """Kill the child and everything else in its process group, and close the pipes."""
