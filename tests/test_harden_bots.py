@@ -1086,3 +1086,35 @@ def test_a_bot_writing_much_on_stderr_at_the_end_exits_as_it_would_have() -> Non
     took = time.monotonic() - t0
     assert chan.proc.returncode == 3, chan.proc.returncode  # (not killed: -9)
     assert took < CLOSE_WAIT / 2, took
+
+
+STALE_BOTS = """
+import os, signal, sys
+
+class NotesThenDies:  # its first match: a note on stderr; its next: killed without a word
+    def __init__(self, rng):
+        self.match = int(os.environ.get("STALE_MATCH", "0")) + 1
+        os.environ["STALE_MATCH"] = str(self.match)  # (its process's, kept for the next)
+    def choose(self, game, state, seat):
+        if self.match > 1:
+            os.kill(os.getpid(), signal.SIGKILL)
+        print("a note of match one", file=sys.stderr, flush=True)
+        return game.legal(state, seat)[-1]
+"""
+
+
+def test_a_python_bots_process_kept_for_the_next_match_says_nothing_of_the_last_match(
+        tmp_path: Path) -> None:
+    """A Python bot's process is kept for the next match of a run (IDLE_HOSTS), and with it
+    what it wrote on stderr: a bot killed in its second match without a word was said to
+    have written, as its last line, the note of its first."""
+    from kabucli.bots import external
+
+    external._stop_idle()  # (a host other tests left idle would be taken instead)
+    path = write(tmp_path, "stale.py", STALE_BOTS)
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]),
+                      [f"py:{path}:NotesThenDies", "random"], 2, seed=1, rotate=False)
+    assert report.failures == 1, report.failed
+    reason = report.failed[0]["reason"]
+    assert "killed by signal 9" in reason, reason
+    assert "match one" not in reason, reason

@@ -232,6 +232,13 @@ class Channel:
             self._tail += chunk
             del self._tail[:-ERR_TAIL]
 
+    def forget_err(self) -> None:
+        """Drop what the bot wrote on stderr so far (a process kept for another match: what
+        it wrote in the last one is not what to say of this one)."""
+        if self._err_open:
+            self._read_err()
+        self._tail.clear()
+
     def _exited(self, code: int) -> str:
         """How the bot ended, exit status ``code``, before answering: its exit code or the
         signal that killed it, and the last line it wrote on stderr (safe to show, cut)."""
@@ -773,6 +780,7 @@ def _idle_host(spec: str) -> Channel | None:
     while idle:
         chan = idle.pop()
         if chan.proc.poll() is None:
+            chan.forget_err()
             return chan
         chan.kill()
     return None
