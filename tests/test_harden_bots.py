@@ -1118,3 +1118,25 @@ def test_a_python_bots_process_kept_for_the_next_match_says_nothing_of_the_last_
     reason = report.failed[0]["reason"]
     assert "killed by signal 9" in reason, reason
     assert "match one" not in reason, reason
+
+
+def test_a_bot_that_exits_after_a_stderr_line_longer_than_kept_is_said_with_its_end() -> None:
+    """Only the last ERR_TAIL bytes of a bot's stderr are kept: a last line longer than that
+    was quoted from the start of what was kept (its middle) and said to be ERR_TAIL
+    characters long, where the bot wrote a million: its end is shown, as the end of a line
+    longer than what is kept."""
+    from kabucli.bots.external import ERR_TAIL
+
+    script = ("import sys\nsys.stdin.readline()\n"
+              "sys.stderr.write('y' * 1_000_000 + ' out of memory'); sys.exit(1)\n")
+    chan = Channel([sys.executable, "-c", script], 5.0)
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        with pytest.raises(Stalled) as caught:
+            chan.line(chan.deadline())
+    finally:
+        chan.kill()
+    why = str(caught.value)
+    assert why.startswith("exited (code 1) without answering"), why
+    assert why.endswith("y out of memory'"), why
+    assert f"({ERR_TAIL} characters)" not in why and len(why) < 250, why

@@ -184,6 +184,7 @@ class Channel:
         self._tail = bytearray()
         self._err = -1
         self._err_open = self.proc.stderr is not None
+        self._err_cut = False  # whether the tail kept lacks what the bot wrote first
         if self.proc.stderr is not None:
             self._err = self.proc.stderr.fileno()
             os.set_blocking(self._err, False)
@@ -230,6 +231,7 @@ class Channel:
                         sel.unregister(self._err)
                 return
             self._tail += chunk
+            self._err_cut = self._err_cut or len(self._tail) > ERR_TAIL
             del self._tail[:-ERR_TAIL]
 
     def forget_err(self) -> None:
@@ -238,6 +240,7 @@ class Channel:
         if self._err_open:
             self._read_err()
         self._tail.clear()
+        self._err_cut = False
 
     def _exited(self, code: int) -> str:
         """How the bot ended, exit status ``code``, before answering: its exit code or the
@@ -253,11 +256,16 @@ class Channel:
                 name = ""
             how = f"was killed by signal {-code}{name}"
         lines = bytes(self._tail).decode("utf-8", "replace").splitlines()
-        last = next((line.strip() for line in reversed(lines) if line.strip()), "")
+        at, last = next(((i, line.strip()) for i, line in reversed(list(enumerate(lines)))
+                         if line.strip()), (0, ""))
         if not last:
             return f"{how} without answering"
-        from kabucli.safetext import quoted
+        from kabucli.safetext import quoted, safe_text
 
+        if at == 0 and self._err_cut:  # begun before what is kept: its end is said
+            end = safe_text(last[-120:])[-120:]
+            return (f"{how} without answering; its last line on stderr, longer than "
+                    f"{ERR_TAIL} bytes, ends '…{end}'")
         return f"{how} without answering; its last line on stderr: {quoted(last, 120)}"
 
     def _wait_answer(self, deadline: float) -> bool:
