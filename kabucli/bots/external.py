@@ -264,8 +264,8 @@ class Channel:
 
         if at == 0 and self._err_cut:  # begun before what is kept: its end is said
             end = safe_text(last[-120:])[-120:]
-            return (f"{how} without answering; its last line on stderr, longer than "
-                    f"{ERR_TAIL} bytes, ends '…{end}'")
+            return (f"{how} without answering; its last line on stderr: '…{end}' (its "
+                    f"end: a line longer than the {ERR_TAIL} bytes kept)")
         return f"{how} without answering; its last line on stderr: {quoted(last, 120)}"
 
     def _wait_answer(self, deadline: float) -> bool:
