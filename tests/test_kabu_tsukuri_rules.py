@@ -185,6 +185,16 @@ def test_a_seeded_deal_that_is_not_the_seeds_is_refused() -> None:
     assert "the seed deals" in (m2.why_not(swapped) or "")
 
 
+
+def test_physical_the_deal_is_the_dealers_a_deal_by_another_seat_is_refused() -> None:
+    """p1 deals the first hand (the deal then passes): a deal recorded as another seat's is
+    refused, as is one of another hand."""
+    m = new_match(3)
+    assert refused(m, Deal(1, 2)) == "this is the deal of hand 1 by p1, not of hand 1 by p2"
+    assert refused(m, Deal(2, 1)) == "this is the deal of hand 1 by p1, not of hand 2 by p1"
+    play(m, "deal")
+    assert m.events == [Deal(1, 1)]
+
 # -- arranging ---------------------------------------------------------------------------------
 
 def test_with_ten_cards_one_card_is_set_aside() -> None:
@@ -244,6 +254,8 @@ def test_rows_are_three_rows_of_three_cards() -> None:
     c = m.state.cards[2]
     assert "3 rows of 3 cards" in refused(m, Arrange(2, [c[0:4], c[4:6], c[6:9]], c[9:]))
     assert "3 rows of 3 cards" in refused(m, Arrange(2, [c[0:3], c[3:6]], c[6:7]))
+    # the third row too: four cards there and none aside is not three rows of three
+    assert "3 rows of 3 cards" in refused(m, Arrange(2, [c[0:3], c[3:6], c[6:10]], []))
 
 
 def test_rows_are_the_players_own_cards() -> None:
@@ -307,6 +319,13 @@ def test_each_row_turns_over_in_its_round() -> None:
 
 
 # -- betting and the pot ---------------------------------------------------------------------
+
+def test_rows_are_laid_before_any_bet_a_bet_while_rows_are_laid_is_refused() -> None:
+    """Each player arranges their rows, then places the bet: in a seeded game the seat
+    laying its rows cannot bet instead."""
+    m = new_match(2, seed=3)
+    assert m.pending.seats == (2,)
+    assert refused(m, Bet(2)) == "no bet is due now (waiting for p2 to lay three rows)"
 
 def test_every_player_bets_on_every_row() -> None:
     m = new_match(3, seed=4, bet=2)

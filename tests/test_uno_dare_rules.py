@@ -264,6 +264,16 @@ def test_house_rule_dare_on_wild_lets_a_colored_dare_match_a_wild_dare(
             assert (f"p{seat} play BD8" in legal) is house_rule
 
 
+@pytest.mark.parametrize("card", ["BS", "BR", "B3"])
+def test_house_rule_dare_on_wild_lets_a_colored_dare_not_a_skip_reverse_or_number_match_a_wild_dare(
+        card: str) -> None:
+    """dare_on_wild adds Dare on Wild Dare (as Dare on Dare) and nothing else: a Skip, a
+    Reverse or a number of another color than the one named still does not match."""
+    assert playable(DECK.parse(card), DECK.parse("WD9"), 2, dare_on_wild=True) is False
+    m = physical(2, dare_on_wild=True)
+    play(m, "deal R5", "p2 WD9 green", "p1 try", "p1 done")
+    assert "does not match" in refused(m, f"p2 {card}")
+
 def test_a_card_the_player_does_not_hold_is_refused_with_the_hand_they_hold() -> None:
     """'play R1' by a player without one was refused as 'p1 does not hold R1', which left
     them to look up what they may play (probe BP); the refusal quotes their hand, as
@@ -611,6 +621,26 @@ def test_a_late_uno_call_before_anybody_catches_saves_the_player() -> None:
     assert st(m).window == 0
     assert "called UNO in time" in refused(m, "p3 catch p2")
 
+
+def test_only_the_player_left_with_one_card_calls_uno_for_themselves() -> None:
+    """Seed: the player down to one card yells "Uno!"; another seat cannot call it for them
+    (that would save them from a catch)."""
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2 Y3")
+    play(m, "G1")
+    assert st(m).window == 2
+    assert refused(m, "p3 uno") == "p3 does not hold one card without having called UNO"
+    play(m, "p1 catch p2")
+    assert since(m, len(m.events) - 2) == ["p1 catch p2", "penalty p2 draws 2 uno"]
+
+def test_a_missing_uno_call_is_let_go_once_by_each_other_seat_and_never_by_the_player() -> None:
+    """While p2 holds one card without having called UNO, each other seat may catch p2 or let
+    the call go (pass), once; p2 calls UNO or waits, but does not pass."""
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2 Y3")
+    play(m, "G1")
+    assert refused(m, "p2 pass") == "p2 calls UNO ('uno') or waits to be caught, but does not pass"
+    play(m, "p1 pass")
+    assert refused(m, "p1 pass") == "p1 already let p2's missing call go"
+    assert st(m).window == 2
 
 def test_a_catch_by_a_seat_not_to_move_says_why_it_is_refused() -> None:
     # by the seat to move or by any other: the reason, not "it is not p1's turn"
