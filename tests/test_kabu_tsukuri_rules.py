@@ -708,6 +708,16 @@ def test_physical_bets_are_due_in_turn_from_the_dealers_next_seat() -> None:
     assert m.state.ledger.pot == 2
 
 
+def test_physical_each_bet_is_paid_by_the_seat_that_bets() -> None:
+    """At a real table each player places the bet in turn: the chips leave the betting seat
+    (bet 3 here), not a neighbour's."""
+    m = physical_match(3, bet=3, chips=50)
+    balances = m.state.ledger.balances
+    play(m, "p2 bets")
+    assert balances[1:4] == [50, 47, 50] and m.state.ledger.pot == 3
+    play(m, "p3 bets", "p1 bets")
+    assert balances[1:4] == [47, 47, 47] and m.state.ledger.pot == 9
+
 def test_physical_rows_are_shown_in_turn_after_every_bet() -> None:
     m = physical_match(2)
     assert "waiting for p2's bet" in refused(m, "show 1-2-3")

@@ -201,6 +201,16 @@ def test_first_discard_wild_dare_the_first_player_names_the_color_and_is_hit() -
     assert len(st(m).hands[2]) == 7 and st(m).turn == 3
 
 
+@pytest.mark.parametrize("color", [-1, 4])
+def test_the_color_named_for_a_wild_dare_turned_up_is_one_of_the_four(color: int) -> None:
+    """A Name event (as a log may hold it) naming no color of red, yellow, green, blue is
+    refused, and the first player still names the color."""
+    m = physical()
+    play(m, "deal WD12")
+    assert refused(m, Name(2, color)) == f"color {color} is not one of the four"
+    play(m, "green")
+    assert st(m).color == 2 and st(m).phase == "hit"
+
 @pytest.mark.parametrize(("deal", "answers", "first"), [
     (["deal YD3"], ["decline"], 2),
     (["deal YD3"], ["try", "failed"], 2),
