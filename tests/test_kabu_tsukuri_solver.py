@@ -197,3 +197,15 @@ def test_the_solver_takes_under_50_ms_a_hand() -> None:
         solve(hand, 4)
         times.append(time.perf_counter() - start)
     assert sorted(times)[len(times) // 2] < 0.050
+
+
+@pytest.mark.parametrize("hand", [[1, 1, 1, 1, 2, 2, 2, 2, 3, 3], [3, 3, 3, 5, 5, 5, 7, 7, 7, 12]])
+def test_among_arrangements_of_equal_value_the_first_found_is_the_best_whatever_top(
+        hand: list[int]) -> None:
+    """solve(): among equal values, the first found in the search's order. These hands have
+    equal-valued arrangements (two triples in either order as rows 1 and 2): the one best
+    arrangement is the first of the list of the three best, not a later equal one."""
+    one = solve(hand, 4, top=1)[0]
+    three = solve(hand, 4, top=3)
+    assert (one.rows, one.aside, one.ev) == (three[0].rows, three[0].aside, three[0].ev)
+    assert three[1].ev == three[0].ev  # the tie the order settles
