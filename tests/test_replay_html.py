@@ -989,3 +989,29 @@ def test_on_a_phone_the_result_is_read_without_scrolling_sideways(
         assert p.evaluate("() => document.documentElement.scrollWidth") <= 390
     finally:
         p.close()
+
+
+@pytest.mark.parametrize("log", ["uno-dare/3p-first-card-wild-dare.kbl",
+                                 "kazu-tori/5p-three-way-tie-split-odd-chip-kept.kbl"])
+def test_with_javascript_off_a_phone_reads_the_result_without_scrolling_sideways(
+        browser: Any, tmp_path: Path, log: str) -> None:
+    """The page without JavaScript (its <noscript> text) held the result only as drawn 90
+    columns wide: on a phone it scrolled sideways in its box, as the scripted page's did
+    before it drew a narrower one. The narrow drawing is there too, and CSS shows one."""
+    out = tmp_path / "page.html"
+    write_page(ROOT / "replays" / log, out)
+    for width, drawn in ((390, "narrow"), (1280, "wide")):
+        ctx = browser.new_context(java_script_enabled=False,
+                                  viewport={"width": width, "height": 800})
+        try:
+            p = ctx.new_page()
+            p.goto(out.as_uri())
+            shown = p.locator("#nojs pre.wide:visible, #nojs pre.narrow:visible")
+            assert shown.count() == 1, width
+            assert shown.first.get_attribute("class") == drawn
+            text = shown.first.inner_text()
+            assert "p1 " in text and "─" in text, text  # the result's tables
+            sizes = shown.first.evaluate("e => [e.scrollWidth, e.clientWidth]")
+            assert sizes[0] <= sizes[1], (width, sizes)
+        finally:
+            ctx.close()

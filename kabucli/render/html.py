@@ -234,7 +234,9 @@ def page(game: Game, data: Any, log_name: str, viewer: int | None = None,
 def _no_script(info: dict[str, Any]) -> str:
     """What the page shows with JavaScript off (a ``<noscript>``): that stepping needs it,
     the first view's events as text and how the log ends (result, broken rule, damage or
-    an unfinished game). The script draws the rest; without it the page showed dead buttons."""
+    an unfinished game), the result drawn twice as the script's is (as wide as a screen, as
+    narrow as a phone: CSS shows one). The script draws the rest; without it the page showed
+    dead buttons."""
     view = info["views"][0]
     lines = ["0 before the first event"] + [f"{e['n']} {e['line']}" for e in view["events"]]
     ends = [t for t in (info["violation"] and info["violation"]["text"], info["error"],
@@ -244,7 +246,10 @@ def _no_script(info: dict[str, Any]) -> str:
             f"{escape(view['label'])}) and how the log ends.</p>"
             f"<pre>{escape(chr(10).join(lines))}</pre>"
             + "".join(f"<p class=\"end\">{escape(t)}</p>" for t in ends)
-            + (f"<pre>{escape(info['outcome'])}</pre>" if info["outcome"] else "")
+            # the result as wide as a screen and as narrow as a phone: CSS shows one
+            + (f"<pre class=\"wide\">{escape(info['outcome'])}</pre>"
+               f"<pre class=\"narrow\">{escape(info['outcome_narrow'])}</pre>"
+               if info["outcome"] else "")
             + "</section></noscript>")
 
 
@@ -368,9 +373,11 @@ white-space:nowrap}
 #nojs pre{font-size:12.5px;background:#0a2a1d;border-radius:8px;padding:8px;overflow:auto}
 #nojs p{font-size:15px;color:#ffd54f}
 #nojs p.end{color:#ff8a80;font-weight:bold}
+#nojs pre.narrow{display:none}
 @media (max-width:760px){main{flex-direction:column;align-items:stretch;padding:10px}
 aside{width:auto;max-height:45vh}#centre{--card:62px}
-#outcome{display:none}#outcome-narrow:not(:empty){display:block}}
+#outcome{display:none}#outcome-narrow:not(:empty){display:block}
+#nojs pre.wide{display:none}#nojs pre.narrow{display:block}}
 """
 
 _JS = r"""
