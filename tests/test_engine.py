@@ -230,8 +230,20 @@ def test_check_header_returns_the_rules() -> None:
 
 def test_check_header_rejects_another_game() -> None:
     bad = msgspec.structs.replace(header(), game="kazutori")
-    with pytest.raises(KabuError, match="the log is a kazutori game, not dare"):
+    with pytest.raises(KabuError, match="the log is a 'kazutori' game, not dare"):
         check_header(GAME, bad)
+
+
+@pytest.mark.parametrize("written", ["DARE", "Dare", " dare"])
+def test_check_header_says_a_game_written_as_typed_is_not_how_a_log_names_it(
+        written: str) -> None:
+    """A header naming its game as a person may type it (any case, an alias) is refused, as
+    no log kabucli writes holds it: it said 'the log is a DARE game, not dare'."""
+    bad = msgspec.structs.replace(header(), game=written)
+    with pytest.raises(KabuError) as refused:
+        check_header(GAME, bad)
+    assert str(refused.value) == (f"header: the game is written '{written}'; a log names "
+                                  "it 'dare'")
 
 
 @pytest.mark.parametrize("rules", [{"tie": "coin"}, {"ante": -1}, {"jokers": 2}])
