@@ -248,6 +248,9 @@ def test_turn_each_set_must_match_the_reference() -> None:
     assert refused(m, "1-2-4") == "set 1-2-4 adds up to 7, ones digit 7, not the reference 3" + also
     assert refused(m, "1-3-9 2-2-4") == ("set 2-2-4 adds up to 8, ones digit 8, not the "
                                          "reference 3" + also)
+    # a ones digit below the reference does not match either
+    assert refused(m, "1-1-10") == ("set 1-1-10 adds up to 12, ones digit 2, not the "
+                                    "reference 3" + also)
 
 
 def test_turn_laid_cards_are_face_up_so_each_is_named() -> None:
@@ -406,6 +409,13 @@ def test_yaku_none_three_of_a_kind_counts_only_its_ones_digit() -> None:
 def test_yaku_arashi_three_of_a_kind_beats_any_other_hand() -> None:
     m = showdown(("3-6-10", "4-4-4", "2-6-10"), yaku="arashi")
     assert last_result(m) == Result(1, "showdown", [3], 3)
+
+
+def test_yaku_arashi_a_pair_is_not_three_of_a_kind() -> None:
+    m = showdown(("3-6-10", "4-4-8", "2-6-10"), yaku="arashi")  # 9, a pair of 4s (6), 8
+    assert last_result(m) == Result(1, "showdown", [2], 2)
+    assert strength([4, 4, 8], "arashi") == (0, 6)
+    assert strength([2, 8, 8], "arashi") == (0, 8)
 
 
 def test_yaku_arashi_two_three_of_a_kinds_tie() -> None:
