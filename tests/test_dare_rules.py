@@ -224,6 +224,16 @@ def test_turn_order_starts_at_the_dealers_right_and_ends_with_the_dealer() -> No
     assert seen == [4, 1, 2, 3]
 
 
+def test_turn_only_the_player_whose_turn_it_is_lays_the_others_have_no_move() -> None:
+    m = new_match(seed=3)  # hands known, dealer p1: p2 lays first
+    assert m.pending.seats == (2,)
+    assert GAME.legal(m.state, 2)
+    assert GAME.legal(m.state, 3) == [] and GAME.legal(m.state, 1) == []
+    step(m, "pass")
+    assert GAME.legal(m.state, 3)
+    assert GAME.legal(m.state, 2) == [] and GAME.legal(m.state, 1) == []
+
+
 def test_turn_a_player_lays_zero_to_three_sets() -> None:
     m = new_match()
     play(m, "deal 1-7-5")

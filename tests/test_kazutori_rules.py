@@ -576,8 +576,9 @@ def test_most_cards_wins_each_other_player_pays_a_chip_per_card_an_out_player_no
     assert isinstance(end, End) and end.balances == [50, 42, 58, 58, 42]
 
 
-def test_a_single_winner_is_paid_one_chip_per_card_by_each_loser() -> None:
-    m = table(4)
+@pytest.mark.parametrize("tie", ["split", "each", "none"])  # the tie rule is for ties only
+def test_a_single_winner_is_paid_one_chip_per_card_by_each_loser(tie: str) -> None:
+    m = table(4, tie=tie)
     run(m, "5", "7", "3")
     step(m, "p1 claim")  # 12 9 9 10
     score = _end_by_agreement(m)
