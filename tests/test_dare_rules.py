@@ -132,6 +132,14 @@ def test_deal_nine_cards_to_each_player_and_three_face_up_to_the_field(n: int) -
     assert m.state.field == deal.field
 
 
+def test_deal_each_player_sees_their_own_hand_and_of_the_others_only_how_many_cards() -> None:
+    m = new_match(seed=3)
+    for seat in (1, 2, 3):
+        hands = GAME.view(m.state, seat)["hands"]
+        assert hands[f"p{seat}"] == [GAME.deck.token(c) for c in m.state.hands[seat]]
+        assert [hands[f"p{p}"] for p in (1, 2, 3) if p != seat] == [9, 9]
+
+
 def test_deal_of_the_wrong_size_refused() -> None:
     m = new_match(advance=False)
     assert refused(m, "deal 1-7") == ("the field has 3 cards, not 2: type the 3 turned up "
@@ -286,6 +294,14 @@ def test_turn_known_hand_laid_cards_must_be_in_it() -> None:
     assert refused(m, "1-3-9 3-10-10") == \
         "p2's hand 1-2-3-3-3-4-5-5-9 does not hold 1-3-9 3-10-10"
     assert refused(m, "3-5-5 4-4-5") == "p2's hand 1-2-3-3-3-4-5-5-9 does not hold 3-5-5 4-4-5"
+
+
+def test_turn_a_known_card_laid_leaves_the_hand_and_the_unknown_cards_stay_unknown() -> None:
+    m = new_match()
+    part = [1, 3, 9] + [UNKNOWN] * 6  # the referee saw three of p2's cards
+    play(m, Deal(1, 1, [1, 7, 5], [U9, part, U9]), "1-3-9")
+    assert m.state.hands[2] == [UNKNOWN] * 6
+    assert m.state.seen[1] == 2  # the field's 1 and p2's: nothing revealed twice
 
 
 def test_turn_physical_laid_cards_must_still_exist_in_the_deck() -> None:
@@ -512,6 +528,12 @@ def test_tie_split_equal_shares_odd_chips_stay_first_tied_in_turn_order_deals() 
                     "pay pot p1 1 split"]
     assert balances(m) == [1, 50, 49, 50]
     assert m.pending.what == "the deal of round 2 by p3"
+
+
+def test_tie_split_three_tied_players_share_the_pot_equally() -> None:
+    m = showdown(("2-7-10", "3-8-8", "4-7-8"), tie="split")  # all three 9
+    assert last_result(m) == Result(1, "split", [2, 3, 1], 2)
+    assert balances(m) == [0, 50, 50, 50]  # a pot of 3: one chip each
 
 
 def test_tie_split_shares_of_zero_chips_are_not_recorded() -> None:

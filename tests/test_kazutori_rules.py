@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from matchtools import play, refused, since, step
 
-from kabucli.cards import DAINI_40, JIZO, ONI
+from kabucli.cards import DAINI_40, JIZO, ONI, UNKNOWN
 from kabucli.engine import Match, make_header
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
@@ -693,6 +693,9 @@ def test_a_seeded_flip_comes_from_the_pile_and_a_real_table_flip_names_its_card(
     assert view(m)["table"] == [DAINI_40.token(top)]
     m = table(4)
     assert "type the card" in refused(m, Flip(1))
+    # the card turned is face up: a real table's flip names it, never as unknown
+    assert refused(m, Flip(1, UNKNOWN)) == "a flipped card is face up: name it"
+    assert refused(m, "p1 flip ??") == "a flipped card is face up: name it"
 
 
 def test_the_forty_cards_stay_accounted_for_at_a_real_table() -> None:
