@@ -69,13 +69,20 @@ def test_a_bot_match_plays_to_the_target_and_audits_valid(bot_log: Path) -> None
     assert res.exit_code == 0 and report[0]["status"] == "valid"
 
 
-def test_the_refereed_table_of_the_rules_page_plays_from_a_script(tmp_path: Path) -> None:
-    script = tmp_path / "moves.txt"
+def play_the_page(log: Path) -> Any:
+    """docs/rules/uno-dare.md's table of three refereed by hand, played from a script at a
+    real table of three into ``log``."""
+    script = log.parent / "moves.txt"
     script.write_text(SCRIPT)
-    log = tmp_path / "table.kbl"
     res = run("play", "uno-dare", "--physical", "--players", "3", "--script", str(script),
               "--log", str(log))
     assert res.exit_code == 0, res.stderr
+    return res
+
+
+def test_the_refereed_table_of_the_rules_page_plays_from_a_script(tmp_path: Path) -> None:
+    log = tmp_path / "table.kbl"
+    res = play_the_page(log)
     assert "the script" in res.stderr and "ended" in res.stderr
     data = read_log(log, event_types)
     assert data.header.mode == "physical" and len(data.events) == 10
@@ -88,15 +95,10 @@ def test_the_rules_page_s_refereed_table_does_what_its_comments_say(tmp_path: Pa
     and played as a script at a real table of three: what each line's comment says happens is
     what kabucli records for that line (the input it is, the events derived after it, and who
     is asked next). A comment of a form this test does not read fails it."""
-    intro = next(line for line in PAGE.read_text(encoding="utf-8").splitlines()
-                 if line.startswith("Example of a table of three refereed by hand"))
-    assert intro.startswith("Example of a table of three ")
-    script = tmp_path / "moves.txt"
-    script.write_text(SCRIPT)
+    assert any(line.startswith("Example of a table of three refereed by hand")
+               for line in PAGE.read_text(encoding="utf-8").splitlines())
     log = tmp_path / "table.jsonl"
-    res = run("play", "uno-dare", "--physical", "--players", "3", "--script", str(script),
-              "--log", str(log))
-    assert res.exit_code == 0, res.stderr
+    res = play_the_page(log)
     rules = json.loads(log.read_text().splitlines()[0])["rules"]
     out = " ".join(res.stdout.split())
     lines = [line.partition("#") for line in SCRIPT.splitlines()]
