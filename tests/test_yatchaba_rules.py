@@ -378,6 +378,32 @@ def test_a_guess_names_three_months() -> None:
     step(m, Guess(1, [1, 2, 3]))
 
 
+def test_a_guess_names_months_1_to_12_listed_in_ascending_order() -> None:
+    """A guess read from a log or built by a program: each month is one of the twelve (the
+    lowest and the highest checked too), and the three are listed lowest first."""
+    m = new_match(4)
+    play(m, "deal")
+    for months in ([0, 1, 2], [1, 2, 13]):
+        assert refused(m, Guess(1, months)) == "months are 1-12"
+    for months in ([1, 3, 2], [2, 1, 3]):
+        assert refused(m, Guess(1, months)) == \
+            "the months of a guess are listed in ascending order"
+    step(m, Guess(1, [1, 12, 12]))
+
+
+def test_the_revealed_cards_are_of_months_1_to_12_and_each_card_of_its_own_month() -> None:
+    """A reveal read from a log or built by a program: a month outside the twelve, or a card
+    named for a month it is not of, is refused."""
+    m = new_match(4)
+    play(m, "deal", "guess 2 3 4", "bet", "bet", "bet", "bet", "stop")
+    for months in ([0, 1, 2], [1, 2, 13]):
+        assert refused(m, Reveal(months)) == "months are 1-12"
+    # card 4 is 2a, a February card, given as the January one
+    assert refused(m, Reveal([1, 2, 3], [4, -1, -1])) == "card 2a is not a Jan card"
+    step(m, Reveal([1, 2, 3], [0, 4, -1]))
+    assert GAME.view(m.state)["face_up"][:3] == ["1b", "2a", "3"]
+
+
 def test_a_reveal_is_the_three_cards_laid_listed_in_ascending_order() -> None:
     """A reveal read from a log or built by a program (typed ones are sorted when read)."""
     m = new_match(4)
@@ -653,6 +679,23 @@ def test_deal_must_name_the_round_it_belongs_to() -> None:
     m = new_match(4)
     reason = refused(m, Deal(1, 2, 2))
     assert reason.startswith("this is round 1 of game 1, laid by p1")
+
+
+def test_the_guesser_lays_three_cards_face_down_a_deal_by_another_seat_is_refused() -> None:
+    """A deal read from a log or built by a program names who lays it: the guesser of this
+    round, and the cards it names are three (or none)."""
+    m = new_match(4)
+    reason = refused(m, Deal(1, 1, 2))
+    assert reason == ("this is round 1 of game 1, laid by p1, not round 1 of game 1 laid "
+                      "by p2")
+    for cards in ([0, 4], [0, 4, 8, 12]):
+        assert refused(m, Deal(1, 1, 1, cards)) == (
+            f"the guesser lays 3 cards, not {len(cards)}: type 'deal' alone, or name all "
+            "three")
+    play(m, Deal(1, 1, 1, [0, 4, 8]), "guess 9 10 11", "bet", "bet", "bet", "bet", "stop",
+         "reveal 1b 2a 3b")
+    assert refused(m, Deal(1, 2, 1)).startswith("this is round 2 of game 1, laid by p2")
+    step(m, Deal(1, 2, 2))
 
 
 @pytest.mark.parametrize("text", ["guess 1 2", "guess 1 2 13", "guess foo 1 2", "bet x",
