@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 from typing import Any, Union
 
@@ -9,19 +10,23 @@ import msgspec
 import pytest
 
 from kabucli.bots import make
+from kabucli.compact import seed_commitment
 from kabucli.engine import (
+    MAX_REPLAYED,
     READY,
     Match,
     Pending,
     Pendings,
     Violation,
+    _replayed,
     check_header,
+    commitment_unbound,
     make_header,
     ready,
     walk,
 )
-from kabucli.errors import IllegalMove, KabuError
-from kabucli.events import Event, Pay, Undo
+from kabucli.errors import IllegalMove, KabuError, LogError
+from kabucli.events import Event, Forfeit, Pay, Undo
 from kabucli.games.dare.rules import GAME, DareRules, Deal, Lay, Show
 from kabucli.log import Header, LogWriter, SeatInfo
 from kabucli.shuffle import ALGORITHM, Rng
@@ -143,6 +148,37 @@ def test_undo_takes_back_the_last_action_and_what_followed_but_the_log_keeps_it(
     assert snapshot(m)[:2] == before[:2]
     assert m.logged == 6  # deal, 3 antes, the move, the undo
     assert len(buf.getvalue().splitlines()) == 6
+
+
+
+def test_undo_takes_back_only_the_last_input_not_the_ones_before_it() -> None:
+    m = Match(GAME, header())
+    m.advance()
+    m.submit(GAME.legal(m.state, 2)[0])
+    m.advance()
+    kept = list(m.events)
+    m.submit(GAME.legal(m.state, 3)[0])
+    m.advance()
+    m.submit(Undo())
+    assert m.events == kept
+    assert m.pending.seats == (3,)
+
+
+def test_an_undo_leaves_the_cards_the_seed_deals_after_it_as_they_were() -> None:
+    """The seed deals each chance event by its place among the chance events in effect: an
+    undo and the same move again give the later rounds the same deals as without them."""
+    m = bot_match(rounds=3)
+    inputs = [e for e in m.events if m.is_input(e)]
+    again = Match(GAME, m.header)
+    again.advance()
+    for i, ev in enumerate(inputs):
+        again.submit(ev)
+        if i == 0:
+            again.submit(Undo())
+            again.submit(ev)
+        again.advance()
+    assert again.events == m.events
+    assert sum(isinstance(e, Deal) for e in again.events) == 3
 
 
 def test_rebuild_from_the_events_gives_the_same_state() -> None:
@@ -272,6 +308,53 @@ def test_check_header_rejects_an_unknown_shuffle() -> None:
     with pytest.raises(KabuError, match=f"'mt19937' is unknown .this kabucli has {ALGORITHM}"):
         check_header(GAME, bad)
 
+
+
+# -- the seed's commitment ---------------------------------------------------------------------
+
+def test_the_seed_commitment_is_blake2b_256_of_the_salt_then_the_seed_as_8_bytes_big_endian(
+) -> None:
+    # the example of docs/log-format.md (Seed commitment), which other programs check against
+    salt = "e47592a43ba38d63d8831023d3e39f9a"
+    assert seed_commitment(12345, salt) == \
+        "a32f30042cc29a4a76926b86b7f68dafd8ad544d5f1eb77ef8bf920d1e5cd7c6"
+    assert seed_commitment(12345, salt) == hashlib.blake2b(
+        bytes.fromhex(salt) + (12345).to_bytes(8, "big"), digest_size=32).hexdigest()
+
+
+def test_a_commitment_binds_the_seed_only_with_its_salt() -> None:
+    salt = "e47592a43ba38d63d8831023d3e39f9a"
+    good = make_header(GAME, DareRules(), SEATS, 12345, commit=seed_commitment(12345, salt),
+                       salt=salt)
+    assert commitment_unbound(good) is None
+    for bad in (msgspec.structs.replace(good, seed=12346),
+                msgspec.structs.replace(good, salt=None),
+                msgspec.structs.replace(good, salt="00" * 16)):
+        assert commitment_unbound(bad) == Violation(
+            0, "table", "seed", "the seed is not the one the header's commitment binds")
+
+
+# -- the end of a match, a forfeit, and the inputs undos play again ----------------------------
+
+def test_a_move_after_the_match_is_over_is_refused_as_over() -> None:
+    m = bot_match(rounds=2)
+    assert m.over
+    assert m.why_not(Lay(1, [])) == "the match is already over"
+
+
+def test_a_forfeit_names_one_of_the_seats() -> None:
+    m = Match(GAME, header())
+    m.advance()
+    for seat in (0, 4):
+        assert m.why_not(Forfeit(seat, "crashed")) == \
+            f"there is no seat p{seat} (seats are p1-p3)"
+
+
+def test_undos_play_at_most_max_replayed_inputs_again() -> None:
+    assert _replayed(0, MAX_REPLAYED) == MAX_REPLAYED
+    assert _replayed(MAX_REPLAYED - 1, 1) == MAX_REPLAYED
+    with pytest.raises(LogError, match="the most kabucli does in a game"):
+        _replayed(MAX_REPLAYED, 1)
 
 # -- the engine's shared mechanics: pendings by key, the todo queue -----------------------------
 
