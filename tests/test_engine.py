@@ -350,6 +350,14 @@ def test_a_forfeit_names_one_of_the_seats() -> None:
             f"there is no seat p{seat} (seats are p1-p3)"
 
 
+
+def test_a_move_by_a_seat_the_match_has_not_is_refused_as_no_seat() -> None:
+    m = Match(GAME, header())
+    assert m.advance().seats == (2,)
+    assert m.why_not(Lay(3, [])).startswith("it is not p3's turn")
+    for seat in (0, 4):
+        assert m.why_not(Lay(seat, [])) == f"there is no seat p{seat} (seats are p1-p3)"
+
 def test_undos_play_at_most_max_replayed_inputs_again() -> None:
     assert _replayed(0, MAX_REPLAYED) == MAX_REPLAYED
     assert _replayed(MAX_REPLAYED - 1, 1) == MAX_REPLAYED
