@@ -59,6 +59,8 @@ def test_the_pot_is_party_zero_and_seats_are_checked() -> None:
     ("end", ["rounds", "p1=3"], "the end reads 'end REASON p1=CHIPS p2=CHIPS pot=CHIPS'"),
     ("end", ["rounds", "p1=3", "p2=x", "pot=0"], "the end reads"),
     ("end", ["rounds", "p2=3", "p1=4", "pot=0"], "the end reads"),
+    # a word too many is refused as the shape, not left to the reader of the balances
+    ("end", ["rounds", "p1=3", "p2=4", "pot=0", "p3=1"], "the end reads"),
     ("undo", ["now"], "'undo' takes nothing after it, got 'now'"),
 ])
 def test_malformed_shared_events_say_how_they_read(verb: str, args: list[str],
