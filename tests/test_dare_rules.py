@@ -763,6 +763,10 @@ def test_notation_typed_on_a_turn_defaults_to_that_player_and_sorts() -> None:
     ("p2 deal 1-7-5", "'deal' is not typed after a seat: type 'deal 1-7-5'"),
     ("deal 1-7-5 | p2 1-2-3-4-5-6-7-8-9",
      "hand 1 of the deal is labelled p2: give the hands in seat order, p1 to p3"),
+    # a hand left blank (a '|' too many) is counted out of the hands listed
+    ("deal 1-7-5 | p1 1-2-3-4-5-6-7-8-9 | p2 1-2-3-4-5-6-7-8-9 |",
+     "the deal lists 2 hands, not 3: list each player's hand in seat order, p1 to p3, 9 cards "
+     "each ('??' for a card nobody saw), or none"),
     ("pay p1 pot x ante", "a payment reads 'pay FROM TO CHIPS [WHY]', e.g. 'pay p1 pot 1 ante'"),
     ("pay p1 p9 1 ante", "'p9' is neither 'pot' nor a seat p1-p3"),
     ("result round 1 won p2 deals p2",
