@@ -18,7 +18,7 @@ from rich.console import Console
 from kabucli import render
 from kabucli.cards import UNKNOWN, UNO_DARE_108
 from kabucli.engine import Match, make_header, walk
-from kabucli.errors import KabuError, RuleError
+from kabucli.errors import KabuError, ParseError, RuleError
 from kabucli.games.uno_dare import text
 from kabucli.games.uno_dare.events import DARES
 from kabucli.games.uno_dare.rules import (
@@ -27,6 +27,7 @@ from kabucli.games.uno_dare.rules import (
     Answer,
     Catch,
     Deal,
+    Keep,
     Name,
     Pass,
     Penalty,
@@ -34,6 +35,7 @@ from kabucli.games.uno_dare.rules import (
     Race,
     Reshuffle,
     Score,
+    Uno,
     UnoDareRules,
     UnoState,
     dare_number,
@@ -1415,3 +1417,39 @@ def test_scores_add_up_round_after_round_until_one_reaches_the_target(
     assert st(m).totals[1:] == totals
     out = GAME.outcome(st(m))
     assert m.over and out is not None and out["winners"] == winners
+
+
+# -- typed lines: who a move is by, when the line leaves it out --------------------------------
+
+def _typed_state(phase: str, turn: int, window: int = 0, n: int = 3) -> UnoState:
+    """A real table's state in ``phase``, ``turn`` to move, ``window`` the seat that may be
+    caught (0: none): what the reader of a typed line looks at."""
+    s = GAME.new_state(rules(), n, True)
+    s.phase, s.turn, s.window = phase, turn, window
+    return s
+
+
+def test_a_catch_typed_names_exactly_one_seat() -> None:
+    """'catch p2 p3' is refused (not read as a catch of p2)."""
+    with pytest.raises(ParseError, match="a catch names who is caught"):
+        GAME.parse(_typed_state("turn", 3, window=2), "catch p2 p3")
+    assert GAME.parse(_typed_state("turn", 3, window=2), "catch p2") == Catch(3, 2)
+
+
+def test_uno_typed_without_a_seat_is_the_call_of_the_seat_that_may_be_caught() -> None:
+    """p2 is down to one card without having called UNO while p3 is to play: 'uno' alone is
+    p2's late call, not p3's."""
+    assert GAME.parse(_typed_state("turn", 3, window=2), "uno") == Uno(2)
+    assert GAME.parse(_typed_state("turn", 3), "uno") == Uno(3)
+
+
+def test_a_pass_after_a_draw_keeps_the_card_only_for_the_drawer_and_not_while_a_call_is_missing(
+) -> None:
+    """After p2 drew: 'pass' (or 'p2 pass') keeps the card; 'p3 pass' is p3 letting a
+    missing call go; while p1 may be caught, 'pass' alone lets p1's call go (p2 keeps by
+    'p2 pass' or 'keep')."""
+    assert GAME.parse(_typed_state("drawn", 2), "pass") == Keep(2)
+    assert GAME.parse(_typed_state("drawn", 2), "p2 pass") == Keep(2)
+    assert GAME.parse(_typed_state("drawn", 2, window=1), "p3 pass") == Pass(3)
+    assert GAME.parse(_typed_state("drawn", 2, window=1), "pass") == Pass(2)
+    assert GAME.parse(_typed_state("drawn", 2, window=1), "p2 pass") == Keep(2)
