@@ -1453,3 +1453,9 @@ def test_a_pass_after_a_draw_keeps_the_card_only_for_the_drawer_and_not_while_a_
     assert GAME.parse(_typed_state("drawn", 2, window=1), "p3 pass") == Pass(3)
     assert GAME.parse(_typed_state("drawn", 2, window=1), "pass") == Pass(2)
     assert GAME.parse(_typed_state("drawn", 2, window=1), "p2 pass") == Keep(2)
+
+
+def test_a_card_played_is_typed_by_its_name_not_as_a_face_down_card() -> None:
+    """'p3 ??' is refused while reading it, saying why (not as a code outside the deck)."""
+    with pytest.raises(ParseError, match="a played card is face up: name it"):
+        GAME.parse(_typed_state("turn", 3), "p3 ??")
