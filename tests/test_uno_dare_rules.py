@@ -1459,3 +1459,10 @@ def test_a_card_played_is_typed_by_its_name_not_as_a_face_down_card() -> None:
     """'p3 ??' is refused while reading it, saying why (not as a code outside the deck)."""
     with pytest.raises(ParseError, match="a played card is face up: name it"):
         GAME.parse(_typed_state("turn", 3), "p3 ??")
+
+
+def test_uno_after_a_card_is_read_in_any_case() -> None:
+    """'p3 R3 UNO' and 'p3 WD12 Red Uno' call UNO, as 'uno' does."""
+    r3, wd12 = DECK.parse("R3"), DECK.parse("WD12")
+    assert GAME.parse(_typed_state("turn", 3), "p3 R3 UNO") == Play(3, r3, None, True)
+    assert GAME.parse(_typed_state("turn", 3), "p3 WD12 Red Uno") == Play(3, wd12, 0, True)
