@@ -1466,3 +1466,18 @@ def test_uno_after_a_card_is_read_in_any_case() -> None:
     r3, wd12 = DECK.parse("R3"), DECK.parse("WD12")
     assert GAME.parse(_typed_state("turn", 3), "p3 R3 UNO") == Play(3, r3, None, True)
     assert GAME.parse(_typed_state("turn", 3), "p3 WD12 Red Uno") == Play(3, wd12, 0, True)
+
+
+def test_at_a_real_table_a_card_one_seat_showed_cannot_be_shown_by_the_next_beyond_its_copies(
+) -> None:
+    """At the end of a round p1 shows the only B0 and both B1s: p3 cannot show a B0 or a B1
+    too (the hands shown count as seen, as the discards do)."""
+    m = physical(3, target=1000)
+    play(m, "deal R5")
+    st(m).hands[2] = [UNKNOWN] * 2  # a shortcut: p2 is down to two cards
+    play(m, "p2 RR uno", "p1 R3", "p3 R4", "p2 R6")  # p2 goes out
+    play(m, "p1 shows B0-B1-B1-B3-B4-B6")
+    assert "only 1 copy of B0, and 1 already showed" in refused(m, "p3 shows B0-Y1-Y2-Y3-Y4-Y6")
+    assert "only 2 copies of B1, and 2 already showed" in refused(
+        m, "p3 shows B1-Y1-Y2-Y3-Y4-Y6")
+    play(m, "p3 shows B2-Y1-Y2-Y3-Y4-Y6")
