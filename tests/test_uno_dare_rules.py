@@ -1481,3 +1481,13 @@ def test_at_a_real_table_a_card_one_seat_showed_cannot_be_shown_by_the_next_beyo
     assert "only 2 copies of B1, and 2 already showed" in refused(
         m, "p3 shows B1-Y1-Y2-Y3-Y4-Y6")
     play(m, "p3 shows B2-Y1-Y2-Y3-Y4-Y6")
+
+
+def test_at_a_real_table_a_hand_down_to_one_unseen_card_is_counted_face_down_too() -> None:
+    """A hand nobody has seen reads 'N face down' whatever its size (one card: '1 face down',
+    not '??'); a hand shown reads its cards."""
+    from kabucli.games.uno_dare.render import hand_line
+
+    assert hand_line(GAME, [UNKNOWN]).plain == "1 face down"
+    assert hand_line(GAME, [UNKNOWN] * 7).plain == "7 face down"
+    assert hand_line(GAME, cards("R5 G7")).plain == " R5   G7 "
