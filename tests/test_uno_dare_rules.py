@@ -1491,3 +1491,20 @@ def test_at_a_real_table_a_hand_down_to_one_unseen_card_is_counted_face_down_too
     assert hand_line(GAME, [UNKNOWN]).plain == "1 face down"
     assert hand_line(GAME, [UNKNOWN] * 7).plain == "7 face down"
     assert hand_line(GAME, cards("R5 G7")).plain == " R5   G7 "
+
+
+def test_at_a_real_table_the_card_left_on_top_at_a_reshuffle_counts_as_out_of_every_hand(
+) -> None:
+    """Both R1s lay on the discards at the reshuffle: one went into the new pile, one stayed
+    on top. p1 draws one card (maybe that R1); p2, who drew nothing since, cannot hold one."""
+    m = physical(3)
+    play(m, "deal R5", "p2 R1", "p3 R1")
+    s = st(m)
+    s.pile.clear()  # a shortcut for the draws that empty it
+    GAME._settle(s)
+    play(m, "reshuffle")
+    assert s.pool == Counter(cards("R5 R1")) and s.discards == cards("R1")
+    play(m, "p1 draw", "p1 keep")
+    assert refused(m, "p2 R1") == ("p2 cannot hold R1: at the last reshuffle every R1 went "
+                                   "into the draw pile or lay face up, and p2 has drawn "
+                                   "nothing since")
