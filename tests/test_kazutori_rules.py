@@ -312,6 +312,12 @@ def test_a_claim_names_a_seat_and_pass_and_stop_are_actions() -> None:
     assert GAME.parse(m.state, "p2 flip oni") == Flip(2, ONI)
     with pytest.raises(ParseError):
         GAME.parse(m.state, "p2 grab")
+    # a claim names one seat: typed before it or after it, not both
+    with pytest.raises(ParseError, match="'claim' takes nothing after it, got 'p2'"):
+        GAME.parse(m.state, "p1 claim p2")
+    # a card alone is one flip: two cards are no move
+    with pytest.raises(ParseError, match="'7 8' is not a Kazu-Tori move"):
+        GAME.parse(m.state, "7 8")
 
 
 # -- the Jizo -------------------------------------------------------------------------------------
