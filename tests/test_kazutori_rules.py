@@ -320,6 +320,16 @@ def test_a_claim_names_a_seat_and_pass_and_stop_are_actions() -> None:
         GAME.parse(m.state, "7 8")
 
 
+def test_a_deal_of_named_piles_reads_back_as_printed_each_pile_labelled_with_its_seat() -> None:
+    """A seeded deal prints 'deal p1 CARDS | p2 CARDS ...': the seat labels are read off."""
+    m = new_match(2, 7)
+    deal = next(e for e in m.events if type(e) is Deal)
+    assert deal.piles is not None
+    text = GAME.notate(deal)
+    assert text.startswith("deal p1 ") and " | p2 " in text
+    assert GAME.parse(m.state, text) == deal
+
+
 # -- the Jizo -------------------------------------------------------------------------------------
 
 def test_the_jizo_goes_to_the_flippers_right_and_the_rest_from_the_seat_after_that() -> None:
