@@ -121,6 +121,14 @@ def test_a_row_with_a_stray_dash_or_comma_is_refused_not_read_without_it(word: s
     assert GAME.parse(m.state, "rows 1-2-3 4-5-6 7-8-9 aside 10") is not None
 
 
+def test_a_row_laid_of_two_cards_is_refused_naming_that_row() -> None:
+    """A row laid short ('1-2') is refused while reading, naming the row, not left to the
+    count of the whole arrangement."""
+    m = new_match(2, seed=3)
+    with pytest.raises(ParseError, match=r"^'1-2' is not a row of three cards joined by '-'"):
+        GAME.parse(m.state, "rows 1-2 4-5-6 7-8-9-3 aside 10")
+
+
 @pytest.mark.parametrize("token", ["A", "J", "Q", "K", "a", "j", "q"])
 def test_a_52_card_deck_without_kings_is_typed_as_numbers_a_j_q_are_not_read(token: str) -> None:
     """Rules page, Cards: a 52-card deck without its Kings plays the same way "(Ace = 1, Jack
