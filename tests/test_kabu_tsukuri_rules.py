@@ -129,6 +129,17 @@ def test_a_row_laid_of_two_cards_is_refused_naming_that_row() -> None:
         GAME.parse(m.state, "rows 1-2 4-5-6 7-8-9-3 aside 10")
 
 
+def test_a_deal_line_lists_the_hands_after_a_bar_in_seat_order() -> None:
+    """A seeded deal reads 'deal | p1 CARDS | p2 CARDS | rest CARDS': cards before the first
+    '|' are refused, saying how a deal reads; hands labelled out of seat order are refused."""
+    m = new_match(2, seed=3)
+    with pytest.raises(ParseError, match=r"^a deal reads 'deal' or 'deal \| p1 CARDS"):
+        GAME.parse(m.state, "deal 1-1-2-2-3-3-4-4-5-5")
+    with pytest.raises(ParseError, match=r"^hand 1 of the deal is labelled p2: give the hands "
+                                         r"in seat order, p1 to p2"):
+        GAME.parse(m.state, "deal | p2 1-1-2-2-3-3-4-4-5-5 | p1 6-6-7-7-8-8-9-9-10-10 | rest 11")
+
+
 @pytest.mark.parametrize("token", ["A", "J", "Q", "K", "a", "j", "q"])
 def test_a_52_card_deck_without_kings_is_typed_as_numbers_a_j_q_are_not_read(token: str) -> None:
     """Rules page, Cards: a 52-card deck without its Kings plays the same way "(Ace = 1, Jack
