@@ -274,3 +274,48 @@ def test_the_stderr_line_of_a_program_that_exited_is_shown_safe_and_cut() -> Non
     failure = {c["check"]: c for c in json.loads(res.stdout)["checks"]}["starts"]["failures"][0]
     assert "exited (code 3) without answering; its last line on stderr: '" in failure
     assert "\033" not in failure and len(failure) < 400, failure
+
+
+
+def test_each_of_the_games_in_a_seat_is_played_with_the_next_seed(tmp_path: Path) -> None:
+    """--games 2 plays seeds 1 and 2 in each seat (its failures are said of 'seed 2'): the
+    program sees another deal in the second match, not the first match again."""
+    seen = tmp_path / "seen.txt"
+    # each process notes its seat and what it was shown at its first turn
+    recorder = ("import json, sys\nfirst = True\nfor line in sys.stdin:\n"
+                "    m = json.loads(line)\n"
+                "    if m['type'] == 'turn':\n"
+                "        if first:\n"
+                f"            open({str(seen)!r}, 'a').write(json.dumps([m['seat'], m['state']],"
+                " sort_keys=True) + '\\n')\n"
+                "            first = False\n"
+                "        print(m['legal'][-1], flush=True)\n")
+    code, out = check(tmp_path, recorder, "--games", "2")
+    assert code == 0, out
+    firsts = [json.loads(line) for line in seen.read_text().splitlines()]
+    assert sorted(seat for seat, _ in firsts) == [1, 1, 2, 2], firsts
+    for seat in (1, 2):
+        one, two = (json.dumps(state, sort_keys=True) for s, state in firsts if s == seat)
+        assert one != two, (seat, one)
+
+
+def test_a_program_that_cannot_start_fails_starts_in_every_match_of_every_seat(
+        tmp_path: Path) -> None:
+    code, out = check(tmp_path, None, "--games", "2", "--json")
+    assert code == 1, out
+    starts = {c["check"]: c for c in json.loads(out)["checks"]}["starts"]
+    assert [f.split(":")[0] for f in starts["failures"]] == [
+        "p1, seed 1", "p1, seed 2", "p2, seed 1", "p2, seed 2"], starts
+    assert starts["detail"].startswith("0 of 4 matches"), starts
+
+
+def test_a_bot_whose_every_match_stopped_early_passes_neither_check_of_the_end(
+        tmp_path: Path) -> None:
+    """No match reached its end: 'handles the end message' and 'exits cleanly' were never
+    seen, which fails them, rather than reading "ok" over no end at all."""
+    code, out = check(tmp_path, BAD["garbage"][0], "--json")
+    assert code == 1, out
+    checks = {c["check"]: c for c in json.loads(out)["checks"]}
+    for name in ("handles the end message", "exits cleanly"):
+        assert checks[name]["failures"] == ["not seen: no match reached its end"], checks[name]
+        assert checks[name]["detail"] == "0 matches to their end", checks[name]

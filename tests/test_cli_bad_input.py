@@ -471,12 +471,13 @@ def test_a_bot_timeout_setting_refuses_what_timeout_refuses(value: str) -> None:
 
 
 @pytest.mark.parametrize(("value", "seconds"), [("  5 ", 5.0), ("0.001", 0.001),
-                                               ("86400", 86400.0), ("1e1", 10.0), ("", 10.0)])
+                                               ("86400", 86400.0), ("1e1", 10.0), ("", 10.0),
+                                               ("  ", 10.0)])
 def test_a_bot_timeout_setting_in_range_is_taken(value: str, seconds: float,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from kabucli.bots.external import bot_timeout
 
-    monkeypatch.setenv("KABUCLI_BOT_TIMEOUT", value)  # ('': not set, the default)
+    monkeypatch.setenv("KABUCLI_BOT_TIMEOUT", value)  # ('' or blank: not set, the default)
     assert bot_timeout() == seconds
 
 
