@@ -319,3 +319,20 @@ def test_a_bot_whose_every_match_stopped_early_passes_neither_check_of_the_end(
     for name in ("handles the end message", "exits cleanly"):
         assert checks[name]["failures"] == ["not seen: no match reached its end"], checks[name]
         assert checks[name]["detail"] == "0 matches to their end", checks[name]
+
+
+def test_a_bot_that_exits_after_answering_fails_answering_every_turn_not_starting(
+        tmp_path: Path) -> None:
+    """A program that answered its first turn and exited at its second did start: its exit
+    fails 'answers every turn in time', and 'starts' holds."""
+    once = ("import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+            "    print(m['legal'][-1], flush=True)\n    sys.exit(3)\n")
+    (tmp_path / "bot.py").write_text(once)
+    res = runner.invoke(app, ["bot", "check", "dare", f"{sys.executable} {tmp_path / 'bot.py'}",
+                              "--rule", "rounds=2", "--timeout", "5", "--json"])
+    assert res.exit_code == 1, res.output
+    checks = {c["check"]: c for c in json.loads(res.stdout)["checks"]}
+    assert checks["starts"]["ok"], checks["starts"]
+    timely = checks["answers every turn in time"]["failures"]
+    assert len(timely) == 2 and all("exited (code 3) without answering" in f for f in timely), \
+        timely

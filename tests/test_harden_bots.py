@@ -1140,3 +1140,24 @@ def test_a_bot_that_exits_after_a_stderr_line_longer_than_kept_is_said_with_its_
     assert why.startswith("exited (code 1) without answering"), why
     assert "its last line on stderr: '…" in why and "y out of memory'" in why, why
     assert f"({ERR_TAIL} characters)" not in why and len(why) < 250, why
+
+
+def test_a_stderr_line_of_just_the_bytes_kept_is_quoted_from_its_start_not_said_cut() -> None:
+    """A bot's last stderr line that fills the ERR_TAIL bytes kept, no more, is whole: it is
+    quoted from its start, not shown as the end of a line longer than what is kept."""
+    from kabucli.bots.external import ERR_TAIL
+
+    line = "START" + "y" * (ERR_TAIL - 6) + "\n"  # (ERR_TAIL bytes, its newline included)
+    script = (f"import sys\nsys.stdin.readline()\nsys.stderr.write({line!r})\n"
+              "sys.stderr.flush(); sys.exit(1)\n")
+    chan = Channel([sys.executable, "-c", script], 5.0)
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        with pytest.raises(Stalled) as caught:
+            chan.line(chan.deadline())
+    finally:
+        chan.kill()
+    why = str(caught.value)
+    assert why.startswith("exited (code 1) without answering; its last line on stderr: "
+                          "'STARTyyy"), why
+    assert "longer than" not in why, why
