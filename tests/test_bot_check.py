@@ -336,3 +336,14 @@ def test_a_bot_that_exits_after_answering_fails_answering_every_turn_not_startin
     timely = checks["answers every turn in time"]["failures"]
     assert len(timely) == 2 and all("exited (code 3) without answering" in f for f in timely), \
         timely
+
+
+def test_a_bot_that_exits_with_code_0_on_the_end_message_passes_every_check(
+        tmp_path: Path) -> None:
+    """docs/bots.md: on the end message a program may keep reading, or exit with code 0."""
+    leaves = ("import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+              "    if m['type'] == 'end':\n        sys.exit(0)\n"
+              "    print(m['legal'][-1], flush=True)\n")
+    code, out = check(tmp_path, leaves)
+    assert code == 0, out
+    assert [line[:3] for line in out.splitlines()] == ["ok "] * 5, out

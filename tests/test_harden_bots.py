@@ -1161,3 +1161,23 @@ def test_a_stderr_line_of_just_the_bytes_kept_is_quoted_from_its_start_not_said_
     assert why.startswith("exited (code 1) without answering; its last line on stderr: "
                           "'STARTyyy"), why
     assert "longer than" not in why, why
+
+
+def test_a_long_last_stderr_line_after_a_short_one_is_said_by_its_end() -> None:
+    """Only the last ERR_TAIL bytes of a bot's stderr are held: a long last line after a
+    short first one is still said by its end (what is kept begins inside it)."""
+    from kabucli.bots.external import ERR_TAIL
+
+    script = ("import sys\nsys.stdin.readline()\n"
+              "sys.stderr.write('first\\n' + 'z' * 20000 + ' the end'); sys.exit(1)\n")
+    chan = Channel([sys.executable, "-c", script], 5.0)
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        with pytest.raises(Stalled) as caught:
+            chan.line(chan.deadline())
+        assert len(chan._tail) <= ERR_TAIL, len(chan._tail)
+    finally:
+        chan.kill()
+    why = str(caught.value)
+    assert "its last line on stderr: '…" in why and "z the end'" in why, why
+    assert f"a line longer than the {ERR_TAIL} bytes kept" in why, why
