@@ -347,3 +347,44 @@ def test_a_bot_that_exits_with_code_0_on_the_end_message_passes_every_check(
     code, out = check(tmp_path, leaves)
     assert code == 0, out
     assert [line[:3] for line in out.splitlines()] == ["ok "] * 5, out
+
+
+def test_the_slowest_answer_is_of_every_match_not_only_the_last(tmp_path: Path) -> None:
+    """The detail of 'answers every turn in time' names the slowest answer of all the
+    matches: a program slow only in seat p1 (its first matches) is said to be so."""
+    slow_in_p1 = ("import json, sys, time\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+                  "    if m['type'] == 'turn':\n"
+                  "        if m['seat'] == 1:\n            time.sleep(1.0)\n"
+                  "        print(m['legal'][-1], flush=True)\n")
+    (tmp_path / "bot.py").write_text(slow_in_p1)
+    res = runner.invoke(app, ["bot", "check", "dare", f"{sys.executable} {tmp_path / 'bot.py'}",
+                              "--rule", "rounds=1", "--timeout", "30", "--json"])
+    assert res.exit_code == 0, res.output
+    detail = {c["check"]: c for c in json.loads(res.stdout)["checks"]}[
+        "answers every turn in time"]["detail"]
+    slowest = int(detail.split("the slowest ")[1].split(" ms")[0])
+    assert slowest >= 1000, detail
+
+
+
+def test_an_illegal_answer_whose_words_fall_where_a_stall_would_be_is_still_an_answer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure is read as a stall only after the bot's seat and its command: an answer
+    quoted in 'bot p1 answered ...' with 'did not answer' just as far in as the command would
+    end is an illegal answer, not a late one."""
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    os.symlink(sys.executable, tmp_path / "py")  # (a short command: the answer is cut at 80)
+    command = "./py b.py"
+    # 'bot p1 ' then "answered '" and the answer: its words start where "('./py b.py') " ends
+    pad = "x" * (len(f"('{command}') ") - len("answered '"))
+    (tmp_path / "b.py").write_text("import sys\nfor line in sys.stdin:\n"
+                                   f"    print({pad + 'did not answer within 0.5 s'!r}, "
+                                   "flush=True)\n")
+    res = runner.invoke(app, ["bot", "check", "dare", command, "--rule", "rounds=1",
+                              "--timeout", "0.5", "--json"])
+    checks = {c["check"]: c for c in json.loads(res.stdout)["checks"]}
+    assert res.exit_code == 1, res.output
+    assert "answered 'xxx" in checks["answers legally"]["failures"][0], checks
+    assert checks["answers every turn in time"]["ok"], checks["answers every turn in time"]

@@ -1181,3 +1181,36 @@ def test_a_long_last_stderr_line_after_a_short_one_is_said_by_its_end() -> None:
     why = str(caught.value)
     assert "its last line on stderr: '…" in why and "z the end'" in why, why
     assert f"a line longer than the {ERR_TAIL} bytes kept" in why, why
+
+
+CUT_BOTS = """
+import os, signal, sys
+
+class LongThenShort:  # its first match: a long stderr line; its next: a short one, then killed
+    def __init__(self, rng):
+        self.match = int(os.environ.get("CUT_MATCH", "0")) + 1
+        os.environ["CUT_MATCH"] = str(self.match)  # (its process's, kept for the next)
+    def choose(self, game, state, seat):
+        if self.match > 1:
+            print("a short last word", file=sys.stderr, flush=True)
+            os.kill(os.getpid(), signal.SIGKILL)
+        print("y" * 10000, file=sys.stderr, flush=True)
+        return game.legal(state, seat)[-1]
+"""
+
+
+def test_a_python_bots_process_kept_for_the_next_match_forgets_its_long_stderr_line(
+        tmp_path: Path) -> None:
+    """A process kept for the next match forgets what it wrote on stderr, and that what it
+    wrote was cut: a short last line of its next match is quoted whole, not said to be the
+    end of a line longer than what is kept."""
+    from kabucli.bots import external
+
+    external._stop_idle()  # (a host other tests left idle would be taken instead)
+    path = write(tmp_path, "cut.py", CUT_BOTS)
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]),
+                      [f"py:{path}:LongThenShort", "random"], 2, seed=1, rotate=False)
+    assert report.failures == 1, report.failed
+    reason = report.failed[0]["reason"]
+    assert "its last line on stderr: 'a short last word'" in reason, reason
+    assert "longer than" not in reason, reason
