@@ -1214,3 +1214,23 @@ def test_a_python_bots_process_kept_for_the_next_match_forgets_its_long_stderr_l
     reason = report.failed[0]["reason"]
     assert "its last line on stderr: 'a short last word'" in reason, reason
     assert "longer than" not in reason, reason
+
+
+def test_an_idle_python_bot_process_found_dead_is_not_taken_for_the_next_match(
+        tmp_path: Path) -> None:
+    """A process kept for the next match that has died meanwhile (killed from outside) is
+    dropped: the next match starts a fresh one and plays, rather than fail on the dead one."""
+    import signal
+
+    from kabucli.bots import external
+
+    external._stop_idle()  # (a host other tests left idle would be taken instead)
+    spec = f"py:{write(tmp_path, 'hashy.py', STATE_BOT)}:Hashy"
+    rules = build(DARE.Rules, ["rounds=1"])
+    assert simulate(DARE, rules, [spec, "random"], 1, seed=1).failures == 0
+    idle = external._idle[spec.removeprefix("py:")]
+    assert len(idle) == 1
+    os.kill(idle[0].proc.pid, signal.SIGKILL)
+    idle[0].proc.wait()
+    report = simulate(DARE, rules, [spec, "random"], 1, seed=2)
+    assert report.failures == 0, report.failed
