@@ -393,13 +393,11 @@ def commitment_unbound(header: Header) -> Violation | None:
 def check_header(game: Game, header: Header) -> msgspec.Struct:
     """The rules a header asks for; KabuError when the header itself cannot be played."""
     if header.game != game.name:
-        from kabucli import games
+        from kabucli.registry import game_key
         from kabucli.safetext import quoted
 
-        try:  # (the game as a person may type it, 'kazutori': not what a log holds)
-            typed = games.canonical(header.game) == game.name
-        except KabuError:
-            typed = False
+        # (the game as a person may type it, 'kazutori', 'DARE': not what a log holds)
+        typed = game_key(header.game) == game.name
         raise KabuError(f"header: the game is written {quoted(header.game)}; a log names it "
                         f"'{game.name}'" if typed else
                         f"header: the log is a {quoted(header.game)} game, not {game.name}")

@@ -41,7 +41,7 @@ from kabucli import log as _log
 from kabucli.engine import Game
 from kabucli.errors import ParseError
 from kabucli.events import Event, Forfeit
-from kabucli.registry import ALIASES as ALIASES, GAMES as GAMES
+from kabucli.registry import ALIASES as ALIASES, GAMES as GAMES, game_key
 
 
 def names() -> list[str]:
@@ -53,11 +53,7 @@ def canonical(name: str) -> str:
     here: in any case, with spaces around it, '_' or a space for '-' ('kazu_tori',
     'Uno Dare'), or an alias ('kazutori'); an unknown name close to a game's is refused
     with that game suggested."""
-    # (only a space, a tab or '_' separates, and only ASCII is lowered: Python's split()
-    # takes '\x1c' or '\x85' for a space, and lower() makes the Kelvin sign a 'k')
-    key = ("-".join(w for w in name.replace("_", " ").replace("\t", " ").split(" ") if w)
-           .lower() if name.isascii() else name)
-    key = ALIASES.get(key, key)
+    key = game_key(name)
     if key not in GAMES:
         from difflib import get_close_matches
 
