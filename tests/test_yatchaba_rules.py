@@ -698,8 +698,10 @@ def test_the_guesser_lays_three_cards_face_down_a_deal_by_another_seat_is_refuse
     step(m, Deal(1, 2, 2))
 
 
-@pytest.mark.parametrize("text", ["guess 1 2", "guess 1 2 13", "guess foo 1 2", "bet x",
-                                  "reveal 1 2", "pass now", "fold"])
+@pytest.mark.parametrize("text", [
+    "guess 1 2", "guess 1 2 13", "guess 1 2 3 4", "guess 0 1 2", "0 1 2", "guess foo 1 2",
+    "guess janx 1 2", "bet x", "reveal 1 2", "reveal 0 1 2", "reveal junk 1 2", "pass now",
+    "fold"])
 def test_malformed_moves_do_not_parse(text: str) -> None:
     m = new_match(3)
     play(m, "deal")
@@ -722,6 +724,17 @@ def test_reveal_may_mix_months_and_named_cards() -> None:
     assert ev == Reveal([1, 1, 8], [-1, 0, -1])
     assert GAME.notate(ev) == "reveal 1 1b 8"
     assert GAME.parse(m.state, "reveal 1 1 8") == Reveal([1, 1, 8])
+
+
+def test_a_month_typed_by_name_takes_three_letters_at_least() -> None:
+    """Two letters name no month ('ma' is March and May, 'ju' June and July): refused, in a
+    guess and in a reveal; three letters are enough."""
+    m = new_match(3)
+    play(m, "deal")
+    for text in ("guess ma 1 2", "guess 1 ju 2", "reveal ja 1 2"):
+        with pytest.raises(ParseError, match=r"^.(ma|ju|ja). is not a "):
+            GAME.parse(m.state, text)
+    assert GAME.parse(m.state, "guess mar may jul") == Guess(1, [3, 5, 7])
 
 
 def test_the_decider_cannot_bet_and_a_bettor_cannot_stop() -> None:
