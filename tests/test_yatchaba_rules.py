@@ -737,6 +737,21 @@ def test_a_month_typed_by_name_takes_three_letters_at_least() -> None:
     assert GAME.parse(m.state, "guess mar may jul") == Guess(1, [3, 5, 7])
 
 
+def test_a_card_turned_over_is_typed_by_its_month_or_name_not_as_face_down() -> None:
+    m = new_match(3)
+    with pytest.raises(ParseError, match="a revealed card is face up: give its month or its "
+                       "name"):
+        GAME.parse(m.state, "reveal ?? 1 2")
+
+
+def test_a_deal_typed_as_three_face_down_cards_is_the_deal_alone() -> None:
+    """'deal ?? ?? ??' (the laid cards as the table shows them) records what 'deal' does."""
+    m = new_match(3)
+    assert GAME.parse(m.state, "deal ?? ?? ??") == Deal(1, 1, 1)
+    step(m, "deal ?? ?? ??")
+    assert m.state.phase == "guess" and m.state.laid is None
+
+
 def test_the_decider_cannot_bet_and_a_bettor_cannot_stop() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
