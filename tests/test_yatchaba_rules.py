@@ -752,6 +752,15 @@ def test_a_deal_typed_as_three_face_down_cards_is_the_deal_alone() -> None:
     assert m.state.phase == "guess" and m.state.laid is None
 
 
+def test_a_guess_typed_with_another_seat_is_that_seats_and_refused_out_of_turn() -> None:
+    m = new_match(3)
+    play(m, "deal")
+    assert GAME.parse(m.state, "p2 guess 1 2 3") == Guess(2, [1, 2, 3])
+    assert GAME.parse(m.state, "p2 3 2 1") == Guess(2, [1, 2, 3])
+    assert refused(m, "p2 guess 1 2 3")
+    step(m, "p1 guess 1 2 3")
+
+
 def test_the_decider_cannot_bet_and_a_bettor_cannot_stop() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
