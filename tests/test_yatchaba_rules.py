@@ -761,6 +761,15 @@ def test_a_guess_typed_with_another_seat_is_that_seats_and_refused_out_of_turn()
     step(m, "p1 guess 1 2 3")
 
 
+def test_three_months_alone_are_a_guess_only_while_a_guess_is_awaited() -> None:
+    """Typed without 'reveal' when the cards are turned over, months are no move: the
+    refusal says what to type (not that a guess is out of its phase)."""
+    m = new_match(3)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "stop")
+    with pytest.raises(ParseError, match=r"^'1' is not a Yatchaba move: .*'reveal 1 1 8'"):
+        GAME.parse(m.state, "1 1 8")
+
+
 def test_the_decider_cannot_bet_and_a_bettor_cannot_stop() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
