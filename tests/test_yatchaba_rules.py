@@ -770,6 +770,15 @@ def test_three_months_alone_are_a_guess_only_while_a_guess_is_awaited() -> None:
         GAME.parse(m.state, "1 1 8")
 
 
+def test_a_bet_typed_takes_one_amount_or_none() -> None:
+    m = new_match(3)
+    play(m, "deal", "guess 1 2 3")
+    due = m.state.next_amount()
+    with pytest.raises(ParseError, match=f"^'bet' takes the amount alone .*'{due} 2'"):
+        GAME.parse(m.state, f"bet {due} 2")
+    assert GAME.parse(m.state, f"bet {due}") == Bet(1, due)
+
+
 def test_the_decider_cannot_bet_and_a_bettor_cannot_stop() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
