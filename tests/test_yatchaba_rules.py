@@ -779,6 +779,15 @@ def test_a_bet_typed_takes_one_amount_or_none() -> None:
     assert GAME.parse(m.state, f"bet {due}") == Bet(1, due)
 
 
+def test_continue_and_stop_take_nothing_after_them() -> None:
+    m = new_match(3)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet")
+    for text in ("stop now", "continue 5", "p3 stop 2"):
+        with pytest.raises(ParseError, match="takes nothing after it"):
+            GAME.parse(m.state, text)
+    assert GAME.parse(m.state, "stop") == Stop(3)
+
+
 def test_the_decider_cannot_bet_and_a_bettor_cannot_stop() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
