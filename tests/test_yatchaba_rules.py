@@ -788,6 +788,14 @@ def test_continue_and_stop_take_nothing_after_them() -> None:
     assert GAME.parse(m.state, "stop") == Stop(3)
 
 
+def test_s_is_short_for_stop_and_c_and_more_for_continue() -> None:
+    m = new_match(3)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet")
+    assert [GAME.parse(m.state, w) for w in ("s", "S", "stop", "p3 s")] == [Stop(3)] * 4
+    assert [GAME.parse(m.state, w) for w in ("c", "cont", "more", "continue")] == \
+        [Continue(3)] * 4
+
+
 def test_the_decider_cannot_bet_and_a_bettor_cannot_stop() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
