@@ -796,6 +796,15 @@ def test_s_is_short_for_stop_and_c_and_more_for_continue() -> None:
         [Continue(3)] * 4
 
 
+def test_a_pass_takes_nothing_after_it_while_seats_bet() -> None:
+    m = new_match(3)
+    play(m, "deal", "guess 1 2 3", "bet")
+    for text in ("pass now", "p2 pass 1"):
+        with pytest.raises(ParseError, match=r"^'pass' takes nothing after it"):
+            GAME.parse(m.state, text)
+    assert GAME.parse(m.state, "pass") == Pass(2)
+
+
 def test_the_decider_cannot_bet_and_a_bettor_cannot_stop() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
