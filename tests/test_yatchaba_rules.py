@@ -805,6 +805,17 @@ def test_a_pass_takes_nothing_after_it_while_seats_bet() -> None:
     assert GAME.parse(m.state, "pass") == Pass(2)
 
 
+def test_a_move_typed_without_a_seat_outside_its_phase_is_nobodys() -> None:
+    m = new_match(3)
+    play(m, "deal")
+    with pytest.raises(ParseError, match=r"^nobody may bet now: waiting for p1 to name"):
+        GAME.parse(m.state, "bet")
+    step(m, "guess 1 2 3")
+    for verb in ("stop", "continue"):
+        with pytest.raises(ParseError, match=f"^nobody may {verb} now: waiting for p1 to bet"):
+            GAME.parse(m.state, verb)
+
+
 def test_the_decider_cannot_bet_and_a_bettor_cannot_stop() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
