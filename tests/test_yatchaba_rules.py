@@ -816,6 +816,20 @@ def test_a_move_typed_without_a_seat_outside_its_phase_is_nobodys() -> None:
             GAME.parse(m.state, verb)
 
 
+def test_the_cards_turned_over_may_be_typed_after_reveal_turn_or_show() -> None:
+    m = new_match(3)
+    for verb in ("reveal", "turn", "show", "SHOW"):
+        assert GAME.parse(m.state, f"{verb} 8 1b jan") == Reveal([1, 1, 8], [-1, 0, -1])
+
+
+def test_commas_separate_the_words_of_a_typed_move() -> None:
+    m = new_match(3)
+    play(m, "deal")
+    assert GAME.parse(m.state, "guess 1,1,8") == Guess(1, [1, 1, 8])
+    assert GAME.parse(m.state, "jan, jan, aug") == Guess(1, [1, 1, 8])
+    assert GAME.parse(m.state, "reveal 8,1b,jan") == Reveal([1, 1, 8], [-1, 0, -1])
+
+
 def test_the_decider_cannot_bet_and_a_bettor_cannot_stop() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
