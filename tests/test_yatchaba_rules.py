@@ -369,6 +369,22 @@ def test_a_card_already_face_up_cannot_be_revealed_again() -> None:
     step(m, "reveal 1r 5a 6a")
 
 
+def test_a_deal_naming_a_card_already_face_up_is_refused() -> None:
+    m = new_match(4)
+    wrong_round(m, reveal="1b 2a 3b")
+    reason = refused(m, "deal 1b 4a 5a")
+    assert reason == ("the hanafuda (48) deck has only 1 copy of 1b, and 1 already showed: "
+                      "type 'deal' alone, or name three cards not face up")
+    step(m, "deal 1r 4a 5a")
+
+
+def test_a_deal_names_all_three_laid_cards_or_none() -> None:
+    m = new_match(3)
+    for text in ("deal 1b ?? ??", "deal ?? 1b 2a"):
+        assert refused(m, text) == "name all three laid cards, or none ('deal' alone)"
+    step(m, "deal")
+
+
 def test_a_guess_names_three_months() -> None:
     """A guess read from a log or built by a program (typed ones are checked when read)."""
     m = new_match(4)
