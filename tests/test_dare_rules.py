@@ -140,6 +140,18 @@ def test_deal_each_player_sees_their_own_hand_and_of_the_others_only_how_many_ca
         assert [hands[f"p{p}"] for p in (1, 2, 3) if p != seat] == [9, 9]
 
 
+def test_a_hand_shown_is_seen_by_every_seat_and_one_not_shown_counted_as_left() -> None:
+    """At a real table, after two sets each (6 of 9 cards laid) and p2's show: every seat
+    sees p2's three cards; of a hand not shown, how many cards are left (3, not the 9
+    dealt)."""
+    m = new_match()
+    play(m, *TWO_SETS_EACH, "show 2-3-4")
+    for seat in (1, 3):
+        hands = GAME.view(m.state, seat)["hands"]
+        assert hands["p2"] == ["2", "3", "4"]
+        assert hands[f"p{4 - seat}"] == 3
+
+
 def test_deal_of_the_wrong_size_refused() -> None:
     m = new_match(advance=False)
     assert refused(m, "deal 1-7") == ("the field has 3 cards, not 2: type the 3 turned up "
