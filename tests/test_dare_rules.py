@@ -27,7 +27,7 @@ from kabucli.games.dare.rules import (
     Show,
     strength,
 )
-from kabucli.games.dare.text import hand_name
+from kabucli.games.dare.text import hand_name, hint
 from kabucli.hands import ARASHI, NOBORI
 from kabucli.log import SeatInfo
 
@@ -314,6 +314,16 @@ def test_turn_a_known_card_laid_leaves_the_hand_and_the_unknown_cards_stay_unkno
     play(m, Deal(1, 1, [1, 7, 5], [U9, part, U9]), "1-3-9")
     assert m.state.hands[2] == [UNKNOWN] * 6
     assert m.state.seen[1] == 2  # the field's 1 and p2's: nothing revealed twice
+
+
+def test_turn_physical_the_example_sets_use_no_card_face_up_four_times() -> None:
+    """The hint's examples at a real table are sets the deck may still hold: with the four
+    9s face up (two in the field, two laid) the usual '1-3-9' is not offered."""
+    m = new_match()
+    play(m, "deal 9-9-5", "9-9-5")  # reference 3
+    assert m.state.seen[9] == 4
+    assert hint(m.state, 3) == ("lay 0-3 sets of three cards whose ones digit is 3 "
+                                "(e.g. '3-5-5 1-1-1'), or 'pass'")
 
 
 def test_turn_physical_laid_cards_must_still_exist_in_the_deck() -> None:
