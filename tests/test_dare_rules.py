@@ -152,6 +152,22 @@ def test_a_hand_shown_is_seen_by_every_seat_and_one_not_shown_counted_as_left() 
         assert hands[f"p{4 - seat}"] == 3
 
 
+def test_a_hand_hidden_from_the_viewer_is_drawn_as_its_cards_left_face_down() -> None:
+    """After two sets each, every hand (p1's own: a real table's cards are unseen) is drawn
+    as three cards face down, not the nine dealt."""
+    from rich.console import Console
+
+    from kabucli import render
+
+    m = new_match()
+    play(m, *TWO_SETS_EACH)
+    for viewer in (None, 1):
+        console = Console(width=100, no_color=True, record=True)
+        console.print(render.table(GAME, m, viewer))
+        rows = [line for line in console.export_text().splitlines() if "qualified" in line]
+        assert [row.count("??") for row in rows] == [3, 3, 3]
+
+
 def test_deal_of_the_wrong_size_refused() -> None:
     m = new_match(advance=False)
     assert refused(m, "deal 1-7") == ("the field has 3 cards, not 2: type the 3 turned up "
