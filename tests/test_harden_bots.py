@@ -1043,14 +1043,17 @@ def test_a_bot_may_leave_its_seat_out_of_a_move_whose_verb_starts_with_p(
     assert report.failures == 0, report.failed
 
 
-@pytest.mark.parametrize(("timeout", "answered"), [(0.2, True), (1.0, False)])
+@pytest.mark.parametrize(("timeout", "answered", "started"),
+                         [(0.2, True, 0.0), (1.0, False, 0.0), (0.5, False, 60.0)])
 def test_a_hung_bot_is_given_no_time_past_its_limit_but_at_its_start_under_a_short_limit(
-        timeout: float, answered: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A program past its limit with nothing written is waited for LATE_EXIT more, to say
-    that it exited rather than that it was late (a limit shorter than it took to fail at its
-    start). A bot that hangs after answering, or under a limit of a second or more, is not
-    exiting: it was kept LATE_EXIT past every limit all the same (0.5 s more a forfeit, in
-    every match of a sim)."""
+        timeout: float, answered: bool, started: float,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program past its limit with nothing written is waited for until LATE_EXIT after
+    its start, to say that it exited rather than that it was late (a limit shorter than it
+    took to fail at its start). A bot that hangs after answering, under a limit of a second
+    or more, or started longer ago than that (bot check starts it before its first turn), is
+    not exiting: it was kept LATE_EXIT past every limit all the same (0.5 s more a forfeit,
+    in every match of a sim; 2 s more in bot check's test of a bot that never answers)."""
     from kabucli.bots import external
 
     monkeypatch.setattr(external, "LATE_EXIT", 30.0)  # (any wait for it would be seen)
@@ -1058,6 +1061,7 @@ def test_a_hung_bot_is_given_no_time_past_its_limit_but_at_its_start_under_a_sho
               + ("print('hello', flush=True)\n" if answered else "")
               + "time.sleep(60)\n")
     chan = Channel([sys.executable, "-c", script], timeout)
+    chan._started -= started  # (as if started that long ago)
     try:
         if answered:
             assert chan.line(chan.deadline() + 10) == b"hello"

@@ -69,8 +69,9 @@ EXIT_CHECK = 0.2
 # seconds a bot whose input pipe is found closed has to finish exiting (see Channel.send)
 EXITING = 0.1
 EXIT_POLL = 0.01  # how often a bot whose game is over is looked at, while its stderr is read
-# seconds a bot that has not answered in time, nor written a byte, is given to be seen exiting
-# (a limit shorter than a program took to fail: its exit is what to say, not its lateness)
+# seconds from its start within which a bot that has not answered in time, nor written a
+# byte, may be seen exiting (a limit shorter than a program took to fail: its exit is what to
+# say, not its lateness)
 LATE_EXIT = 0.5
 LATE_LIMIT = 1.0  # ... when its time limit is shorter than this
 ERR_TAIL = 4096  # the last bytes of a bot's stderr kept, to say why it exited
@@ -179,6 +180,7 @@ class Channel:
         self._eof = False
         self._killed = False
         self._lines = 0  # lines it answered
+        self._started = time.monotonic()
         # its stderr (unless KABUCLI_DEBUG shows it): read whenever the bot is waited for, so
         # that it never blocks on a full pipe, and only its tail kept, to say why it exited
         self._tail = bytearray()
@@ -326,11 +328,14 @@ class Channel:
                 if not buf:  # it may have exited just then (a limit shorter than it took)
                     ended = self.proc.poll()
                     # (waited for only before its first line, under a limit shorter than a
-                    # program may take to fail at its start: a bot hung later, or under a
-                    # longer limit, is not kept LATE_EXIT longer)
-                    if ended is None and not self._lines and self.timeout < LATE_LIMIT:
+                    # program may take to fail at its start, and until LATE_EXIT after it
+                    # started: a bot hung later, or under a longer limit, or past that, is
+                    # not kept longer)
+                    grace = self._started + LATE_EXIT - time.monotonic()
+                    if (ended is None and not self._lines and self.timeout < LATE_LIMIT
+                            and grace > 0):
                         with contextlib.suppress(subprocess.TimeoutExpired):
-                            ended = self.proc.wait(timeout=LATE_EXIT)
+                            ended = self.proc.wait(timeout=grace)
                     if ended is not None and not self._wrote_more():
                         raise Stalled(self._exited(ended))
                 late = f"did not answer within {self.timeout:g} s"
