@@ -1124,6 +1124,19 @@ def test_a_python_bots_process_kept_for_the_next_match_says_nothing_of_the_last_
     assert "match one" not in reason, reason
 
 
+def failed_turn(script: str) -> tuple[str, int]:
+    """How a Python ``script`` sent one turn fails to answer it (the Stalled's words), and
+    how many bytes of its stderr kabucli kept."""
+    chan = Channel([sys.executable, "-c", script], 5.0)
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        with pytest.raises(Stalled) as caught:
+            chan.line(chan.deadline())
+        return str(caught.value), len(chan._tail)
+    finally:
+        chan.kill()
+
+
 def test_a_bot_that_exits_after_a_stderr_line_longer_than_kept_is_said_with_its_end() -> None:
     """Only the last ERR_TAIL bytes of a bot's stderr are kept: a last line longer than that
     was quoted from the start of what was kept (its middle) and said to be ERR_TAIL
@@ -1133,14 +1146,7 @@ def test_a_bot_that_exits_after_a_stderr_line_longer_than_kept_is_said_with_its_
 
     script = ("import sys\nsys.stdin.readline()\n"
               "sys.stderr.write('y' * 1_000_000 + ' out of memory'); sys.exit(1)\n")
-    chan = Channel([sys.executable, "-c", script], 5.0)
-    try:
-        chan.send(b"{}\n", chan.deadline())
-        with pytest.raises(Stalled) as caught:
-            chan.line(chan.deadline())
-    finally:
-        chan.kill()
-    why = str(caught.value)
+    why, _ = failed_turn(script)
     assert why.startswith("exited (code 1) without answering"), why
     assert "its last line on stderr: '…" in why and "y out of memory'" in why, why
     assert f"({ERR_TAIL} characters)" not in why and len(why) < 250, why
@@ -1154,14 +1160,7 @@ def test_a_stderr_line_of_just_the_bytes_kept_is_quoted_from_its_start_not_said_
     line = "START" + "y" * (ERR_TAIL - 6) + "\n"  # (ERR_TAIL bytes, its newline included)
     script = (f"import sys\nsys.stdin.readline()\nsys.stderr.write({line!r})\n"
               "sys.stderr.flush(); sys.exit(1)\n")
-    chan = Channel([sys.executable, "-c", script], 5.0)
-    try:
-        chan.send(b"{}\n", chan.deadline())
-        with pytest.raises(Stalled) as caught:
-            chan.line(chan.deadline())
-    finally:
-        chan.kill()
-    why = str(caught.value)
+    why, _ = failed_turn(script)
     assert why.startswith("exited (code 1) without answering; its last line on stderr: "
                           "'STARTyyy"), why
     assert "longer than" not in why, why
@@ -1174,15 +1173,8 @@ def test_a_long_last_stderr_line_after_a_short_one_is_said_by_its_end() -> None:
 
     script = ("import sys\nsys.stdin.readline()\n"
               "sys.stderr.write('first\\n' + 'z' * 20000 + ' the end'); sys.exit(1)\n")
-    chan = Channel([sys.executable, "-c", script], 5.0)
-    try:
-        chan.send(b"{}\n", chan.deadline())
-        with pytest.raises(Stalled) as caught:
-            chan.line(chan.deadline())
-        assert len(chan._tail) <= ERR_TAIL, len(chan._tail)
-    finally:
-        chan.kill()
-    why = str(caught.value)
+    why, kept = failed_turn(script)
+    assert kept <= ERR_TAIL, kept
     assert "its last line on stderr: '…" in why and "z the end'" in why, why
     assert f"a line longer than the {ERR_TAIL} bytes kept" in why, why
 
