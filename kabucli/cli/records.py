@@ -354,15 +354,18 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
         stream.write(lead + _dumps({**step(index, ev), "state": g.view(m.state, viewer)}))
         lead = ",\n    "
 
+    def close(end: dict[str, Any]) -> None:
+        """The list of steps closed (opened here if it has none), then the members ``end``."""
+        stream.write((opened.rstrip() if lead == opened else "") + "\n  ],\n" + members(end)
+                     + "\n}\n", last=True)
+
     stream = _JsonStream()  # (a Ctrl-C: the document is closed, its steps so far in it)
     try:
         match, violation = walk(g, data.header, events, on_step)
-        stream.write((opened.rstrip() if lead == opened else "")  # (no step: opened here)
-                     + "\n  ],\n" + members(ending(match, violation)) + "\n}\n", last=True)
+        close(ending(match, violation))
     except KeyboardInterrupt:  # (exit 130 all the same)
         if not stream.ended:
-            stream.write((opened.rstrip() if lead == opened else "")
-                         + '\n  ],\n  "interrupted": true\n}\n', last=True)
+            close({"interrupted": True})
         raise
     finally:
         stream.close()
@@ -427,6 +430,12 @@ def audit(
 
         progress = track(logs, description="auditing", console=err, transient=True)
     stream = _JsonStream(as_json)  # (a Ctrl-C: the array is closed, see below)
+
+    def close() -> None:
+        """The JSON array closed, once."""
+        if as_json and not stream.ended:
+            stream.write("\n]\n" if items else "[]\n", last=True)
+
     try:  # (lines waiting are shown however the loop ends: Ctrl-C too)
         for name, path in progress or logs:
             res: dict[str, Any] = {"log": str(path)}
@@ -522,11 +531,9 @@ def audit(
                                  else "") + _taken_back(taken, after)
                               + _unchecked(head))
             result(res)
-        if as_json:
-            stream.write("\n]\n" if items else "[]\n", last=True)
+        close()
     except KeyboardInterrupt:  # (exit 130 all the same) the array of the logs audited so far
-        if as_json and not stream.ended:
-            stream.write("\n]\n" if items else "[]\n", last=True)
+        close()
         raise
     finally:
         stream.close()
