@@ -205,8 +205,6 @@ class Channel:
                 return False
             if self._ready(sel, left):
                 return True
-            if time.monotonic() >= deadline:
-                return False
 
     def _ready(self, sel: selectors.BaseSelector, wait: float) -> bool:
         """Whether the pipe of ``sel`` that is not stderr is ready within ``wait`` seconds
