@@ -1107,19 +1107,25 @@ class NotesThenDies:  # its first match: a note on stderr; its next: killed with
 """
 
 
+def failed_in_its_next_match(tmp_path: Path, source: str, cls: str) -> str:
+    """Why the Python bot ``cls`` of ``source``, at p1 in a sim of two Dare matches, its
+    process kept from the first for the second, failed one match (it must fail one)."""
+    from kabucli.bots import external
+
+    external._stop_idle()  # (a host other tests left idle would be taken instead)
+    path = write(tmp_path, "kept.py", source)
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), [f"py:{path}:{cls}", "random"],
+                      2, seed=1, rotate=False)
+    assert report.failures == 1, report.failed
+    return str(report.failed[0]["reason"])
+
+
 def test_a_python_bots_process_kept_for_the_next_match_says_nothing_of_the_last_match(
         tmp_path: Path) -> None:
     """A Python bot's process is kept for the next match of a run (IDLE_HOSTS), and with it
     what it wrote on stderr: a bot killed in its second match without a word was said to
     have written, as its last line, the note of its first."""
-    from kabucli.bots import external
-
-    external._stop_idle()  # (a host other tests left idle would be taken instead)
-    path = write(tmp_path, "stale.py", STALE_BOTS)
-    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]),
-                      [f"py:{path}:NotesThenDies", "random"], 2, seed=1, rotate=False)
-    assert report.failures == 1, report.failed
-    reason = report.failed[0]["reason"]
+    reason = failed_in_its_next_match(tmp_path, STALE_BOTS, "NotesThenDies")
     assert "killed by signal 9" in reason, reason
     assert "match one" not in reason, reason
 
@@ -1200,14 +1206,7 @@ def test_a_python_bots_process_kept_for_the_next_match_forgets_its_long_stderr_l
     """A process kept for the next match forgets what it wrote on stderr, and that what it
     wrote was cut: a short last line of its next match is quoted whole, not said to be the
     end of a line longer than what is kept."""
-    from kabucli.bots import external
-
-    external._stop_idle()  # (a host other tests left idle would be taken instead)
-    path = write(tmp_path, "cut.py", CUT_BOTS)
-    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]),
-                      [f"py:{path}:LongThenShort", "random"], 2, seed=1, rotate=False)
-    assert report.failures == 1, report.failed
-    reason = report.failed[0]["reason"]
+    reason = failed_in_its_next_match(tmp_path, CUT_BOTS, "LongThenShort")
     assert "its last line on stderr: 'a short last word'" in reason, reason
     assert "longer than" not in reason, reason
 

@@ -79,6 +79,15 @@ def st(m: Match) -> UnoState:
     return state
 
 
+def pile_emptied(m: Match) -> UnoState:
+    """``m``'s state, its draw pile emptied as if drawn to the end (a shortcut for the draws
+    that empty it): the discards wait to be reshuffled."""
+    s = st(m)
+    s.pile.clear()
+    GAME._settle(s)
+    return s
+
+
 # -- the deck -----------------------------------------------------------------------------
 
 def test_deck_has_108_cards_per_color_one_0_two_of_1_to_9_two_skips_reverses_dares() -> None:
@@ -1065,9 +1074,7 @@ def test_at_a_real_table_a_card_is_refused_when_every_copy_already_showed() -> N
 def test_at_a_real_table_a_reshuffled_pile_still_holds_the_cards_put_in_it() -> None:
     m = physical(2)
     play(m, "deal R5", "R1", "p1 R1")
-    s = st(m)
-    s.pile.clear()  # a shortcut for the 93 draws that empty it
-    GAME._settle(s)
+    s = pile_emptied(m)
     assert m.pending.kind == "chance" and "reshuffle of 2 discards" in m.pending.what
     play(m, "reshuffle")
     assert s.pool == Counter(cards("R5 R1")) and len(s.pile) == 2 and s.discards == cards("R1")
@@ -1086,9 +1093,7 @@ def test_at_a_real_table_a_seat_that_drew_nothing_since_a_reshuffle_holds_no_car
     one either."""
     m = physical(3)
     play(m, "deal R5", "p2 R0", "p3 R1")
-    s = st(m)
-    s.pile.clear()  # a shortcut for the draws that empty it
-    GAME._settle(s)
+    s = pile_emptied(m)
     play(m, "reshuffle")
     assert s.pool == Counter(cards("R5 R0")) and s.discards == cards("R1")
     play(m, "p1 draw", "p1 keep")
@@ -1499,9 +1504,7 @@ def test_at_a_real_table_the_card_left_on_top_at_a_reshuffle_counts_as_out_of_ev
     on top. p1 draws one card (maybe that R1); p2, who drew nothing since, cannot hold one."""
     m = physical(3)
     play(m, "deal R5", "p2 R1", "p3 R1")
-    s = st(m)
-    s.pile.clear()  # a shortcut for the draws that empty it
-    GAME._settle(s)
+    s = pile_emptied(m)
     play(m, "reshuffle")
     assert s.pool == Counter(cards("R5 R1")) and s.discards == cards("R1")
     play(m, "p1 draw", "p1 keep")
