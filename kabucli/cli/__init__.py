@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 from kabucli.cli import about, records, runs, table
 from kabucli.cli.common import (
+    PIPE_GONE,
     _console,
     _dumps,
     _escape,
@@ -70,7 +71,11 @@ def _main() -> None:
         code = app(standalone_mode=False)
         if code == 130 and _CTRL_C:  # typer's word for a Ctrl-C that no command handled
             _aborted()
-    except SystemExit:
+    except SystemExit as exc:
+        if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            # click's end of a print() to a pipe whose reader has gone (kabucli replay LOG
+            # --json | head -1): its exit 1 says a refusal here (rich's end: see _console)
+            sys.exit(PIPE_GONE)
         raise
     except KeyboardInterrupt:  # Ctrl-C where no command handles it (typer still starting)
         _aborted()

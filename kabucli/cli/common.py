@@ -112,11 +112,25 @@ def _finite(obj: Any) -> Any:
 def _console(stderr: bool = False) -> Console:
     from rich.console import Console
 
+    class Out(Console):
+        def on_broken_pipe(self) -> None:
+            """The program reading the output has gone (``| head -1``): rich's own way, the
+            rest sent nowhere, but exit :data:`PIPE_GONE`, not 1 (a refusal here)."""
+            self.quiet = True
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.file.fileno())
+            raise SystemExit(PIPE_GONE)
+
     # Messages on stderr are single lines that must not be folded at the terminal width.
     # NO_COLOR (no-color.org) means no escapes at all: rich alone would still send bold/dim.
     plain = bool(os.environ.get("NO_COLOR"))
-    return Console(stderr=stderr, highlight=False, soft_wrap=stderr,
-                   color_system=None if plain else "auto")
+    return Out(stderr=stderr, highlight=False, soft_wrap=stderr,
+               color_system=None if plain else "auto")
+
+
+# The exit code of a command whose reader closed the pipe it printed to (kabucli replay LOG |
+# head -1): what a shell says of any Unix tool stopped so, 128 + SIGPIPE.
+PIPE_GONE = 141
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
