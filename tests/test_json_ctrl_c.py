@@ -1,6 +1,6 @@
 """A JSON document that a command prints as it goes (audit --json's array, replay --json's
-steps) stays one JSON document when a Ctrl-C (SIGINT) stops the command: it lacked its
-closing brackets."""
+steps) stays one JSON document when a Ctrl-C (SIGINT) or SIGTERM stops the command: it lacked
+its closing brackets. Exit codes 130 and 143, as the signals' own."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 LOG = ROOT / "replays" / "dare" / "3p-showdown-outright.kbl"
 
 
-def interrupted(args: list[str], cwd: Path) -> tuple[int, bytes, bytes]:
-    """Exit code, stdout and stderr of kabucli ``args``, sent SIGINT once its stdout began."""
+def interrupted(args: list[str], cwd: Path,
+                sig: int = signal.SIGINT) -> tuple[int, bytes, bytes]:
+    """Exit code, stdout and stderr of kabucli ``args``, sent ``sig`` once its stdout began."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "kabucli", *args], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
@@ -27,30 +28,44 @@ def interrupted(args: list[str], cwd: Path) -> tuple[int, bytes, bytes]:
     first = proc.stdout.read(1)  # (its stdout is a pipe: this comes once a buffer is full)
     assert first, proc.communicate()
     time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=120)
     return proc.returncode, first + out, err
 
 
-def test_audit_json_stopped_by_ctrl_c_is_one_array(tmp_path: Path) -> None:
+STOPS = pytest.mark.parametrize(("sig", "exit_code"), [(signal.SIGINT, 130),
+                                                       (signal.SIGTERM, 143)],
+                                ids=["ctrl-c", "sigterm"])
+
+
+@STOPS
+def test_audit_json_stopped_by_a_signal_is_one_array(tmp_path: Path, sig: int,
+                                                   exit_code: int) -> None:
     rest = [str(LOG)] * 20_000  # (far more than it audits before the signal)
-    code, out, err = interrupted(["audit", "--json", *rest], tmp_path)
-    assert code == 130, err
+    code, out, err = interrupted(["audit", "--json", *rest], tmp_path, sig)
+    assert code == exit_code, err
     items = json.loads(out)
     assert 0 < len(items) < 20_000
     assert all(item["status"] == "valid" for item in items)
 
 
-def test_replay_json_stopped_by_ctrl_c_is_one_document(tmp_path: Path) -> None:
-    log = tmp_path / "long.jsonl"
+@pytest.fixture(scope="module")
+def long_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    log = tmp_path_factory.mktemp("long") / "long.jsonl"
     made = subprocess.run([sys.executable, "-m", "kabucli", "play", "dare", "--seed", "1",
                            "--bot", "all=random", "--players", "4", "--rule", "rounds=400",
                            "--quiet", "--log", str(log)],
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
                           timeout=300)
     assert made.returncode == 0, made.stderr
-    code, out, err = interrupted(["replay", str(log), "--json"], tmp_path)
-    assert code == 130, err
+    return log
+
+
+@STOPS
+def test_replay_json_stopped_by_a_signal_is_one_document(tmp_path: Path, long_log: Path,
+                                                       sig: int, exit_code: int) -> None:
+    code, out, err = interrupted(["replay", str(long_log), "--json"], tmp_path, sig)
+    assert code == exit_code, err
     doc = json.loads(out)
     assert doc["interrupted"] is True
     assert 0 < len(doc["steps"]) < doc["events"]

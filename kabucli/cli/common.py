@@ -159,10 +159,11 @@ def _json_errors(on: bool, **about: Any) -> Iterator[None]:
 
 class _JsonStream:
     """Writes the parts of a JSON document a command prints as it goes (``on``; off: plain
-    prints). A Ctrl-C (SIGINT) that comes while a part is written waits for its end, then
-    raises KeyboardInterrupt as ever, so that what is written is whole and the command can
-    close the document (``ended``: its last part was begun). :meth:`close` puts the handler
-    of Ctrl-C back."""
+    prints). A Ctrl-C (SIGINT) or SIGTERM that comes while a part is written waits for its
+    end, then raises KeyboardInterrupt as ever (SIGTERM: :class:`~kabucli.errors.Terminated`,
+    one), so that what is written is whole and the command can close the document
+    (``ended``: its last part was begun). :meth:`close` puts the signals' handlers back. A
+    signal the program was started ignoring stays ignored."""
 
     def __init__(self, on: bool = True) -> None:
         import signal
@@ -170,17 +171,28 @@ class _JsonStream:
 
         self.ended = False
         self._writing = False
-        self._held = False
-        self._before: Any = None
-        if (on and threading.current_thread() is threading.main_thread()
-                and callable(signal.getsignal(signal.SIGINT))):
-            self._before = signal.signal(signal.SIGINT, self._ctrl_c)
+        self._held: int | None = None  # the signal that came while a part was written
+        self._before: dict[int, Any] = {}
+        if on and threading.current_thread() is threading.main_thread():
+            if callable(signal.getsignal(signal.SIGINT)):
+                self._before[signal.SIGINT] = signal.signal(signal.SIGINT, self._signal)
+            if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+                self._before[signal.SIGTERM] = signal.signal(signal.SIGTERM, self._signal)
 
-    def _ctrl_c(self, signum: int, frame: Any) -> None:
+    def _signal(self, signum: int, frame: Any) -> None:
         if self._writing:
-            self._held = True
+            self._held = signum
         else:
-            self._before(signum, frame)
+            self._stop(signum, frame)
+
+    def _stop(self, signum: int, frame: Any) -> None:
+        import signal
+
+        from kabucli.errors import Terminated
+
+        if signum == signal.SIGTERM:
+            raise Terminated
+        self._before[signum](signum, frame)
 
     def write(self, text: str, last: bool = False) -> None:
         self._writing = True
@@ -189,18 +201,17 @@ class _JsonStream:
             print(text, end="")
         finally:
             self._writing = False
-        if self._held:
-            import signal
-
-            self._held = False
-            self._before(signal.SIGINT, None)
+        if self._held is not None:
+            held, self._held = self._held, None
+            self._stop(held, None)
 
     def close(self) -> None:
         import signal
 
-        if self._before is not None and signal.getsignal(signal.SIGINT) == self._ctrl_c:
-            signal.signal(signal.SIGINT, self._before)
-        self._before = None
+        for signum, before in self._before.items():
+            if signal.getsignal(signum) == self._signal:
+                signal.signal(signum, before)
+        self._before = {}
 
 
 _P = ParamSpec("_P")

@@ -363,9 +363,10 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     try:
         match, violation = walk(g, data.header, events, on_step)
         close(ending(match, violation))
-    except KeyboardInterrupt:  # (exit 130 all the same)
+    except KeyboardInterrupt as exc:  # (exit 130 all the same; SIGTERM 143)
         if not stream.ended:
             close({"interrupted": True})
+        _terminated(exc)
         raise
     finally:
         stream.close()
@@ -532,8 +533,9 @@ def audit(
                               + _unchecked(head))
             result(res)
         close()
-    except KeyboardInterrupt:  # (exit 130 all the same) the array of the logs audited so far
-        close()
+    except KeyboardInterrupt as exc:  # (exit 130 all the same; SIGTERM 143) the array of the
+        close()                        # logs audited so far
+        _terminated(exc)
         raise
     finally:
         stream.close()
@@ -541,6 +543,15 @@ def audit(
     if not as_json and len(logs) > 1:  # (the lines of a few hundred logs: how many of each)
         out.print(_audit_counts(counts), highlight=False)
     raise typer.Exit(worst)
+
+
+def _terminated(exc: KeyboardInterrupt) -> None:
+    """A document closed after SIGTERM (:class:`~kabucli.errors.Terminated`, raised by
+    ``_JsonStream``) ends the command with the signal's own exit code, 143."""
+    from kabucli.errors import Terminated
+
+    if isinstance(exc, Terminated):
+        raise typer.Exit(143) from None
 
 
 def _audit_counts(counts: dict[str, int]) -> str:
