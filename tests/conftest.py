@@ -16,8 +16,9 @@ DARE_BOTS = ("random", "best", "random")
 
 def _play_dare(seed: int, kinds: tuple[str, ...]) -> Match:
     """A whole seeded Dare match (default house rules) between the built-in bots ``kinds``,
-    seat 1 first, each bot drawing from its own stream ``bot/SEAT``."""
-    seats = [SeatInfo(f"P{i}", f"bot:{k}") for i, k in enumerate(kinds, start=1)]
+    seat 1 first, each bot drawing from its own stream ``bot/SEAT``, each seat named after
+    its bot as ``kabucli play`` names it."""
+    seats = [SeatInfo(k, f"bot:{k}") for k in kinds]
     match = Match(GAME, make_header(GAME, GAME.Rules(), seats, seed))
     bots = {i: make("dare", k, Rng(seed, f"bot/{i}")) for i, k in enumerate(kinds, start=1)}
     while (pending := match.advance()).kind != "over":
