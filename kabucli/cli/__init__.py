@@ -11,6 +11,7 @@ the order ``kabucli --help`` lists them. ``main`` runs the program.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable
@@ -54,6 +55,10 @@ def main() -> None:
     noted = _note_ctrl_c()
     try:
         _main()
+    except OSError as exc:  # (one raised as an error was said: see _main)
+        if not _output_failed(exc):
+            raise
+        _cannot_write(exc)
     finally:  # (a program that runs main in-process goes on with its own Ctrl-C)
         if noted is not None:
             _ctrl_c_back(noted)
@@ -87,6 +92,8 @@ def _main() -> None:
             _aborted()
         if "ClickException" in kinds:
             _usage_error(exc, kinds)
+        if _output_failed(exc):
+            _cannot_write(exc)
         if os.environ.get("KABUCLI_DEBUG"):
             raise
         # An internal error: one line unless debugging.
@@ -141,6 +148,28 @@ def _aborted() -> NoReturn:
     sys.exit(130)
 
 
+def _output_failed(exc: BaseException) -> bool:
+    """Whether ``exc`` is what writing the output raises when it cannot be written: a full
+    disk, a device that takes nothing (``> /dev/full``), an I/O error. No file is named: a
+    file kabucli opens is named in its own refusal, where it is written (a log, a page)."""
+    import errno
+
+    return (isinstance(exc, OSError) and exc.filename is None
+            and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO))
+
+
+def _cannot_write(exc: BaseException) -> NoReturn:
+    """The end of a command whose output could not be written: one line on stderr, exit 2
+    (as for a file that cannot be written), the rest of the output sent nowhere (Python's own
+    last flush of it would fail again, with a traceback)."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    why = getattr(exc, "strerror", None) or str(exc)
+    _console(stderr=True).print(f"[bold red]error:[/] cannot write the output: {_escape(why)}")
+    sys.exit(2)
+
+
 def _from_ctrl_c(exc: BaseException) -> bool:
     """Whether ``exc`` came of a Ctrl-C: a KeyboardInterrupt is in its chain of causes."""
     seen: set[int] = set()
@@ -167,9 +196,9 @@ def _usage_error(exc: Exception, kinds: set[str]) -> NoReturn:
     message = exc.format_message()  # type: ignore[attr-defined]
     hint = f" (see '{ctx.command_path} --help')" if "UsageError" in kinds and ctx else ""
     args = sys.argv[1:]
+    err.print(f"[bold red]error:[/] {_escape(message)}{_escape(hint)}")
     if "--json" in (args[:args.index("--")] if "--" in args else args):
         # --json asked for: one JSON document on stdout all the same, as a command's own
         # errors give (a program reading stdout gets JSON either way)
         print(_dumps({"error": f"{message}{hint}"}, indent=2))
-    err.print(f"[bold red]error:[/] {_escape(message)}{_escape(hint)}")
     sys.exit(int(getattr(exc, "exit_code", 2)))

@@ -1,7 +1,10 @@
-"""A command whose reader stops reading (``kabucli replay LOG | head -1``) ends without a
-word and with exit code 141, what a shell says of any Unix tool stopped so (128 + SIGPIPE):
-it ended with exit code 1, which kabucli gives a refusal (a script with ``set -o pipefail``
-took the replay for a broken log). A game stopped so keeps its log, for ``kabucli resume``."""
+"""Output that cannot be written. A command whose reader stops reading (``kabucli replay LOG |
+head -1``) ends without a word and with exit code 141, what a shell says of any Unix tool
+stopped so (128 + SIGPIPE): it ended with exit code 1, which kabucli gives a refusal (a script
+with ``set -o pipefail`` took the replay for a broken log). Output to a full disk (``>
+/dev/full``) is one line and exit code 2, as for a file that cannot be written: it was an
+"internal error", and a mistyped option's with --json a traceback. A game stopped either way
+keeps its log, for ``kabucli resume``."""
 
 from __future__ import annotations
 
@@ -77,3 +80,48 @@ def test_a_refusal_still_exits_1(tmp_path: Path) -> None:
     assert kabucli("audit", str(broken), cwd=tmp_path).returncode in (1, 2)
     refused = kabucli("play", "nosuchgame", cwd=tmp_path)
     assert refused.returncode == 1, refused.stderr
+
+
+FULL_DISK_COMMANDS = {
+    "replay": ["replay", str(LOG)],
+    "replay --json": ["replay", str(LOG), "--json"],
+    "audit": ["audit", str(LOG)],
+    "audit --json": ["audit", str(LOG), "--json"],
+    "rules": ["rules", "dare"],
+    "deal": ["deal", "dare", "--seed", "1"],
+    "completion": ["completion", "bash"],
+    "sim": ["sim", "dare", "--bot", "random", "--bot", "random", "--matches", "3", "--json"],
+}
+
+
+@pytest.mark.parametrize("args", FULL_DISK_COMMANDS.values(), ids=FULL_DISK_COMMANDS.keys())
+def test_output_to_a_full_disk_is_one_line_and_exit_2(args: list[str], tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:  # (Linux: every write fails with ENOSPC)
+        res = subprocess.run([sys.executable, "-m", "kabucli", *args], cwd=tmp_path, env=ENV,
+                             stdout=full, stderr=subprocess.PIPE, timeout=300)
+    assert res.returncode == 2, res.stderr
+    assert res.stderr == b"error: cannot write the output: No space left on device\n"
+
+
+def test_a_mistyped_option_with_json_to_a_full_disk_still_says_what_was_mistyped(
+        tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([sys.executable, "-m", "kabucli", "sim", "dare", "--json"],
+                             cwd=tmp_path, env=ENV, stdout=full, stderr=subprocess.PIPE,
+                             timeout=300)
+    assert res.returncode == 2
+    lines = res.stderr.decode().splitlines()
+    assert lines[0].startswith("error: Missing option '--bot'"), lines
+    assert lines[1:] == ["error: cannot write the output: No space left on device"]
+
+
+def test_a_game_whose_output_cannot_be_written_keeps_its_log_to_resume(tmp_path: Path) -> None:
+    log = tmp_path / "g.kbl"
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([sys.executable, "-m", "kabucli", "play", "dare", "--seed", "3",
+                              "--bot", "all=random", "--log", str(log)], cwd=tmp_path,
+                             env=ENV, stdout=full, stderr=subprocess.PIPE, timeout=300)
+    assert res.returncode == 2, res.stderr
+    assert b"unfinished" in kabucli("audit", str(log), cwd=tmp_path).stdout
+    assert kabucli("resume", str(log), "--quiet", cwd=tmp_path).returncode == 0
+    assert b"finished" in kabucli("audit", str(log), cwd=tmp_path).stdout
