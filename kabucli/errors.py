@@ -84,4 +84,16 @@ class BotError(KabuError):
 class Terminated(KeyboardInterrupt):
     """SIGTERM (``kill``, ``timeout``, a machine shutting down), as ``kabucli sim``,
     ``tournament``, ``play`` and ``resume`` raise it: a run stops as for Ctrl-C, with its
-    report so far (``stopped`` says which); a game stops in one line, its log closed whole."""
+    report so far (``stopped`` says which); a game stops in one line, its log closed whole.
+    ``signal_name`` and ``exit_code`` (128 + the signal's number) are how the stop is said."""
+
+    signal_name = "SIGTERM"
+    exit_code = 143
+
+
+class HungUp(Terminated):
+    """SIGHUP (the terminal closed, an ssh connection lost), as ``play``, ``resume`` and
+    ``bot check`` raise it: the game stops as for SIGTERM, its log closed whole; exit 129."""
+
+    signal_name = "SIGHUP"
+    exit_code = 129

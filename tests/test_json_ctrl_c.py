@@ -18,12 +18,19 @@ ROOT = Path(__file__).resolve().parent.parent
 LOG = ROOT / "replays" / "dare" / "3p-showdown-outright.kbl"
 
 
+def _signals_default() -> None:
+    """(a signal the test runs ignoring, SIGHUP under nohup, is the command's to take)"""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def interrupted(args: list[str], cwd: Path,
                 sig: int = signal.SIGINT) -> tuple[int, bytes, bytes]:
     """Exit code, stdout and stderr of kabucli ``args``, sent ``sig`` once its stdout began."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "kabucli", *args], cwd=cwd, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                            preexec_fn=_signals_default)
     assert proc.stdout is not None
     first = proc.stdout.read(1)  # (its stdout is a pipe: this comes once a buffer is full)
     assert first, proc.communicate()
@@ -34,8 +41,9 @@ def interrupted(args: list[str], cwd: Path,
 
 
 STOPS = pytest.mark.parametrize(("sig", "exit_code"), [(signal.SIGINT, 130),
-                                                       (signal.SIGTERM, 143)],
-                                ids=["ctrl-c", "sigterm"])
+                                                       (signal.SIGTERM, 143),
+                                                       (signal.SIGHUP, 129)],
+                                ids=["ctrl-c", "sigterm", "sighup"])
 
 
 @STOPS

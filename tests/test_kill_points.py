@@ -180,7 +180,19 @@ def _kabucli(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "kabucli", *args], env=env, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE,
-                            preexec_fn=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL))
+                            preexec_fn=_signals_default)
+
+
+def _signals_default() -> None:
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
+# SIGTERM (kill, a machine shutting down) and SIGHUP (the terminal closed, an ssh connection
+# lost: it ended the program outright, a game between bots losing the inputs not yet written)
+STOPPING = pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143),
+                                                     (signal.SIGHUP, 129)],
+                                   ids=["SIGTERM", "SIGHUP"])
 
 
 def _held(log: Path) -> int:
@@ -198,8 +210,9 @@ def _until(done: Callable[[], bool], proc: subprocess.Popen[str]) -> None:
         time.sleep(0.1)
 
 
+@STOPPING
 def test_sigterm_stops_a_game_between_bots_keeping_the_inputs_not_yet_written(
-        tmp_path: Path) -> None:
+        tmp_path: Path, sig: signal.Signals, code: int) -> None:
     """SIGTERM (``kill``, a machine shutting down) in the middle of a long game between bots:
     the game stops in one line naming its log, exit 143 (the signal's own), and the log holds
     every event played, the inputs a game between bots writes in blocks included: it audits
@@ -209,17 +222,20 @@ def test_sigterm_stops_a_game_between_bots_keeping_the_inputs_not_yet_written(
     proc = _kabucli("play", "uno-dare", "--bot", "all=random", "--rule", "target=1000000",
                     "--quiet", "--log", str(log))
     _until(lambda: _held(log) > 10_000, proc)  # a first block written: well under way
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 143, err
+    assert proc.returncode == code, err
     audited = audit_log(log, event_types)
     assert audited.violation is None and not audited.match.over
-    assert err.strip() == (f"stopped (SIGTERM); log kept: {log} ({audited.events} events); go "
+    assert err.strip() == (f"stopped ({sig.name}); log kept: {log} ({audited.events} events); go "
                            f"on with: kabucli resume {log}")
 
 
+@STOPPING
 @pytest.mark.parametrize("name", ["table.kbl", "table.jsonl"])
-def test_sigterm_at_a_referee_s_prompt_stops_in_one_line(tmp_path: Path, name: str) -> None:
+def test_sigterm_at_a_referee_s_prompt_stops_in_one_line(tmp_path: Path, name: str,
+                                                         sig: signal.Signals,
+                                                         code: int) -> None:
     """SIGTERM while a real table's referee is at the prompt: one line, exit 143, the log
     whole and resumable."""
     log = tmp_path / name
@@ -229,10 +245,10 @@ def test_sigterm_at_a_referee_s_prompt_stops_in_one_line(tmp_path: Path, name: s
     proc.stdin.flush()
     _until(lambda: _held(log) >= 5, proc)  # the deal, three antes and p2's pass
     time.sleep(0.2)  # (at p3's prompt)
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 143, err
-    assert err.strip().endswith(f"stopped (SIGTERM); log kept: {log} (5 events); go on with: "
+    assert proc.returncode == code, err
+    assert err.strip().endswith(f"stopped ({sig.name}); log kept: {log} (5 events); go on with: "
                                 f"kabucli resume {log}")
     assert typed(log) == ["deal 1-7-5", "p2 pass"]
     assert audit_log(log, event_types).violation is None

@@ -159,11 +159,11 @@ def _json_errors(on: bool, **about: Any) -> Iterator[None]:
 
 class _JsonStream:
     """Writes the parts of a JSON document a command prints as it goes (``on``; off: plain
-    prints). A Ctrl-C (SIGINT) or SIGTERM that comes while a part is written waits for its
-    end, then raises KeyboardInterrupt as ever (SIGTERM: :class:`~kabucli.errors.Terminated`,
-    one), so that what is written is whole and the command can close the document
-    (``ended``: its last part was begun). :meth:`close` puts the signals' handlers back. A
-    signal the program was started ignoring stays ignored."""
+    prints). A Ctrl-C (SIGINT), SIGTERM or SIGHUP that comes while a part is written waits for
+    its end, then raises KeyboardInterrupt as ever (SIGTERM, SIGHUP:
+    :class:`~kabucli.errors.Terminated`, one), so that what is written is whole and the
+    command can close the document (``ended``: its last part was begun). :meth:`close` puts
+    the signals' handlers back. A signal the program was started ignoring stays ignored."""
 
     def __init__(self, on: bool = True) -> None:
         import signal
@@ -176,8 +176,9 @@ class _JsonStream:
         if on and threading.current_thread() is threading.main_thread():
             if callable(signal.getsignal(signal.SIGINT)):
                 self._before[signal.SIGINT] = signal.signal(signal.SIGINT, self._signal)
-            if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-                self._before[signal.SIGTERM] = signal.signal(signal.SIGTERM, self._signal)
+            for stop in (signal.SIGTERM, signal.SIGHUP):
+                if signal.getsignal(stop) is signal.SIG_DFL:
+                    self._before[stop] = signal.signal(stop, self._signal)
 
     def _signal(self, signum: int, frame: Any) -> None:
         if self._writing:
@@ -188,10 +189,10 @@ class _JsonStream:
     def _stop(self, signum: int, frame: Any) -> None:
         import signal
 
-        from kabucli.errors import Terminated
+        from kabucli.errors import HungUp, Terminated
 
-        if signum == signal.SIGTERM:
-            raise Terminated
+        if signum != signal.SIGINT:
+            raise HungUp if signum == signal.SIGHUP else Terminated
         self._before[signum](signum, frame)
 
     def write(self, text: str, last: bool = False) -> None:
@@ -374,36 +375,41 @@ TimeoutOpt = Annotated[float | None, typer.Option(
 def _sigterm_stops() -> Iterator[None]:
     """While a game runs, SIGTERM (``kill``, a machine shutting down) raises Terminated, which
     the game stops on as on Ctrl-C (see table._interrupted): its log closed whole, a game between
-    bots keeping the inputs it had not yet written, and one line naming the log. Any SIGTERM
-    after the first is dropped (it would cut the stop short), and so is a Ctrl-C after it
-    until the game has stopped. A SIGTERM the program was started ignoring stays ignored;
+    bots keeping the inputs it had not yet written, and one line naming the log. SIGHUP (the
+    terminal closed, an ssh connection lost: it ended the program outright, and a game between
+    bots lost what it had not yet written) raises HungUp, one, alike. Any such signal after the
+    first is dropped (it would cut the stop short), and so is a Ctrl-C after it until the game
+    has stopped. A signal the program was started ignoring (SIGHUP under nohup) stays ignored;
     off the main thread (which alone takes signals) nothing changes."""
     import signal
     import threading
 
     from kabucli.entry import dropped as _dropped
-    from kabucli.errors import Terminated
+    from kabucli.errors import HungUp, Terminated
 
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGTERM) is signal.SIG_IGN):
+    taken = [sig for sig in (signal.SIGTERM, signal.SIGHUP)
+             if signal.getsignal(sig) is not signal.SIG_IGN]
+    if threading.current_thread() is not threading.main_thread() or not taken:
         yield
         return
 
     held: list[Any] = []  # Ctrl-C's handler, while a Ctrl-C is dropped
 
     def stop(signum: int, frame: Any) -> None:
-        signal.signal(signal.SIGTERM, _dropped)
+        for sig in taken:
+            signal.signal(sig, _dropped)
         # a Ctrl-C as the game stops would cut short the closing of its log and the line
         # that names it (it said only 'aborted'): dropped too, as kabucli sim drops it
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             held.append(signal.signal(signal.SIGINT, _dropped))
-        raise Terminated
+        raise HungUp if signum == signal.SIGHUP else Terminated
 
-    before = signal.signal(signal.SIGTERM, stop)
+    before = [(sig, signal.signal(sig, stop)) for sig in taken]
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+        for sig, handler in before:
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
         if held and signal.getsignal(signal.SIGINT) is _dropped:
             signal.signal(signal.SIGINT, signal.SIG_DFL if held[0] is None else held[0])
 

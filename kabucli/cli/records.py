@@ -363,7 +363,7 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
     try:
         match, violation = walk(g, data.header, events, on_step)
         close(ending(match, violation))
-    except KeyboardInterrupt as exc:  # (exit 130 all the same; SIGTERM 143)
+    except KeyboardInterrupt as exc:  # (exit 130 all the same; SIGTERM 143, SIGHUP 129)
         if not stream.ended:
             close({"interrupted": True})
         _terminated(exc)
@@ -533,7 +533,7 @@ def audit(
                               + _unchecked(head))
             result(res)
         close()
-    except KeyboardInterrupt as exc:  # (exit 130 all the same; SIGTERM 143) the array of the
+    except KeyboardInterrupt as exc:  # (exit 130; SIGTERM 143, SIGHUP 129) the array of the
         close()                        # logs audited so far
         _terminated(exc)
         raise
@@ -546,12 +546,12 @@ def audit(
 
 
 def _terminated(exc: KeyboardInterrupt) -> None:
-    """A document closed after SIGTERM (:class:`~kabucli.errors.Terminated`, raised by
-    ``_JsonStream``) ends the command with the signal's own exit code, 143."""
+    """A document closed after SIGTERM or SIGHUP (:class:`~kabucli.errors.Terminated`, raised
+    by ``_JsonStream``) ends the command with the signal's own exit code, 143 or 129."""
     from kabucli.errors import Terminated
 
     if isinstance(exc, Terminated):
-        raise typer.Exit(143) from None
+        raise typer.Exit(exc.exit_code) from None
 
 
 def _audit_counts(counts: dict[str, int]) -> str:

@@ -608,9 +608,9 @@ def bot_check(
                                timeout)
     except KabuError as exc:
         fail(str(exc))
-    except Terminated:
-        _console(stderr=True).print("stopped (SIGTERM)")
-        raise typer.Exit(143) from None
+    except Terminated as exc:
+        _console(stderr=True).print(f"stopped ({exc.signal_name})")
+        raise typer.Exit(exc.exit_code) from None
     code = 0 if all(c.ok for c in checks) else 1
     if as_json:
         print(_dumps({"command": command, "ok": code == 0,

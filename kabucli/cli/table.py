@@ -256,11 +256,14 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
 
 
 def _interrupted(exc: KeyboardInterrupt) -> tuple[str, int]:
-    """How a game stopped by Ctrl-C or SIGTERM (Terminated) says so, and its exit code: 0 for
-    a person's Ctrl-C (they left the game), 143 for SIGTERM (as the signal's own)."""
+    """How a game stopped by Ctrl-C, SIGTERM or SIGHUP (Terminated) says so, and its exit code:
+    0 for a person's Ctrl-C (they left the game), the signal's own for the others (143,
+    129)."""
     from kabucli.errors import Terminated
 
-    return ("stopped (SIGTERM)", 143) if isinstance(exc, Terminated) else ("stopped (Ctrl-C)", 0)
+    if isinstance(exc, Terminated):
+        return f"stopped ({exc.signal_name})", exc.exit_code
+    return "stopped (Ctrl-C)", 0
 
 
 def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, quiet: bool,
@@ -820,7 +823,7 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
     by Ctrl-C may hold one the match does not)."""
     import shlex
 
-    from kabucli.errors import LogWriteError
+    from kabucli.errors import HungUp, LogWriteError, Terminated
     from kabucli.log import EXTERNAL, LogWriter
     from kabucli.safetext import shell_path
 
@@ -856,10 +859,10 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
                             for i, kind in sorted(sess.kinds.items())
                             if kind.startswith(EXTERNAL))
             kept += f"; go on with: kabucli resume {shell_path(str(where))}{again}"
-    if code and code != 143:
+    if code and code not in (Terminated.exit_code, HungUp.exit_code):
         fail(f"{why}{kept}", code)
-    # (a person's choice, or SIGTERM's, said as such: no error, though SIGTERM's exit is its
-    # own, as kabucli sim's)
+    # (a person's choice, or SIGTERM's or SIGHUP's, said as such: no error, though a signal's
+    # exit is its own, as kabucli sim's)
     _console(stderr=True).print(f"{_escape(why)}{_escape(kept)}")
     raise typer.Exit(code)
 
