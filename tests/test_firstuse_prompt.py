@@ -276,12 +276,17 @@ def test_the_editor_completes_with_tab_and_recalls_with_up(plain: bool) -> None:
 class Terminal:
     """``kabucli`` run in a pseudo-terminal, as a person at a terminal runs it."""
 
-    def __init__(self, args: list[str], env: dict[str, str], cwd: Path) -> None:
+    def __init__(self, args: list[str], env: dict[str, str], cwd: Path,
+                 stderr: Any = None) -> None:
+        """``stderr``: a file for the program's stderr (else the terminal). The terminal is
+        the program's controlling terminal: closing it hangs up (SIGHUP), as a terminal
+        window closed does."""
         self.fd, child = pty.openpty()
         ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         self.proc = subprocess.Popen([sys.executable, "-m", "kabucli", *args], stdin=child,
-                                     stdout=child, stderr=child, cwd=cwd, env=env,
-                                     start_new_session=True)
+                                     stdout=child, stderr=child if stderr is None else stderr,
+                                     cwd=cwd, env=env, start_new_session=True,
+                                     preexec_fn=lambda: ioctl(0, termios.TIOCSCTTY, 0))
         os.close(child)
         self.seen = b""
 
@@ -301,7 +306,16 @@ class Terminal:
         os.write(self.fd, keys.encode())
         self.wait_for(expect)
 
+    def hang_up(self) -> int:
+        """Close the terminal, as a window closed or an ssh connection lost: its program's
+        exit code."""
+        os.close(self.fd)
+        self.fd = -1
+        return self.proc.wait(timeout=20)
+
     def close(self) -> int:
+        if self.fd < 0:
+            return self.proc.wait(timeout=20)
         try:
             return self.proc.wait(timeout=20)
         finally:
@@ -317,8 +331,8 @@ def terminal(tmp_path: Path) -> Iterator[Any]:
     env.pop("NO_COLOR", None)
     opened: list[Terminal] = []
 
-    def open_terminal(*args: str, **extra: str) -> Terminal:
-        opened.append(Terminal(list(args), {**env, **extra}, tmp_path))
+    def open_terminal(*args: str, stderr: Any = None, **extra: str) -> Terminal:
+        opened.append(Terminal(list(args), {**env, **extra}, tmp_path, stderr))
         return opened[-1]
 
     yield open_terminal
@@ -368,6 +382,26 @@ def test_at_a_terminal_a_history_that_cannot_be_written_does_not_stop_play(
     t.type("quit\r", "left the game")
     assert t.close() == 0
     assert b"Traceback" not in t.seen and b"error" not in t.seen
+
+
+def test_a_terminal_closed_at_the_prompt_stops_the_game_in_one_line(terminal: Any,
+                                                                     tmp_path: Path) -> None:
+    """The terminal hangs up at the prompt (SIGHUP): the game stops as for SIGTERM, its log
+    whole, one line on a stderr kept in a file and exit 129. (It was ended outright; then,
+    taking SIGHUP, the prompt's tidying up wrote to the terminal that was gone and printed
+    asyncio's tracebacks.)"""
+    log = tmp_path / "g.kbl"
+    with open(tmp_path / "err.txt", "wb") as err:
+        t = terminal(*GAME, "--log", str(log), stderr=err)
+        t.wait_for(PROMPT)
+        t.type("pass\r", "p1 lays no set")
+        t.wait_for(PROMPT)
+        assert t.hang_up() == 129
+    held = read_log(log, games.event_types).events
+    assert "p1 pass" in [DARE.notate(e) for e in held]
+    said = (tmp_path / "err.txt").read_text()
+    assert said == (f"stopped (SIGHUP); log kept: {log} ({len(held)} events); go on with: "
+                    f"kabucli resume {log}\n")
 
 
 def test_with_no_color_the_prompt_has_no_escapes(terminal: Any) -> None:

@@ -191,8 +191,11 @@ class _JsonStream:
 
         from kabucli.errors import HungUp, Terminated
 
-        if signum != signal.SIGINT:
-            raise HungUp if signum == signal.SIGHUP else Terminated
+        if signum == signal.SIGHUP:
+            _terminal_gone()
+            raise HungUp
+        if signum == signal.SIGTERM:
+            raise Terminated
         self._before[signum](signum, frame)
 
     def write(self, text: str, last: bool = False) -> None:
@@ -213,6 +216,19 @@ class _JsonStream:
             if signal.getsignal(signum) == self._signal:
                 signal.signal(signum, before)
         self._before = {}
+
+
+def _terminal_gone() -> None:
+    """After SIGHUP, the standard streams that were the terminal (which is gone) are /dev/null:
+    writing to them failed (EIO), and the prompt's own tidying up as the game stopped printed
+    tracebacks (into a stderr sent to a file). Streams that are files or pipes are kept. (A
+    terminal that hung up is no longer a terminal to isatty: any character device is taken.)"""
+    import stat
+
+    for fd, mode in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY)):
+        with contextlib.suppress(OSError):
+            if stat.S_ISCHR(os.fstat(fd).st_mode):
+                os.dup2(os.open(os.devnull, mode), fd)
 
 
 _P = ParamSpec("_P")
@@ -402,7 +418,10 @@ def _sigterm_stops() -> Iterator[None]:
         # that names it (it said only 'aborted'): dropped too, as kabucli sim drops it
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             held.append(signal.signal(signal.SIGINT, _dropped))
-        raise HungUp if signum == signal.SIGHUP else Terminated
+        if signum == signal.SIGHUP:
+            _terminal_gone()
+            raise HungUp
+        raise Terminated
 
     before = [(sig, signal.signal(sig, stop)) for sig in taken]
     try:
