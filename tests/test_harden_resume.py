@@ -5,7 +5,10 @@ record is taken off, and kept in a side file."""
 from __future__ import annotations
 
 import json
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +76,16 @@ def with_control(log: Path, seat: int, control: str) -> Path:
     return log
 
 
+@pytest.fixture
+def short_path() -> Iterator[Path]:
+    """A folder of a short name for the bots' files: a bot's kind holds its folder twice and
+    kabucli shows a kind whole up to 200 characters (pytest's tmp_path, under xdist's workers
+    longer still, made it longer)."""
+    path = Path(tempfile.mkdtemp(prefix="kb"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def user_bots(tmp_path: Path) -> dict[str, tuple[str, Path]]:
     """kind -> (the bot's kind text, the marker file it creates when run)."""
     cmd_marker, py_marker = tmp_path / "cmd-ran", tmp_path / "py-ran"
@@ -86,8 +99,9 @@ def user_bots(tmp_path: Path) -> dict[str, tuple[str, Path]]:
 
 @pytest.mark.parametrize("name", ["g.kbl", "g.jsonl"])
 @pytest.mark.parametrize("kind", ["cmd", "py"])
-def test_resume_never_starts_a_bot_the_log_names(tmp_path: Path, kind: str, name: str) -> None:
-    bot, marker = user_bots(tmp_path)[kind]
+def test_resume_never_starts_a_bot_the_log_names(tmp_path: Path, short_path: Path, kind: str,
+                                                 name: str) -> None:
+    bot, marker = user_bots(short_path)[kind]
     log = with_control(quit_game(tmp_path / name), 2, f"bot:{bot}")
     before = log.read_bytes()
     line = one_line(run("resume", str(log), input="pass\n" * 9), 1)
@@ -101,8 +115,9 @@ def test_resume_never_starts_a_bot_the_log_names(tmp_path: Path, kind: str, name
 
 @pytest.mark.parametrize("kind", ["cmd", "py"])
 def test_resume_runs_a_user_bot_named_again_and_keeps_the_header(tmp_path: Path,
+                                                                 short_path: Path,
                                                                  kind: str) -> None:
-    bot, marker = user_bots(tmp_path)[kind]
+    bot, marker = user_bots(short_path)[kind]
     log = with_control(quit_game(tmp_path / "g.kbl"), 2, f"bot:{bot}")
     header = read_log(log, games.event_types).header
     res = run("resume", str(log), "--bot", f"2={bot}", input="pass\n" * 9)
@@ -127,8 +142,9 @@ def test_resume_takes_the_time_limit_of_the_bots_it_starts(tmp_path: Path) -> No
     assert "did not answer within 0.2 s" in res.stderr, res.stderr
 
 
-def test_audit_and_replay_run_no_bot_and_audit_names_the_user_bots(tmp_path: Path) -> None:
-    bots = user_bots(tmp_path)
+def test_audit_and_replay_run_no_bot_and_audit_names_the_user_bots(tmp_path: Path,
+                                                                   short_path: Path) -> None:
+    bots = user_bots(short_path)
     log = with_control(quit_game(tmp_path / "g.kbl"), 2, f"bot:{bots['cmd'][0]}")
     log = with_control(log, 3, f"bot:{bots['py'][0]}")
     audit = run("audit", str(log), "--json")
@@ -146,9 +162,9 @@ def test_audit_and_replay_run_no_bot_and_audit_names_the_user_bots(tmp_path: Pat
                "py:FILE.py:CLASS"),
     ("9=cmd:true", "--bot '9=cmd:true': there is no seat 9 (seats 1-3)"),
 ])
-def test_resume_refuses_a_bot_for_a_seat_that_is_not_a_user_bot(tmp_path: Path, bot: str,
-                                                                 why: str) -> None:
-    cmd, marker = user_bots(tmp_path)["cmd"]
+def test_resume_refuses_a_bot_for_a_seat_that_is_not_a_user_bot(tmp_path: Path, short_path: Path,
+                                                                 bot: str, why: str) -> None:
+    cmd, marker = user_bots(short_path)["cmd"]
     log = with_control(quit_game(tmp_path / "g.kbl"), 2, f"bot:{cmd}")
     before = log.read_bytes()
     args = ["--bot", bot] + ([] if bot.startswith("2=") else ["--bot", f"2={cmd}"])
@@ -312,11 +328,11 @@ def test_resume_refuses_a_time_on_an_event_the_engine_derives(tmp_path: Path) ->
 
 
 def test_a_resumed_game_left_again_suggests_the_bot_named_now_not_the_logs(
-        tmp_path: Path) -> None:
+        tmp_path: Path, short_path: Path) -> None:
     """resume never starts a program a log names: the person names it again. Yet a resumed
     game left at the prompt suggested going on with the program the log names ('--bot
     2=cmd:...' copied from the header), one copy and paste from running it."""
-    bots = user_bots(tmp_path)
+    bots = user_bots(short_path)
     forged, marker = bots["cmd"]
     log = with_control(quit_game(tmp_path / "g.kbl"), 2, f"bot:{forged}")
     mine = bots["py"][0]
@@ -328,7 +344,7 @@ def test_a_resumed_game_left_again_suggests_the_bot_named_now_not_the_logs(
 
 
 def test_a_resume_that_cannot_reopen_its_log_tells_the_bots_it_made_the_game_is_over(
-        tmp_path: Path) -> None:
+        tmp_path: Path, short_path: Path) -> None:
     """A Python bot's process starts when the bot is made, before the log is reopened. When
     reopening fails (another kabucli holds the log), the bot is told the game is over, as
     ``start`` tells it when it cannot make its log; before, its process ran on unasked until
@@ -338,7 +354,7 @@ def test_a_resume_that_cannot_reopen_its_log_tells_the_bots_it_made_the_game_is_
     from kabucli.bots import external
     from kabucli.session import resume
 
-    bot, marker = user_bots(tmp_path)["py"]
+    bot, marker = user_bots(short_path)["py"]
     log = with_control(quit_game(tmp_path / "g.kbl"), 2, f"bot:{bot}")
     before = set(external._live)
     with open(log, "rb") as held:
