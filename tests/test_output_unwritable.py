@@ -125,3 +125,12 @@ def test_a_game_whose_output_cannot_be_written_keeps_its_log_to_resume(tmp_path:
     assert b"unfinished" in kabucli("audit", str(log), cwd=tmp_path).stdout
     assert kabucli("resume", str(log), "--quiet", cwd=tmp_path).returncode == 0
     assert b"finished" in kabucli("audit", str(log), cwd=tmp_path).stdout
+
+
+def test_output_and_stderr_both_on_a_full_disk_still_exit_2(tmp_path: Path) -> None:
+    # (the line that says so cannot be written either: the exit code is all there is; it
+    # was 1, from the traceback of the second write)
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([sys.executable, "-m", "kabucli", "rules", "dare"], cwd=tmp_path,
+                             env=ENV, stdout=full, stderr=full, timeout=300)
+    assert res.returncode == 2

@@ -166,7 +166,9 @@ def _cannot_write(exc: BaseException) -> NoReturn:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     why = getattr(exc, "strerror", None) or str(exc)
-    _console(stderr=True).print(f"[bold red]error:[/] cannot write the output: {_escape(why)}")
+    with contextlib.suppress(OSError):  # (stderr may be as full: the exit code says it)
+        _console(stderr=True).print(f"[bold red]error:[/] cannot write the output: "
+                                    f"{_escape(why)}")
     sys.exit(2)
 
 

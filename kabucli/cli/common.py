@@ -110,22 +110,32 @@ def _finite(obj: Any) -> Any:
 
 
 def _console(stderr: bool = False) -> Console:
-    from rich.console import Console
-
-    class Out(Console):
-        def on_broken_pipe(self) -> None:
-            """The program reading the output has gone (``| head -1``): rich's own way, the
-            rest sent nowhere, but exit :data:`PIPE_GONE`, not 1 (a refusal here)."""
-            self.quiet = True
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, self.file.fileno())
-            raise SystemExit(PIPE_GONE)
-
     # Messages on stderr are single lines that must not be folded at the terminal width.
     # NO_COLOR (no-color.org) means no escapes at all: rich alone would still send bold/dim.
     plain = bool(os.environ.get("NO_COLOR"))
-    return Out(stderr=stderr, highlight=False, soft_wrap=stderr,
-               color_system=None if plain else "auto")
+    return _out_class()(stderr=stderr, highlight=False, soft_wrap=stderr,
+                        color_system=None if plain else "auto")
+
+
+def _out_class() -> type[Console]:
+    """rich's Console, but a reader that has gone (``| head -1``) ends the command with
+    :data:`PIPE_GONE`, not 1 (a refusal here); made once, when first asked for (rich is
+    imported by the commands that draw)."""
+    if not _OUT:
+        from rich.console import Console
+
+        class Out(Console):
+            def on_broken_pipe(self) -> None:
+                self.quiet = True  # (rich's own way: the rest sent nowhere)
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, self.file.fileno())
+                raise SystemExit(PIPE_GONE)
+
+        _OUT.append(Out)
+    return _OUT[0]
+
+
+_OUT: list[type[Console]] = []
 
 
 # The exit code of a command whose reader closed the pipe it printed to (kabucli replay LOG |
