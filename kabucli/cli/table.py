@@ -564,7 +564,7 @@ def _enter(sess: Session, out: Console, as_json: bool, prompt: str, what: str) -
     from kabucli.safetext import quoted
 
     while True:
-        line = _typed(sess, out, as_json, lambda: out.input(prompt))
+        line = _typed(sess, out, as_json, lambda: _line(out, prompt, "an answer"))
         word = line.strip().lower()
         if not word:
             return
@@ -610,6 +610,48 @@ def _typed(sess: Session, out: Console, as_json: bool, read: Callable[[], str]) 
     except UnicodeDecodeError:  # where the locale does not let Python escape it
         out.print()
         _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE, as_json)
+    except EndlessLine:
+        from kabucli.files import size_text
+
+        out.print()
+        _stop(sess, f"cannot read standard input: a line longer than "
+                    f"{size_text(MAX_SCRIPT_BYTES)}, the most kabucli reads", EXIT_UNREADABLE,
+              as_json)
+
+
+class EndlessLine(Exception):
+    """A line typed (piped) past MAX_SCRIPT_BYTES with no end in sight (``< /dev/zero``)."""
+
+
+def _line(out: Console, prompt: str, what: str = "a move") -> str:
+    """The line typed at ``prompt`` (markup), as ``out.input`` reads it, but where standard
+    input is no terminal (a pipe, a file, /dev/zero) read a bounded piece at a time:
+    ``input()`` kept a line whole, however long, and a line with no end (``< /dev/zero``)
+    took all the memory there was (0.6 GB a second). A line past MAX_LINE characters is
+    refused in one line (``what`` it is: a move, an answer) and asked again; one past
+    MAX_SCRIPT_BYTES raises EndlessLine; the end of the input raises EOFError."""
+    from kabucli.notation import MAX_LINE
+
+    if sys.stdin.isatty():  # (a person types it: the terminal's own line is bounded)
+        return out.input(prompt)
+    while True:
+        out.print(prompt, end="")
+        got = sys.stdin.readline(MAX_LINE + 1)
+        if not got:
+            raise EOFError
+        if got.endswith("\n"):
+            return got[:-1]
+        if len(got) <= MAX_LINE:  # (the last line, with no newline after it)
+            return got
+        length = len(got)
+        while not got.endswith("\n"):  # the rest of it, counted and dropped
+            got = sys.stdin.readline(65536)
+            if not got:
+                break
+            length += len(got) - got.endswith("\n")
+            if length > MAX_SCRIPT_BYTES:
+                raise EndlessLine
+        _said(out, f"{what} is at most {MAX_LINE} characters, not {length}", "refused: ", "red")
 
 
 def _answered(out: Console, prompt: str) -> str | None:
@@ -619,11 +661,11 @@ def _answered(out: Console, prompt: str) -> str | None:
     from kabucli.errors import Terminated
 
     try:
-        return out.input(prompt)
+        return _line(out, prompt, "an answer")
     except Terminated:  # (its line not after the question)
         out.print()
         raise
-    except (EOFError, KeyboardInterrupt):
+    except (EOFError, KeyboardInterrupt, EndlessLine):
         out.print()
         return None
 
@@ -702,7 +744,7 @@ def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:
         return ask_person
 
     def ask(who: str, what: str) -> str:
-        return out.input(f"[bold]{_escape(who)}[/] [dim]({_escape(what)})[/] > ")
+        return _line(out, f"[bold]{_escape(who)}[/] [dim]({_escape(what)})[/] > ")
 
     return ask
 

@@ -1,0 +1,51 @@
+"""The standard streams as a hostile user or a misbehaving terminal leaves them: a standard
+input with no end to its line (``< /dev/zero``), and standard streams the program was
+started without (``<&-``, ``2>&-``). Each is one clear line and an exit code README gives,
+never a traceback, an "internal error" or all the memory there is; a game's log is kept."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def _memory_bounded() -> None:
+    # (the old prompt kept the endless line whole: bounded here, it fails fast, not the
+    # machine)
+    resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
+
+
+def test_a_piped_line_with_no_end_stops_the_game_in_one_line_its_log_kept(
+        tmp_path: Path) -> None:
+    log = tmp_path / "zero.kbl"
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run(
+            [sys.executable, "-m", "kabucli", "play", "dare", "--seed", "1", "--players", "2",
+             "--bot", "2=random", "--log", str(log)],
+            stdin=zero, capture_output=True, text=True, env=ENV, cwd=tmp_path, timeout=120,
+            preexec_fn=_memory_bounded)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "error: cannot read standard input: a line longer than 16 MiB, the most kabucli "
+        f"reads; log kept: {log} (4 events); go on with: kabucli resume {log}"]
+    audit = subprocess.run([sys.executable, "-m", "kabucli", "audit", str(log)],
+                           capture_output=True, text=True, env=ENV, timeout=120)
+    assert audit.returncode == 0 and "4 events, unfinished" in audit.stdout
+
+
+def test_a_piped_line_too_long_for_a_move_is_refused_with_its_length_and_play_goes_on(
+        tmp_path: Path) -> None:
+    typed = "x" * 300_000 + "\npass\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "kabucli", "play", "dare", "--seed", "3", "--players", "2",
+         "--bot", "2=random", "--no-log"],
+        input=typed, capture_output=True, text=True, env=ENV, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "refused: a move is at most 1000 characters, not 300000" in proc.stdout
+    assert "p1 lays no set" in proc.stdout
