@@ -15,7 +15,40 @@ def dropped(signum: int, frame: object) -> None:
     return None
 
 
+def _standard_streams() -> None:
+    """A standard stream the program was started without (``<&-``, ``>&-``, ``2>&-``: Python
+    makes it None) is the null device: a closed standard input was an "internal error" at the
+    prompt (AttributeError), and the first file kabucli opened (a log) took the closed number,
+    where whatever writes to that stream (a bot's stderr, under KABUCLI_DEBUG) would write.
+    So input ends at once, as from /dev/null, and output goes nowhere, as Python sends it."""
+    import os
+    import sys
+
+    for fd, name in enumerate(("stdin", "stdout", "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+            continue  # (open after all: not ours to replace)
+        except OSError:
+            pass
+        try:
+            null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+        except OSError:
+            continue
+        if null != fd:
+            os.dup2(null, fd)  # (inheritable, as a standard stream is)
+            os.close(null)
+        else:
+            os.set_inheritable(fd, True)
+        stream = open(fd, "r" if fd == 0 else "w", encoding="utf-8",  # noqa: SIM115 (kept)
+                      errors="surrogateescape" if fd == 0 else "backslashreplace",
+                      closefd=False)
+        setattr(sys, name, stream)
+
+
 def main() -> None:
+    _standard_streams()
     # (a Ctrl-C that the shell has the program ignore, as a background job's, stays ignored)
     loading = signal.getsignal(signal.SIGINT) is signal.default_int_handler
     if loading:

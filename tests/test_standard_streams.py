@@ -49,3 +49,51 @@ def test_a_piped_line_too_long_for_a_move_is_refused_with_its_length_and_play_go
     assert proc.returncode == 0, proc.stderr
     assert "refused: a move is at most 1000 characters, not 300000" in proc.stdout
     assert "p1 lays no set" in proc.stdout
+
+
+def _closing(fd: int) -> None:
+    os.close(fd)  # (in the child, after its streams are set: started without that one)
+
+
+def test_a_game_started_with_standard_input_closed_ends_as_input_that_ended(
+        tmp_path: Path) -> None:
+    log = tmp_path / "closed.kbl"
+    proc = subprocess.run(
+        [sys.executable, "-m", "kabucli", "play", "dare", "--seed", "1", "--players", "2",
+         "--bot", "2=random", "--log", str(log)],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, env=ENV, cwd=tmp_path,
+        timeout=120, preexec_fn=lambda: _closing(0))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"input ended; log kept: {log} (4 events); go on with: kabucli resume {log}")
+    assert "internal error" not in proc.stderr
+
+
+BOT = """\
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    sys.stderr.write("thinking\\n")
+    sys.stderr.flush()
+    if message["type"] == "turn":
+        print(message["legal"][0], flush=True)
+"""
+
+
+def test_stderr_closed_gives_a_bot_shown_under_debug_a_stderr_to_write_to(
+        tmp_path: Path) -> None:
+    # (the log took the closed number 2, not to be inherited: the bot's own stderr was
+    # closed, and its first word to it failed it)
+    bot = tmp_path / "bot.py"
+    bot.write_text(BOT)
+    log = tmp_path / "debug.kbl"
+    proc = subprocess.run(
+        [sys.executable, "-m", "kabucli", "play", "dare", "--seed", "1", "--bot", "1=random",
+         "--bot", f"2=cmd:{sys.executable} {bot}", "--log", str(log)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True, cwd=tmp_path,
+        env={**ENV, "KABUCLI_DEBUG": "1"}, timeout=120, preexec_fn=lambda: _closing(2))
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines()[-1].startswith(f"log: {log} (")
+    audit = subprocess.run([sys.executable, "-m", "kabucli", "audit", str(log)],
+                           capture_output=True, text=True, env=ENV, timeout=120)
+    assert audit.returncode == 0 and "finished" in audit.stdout
