@@ -37,6 +37,7 @@ from kabucli.render import pager as words
 CHECKPOINT_EVERY = 256  # events between two copies of the state
 MAX_CHECKPOINTS = 512  # copies of the state a log keeps at most (then further apart)
 MAX_LINE = 1000  # the longest command read; a longer line is ignored as a whole
+MAX_DROPPED = 16 * 2**20  # past this much of one line, its end is not waited for
 
 _ATOMS = (type(None), bool, int, float, str, bytes, range, Pending)
 # Whether a type's objects never change (so a copy shares them): the atoms above, and frozen
@@ -511,11 +512,15 @@ def _read_line(stream: BinaryIO | TextIO) -> tuple[str | None, bool]:
         return None, False
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     if len(raw) > MAX_LINE and not text.endswith("\n"):
+        dropped = 0
         while True:  # the rest of the long line
             more = stream.readline(65536)
             if not more or (more.endswith(b"\n") if isinstance(more, bytes)
                             else more.endswith("\n")):
                 break
+            dropped += len(more)
+            if dropped > MAX_DROPPED:  # a line with no end (< /dev/zero): read for ever
+                return None, False  # (at full speed) before; taken as the input's end
         return "", True
     return text.rstrip("\r\n"), False
 

@@ -97,3 +97,16 @@ def test_stderr_closed_gives_a_bot_shown_under_debug_a_stderr_to_write_to(
     audit = subprocess.run([sys.executable, "-m", "kabucli", "audit", str(log)],
                            capture_output=True, text=True, env=ENV, timeout=120)
     assert audit.returncode == 0 and "finished" in audit.stdout
+
+
+def test_the_pager_given_a_line_with_no_end_takes_it_as_the_input_ending(
+        tmp_path: Path) -> None:
+    # (it read and dropped the line for ever, at full speed)
+    log = ROOT / "replays" / "dare" / "3p-showdown-outright.kbl"
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run([sys.executable, "-m", "kabucli", "replay", str(log), "--step"],
+                              stdin=zero, capture_output=True, text=True, env=ENV,
+                              cwd=tmp_path, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout.splitlines()[-1].startswith("event 0 of 24 ")
