@@ -231,6 +231,30 @@ def test_sigterm_stops_a_game_between_bots_keeping_the_inputs_not_yet_written(
                            f"on with: kabucli resume {log}")
 
 
+@pytest.mark.parametrize("how", ["bots", "script"])
+def test_ctrl_c_in_a_game_nobody_types_in_exits_130(tmp_path: Path, how: str) -> None:
+    """Ctrl-C in a game between bots, or one whose moves a script gives: one line naming the
+    log, exit 130 (Ctrl-C's own), as sim's. It exited 0, which README gives a game a person
+    left at the prompt: a script could not tell the game stopped from one played out."""
+    log = tmp_path / "long.kbl"
+    if how == "bots":
+        seats = ["--bot", "all=random"]
+    else:  # (p1's moves from a script that ends first: then from the prompt, none here)
+        (tmp_path / "moves.txt").write_text("pass\n" * 5000)
+        seats = ["--player", "Ann", "--bot", "2=random", "--script",
+                 str(tmp_path / "moves.txt")]
+    proc = _kabucli("play", "dare", "--seed", "3", *seats, "--rule", "rounds=10000",
+                    "--quiet", "--log", str(log))
+    _until(lambda: _held(log) > 2_000, proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    audited = audit_log(log, event_types)
+    assert audited.violation is None and not audited.match.over
+    assert err.strip().startswith(f"stopped (Ctrl-C); log kept: {log} ({audited.events} "
+                                  f"events)"), err
+
+
 @STOPPING
 @pytest.mark.parametrize("name", ["table.kbl", "table.jsonl"])
 def test_sigterm_at_a_referee_s_prompt_stops_in_one_line(tmp_path: Path, name: str,

@@ -255,15 +255,16 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
               resumable=not isinstance(exc, LogFullError))
 
 
-def _interrupted(exc: KeyboardInterrupt) -> tuple[str, int]:
+def _interrupted(exc: KeyboardInterrupt, left: bool = True) -> tuple[str, int]:
     """How a game stopped by Ctrl-C, SIGTERM or SIGHUP (Terminated) says so, and its exit code:
-    0 for a person's Ctrl-C (they left the game), the signal's own for the others (143,
-    129)."""
+    0 for a person's Ctrl-C (``left``: they left the game, as by quit), else the signal's own
+    (130; 143, 129): a game between bots, or whose moves a script gives, stopped by Ctrl-C
+    exited 0 as if it had ended as asked."""
     from kabucli.errors import Terminated
 
     if isinstance(exc, Terminated):
         return f"stopped ({exc.signal_name})", exc.exit_code
-    return "stopped (Ctrl-C)", 0
+    return "stopped (Ctrl-C)", 0 if left else 130
 
 
 def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, quiet: bool,
@@ -405,7 +406,7 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
         # play (at the prompt: _typed), said as there: else typer makes it a silent exit 130,
         # the log unnamed (the log counted as read back: a Ctrl-C during an input's fsync
         # leaves it written, though the match never took it in)
-        why, code = _interrupted(exc)
+        why, code = _interrupted(exc, lines is None and m.header.people)
         _stop(sess, why, code, as_json, reread=True)
     finally:
         sess.close()
@@ -901,10 +902,10 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
                             for i, kind in sorted(sess.kinds.items())
                             if kind.startswith(EXTERNAL))
             kept += f"; go on with: kabucli resume {shell_path(str(where))}{again}"
-    if code and code not in (Terminated.exit_code, HungUp.exit_code):
+    if code and code not in (130, Terminated.exit_code, HungUp.exit_code):
         fail(f"{why}{kept}", code)
-    # (a person's choice, or SIGTERM's or SIGHUP's, said as such: no error, though a signal's
-    # exit is its own, as kabucli sim's)
+    # (a person's choice, or a signal's, said as such: no error, though a signal's exit is
+    # its own, as kabucli sim's)
     _console(stderr=True).print(f"{_escape(why)}{_escape(kept)}")
     raise typer.Exit(code)
 
