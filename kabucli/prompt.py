@@ -231,6 +231,10 @@ class LineEditor:
             history=history if history is not None else open_history(sess.game.name),
             completer=MoveCompleter(sess), complete_while_typing=False,
             key_bindings=NO_MOUSE,
+            # Ctrl-Z puts kabucli in the background, as it does any program at a shell (it
+            # was typed into the line as ^Z); the log is on disk before every prompt, and
+            # fg brings the prompt back as it was
+            enable_suspend=True,
             input=input, output=output if output is not None else create_output(stream),
             color_depth=ColorDepth.MONOCHROME if plain else None)
 

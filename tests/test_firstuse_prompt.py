@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import pty
 import select
+import shlex
+import shutil
 import signal
 import struct
 import subprocess
@@ -402,6 +404,43 @@ def test_a_terminal_closed_at_the_prompt_stops_the_game_in_one_line(terminal: An
     said = (tmp_path / "err.txt").read_text()
     assert said == (f"stopped (SIGHUP); log kept: {log} ({len(held)} events); go on with: "
                     f"kabucli resume {log}\n")
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash's job control")
+def test_ctrl_z_at_the_prompt_suspends_and_fg_brings_the_line_back(tmp_path: Path) -> None:
+    """Ctrl-Z at the prompt puts the game in the background of the shell, as any program
+    (it was typed into the line as ^Z), and fg brings back the prompt with what was typed."""
+    log = tmp_path / "g.kbl"
+    fd, child = pty.openpty()
+    ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm",
+           "PROMPT_TOOLKIT_NO_CPR": "1", "PS1": "shell$ ", "NO_COLOR": "1"}
+    shell = subprocess.Popen(["bash", "--norc", "--noprofile", "-i"], stdin=child,
+                             stdout=child, stderr=child, cwd=tmp_path, env=env,
+                             start_new_session=True,
+                             preexec_fn=lambda: ioctl(0, termios.TIOCSCTTY, 0))
+    os.close(child)
+    t = Terminal.__new__(Terminal)  # (its reading and typing, on the shell's terminal)
+    t.fd, t.proc, t.seen = fd, shell, b""
+    try:
+        t.wait_for("shell$ ")
+        command = " ".join([shlex.quote(sys.executable), "-m", "kabucli", *GAME, "--log",
+                            shlex.quote(str(log))])
+        t.type(command + "\r", PROMPT)
+        t.type("pa", "pa")
+        t.type("\x1a", "Stopped")  # Ctrl-Z
+        t.wait_for("shell$ ")
+        t.type("fg\r", "pa")  # the prompt again, with the line as it was
+        t.type("ss\r", "p1 lays no set")
+        t.wait_for(PROMPT)
+        t.type("quit\r", "left the game")
+        t.type("exit\r", "exit")
+        assert shell.wait(timeout=20) == 0
+    finally:
+        if shell.poll() is None:
+            os.killpg(shell.pid, signal.SIGKILL)
+        os.close(fd)
+    assert "p1 pass" in [DARE.notate(e) for e in read_log(log, games.event_types).events]
 
 
 def test_with_no_color_the_prompt_has_no_escapes(terminal: Any) -> None:
