@@ -490,6 +490,7 @@ class Pager:
             # (an escape sequence typed in, ESC[31m from pasted coloured text, reads as a
             # mouse report: dropped, as at the play prompt)
             key_bindings=merge_key_bindings([keys, NO_MOUSE]),
+            enable_suspend=True,  # (Ctrl-Z: to the shell's background, as at the play prompt)
             color_depth=ColorDepth.MONOCHROME if self.out.no_color else None)
         self.out.clear()
         self.show(status=False)

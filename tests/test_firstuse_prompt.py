@@ -343,6 +343,7 @@ def terminal(tmp_path: Path) -> Iterator[Any]:
             os.killpg(t.proc.pid, signal.SIGKILL)
 
 
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 GAME = ("play", "dare", "--seed", "7", "--player", "Ann", "--bot", "2=best",
         "--bot", "3=random")
 
@@ -406,11 +407,9 @@ def test_a_terminal_closed_at_the_prompt_stops_the_game_in_one_line(terminal: An
                     f"kabucli resume {log}\n")
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash's job control")
-def test_ctrl_z_at_the_prompt_suspends_and_fg_brings_the_line_back(tmp_path: Path) -> None:
-    """Ctrl-Z at the prompt puts the game in the background of the shell, as any program
-    (it was typed into the line as ^Z), and fg brings back the prompt with what was typed."""
-    log = tmp_path / "g.kbl"
+def _in_a_shell(tmp_path: Path) -> Terminal:
+    """An interactive bash (job control: Ctrl-Z, fg) in a pseudo-terminal of its own, its
+    prompt ``shell$ `` on the screen; a Terminal of it."""
     fd, child = pty.openpty()
     ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm",
@@ -422,25 +421,47 @@ def test_ctrl_z_at_the_prompt_suspends_and_fg_brings_the_line_back(tmp_path: Pat
     os.close(child)
     t = Terminal.__new__(Terminal)  # (its reading and typing, on the shell's terminal)
     t.fd, t.proc, t.seen = fd, shell, b""
+    t.wait_for("shell$ ")
+    return t
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash's job control")
+@pytest.mark.parametrize("where", ["play", "replay --step"])
+def test_ctrl_z_suspends_to_the_shell_and_fg_brings_the_prompt_back(tmp_path: Path,
+                                                                   where: str) -> None:
+    """Ctrl-Z at the play prompt or the replay pager's puts kabucli in the background of the
+    shell, as any program (it was typed into the line as ^Z), and fg brings back the prompt
+    with what was typed."""
+    log = tmp_path / "g.kbl"
+    if where == "play":
+        args, ready, typed = [*GAME, "--log", str(log)], PROMPT, "pa"
+    else:
+        args, ready, typed = [str(REPLAYS / "dare" / "3p-physical-match.kbl"), "--step"], \
+            "event 0 of 32", "g 1"
+        args.insert(0, "replay")
+    t = _in_a_shell(tmp_path)
     try:
-        t.wait_for("shell$ ")
-        command = " ".join([shlex.quote(sys.executable), "-m", "kabucli", *GAME, "--log",
-                            shlex.quote(str(log))])
-        t.type(command + "\r", PROMPT)
-        t.type("pa", "pa")
+        t.type(" ".join([shlex.quote(sys.executable), "-m", "kabucli",
+                         *map(shlex.quote, args)]) + "\r", ready)
+        t.type(typed, typed)
         t.type("\x1a", "Stopped")  # Ctrl-Z
         t.wait_for("shell$ ")
-        t.type("fg\r", "pa")  # the prompt again, with the line as it was
-        t.type("ss\r", "p1 lays no set")
-        t.wait_for(PROMPT)
-        t.type("quit\r", "left the game")
+        t.type("fg\r", typed)  # the prompt again, with the line as it was
+        if where == "play":
+            t.type("ss\r", "p1 lays no set")
+            t.wait_for(PROMPT)
+            t.type("quit\r", "left the game")
+        else:
+            t.type("2\r", "event 12 of 32")
+            t.type("q\r", "shell$ ")
         t.type("exit\r", "exit")
-        assert shell.wait(timeout=20) == 0
+        assert t.proc.wait(timeout=20) == 0
     finally:
-        if shell.poll() is None:
-            os.killpg(shell.pid, signal.SIGKILL)
-        os.close(fd)
-    assert "p1 pass" in [DARE.notate(e) for e in read_log(log, games.event_types).events]
+        if t.proc.poll() is None:
+            os.killpg(t.proc.pid, signal.SIGKILL)
+        os.close(t.fd)
+    if where == "play":
+        assert "p1 pass" in [DARE.notate(e) for e in read_log(log, games.event_types).events]
 
 
 def test_with_no_color_the_prompt_has_no_escapes(terminal: Any) -> None:
