@@ -7,10 +7,20 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
-from kabucli.bots.external import ERR_TAIL, Channel, Stalled
+from kabucli import games
+from kabucli.bots.external import ERR_TAIL, LINE_LIMIT, Channel, PythonBot, Stalled
+from kabucli.cli import app
+from kabucli.rules import build
+from kabucli.sim import simulate
+
+DARE = games.get("dare")
 
 
 def failed_turn(script: str, limit: float = 5.0) -> str:
@@ -79,3 +89,250 @@ def test_a_killed_channel_does_not_read_the_descriptor_its_stderr_had() -> None:
     finally:
         for fd in {r, w, err}:
             os.close(fd)
+
+
+def test_a_bot_that_exits_a_moment_after_closing_its_input_is_said_to_have_exited() -> None:
+    """A bot that closes its input and exits a moment later (as an exiting process closes
+    its pipes a moment before it can be waited for) is said by its exit, not as one that
+    closed its input, when sending it a turn finds the pipe closed."""
+    chan = Channel(["sh", "-c", "exec 0<&-; sleep 0.02; exit 3"], 5.0)
+    try:
+        began = time.monotonic()
+        while os.path.exists(f"/proc/{chan.proc.pid}/fd/0") and time.monotonic() < began + 5:
+            time.sleep(0.001)
+        with pytest.raises(Stalled) as caught:
+            chan.send(b"{}\n", chan.deadline())
+        assert str(caught.value) == "exited (code 3) without answering"
+    finally:
+        chan.kill()
+
+
+# -- the line limit ------------------------------------------------------------------------
+
+def test_an_answer_of_just_the_line_limit_is_read_one_byte_more_is_not() -> None:
+    """An answer line of LINE_LIMIT bytes (its newline not counted) is read whole, though it
+    came before its newline; one of a byte more is refused as too long."""
+    script = ("import sys, time\n"
+              "n = int(sys.argv[1])\n"
+              "for _ in range(2):\n"
+              "    sys.stdin.readline()\n"
+              "    sys.stdout.write('x' * n); sys.stdout.flush()\n"
+              "    time.sleep(0.2)\n"
+              "    sys.stdout.write('\\n'); sys.stdout.flush()\n")
+    chan = Channel([sys.executable, "-c", script, str(LINE_LIMIT)], 5.0)
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        assert chan.line(chan.deadline()) == b"x" * LINE_LIMIT
+    finally:
+        chan.kill()
+    chan = Channel([sys.executable, "-c", script, str(LINE_LIMIT + 1)], 5.0)
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        with pytest.raises(Stalled, match="answered a line longer than 64 KiB"):
+            chan.line(chan.deadline())
+    finally:
+        chan.kill()
+
+
+# -- the waits for a bot that exits -------------------------------------------------------
+
+def test_a_late_answer_from_a_bot_that_then_exits_is_said_late_not_an_exit() -> None:
+    """Under a short limit a bot that has not answered is waited for until LATE_EXIT after
+    its start, in case it is exiting; one that answered in that wait and then exited was
+    late, not a bot that exited without answering."""
+    chan = Channel(["sh", "-c", "read x; sleep 0.2; echo pass"], 0.1)
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        with pytest.raises(Stalled) as caught:
+            chan.line(chan.deadline())
+        assert str(caught.value) == "did not answer within 0.1 s"
+    finally:
+        chan.kill()
+
+
+def test_a_bot_that_closed_its_output_is_given_a_moment_to_exit_past_its_limit() -> None:
+    """A bot that closed its output is waited for at least LATE_EXIT to exit, even when its
+    limit ends sooner: its exit code is what to say."""
+    chan = Channel(["sh", "-c", "exec 1>&-; sleep 0.25; exit 4"], 0.1)
+    try:
+        with pytest.raises(Stalled) as caught:
+            chan.line(chan.deadline())
+        assert str(caught.value) == "exited (code 4) without answering"
+    finally:
+        chan.kill()
+
+
+def test_a_bot_that_closed_its_output_and_runs_on_is_not_waited_for_past_a_second() -> None:
+    """A bot that closed its output but runs on is waited for a second at most, whatever
+    its limit: it can no longer answer."""
+    chan = Channel(["sh", "-c", "exec 1>&-; exec sleep 30"], 10.0)
+    try:
+        began = time.monotonic()
+        with pytest.raises(Stalled, match=r"^closed its output without answering$"):
+            chan.line(chan.deadline())
+        assert time.monotonic() - began < 3.0
+    finally:
+        chan.kill()
+
+
+def test_a_bot_that_exits_while_a_child_holds_its_output_is_seen_at_once() -> None:
+    """A bot that exits while a process it started holds its output open is seen to have
+    exited within a moment (EXIT_CHECK), not at the end of its limit."""
+    chan = Channel(["sh", "-c", "read x; sleep 30 & exit 3"], 10.0)
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        began = time.monotonic()
+        with pytest.raises(Stalled) as caught:
+            chan.line(chan.deadline())
+        assert str(caught.value) == "exited (code 3) without answering"
+        assert time.monotonic() - began < 3.0
+    finally:
+        chan.kill()
+
+
+def test_an_answer_written_just_before_the_bot_exits_is_read() -> None:
+    """A bot that answers and exits at once may be seen exited by the look made when nothing
+    was there to read a moment before: what it wrote meanwhile is read, its answer."""
+    chan = Channel(["sh", "-c", "read x; echo pass"], 5.0)
+    looks = []
+    real = chan._ready
+
+    def late(sel: Any, wait: float) -> bool:  # the answer comes just after a look timed out
+        if wait > 0 and not looks:
+            looks.append(wait)
+            chan.proc.wait()
+            return False
+        return real(sel, wait)
+
+    chan._ready = late  # type: ignore[method-assign]
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        assert chan.line(chan.deadline()) == b"pass"
+        assert looks
+    finally:
+        chan.kill()
+
+
+def test_a_line_begun_before_an_exit_in_the_late_wait_is_said_as_the_line_begun() -> None:
+    """A bot that wrote part of a line and did not end it in time is told so ('with no
+    newline after it'), even when it exits within the late-exit wait of a short limit."""
+    chan = Channel(["sh", "-c", "read x; printf pa; sleep 0.25; exit 5"], 0.1)
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        with pytest.raises(Stalled) as caught:
+            chan.line(chan.deadline())
+        assert str(caught.value) == ("did not answer within 0.1 s: it wrote 'pa' with no "
+                                     "newline after it (end each answer with a newline)")
+    finally:
+        chan.kill()
+
+
+# -- the end of a bot's processes ---------------------------------------------------------
+
+def test_a_child_that_cleared_its_environment_ends_with_the_bots_process_group(
+        tmp_path: Path) -> None:
+    """A process the bot started that cleared its environment (so bears no mark) but stayed
+    in the bot's process group is killed with the bot."""
+    pid_file = tmp_path / "pid"
+    chan = Channel(["sh", "-c", f"env -i sleep 30 & echo $! > {pid_file}; read x"], 5.0)
+    try:
+        began = time.monotonic()
+        while not (pid_file.exists() and pid_file.read_text().strip()):
+            assert time.monotonic() < began + 5
+            time.sleep(0.01)
+        pid = int(pid_file.read_text())
+    finally:
+        chan.kill()
+    began = time.monotonic()
+    while alive(pid) and time.monotonic() < began + 2:
+        time.sleep(0.01)
+    assert not alive(pid)
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie waiting for its parent does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"
+
+
+# -- the byte order mark -------------------------------------------------------------------
+
+BOM_EACH_ANSWER = r"""
+import json, sys
+out = sys.stdout.buffer
+first = True
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] != "turn":
+        continue
+    # each answer starts with a byte order mark, its first byte written after the last answer
+    out.write((b"" if first else b"\xbb\xbf") + msg["legal"][-1].encode() + b"\n\xef")
+    out.flush()
+    first = False
+"""
+
+
+def test_a_byte_order_mark_begun_after_an_answer_is_not_an_answer_before_the_turn(
+        tmp_path: Path) -> None:
+    """What a bot wrote before it was asked is an answer out of step, unless it is (the
+    start of) a byte order mark, which its next answer then begins with."""
+    bot = tmp_path / "bom.py"
+    bot.write_text(BOM_EACH_ANSWER)
+    res = CliRunner().invoke(app, ["play", "dare", "--seed", "3", "--players", "2", "--rule",
+                                   "rounds=2", "--bot", f"1=cmd:{sys.executable} {bot}",
+                                   "--bot", "2=best", "--no-log"])
+    assert res.exit_code == 0, res.output
+
+
+# -- the Python bot host's copy of the match -----------------------------------------------
+
+SAME_STATE = """
+class SameState:  # fails when the match it is shown is a new copy, rebuilt from the events
+    def __init__(self, rng):
+        self.state = None
+    def choose(self, game, state, seat):
+        if self.state is not None and state is not self.state:
+            raise RuntimeError("the match was rebuilt")
+        self.state = state
+        legal = game.legal(state, seat)
+        return legal[len(legal) // 2]
+"""
+
+
+def test_a_python_bots_host_follows_the_match_without_rebuilding_it(tmp_path: Path) -> None:
+    """The host of a Python bot is sent, each turn, the events since its last turn and
+    applies them to its copy of the match: it does not build the match again from its
+    start each turn (which made each turn of a long match slower than the last)."""
+    bot = tmp_path / "same.py"
+    bot.write_text(SAME_STATE)
+    report = simulate(DARE, build(DARE.Rules, ["rounds=2"]), [f"py:{bot}:SameState", "random"],
+                      2, seed=1)
+    assert report.failures == 0, report.failed
+
+
+def test_a_python_bot_is_sent_each_event_once_in_a_match_without_undo(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each turn a Python bot's host is sent the events it has not had: it keeps all it
+    had (``keep``), and no event is sent twice."""
+    bot = tmp_path / "same.py"
+    bot.write_text(SAME_STATE)
+    sent: list[tuple[int, int]] = []
+    real = PythonBot._ask
+
+    def ask(self: PythonBot, message: dict[str, Any], who: str) -> dict[str, Any]:
+        if message["type"] == "turn":
+            sent.append((message["keep"], len(message["events"])))
+        return real(self, message, who)
+
+    monkeypatch.setattr(PythonBot, "_ask", ask)
+    report = simulate(DARE, build(DARE.Rules, ["rounds=4"]), [f"py:{bot}:SameState", "random"],
+                      1, seed=1)
+    assert report.failures == 0, report.failed
+    assert len(sent) > 3, sent
+    had = 0
+    for keep, new in sent:
+        assert keep == had, sent
+        had = keep + new
