@@ -336,3 +336,74 @@ def test_a_python_bot_is_sent_each_event_once_in_a_match_without_undo(
     for keep, new in sent:
         assert keep == had, sent
         had = keep + new
+
+
+def test_a_long_last_stderr_line_is_quoted_cut_to_120_characters() -> None:
+    """A last stderr line that is whole but long is quoted by its first 120 characters and
+    its length, so that the failure stays one short line."""
+    script = ("import sys\nsys.stdin.readline()\n"
+              "sys.stderr.write('w' * 300 + '\\n'); sys.exit(1)\n")
+    why = failed_turn(script)
+    assert why == ("exited (code 1) without answering; its last line on stderr: "
+                   f"'{'w' * 120}… (300 characters)'"), why
+
+
+def test_the_docs_say_how_much_of_a_bots_stderr_is_kept() -> None:
+    """docs/bots.md says how much of a bot's stderr kabucli keeps: ERR_TAIL."""
+    docs = (Path(__file__).parent.parent / "docs" / "bots.md").read_text()
+    assert f"kabucli keeps only its last {ERR_TAIL // 1024} KiB" in docs
+
+
+def test_an_answer_a_byte_over_the_line_limit_sent_with_its_newline_is_refused() -> None:
+    """A line of LINE_LIMIT + 1 bytes written at once with its newline is too long."""
+    script = ("import sys\nsys.stdin.readline()\n"
+              f"sys.stdout.write('x' * {LINE_LIMIT + 1} + '\\n'); sys.stdout.flush()\n"
+              "sys.stdin.readline()\n")
+    chan = Channel([sys.executable, "-c", script], 5.0)
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        with pytest.raises(Stalled, match="answered a line longer than 64 KiB"):
+            chan.line(chan.deadline())
+    finally:
+        chan.kill()
+
+
+def test_a_program_failing_at_its_start_under_a_limit_under_a_second_is_said_to_exit() -> None:
+    """Under a limit shorter than LATE_LIMIT (here 0.2 s) a program that fails as it starts,
+    a little after its limit, is said by its exit and its last stderr line: waited for
+    until LATE_EXIT after its start."""
+    chan = Channel(["sh", "-c", "sleep 0.3; echo no model found >&2; exit 2"], 0.2)
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        with pytest.raises(Stalled) as caught:
+            chan.line(chan.deadline())
+        assert str(caught.value) == ("exited (code 2) without answering; its last line on "
+                                     "stderr: 'no model found'")
+    finally:
+        chan.kill()
+
+
+def test_a_channel_killed_twice_signals_nothing_the_second_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a bot is killed and waited for, its process id may be another process's: a
+    second kill (a bot ended by its failure, then by the game's end) sends no signal."""
+    chan = Channel(["sleep", "30"], 5.0)
+    chan.kill()
+    sent: list[int] = []
+    monkeypatch.setattr(os, "killpg", lambda pid, sig: sent.append(pid))
+    monkeypatch.setattr(os, "kill", lambda pid, sig: sent.append(pid))
+    chan.kill()
+    assert sent == []
+
+
+def test_stop_all_ends_every_bot_process_not_yet_ended() -> None:
+    """stop_all (at exit, or in a pool worker whose run died) kills every bot process this
+    process started and has not ended."""
+    from kabucli.bots import external
+
+    chan = Channel(["sleep", "30"], 5.0)
+    try:
+        external.stop_all()
+        assert chan.proc.poll() is not None
+    finally:
+        chan.kill()
