@@ -407,3 +407,67 @@ def test_stop_all_ends_every_bot_process_not_yet_ended() -> None:
         assert chan.proc.poll() is not None
     finally:
         chan.kill()
+
+
+def test_a_killed_channel_is_no_longer_among_the_live_ones() -> None:
+    """A bot's channel, once killed, is dropped from those stop_all would end: a run of many
+    matches would hold every finished bot's process and pipes otherwise."""
+    from kabucli.bots import external
+
+    chan = Channel(["sleep", "30"], 5.0)
+    assert external._live.get(chan.mark) is chan
+    chan.kill()
+    assert chan.mark not in external._live
+
+
+# -- the memory limit and the time limit as set ------------------------------------------
+
+@pytest.mark.parametrize(("text", "mib"), [("1073741824", 2**30), (" 64 ", 64), ("1", 1)])
+def test_kabucli_bot_memory_takes_whole_mib_up_to_its_maximum(
+        monkeypatch: pytest.MonkeyPatch, text: str, mib: int) -> None:
+    """KABUCLI_BOT_MEMORY is MiB, a whole number up to 1073741824 (spaces around it are
+    not part of it)."""
+    from kabucli.bots.external import bot_memory
+
+    monkeypatch.setenv("KABUCLI_BOT_MEMORY", text)
+    assert bot_memory() == mib * 2**20
+
+
+def test_kabucli_bot_memory_refuses_one_past_its_maximum(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from kabucli.bots.external import bot_memory
+    from kabucli.errors import BotError
+
+    monkeypatch.setenv("KABUCLI_BOT_MEMORY", str(2**30 + 1))
+    with pytest.raises(BotError, match="at most 1073741824"):
+        bot_memory()
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("0.001", 0.001), ("86400", 86400.0), ("1e-3", 0.001), (" 2.5 ", 2.5),
+    ("0.0009", None), ("86400.01", None), ("0", None), ("-1", None), ("inf", None),
+    ("nan", None), ("1e9", None), ("ten", None), ("", None)])
+def test_a_time_limit_is_a_number_of_seconds_from_a_millisecond_to_a_day(
+        text: str, value: float | None) -> None:
+    """``--timeout`` and KABUCLI_BOT_TIMEOUT: 0.001 to 86400 seconds, both included."""
+    from kabucli.bots.external import seconds
+
+    assert seconds(text) == value
+
+
+def test_a_bot_process_may_not_raise_its_memory_limit_and_goes_first_when_memory_runs_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Linux: a bot process's data limit is its hard limit too (it cannot raise it), and
+    the kernel ends it first when memory runs out (oom_score_adj 1000)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("Linux only")
+    monkeypatch.setenv("KABUCLI_BOT_MEMORY", "512")
+    script = ("import resource, sys\nsys.stdin.readline()\n"
+              "print(*resource.getrlimit(resource.RLIMIT_DATA),"
+              " open('/proc/self/oom_score_adj').read().strip(), flush=True)\n")
+    chan = Channel([sys.executable, "-c", script], 5.0)
+    try:
+        chan.send(b"{}\n", chan.deadline())
+        assert chan.line(chan.deadline()).split() == [str(512 * 2**20).encode()] * 2 + [b"1000"]
+    finally:
+        chan.kill()
