@@ -471,3 +471,29 @@ def test_a_bot_process_may_not_raise_its_memory_limit_and_goes_first_when_memory
         assert chan.line(chan.deadline()).split() == [str(512 * 2**20).encode()] * 2 + [b"1000"]
     finally:
         chan.kill()
+
+
+SECOND_ANSWER_BAD = r"""
+import json, sys
+turns = 0
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] != "turn":
+        continue
+    turns += 1
+    print(msg["legal"][-1] if turns == 1 else "nonsense", flush=True)
+"""
+
+
+def test_a_bad_answer_after_the_first_is_not_taken_for_a_greeting(tmp_path: Path) -> None:
+    """Only the first line a bot writes may be a greeting meant for stderr: a bad answer
+    later is refused without that hint."""
+    bot = tmp_path / "second.py"
+    bot.write_text(SECOND_ANSWER_BAD)
+    res = CliRunner().invoke(app, ["play", "dare", "--seed", "3", "--players", "2", "--rule",
+                                   "rounds=2", "--bot", f"1=cmd:{sys.executable} {bot}",
+                                   "--bot", "2=best", "--no-log"])
+    assert res.exit_code == 1, res.output
+    line = next(x for x in res.output.splitlines() if x.startswith("error:"))
+    assert "answered 'nonsense'" in line, line
+    assert "the first line the bot wrote" not in line, line
