@@ -455,24 +455,6 @@ def test_a_time_limit_is_a_number_of_seconds_from_a_millisecond_to_a_day(
     assert seconds(text) == value
 
 
-def test_a_bot_process_may_not_raise_its_memory_limit_and_goes_first_when_memory_runs_out(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Linux: a bot process's data limit is its hard limit too (it cannot raise it), and
-    the kernel ends it first when memory runs out (oom_score_adj 1000)."""
-    if not sys.platform.startswith("linux"):
-        pytest.skip("Linux only")
-    monkeypatch.setenv("KABUCLI_BOT_MEMORY", "512")
-    script = ("import resource, sys\nsys.stdin.readline()\n"
-              "print(*resource.getrlimit(resource.RLIMIT_DATA),"
-              " open('/proc/self/oom_score_adj').read().strip(), flush=True)\n")
-    chan = Channel([sys.executable, "-c", script], 5.0)
-    try:
-        chan.send(b"{}\n", chan.deadline())
-        assert chan.line(chan.deadline()).split() == [str(512 * 2**20).encode()] * 2 + [b"1000"]
-    finally:
-        chan.kill()
-
-
 SECOND_ANSWER_BAD = r"""
 import json, sys
 turns = 0
