@@ -443,6 +443,17 @@ def test_kabucli_bot_memory_refuses_one_past_its_maximum(
         bot_memory()
 
 
+
+def test_the_default_memory_limit_is_memory_mib_or_half_the_machine_the_smaller(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without KABUCLI_BOT_MEMORY a bot may take MEMORY MiB, or half of this machine's
+    memory where that is less: never more than either."""
+    from kabucli.bots.external import MEMORY, bot_memory
+
+    monkeypatch.delenv("KABUCLI_BOT_MEMORY", raising=False)
+    half = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    assert bot_memory() == min(MEMORY * 2**20, half)
+
 @pytest.mark.parametrize(("text", "value"), [
     ("0.001", 0.001), ("86400", 86400.0), ("1e-3", 0.001), (" 2.5 ", 2.5),
     ("0.0009", None), ("86400.01", None), ("0", None), ("-1", None), ("inf", None),
