@@ -370,19 +370,26 @@ def test_sigterm_at_a_question_starts_the_stop_line_on_a_line_of_its_own(
     """SIGTERM while Kazu-Tori's stop is asked about, or at the game-over undo offer: the
     line naming the log starts a line of its own, as at the move prompt. (It followed the
     question on its line: '... [y/N] stopped (SIGTERM); log kept: ...'.)"""
-    import builtins
+    from kabucli.cli import table
 
     log = tmp_path / "kazu.jsonl"
-    real_input = builtins.input
+    real_line = table._line  # (what reads each line typed at the prompt or a question)
     asked: list[int] = []
 
-    def read(*args: Any) -> str:  # the question (or offer) is out: SIGTERM as it waits
-        if asked == [len(typed.splitlines())]:
-            os.kill(os.getpid(), signal.SIGTERM)
-        asked[:] = [asked[0] + 1] if asked else [1]
-        return real_input(*args)
+    def read(out: Any, *args: Any) -> str:  # the question (or offer) is out: SIGTERM as it
+        if asked == [len(typed.splitlines())]:  # waits for the answer
+            real_print = out.print
 
-    monkeypatch.setattr(builtins, "input", read)
+            def print_then_stop(*printed: Any, **how: Any) -> None:
+                out.print = real_print
+                real_print(*printed, **how)  # (the question)
+                os.kill(os.getpid(), signal.SIGTERM)
+
+            out.print = print_then_stop
+        asked[:] = [asked[0] + 1] if asked else [1]
+        return real_line(out, *args)
+
+    monkeypatch.setattr(table, "_line", read)
     res: Any = runner.invoke(app, ["play", "kazu-tori", "--seed", "1", "--bot", "2=random",
                                    "--log", str(log)], input=typed)
     assert res.exit_code == 143, (res.exit_code, res.output)
