@@ -111,3 +111,12 @@ def inputs_and_after(log: Path) -> list[tuple[dict[str, Any], list[dict[str, Any
         else:
             out[-1][1].append(event)
     return out
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie waiting for its parent does not; Linux)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"

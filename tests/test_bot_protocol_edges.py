@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from matchtools import alive
 from typer.testing import CliRunner
 
 from kabucli import games
@@ -25,7 +26,12 @@ DARE = games.get("dare")
 
 def failed_turn(script: str, limit: float = 5.0) -> str:
     """How a Python ``script`` sent one turn fails to answer it (the Stalled's words)."""
-    chan = Channel([sys.executable, "-c", script], limit)
+    return failed_answer([sys.executable, "-c", script], limit)
+
+
+def failed_answer(argv: list[str], limit: float) -> str:
+    """How the program ``argv`` sent one turn fails to answer it (the Stalled's words)."""
+    chan = Channel(argv, limit)
     try:
         chan.send(b"{}\n", chan.deadline())
         with pytest.raises(Stalled) as caught:
@@ -140,14 +146,8 @@ def test_a_late_answer_from_a_bot_that_then_exits_is_said_late_not_an_exit() -> 
     """Under a short limit a bot that has not answered is waited for until LATE_EXIT after
     its start, in case it is exiting; one that answered in that wait and then exited was
     late, not a bot that exited without answering."""
-    chan = Channel(["sh", "-c", "read x; sleep 0.2; echo pass"], 0.1)
-    try:
-        chan.send(b"{}\n", chan.deadline())
-        with pytest.raises(Stalled) as caught:
-            chan.line(chan.deadline())
-        assert str(caught.value) == "did not answer within 0.1 s"
-    finally:
-        chan.kill()
+    assert (failed_answer(["sh", "-c", "read x; sleep 0.2; echo pass"], 0.1)
+            == "did not answer within 0.1 s")
 
 
 def test_a_bot_that_closed_its_output_is_given_a_moment_to_exit_past_its_limit() -> None:
@@ -216,15 +216,9 @@ def test_an_answer_written_just_before_the_bot_exits_is_read() -> None:
 def test_a_line_begun_before_an_exit_in_the_late_wait_is_said_as_the_line_begun() -> None:
     """A bot that wrote part of a line and did not end it in time is told so ('with no
     newline after it'), even when it exits within the late-exit wait of a short limit."""
-    chan = Channel(["sh", "-c", "read x; printf pa; sleep 0.25; exit 5"], 0.1)
-    try:
-        chan.send(b"{}\n", chan.deadline())
-        with pytest.raises(Stalled) as caught:
-            chan.line(chan.deadline())
-        assert str(caught.value) == ("did not answer within 0.1 s: it wrote 'pa' with no "
-                                     "newline after it (end each answer with a newline)")
-    finally:
-        chan.kill()
+    assert failed_answer(["sh", "-c", "read x; printf pa; sleep 0.25; exit 5"], 0.1) == (
+        "did not answer within 0.1 s: it wrote 'pa' with no newline after it (end each answer "
+        "with a newline)")
 
 
 # -- the end of a bot's processes ---------------------------------------------------------
@@ -249,13 +243,6 @@ def test_a_child_that_cleared_its_environment_ends_with_the_bots_process_group(
     assert not alive(pid)
 
 
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie waiting for its parent does not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, IndexError):
-        return False
-    return state != "Z"
 
 
 # -- the byte order mark -------------------------------------------------------------------
@@ -372,15 +359,8 @@ def test_a_program_failing_at_its_start_under_a_limit_under_a_second_is_said_to_
     """Under a limit shorter than LATE_LIMIT (here 0.2 s) a program that fails as it starts,
     a little after its limit, is said by its exit and its last stderr line: waited for
     until LATE_EXIT after its start."""
-    chan = Channel(["sh", "-c", "sleep 0.3; echo no model found >&2; exit 2"], 0.2)
-    try:
-        chan.send(b"{}\n", chan.deadline())
-        with pytest.raises(Stalled) as caught:
-            chan.line(chan.deadline())
-        assert str(caught.value) == ("exited (code 2) without answering; its last line on "
-                                     "stderr: 'no model found'")
-    finally:
-        chan.kill()
+    assert failed_answer(["sh", "-c", "sleep 0.3; echo no model found >&2; exit 2"], 0.2) == (
+        "exited (code 2) without answering; its last line on stderr: 'no model found'")
 
 
 def test_a_channel_killed_twice_signals_nothing_the_second_time(

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from matchtools import alive
 from typer.testing import CliRunner
 
 from kabucli import bots, games
@@ -61,13 +62,6 @@ def error_line(out: str) -> str:
     return lines[0]
 
 
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie waiting for its parent does not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, IndexError):
-        return False
-    return state != "Z"
 
 
 # -- programs over stdin/stdout -----------------------------------------------------------
