@@ -75,11 +75,10 @@ def test_a_game_whose_reader_has_gone_keeps_its_log_to_resume(tmp_path: Path) ->
 
 def test_a_refusal_still_exits_1(tmp_path: Path) -> None:
     # (the exit 1 turned into 141 is only the closed pipe's)
-    broken = tmp_path / "broken.jsonl"
-    broken.write_text('{"not": "a log"}\n')
-    assert kabucli("audit", str(broken), cwd=tmp_path).returncode in (1, 2)
-    refused = kabucli("play", "nosuchgame", cwd=tmp_path)
-    assert refused.returncode == 1, refused.stderr
+    for args in (["play", "nosuchgame"], ["play", "dare", "--rule", "ante=+1", "--no-log"]):
+        refused = kabucli(*args, cwd=tmp_path)
+        assert refused.returncode == 1, refused.stderr
+        assert refused.stderr.startswith(b"error: "), refused.stderr
 
 
 FULL_DISK_COMMANDS = {
