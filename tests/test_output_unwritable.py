@@ -67,10 +67,10 @@ def test_a_game_whose_reader_has_gone_keeps_its_log_to_resume(tmp_path: Path) ->
                             tmp_path)
     assert (code, err) == (141, b"")
     audited = kabucli("audit", str(log), cwd=tmp_path)
-    assert audited.returncode == 0 and b"unfinished" in audited.stdout, audited.stdout
+    assert audited.returncode == 0 and b" events, unfinished)" in audited.stdout, audited.stdout
     resumed = kabucli("resume", str(log), "--quiet", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
-    assert b"finished" in kabucli("audit", str(log), cwd=tmp_path).stdout
+    assert b" events, finished)" in kabucli("audit", str(log), cwd=tmp_path).stdout
 
 
 def test_a_refusal_still_exits_1(tmp_path: Path) -> None:
@@ -121,9 +121,9 @@ def test_a_game_whose_output_cannot_be_written_keeps_its_log_to_resume(tmp_path:
                               "--bot", "all=random", "--log", str(log)], cwd=tmp_path,
                              env=ENV, stdout=full, stderr=subprocess.PIPE, timeout=300)
     assert res.returncode == 2, res.stderr
-    assert b"unfinished" in kabucli("audit", str(log), cwd=tmp_path).stdout
+    assert b" events, unfinished)" in kabucli("audit", str(log), cwd=tmp_path).stdout
     assert kabucli("resume", str(log), "--quiet", cwd=tmp_path).returncode == 0
-    assert b"finished" in kabucli("audit", str(log), cwd=tmp_path).stdout
+    assert b" events, finished)" in kabucli("audit", str(log), cwd=tmp_path).stdout
 
 
 def test_output_and_stderr_both_on_a_full_disk_still_exit_2(tmp_path: Path) -> None:
