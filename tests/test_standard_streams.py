@@ -96,7 +96,7 @@ def test_stderr_closed_gives_a_bot_shown_under_debug_a_stderr_to_write_to(
     assert proc.stdout.splitlines()[-1].startswith(f"log: {log} (")
     audit = subprocess.run([sys.executable, "-m", "kabucli", "audit", str(log)],
                            capture_output=True, text=True, env=ENV, timeout=120)
-    assert audit.returncode == 0 and "finished" in audit.stdout
+    assert audit.returncode == 0 and " events, finished" in audit.stdout, audit.stdout
 
 
 def test_the_pager_given_a_line_with_no_end_takes_it_as_the_input_ending(
