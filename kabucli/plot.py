@@ -61,6 +61,10 @@ def check_paths(plot: Path | None, page: Path | None) -> None:
     if plot is not None and plot.suffix.lower() not in FORMATS:
         raise KabuError(f"--plot {plot}: name a .svg, .png or .pdf file (the format is its "
                         "suffix)")
+    if plot is not None and page is not None and (os.path.realpath(plot)
+                                                  == os.path.realpath(page)):
+        raise KabuError(f"--plot and --html name one file, {page}: the page would be written "
+                        "over the chart; name two files")
     for opt, path in (("--plot", plot), ("--html", page)):
         if path is None:
             continue

@@ -299,14 +299,19 @@ def test_the_html_table_is_the_text_reports(tmp_path: Path) -> None:
     ("--plot", "made.svg", "is a folder"),
     ("--html", "nowhere/run.html", "the folder nowhere is not there"),
     ("--html", "made.html", "is a folder"),
+    # one file for both: the page was written over the chart, exit 0, the chart lost
+    ("--html", "run.svg", "--plot and --html name one file"),
+    ("--html", "./sub/../run.svg", "--plot and --html name one file"),
 ])
 def test_a_bad_output_path_is_one_line_before_any_match(tmp_path: Path, opt: str, name: str,
                                                          said: str) -> None:
     logs = tmp_path / "logs"
     (tmp_path / "made.svg").mkdir()
     (tmp_path / "made.html").mkdir()
+    (tmp_path / "sub").mkdir()
+    both = ["--plot", "run.svg"] if opt == "--html" and name.endswith(".svg") else []
     res = subprocess.run([sys.executable, "-m", "kabucli", "sim", "dare", "-b", "best", "-b",
-                          "random", "-m", "3", "--logs", str(logs), opt, name],
+                          "random", "-m", "3", "--logs", str(logs), *both, opt, name],
                          cwd=tmp_path, capture_output=True, text=True,
                          env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)})
     assert res.returncode == 1
