@@ -322,11 +322,15 @@ class Sprt:
     def parse(cls, text: str) -> Sprt:
         """``elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized]`` (spaces or commas)."""
         values: dict[str, Any] = {}
+        typed: dict[str, str] = {}
         for word in text.replace(",", " ").split():
             name, sep, value = word.partition("=")
             if not sep or name not in ("elo0", "elo1", "alpha", "beta", "model"):
                 raise KabuError(f"--sprt: {word!r} is not one of elo0=, elo1=, alpha=, beta=, "
                                 "model=")
+            if name in typed:
+                raise KabuError(f"--sprt: {name} is given twice ({typed[name]}, {word})")
+            typed[name] = word
             if name == "model":
                 values[name] = value
                 continue

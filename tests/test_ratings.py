@@ -109,6 +109,9 @@ def test_sprt_bounds_are_walds() -> None:
     ("elo0=0 elo1=nan", "is not a number"),
     ("gamma=3", "'gamma=3' is not one of"),
     ("model=bayes", "model 'bayes' is unknown"),
+    # a setting typed twice: the last one was taken silently (a test of [1, 5], not [0, 5])
+    ("elo0=0 elo1=5 elo0=1", "--sprt: elo0 is given twice (elo0=0, elo0=1)"),
+    ("model=normalized,model=logistic", "model is given twice"),
 ])
 def test_a_bad_sprt_setting_is_one_clear_error(text: str, why: str) -> None:
     with pytest.raises(KabuError, match=re.escape(why)):
