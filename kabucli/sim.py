@@ -1024,7 +1024,10 @@ def rules_chips(match: Match) -> int:
     return chips
 
 
-_KEEP = "kabucli sim never overwrites it: remove it or choose another log folder"
+def _keep(plan: Plan) -> str:
+    """What an error about a file kept in the log folder ends with, naming the command run."""
+    return (f"kabucli {'tournament' if plan.groups else 'sim'} never overwrites it: remove it "
+            "or choose another log folder")
 
 
 def _unwritten(path: Path) -> bool:
@@ -1052,32 +1055,36 @@ def _check_there(game: Game, plan: Plan, i: int) -> None:
     path = _to_read(plan, i)
     if path is None:
         return
-    _unreadable(path, lambda: _this_match(game, plan, i, path,
+    _unreadable(path, _keep(plan), lambda: _this_match(game, plan, i, path,
                                           read_header(path, games.event_types)))
 
 
-def _unreadable(path: Path, read: Callable[[], Any]) -> Any:
+def _unreadable(path: Path, keep: str, read: Callable[[], Any]) -> Any:
     """``read()``, its KabuError (the file is no log, or a bad one) said as the file that sim
     keeps; a folder or other thing there that is not a file is one too."""
     if not path.is_file():
-        raise KabuError(f"{path} is there and is not a log file; {_KEEP}")
+        raise KabuError(f"{path} is there and is not a log file; {keep}")
     try:
         return read()
     except KabuError as exc:
         msg = str(exc)
         msg = msg if msg.startswith(str(path)) else f"{path}: {msg}"
-        raise KabuError(msg if msg.endswith(_KEEP) else f"{msg}; {_KEEP}") from None
+        raise KabuError(msg if msg.endswith(keep) else f"{msg}; {keep}") from None
 
 
 def _this_match(game: Game, plan: Plan, i: int, path: Path, h: Header) -> None:
     """KabuError unless the header ``h`` (of the file at ``path``) is that of match ``i``."""
     order, seed = plan.job(i)
+    seats = plan.seats(order)
+    bots = ("seats of the bots" if sorted(map(repr, h.seats)) == sorted(map(repr, seats))
+            else "bots")
     other = [what for what, same in (("game", h.game == game.name), ("seed", h.seed == seed),
-                                     ("bots", h.seats == plan.seats(order)),
+                                     (bots, h.seats == seats),
                                      ("house rules", h.rules == plan.rules))
              if not same]
     if other:
-        raise KabuError(f"{path} holds another match (different {', '.join(other)}); {_KEEP}")
+        raise KabuError(f"{path} holds another match (different {', '.join(other)}); "
+                        f"{_keep(plan)}")
 
 
 def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
@@ -1087,7 +1094,8 @@ def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
     path = _to_read(plan, i)
     if path is None:
         return None
-    data = _unreadable(path, lambda: read_log(path, games.event_types, strict=False))
+    data = _unreadable(path, _keep(plan),
+                       lambda: read_log(path, games.event_types, strict=False))
     h = data.header
     _this_match(game, plan, i, path, h)
     try:
@@ -1095,9 +1103,9 @@ def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
         # checked every event already (a format 1 or JSON Lines one is walked here)
         match, violation = data.walked or walk(game, h, data.events)
     except KabuError as exc:
-        raise KabuError(f"{path}: {exc}; {_KEEP}") from None
+        raise KabuError(f"{path}: {exc}; {_keep(plan)}") from None
     if violation is not None:
-        raise KabuError(f"{violation.line(str(path))}; {_KEEP}")
+        raise KabuError(f"{violation.line(str(path))}; {_keep(plan)}")
     if data.error is not None or not match.over:
         return None
     if match.forfeit is not None:

@@ -485,6 +485,32 @@ def test_sim_never_overwrites_the_log_of_another_match(tmp_path: Path, args: lis
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dare-00002.kbl"]  # nothing played
 
 
+def test_a_tournament_keeping_another_runs_log_names_tournament_and_the_seating(
+        tmp_path: Path) -> None:
+    # A tournament stopped on a sim's log said 'kabucli sim never overwrites it', naming a
+    # command nobody ran; a sim run again with --fixed-seats over logs of the same two bots
+    # in other seats said 'different bots', the same bots.
+    assert runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", "2",
+                               "--seed", "1", "--rule", "rounds=1", "-j", "1",
+                               "--logs", str(tmp_path)]).exit_code == 0
+    before = sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir())
+    res = runner.invoke(app, ["sim", "dare", "-b", "best", "-b", "random", "-m", "2",
+                              "--seed", "1", "--rule", "rounds=1", "-j", "1", "--fixed-seats",
+                              "--logs", str(tmp_path)])
+    assert res.exit_code == 1
+    assert error_line(res.output) == (
+        f"error: {tmp_path / 'dare-00002.kbl'} holds another match (different seats of the "
+        "bots); kabucli sim never overwrites it: remove it or choose another log folder")
+    res = runner.invoke(app, ["tournament", "dare", "-b", "best", "-b", "random", "-b",
+                              "random", "-d", "1", "--seed", "2", "--rule", "rounds=1", "-j",
+                              "1", "--logs", str(tmp_path)])
+    assert res.exit_code == 1
+    assert error_line(res.output) == (
+        f"error: {tmp_path / 'dare-00001.kbl'} holds another match (different seed); kabucli "
+        "tournament never overwrites it: remove it or choose another log folder")
+    assert sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir()) == before
+
+
 @pytest.mark.parametrize("junk", ["not a log", "a folder"])
 def test_sim_never_overwrites_a_file_that_is_not_a_log(tmp_path: Path, junk: str) -> None:
     path = tmp_path / "dare-00002.kbl"
@@ -609,7 +635,8 @@ def test_sim_never_overwrites_a_file_that_appears_while_it_runs(tmp_path: Path) 
     sixth = plan.path(5)
     assert sixth is not None
     path.write_bytes(sixth.read_bytes())  # match 6's log where match 7's goes
-    with pytest.raises(KabuError, match=r"holds another match \(different seed, bots\)"):
+    with pytest.raises(KabuError,
+                       match=r"holds another match \(different seed, seats of the bots\)"):
         _write_log(plan, 6, whole)
     assert path.read_bytes() == sixth.read_bytes()
     path.write_bytes(whole[:-5])  # its own log, cut short (a worker died writing it)
