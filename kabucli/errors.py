@@ -71,6 +71,11 @@ class LogFullError(LogWriteError):
     limit: str = ""
 
 
+class WriteError(KabuError):
+    """A file kabucli writes beside a command's report (a run's chart or page) could not be
+    written: exit code 2, as for a file that cannot be read."""
+
+
 class BotError(KabuError):
     """A bot that crashed, timed out or answered with something that is not a legal move.
     The message quotes the bot, so it is made safe to show (see :mod:`kabucli.safetext`)."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kabucli.errors import KabuError
+from kabucli.errors import KabuError, WriteError
 from kabucli.figures import elo_pm, signed
 from kabucli.ratings import elo_text, head_to_head
 from kabucli.safetext import safe_text
@@ -325,7 +325,7 @@ def _write(path: Path, data: bytes, opt: str) -> None:
     try:
         write_whole(path, lambda fh: fh.write(data), True)
     except OSError as exc:
-        raise KabuError(f"{opt} {path}: cannot write it: {exc.strerror or exc}") from None
+        raise WriteError(f"{opt} {path}: cannot write it: {exc.strerror or exc}") from None
 
 
 def write_plot(path: Path, data: Series, title: str) -> None:

@@ -420,11 +420,13 @@ def test_tournament_plot_rates_each_bot_over_the_matches(tmp_path: Path) -> None
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
 def test_a_chart_that_cannot_be_written_is_one_line_after_the_report() -> None:
+    # (exit 2, as README's exit codes give a file that cannot be written, and replay --html's
+    # page; it was 1, a refusal's)
     res = subprocess.run([sys.executable, "-m", "kabucli", "sim", "dare", "-b", "best", "-b",
                           "random", "-m", "3", "--seed", "1", "-j", "1", "--html", "/dev/full"],
                          capture_output=True, text=True,
                          env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)})
-    assert res.returncode == 1
+    assert res.returncode == 2
     assert "#1 best" in res.stdout and "mean chips" in res.stdout  # the report is there
     assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: --html /dev/full: "
                                                                   "cannot write it")

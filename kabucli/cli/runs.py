@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from kabucli.cli.common import (
+    EXIT_UNREADABLE,
     GameArg,
     JsonOpt,
     PlayersOpt,
@@ -346,14 +347,14 @@ def _charts(rec: Any | None, report: Any, names: list[str], title: str,
     if rec is None:
         return
     from kabucli import plot as charts
-    from kabucli.errors import KabuError
+    from kabucli.errors import KabuError, WriteError
 
     try:
         charts.write(rec, report, names, title,
                      [charts.Table(t, c, rows, _text_columns(c)) for t, c, rows in tables],
                      lines, plot, html, rating)
-    except KabuError as exc:
-        fail(str(exc))
+    except KabuError as exc:  # (a file that cannot be written: 2, as README's exit codes say)
+        fail(str(exc), EXIT_UNREADABLE if isinstance(exc, WriteError) else 1)
 
 
 def _text_columns(columns: list[str]) -> set[int]:
