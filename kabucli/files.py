@@ -7,7 +7,8 @@ name is refused at once instead of hanging or filling the memory. :func:`write_w
 only regular files, into a new file that takes the name's place when it is whole and synced
 to disk (its folder synced after), so that a write that fails (a full disk, SIGTERM, a crash
 of the machine) leaves what was there as it was and nothing beside it; the new file keeps the
-replaced one's permissions, and a link keeps naming its file.
+replaced one's permissions, and a link keeps naming its file. :func:`read_line` reads a line
+of input (a pipe, ``< /dev/zero``) in bounded pieces.
 """
 
 from __future__ import annotations
@@ -21,11 +22,48 @@ import stat
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import IO, BinaryIO, TextIO, TypeVar
 
 T = TypeVar("T")
 
 MiB = 2**20
+
+
+ENDLESS = 16 * MiB  # past this many characters of one line, its end is no longer waited for
+
+
+class EndlessLine(Exception):
+    """A line read past its bound with no end in sight (``< /dev/zero``): see read_line."""
+
+
+def read_line(stream: BinaryIO | TextIO, most: int,
+              endless: int = ENDLESS) -> tuple[str | None, int]:
+    """One line of ``stream`` (a byte stream's decoded as UTF-8), its newline taken off, and
+    its length; None at the end of the input. ``readline()`` kept a line whole, however long:
+    a line with no end took all the memory there was. Here at most ``most`` + 1 characters
+    are read at once: a line longer than ``most`` is read and dropped in pieces and given as
+    "" with its length (the caller refuses it), and one longer than ``endless`` raises
+    EndlessLine."""
+    raw: bytes | str = stream.readline(most + 1)
+    if not raw:
+        return None, 0
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    if text.endswith("\n"):
+        return text[:-1], len(raw) - 1
+    if len(raw) <= most:  # (the last line, with no newline after it)
+        return text, len(raw)
+    length = len(raw)
+    while True:  # the rest of it, counted and dropped
+        more = stream.readline(65536)
+        if not more:
+            break
+        ends = more.endswith(b"\n" if isinstance(more, bytes) else "\n")  # type: ignore[arg-type]
+        length += len(more) - ends
+        if length > endless:
+            raise EndlessLine
+        if ends:
+            break
+    return "", length
 
 
 def read_bytes(path: Path | str, limit: int) -> bytes:

@@ -37,7 +37,6 @@ from kabucli.render import pager as words
 CHECKPOINT_EVERY = 256  # events between two copies of the state
 MAX_CHECKPOINTS = 512  # copies of the state a log keeps at most (then further apart)
 MAX_LINE = 1000  # the longest command read; a longer line is ignored as a whole
-MAX_DROPPED = 16 * 2**20  # past this much of one line, its end is not waited for
 
 _ATOMS = (type(None), bool, int, float, str, bytes, range, Pending)
 # Whether a type's objects never change (so a copy shares them): the atoms above, and frozen
@@ -507,23 +506,17 @@ class Pager:
 
 def _read_line(stream: BinaryIO | TextIO) -> tuple[str | None, bool]:
     """One line of at most :data:`MAX_LINE` characters (None at the end of the input), and
-    whether it was longer (then the rest of it is read and dropped)."""
-    raw: bytes | str = stream.readline(MAX_LINE + 1)
-    if not raw:
+    whether it was longer (then the rest of it is read and dropped); a line of more than
+    16 MiB (``< /dev/zero``, read for ever at full speed before) is the input's end."""
+    from kabucli.files import EndlessLine, read_line
+
+    try:
+        line, length = read_line(stream, MAX_LINE)
+    except EndlessLine:
         return None, False
-    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    if len(raw) > MAX_LINE and not text.endswith("\n"):
-        dropped = 0
-        while True:  # the rest of the long line
-            more = stream.readline(65536)
-            if not more or (more.endswith(b"\n") if isinstance(more, bytes)
-                            else more.endswith("\n")):
-                break
-            dropped += len(more)
-            if dropped > MAX_DROPPED:  # a line with no end (< /dev/zero): read for ever
-                return None, False  # (at full speed) before; taken as the input's end
-        return "", True
-    return text.rstrip("\r\n"), False
+    if line is None or length > MAX_LINE:
+        return line, line is not None
+    return line.rstrip("\r"), False
 
 
 def page(pager: Pager, stdin: Any = None) -> Violation | None:

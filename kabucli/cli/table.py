@@ -599,6 +599,8 @@ def _look(sess: Session, out: Console, seat: int, as_json: bool, missed: list[Te
 def _typed(sess: Session, out: Console, as_json: bool, read: Callable[[], str]) -> str:
     """A line typed at a prompt (``read`` asks for it); input that ends (end of file, Ctrl-C)
     or is not text stops the game."""
+    from kabucli.files import EndlessLine, size_text
+
     try:
         return read()
     except EOFError:
@@ -612,46 +614,31 @@ def _typed(sess: Session, out: Console, as_json: bool, read: Callable[[], str]) 
         out.print()
         _stop(sess, "standard input is not text (UTF-8)", EXIT_UNREADABLE, as_json)
     except EndlessLine:
-        from kabucli.files import size_text
-
         out.print()
         _stop(sess, f"cannot read standard input: a line longer than "
                     f"{size_text(MAX_SCRIPT_BYTES)}, the most kabucli reads", EXIT_UNREADABLE,
               as_json)
 
 
-class EndlessLine(Exception):
-    """A line typed (piped) past MAX_SCRIPT_BYTES with no end in sight (``< /dev/zero``)."""
-
-
 def _line(out: Console, prompt: str, what: str = "a move") -> str:
     """The line typed at ``prompt`` (markup), as ``out.input`` reads it, but where standard
-    input is no terminal (a pipe, a file, /dev/zero) read a bounded piece at a time:
-    ``input()`` kept a line whole, however long, and a line with no end (``< /dev/zero``)
-    took all the memory there was (0.6 GB a second). A line past MAX_LINE characters is
-    refused in one line (``what`` it is: a move, an answer) and asked again; one past
-    MAX_SCRIPT_BYTES raises EndlessLine; the end of the input raises EOFError."""
+    input is no terminal (a pipe, a file, /dev/zero) read a bounded piece at a time
+    (:func:`kabucli.files.read_line`: ``input()`` kept a line whole, however long, and a line
+    with no end took 0.6 GB of memory a second). A line past MAX_LINE characters is refused in
+    one line (``what`` it is: a move, an answer) and asked again; one past MAX_SCRIPT_BYTES
+    raises EndlessLine; the end of the input raises EOFError."""
+    from kabucli.files import read_line
     from kabucli.notation import MAX_LINE
 
     if sys.stdin.isatty():  # (a person types it: the terminal's own line is bounded)
         return out.input(prompt)
     while True:
         out.print(prompt, end="")
-        got = sys.stdin.readline(MAX_LINE + 1)
-        if not got:
+        got, length = read_line(sys.stdin, MAX_LINE, MAX_SCRIPT_BYTES)
+        if got is None:
             raise EOFError
-        if got.endswith("\n"):
-            return got[:-1]
-        if len(got) <= MAX_LINE:  # (the last line, with no newline after it)
+        if length <= MAX_LINE:
             return got
-        length = len(got)
-        while not got.endswith("\n"):  # the rest of it, counted and dropped
-            got = sys.stdin.readline(65536)
-            if not got:
-                break
-            length += len(got) - got.endswith("\n")
-            if length > MAX_SCRIPT_BYTES:
-                raise EndlessLine
         _said(out, f"{what} is at most {MAX_LINE} characters, not {length}", "refused: ", "red")
 
 
@@ -660,6 +647,7 @@ def _answered(out: Console, prompt: str) -> str | None:
     Ctrl-C, which the questions take as no. SIGTERM (Terminated) stops the game: raised, once
     the question's line is ended (see _sigterm_stops)."""
     from kabucli.errors import Terminated
+    from kabucli.files import EndlessLine
 
     try:
         return _line(out, prompt, "an answer")
