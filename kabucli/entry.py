@@ -4,6 +4,7 @@ whatever module was being imported; once loaded, the commands handle Ctrl-C them
 
 from __future__ import annotations
 
+import os
 import signal
 
 
@@ -15,13 +16,24 @@ def dropped(signum: int, frame: object) -> None:
     return None
 
 
+def to_null(fd: int) -> None:
+    """The descriptor ``fd`` made /dev/null, inheritable as a standard stream is: what is
+    written to it goes nowhere, a read finds the end (a closed standard stream, a terminal
+    that hung up, a reader that has gone). OSError if /dev/null cannot be opened."""
+    null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+    if null != fd:
+        os.dup2(null, fd)
+        os.close(null)
+    else:  # (``fd`` was closed: the lowest number free is its own)
+        os.set_inheritable(fd, True)
+
+
 def _standard_streams() -> None:
     """A standard stream the program was started without (``<&-``, ``>&-``, ``2>&-``: Python
     makes it None) is the null device: a closed standard input was an "internal error" at the
     prompt (AttributeError), and the first file kabucli opened (a log) took the closed number,
     where whatever writes to that stream (a bot's stderr, under KABUCLI_DEBUG) would write.
     So input ends at once, as from /dev/null, and output goes nowhere, as Python sends it."""
-    import os
     import sys
 
     for fd, name in enumerate(("stdin", "stdout", "stderr")):
@@ -33,14 +45,9 @@ def _standard_streams() -> None:
         except OSError:
             pass
         try:
-            null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+            to_null(fd)
         except OSError:
             continue
-        if null != fd:
-            os.dup2(null, fd)  # (inheritable, as a standard stream is)
-            os.close(null)
-        else:
-            os.set_inheritable(fd, True)
         stream = open(fd, "r" if fd == 0 else "w", encoding="utf-8",  # noqa: SIM115 (kept)
                       errors="surrogateescape" if fd == 0 else "backslashreplace",
                       closefd=False)

@@ -162,9 +162,10 @@ def _cannot_write(exc: BaseException) -> NoReturn:
     """The end of a command whose output could not be written: one line on stderr, exit 2
     (as for a file that cannot be written), the rest of the output sent nowhere (Python's own
     last flush of it would fail again, with a traceback)."""
+    from kabucli.entry import to_null
+
     with contextlib.suppress(OSError, ValueError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        to_null(sys.stdout.fileno())
     why = getattr(exc, "strerror", None) or str(exc)
     with contextlib.suppress(OSError):  # (stderr may be as full: the exit code says it)
         _console(stderr=True).print(f"[bold red]error:[/] cannot write the output: "

@@ -23,6 +23,7 @@ from kabucli.completion import (
     complete_players,
     complete_rule,
 )
+from kabucli.entry import to_null
 from kabucli.figures import counted
 from kabucli.registry import GAMES
 
@@ -127,8 +128,7 @@ def _out_class() -> type[Console]:
         class Out(Console):
             def on_broken_pipe(self) -> None:
                 self.quiet = True  # (rich's own way: the rest sent nowhere)
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, self.file.fileno())
+                to_null(self.file.fileno())
                 raise SystemExit(PIPE_GONE)
 
         _OUT.append(Out)
@@ -235,10 +235,10 @@ def _terminal_gone() -> None:
     terminal that hung up is no longer a terminal to isatty: any character device is taken.)"""
     import stat
 
-    for fd, mode in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY)):
+    for fd in (0, 1, 2):
         with contextlib.suppress(OSError):
             if stat.S_ISCHR(os.fstat(fd).st_mode):
-                os.dup2(os.open(os.devnull, mode), fd)
+                to_null(fd)
 
 
 _P = ParamSpec("_P")
