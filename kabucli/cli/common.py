@@ -199,13 +199,8 @@ class _JsonStream:
     def _stop(self, signum: int, frame: Any) -> None:
         import signal
 
-        from kabucli.errors import HungUp, Terminated
-
-        if signum == signal.SIGHUP:
-            _terminal_gone()
-            raise HungUp
-        if signum == signal.SIGTERM:
-            raise Terminated
+        if signum != signal.SIGINT:
+            _stopped_by(signum)
         self._before[signum](signum, frame)
 
     def write(self, text: str, last: bool = False) -> None:
@@ -226,6 +221,19 @@ class _JsonStream:
             if signal.getsignal(signum) == self._signal:
                 signal.signal(signum, before)
         self._before = {}
+
+
+def _stopped_by(signum: int) -> NoReturn:
+    """Raise what SIGTERM (Terminated) or SIGHUP (HungUp, the terminal that was the standard
+    streams made /dev/null first: see :func:`_terminal_gone`) stops a command with."""
+    import signal
+
+    from kabucli.errors import HungUp, Terminated
+
+    if signum == signal.SIGHUP:
+        _terminal_gone()
+        raise HungUp
+    raise Terminated
 
 
 def _terminal_gone() -> None:
@@ -411,7 +419,6 @@ def _sigterm_stops() -> Iterator[None]:
     import threading
 
     from kabucli.entry import dropped as _dropped
-    from kabucli.errors import HungUp, Terminated
 
     taken = [sig for sig in (signal.SIGTERM, signal.SIGHUP)
              if signal.getsignal(sig) is not signal.SIG_IGN]
@@ -428,10 +435,7 @@ def _sigterm_stops() -> Iterator[None]:
         # that names it (it said only 'aborted'): dropped too, as kabucli sim drops it
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             held.append(signal.signal(signal.SIGINT, _dropped))
-        if signum == signal.SIGHUP:
-            _terminal_gone()
-            raise HungUp
-        raise Terminated
+        _stopped_by(signum)
 
     before = [(sig, signal.signal(sig, stop)) for sig in taken]
     try:
