@@ -28,12 +28,25 @@ def to_null(fd: int) -> None:
         os.set_inheritable(fd, True)
 
 
+def _unwritable(fd: int) -> None:
+    """The closed descriptor ``fd`` taken by /dev/null opened for reading: a write to it
+    fails with EBADF, as to the closed descriptor."""
+    null = os.open(os.devnull, os.O_RDONLY)
+    if null != fd:
+        os.dup2(null, fd)
+        os.close(null)
+
+
 def _standard_streams() -> None:
     """A standard stream the program was started without (``<&-``, ``>&-``, ``2>&-``: Python
     makes it None) is the null device: a closed standard input was an "internal error" at the
     prompt (AttributeError), and the first file kabucli opened (a log) took the closed number,
     where whatever writes to that stream (a bot's stderr, under KABUCLI_DEBUG) would write.
-    So input ends at once, as from /dev/null, and output goes nowhere, as Python sends it."""
+    So input ends at once, as from /dev/null, and what is written to a closed standard
+    error goes nowhere. A closed standard output is /dev/null opened for reading only: the
+    number stays taken, and writing the output fails as it would have (EBADF), which the
+    command reports as output it cannot write (exit 2) rather than end 0 having printed
+    nothing, its answer lost (``kabucli audit --json >&-``)."""
     import sys
 
     for fd, name in enumerate(("stdin", "stdout", "stderr")):
@@ -45,7 +58,10 @@ def _standard_streams() -> None:
         except OSError:
             pass
         try:
-            to_null(fd)
+            if fd == 1:
+                _unwritable(fd)
+            else:
+                to_null(fd)
         except OSError:
             continue
         stream = open(fd, "r" if fd == 0 else "w", encoding="utf-8",  # noqa: SIM115 (kept)

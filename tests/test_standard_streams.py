@@ -110,3 +110,21 @@ def test_the_pager_given_a_line_with_no_end_takes_it_as_the_input_ending(
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert proc.stdout.splitlines()[-1].startswith("event 0 of 24 ")
+
+
+LOG = ROOT / "replays" / "dare" / "2p-dare-three-sets.kbl"
+
+
+def test_an_answer_to_a_standard_output_started_closed_is_output_that_cannot_be_written(
+        ) -> None:
+    # (it went nowhere: a short answer left in Python's buffer made its last flush print
+    # "Exception ignored" and exit 120; a long one, or a plain one, exited 0 having printed
+    # nothing, the answer lost)
+    for argv in (["audit", str(LOG), "--json"], ["audit", str(LOG)], ["rules", "dare"]):
+        proc = subprocess.run([sys.executable, "-m", "kabucli", *argv], stdin=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, env=ENV, timeout=120,
+                              preexec_fn=lambda: _closing(1))
+        assert proc.returncode == 2, (argv, proc.returncode, proc.stderr)
+        assert proc.stderr.splitlines() == [
+            "error: cannot write the output: Bad file descriptor"], argv
+

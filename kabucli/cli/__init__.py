@@ -54,7 +54,11 @@ def main() -> None:
         typer.rich_utils.COLOR_SYSTEM = None
     noted = _note_ctrl_c()
     try:
-        _main()
+        try:
+            _main()
+        except SystemExit:
+            _flush_output()
+            raise
     except OSError as exc:  # (one raised as an error was said: see _main)
         if not _output_failed(exc):
             raise
@@ -62,6 +66,26 @@ def main() -> None:
     finally:  # (a program that runs main in-process goes on with its own Ctrl-C)
         if noted is not None:
             _ctrl_c_back(noted)
+
+
+def _flush_output() -> None:
+    """Standard output flushed before the command exits, so that output Python still holds
+    (all of it, when it is short and goes to a file) and cannot be written ends as any that
+    cannot (:func:`_cannot_write`), or as a reader gone (:data:`PIPE_GONE`): Python's own
+    last flush, at its exit, printed "Exception ignored" and a traceback and exited 120
+    (``kabucli audit LOG --json >&-``, a short answer to a full disk)."""
+    from kabucli.entry import to_null
+
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        with contextlib.suppress(OSError, ValueError):
+            to_null(sys.stdout.fileno())
+        sys.exit(PIPE_GONE)
+    except OSError as exc:
+        if not _output_failed(exc):
+            raise
+        _cannot_write(exc)
 
 
 def _main() -> None:
@@ -150,12 +174,13 @@ def _aborted() -> NoReturn:
 
 def _output_failed(exc: BaseException) -> bool:
     """Whether ``exc`` is what writing the output raises when it cannot be written: a full
-    disk, a device that takes nothing (``> /dev/full``), an I/O error. No file is named: a
+    disk, a device that takes nothing (``> /dev/full``), an I/O error, a standard output the
+    program was started without (``>&-``, see kabucli.entry). No file is named: a
     file kabucli opens is named in its own refusal, where it is written (a log, a page)."""
     import errno
 
     return (isinstance(exc, OSError) and exc.filename is None
-            and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO))
+            and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF))
 
 
 def _cannot_write(exc: BaseException) -> NoReturn:
