@@ -186,8 +186,8 @@ def test_readme_exit_codes_hold_for_a_mistyped_option_and_a_refused_rule(tmp_pat
     house rule value; and 0 for a game left at the prompt when input ends, its log kept."""
     flat = _flat(README)
     assert ("2 when a file cannot be read or written (the output too: `> /dev/full`, a full "
-            "disk, a standard output closed with `>&-`), or a command or option is "
-            "mistyped") in flat
+            "disk, a standard output closed with `>&-`; a game stopped so names its log kept "
+            "for `kabucli resume`), or a command or option is mistyped") in flat
     assert _kabucli("play", "dare", "--bogus").returncode == 2
     assert _kabucli("play", "dare", "--rule", "ante=+1", "--no-log").returncode == 1
     res = _kabucli("play", "dare", "--player", "Ann", "--bot", "2=best", "--log", "g.kbl",

@@ -121,6 +121,10 @@ def test_a_game_whose_output_cannot_be_written_keeps_its_log_to_resume(tmp_path:
                               "--bot", "all=random", "--log", str(log)], cwd=tmp_path,
                              env=ENV, stdout=full, stderr=subprocess.PIPE, timeout=300)
     assert res.returncode == 2, res.stderr
+    # (the line named no log: 'error: cannot write the output: No space left on device')
+    assert res.stderr.decode().splitlines() == [
+        f"error: cannot write the output: No space left on device; log kept: {log} (4 "
+        f"events); go on with: kabucli resume {log}"]
     assert b" events, unfinished)" in kabucli("audit", str(log), cwd=tmp_path).stdout
     assert kabucli("resume", str(log), "--quiet", cwd=tmp_path).returncode == 0
     assert b" events, finished)" in kabucli("audit", str(log), cwd=tmp_path).stdout

@@ -23,6 +23,7 @@ from kabucli.cli.common import (
     _console,
     _dumps,
     _escape,
+    _output_failed,
     app,
     bot_app,
     log_app,
@@ -170,17 +171,6 @@ def _aborted() -> NoReturn:
     """The end of a run stopped by Ctrl-C that no command handled: one word, exit 130."""
     _console(stderr=True).print("aborted")
     sys.exit(130)
-
-
-def _output_failed(exc: BaseException) -> bool:
-    """Whether ``exc`` is what writing the output raises when it cannot be written: a full
-    disk, a device that takes nothing (``> /dev/full``), an I/O error, a standard output the
-    program was started without (``>&-``, see kabucli.entry). No file is named: a
-    file kabucli opens is named in its own refusal, where it is written (a log, a page)."""
-    import errno
-
-    return (isinstance(exc, OSError) and exc.filename is None
-            and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF))
 
 
 def _cannot_write(exc: BaseException) -> NoReturn:

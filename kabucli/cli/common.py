@@ -223,6 +223,17 @@ class _JsonStream:
         self._before = {}
 
 
+def _output_failed(exc: BaseException) -> bool:
+    """Whether ``exc`` is what writing the output raises when it cannot be written: a full
+    disk, a device that takes nothing (``> /dev/full``), an I/O error, a standard output the
+    program was started without (``>&-``, see kabucli.entry). No file is named: a
+    file kabucli opens is named in its own refusal, where it is written (a log, a page)."""
+    import errno
+
+    return (isinstance(exc, OSError) and exc.filename is None
+            and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF))
+
+
 def _stopped_by(signum: int) -> NoReturn:
     """Raise what SIGTERM (Terminated) or SIGHUP (HungUp, the terminal that was the standard
     streams made /dev/null first: see :func:`_terminal_gone`) stops a command with."""

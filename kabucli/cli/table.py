@@ -5,6 +5,7 @@ match cleanly on quit, Ctrl-C, SIGTERM or a bad line, the log kept."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -34,6 +35,7 @@ from kabucli.cli.common import (
     _log_named,
     _long_work,
     _markdown,
+    _output_failed,
     _rules,
     _seed,
     _sigterm_stops,
@@ -44,6 +46,7 @@ from kabucli.completion import (
     complete_program_bot,
     complete_seat_bot,
 )
+from kabucli.entry import to_null
 from kabucli.figures import counted
 
 if TYPE_CHECKING:
@@ -253,6 +256,15 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
         saved = exc.saved if isinstance(exc.saved, Path) else None
         _stop(sess, str(exc), EXIT_UNREADABLE, as_json, saved,
               resumable=not isinstance(exc, LogFullError))
+    except OSError as exc:  # the screen cannot be written: a full disk, a terminal gone
+        # (EIO), a standard output closed. Said as any command's output that cannot be
+        # written (kabucli.cli.main), but with the log kept and how to go on, as the game's
+        # other stops say (the rest of the output sent nowhere; no JSON document either)
+        if not _output_failed(exc):
+            raise
+        with contextlib.suppress(OSError, ValueError):
+            to_null(sys.stdout.fileno())
+        _stop(sess, f"cannot write the output: {exc.strerror}", EXIT_UNREADABLE, reread=True)
 
 
 def _interrupted(exc: KeyboardInterrupt, left: bool = True) -> tuple[str, int]:
