@@ -1071,8 +1071,9 @@ def _log_data(path: Path, records: _Decoder, good: int, bad: _Raw | None, why: s
 
 
 def read_header(path: Path | str, event_types: EventTypes) -> Header:
-    """A log's header alone, checked as :func:`read_log` checks it (the records after it are
-    not read); LogError when the file is not a kabucli log or its header is bad."""
+    """A log's header alone, checked as :func:`read_log` checks it but for its game's own
+    check of its rules and seats (the records after it are not read); LogError when the file
+    is not a kabucli log or its header is bad."""
     path = Path(path)
     data, fmt = _read_bytes(path)
     records = _Decoder(event_types, fmt, data)
@@ -1098,6 +1099,13 @@ def _scan(path: Path, event_types: EventTypes, mode: str,
     told = 0  # where progress was last told
     for raw in _raw_records(data, fmt):
         why = raw.why if raw.payload is None else records.decode(raw.number, raw.payload)
+        if (raw.number == 0 and not why and records.deriver is None
+                and records.header is not None):
+            # the header checked against its game before any event is read (a deriver's
+            # match checked it as it was made): a header naming another game than its events
+            # was said as its first event's record, unknown to that game, by audit, resume
+            # and convert, and as the header by replay
+            why = _header_refused(records.types, records.header)
         if why:
             if raw.number == 0:
                 raise _log_error(path, 0, why, 0)
@@ -1409,6 +1417,21 @@ def _nests_deeper(value: Any, limit: int) -> bool:
         for x in inner:  # (a loop: compiled, a generator passed to a call may become a list)
             todo.append((x, depth + 1))
     return False
+
+
+def _header_refused(types: Sequence[type[Event]], header: Header) -> str:
+    """Why the header's game refuses it (its rules, its seats, its seed), without the
+    leading ``header: `` that the record's number says; "" when it does not."""
+    game = game_of(types, header.game)
+    if game is None:
+        return ""
+    from kabucli.engine import check_header
+
+    try:
+        check_header(game, header)
+    except KabuError as exc:
+        return str(exc).removeprefix("header: ")
+    return ""
 
 
 def _decode_header(payload: bytes, fmt: Fmt, magic2: bool) -> tuple[Header, bytes]:

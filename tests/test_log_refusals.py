@@ -537,3 +537,21 @@ def test_a_bad_header_is_named_the_header_by_read_header_as_by_read_log(
             read(bad, games.event_types)
         said.append(str(exc.value))
     assert said[0] == said[1] and said[0].startswith(f"{bad}: header: "), said
+
+
+def test_a_header_naming_another_game_than_its_events_is_refused_as_the_header_by_every_command(
+        tmp_path: Path) -> None:
+    # (audit, resume and log convert said the first event's record, unknown to that game,
+    # while replay said the header: the header is checked against its game before any event)
+    lines = (REPLAYS / "dare" / "2p-human-undo.jsonl").read_text().splitlines()
+    header = msgspec.json.decode(lines[0])
+    header["game"] = "kazu-tori"
+    log = tmp_path / "other.jsonl"
+    log.write_text("\n".join([msgspec.json.encode(header).decode(), *lines[1:]]) + "\n")
+    said = ("header: unknown house rule 'ante' for kazu-tori (known: limit, tie, max_flips, "
+            "chips)")
+    assert refused(run("audit", str(log))) == f"unreadable: {log}: {said}"
+    for args in (["replay", str(log)], ["resume", str(log)],
+                 ["log", "convert", str(log), str(tmp_path / "copy.kbl")]):
+        assert refused(run(*args)) == f"error: {log}: {said}", args
+    assert not (tmp_path / "copy.kbl").exists()
