@@ -636,6 +636,21 @@ def test_a_missing_uno_call_caught_before_the_next_move_draws_two() -> None:
     assert len(st(m).hands[2]) == 3 and st(m).turn == 3
 
 
+def test_a_player_caught_without_uno_is_not_shown_as_having_called_it_before_the_penalty() -> None:
+    """``replay --step`` draws the table after the catch, before the penalty event that
+    follows it: the player caught holds one card still, but never called UNO."""
+    m = physical(2)
+    play(m, "deal R5", "p2 R6", "p1 R7", "p2 R8", "p1 R9", "p2 R1", "p1 R2", "p2 R3", "p1 R4",
+         "p2 G4", "p1 G3", "p2 G2", "p1 catch p2")
+    assert since(m, len(m.events) - 2) == ["p1 catch p2", "penalty p2 draws 2 uno"]
+    after_catch, broken = walk(GAME, m.header, m.events[:-1])  # the penalty still to come
+    assert broken is None and after_catch.state.todo
+    console = Console(width=100, no_color=True, record=True)
+    console.print(render.table(GAME, after_catch))
+    p2 = next(line for line in console.export_text().splitlines() if "│ p2 " in line)
+    assert "UNO" not in p2.replace("no UNO", "") and "caught" in p2
+
+
 def test_a_late_uno_call_before_anybody_catches_saves_the_player() -> None:
     m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
     play(m, "G1", "p2 uno")

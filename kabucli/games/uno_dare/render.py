@@ -17,6 +17,7 @@ from kabucli.figures import counted
 from kabucli.games.uno_dare.rules import (
     COLOR,
     HAND,
+    T_PENALTY,
     T_SCORE,
     T_SHOW,
     WILD,
@@ -81,6 +82,8 @@ def _status(s: UnoState, p: int) -> Text:
         return Text(f"{doing} dare #{s.hit_number}", style="bold magenta")
     if s.window == p:
         return Text("one card, no UNO!", style="bold red")
+    if (T_PENALTY, (p, 2, "uno")) in s.todo:  # caught: the draw of 2 is the next event
+        return Text("caught, draws 2", style="bold red")
     if s.phase in ("turn", "drawn", "name") and s.turn == p and not s.todo:
         return Text("to play" if s.phase != "drawn" else "drew a card", style="bold yellow")
     if len(s.hands[p]) == 1 and s.phase != "deal":
