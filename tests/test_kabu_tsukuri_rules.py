@@ -764,6 +764,14 @@ def test_physical_a_revealed_card_must_still_exist_so_a_named_card_cannot_show_t
     assert "only 4 copies of 1" in refused_row(m, "1-4-5")
 
 
+def test_physical_a_row_with_a_fifth_card_of_a_month_says_what_to_type_instead() -> None:
+    m = physical_match(3)
+    physical_row(m, ["5-5-5", "5-6-7"])  # four 5s are out
+    reason = refused(m, "show 5-8-9")
+    assert reason.startswith("the hanafuda (48, by month) deck has only 4 copies of 5")
+    assert reason.endswith(": type the row p1 turns over again, as its cards show")
+
+
 def refused_row(m: Match, row: str) -> str:
     """The next row turned over, ``row``, refused after everyone bets: why."""
     for _ in range(m.nseats):

@@ -1086,6 +1086,27 @@ def test_at_a_real_table_a_card_is_refused_when_every_copy_already_showed() -> N
     assert "the deck has 2 R1: all are accounted for" in refused(m, "R1")
 
 
+def test_at_a_real_table_a_card_accounted_for_is_refused_saying_what_to_type_instead() -> None:
+    """The referee typed a card all of whose copies showed (a slip, or the wrong card read):
+    the refusal says to type the card really shown, or 'draw'."""
+    m = physical()
+    play(m, "deal R5", "G5", "GD5", "try", "done")
+    reason = refused(m, "GD5")
+    assert reason.startswith("the deck has 1 GD5: it is accounted for")
+    assert "type the card p2 shows" in reason and "'draw'" in reason
+
+
+def test_at_a_real_table_a_hand_shown_with_a_card_accounted_for_says_what_to_type_instead(
+) -> None:
+    m = physical(3, target=1000)
+    play(m, "deal R5")
+    st(m).hands[2] = [UNKNOWN] * 2  # a shortcut: p2 is down to two cards
+    play(m, "p2 RR uno", "p1 R3", "p3 R4", "p2 R6")  # p2 goes out
+    reason = refused(m, "p1 shows R6-R6-B1-B3-B4-B6")  # p2 played one of the two R6s
+    assert "only 2 copies of R6, and 1 already showed, so not 2 more" in reason
+    assert "type the 6 cards p1 shows again" in reason
+
+
 def test_at_a_real_table_a_reshuffled_pile_still_holds_the_cards_put_in_it() -> None:
     m = physical(2)
     play(m, "deal R5", "R1", "p1 R1")

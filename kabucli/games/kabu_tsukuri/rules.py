@@ -236,7 +236,9 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
             return text.not_their_row(s, ev.seat)
         if len(ev.cards) != ROW or UNKNOWN in ev.cards:
             return f"a row is {ROW} named cards, not {self._set(ev.cards)}"
-        return self.deck.check_available(s.seen, ev.cards)
+        why = self.deck.check_available(s.seen, ev.cards)
+        return None if why is None else (
+            f"{why}: type the row p{ev.seat} turns over again, as its cards show")
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: KabuState, ev: Event) -> None:

@@ -435,7 +435,8 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             copies = self.deck.counts[card]
             if seen[card] >= copies:
                 return (f"the deck has {copies} {self.deck.token(card)}: "
-                        f"{'it is' if copies == 1 else 'all are'} accounted for")
+                        f"{'it is' if copies == 1 else 'all are'} accounted for; type the card "
+                        f"p{seat} shows, or 'draw'")
             if s.at_most(seat, card, copies) == 0:
                 return self._not_held(seat, card)
         if COLOR[card] == WILD:
@@ -519,7 +520,10 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             most = s.at_most(want, card, self.deck.counts[card])
             if most is not None and k > most:
                 return self._not_held(want, card, most)
-        return self.deck.check_available(s.certain(), list(revealed.elements()))
+        why = self.deck.check_available(s.certain(), list(revealed.elements()))
+        return None if why is None else (
+            f"{why}: type the {len(hand)} card{'s' if len(hand) != 1 else ''} p{want} shows "
+            "again")
 
     def _not_held(self, seat: int, card: int, drew: int = 0) -> str:
         """Why ``seat`` cannot hold (more of) ``card``: every copy went into the draw pile at
