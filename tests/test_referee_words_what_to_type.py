@@ -125,12 +125,12 @@ CASES = [
                  id="uno-dare-uno-with-a-wild-dare"),
     pytest.param("uno-dare", "deal R5\np3 uno",
                  "there is no missing UNO call now (waiting for p2 Bob to play on R5 (red) or "
-                 "draw); play a card on R5, color red (e.g. 'R5', 'WD12 red', add 'uno' with "
+                 "draw); play a card on R5, color red (e.g. 'R0', 'WD9 red', add 'uno' with "
                  "your next-to-last card), or 'draw'",
                  id="uno-dare-uno-with-no-call-missing"),
     pytest.param("uno-dare", P2_WITHOUT_UNO + "\np2 uno\np3 pass",
                  "there is no missing UNO call now (waiting for p3 Cat to play on Y9 (yellow) or "
-                 "draw); play a card on Y9, color yellow (e.g. 'R5', 'WD12 red', add 'uno' with "
+                 "draw); play a card on Y9, color yellow (e.g. 'Y0', 'WD9 yellow', add 'uno' with "
                  "your next-to-last card), or 'draw'",
                  id="uno-dare-pass-with-no-call-missing"),
     # while p2's missing UNO call may be caught anyone may act, so the rules, not the engine,

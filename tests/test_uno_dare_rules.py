@@ -1107,6 +1107,33 @@ def test_at_a_real_table_a_hand_shown_with_a_card_accounted_for_says_what_to_typ
     assert "type the 6 cards p1 shows again" in reason
 
 
+@pytest.mark.parametrize("up", ["B3", "G7", "YS", "RD1"])
+def test_the_hint_of_a_turn_gives_examples_the_table_then_takes(up: str) -> None:
+    """The hint of a turn (the prompt's '?', and a refusal out of turn) said "e.g. 'R5', 'WD12
+    red'" whatever the top card: on B3, 'R5' was then refused as not matching."""
+    m = physical()
+    play(m, f"deal {up}")
+    if up == "RD1":  # p2 is hit first: the turn that follows is p3's
+        play(m, "decline")
+    seat = st(m).turn
+    hint = text.hint(st(m), seat)
+    examples = re.search(r"e\.g\. '([^']+)', '([^']+)'", hint)
+    assert examples is not None, hint
+    for move in examples.groups():
+        assert m.why_not(GAME.parse(st(m), f"p{seat} {move}")) is None, (hint, move)
+
+
+def test_the_hint_of_a_turn_names_no_card_all_of_whose_copies_showed() -> None:
+    m = physical()
+    play(m, "deal G5", "GD5", "decline", "p1 WD12 red", "try", "done", "p3 R0")
+    hint = text.hint(st(m), 1)  # on R0: the one R0 and WD12 showed
+    assert "'R0'" not in hint and "'WD12" not in hint
+    examples = re.search(r"e\.g\. '([^']+)', '([^']+)'", hint)
+    assert examples is not None, hint
+    for move in examples.groups():
+        assert m.why_not(GAME.parse(st(m), f"p1 {move}")) is None, (hint, move)
+
+
 def test_at_a_real_table_a_reshuffled_pile_still_holds_the_cards_put_in_it() -> None:
     m = physical(2)
     play(m, "deal R5", "R1", "p1 R1")
@@ -1407,7 +1434,7 @@ def test_a_draw_with_nothing_left_to_draw_is_said_as_drawing_nothing() -> None:
     assert describe(GAME, m.events[-1], m) == "p2 draws a card, and may play it"
     play(m, "keep")
     assert text.hint(st(m), 3) == (
-        "play a card on Y5, color yellow (e.g. 'R5', 'WD12 red', add 'uno' with your "
+        "play a card on Y5, color yellow (e.g. 'Y0', 'WD9 yellow', add 'uno' with your "
         "next-to-last card), or 'draw' (nothing is left to draw: every other card is in a "
         "hand, and a draw only passes the turn)")
     play(m, "p3 draw")

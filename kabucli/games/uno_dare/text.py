@@ -3,6 +3,7 @@ shown at the prompt (the rules page is rules.md)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from kabucli.cards import UNO_COLOR_NAMES
@@ -205,6 +206,25 @@ LONE_COLOR = ("a color typed alone names the color of a Wild Dare turned up as t
               "discard; a Wild Dare played names its color with the card, e.g. 'WD12 red'")
 
 
+def _examples(s: UnoState) -> str:
+    """Two plays the table would take on the top card, whoever holds them ("e.g. 'B5', 'WD9
+    blue', "): a card of the color in play and a Wild Dare naming it, each with a copy not yet
+    seen (at a real table what it knows is out of every hand; in a seeded game only the
+    discards, so that the example tells nothing of another hand). "" when none is left."""
+    from kabucli.games.uno_dare.rules import COLOR, GAME as game, WILD
+
+    seen = s.certain() if s.physical else Counter(s.discards)
+    counts = game.deck.counts
+    free = [c for c in sorted(counts) if seen[c] < counts[c]]
+    same = [c for c in free if COLOR[c] == s.color]
+    plain = [c for c in same if c not in s.discards[-1:]] or same  # not the top card's twin
+    wild = [c for c in free if COLOR[c] == WILD]
+    words = [f"'{game.deck.token(plain[0])}'"] if plain else []
+    if wild:
+        words.append(f"'{game.deck.token(wild[0])} {COLOR_NAMES[s.color]}'")
+    return f"e.g. {', '.join(words)}, " if words else ""
+
+
 def hint(s: UnoState, seat: int) -> str:
     """What ``seat`` may do now, in one line (the prompt's hint)."""
     from kabucli.games.uno_dare.rules import GAME as game  # rules.py reads this module's data
@@ -225,7 +245,7 @@ def hint(s: UnoState, seat: int) -> str:
         if s.phase == "turn":
             dry = ("" if s.pile or len(s.discards) > 1 else " (nothing is left to draw: every "
                    "other card is in a hand, and a draw only passes the turn)")
-            parts.append(f"play a card on {top} (e.g. 'R5', 'WD12 red', add 'uno' with your "
+            parts.append(f"play a card on {top} ({_examples(s)}add 'uno' with your "
                          f"next-to-last card), or 'draw'{dry}")
         elif s.phase == "drawn":
             drawn = "the card drawn, if it matches," if s.physical else f"'{tok(s.drawn)}'"
