@@ -109,11 +109,11 @@ CASES = [
     pytest.param("uno-dare", P2_WITHOUT_UNO + "\np2 uno\np3 draw\np3 keep\np1 Y1\np2 Y2\n"
                  "p3 shows R1-R2",
                  "p1 Ann shows next, not p3 Cat: type the 1 card p1 Ann shows (e.g. 'p1 shows "
-                 "R5')",
+                 "R0')",
                  id="uno-dare-show-by-the-wrong-seat"),
     pytest.param("uno-dare", P2_WITHOUT_UNO + "\np2 uno\np3 draw\np3 keep\np1 Y1\np2 Y2\n"
                  "p1 shows R1-R2",
-                 "p1 Ann holds 1 card, not 2: type the 1 card p1 Ann shows (e.g. 'p1 shows R5')",
+                 "p1 Ann holds 1 card, not 2: type the 1 card p1 Ann shows (e.g. 'p1 shows R0')",
                  id="uno-dare-show-of-the-wrong-count"),
     pytest.param("uno-dare", "deal R5\nR3 uno",
                  "UNO is called with the next-to-last card; p2 Bob holds 7: type 'p2 R3' "
@@ -137,11 +137,11 @@ CASES = [
     # refuse a card played or a draw by a seat whose turn it is not
     pytest.param("uno-dare", P2_WITHOUT_UNO + "\np1 Y4",
                  "it is p3 Cat's turn, not p1 Ann's (round 1, turn 17): type the card p3 Cat "
-                 "plays (e.g. 'p3 R5') or 'p3 draw'",
+                 "plays (e.g. 'p3 Y0') or 'p3 draw'",
                  id="uno-dare-card-by-the-wrong-seat"),
     pytest.param("uno-dare", P2_WITHOUT_UNO + "\np1 draw",
                  "it is p3 Cat's move, not p1 Ann's (round 1, turn 17): type the card p3 Cat "
-                 "plays (e.g. 'p3 R5') or 'p3 draw'",
+                 "plays (e.g. 'p3 Y0') or 'p3 draw'",
                  id="uno-dare-draw-by-the-wrong-seat"),
 ]
 

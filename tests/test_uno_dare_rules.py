@@ -741,7 +741,7 @@ def test_a_hand_shown_at_the_end_of_a_round_is_the_size_the_player_holds() -> No
     play(m, "deal R5", "p2 R6", "p1 R7", "p2 R8", "p1 R9", "p2 R1", "p1 R0", "p2 R3", "p1 R4",
          "p2 G4", "p1 G3", "p2 G2 uno", "p1 G1", "p2 G7")  # p2 wins; p1 holds one card
     assert refused(m, "p1 shows R5-R6") == ("p1 holds 1 card, not 2: type the 1 card p1 "
-                                            "shows (e.g. 'p1 shows R5')")  # (was "1 cards")
+                                            "shows (e.g. 'p1 shows R1')")  # (was "1 cards")
     play(m, "p1 shows R5")
     assert st(m).phase == "deal" and st(m).totals[2] == 5
 
@@ -1132,6 +1132,51 @@ def test_the_hint_of_a_turn_names_no_card_all_of_whose_copies_showed() -> None:
     assert examples is not None, hint
     for move in examples.groups():
         assert m.why_not(GAME.parse(st(m), f"p1 {move}")) is None, (hint, move)
+
+
+def _example(words: str) -> str:
+    """The move a hint or a refusal gives as its example ("e.g. 'MOVE'")."""
+    found = re.search(r"e\.g\. '([^']+)'", words)
+    assert found is not None, words
+    return found.group(1)
+
+
+def test_a_refusal_out_of_turn_gives_an_example_the_seat_to_move_may_then_play() -> None:
+    # (it said "e.g. 'p3 R5'" whatever the top card: on a yellow one that was refused)
+    m = physical()
+    lines = ["deal R5", *(f"R{k}" for k in (1, 1, 2, 2, 3, 3, 4, 4, 6, 6, 7, 7, 8, 8)), "Y8",
+             "p2 Y9"]  # p2 down to one card without UNO: anyone may act, p3 is to play
+    play(m, *lines)
+    move = _example(refused(m, "p1 Y4"))
+    assert move.startswith("p3 ") and m.why_not(GAME.parse(st(m), move)) is None, move
+
+
+def _showdown() -> Match:
+    """A real table of two where p2 went out, the deck's one R0 among its plays, and p1
+    holds seven cards nobody saw: p1 shows them next."""
+    m = physical(2, target=1000)
+    play(m, "deal R5", "p2 R6", "p1 R7", "p2 R0", "p1 R8", "p2 R9", "p1 draw", "p1 keep",
+         "p2 R1", "p1 draw", "p1 keep", "p2 R2", "p1 R5", "p2 R3 uno", "p1 draw", "p1 keep",
+         "p2 R4")
+    assert m.pending.kind == "chance" and len(st(m).hands[1]) == 7
+    return m
+
+
+def test_the_hint_at_a_showdown_gives_a_show_the_table_then_takes() -> None:
+    # (it said "e.g. 'p2 shows R5-G7-WD12'" whoever showed and whatever was played: here
+    # p1 shows, and the one R0 was played)
+    m = _showdown()
+    move = _example(text.hint(st(m), 1))
+    assert move.startswith("p1 shows ") and "R0" not in move.split()[-1].split("-"), move
+    assert m.why_not(GAME.parse(st(m), move)) is None, move
+
+
+def test_a_refused_show_gives_a_show_the_table_then_takes() -> None:
+    m = _showdown()
+    for wrong in ("p2 shows R1", "p1 shows R1-R2"):
+        move = _example(refused(m, wrong))
+        assert "R0" not in move.split()[-1].split("-"), (wrong, move)
+        assert m.why_not(GAME.parse(st(m), move)) is None, (wrong, move)
 
 
 def test_at_a_real_table_a_reshuffled_pile_still_holds_the_cards_put_in_it() -> None:

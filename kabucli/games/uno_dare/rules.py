@@ -506,10 +506,10 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         if not s.todo or s.todo[0][0] != T_SHOW or want == 0:
             return f"nobody shows cards now (waiting for {self.pending(s).what})"
         if ev.seat != want:
-            return text.not_their_show(want, ev.seat, len(s.hands[want]))
+            return text.not_their_show(s, want, ev.seat)
         hand = s.hands[want]
         if len(ev.cards) != len(hand):
-            return text.show_count(want, len(hand), len(ev.cards))
+            return text.show_count(s, want, len(ev.cards))
         if UNKNOWN in ev.cards or not all(0 <= c < len(CODES) for c in ev.cards):
             return "shown cards are face up: name each"
         known = Counter(c for c in hand if c != UNKNOWN)

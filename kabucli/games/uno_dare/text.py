@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from kabucli.cards import UNO_COLOR_NAMES
+from kabucli.cards import UNKNOWN, UNO_COLOR_NAMES
 from kabucli.figures import counted
 from kabucli.safetext import quoted, safe_text
 
@@ -113,25 +113,37 @@ def not_caught(target: int, cards: int, window: int) -> str:
     return f"{why}: nobody may be caught now"
 
 
-def not_their_show(want: int, seat: int, held: int) -> str:
-    """Why ``seat`` showing its cards is refused while ``want``, who holds ``held`` cards,
-    shows next."""
-    cards = counted(held, "card", "cards")
-    return (f"p{want} shows next, not p{seat}: type the {cards} p{want} shows (e.g. "
-            f"{_shown_example(want, held)})")
+def not_their_show(s: UnoState, want: int, seat: int) -> str:
+    """Why ``seat`` showing its cards is refused while ``want`` shows next."""
+    cards = counted(len(s.hands[want]), "card", "cards")
+    return (f"p{want} shows next, not p{seat}: type the {cards} p{want} shows"
+            f"{_shown_example(s, want)}")
 
 
-def _shown_example(want: int, held: int) -> str:
-    """A show of ``held`` cards by ``want``, as typed: ``'p2 shows R5-G7'``."""
-    example = "-".join(("R5", "G7", "WD12", "B2", "Y0", "GS", "RR")[:held])
-    return f"'p{want} shows {example}'" if held <= 7 else f"'p{want} shows R5-G7-...'"
+def _shown_example(s: UnoState, want: int) -> str:
+    """A show by ``want`` of the cards it holds, as typed, that the table would take (" (e.g.
+    'p2 shows R5-G7')"): the cards known to be in that hand, then cards with a copy not yet
+    seen, one of each; "" when none would be taken (a fixed list named cards already played,
+    or a seat other than the one to show)."""
+    from kabucli.games.uno_dare.events import Show
+    from kabucli.games.uno_dare.rules import GAME as game
+
+    held = len(s.hands[want])
+    cards = [c for c in s.hands[want] if c != UNKNOWN]
+    known = set(cards)
+    cards += [c for c in _free(s) if c not in known][:held - len(cards)]
+    if len(cards) != held or game.check(s, Show(want, cards)) is not None:
+        return ""
+    tokens = [game.deck.token(c) for c in cards]
+    shown = "-".join(tokens) if held <= 7 else "-".join(tokens[:2]) + "-..."
+    return f" (e.g. 'p{want} shows {shown}')"
 
 
-def show_count(want: int, held: int, shown: int) -> str:
-    """Why a show of ``shown`` cards by ``want``, who holds ``held``, is refused."""
-    cards = counted(held, "card", "cards")
-    return (f"p{want} holds {cards}, not {shown}: type the {cards} p{want} shows (e.g. "
-            f"{_shown_example(want, held)})")
+def show_count(s: UnoState, want: int, shown: int) -> str:
+    """Why a show of ``shown`` cards by ``want`` is refused (it holds another number)."""
+    cards = counted(len(s.hands[want]), "card", "cards")
+    return (f"p{want} holds {cards}, not {shown}: type the {cards} p{want} shows"
+            f"{_shown_example(s, want)}")
 
 
 def not_their_turn(s: UnoState, seat: int, word: str) -> str:
@@ -141,7 +153,9 @@ def not_their_turn(s: UnoState, seat: int, word: str) -> str:
     why = f"it is p{turn}'s {word}, not p{seat}'s (round {s.round}, turn {s.turns + 1})"
     if not s.physical:  # (bots and a seeded log's replay meet it too: nobody types there)
         return why
-    what = {"turn": f"the card p{turn} plays (e.g. 'p{turn} R5') or 'p{turn} draw'",
+    plain = _plays(s)[0]
+    example = f" (e.g. 'p{turn} {plain}')" if plain else ""
+    what = {"turn": f"the card p{turn} plays{example} or 'p{turn} draw'",
             "drawn": f"the card p{turn} plays, if it matches, or 'p{turn} keep'",
             "name": f"the color p{turn} names (e.g. 'p{turn} red')",
             "hit": f"'p{turn} try' or 'p{turn} decline'",
@@ -206,22 +220,35 @@ LONE_COLOR = ("a color typed alone names the color of a Wild Dare turned up as t
               "discard; a Wild Dare played names its color with the card, e.g. 'WD12 red'")
 
 
-def _examples(s: UnoState) -> str:
-    """Two plays the table would take on the top card, whoever holds them ("e.g. 'B5', 'WD9
-    blue', "): a card of the color in play and a Wild Dare naming it, each with a copy not yet
-    seen (at a real table what it knows is out of every hand; in a seeded game only the
-    discards, so that the example tells nothing of another hand). "" when none is left."""
-    from kabucli.games.uno_dare.rules import COLOR, GAME as game, WILD
+def _free(s: UnoState) -> list[int]:
+    """The cards with a copy not yet seen, in the deck's order: at a real table what it knows
+    is out of every hand; in a seeded game only the discards, so that an example drawn from
+    them tells nothing of another hand."""
+    from kabucli.games.uno_dare.rules import GAME as game
 
     seen = s.certain() if s.physical else Counter(s.discards)
     counts = game.deck.counts
-    free = [c for c in sorted(counts) if seen[c] < counts[c]]
+    return [c for c in sorted(counts) if seen[c] < counts[c]]
+
+
+def _plays(s: UnoState) -> tuple[str, str]:
+    """Two plays the table would take on the top card, whoever holds them, as typed: a card
+    of the color in play (not the top card's twin, if another is left) and a Wild Dare naming
+    it, each with a copy not yet seen (:func:`_free`); "" for one none is left of."""
+    from kabucli.games.uno_dare.rules import COLOR, GAME as game, WILD
+
+    free = _free(s)
     same = [c for c in free if COLOR[c] == s.color]
-    plain = [c for c in same if c not in s.discards[-1:]] or same  # not the top card's twin
+    plain = [c for c in same if c not in s.discards[-1:]] or same
     wild = [c for c in free if COLOR[c] == WILD]
-    words = [f"'{game.deck.token(plain[0])}'"] if plain else []
-    if wild:
-        words.append(f"'{game.deck.token(wild[0])} {COLOR_NAMES[s.color]}'")
+    return (game.deck.token(plain[0]) if plain else "",
+            f"{game.deck.token(wild[0])} {COLOR_NAMES[s.color]}" if wild else "")
+
+
+def _examples(s: UnoState) -> str:
+    """The plays of :func:`_plays` as a hint gives them: "e.g. 'B5', 'WD9 blue', " ("" when
+    neither is left)."""
+    words = [f"'{play}'" for play in _plays(s) if play]
     return f"e.g. {', '.join(words)}, " if words else ""
 
 
@@ -235,7 +262,10 @@ def hint(s: UnoState, seat: int) -> str:
     if p.kind == "chance" and "reshuffle" in p.what:
         return "the draw pile is empty: type 'reshuffle' once the discards are shuffled"
     if p.kind == "chance":
-        return "type the cards the player shows, e.g. 'p2 shows R5-G7-WD12'"
+        want = game._next_show(s)
+        if not want:
+            return "type the cards the player shows"
+        return f"type the cards p{want} shows{_shown_example(s, want)}"
     if p.kind != "action":
         return ""
     parts = []
