@@ -299,3 +299,29 @@ def test_the_solver_s_page_and_readme_give_the_same_arrangements() -> None:
     nine = _kabucli("solve", "kabu-tsukuri", *cmd[1].split()[:9])
     assert nine.returncode == 0, nine.stderr
     assert f"best arrangements · {defaults[2]} players" in nine.stdout
+
+
+def test_what_docs_bots_says_of_the_charts_bytes_for_any_number_of_workers_holds(
+        tmp_path: Path) -> None:
+    """docs/bots.md said of --plot and --html together "The same run gives the same bytes, for
+    any number of workers", but the page's table caption names the workers (``Results (2
+    workers)``, as the text report's title does): the chart is the same bytes, the page is not.
+    The docs say which is which, and the page differs in that caption alone."""
+    out = {}
+    for workers in ("1", "2"):
+        res = _kabucli("sim", "dare", "-b", "best", "-b", "random", "-m", "4", "--seed", "5",
+                       "--rule", "rounds=2", "-j", workers,
+                       "--plot", str(tmp_path / f"{workers}.svg"),
+                       "--html", str(tmp_path / f"{workers}.html"))
+        assert res.returncode == 0, res.stderr
+        out[workers] = ((tmp_path / f"{workers}.svg").read_bytes(),
+                        (tmp_path / f"{workers}.html").read_text(encoding="utf-8"))
+    assert out["1"][0] == out["2"][0]  # the chart
+    page1, page2 = out["1"][1], out["2"][1]
+    assert page1 != page2
+    assert page2.replace("<caption>Results (2 workers)</caption>",
+                         "<caption>Results</caption>") == page1
+    section = _flat((ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+                    .split("### A chart of the run", 1)[1].split("\n### ", 1)[0])
+    assert "The same run gives the same bytes, for any number of workers." not in section
+    assert "Results (2 workers)" in section, section
