@@ -5,6 +5,7 @@ one column printed to different precisions, a result left over from an earlier h
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -223,3 +224,17 @@ def test_a_replay_s_panels_keep_one_width_from_event_to_event(columns: int) -> N
         assert min(tops) == width and max(tops) <= columns, (log.name, tops)
         if log.parent.name in ("dare", "yatchaba") and "physical" not in log.name:
             assert set(tops) == {width}, (log.name, tops)  # nothing there needs more
+
+
+def test_an_sprt_whose_llr_rounds_to_zero_shows_no_signed_zero() -> None:
+    """A match won each way and two drawn leave fastchess's LLR a hair below zero (-0.0004 for
+    seed 2's 1-2-1): it was shown ``LLR -0.00``, a minus that says nothing."""
+    res = kabucli("sim", "dare", "-b", "random", "-b", "random", "-m", "4", "-s", "2", "-j",
+                  "1", "--rule", "rounds=1", "--sprt", "elo0=0 elo1=5", columns=200)
+    assert res.exit_code == 0, res.output
+    data = json.loads(kabucli("sim", "dare", "-b", "random", "-b", "random", "-m", "4", "-s",
+                              "2", "-j", "1", "--rule", "rounds=1", "--sprt", "elo0=0 elo1=5",
+                              "--json").output)
+    assert -0.005 < data["sprt"]["llr"] < 0, data["sprt"]
+    line = next(line for line in res.output.splitlines() if line.startswith("SPRT"))
+    assert "LLR 0.00 " in line and not SIGNED_ZERO.search(line), line

@@ -212,9 +212,10 @@ def _summary_lines(report: Any) -> list[str]:
                    f"{h['score']:.3f}, Elo {elo} (95%: {lo} to {hi}), LOS {h['los']:.1%}")
     sp = d.get("sprt")
     if sp:
+        llr = f"{sp['llr']:.2f}"  # (a hair below zero, as fastchess's often is: no minus)
         out.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}] ({sp['model']}): LLR "
-                   f"{sp['llr']:.2f} (bounds {sp['lower']:.2f}, {sp['upper']:.2f}): "
-                   f"{sp['result']}")
+                   f"{'0.00' if float(llr) == 0 else llr} (bounds {sp['lower']:.2f}, "
+                   f"{sp['upper']:.2f}): {sp['result']}")
     return out
 
 
