@@ -196,8 +196,9 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
             high.append(m + ci if math.isfinite(ci) else math.nan)
         d = last.as_dict()
         ci_text = "" if d["ci95"] is None else f" ± {d['ci95']:.2f}"
-        means.append(Line(name, value, low, high,
-                          f"{name}: {signed(last.mean, 2)}{ci_text}" if pts else name))
+        legend = (f"{name}: {signed(last.mean, 2)}{ci_text}" if last.played  # as the report:
+                  else f"{name}: no match played to its end")  # no mean ("-"), not 0.00
+        means.append(Line(name, value, low, high, legend if pts else name))
     out = Series([p.matches for p in pts], measure, means)
     if rating == "h2h":
         hs = [head_to_head(*p.wdl) for p in pts]

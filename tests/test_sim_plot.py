@@ -494,3 +494,17 @@ def test_the_html_page_says_its_title_once_and_the_chart_file_keeps_it(
     body = page.read_text(encoding="utf-8").split("<body>", 1)[1]
     assert re.findall(r"<caption>(.*?)</caption>", body) == ["Results", "Pairs"]
     assert body.count("Dare round-robin: 3 bots, 2 seats, 6 matches from seed 2") == 1
+
+
+def test_a_bot_with_no_match_played_to_its_end_has_no_mean_in_the_legend(
+        tmp_path: Path) -> None:
+    """A bot that forfeits every match (and so its opponent, every match won by forfeit) has
+    no mean: the report says '-' (null in --json), but the chart's legend said '0.00' for both,
+    a figure no match gave."""
+    out = tmp_path / "run.svg"
+    data = sim_json("-b", "best", "-b", "cmd:false", "-m", "3", "--plot", str(out))
+    assert [b["mean"] for b in data["bots"]] == [None, None] and data["failures"] == 3
+    words = texts(svg_tree(out))
+    assert not any(w.startswith(("#1 best: 0", "#2 cmd:false: 0")) for w in words), words
+    assert "#1 best: no match played to its end" in words, words
+    assert "#2 cmd:false: no match played to its end" in words, words
