@@ -3,8 +3,19 @@
 Head to head (two bots, match by match: a win, a draw (a shared lead) or a loss), as the chess
 match runners report it (fastchess, cutechess-cli):
 
-* the score ``s = (W + D/2) / N``, its variance per match from the trinomial
-  ``(W (1-s)^2 + D (1/2-s)^2 + L s^2) / N``, and the 95% interval ``s ± 1.96 sqrt(var/N)``;
+* the score ``s = (W + D/2) / N`` and its variance per match from the trinomial
+  ``var = (W (1-s)^2 + D (1/2-s)^2 + L s^2) / N``, which is ``s (1-s) - d/4`` for a draw
+  share ``d = D/N``;
+* the 95% interval of the score: the scores ``p`` that the test ``(s - p)^2 <= 1.96^2
+  var(p) / N`` does not reject, ``var(p) = p (1-p) - d'/4`` being the trinomial's spread at a
+  score of ``p`` (:func:`_score_interval`). This is Wilson's score interval where no game was
+  drawn, and over many games the normal interval ``s ± 1.96 sqrt(var/N)`` that fastchess
+  and cutechess-cli print; the normal interval itself is too narrow near a score of 0 or 1
+  (8 wins and a draw of 9 gave a lower end of +290 Elo, above the +127 of 8 wins of 8, so a
+  draw or a loss raised it). ``d'``, the draw share, is taken at the lower end of its own
+  Wilson interval: what is not known of it widens the interval (all games drawn have one
+  with width, not a point), and a win made a draw or a draw made a loss never raises the
+  interval's lower end;
 * the Elo difference ``-400 log10(1/s - 1)`` and the Elo of the interval's ends;
 * the likelihood of superiority ``LOS = (1 + erf((s - 1/2) / sqrt(2 var/N))) / 2``.
 
@@ -99,19 +110,29 @@ def head_to_head(wins: int, draws: int, losses: int) -> dict[str, Any]:
                       "los": None}
     s = (wins + 0.5 * draws) / n
     var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
-    half = Z95 * math.sqrt(var / n)
-    low, high = s - half, s + half
     if var > 0:
         los = (1 + math.erf((s - 0.5) / math.sqrt(2 * var / n))) / 2
-    else:
+    else:  # every game alike (all won, all lost, all drawn)
         los = 1.0 if s > 0.5 else 0.0 if s < 0.5 else 0.5
-        # every game alike (all won, all lost, all drawn): the trinomial's spread is 0, and
-        # its interval a point (8 wins of 8 gave +inf to +inf, more than 8 games can show).
-        # Wilson's score interval instead: it stays inside 0-1 and has width for any n.
-        low, high = _wilson(s, n)
+    low, high = _score_interval(s, draws / n, n)
     return out | {"score": round(s, 4), "elo": _finite(score_to_elo(s)),
                   "elo_low": _finite(score_to_elo(low)),
                   "elo_high": _finite(score_to_elo(high)), "los": round(los, 4)}
+
+
+def _score_interval(s: float, d: float, n: int) -> tuple[float, float]:
+    """The 95% interval of a score ``s`` over ``n`` games of which a share ``d`` were drawn
+    (see the module): the roots of ``(N + z^2) p^2 - (2 N s + z^2) p + N s^2 + z^2 d'/4``,
+    where ``(s - p)^2 = z^2 (p (1-p) - d'/4) / N``, with ``d'`` the lower end of the draw
+    share's Wilson interval. Inside 0-1; at a score of 0 or 1 that end is 0 or 1 exactly."""
+    z2 = Z95 * Z95
+    d = _wilson(d, n)[0]
+    a = n + z2
+    b = 2 * n * s + z2
+    root = math.sqrt(max(b * b - 4 * a * (n * s * s + z2 * d / 4), 0.0))
+    low = 0.0 if s <= 0 else max(0.0, (b - root) / (2 * a))
+    high = 1.0 if s >= 1 else min(1.0, (b + root) / (2 * a))
+    return low, high
 
 
 def _wilson(s: float, n: int) -> tuple[float, float]:

@@ -122,7 +122,7 @@ def test_a_tournament_shows_no_signed_zero_and_its_elos_alike() -> None:
     bots = cells(res.output, "Kazu-Tori round-robin")
     assert [row[-1] for row in bots] == ["+164 ± 159", "+164 ± 159", "-328 ± 234"]
     assert [row[5] for row in bots] == ["0.00"] * 3
-    assert cells(res.output, "Pairs")[0][-1] == "0 (-297 to +297)"
+    assert cells(res.output, "Pairs")[0][-1] == "0 (-225 to +225)"
 
 
 def test_fractional_wins_are_shown_to_one_precision() -> None:
