@@ -220,7 +220,8 @@ def series(rec: Recorder, names: Sequence[str], measure: str, rating: str = "") 
                         [math.nan if e is None else v + e for v, e in vals])
             if pts:  # as the report shows it
                 v, e = pts[-1].ratings[i]
-                line.legend = f"{name}: {elo_pm(v, e)}"
+                line.legend = (f"{name}: {elo_pm(v, e)}" if pts[-1].bots[i][0]
+                               else f"{name}: no match played")
             out.ratings.append(line)
     return out
 

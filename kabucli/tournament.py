@@ -168,7 +168,9 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
         # "bot" is the name here, the kind in ``bots``: kept so, for the programs that read
         # it; "name" is the key that is the same in both
         name = bot_name(i + 1, kinds[i])
+        played = report.bots[i].matches > 0  # (else its 0 is the others' mean, no rating)
         out.ratings.append({"name": name, "bot": name, "method": "elo",
-                            "elo": round(elo, 1) + 0.0,  # (+ 0.0: a rating of -3e-14 is 0, not -0)
-                            "ci95": None if err is None else round(err, 1)})
+                            # (+ 0.0: a rating of -3e-14 is 0, not -0)
+                            "elo": round(elo, 1) + 0.0 if played else None,
+                            "ci95": None if err is None or not played else round(err, 1)})
     return out

@@ -508,3 +508,17 @@ def test_a_bot_with_no_match_played_to_its_end_has_no_mean_in_the_legend(
     assert not any(w.startswith(("#1 best: 0", "#2 cmd:false: 0")) for w in words), words
     assert "#1 best: no match played to its end" in words, words
     assert "#2 cmd:false: no match played to its end" in words, words
+
+
+def test_a_bot_that_played_no_match_has_no_rating_in_the_tournaments_legend(
+        tmp_path: Path) -> None:
+    """A tournament stopped after its first match: the two bots that never played had the
+    legend '#3 random: 0' (the others' mean), a rating no match gave; null in --json."""
+    out = tmp_path / "run.svg"
+    code, text = run("tournament", "dare", "-b", "cmd:false", "-b", "random", "-b", "random",
+                     "-b", "best", "--deals", "2", "--seed", "1", "--max-failures", "1",
+                     "--plot", str(out))
+    assert code == 1, text
+    words = texts(svg_tree(out))
+    assert "#3 random: no match played" in words and "#4 best: no match played" in words, words
+    assert not any(w.startswith(("#3 random: 0", "#4 best: 0")) for w in words), words

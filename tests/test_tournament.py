@@ -308,3 +308,22 @@ def test_the_pot_left_in_the_middle_is_said_in_sim_and_tournament() -> None:
     res = runner.invoke(app, ["tournament", *args, "--deals", "1"], env={"COLUMNS": "200"})
     assert (f"{data['pot_left']} chips were left in the pot at the ends of the 6 matches "
             "played, won by no bot\n") in res.output, res.output
+
+
+def test_a_bot_that_played_no_match_is_unranked_with_no_rating() -> None:
+    # (a run stopped after its first match ranked the two bots that never played 2nd and 3rd
+    # with Elo 0, above the bot that played and lost; probe DJ's C)
+    args = ["tournament", "dare", "-b", "cmd:false", "-b", "random", "-b", "random", "-b",
+            "best", "--deals", "2", "--seed", "1", "--max-failures", "1"]
+    res = runner.invoke(app, [*args, "--json"], env={"NO_COLOR": "1"})
+    assert res.exit_code == 1, res.output
+    doc = json.loads(res.stdout)
+    assert [b["matches"] for b in doc["bots"]] == [1, 1, 0, 0]
+    assert [(r["elo"], r["ci95"]) for r in doc["ratings"][2:]] == [(None, None), (None, None)]
+    assert doc["ratings"][0]["elo"] < 0 < doc["ratings"][1]["elo"]
+    res = runner.invoke(app, args, env={"NO_COLOR": "1", "COLUMNS": "120"})
+    rows = [line.split("│")[1:-1] for line in res.stdout.splitlines()
+            if line.startswith("│") and "#" in line and " vs " not in line]
+    assert [(r[0].strip(), r[1].strip(), r[-1].strip()) for r in rows] == [
+        ("1", "#2 random", "+95 ± 278"), ("2", "#1 cmd:false", "-95 ± 278"),
+        ("-", "#3 random", "-"), ("-", "#4 best", "-")]

@@ -454,15 +454,19 @@ def tournament(
              f"from seed {s}")
     columns = ["rank", "bot", "matches", "wins", "win rate", f"mean {report.measure}",
                "forfeits", "Elo ±95%"]
-    ranked = sorted(range(len(bot)), key=lambda i: -rep.ratings[i]["elo"])
+    # a bot that played no match (a run stopped early) has no rating: unranked, after the rest
+    rated = sorted((i for i in range(len(bot)) if rep.ratings[i]["elo"] is not None),
+                   key=lambda i: -rep.ratings[i]["elo"])
+    ranked = rated + [i for i in range(len(bot)) if rep.ratings[i]["elo"] is None]
     rows = []
     wins = shares(b.wins for b in report.bots)
     for rank, i in enumerate(ranked, 1):
         b, rt = report.bots[i], rep.ratings[i]
-        rows.append([str(rank), names[i], str(b.matches), wins[i],
-                     f"{b.wins / b.matches:.1%}" if b.matches else "-",
+        rows.append([str(rank) if rt["elo"] is not None else "-", names[i], str(b.matches),
+                     wins[i], f"{b.wins / b.matches:.1%}" if b.matches else "-",
                      signed(b.mean, 2) if b.played else "-",
-                     str(b.forfeits), elo_pm(rt["elo"], rt["ci95"])])
+                     str(b.forfeits),
+                     elo_pm(rt["elo"], rt["ci95"]) if rt["elo"] is not None else "-"])
     gtitle = "Pairs" if seats == 2 else "Groups (wins per bot)"
     if seats == 2:
         gcolumns = ["pair", "W-D-L", "score", "Elo diff (95%)"]
