@@ -576,8 +576,10 @@ class RankedElo:
     matches are counted in. A match's pairs are not independent games, so the error bars are
     the sandwich (cluster-robust) ones: the spread of each match's whole contribution to the
     fit, not the Fisher information of its pairs taken apart (which would make them too
-    narrow). Kept: each pair's games, each player's score, and how many matches ended in
-    each order (at most a few hundred kinds per group of bots), not the matches."""
+    narrow), but never narrower than that (where every match tied, the sandwich has no
+    width: no match moved the fit). Kept: each pair's games, each player's score, and how
+    many matches ended in each order (at most a few hundred kinds per group of bots), not
+    the matches."""
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -613,7 +615,11 @@ class RankedElo:
                         spread[i][j] += count * s[i] * s[j]
         try:
             inv = _covariance(n, r, pairs)
-            var = [sum(inv[i][k] * spread[k][m] * inv[m][i] for k in range(n) for m in range(n))
+            # never narrower than the pairs' own Fisher error: where every match tied, no
+            # match moves the fit and the sandwich had no width at all (12 tied matches rated
+            # three bots 0 exactly, with no error bar)
+            var = [max(sum(inv[i][k] * spread[k][m] * inv[m][i] for k in range(n)
+                           for m in range(n)), inv[i][i])
                    for i in range(n)]
         except ZeroDivisionError:
             var = [0.0] * n

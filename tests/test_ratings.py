@@ -459,3 +459,17 @@ def test_t95_is_student_s_97_5_point_for_every_degree_of_freedom(df: int) -> Non
     from kabucli.ratings import t95
 
     assert _student_cdf(t95(df), df) == pytest.approx(0.975, abs=1e-8)
+
+
+def test_a_field_whose_every_match_tied_still_has_error_bars() -> None:
+    """Three bots whose 12 matches all tied: no match moves the fit, so the sandwich error had
+    no width and the ratings showed '0' with no error bar, as if 12 matches had pinned them
+    exactly (probe DJ's D). The error bar is never narrower than the pairs' Fisher one."""
+    rated = RankedElo(3)
+    for _ in range(12):
+        rated.add([(0, 0), (1, 0), (2, 0)])
+    results = rated.results()
+    assert [round(elo, 6) + 0.0 for elo, _ in results] == [0.0, 0.0, 0.0]
+    errors = [err for _, err in results]
+    assert all(err is not None and 50 < err < 400 for err in errors), errors
+    assert errors[0] == pytest.approx(errors[1]) == pytest.approx(errors[2])
