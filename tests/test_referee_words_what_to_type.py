@@ -3,6 +3,8 @@ instead (probes CC and CA): each now says it, as the others do ('...: type 'deal
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from test_referee_words import run
 from test_referee_words_typed import refusals
@@ -162,3 +164,17 @@ def test_a_claim_with_no_card_to_claim_past_max_flips_says_to_stop() -> None:
     assert res.exit_code == 0, res.output
     assert refusals(res.stdout) == ["there is no card to claim, and the game has reached "
                                     "max_flips=1: end it with 'stop'"], res.stdout[-1500:]
+
+
+def test_a_scripts_refused_move_says_what_to_type_as_the_prompt_does(tmp_path: Path) -> None:
+    """A move for later in a script ('keep' before any card was drawn) stopped the game
+    saying only what the table waits for; the prompt's refusal adds what to type now, and so
+    does the script's (probe DI)."""
+    script = tmp_path / "moves.txt"
+    script.write_text("deal R5\nkeep\n")
+    res = run("play", "uno-dare", "--physical", *NAMES, "--no-log", "--script", str(script))
+    assert res.exit_code == 1, res.output
+    assert res.stderr.splitlines()[-1] == (
+        f"error: {script}:2: 'keep': not now: waiting for p2 Bob to play on R5 (red) or draw; "
+        "play a card on R5, color red (e.g. 'R0', 'WD9 red', add 'uno' with your next-to-last "
+        "card), or 'draw'")

@@ -408,9 +408,10 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                 raise
             except KabuError as exc:
                 why = render.refusal_named(m, str(exc), line)  # p1 Ann, as the table says
+                # a move for later ('waiting for the deal, not for ...'): and what now, at the
+                # prompt and in a script's refusal alike
+                why += render.what_now(g, m, str(exc))
                 if lines is None:
-                    # a move for later ('waiting for the deal, not for ...'): and what now
-                    why += render.what_now(g, m, str(exc))
                     _said(out, why, "refused: ", "red")
                     continue
                 _stop(sess, f"{source}:{number}: {_line_shown(line)}: {why}", 1, as_json)
