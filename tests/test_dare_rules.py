@@ -345,12 +345,26 @@ def test_turn_physical_the_example_sets_use_no_card_face_up_four_times() -> None
 def test_turn_physical_laid_cards_must_still_exist_in_the_deck() -> None:
     m = new_match()
     play(m, "deal 7-7-9", "7-7-9")  # reference 3; all four 7s are now face up
-    assert refused(m, "6-7-10") == \
-        "the kabufuda (39) deck has only 4 copies of 7, and 4 already showed"
-    assert refused(m, "1-1-1 1-2-10") == "the kabufuda (39) deck has only 3 copies of 1, not 4"
+    assert refused(m, "6-7-10") == (
+        "the kabufuda (39) deck has only 4 copies of 7, and 4 already showed: "
+        "type sets of cards the deck still holds (e.g. '1-3-9'), or 'pass'")
+    instead = ": type sets of cards the deck still holds (e.g. '1-3-9'), or 'pass'"
+    assert refused(m, "1-1-1 1-2-10") == \
+        "the kabufuda (39) deck has only 3 copies of 1, not 4" + instead
     # some showed before, and the sets add more than are left
-    assert refused(m, "5-9-9 5-9-9") == \
-        "the kabufuda (39) deck has only 4 copies of 9, and 2 already showed, so not 4 more"
+    assert refused(m, "5-9-9 5-9-9") == ("the kabufuda (39) deck has only 4 copies of 9, and 2 "
+                                         "already showed, so not 4 more" + instead)
+
+
+def test_turn_physical_a_set_of_cards_all_shown_is_refused_with_what_to_type() -> None:
+    """At a real table a refusal says what to type instead: a set with a fifth 7 says to lay
+    sets of cards the deck still holds (an example of them), or 'pass'."""
+    m = new_match()
+    play(m, "deal 7-7-9", "7-7-9")  # reference 3; all four 7s are now face up
+    why = refused(m, "6-7-10 3-5-5")
+    assert why == ("the kabufuda (39) deck has only 4 copies of 7, and 4 already showed: type "
+                   "sets of cards the deck still holds (e.g. '1-3-9'), or 'pass'")
+    play(m, "1-3-9")  # the example is taken
 
 
 def test_turn_physical_cards_shown_count_against_the_deck_only_in_their_own_round() -> None:
@@ -358,8 +372,9 @@ def test_turn_physical_cards_shown_count_against_the_deck_only_in_their_own_roun
     the field and every card already shown this round": a new deal gathers every card again."""
     m = new_match()
     play(m, "deal 7-7-9", "7-7-9")  # reference 3; all four 7s are face up in round 1
-    assert refused(m, "6-7-10") == \
-        "the kabufuda (39) deck has only 4 copies of 7, and 4 already showed"
+    assert refused(m, "6-7-10") == (
+        "the kabufuda (39) deck has only 4 copies of 7, and 4 already showed: "
+        "type sets of cards the deck still holds (e.g. '1-3-9'), or 'pass'")
     play(m, "pass", "pass")  # nobody qualifies: round 2, the same dealer
     play(m, "deal 7-7-9", "7-7-9")  # the same four 7s again, now in round 2
     assert m.state.round == 2 and m.state.laid[2] == [[7, 7, 9]]
@@ -375,7 +390,8 @@ def test_turn_text_example_hand_lays_1_3_9_and_3_5_5_and_keeps_2_3_4() -> None:
     assert m.state.hands[2] == [2, 3, 4]
     play(m, "pass", "pass")
     assert m.pending.what == "p2 to show the three cards left"
-    assert refused(m, "show 2-3-5") == "p2 has 2-3-4 left, not 2-3-5"
+    assert refused(m, "show 2-3-5") == ("p2 has 2-3-4 left, not 2-3-5: type the three cards "
+                                        "p2 shows (e.g. 'show 2-3-4')")
     start = len(m.events)
     play(m, "show 2-3-4")
     assert since(m, start)[:3] == ["p2 shows 2-3-4", "result round 1 showdown p2 deals p2",
@@ -445,8 +461,9 @@ def test_showdown_ones_digit_zero_is_worst() -> None:
 def test_showdown_cards_must_still_exist_in_the_deck() -> None:
     m = new_match()
     play(m, *TWO_SETS_EACH)
-    assert refused(m, "show 9-2-2") == \
-        "the kabufuda (39) deck has only 4 copies of 9, and 4 already showed"
+    assert refused(m, "show 9-2-2") == (
+        "the kabufuda (39) deck has only 4 copies of 9, and 4 already showed: "
+        "type the three cards p2 shows (e.g. 'show 2-3-4')")
     # the rule refuses such an event (from a log); typed, it is refused as it is read
     assert refused(m, Show(2, [2, 3])) == "a showdown hand is three named cards"
     assert refused(m, Show(2, [2, 3, UNKNOWN])) == "a showdown hand is three named cards"
@@ -459,10 +476,28 @@ def test_showdown_cards_shown_by_an_earlier_player_count_against_the_deck() -> N
     shown before it in the showdown included."""
     m = new_match()
     play(m, *TWO_SETS_EACH, "show 8-8-8")  # p2: one 8 had showed (p3's 6-8-9), now all four
-    assert refused(m, "show 8-2-3") == \
-        "the kabufuda (39) deck has only 4 copies of 8, and 4 already showed"
+    assert refused(m, "show 8-2-3") == (
+        "the kabufuda (39) deck has only 4 copies of 8, and 4 already showed: "
+        "type the three cards p3 shows (e.g. 'show 2-3-4')")
     play(m, "show 2-3-4")
     assert m.state.shown[3] == [2, 3, 4]
+
+
+def test_showdown_physical_a_hand_of_cards_all_shown_is_refused_with_what_to_type() -> None:
+    """At a real table a showdown hand with a card whose copies all showed is refused with
+    what to type instead, and the example is cards the deck still holds: once p2 shows 3-3-4
+    the four 3s are face up, so neither the refusal nor the hint offers 'show 2-3-4'."""
+    m = new_match()
+    play(m, *TWO_SETS_EACH, "show 3-3-4")  # p2: two 3s had showed (p2's 1-3-9 3-5-5)
+    example = "show 1-2-2"  # unseen now: 1 x1, 2 x2, 4 x2, 5 x1, 6 x2, 7 x2, 8 x3, 10 x2
+    assert hint(m.state, 3) == f"type the three cards p3 shows (e.g. '{example}')"
+    assert refused(m, "show 2-3-4") == ("the kabufuda (39) deck has only 4 copies of 3, and 4 "
+                                        "already showed: type the three cards p3 shows "
+                                        f"(e.g. '{example}')")
+    with pytest.raises(ParseError, match=f"type the three cards p3 shows, e.g. '{example}'"):
+        m.game.parse(m.state, "show 2-3")
+    play(m, example)  # the example is taken
+    assert m.state.shown[3] == [1, 2, 2]
 
 
 def test_yaku_none_three_of_a_kind_counts_only_its_ones_digit() -> None:

@@ -337,7 +337,13 @@ class Dare(Game[DareState, DareRules]):
         if got is None:
             return (f"p{ev.seat}'s hand {self._set(s.hands[ev.seat])} does not hold "
                     f"{self._sets(ev.sets)}")
-        return self.deck.check_available(s.seen, got[1]) if got[1] else None
+        why = self.deck.check_available(s.seen, got[1]) if got[1] else None
+        if why is None or not s.physical:
+            return why
+        from kabucli.games.dare import text  # (its words import this module)
+
+        return (f"{why}: type sets of cards the deck still holds "
+                f"(e.g. '{text.example_sets(s, 1)}'), or 'pass'")
 
     def _check_show(self, s: DareState, ev: Show) -> str | None:
         if s.phase != "show":
@@ -351,9 +357,16 @@ class Dare(Game[DareState, DareRules]):
             return "a showdown hand is three named cards"
         got = take(s.hands[ev.seat], list(ev.cards))
         if got is None:
-            return (f"p{ev.seat} has {self._set(s.hands[ev.seat])} left, "
-                    f"not {self._set(ev.cards)}")
-        return self.deck.check_available(s.seen, got[1]) if got[1] else None
+            why: str | None = (f"p{ev.seat} has {self._set(s.hands[ev.seat])} left, "
+                               f"not {self._set(ev.cards)}")
+        else:
+            why = self.deck.check_available(s.seen, got[1]) if got[1] else None
+        if why is None or not s.physical:
+            return why
+        from kabucli.games.dare import text  # (its words import this module)
+
+        return (f"{why}: type the three cards p{ev.seat} shows "
+                f"(e.g. '{text.example_show(s, ev.seat)}')")
 
     # -- changes -----------------------------------------------------------------------------
     def apply(self, s: DareState, ev: Event) -> None:
@@ -496,7 +509,9 @@ class Dare(Game[DareState, DareRules]):
         who = m.seat or (self._next_show(s) if s.phase == "show" else s.order[0])
         cards = self._cards(" ".join(m.args)) if m.args else []
         # (the rule says 'three named cards'; typed, what was wrong and what to type)
-        what = f"type the three cards p{who} shows, e.g. 'show 2-3-4'"
+        from kabucli.games.dare import text  # (its words import this module)
+
+        what = f"type the three cards p{who} shows, e.g. '{text.example_show(s, who)}'"
         if len(cards) != 3:
             raise ParseError(f"a showdown hand is three cards, not {len(cards)}: {what}")
         if UNKNOWN in cards:

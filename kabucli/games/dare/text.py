@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
+from kabucli.cards import UNKNOWN
 from kabucli.games.dare.rules import GAME, HAND, Dare, DareState, strength
 from kabucli.hands import ARASHI, NOBORI, RANK_NAMES, digit_name
 from kabucli.notation import card_list
@@ -64,6 +65,20 @@ def wrong_sum(s: DareState, cards: list[int]) -> str:
     return f"{why}: type sets whose ones digit is {s.ref} (e.g. '{example_sets(s, 1)}'), or 'pass'"
 
 
+def example_show(s: DareState, seat: int) -> str:
+    """What ``seat`` may show, as typed (``show 2-3-4``): the cards it holds when its hand is
+    known, else three cards the deck may still hold (at a real table none of whose copies
+    all showed this round), 2-3-4 if it may."""
+    hand = s.hands[seat]
+    if len(hand) == 3 and UNKNOWN not in hand:
+        return f"show {card_list(GAME.deck, hand)}"
+    left = {v: GAME.deck.counts[v] - (s.seen[v] if s.physical else 0) for v in range(1, 11)}
+    for st in ((2, 3, 4), *combinations_with_replacement(range(1, 11), 3)):
+        if all(left[v] >= st.count(v) for v in st):
+            return f"show {card_list(GAME.deck, st)}"
+    return "show 2-3-4"  # (39 cards, 27 at most in sight: never reached)
+
+
 def too_many_sets(s: DareState, sets: int) -> str:
     """Why a lay of more than 3 sets is refused; at a real table, what to type instead."""
     why = f"a hand of {HAND} cards holds at most 3 sets, not {sets}"
@@ -78,7 +93,8 @@ def hint(s: DareState, seat: int) -> str:
         return (f"lay 0-3 sets of three cards whose ones digit is {s.ref} "
                 f"(e.g. '{example_sets(s, 2)}'), or 'pass'")
     if s.phase == "show":
-        return f"type the three cards p{Dare._next_show(s)} shows (e.g. 'show 2-3-4')"
+        who = Dare._next_show(s)
+        return f"type the three cards p{who} shows (e.g. '{example_show(s, who)}')"
     if s.phase == "deal":
         return "type the three field cards as they are turned up (e.g. 'deal 1-7-5')"
     return ""
