@@ -300,3 +300,20 @@ def test_a_format_1_binary_log_cut_before_its_derived_events_is_said_so_as_the_d
     said = re.search(r"The digest binds the inputs, not the events the engine derives from "
                      r"them: (.*?) has the same digest without them", page)
     assert said is not None and "format 1 binary log" in said[1], said
+
+
+def test_audit_commit_of_a_log_with_no_commitment_says_it_has_none() -> None:
+    """audit LOG --commit HEX of a log that records no commitment (a seeded game played
+    without --commit, a real table with no seed at all) said 'its seed commitment is none,
+    ...: its seed is not the one committed to before the deal', a claim about a seed it
+    cannot check (and that a real table does not have): it says the log holds none."""
+    seeded = REPLAYS / "dare" / "3p-showdown-outright.kbl"
+    table = REPLAYS / "dare" / "3p-physical-match.kbl"
+    for log, why in ((seeded, "it was not played with --commit"),
+                     (table, "a real table has no seed")):
+        res = kabucli("audit", str(log), "--commit", "9c20625844986f60")
+        assert (res.returncode, res.stderr) == (
+            1, f"invalid: {log}: it records no seed commitment ({why}), so nothing in it "
+               "binds a seed to 9c20625844986f60...\n")
+        res = kabucli("audit", str(log), "--commit", "9c20625844986f60", "--json")
+        assert "records no seed commitment" in res.stdout and res.returncode == 1

@@ -467,10 +467,16 @@ def audit(
             # the finding, rather than the first move its new deal makes impossible
             violation = commitment_unbound(head)
             value = want.get("--commit")
+            if violation is None and value is not None and head.commit is None:
+                # nothing to check the seed against: say so, not that the seed differs
+                why = ("a real table has no seed" if head.seed is None
+                       else "it was not played with --commit")
+                violation = Violation(0, "log", "--commit", "it records no seed commitment "
+                                      f"({why}), so nothing in it binds a seed to {value}...")
             if violation is None and value is not None and not (head.commit or "").startswith(
                     value):
                 violation = Violation(0, "log", "--commit", "its seed commitment is "
-                                      f"{head.commit or 'none'}, not {value}...: its seed is "
+                                      f"{head.commit}, not {value}...: its seed is "
                                       "not the one committed to before the deal")
             if violation is None:
                 violation = data.violation
