@@ -615,3 +615,13 @@ def test_a_game_over_prompt_answers_anything_but_undo_or_enter_and_asks_again(
     assert res.stdout.count("game over (undo: take back your last move; table; "
                             "Enter: finish)") == 3
     assert "took back 1 move: " in res.stdout and not match.over
+
+
+@pytest.mark.parametrize("asked", ["?", "help"])
+def test_a_question_mark_at_the_stop_question_says_the_answers_and_asks_again(
+        tmp_path: Path, asked: str) -> None:
+    # (it counted as no: "not played", the referee's question unanswered; probe DK)
+    res, events, match = kazutori(tmp_path, input=f"flip\nstop\n{asked}\ny\n\n")
+    assert res.stdout.count(QUESTION) == 2, res.stdout[-1500:]
+    assert "y or yes: yes, the move is played" in res.stdout
+    assert "not played" not in res.stdout and match.over and kinds_of(events)[-1] == "End"

@@ -673,9 +673,15 @@ def _answered(out: Console, prompt: str) -> str | None:
 
 
 def _yes(out: Console, question: str) -> bool:
-    """Ask a yes/no question at the prompt; anything but yes is no."""
-    line = _answered(out, f"{_escape(question)} [dim]\\[y/N][/] ")
-    return line is not None and line.strip().lower() in ("y", "yes")
+    """Ask a yes/no question at the prompt; anything but yes is no, but ``?`` or ``help``,
+    which say what the answers are and ask again (a referee asking was told "not played")."""
+    while True:
+        line = _answered(out, f"{_escape(question)} [dim]\\[y/N][/] ")
+        word = "" if line is None else line.strip().lower()
+        if word not in ("?", "help", "h"):
+            return word in ("y", "yes")
+        out.print("y or yes: yes, the move is played; n, no, Enter or anything else: no, it "
+                  "is not")
 
 
 # What the game-over prompt takes (its ? and help say so)
