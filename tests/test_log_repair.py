@@ -286,3 +286,22 @@ def test_the_repair_example_of_log_format_md_is_what_repair_prints(
     res = run(*shown[0].split()[1:])
     assert res.exit_code == 0
     assert sorted(res.output.splitlines()) == sorted(shown[1:])
+
+
+def test_a_cut_json_lines_log_repaired_into_binary_says_the_events_derived_again(
+        tmp_path: Path) -> None:
+    # ('wrote ... (20 events kept, 1 record dropped)' then 'valid (24 events, finished)': the
+    # binary log holds inputs, and the engine derives the end of the round again; probe DL)
+    src = REPLAYS / "dare" / "3p-tie-order.jsonl"
+    lines = src.read_bytes().splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(lines[:21]) + lines[21][:30])  # the header, 20 events, a torn one
+    out = tmp_path / "fixed.kbl"
+    res = run("log", "repair", str(cut), str(out))
+    assert res.exit_code == 0, res.stderr
+    total = len(read_log(out, games.event_types).events)
+    assert total > 20
+    assert res.stdout.strip().splitlines() == [
+        f"wrote {out} (20 events kept, 1 record dropped)",
+        f"audit of {out}: valid ({total} events, finished; the {total - 20} events after the "
+        "20 kept derived again by the engine)"]

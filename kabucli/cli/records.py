@@ -719,8 +719,13 @@ def log_repair(
     else:
         # as audit checks it: the header's seed and commitment first, then the events
         v = commitment_unbound(audited.header) or audited.violation
+        # (a binary log holds the inputs: the events the engine derives after the last one
+        # kept are there again, beyond what was counted kept: said, not left to puzzle over)
+        again = audited.events - kept
+        derived = (f"; the {counted(again, 'event', 'events')} after the {kept} kept derived "
+                   "again by the engine" if again > 0 and v is None else "")
         verdict = (f"valid ({_events(audited.events)}, "
-                   f"{'finished' if audited.match.over else 'unfinished'})" if v is None
+                   f"{'finished' if audited.match.over else 'unfinished'}{derived})" if v is None
                    else v.reason if not v.index  # (audit's words for the header's commitment)
                    else f"event {v.index} breaks a rule: {v.actor} {v.action!r}: {v.reason}")
     out.print(f"audit of {_escape(str(dst))}: {_escape(verdict)}", soft_wrap=True)
