@@ -138,6 +138,22 @@ def test_replay_and_resume_check_the_seed_commitment_as_audit_does(tmp_path: Pat
 
 
 @pytest.mark.parametrize("field", ["salt", "seed"])
+def test_log_convert_checks_the_seed_commitment_as_audit_does(tmp_path: Path,
+                                                               field: str) -> None:
+    # (a changed seed was said as the first deal it does not give, as the new log's failure
+    # to be written: 'error: OUT: cannot write the log: event 1: table 'deal ...''; probe DL)
+    log, forged = committed_and_forged(tmp_path, field, "00" * 16 if field == "salt" else 43,
+                                       rounds=2)
+    out = tmp_path / "copy.kbl"
+    res = kabucli("log", "convert", str(forged), str(out))
+    assert res.returncode == 1, res.stderr
+    assert res.stderr == (f"error: {forged}: the seed is not the one the header's commitment "
+                          "binds (nothing written)\n")
+    assert not out.exists()
+    assert kabucli("log", "convert", str(log), str(out)).returncode == 0
+
+
+@pytest.mark.parametrize("field", ["salt", "seed"])
 def test_replay_json_s_violation_is_audit_s_when_the_commitment_does_not_bind(
         tmp_path: Path, field: str) -> None:
     """replay --json of a committed log whose salt or seed was changed: its document said

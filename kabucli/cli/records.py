@@ -658,8 +658,9 @@ def log_convert(
     force: Annotated[bool, typer.Option("--force", help="Overwrite DST.")] = False,
 ) -> None:
     """Convert a log between msgpack (compact) and JSON Lines (readable)."""
+    from kabucli.engine import commitment_unbound
     from kabucli.games import event_types
-    from kabucli.log import convert_log, same_file
+    from kabucli.log import convert_log, read_header, same_file
 
     if to not in (None, "msgpack", "jsonl"):
         fail(f"--to {to}: choose msgpack or jsonl")
@@ -670,6 +671,11 @@ def log_convert(
     if dst.exists() and not force:
         fail(f"{dst} already exists; add --force to overwrite it")
     with _log_failures():
+        # a seed its commitment does not bind, said as audit and replay say it (it was said as
+        # the first deal that seed does not give, as the new log's failure to be written)
+        unbound = commitment_unbound(read_header(src, event_types))
+        if unbound is not None:
+            fail(f"{src}: {unbound.reason} (nothing written)")
         n = convert_log(src, dst, event_types, to, overwrite=force)  # type: ignore[arg-type]
     _console().print(f"wrote {_escape(str(dst))} ({_events(n)})", soft_wrap=True)
 
