@@ -704,6 +704,14 @@ class Violation:
 ACTION_SHOWN: Final = 200  # the most characters of an event a violation's line quotes
 
 
+def as_found(reason: str) -> str:
+    """Why an event of a log breaks a rule, as audit and replay find it: the refusal's reason
+    without its advice on what to type instead (``: type ...``, ``; type ...``), which speaks
+    to a referee at the prompt, not to the reader of a log someone else recorded."""
+    cut = [at for at in (reason.find(": type "), reason.find("; type ")) if at > 0]
+    return reason[:min(cut)] if cut else reason
+
+
 StepHook = Callable[[int, Event, "Match"], None]
 
 
@@ -714,7 +722,7 @@ def walk(game: Game, header: Header, events: Sequence[Event],
     for index, ev in enumerate(events, start=1):
         reason = match.why_not(ev)
         if reason is not None:
-            return match, Violation(index, game.actor(ev), game.notate(ev), reason)
+            return match, Violation(index, game.actor(ev), game.notate(ev), as_found(reason))
         # checked just above (submit would check it again); _accept without its test for
         # an undo, which is rare
         if type(ev) is _UNDO or type(ev) is _FORFEIT:
@@ -874,7 +882,7 @@ class Deriver:
         logged): False."""
         self._count(ev)
         self.violation = Violation(self.logged, self.game.actor(ev), self.game.notate(ev),
-                                   reason)
+                                   as_found(reason))
         return False
 
     def feed_records(self, records: list[Any], real: dict[type, Any], t: int) -> bool:
@@ -984,7 +992,7 @@ def classify(game: Game, header: Header,
         p = game.pending(match.state)
         reason = match.why_not(ev)
         if reason is not None:
-            return hows, Violation(index, game.actor(ev), game.notate(ev), reason)
+            return hows, Violation(index, game.actor(ev), game.notate(ev), as_found(reason))
         kind = p.kind
         if kind == "auto" or (kind == "chance" and seeded):
             hows.append(DERIVED)

@@ -263,3 +263,28 @@ def test_audit_rejects_a_file_that_is_not_a_log(content: bytes, why: str,
     assert res.exit_code == 2, res.stdout + res.stderr
     assert res.stderr.startswith(f"unreadable: {path}: ")
     assert why in res.stderr
+
+
+def test_the_audit_of_a_tampered_real_table_log_gives_the_rule_broken_without_typing_advice(
+        tmp_path: Path) -> None:
+    # (it quoted the prompt's advice to the referee: "...: type sets whose ones digit is 7
+    # (e.g. '1-7-9'), or 'pass'", words for someone at the table, not for the log's reader)
+    import subprocess
+    import sys
+
+    src = Path(__file__).resolve().parent.parent / "replays" / "dare" / "3p-physical-match.kbl"
+    js = tmp_path / "t.jsonl"
+    run = [sys.executable, "-m", "kabucli"]
+    assert subprocess.run([*run, "log", "convert", str(src), str(js)]).returncode == 0
+    lines = js.read_text().splitlines()
+    lay = '{"e":"lay","seat":1,"sets":[[7,10,10],[8,9,10]]}'
+    assert lay in lines
+    lines[lines.index(lay)] = '{"e":"lay","seat":1,"sets":[[7,7,9],[8,9,10]]}'
+    js.write_text("\n".join(lines) + "\n")
+    res = subprocess.run([*run, "audit", str(js)], capture_output=True, text=True)
+    assert res.returncode == 1
+    assert res.stderr == (f"invalid: {js}: event 9: p1 'p1 sets 7-7-9 8-9-10': set 7-7-9 adds "
+                          "up to 23, ones digit 3, not the reference 7\n")
+    replay = subprocess.run([*run, "replay", str(js)], capture_output=True, text=True)
+    assert "type sets" not in replay.stdout + replay.stderr
+    assert "not the reference 7" in replay.stdout + replay.stderr
