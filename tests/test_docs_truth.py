@@ -325,3 +325,20 @@ def test_what_docs_bots_says_of_the_charts_bytes_for_any_number_of_workers_holds
                     .split("### A chart of the run", 1)[1].split("\n### ", 1)[0])
     assert "The same run gives the same bytes, for any number of workers." not in section
     assert "Results (2 workers)" in section, section
+
+
+def test_sim_s_matches_help_says_how_long_a_match_of_every_game_is() -> None:
+    """`kabucli sim --help`: `--matches` says, game by game, how long "a match played to its
+    end" is. It named four games and left Kabu-Tsukuri out (a match of `hands` hands), so a
+    reader of the help could not tell what one Kabu-Tsukuri match of a run is."""
+    import typer.main
+
+    from kabucli.cli import app
+
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.main.TyperGroup)
+    helps = {p.name: getattr(p, "help", None) or "" for p in group.commands["sim"].params}
+    titles = [(ROOT / "docs" / "rules" / f"{g}.md").read_text(encoding="utf-8")
+              .splitlines()[0].removeprefix("# ").split(" (")[0] for g in GAMES]
+    missing = [t for t in titles if f"{t}:" not in helps["matches"]]
+    assert not missing, f"sim --matches help names no match length for {missing}"

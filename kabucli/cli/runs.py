@@ -230,7 +230,7 @@ def sim(
         "--matches", "-m", metavar="N", min=1,
         help="How many matches, each played to its end under the house rules (Dare: "
              "'rounds' rounds; Yatchaba: 'games' games; Kazu-Tori: one game; Uno Dare: "
-             "rounds to the 'target').")] = 100,
+             "rounds to the 'target'; Kabu-Tsukuri: 'hands' hands).")] = 100,
     seed: SeedOpt = None,
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
