@@ -342,3 +342,15 @@ def test_sim_s_matches_help_says_how_long_a_match_of_every_game_is() -> None:
               .splitlines()[0].removeprefix("# ").split(" (")[0] for g in GAMES]
     missing = [t for t in titles if f"{t}:" not in helps["matches"]]
     assert not missing, f"sim --matches help names no match length for {missing}"
+
+
+@pytest.mark.parametrize("game", ["dare", "kabu-tsukuri"])
+def test_a_rules_page_names_the_digit_names_its_showdowns_print(game: str) -> None:
+    """A showdown line names a hand by its ones digit (`p2 shows 2-6-9: Shichiken (7)`): the
+    rules page of each game that prints those names says what they are. Dare's page did not,
+    so a newcomer met Shichiken, Yotsuya, Santa at their first showdown with nothing to read."""
+    from kabucli.hands import DIGIT_NAMES
+
+    page = _flat((ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8"))
+    missing = [f"{name} ({d})" for d, name in enumerate(DIGIT_NAMES) if f"{name} ({d})" not in page]
+    assert not missing, f"docs/rules/{game}.md never names {missing}"
