@@ -298,12 +298,29 @@ def test_fish_completes_a_file_name_after_a_prefix(tmp_path: Path) -> None:
     assert found == [[line.rpartition(" ")[2] + "ot.py"] for line in PREFIXED]
 
 # The README's lines that install a script, each run on an account with nothing set up yet,
-# which then opens its shell as it is (bash with the bash-completion package, zsh with the
-# ~/.zshrc lines the README names) and presses TAB once.
+# which then opens its shell as it is (bash with the bash-completion package, zsh with only
+# the ~/.zshrc lines the README gives, as written there: an account with no ~/.zshrc has no
+# compinit, and without one zsh completes file names after `kabucli`) and presses TAB once.
 BASH_COMPLETION = "/usr/share/bash-completion/bash_completion"
+
+
+def readme_zshrc() -> str:
+    """The lines README gives for ~/.zshrc: its comment lines indented under the zsh install
+    line (``#   fpath=...``)."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    at = lines.index(readme_install_line("zsh"))
+    given = []
+    for line in lines[at + 1:]:
+        if not line.startswith("#   "):
+            break
+        given.append(line.removeprefix("#   ") + "\n")
+    assert given, "README gives no ~/.zshrc lines under its zsh install line"
+    return "".join(given)
+
+
 STARTUP = {
-    "bash": (".bashrc", f". {BASH_COMPLETION}\n"),
-    "zsh": (".zshrc", "fpath=(~/.zfunc $fpath)\nautoload -Uz compinit && compinit -u\n"),
+    "bash": (".bashrc", lambda: f". {BASH_COMPLETION}\n"),
+    "zsh": (".zshrc", readme_zshrc),
 }
 
 
@@ -329,7 +346,7 @@ def test_readme_install_line_works_on_a_fresh_account(shell: str, tmp_path: Path
         assert res.stdout == "yatchaba\n"
         return
     rc, text = STARTUP[shell]
-    (tmp_path / rc).write_text(text)
+    (tmp_path / rc).write_text(text())
     term = start(shell, tmp_path)
     try:
         assert press_tab(term, "kabucli rules ya")[1] == "kabucli rules yatchaba "
