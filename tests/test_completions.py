@@ -509,3 +509,22 @@ def test_a_game_name_every_command_takes_gives_its_candidates(
     """'play KAZU-TORI' plays Kazu-Tori, but 'play KAZU-TORI -n <TAB>' offered nothing:
     completion matched the game's name exactly, the commands through games.canonical."""
     assert candidates(monkeypatch, capsys, f"kabucli deal {game} -n ") == {"2", "3", "4", "5"}
+
+
+def test_a_completion_request_whose_reader_has_gone_ends_as_any_command_does() -> None:
+    """The candidates written to a pipe nobody reads any more (a shell's completion cut short,
+    or `_KABUCLI_COMPLETE=complete_bash ... kabucli | head -1` by hand) end with exit 141 and no
+    word, as README says of a reader that stops reading: print() raised BrokenPipeError, which
+    came out as 'internal error: BrokenPipeError', exit 3."""
+    read, write = os.pipe()
+    os.close(read)
+    env = {**os.environ, COMPLETE_VAR: "complete_bash",
+           "_KABUCLI_COMPLETE_ARGS": "kabucli play dare --",
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    try:
+        res = subprocess.run([sys.executable, "-c", "from kabucli.entry import main; main()"],
+                             stdout=write, stderr=subprocess.PIPE, text=True, env=env,
+                             timeout=60)
+    finally:
+        os.close(write)
+    assert (res.returncode, res.stderr) == (141, "")

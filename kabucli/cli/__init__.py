@@ -96,8 +96,15 @@ def _main() -> None:
             from typer.main import get_command
 
             from kabucli.completion import respond
+            from kabucli.entry import to_null
 
-            sys.exit(respond(get_command(app), os.environ[COMPLETE_VAR]))
+            try:
+                answered = respond(get_command(app), os.environ[COMPLETE_VAR])
+            except BrokenPipeError:  # the script reading the candidates has gone
+                with contextlib.suppress(OSError, ValueError):
+                    to_null(sys.stdout.fileno())
+                sys.exit(PIPE_GONE)
+            sys.exit(answered)
         code = app(standalone_mode=False)
         if code == 130 and _CTRL_C:  # typer's word for a Ctrl-C that no command handled
             _aborted()
