@@ -75,18 +75,24 @@ def _flush_output() -> None:
     cannot (:func:`_cannot_write`), or as a reader gone (:data:`PIPE_GONE`): Python's own
     last flush, at its exit, printed "Exception ignored" and a traceback and exited 120
     (``kabucli audit LOG --json >&-``, a short answer to a full disk)."""
-    from kabucli.entry import to_null
-
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        with contextlib.suppress(OSError, ValueError):
-            to_null(sys.stdout.fileno())
-        sys.exit(PIPE_GONE)
+        _reader_gone()
     except OSError as exc:
         if not _output_failed(exc):
             raise
         _cannot_write(exc)
+
+
+def _reader_gone() -> NoReturn:
+    """The end of a command whose reader has gone (``| head``): the rest of its output sent
+    nowhere, exit :data:`PIPE_GONE` without a word."""
+    from kabucli.entry import to_null
+
+    with contextlib.suppress(OSError, ValueError):
+        to_null(sys.stdout.fileno())
+    sys.exit(PIPE_GONE)
 
 
 def _main() -> None:
@@ -96,14 +102,11 @@ def _main() -> None:
             from typer.main import get_command
 
             from kabucli.completion import respond
-            from kabucli.entry import to_null
 
             try:
                 answered = respond(get_command(app), os.environ[COMPLETE_VAR])
             except BrokenPipeError:  # the script reading the candidates has gone
-                with contextlib.suppress(OSError, ValueError):
-                    to_null(sys.stdout.fileno())
-                sys.exit(PIPE_GONE)
+                _reader_gone()
             sys.exit(answered)
         code = app(standalone_mode=False)
         if code == 130 and _CTRL_C:  # typer's word for a Ctrl-C that no command handled
