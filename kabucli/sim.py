@@ -1090,7 +1090,8 @@ def _this_match(game: Game, plan: Plan, i: int, path: Path, h: Header) -> None:
 def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
     """The outcome of match ``i`` when its log is there and finished (or forfeited); None
     when there is none or it is that match cut short (a run stopped in it), to be played
-    again; KabuError when the file is anything else, or breaks a rule."""
+    again; KabuError when the file is anything else, is damaged (a record that fails its
+    checksum, not a torn tail), or breaks a rule."""
     path = _to_read(plan, i)
     if path is None:
         return None
@@ -1106,6 +1107,8 @@ def _existing(game: Game, plan: Plan, i: int) -> Outcome | None:
         raise KabuError(f"{path}: {exc}; {_keep(plan)}") from None
     if violation is not None:
         raise KabuError(f"{violation.line(str(path))}; {_keep(plan)}")
+    if data.error is not None and not data.torn:  # damage, not a tail cut short: kept
+        raise KabuError(f"{data.error}; {_keep(plan)}")
     if data.error is not None or not match.over:
         return None
     if match.forfeit is not None:

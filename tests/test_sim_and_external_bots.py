@@ -252,6 +252,27 @@ def test_sim_does_not_reuse_a_log_made_with_other_rules(tmp_path: Path) -> None:
     assert (tmp_path / "dare-00001.kbl").read_bytes() == before  # neither reused nor lost
 
 
+def test_sim_keeps_a_damaged_log_of_its_match_and_plays_a_torn_one_again(
+        tmp_path: Path) -> None:
+    # only a log cut short (a torn tail) is played again over; a record of this very match
+    # that fails its checksum is damage, kept as it is, as kabucli resume keeps it
+    rules = build(DARE.Rules, ["rounds=2"])
+    fresh = simulate(DARE, rules, ["best", "random"], 2, seed=3, log_dir=tmp_path)
+    log = tmp_path / "dare-00002.kbl"
+    whole = log.read_bytes()
+    log.write_bytes(whole[:-5])  # torn: played again, the report unchanged
+    again = simulate(DARE, rules, ["best", "random"], 2, seed=3, log_dir=tmp_path)
+    assert again.reused == 1 and again.as_dict()["bots"] == fresh.as_dict()["bots"]
+    assert log.read_bytes() == whole
+    damaged = bytearray(whole)
+    damaged[-5] ^= 0x5A  # a flipped bit in the last record: its checksum fails
+    log.write_bytes(bytes(damaged))
+    with pytest.raises(KabuError, match=r"dare-00002\.kbl: event \d+: corrupted: checksum "
+                       r"does not match; kabucli sim never overwrites it"):
+        simulate(DARE, rules, ["best", "random"], 2, seed=3, log_dir=tmp_path)
+    assert log.read_bytes() == bytes(damaged)
+
+
 def test_sim_unit_is_the_whole_match_of_the_house_rules(tmp_path: Path) -> None:
     # a Dare match is 'rounds' rounds; a Yatchaba match 'games' games: sim plays them whole
     simulate(DARE, build(DARE.Rules, ["rounds=4"]), ["best", "random"], 2, seed=8,
