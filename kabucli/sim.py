@@ -1031,11 +1031,12 @@ def _keep(plan: Plan) -> str:
 
 
 def _unwritten(path: Path) -> bool:
-    """Whether the file at ``path`` holds no more than the start of a log's first bytes (an
-    empty file too): what a worker stopped, or a machine that crashed, between making a
-    log's file and writing it leaves. It records nothing; the match is played again over it."""
+    """Whether the file at ``path`` holds no more than a log's first bytes, its format's
+    magic or the start of it (an empty file too): what a worker stopped, or a machine that
+    crashed, between making a log's file and writing it leaves. It records nothing; the
+    match is played again over it."""
     try:
-        if not path.is_file() or path.stat().st_size >= len(MAGIC):
+        if not path.is_file() or path.stat().st_size > len(MAGIC):
             return False
         return MAGIC.startswith(path.read_bytes())
     except OSError:

@@ -740,7 +740,7 @@ def test_sim_resumed_reads_each_finished_log_once_on_the_workers(
         "workers": 1, "reused_logs": 5}
 
 
-@pytest.mark.parametrize("left", [b"", b"KBC", b"KBCLOG2"])
+@pytest.mark.parametrize("left", [b"", b"KBC", b"KBCLOG2", b"KBCLOG2\n"])
 def test_sim_plays_again_over_a_log_file_made_but_never_written(tmp_path: Path,
                                                                 left: bytes) -> None:
     # what a worker stopped by Ctrl-C (or a machine that crashed) between making a log's
