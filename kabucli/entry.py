@@ -35,6 +35,8 @@ def _unwritable(fd: int) -> None:
     if null != fd:
         os.dup2(null, fd)
         os.close(null)
+    else:  # (as a standard stream is: inheritable)
+        os.set_inheritable(fd, True)
 
 
 def _standard_streams() -> None:
