@@ -557,10 +557,13 @@ class Session:
 
     def commands(self) -> dict[str, str]:
         """The table commands the prompt answers (its help lists them, Tab completes them):
-        :data:`COMMANDS`, the game's questions, and at a hot seat :data:`LOOK`'s."""
+        :data:`COMMANDS`, the game's questions, and :data:`LOOK`'s where it may be typed: at
+        a hot seat's shared screen, while several people may act and every hand is hidden
+        (offered at every turn of a hot seat, it was refused at each one but those: in a
+        game of Dare, always)."""
         m = self.match
         out = {**COMMANDS, **games.commands(self.game.name, m.physical)}
-        return out | LOOK_COMMAND if self.hot_seat() else out
+        return out | LOOK_COMMAND if self.hot_seat() and self.viewer() == PUBLIC else out
 
     def look_seat(self, line: str, drawn: bool = True) -> int | None:
         """The seat whose hand ``look SEAT`` (:data:`LOOK`) asks to show, alone, to its

@@ -459,9 +459,15 @@ def test_help_and_tab_at_a_hot_seat_offer_look_and_elsewhere_do_not() -> None:
     res = run("play", "uno-dare", "--seed", "1", "--player", "Ann", "--bot", "2=random",
               "--no-log", input="help\nquit\n")
     assert res.exit_code == 0 and "look p2" not in res.stdout, res.output
-    hot = MoveCompleter(session("uno-dare", ["human", "human"]))
+    hot = MoveCompleter(_at_the_window(["human", "human", "bot:random"], 2))
     alone = MoveCompleter(session("uno-dare", ["human", "bot:random"]))
     assert [w for w, _ in hot.words("lo")] == ["look"] and alone.words("lo") == []
+    # at a hot seat where one person acts, the table is theirs and 'look' is refused: not
+    # offered (a game of Dare at a hot seat offered it at every turn, refusing it each time)
+    for name in ("uno-dare", "dare"):
+        turn = session(name, ["human", "human"])
+        assert turn.hot_seat() and "look" not in turn.commands(), name
+        assert MoveCompleter(turn).words("lo") == [], name
 
 
 def test_a_player_called_look_still_types_moves_by_name(tmp_path: Path) -> None:
