@@ -16,26 +16,19 @@ def dropped(signum: int, frame: object) -> None:
     return None
 
 
-def to_null(fd: int) -> None:
+def to_null(fd: int, readable: bool | None = None) -> None:
     """The descriptor ``fd`` made /dev/null, inheritable as a standard stream is: what is
     written to it goes nowhere, a read finds the end (a closed standard stream, a terminal
-    that hung up, a reader that has gone). OSError if /dev/null cannot be opened."""
-    null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+    that hung up, a reader that has gone). Opened for reading (``readable``; by default
+    standard input alone), a write to it fails with EBADF, as to a closed descriptor.
+    OSError if /dev/null cannot be opened."""
+    if readable is None:
+        readable = fd == 0
+    null = os.open(os.devnull, os.O_RDONLY if readable else os.O_WRONLY)
     if null != fd:
         os.dup2(null, fd)
         os.close(null)
     else:  # (``fd`` was closed: the lowest number free is its own)
-        os.set_inheritable(fd, True)
-
-
-def _unwritable(fd: int) -> None:
-    """The closed descriptor ``fd`` taken by /dev/null opened for reading: a write to it
-    fails with EBADF, as to the closed descriptor."""
-    null = os.open(os.devnull, os.O_RDONLY)
-    if null != fd:
-        os.dup2(null, fd)
-        os.close(null)
-    else:  # (as a standard stream is: inheritable)
         os.set_inheritable(fd, True)
 
 
@@ -60,10 +53,7 @@ def _standard_streams() -> None:
         except OSError:
             pass
         try:
-            if fd == 1:
-                _unwritable(fd)
-            else:
-                to_null(fd)
+            to_null(fd, readable=fd < 2)  # (standard output: writes fail, see above)
         except OSError:
             continue
         stream = open(fd, "r" if fd == 0 else "w", encoding="utf-8",  # noqa: SIM115 (kept)
