@@ -16,8 +16,15 @@ def counted(n: int, one: str, many: str) -> str:
 def signed(value: float, decimals: int = 0) -> str:
     """``value`` to ``decimals`` places with its sign, ``+3``, ``-2.50``; a value that shows
     as zero has none: ``0``, ``0.00``."""
-    text = f"{value:+.{decimals}f}"
-    return text[1:] if float(text) == 0 else text
+    text = plain(value, decimals)
+    return text if text.startswith("-") or float(text) == 0 else f"+{text}"
+
+
+def plain(value: float, decimals: int = 0) -> str:
+    """``value`` to ``decimals`` places, a minus only where it shows: ``-2.50``, ``2.50``; a
+    value that shows as zero has no sign: ``0.00``, not ``-0.00``."""
+    text = f"{value:.{decimals}f}"
+    return text.lstrip("-") if float(text) == 0 else text
 
 
 def shares(values: Iterable[float]) -> list[str]:

@@ -41,7 +41,7 @@ from kabucli.completion import (
     complete_path,
     complete_players,
 )
-from kabucli.figures import counted, elo_pm, shares, signed
+from kabucli.figures import counted, elo_pm, plain, shares, signed
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -212,10 +212,10 @@ def _summary_lines(report: Any) -> list[str]:
                    f"{h['score']:.3f}, Elo {elo} (95%: {lo} to {hi}), LOS {h['los']:.1%}")
     sp = d.get("sprt")
     if sp:
-        llr = f"{sp['llr']:.2f}"  # (a hair below zero, as fastchess's often is: no minus)
+        # (a hair below zero, as fastchess's often is: no minus)
         out.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}] ({sp['model']}): LLR "
-                   f"{'0.00' if float(llr) == 0 else llr} (bounds {sp['lower']:.2f}, "
-                   f"{sp['upper']:.2f}): {sp['result']}")
+                   f"{plain(sp['llr'], 2)} (bounds {sp['lower']:.2f}, {sp['upper']:.2f}): "
+                   f"{sp['result']}")
     return out
 
 
