@@ -89,8 +89,8 @@ def replay(
 ) -> None:
     """Show a recorded game step by step, as a person would read it."""
     from kabucli import games, render
-    from kabucli.engine import Match, check_header, commitment_unbound, walk
-    from kabucli.errors import KabuError, LogError
+    from kabucli.engine import Match, commitment_unbound, walk
+    from kabucli.errors import LogError
     from kabucli.log import check_times
 
     with _json_errors(as_json, log=str(log)):
@@ -105,12 +105,8 @@ def replay(
         if step and at is not None:
             fail("--step pages through the whole game: it takes no --at (in the pager, g N "
                  "goes to event N)")
-        data = _read(log, strict=False)
+        data = _read(log, strict=False)  # (its header checked against its game: log._scan)
         g = games.get(data.header.game)
-        try:
-            check_header(g, data.header)
-        except KabuError as exc:
-            fail(f"{log}: {exc}", EXIT_UNREADABLE)
         if data.error is None:  # shown whole, and then said unreadable, as audit says
             try:
                 check_times(data)
@@ -395,8 +391,8 @@ def audit(
     Exit 0 if all are valid, 1 if one breaks a rule or is not the one
     --digest or --commit names, 2 if one cannot be read (or what --digest
     or --commit gives is not 16 to 64 hex digits)."""
-    from kabucli import games, render
-    from kabucli.engine import Violation, check_header, commitment_unbound
+    from kabucli import render
+    from kabucli.engine import Violation, commitment_unbound
     from kabucli.errors import KabuError
     from kabucli.log import audit_log, external_bot
     from kabucli.safetext import NAME_SHOWN, quoted, safe_text
@@ -446,9 +442,8 @@ def audit(
                     raise KabuError("the name is empty, not a log file")
                 with (contextlib.nullcontext(None) if progress is not None or as_json
                       else _long_work(f"auditing {safe_text(str(path))}")) as tell:
+                    # (the header checked against its game as it is read: log._scan)
                     data = audit_log(path, _event_types_or_fail, tell)
-                g = games.get(data.header.game)
-                check_header(g, data.header)
             except KabuError as exc:
                 where = str(path) if name else "''"
                 msg = str(exc) if str(exc).startswith(where) else f"{where}: {exc}"
