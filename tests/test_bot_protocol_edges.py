@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from matchtools import alive
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from kabucli import games
 from kabucli.bots.external import ERR_TAIL, LINE_LIMIT, Channel, PythonBot, Stalled
@@ -257,15 +257,20 @@ for line in sys.stdin:
 """
 
 
+def _against_best(bot: Path, source: str) -> Result:
+    """A seeded two-round game of Dare between the program ``source`` (written to ``bot``) as
+    p1 and the best bot."""
+    bot.write_text(source)
+    return CliRunner().invoke(app, ["play", "dare", "--seed", "3", "--players", "2", "--rule",
+                                    "rounds=2", "--bot", f"1=cmd:{sys.executable} {bot}",
+                                    "--bot", "2=best", "--no-log"])
+
+
 def test_a_byte_order_mark_begun_after_an_answer_is_not_an_answer_before_the_turn(
         tmp_path: Path) -> None:
     """What a bot wrote before it was asked is an answer out of step, unless it is (the
     start of) a byte order mark, which its next answer then begins with."""
-    bot = tmp_path / "bom.py"
-    bot.write_text(BOM_EACH_ANSWER)
-    res = CliRunner().invoke(app, ["play", "dare", "--seed", "3", "--players", "2", "--rule",
-                                   "rounds=2", "--bot", f"1=cmd:{sys.executable} {bot}",
-                                   "--bot", "2=best", "--no-log"])
+    res = _against_best(tmp_path / "bom.py", BOM_EACH_ANSWER)
     assert res.exit_code == 0, res.output
 
 
@@ -450,11 +455,7 @@ for line in sys.stdin:
 def test_a_bad_answer_after_the_first_is_not_taken_for_a_greeting(tmp_path: Path) -> None:
     """Only the first line a bot writes may be a greeting meant for stderr: a bad answer
     later is refused without that hint."""
-    bot = tmp_path / "second.py"
-    bot.write_text(SECOND_ANSWER_BAD)
-    res = CliRunner().invoke(app, ["play", "dare", "--seed", "3", "--players", "2", "--rule",
-                                   "rounds=2", "--bot", f"1=cmd:{sys.executable} {bot}",
-                                   "--bot", "2=best", "--no-log"])
+    res = _against_best(tmp_path / "second.py", SECOND_ANSWER_BAD)
     assert res.exit_code == 1, res.output
     line = next(x for x in res.output.splitlines() if x.startswith("error:"))
     assert "answered 'nonsense'" in line, line
