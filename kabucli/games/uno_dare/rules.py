@@ -522,8 +522,7 @@ class UnoDare(Game[UnoState, UnoDareRules]):
                 return self._not_held(want, card, most)
         why = self.deck.check_available(s.certain(), list(revealed.elements()))
         return None if why is None else (
-            f"{why}: type the {len(hand)} card{'s' if len(hand) != 1 else ''} p{want} shows "
-            "again")
+            f"{why}: type the {counted(len(hand), 'card', 'cards')} p{want} shows again")
 
     def _not_held(self, seat: int, card: int, drew: int = 0) -> str:
         """Why ``seat`` cannot hold (more of) ``card``: every copy went into the draw pile at
