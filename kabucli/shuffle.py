@@ -36,8 +36,12 @@ T = TypeVar("T")
 
 def parse_seed(text: str | int) -> int:
     """A seed from what a person typed: a whole number 0 <= seed < 2**64, in decimal (leading
-    zeros allowed) or with a ``0x``/``0o``/``0b`` prefix, digits optionally grouped by ``_``."""
+    zeros allowed) or with a ``0x``/``0o``/``0b`` prefix, digits optionally grouped by ``_``.
+    The digits are ASCII ones, as every other number kabucli reads (Python's ``int`` would
+    also take other scripts' digits, such as '٣' for 3)."""
     t = str(text).strip()
+    if not t.isascii():
+        raise ParseError(f"seed {quoted(t)} is not a whole number: use the digits 0-9")
     if len(t) > 200:  # longer than any seed, even in binary with '_' between the digits
         raise ParseError(f"seed '{safe_text(t, 24)}' is out of range: use 0 to 2**64 - 1")
     try:

@@ -510,6 +510,9 @@ def test_parse_seed_reads_decimal_hex_and_underscores(text: str | int, seed: int
     ("1.5", "not a whole number"),
     ("12abc", "not a whole number"),
     ("1__0", "not a whole number"),
+    ("\u0663", "not a whole number"),  # Arabic-Indic 3: int() takes it
+    ("\uff17", "not a whole number"),  # a full-width 7
+    ("1\u0660", "not a whole number"),
 ])
 def test_parse_seed_refuses_negatives_too_large_and_words_quoting_the_input(
         text: str, why: str) -> None:
