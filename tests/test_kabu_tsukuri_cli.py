@@ -312,6 +312,32 @@ for line in sys.stdin:
     assert hints and all("best" not in hint for hint in hints)
 
 
+@pytest.mark.parametrize(("answer", "said"), [
+    ("best", "'best' is a question the play prompt answers for people, not a move: a bot sends "
+             "a move of its turn's 'legal' (or, where 'legal' is empty, as its 'hint' says)"),
+    ("p2 BEST", "'best' is a question the play prompt answers for people, not a move"),
+    ("huh", "'huh' is not a Kabu-Tsukuri move: lay your rows like '1-2-3 4-5-6 7-8-9 aside 12' "
+            "(at the play prompt, 'best' asks the solver)"),
+])
+def test_a_bot_program_that_asks_best_is_told_it_is_the_prompts_question_not_a_move(
+        tmp_path: Path, answer: str, said: str) -> None:
+    """A program answering 'best' (which its hint never names) was refused with "'best' is
+    not a Kabu-Tsukuri move: lay your rows like ..., or ask 'best'": the refusal offered the
+    very word it refused. Any other word was told to "ask 'best'" as if a bot could."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"""\
+import json, sys
+for line in sys.stdin:
+    if json.loads(line)["type"] == "turn":
+        print({answer!r}, flush=True)
+""")
+    res = run("play", "kabu-tsukuri", "--seed", "1", "--bot", f"2=cmd:{sys.executable} {bot}",
+              "--bot", "1=random", "--no-log", "-q")
+    assert res.exit_code == 1
+    assert f"bot p2 answered {answer!r}: {said}" in res.stderr, res.stderr
+    assert "or ask 'best'" not in res.stderr
+
+
 def test_completion_offers_kabu_tsukuri() -> None:
     assert "kabu-tsukuri" in complete_game()
 

@@ -121,11 +121,13 @@ def test_a_word_kabu_tsukuri_does_not_know_is_answered_with_what_a_real_table_ty
     res = run("play", "kabu-tsukuri", "--seed", "1", "--player", "Ann", "--bot", "2=best",
               "--no-log", input="bte\nquit\n")
     assert refusals(res.stdout) == ["'bte' is not a Kabu-Tsukuri move: lay your rows like "
-                                    "'1-2-3 4-5-6 7-8-9 aside 12', or ask 'best'"]
+                                    "'1-2-3 4-5-6 7-8-9 aside 12' (at the play prompt, 'best' "
+                                    "asks the solver)"]
     res = run("play", "kabu-tsukuri", "--seed", "1", "--players", "5", "--player", "Ann",
               *(f"--bot={i}=best" for i in range(2, 6)), "--no-log", input="bte\nquit\n")
     assert refusals(res.stdout) == ["'bte' is not a Kabu-Tsukuri move: lay your rows like "
-                                    "'1-2-3 4-5-6 7-8-9', or ask 'best'"], res.output[-800:]
+                                    "'1-2-3 4-5-6 7-8-9' (at the play prompt, 'best' asks the "
+                                    "solver)"], res.output[-800:]
 
 
 def test_an_uno_dare_reshuffle_of_one_card_is_said_in_the_singular() -> None:

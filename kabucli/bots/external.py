@@ -57,6 +57,7 @@ from kabucli.errors import BotError, KabuError, ParseError
 from kabucli.events import Event
 from kabucli.log import Header
 from kabucli.notation import MAX_LINE
+from kabucli.safetext import quoted
 from kabucli.shuffle import Rng
 
 TIMEOUT = 10.0  # seconds a bot has for each answer (KABUCLI_BOT_TIMEOUT overrides it)
@@ -98,9 +99,7 @@ def bot_timeout() -> float:
     if not text.strip():
         return TIMEOUT
     value = seconds(text)
-    if value is None:
-        from kabucli.safetext import quoted  # (cut: a setting may be 100 KB long)
-
+    if value is None:  # (quoted: cut, as a setting may be 100 KB long)
         raise BotError(f"KABUCLI_BOT_TIMEOUT={quoted(text)}: not a number of seconds from "
                        "0.001 to 86400")
     return value
@@ -260,7 +259,7 @@ class Channel:
                          if line.strip()), (0, ""))
         if not last:
             return f"{how} without answering"
-        from kabucli.safetext import quoted, safe_text
+        from kabucli.safetext import safe_text
 
         if at == 0 and self._err_cut:  # begun before what is kept: its end is said
             end = safe_text(last[-120:])[-120:]
@@ -528,6 +527,12 @@ def parse_answer(game: Game, state: Any, seat: int, answer: str) -> Event:
     try:
         ev = game.parse(state, answer if named else f"p{seat} {answer}")
     except KabuError as exc:
+        words = answer.lower().split()[1 if named else 0:]
+        if words and words[0] in games.commands(game.name, False):  # Kabu-Tsukuri's 'best'
+            raise BotError(f"bot p{seat} answered {answer[:80]!r}: {quoted(words[0])} is a "
+                           "question the play prompt answers for people, not a move: a bot "
+                           "sends a move of its turn's 'legal' (or, where 'legal' is empty, "
+                           "as its 'hint' says)") from None
         raise BotError(f"bot p{seat} answered {answer[:80]!r}: {exc}") from None
     return own_move(game, ev, seat, f"bot p{seat} answered {answer[:80]!r}")
 

@@ -22,13 +22,14 @@ EMPTY = "type three rows like '1-2-3 4-5-6 7-8-9 aside 12'"  # (when no hint app
 def not_a_move(word: str, s: KabuState) -> str:
     """Why a word that is no move is refused, with the moves typed at this table: at a real
     table the referee's (nobody lays rows there, and 'best' answers only in a seeded game); in
-    a seeded game a player's, who lays rows and may ask 'best' (the program deals, bets and
-    turns the rows over: 'bet' and 'show' are refused there)."""
+    a seeded game a player's, who lays rows and, at the play prompt, may ask 'best' (the
+    program deals, bets and turns the rows over: 'bet' and 'show' are refused there). A bot
+    program is refused in the same words: 'best' is named as the prompt's."""
     if s.physical:
         return (f"{quoted(word)} is not a Kabu-Tsukuri move: at a real table type 'deal', "
                 "'bet' or 'show 3-4-5'")
     return (f"{quoted(word)} is not a Kabu-Tsukuri move: lay your rows like "
-            f"{quoted(_rows_example(s.size))}, or ask 'best'")
+            f"{quoted(_rows_example(s.size))} (at the play prompt, 'best' asks the solver)")
 
 
 # why a deal naming cards is refused at a real table (a deal with the hands is a seeded log's)
