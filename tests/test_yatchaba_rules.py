@@ -503,6 +503,16 @@ def test_a_small_pot_gives_the_dealer_nothing_and_records_no_empty_payment() -> 
     assert of_type(m, GameEnd)[0] == GameEnd(1, 0, 4, 2)
 
 
+def test_a_later_guesser_right_on_a_pot_below_five_takes_it_all_and_the_dealer_nothing() -> None:
+    m = new_match(2)
+    play(m, "deal", "guess 1 2 3", "bet", "pass", "reveal 4 5 6")  # pot 2
+    play(m, "deal", "guess 1 2 3", "bet", "pass", "reveal 3 2 1")  # pot 4, p2 right
+    # the dealer's share is 4 // 5 = 0: no payment of 0 is recorded, the guesser takes 4
+    assert of_type(m, Pay) == [Pay(0, 2, 4, "win")]
+    assert m.state.ledger.pot == 0 and balances(m) == [100 - 1 - 1, 100 - 1 - 1 + 4]
+    assert of_type(m, GameEnd)[0] == GameEnd(1, 2, 0, 2)
+
+
 def test_a_carried_pot_goes_to_the_next_winner() -> None:
     m = new_match(2)
     wrong_round(m)
