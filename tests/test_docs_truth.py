@@ -354,3 +354,29 @@ def test_a_rules_page_names_the_digit_names_its_showdowns_print(game: str) -> No
     page = _flat((ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8"))
     missing = [f"{name} ({d})" for d, name in enumerate(DIGIT_NAMES) if f"{name} ({d})" not in page]
     assert not missing, f"docs/rules/{game}.md never names {missing}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_rules_page_says_how_many_players_play_by_default(game: str) -> None:
+    """`kabucli play GAME` without --players seats the game's default number of players; each
+    rules page says how many. Dare's said only "2, 3 or 4 players", so a user could not tell
+    that a plain `play dare` seats three."""
+    from kabucli.games import get
+
+    n = get(game).default_players
+    page = _flat((ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8"))
+    assert re.search(rf"\b{n}( players)? by default\b", page), (
+        f"docs/rules/{game}.md never says {n} players play by default")
+
+
+@pytest.mark.parametrize("game", ["dare", "kabu-tsukuri"])
+def test_a_chips_rules_page_says_who_wins_the_match_as_play_does(game: str) -> None:
+    """A match of chips ends with `most chips: p2 (53)`, or `tied for the most chips (...)`
+    naming every leader (the pot left counts for nobody): the rules page says so. Dare's page
+    ended the match "with the balances as they stand" and never said who wins it."""
+    page = _flat((ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8"))
+    match = page.split("## The match", 1)[-1] if game == "dare" else page
+    assert "the most chips" in match and "share the win" in match, (
+        f"docs/rules/{game}.md never says the most chips win the match, ties sharing it")
+    out = _kabucli("play", game, "--seed", "4", "--bot", "all=random", "--quiet", "--no-log")
+    assert "the most chips" in out.stdout or "most chips:" in out.stdout
