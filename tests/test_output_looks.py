@@ -238,3 +238,14 @@ def test_an_sprt_whose_llr_rounds_to_zero_shows_no_signed_zero() -> None:
     assert -0.005 < data["sprt"]["llr"] < 0, data["sprt"]
     line = next(line for line in res.output.splitlines() if line.startswith("SPRT"))
     assert "LLR 0.00 " in line and not SIGNED_ZERO.search(line), line
+
+
+def test_sim_s_head_to_head_line_stays_one_line_when_piped() -> None:
+    """Piped, rich drew sim's summary lines at its default 80 columns, so a head-to-head line
+    of 81 characters was broken before its last figure ("..., LOS" then "100.0%" alone on
+    the next line): a script reading the line lost the LOS. The lines are now printed whole,
+    as every other one-line message is."""
+    res = kabucli("sim", "dare", "-b", "best", "-b", "random", "-m", "3", "-s", "1", "-j", "1")
+    assert res.exit_code == 0, res.output
+    line = next(line for line in res.output.splitlines() if line.startswith("#1 vs #2:"))
+    assert len(line) > 80 and line.endswith("LOS 100.0%"), line

@@ -521,11 +521,12 @@ def _end_run(as_json: dict[str, Any] | None,
             t.add_row(*(Text(c, no_wrap=k not in words or len(c) <= _WHOLE_NAME)
                         for k, c in enumerate(row)))
         out.print(fit(t))
-    for line in lines:
-        out.print(_escape(line))
+    for line in lines:  # (whole, as every one-line message: piped, rich broke one at 80)
+        out.print(_escape(line), soft_wrap=True)
     _print_failures(out, report)
     if report.reused:
-        out.print(f"[dim]{_matches(report.reused)} reused from {_escape(str(logs))}[/]")
+        out.print(f"[dim]{_matches(report.reused)} reused from {_escape(str(logs))}[/]",
+                  soft_wrap=True)
     if report.stopped:
         _say_stopped(err, report)
     charts()
