@@ -137,3 +137,20 @@ def test_output_and_stderr_both_on_a_full_disk_still_exit_2(tmp_path: Path) -> N
         res = subprocess.run([sys.executable, "-m", "kabucli", "rules", "dare"], cwd=tmp_path,
                              env=ENV, stdout=full, stderr=full, timeout=300)
     assert res.returncode == 2
+
+
+@pytest.mark.parametrize("args", [["--help"], ["play", "--help"], ["log"]])
+def test_help_whose_reader_has_gone_exits_141_without_a_word(args: list[str],
+                                                            tmp_path: Path) -> None:
+    """Typer draws help (asked for, or a group given no command) with a console of rich's own,
+    whose end at a closed pipe is exit code 1: ``kabucli --help | head -c 10`` said a
+    refusal. Here the reader has gone before a word is written."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "kabucli", *args], cwd=tmp_path,
+                                env=ENV, stdout=w, stderr=subprocess.PIPE)
+    finally:
+        os.close(w)
+    _, err = proc.communicate(timeout=300)
+    assert (proc.returncode, err) == (141, b"")

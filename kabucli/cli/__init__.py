@@ -97,6 +97,7 @@ def _reader_gone() -> NoReturn:
 
 def _main() -> None:
     """:func:`main` with Ctrl-C noted."""
+    null_before = _stdout_is_null()
     try:
         if os.environ.get(COMPLETE_VAR):  # a completion script asks for candidates
             from typer.main import get_command
@@ -115,6 +116,10 @@ def _main() -> None:
         if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
             # click's end of a print() to a pipe whose reader has gone (kabucli replay LOG
             # --json | head -1): its exit 1 says a refusal here (rich's end: see _console)
+            sys.exit(PIPE_GONE)
+        if exc.code == 1 and not null_before and _stdout_is_null():
+            # rich's own console at a reader gone (typer's help: kabucli --help | head -1)
+            # sends the rest to /dev/null and exits 1, a refusal here (kabucli's: _console)
             sys.exit(PIPE_GONE)
         raise
     except KeyboardInterrupt:  # Ctrl-C where no command handles it (typer still starting)
@@ -136,6 +141,15 @@ def _main() -> None:
                                     f"{_escape(str(exc))} (set KABUCLI_DEBUG=1 for details)")
         sys.exit(3)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _stdout_is_null() -> bool:
+    """Whether descriptor 1 is /dev/null (where rich sends the output of a reader gone)."""
+    try:
+        out, null = os.fstat(1), os.stat(os.devnull)
+    except OSError:
+        return False
+    return (out.st_dev, out.st_ino) == (null.st_dev, null.st_ino)
 
 
 # Whether a Ctrl-C came (see _note_ctrl_c)
