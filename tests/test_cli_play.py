@@ -404,6 +404,18 @@ def test_json_of_a_game_left_unfinished_is_a_document_too(tmp_path: Path) -> Non
     assert json.loads(bots.stdout)["seed"] == 7  # a finished game, bots alone: as before
 
 
+def test_json_of_a_finished_game_has_the_same_keys_as_an_unfinished_one() -> None:
+    """``stopped`` was left out of a finished game's document (a program reading
+    ``doc["stopped"]`` to learn whether the game went to its end got a KeyError there): it is
+    null, as sim's and tournament's ``stopped`` is when nothing stopped the run."""
+    res = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1",
+              "--no-log", "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert set(doc) == {"seed", "log", "events", "outcome", "stopped"}
+    assert doc["stopped"] is None and doc["outcome"] is not None
+
+
 def test_bots_alone_are_played_keeping_no_events_but_for_a_python_class_bot(
         tmp_path: Path) -> None:
     """What play runs for bots alone (cli.table._drive) keeps no events in memory, as kabucli

@@ -509,14 +509,12 @@ def _line_shown(line: str) -> str:
 def _play_doc(sess: Session, stopped: str | None = None) -> dict[str, Any]:
     """``play --json``'s document: the seed (not while it is kept from the people at the
     table: an unfinished match), the log, the events and the outcome (none before the end);
-    ``stopped``: why a match left unfinished stopped."""
+    ``stopped``: why a match left unfinished stopped, null for one played to its end (every
+    key always there, as in sim's report)."""
     m = sess.match
-    doc = {"seed": None if sess.seed_secret() and not m.over else m.seed,
-           "log": str(sess.log_path) if sess.log_path else None,
-           "events": m.logged, "outcome": m.outcome() if m.over else None}
-    if stopped is not None:
-        doc["stopped"] = stopped
-    return doc
+    return {"seed": None if sess.seed_secret() and not m.over else m.seed,
+            "log": str(sess.log_path) if sess.log_path else None,
+            "events": m.logged, "outcome": m.outcome() if m.over else None, "stopped": stopped}
 
 
 def _seed_revealed(m: Match) -> str:
