@@ -55,6 +55,7 @@ from kabucli.errors import (
     LogFullError,
     LogWriteError,
     NeedInputs,
+    WriteError,
 )
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.files import MiB, open_regular, read_bytes, size_text, sync_folder, write_whole
@@ -254,8 +255,8 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
             fh = open(path, "w+b" if overwrite else "x+b")  # noqa: SIM115 - held open for appends
         except FileExistsError:
             raise LogError(f"{path} already exists; choose another --log name") from None
-        except OSError as exc:
-            raise LogError(f"cannot create {path}: {exc.strerror}") from None
+        except OSError as exc:  # a file that cannot be written: exit code 2, not a refusal
+            raise WriteError(f"cannot create {path}: {exc.strerror}") from None
         try:
             _lock(fh, path)
             writer = cls.start(fh, header, fmt, durable, types)

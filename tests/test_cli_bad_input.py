@@ -166,10 +166,13 @@ def test_log_that_already_exists_is_refused_and_left_untouched(tmp_path: Path) -
     assert log.read_bytes() == b"precious"
 
 
-def test_log_in_a_missing_folder_is_refused(tmp_path: Path) -> None:
+def test_log_in_a_missing_folder_is_refused_as_a_file_that_cannot_be_written(
+        tmp_path: Path) -> None:
+    """Exit code 2, as README says of a file that cannot be written (and as 'log convert' to
+    the same place): it was 1, a refusal of what was given."""
     log = tmp_path / "nowhere" / "g.kbl"
     res = run("play", "dare", "-s", "1", "-b", "all=best", "--log", str(log))
-    assert error(res) == f"cannot create {log}: No such file or directory"
+    assert error(res, 2) == f"cannot create {log}: No such file or directory"
     assert not log.parent.exists()
 
 

@@ -105,7 +105,7 @@ def play(
     as_json: JsonOpt = False,
 ) -> None:
     """Play a game: interactive by default, or from a script; bots fill any seats."""
-    from kabucli.errors import KabuError
+    from kabucli.errors import KabuError, WriteError
     from kabucli.log import format_for
     from kabucli.session import build_seats, default_log_path, random_seed, start
 
@@ -132,6 +132,8 @@ def play(
         sess = start(g, r, seats, None if physical else s, path,
                      format_for(path) if path else None, durable=humans or physical,
                      commit=commit, timeout=timeout)
+    except WriteError as exc:  # the log cannot be made (a folder missing, not writable)
+        fail(str(exc), EXIT_UNREADABLE)
     except KabuError as exc:
         fail(str(exc))
     if typed is not None and sess.seed_secret() and not (quiet or as_json):
