@@ -92,6 +92,31 @@ def test_replay_json_gives_one_step_per_event_numbered_from_one(path: Path) -> N
     assert all(s["notation"] and s["event"]["e"] for s in steps)
 
 
+@pytest.mark.parametrize("path", LOGS)
+def test_replay_json_gives_the_digest_audit_prints(path: Path) -> None:
+    """A program matching a replay to the digest written down at the table had to run audit
+    as well: replay --json gave no digest. It gives audit's, in every view."""
+    found = json.loads(kabucli("audit", str(path), "--json").stdout)[0]["digest"]
+    assert isinstance(found, str) and len(found) == 64
+    for view in ((), ("--as", "p2"), ("--at", "2")):
+        res = kabucli("replay", str(path), "--json", *view)
+        assert res.exit_code == 0, res.stderr
+        assert json.loads(res.stdout)["digest"] == found, view
+
+
+def test_replay_json_of_a_log_that_breaks_a_rule_has_no_digest(tmp_path: Path) -> None:
+    """As audit prints none for it (its inputs after the break cannot be told apart)."""
+    lines = (REPLAYS / "dare" / "2p-human-undo.jsonl").read_text().splitlines()
+    assert '"field":[2,8,8]' in lines[1], lines[1]
+    lines[1] = lines[1].replace('"field":[2,8,8]', '"field":[2,8,9]')  # not the seed's deal
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    audit = json.loads(kabucli("audit", str(bad), "--json").stdout)[0]
+    assert audit["status"] == "invalid" and audit.get("digest") is None, audit
+    doc = json.loads(kabucli("replay", str(bad), "--json").stdout)
+    assert doc["violation"] is not None and doc["digest"] is None
+
+
 @pytest.mark.parametrize("game", games.names())
 def test_each_registered_game_has_at_least_six_recorded_games(game: str) -> None:
     folder = REPLAYS / game

@@ -275,6 +275,18 @@ def _viewer(text: str, seats: list[SeatInfo]) -> int:
     return seat
 
 
+def _digest(data: Any) -> str | None:
+    """A log's digest, as audit prints it (:func:`kabucli.log.log_digest`); None where audit
+    finds no digest (a time on an event the engine derives, which audit refuses)."""
+    from kabucli.errors import LogError
+    from kabucli.log import log_digest
+
+    try:
+        return log_digest(data)
+    except LogError:
+        return None
+
+
 def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | None,
                  viewer: int | None = None) -> Violation | None:
     """``replay --json``: one JSON document, the log's header first. Without ``at`` it lists
@@ -319,7 +331,9 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
                 "violation": None if violation is None else {
                     "index": violation.index, "actor": violation.actor,
                     "action": violation.action, "reason": violation.reason},
-                "error": None if data.error is None else str(data.error)}
+                "error": None if data.error is None else str(data.error),
+                # the log's digest, as audit prints it: only for a log whole and valid
+                "digest": _digest(data) if violation is None and data.error is None else None}
 
     header, hidden = seen_header(g, data.header, viewer)
     head = {"log": str(log), "header": to_builtins(header), "events": len(data.events)}
