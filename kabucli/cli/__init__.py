@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 from kabucli.cli import about, records, runs, table
 from kabucli.cli.common import (
+    CTRL_C,
     PIPE_GONE,
     _console,
     _dumps,
@@ -110,7 +111,7 @@ def _main() -> None:
                 _reader_gone()
             sys.exit(answered)
         code = app(standalone_mode=False)
-        if code == 130 and _CTRL_C:  # typer's word for a Ctrl-C that no command handled
+        if code == 130 and CTRL_C:  # typer's word for a Ctrl-C that no command handled
             _aborted()
     except SystemExit as exc:
         if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
@@ -152,10 +153,6 @@ def _stdout_is_null() -> bool:
     return (out.st_dev, out.st_ino) == (null.st_dev, null.st_ino)
 
 
-# Whether a Ctrl-C came (see _note_ctrl_c)
-_CTRL_C: list[bool] = []
-
-
 def _note_ctrl_c() -> Callable[[int, Any], None] | None:
     """Ctrl-C raises KeyboardInterrupt as ever, noting that it came. Typer turns one that no
     command handled (in the middle of an audit, say) into a silent exit 130, which a command
@@ -167,10 +164,10 @@ def _note_ctrl_c() -> Callable[[int, Any], None] | None:
     import signal
     import threading
 
-    _CTRL_C.clear()
+    CTRL_C.clear()
 
     def noted(signum: int, frame: Any) -> None:
-        _CTRL_C.append(True)
+        CTRL_C.append(True)
         raise KeyboardInterrupt
 
     if (signal.getsignal(signal.SIGINT) is not signal.default_int_handler

@@ -40,6 +40,7 @@ from kabucli.cli.common import (
     _seed,
     _sigterm_stops,
     fail,
+    said_ctrl_c,
 )
 from kabucli.completion import (
     complete_path,
@@ -914,6 +915,7 @@ def _stop(sess: Session, why: str, code: int, as_json: bool = False,
     # (a person's choice, or a signal's, said as such: no error, though a signal's exit is
     # its own, as kabucli sim's)
     _console(stderr=True).print(f"{_escape(why)}{_escape(kept)}")
+    said_ctrl_c()
     raise typer.Exit(code)
 
 
