@@ -620,11 +620,18 @@ def test_entry_point_bad_input_is_one_line_without_traceback(tmp_path: Path,
     assert list(tmp_path.iterdir()) == []
 
 
-def test_entry_point_with_no_color_on_a_terminal_sends_no_escapes(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("args", "said"), [
+    (("deal", "dare", "--seed", "3"), b"seed 3"),
+    # a game between bots made the prompt's line editor, whose output showed the cursor
+    # (ESC[?12l ESC[?25h) though nobody was asked anything
+    (("play", "dare", "--seed", "3", "--bot", "all=random", "--no-log", "-q"), b"final chips"),
+])
+def test_entry_point_with_no_color_on_a_terminal_sends_no_escapes(
+        tmp_path: Path, args: tuple[str, ...], said: bytes) -> None:
     env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
     env.update(NO_COLOR="1", TERM="xterm-256color")
     main, child = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "kabucli", "deal", "dare", "--seed", "3"],
+    proc = subprocess.Popen([sys.executable, "-m", "kabucli", *args],
                             stdin=child, stdout=child, stderr=child, env=env, cwd=tmp_path)
     os.close(child)
     out = b""
@@ -638,7 +645,7 @@ def test_entry_point_with_no_color_on_a_terminal_sends_no_escapes(tmp_path: Path
         out += chunk
     os.close(main)
     assert proc.wait(timeout=60) == 0
-    assert b"seed 3" in out
+    assert said in out
     assert ANSI.encode() not in out
 
 

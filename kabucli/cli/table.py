@@ -736,7 +736,16 @@ def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:
 
         plain = bool(os.environ.get("NO_COLOR"))
         if not sess.hot_seat():
-            return LineEditor(sess, stream, plain).ask
+            # made at the first question: a game nobody types in makes none (prompt_toolkit's
+            # output showed the cursor, writing escapes to a screen of bots' moves)
+            made: list[LineEditor] = []
+
+            def ask_one(who: str, what: str) -> str:
+                if not made:
+                    made.append(LineEditor(sess, stream, plain))
+                return made[0].ask(who, what)
+
+            return ask_one
         # Several people at one screen: Up recalls only the lines of the person the table is
         # drawn for, kept in memory (the game's history file would give one person's rows
         # or sets, typed before the screen was passed, to the next, or to a later game)
