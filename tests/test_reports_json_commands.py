@@ -122,6 +122,11 @@ def test_the_runs_reached_the_optional_parts(sent: dict[str, list[Any]]) -> None
     assert any(r["violation"] for r in replays) and any(r["error"] for r in replays)
     assert {r["digest"] is None for r in replays} == {True, False}
     assert any(s["event"] is None for r in replays if "viewer" in r for s in r["steps"])
+    steps = [s for r in replays for s in r.get("steps", [])]
+    # (the words of the page's kind and actor rows)
+    assert {s["kind"] for s in steps} == {"action", "chance", "auto", "meta"}
+    assert {s["actor"] for s in steps} - {f"p{n}" for n in range(1, 7)} == {
+        "engine", "table", "referee"}
     assert [len(s["arrangements"][0]["aside"]) for s in sent["solve"]] == [1, 0]
     assert {c["ok"] for b in sent["bot check"] for c in b["checks"]} == {True, False}
 
