@@ -14,6 +14,7 @@ written by the machine that plays the match: on a cluster, give a folder every m
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import signal
@@ -90,6 +91,10 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
 
             signal.signal(signal.SIGTERM, noted)
         printer = _quiet_cluster_errors(ray)
+    if plan.log_dir is not None:
+        # the workers do not run in this process's folder (on a cluster, in the one where
+        # `ray start` was run): a relative log folder is named from here
+        plan = dataclasses.replace(plan, log_dir=os.path.abspath(plan.log_dir))
     task = ray.remote(max_retries=RETRIES, num_cpus=1)(play_chunk)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     plan_ref = ray.put(plan)

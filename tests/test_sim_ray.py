@@ -54,6 +54,24 @@ def test_ray_gives_the_report_and_logs_of_one_local_worker(ray: Any, tmp_path: P
     assert logs_of(tmp_path / "ray") == logs_of(tmp_path / "local")
 
 
+def test_a_relative_log_folder_is_where_ray_workers_write_the_logs(
+        ray: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the workers of a cluster run in their own folder (where `ray start` was run), not in
+    # kabucli's: `--logs DIR` with a relative DIR stopped the run at its first match with
+    # "cannot create DIR/dare-00001.kbl: No such file or directory" (DIR made by kabucli in
+    # its own folder, the workers looking for it in theirs). Here this process moves to
+    # another folder after its Ray started, as kabucli's folder differs from the nodes'
+    monkeypatch.chdir(tmp_path)
+    rules = build(DARE.Rules, ["rounds=1"])
+    kinds = ["best", "random"]
+    remote = simulate(DARE, rules, kinds, 4, seed=3, log_dir=Path("relative-ray-logs"),
+                      backend="ray", started=STARTED)
+    local = simulate(DARE, rules, kinds, 4, seed=3, log_dir=tmp_path / "local", workers=1,
+                     started=STARTED)
+    assert remote.as_dict() == local.as_dict()
+    assert logs_of(tmp_path / "relative-ray-logs") == logs_of(tmp_path / "local")
+
+
 def test_a_match_whose_ray_worker_dies_is_played_again(ray: Any, tmp_path: Path) -> None:
     # the bot kills the process playing its match (the Ray worker) the first time only
     bot, marker = killer_bot(tmp_path)
