@@ -57,6 +57,8 @@ def ray_outcomes(plan: Plan, todo: Iterator[int], address: str | None,
             if loaded is not None:
                 _reread_ray_config(loaded)
     ray = _ray()
+    if ours and address is not None:
+        _admitted(ray, address)
     printer = None  # Ray's printer of its cluster's errors, while this run keeps them quiet
     terminated: list[int] = []  # the SIGTERM the run's handler was given, once it is
     if ours:
@@ -178,6 +180,46 @@ def _reachable(address: str) -> None:
         raise KabuError(f"cannot reach the Ray cluster at {address}: "
                         f"{exc.strerror or type(exc).__name__} (is 'ray start --head' "
                         "running there?)") from None
+
+
+def _admitted(ray: Any, address: str) -> None:
+    """KabuError in one line when the cluster at ``address`` refuses this process's token (or
+    its want of one): Ray's own joining asks 20 times, a second apart, each time printing a
+    warning of its core on stderr, before it fails. One question is asked here instead, its
+    warning kept off stderr; any other failure is left to Ray's joining to report."""
+    client = getattr(getattr(ray, "_raylet", None), "GcsClient", None)
+    refused = getattr(getattr(ray, "exceptions", None), "AuthenticationError", None)
+    if client is None or refused is None or address == "auto" or address.startswith("ray://"):
+        return
+    try:
+        with _quiet_stderr():
+            client(address=address, cluster_id=None)
+    except refused:
+        sent = ("refused the token kabucli sent" if _token() else
+                "wants a token and kabucli has none to send")
+        raise KabuError(f"cannot join the Ray cluster at {address}: it {sent} (its token: "
+                        "see docs/bots.md)") from None
+    except Exception:  # Ray's joining tells what else is wrong
+        return
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """This process's stderr (file descriptor 2, which Ray's core writes to) to the null
+    device for a while."""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr to keep quiet
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _get(ray: Any, ref: Any, i: int) -> tuple[list[Outcome], float]:

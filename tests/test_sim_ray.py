@@ -4,6 +4,7 @@ worker dies is run again. Ray is part of the test extras (CI installs it): never
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Iterator
@@ -122,10 +123,14 @@ def test_sim_command_with_ray_backend(ray: Any) -> None:
     assert res.exit_code == 1 and "--address is for --backend ray" in res.output
 
 
-def test_a_cluster_started_by_ray_start_head_is_joined_at_its_address(tmp_path: Path) -> None:
-    """What docs/bots.md says to do on a cluster: `ray start --head` (here its own Ray, in a
-    process group of its own, stopped as Ctrl-C stops it), then `--address HOST:PORT`."""
+@contextlib.contextmanager
+def ray_head(tmp_path: Path) -> Iterator[tuple[int, dict[str, str]]]:
+    """`ray start --head` (its own Ray, in a process group of its own, stopped as Ctrl-C
+    stops it) with token authentication, in a home of its own holding a token in ~/.ray as a
+    home does once Ray has run there (ray.init() of a local Ray writes one): its port, and
+    the environment of that home."""
     import os
+    import secrets
     import signal
     import socket
     import subprocess
@@ -134,18 +139,12 @@ def test_a_cluster_started_by_ray_start_head_is_joined_at_its_address(tmp_path: 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    # a home of its own, holding a token in ~/.ray as a home does once Ray has run there
-    # (ray.init() of a local Ray writes one): ray start --head then starts its cluster with
-    # token authentication, as docs/bots.md says, and kabucli must send that token; without
-    # a token there the cluster had none, and sending it was never tested (kabucli set
-    # RAY_AUTH_MODE after importing Ray, which reads it once, so it sent none: 20 s of
-    # "Failed to connect to Ray cluster")
-    import secrets
-
     (tmp_path / ".ray").mkdir()
     (tmp_path / ".ray" / "auth_token").write_text(secrets.token_hex(32))
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "HOME": str(tmp_path)}
     env.pop("RAY_AUTH_MODE", None)
+    env.pop("RAY_AUTH_TOKEN", None)
+    env.pop("RAY_AUTH_TOKEN_PATH", None)
     head = subprocess.Popen(
         [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--port", str(port),
          "--num-cpus", "2", "--include-dashboard", "false", "--disable-usage-stats",
@@ -160,14 +159,7 @@ def test_a_cluster_started_by_ray_start_head_is_joined_at_its_address(tmp_path: 
             except OSError:
                 assert time.monotonic() < deadline, "ray start --head did not come up"
                 time.sleep(0.2)
-        args = ["sim", "dare", "-b", "best", "-b", "random", "-m", "30", "--seed", "6",
-                "--rule", "rounds=1", "--json"]
-        out = subprocess.run([sys.executable, "-m", "kabucli", *args, "--backend", "ray",
-                              "--address", f"127.0.0.1:{port}"], env=env, capture_output=True,
-                             text=True, timeout=180, check=False)
-        assert out.returncode == 0, out.stderr[-2000:]
-        local = runner.invoke(app, [*args, "--workers", "1"])
-        assert json.loads(out.stdout) == json.loads(local.output)
+        yield port, env
     finally:
         head.send_signal(signal.SIGINT)  # ray start --block stops its cluster on Ctrl-C
         try:
@@ -179,6 +171,50 @@ def test_a_cluster_started_by_ray_start_head_is_joined_at_its_address(tmp_path: 
         current = Path("/tmp/ray/ray_current_cluster")
         if current.is_file() and current.read_text().strip().endswith(f":{port}"):
             current.unlink()
+
+
+def test_a_cluster_started_by_ray_start_head_is_joined_at_its_address(tmp_path: Path) -> None:
+    """What docs/bots.md says to do on a cluster: `ray start --head`, then `--address
+    HOST:PORT`. Its cluster has token authentication, as docs/bots.md says, and kabucli must
+    send that token; without a token there the cluster had none, and sending it was never
+    tested (kabucli set RAY_AUTH_MODE after importing Ray, which reads it once, so it sent
+    none: 20 s of "Failed to connect to Ray cluster")."""
+    import subprocess
+
+    with ray_head(tmp_path) as (port, env):
+        args = ["sim", "dare", "-b", "best", "-b", "random", "-m", "30", "--seed", "6",
+                "--rule", "rounds=1", "--json"]
+        out = subprocess.run([sys.executable, "-m", "kabucli", *args, "--backend", "ray",
+                              "--address", f"127.0.0.1:{port}"], env=env, capture_output=True,
+                             text=True, timeout=180, check=False)
+        assert out.returncode == 0, out.stderr[-2000:]
+        local = runner.invoke(app, [*args, "--workers", "1"])
+        assert json.loads(out.stdout) == json.loads(local.output)
+
+
+def test_a_cluster_refusing_the_token_is_one_line_at_once(tmp_path: Path) -> None:
+    """A wrong RAY_AUTH_TOKEN, or none at all: Ray's joining asked 20 times, a second apart,
+    printing 20 lines "gcs_client.cc:210: Failed to get cluster ID from GCS server:
+    Unauthenticated ..." on stderr before kabucli's line, 21 s in all."""
+    import subprocess
+    import time
+
+    with ray_head(tmp_path) as (port, env):
+        argv = [sys.executable, "-m", "kabucli", "sim", "dare", "-b", "best", "-b", "random",
+                "-m", "3", "--seed", "1", "--backend", "ray", "--address", f"127.0.0.1:{port}"]
+        wrong = {**env, "RAY_AUTH_TOKEN": "0123456789abcdef" * 4}
+        (tmp_path / "elsewhere").mkdir()
+        none = {**env, "HOME": str(tmp_path / "elsewhere")}
+        for environ, said in ((wrong, "it refused the token kabucli sent"),
+                              (none, "it wants a token and kabucli has none to send")):
+            begun = time.monotonic()
+            out = subprocess.run(argv, env=environ, capture_output=True, text=True,
+                                 timeout=120, check=False)
+            took = time.monotonic() - begun
+            assert out.returncode == 1 and out.stdout == ""
+            assert out.stderr == (f"error: cannot join the Ray cluster at 127.0.0.1:{port}: "
+                                  f"{said} (its token: see docs/bots.md)\n"), out.stderr[-2000:]
+            assert took < 10, took
 
 
 def test_sigterm_stops_a_ray_run_with_its_report(tmp_path: Path) -> None:
