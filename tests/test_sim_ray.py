@@ -217,6 +217,54 @@ def test_a_cluster_refusing_the_token_is_one_line_at_once(tmp_path: Path) -> Non
             assert took < 10, took
 
 
+def test_the_docs_command_joining_a_node_to_a_cluster_with_a_token_joins_it(
+        tmp_path: Path) -> None:
+    """docs/bots.md's command for the other machines of a cluster, run as written (HEAD the
+    test head's address; --block, so the test can stop it as it stops the head): with the
+    head's token in ~/.ray, `ray start --address HEAD:6379` was refused by the head ("RPC
+    error: InvalidAuthToken ... RAY_AUTH_MODE is currently 'disabled' (not 'token')")."""
+    import os
+    import re
+    import shlex
+    import signal
+    import subprocess
+    import time
+
+    docs = (Path(__file__).parent.parent / "docs" / "bots.md").read_text()
+    joins = re.findall(r"`([^`]*ray start --address HEAD:6379[^`]*)`", docs)
+    assert len(joins) == 1, joins
+    with ray_head(tmp_path) as (port, env):
+        words = shlex.split(joins[0].replace("HEAD:6379", f"127.0.0.1:{port}"))
+        sets = {}
+        while "=" in words[0]:
+            name, _, value = words.pop(0).partition("=")
+            sets[name] = value
+        assert words[:2] == ["ray", "start"]
+        node = subprocess.Popen(
+            [sys.executable, "-m", "ray.scripts.scripts", *words[1:], "--num-cpus", "1",
+             "--disable-usage-stats", "--block"], start_new_session=True,
+            env={**env, **sets}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            status = [sys.executable, "-m", "ray.scripts.scripts", "status", "--address",
+                      f"127.0.0.1:{port}"]
+            deadline = time.monotonic() + 60
+            while True:
+                assert node.poll() is None, node.communicate()[1][-2000:]
+                out = subprocess.run(status, env={**env, "RAY_AUTH_MODE": "token"},
+                                     capture_output=True, text=True, timeout=60, check=False)
+                if out.stdout.count(" node_") == 2:
+                    break
+                assert time.monotonic() < deadline, out.stdout[-2000:] + out.stderr[-2000:]
+                time.sleep(1)
+        finally:
+            node.send_signal(signal.SIGINT)
+            try:
+                node.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(node.pid, signal.SIGKILL)
+                node.communicate()
+
+
 def test_sigterm_stops_a_ray_run_with_its_report(tmp_path: Path) -> None:
     # Ray puts its own SIGTERM handler in place as it starts (it ended the run at once, with
     # Ray's stack dump and no report); the run's own is put back after it
