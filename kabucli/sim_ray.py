@@ -191,9 +191,26 @@ def _admitted(ray: Any, address: str) -> None:
     refused = getattr(getattr(ray, "exceptions", None), "AuthenticationError", None)
     if client is None or refused is None or address == "auto" or address.startswith("ray://"):
         return
-    try:
-        with _quiet_stderr():
+    answer: list[BaseException | None] = []
+
+    def ask() -> None:
+        try:
             client(address=address, cluster_id=None)
+            answer.append(None)
+        except BaseException as exc:  # handed to the caller
+            answer.append(exc)
+
+    with _quiet_stderr():
+        asking = threading.Thread(target=ask, daemon=True)
+        asking.start()
+        asking.join(2 * CONNECT_WAIT)
+    if not answer:  # Ray's core waits for ever on a port that answers as no Ray head does
+        raise KabuError(f"cannot join the Ray cluster at {address}: it does not answer as the "
+                        "head of a Ray cluster does (is it the address 'ray start --head' "
+                        "printed?)")
+    try:
+        if answer[0] is not None:
+            raise answer[0]
     except refused:
         sent = ("refused the token kabucli sent" if _token() else
                 "wants a token and kabucli has none to send")

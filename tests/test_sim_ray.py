@@ -345,3 +345,25 @@ def test_a_cluster_that_answers_and_refuses_is_not_joined_in_one_line(
     assert str(caught.value) == ("cannot join the Ray cluster at 10.0.0.5:6379 (its token: see "
                                  "docs/bots.md): Failed to connect to Ray cluster at "
                                  "10.0.0.5:6379")
+
+
+def test_an_address_that_answers_as_no_ray_head_is_one_line_not_a_hang(tmp_path: Path) -> None:
+    """A port that takes connections and says nothing a Ray head says (another server, a
+    proxy): Ray's joining waited there for minutes (kabucli's own question for ever)."""
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(64)
+        port = server.getsockname()[1]
+        begun = time.monotonic()
+        out = subprocess.run(
+            [sys.executable, "-m", "kabucli", "sim", "dare", "-b", "best", "-b", "random", "-m",
+             "3", "--backend", "ray", "--address", f"127.0.0.1:{port}"],
+            capture_output=True, text=True, timeout=60, check=False)
+        assert time.monotonic() - begun < 30
+    assert out.returncode == 1
+    assert (f"error: cannot join the Ray cluster at 127.0.0.1:{port}: it does not answer as "
+            "the head of a Ray cluster does") in out.stderr, out.stderr[-2000:]
