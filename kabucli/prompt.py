@@ -240,10 +240,54 @@ class LineEditor:
 
     def ask(self, who: str, what: str) -> str:
         """One line; EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C. The prompt is broken
-        between words at the terminal's width, as it is when it is drawn (a resize too)."""
+        between words at the terminal's width, as it is when it is drawn (a resize too). A
+        signal that stops the game while the prompt is up (:func:`stop_prompt`) ends it with
+        the signal's exception."""
         output = self.prompt.output
-        return self.prompt.prompt(lambda: prompt_message(who, what, output.get_size().columns,
-                                                         self.plain))
+        self._stopped: BaseException | None = None
+        _ASKING.append(self)
+        try:
+            line = self.prompt.prompt(lambda: prompt_message(who, what,
+                                                             output.get_size().columns,
+                                                             self.plain))
+        except BaseException:
+            if self._stopped is None:
+                raise
+            line = ""
+        finally:
+            _ASKING.remove(self)
+        if self._stopped is not None:
+            raise self._stopped
+        return line
+
+    def _stop(self, exc: BaseException) -> bool:
+        """End the prompt with ``exc`` from its event loop (see :func:`stop_prompt`)."""
+        app = self.prompt.app
+        loop = app.loop
+        if not app.is_running or loop is None or loop.is_closed():
+            return False
+        self._stopped = exc
+
+        def end() -> None:
+            running = app.future
+            if app.is_running and running is not None and not running.done():
+                app.exit(exception=exc)
+            # (else the prompt is ending with a line of its own: ask raises exc after it)
+
+        loop.call_soon_threadsafe(end)  # (wakes the loop where it waits for a key)
+        return True
+
+
+_ASKING: list[LineEditor] = []  # the line editor whose prompt is up (on the main thread)
+
+
+def stop_prompt(exc: BaseException) -> bool:
+    """From a signal's handler that stops the game (SIGTERM, SIGHUP): whether the prompt was
+    up, and now ends with ``exc`` (raised by :meth:`LineEditor.ask`). Raised by the handler
+    itself, it landed in whatever the prompt's event loop was running: in a task (its
+    history's loading), prompt_toolkit caught it and printed a traceback, and a task of the
+    loop was left pending."""
+    return bool(_ASKING) and _ASKING[-1]._stop(exc)
 
 
 PROMPT_ROOM = 24  # the fewest columns a prompt's lines after the first keep beside their indent

@@ -8,6 +8,7 @@ import contextlib
 import json
 import math
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from functools import wraps
@@ -211,6 +212,7 @@ class _JsonStream:
 
         if signum != signal.SIGINT:
             _stopped_by(signum)
+            return  # (a prompt that was up ends with the stop)
         self._before[signum](signum, frame)
 
     def write(self, text: str, last: bool = False) -> None:
@@ -244,17 +246,21 @@ def _output_failed(exc: BaseException) -> bool:
             and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF))
 
 
-def _stopped_by(signum: int) -> NoReturn:
+def _stopped_by(signum: int) -> None:
     """Raise what SIGTERM (Terminated) or SIGHUP (HungUp, the terminal that was the standard
-    streams made /dev/null first: see :func:`_terminal_gone`) stops a command with."""
+    streams made /dev/null first: see :func:`_terminal_gone`) stops a command with; at the
+    play prompt, end the prompt with it instead (:func:`kabucli.prompt.stop_prompt`)."""
     import signal
 
     from kabucli.errors import HungUp, Terminated
 
+    stop = HungUp() if signum == signal.SIGHUP else Terminated()
     if signum == signal.SIGHUP:
         _terminal_gone()
-        raise HungUp
-    raise Terminated
+    asking = sys.modules.get("kabucli.prompt")  # (a line editor only once it was imported)
+    if asking is not None and asking.stop_prompt(stop):
+        return  # the prompt that was up ends with it
+    raise stop
 
 
 def _terminal_gone() -> None:
