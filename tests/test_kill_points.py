@@ -237,14 +237,14 @@ def test_ctrl_c_in_a_game_nobody_types_in_exits_130(tmp_path: Path, how: str) ->
     log, exit 130 (Ctrl-C's own), as sim's. It exited 0, which README gives a game a person
     left at the prompt: a script could not tell the game stopped from one played out."""
     log = tmp_path / "long.kbl"
-    if how == "bots":
-        seats = ["--bot", "all=random"]
+    if how == "bots":  # (Dare's longest match, 10,000 rounds, took 1.5 s between bots: under
+        # load it could end before the Ctrl-C came, and the test failed now and then)
+        game = ["uno-dare", "--bot", "all=random", "--rule", "target=1000000"]
     else:  # (p1's moves from a script that ends first: then from the prompt, none here)
         (tmp_path / "moves.txt").write_text("pass\n" * 5000)
-        seats = ["--player", "Ann", "--bot", "2=random", "--script",
-                 str(tmp_path / "moves.txt")]
-    proc = _kabucli("play", "dare", "--seed", "3", *seats, "--rule", "rounds=10000",
-                    "--quiet", "--log", str(log))
+        game = ["dare", "--player", "Ann", "--bot", "2=random", "--script",
+                str(tmp_path / "moves.txt"), "--rule", "rounds=10000"]
+    proc = _kabucli("play", *game, "--seed", "3", "--quiet", "--log", str(log))
     _until(lambda: _held(log) > 2_000, proc)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
