@@ -77,6 +77,9 @@ def test_replay_json_stopped_by_a_signal_is_one_document(tmp_path: Path, long_lo
     doc = json.loads(out)
     assert doc["interrupted"] is True
     assert 0 < len(doc["steps"]) < doc["events"]
+    # the keys that end a document are there, null (they were missing: doc["outcome"] failed)
+    ending = ("outcome", "waiting", "violation", "error", "digest")
+    assert {key: doc[key] for key in ending} == dict.fromkeys(ending), doc.keys()
 
 
 @pytest.mark.parametrize("args", [["audit", "--json"], ["replay", "--json"]])

@@ -374,8 +374,9 @@ def _replay_json(log: Path, g: Game, data: Any, events: list[Event], at: int | N
         match, violation = walk(g, data.header, events, on_step)
         close(ending(match, violation))
     except KeyboardInterrupt as exc:  # (exit 130 all the same; SIGTERM 143, SIGHUP 129)
-        if not stream.ended:
-            close({"interrupted": True})
+        if not stream.ended:  # (the keys that end a document there, null: not known)
+            close({"outcome": None, "waiting": None, "violation": None, "error": None,
+                   "digest": None, "interrupted": True})
         _terminated(exc)
         raise
     finally:
