@@ -151,6 +151,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 _FAILED: list[str] = []  # the message of the last fail()
+_SAID_JSON = [False]  # whether a command printed JSON (by _dumps)
 
 # Whether a Ctrl-C came that no command has said anything of (kabucli.cli._note_ctrl_c): main
 # says "aborted" for it. A command that stops on it with its own words clears it (said_ctrl_c).
@@ -161,7 +162,6 @@ def said_ctrl_c() -> None:
     """The command has said why it stops after a Ctrl-C (play's 'stopped (Ctrl-C); log kept:
     ...'): main's word for a Ctrl-C no command handled is not added."""
     CTRL_C.clear()
-_SAID_JSON = [False]  # whether a command printed JSON (by _dumps)
 
 
 @contextlib.contextmanager
