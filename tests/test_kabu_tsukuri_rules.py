@@ -712,6 +712,14 @@ def test_physical_a_deal_names_no_card() -> None:
     assert m.events[-1] == Deal(1, 1)
 
 
+def test_physical_a_deal_naming_only_the_cards_left_is_refused_too() -> None:
+    """At a real table the program knows no card: a deal with no hands but the cards left
+    over (as a log or a program could hold it) is refused like one naming hands."""
+    m = new_match(3)
+    assert "type 'deal' alone" in refused(m, Deal(1, 1, None, [2] * 18))
+    assert "type 'deal' alone" in refused(m, Deal(1, 1, None, []))
+
+
 def test_physical_nobody_types_an_arrangement() -> None:
     m = physical_match(2)
     reason = m.why_not(Arrange(2, [[1, 2, 3], [4, 5, 6], [7, 8, 9]], [10]))
