@@ -268,6 +268,23 @@ def test_the_order_within_a_row_is_the_players_and_turns_over_as_laid() -> None:
         assert sorted(result.best) == best(turn, "extended")
 
 
+def test_a_row_turned_over_is_judged_and_named_in_its_laid_order_not_reversed() -> None:
+    """Nobori rises and Kudari falls *as laid*: p2's 5-6-7 (Nobori, 8) beats p1's 9-8-7
+    (Kudari, 4); read the other way round, 7-8-9 would be Nobori and win. The table names
+    each row turned over as laid too."""
+    m = physical_match(2)
+    physical_row(m, ["5-6-7", "9-8-7"])  # p1 deals: p2 turns over first
+    assert results(m)[-1] == Result(1, 1, [2], 2)
+    m = physical_match(2)
+    play(m, "bet")
+    play(m, "bet")
+    play(m, "show 5-6-7")
+    play(m, "show 9-8-7")
+    m.advance()
+    names = GAME.view(m.state)["names"]
+    assert names["p2"][0] == "Nobori, Oicho (8)" and names["p1"][0] == "Kudari, Yotsuya (4)"
+
+
 def test_rows_are_three_rows_of_three_cards() -> None:
     m = new_match(2, seed=3)
     c = m.state.cards[2]
