@@ -129,6 +129,25 @@ def test_a_row_laid_of_two_cards_is_refused_naming_that_row() -> None:
         GAME.parse(m.state, "rows 1-2 4-5-6 7-8-9-3 aside 10")
 
 
+def test_aside_with_no_card_after_it_is_refused_saying_what_it_needs() -> None:
+    """'aside' names the card set aside: typed with nothing after it, it is refused while
+    reading, with 9 cards (no card is set aside) as with 10, not read as no 'aside' at all."""
+    for n, seed in ((5, 3), (2, 3)):
+        m = new_match(n, seed=seed)
+        with pytest.raises(ParseError, match="'aside' needs the card set aside after it"):
+            GAME.parse(m.state, "rows 1-2-3 4-5-6 7-8-9 aside")
+
+
+def test_a_turn_line_names_one_of_the_three_rows() -> None:
+    """A hand has three rows: a turn line of row 4 (or 0) is refused while reading."""
+    m = new_match(2, seed=3)
+    for row in (0, 4):
+        with pytest.raises(ParseError, match="row"):
+            GAME.parse(m.state, f"turn row {row} | p1 1-2-3 | p2 4-5-6")
+    assert GAME.parse(m.state, "turn row 3 | p1 1-2-3 | p2 4-5-6") == Turn(
+        3, [[1, 2, 3], [4, 5, 6]])
+
+
 def test_a_deal_line_lists_the_hands_after_a_bar_in_seat_order() -> None:
     """A seeded deal reads 'deal | p1 CARDS | p2 CARDS | rest CARDS': cards before the first
     '|' are refused, saying how a deal reads; hands labelled out of seat order are refused."""
@@ -480,6 +499,33 @@ def test_a_match_is_hands_hands() -> None:
     lay_in_order(m)
     assert m.over
     assert [e.hand for e in m.events if isinstance(e, Deal)] == [1, 2, 3]
+
+
+def test_the_outcome_is_known_only_once_the_match_is_over() -> None:
+    """After the last row of the last hand the match still awaits its end (the balances and
+    the pot left): until that End is recorded there is no outcome, nor a winner."""
+    m = physical_match(2, hands=1)
+    physical_row(m, ["1-2-6", "4-4-5"])
+    physical_row(m, ["1-2-7", "4-4-6"])
+    physical_row(m, ["3-5-8", "2-8-9"])
+    assert isinstance(m.events[-1], End) and GAME.outcome(m.state) is not None
+    m2 = Match(GAME, m.header)
+    for ev in m.events[:-1]:
+        m2.submit(ev)
+    assert m2.pending.kind == "auto" and GAME.outcome(m2.state) is None
+    m2.submit(m.events[-1])
+    assert GAME.outcome(m2.state) == GAME.outcome(m.state)
+
+
+def test_the_view_names_the_seat_to_move_only_while_a_seat_must_act() -> None:
+    """What a seat is shown names whose turn it is while a seat must act (a bet at a real
+    table), and nobody while the table waits for a row to be turned over or the deal."""
+    m = new_match(3)
+    assert GAME.view(m.state)["turn"] is None  # the deal
+    play(m, "deal")
+    assert GAME.view(m.state)["turn"] == 2  # p1 deals: p2 bets first
+    play(m, "bet", "bet", "bet")
+    assert m.pending.kind == "chance" and GAME.view(m.state)["turn"] is None
 
 
 def test_the_match_ends_after_its_last_hand_and_the_most_chips_wins() -> None:
