@@ -364,6 +364,17 @@ def test_an_arrangement_is_hidden_from_every_seat_but_its_own() -> None:
     assert not GAME.hidden_from(GAME.parse(new_match(3).state, "p2 bets"), 1)
 
 
+def test_a_row_turned_over_is_seen_by_every_seat() -> None:
+    """Rules page, "Secret rows": another seat's row is shown once turned over, at a real
+    table (one seat's row shown) as in a seeded game (a row turned over at every seat)."""
+    m = physical_match(3)
+    play(m, "bet", "bet", "bet")
+    show = GAME.parse(m.state, "p2 shows 5-6-7")
+    assert [GAME.hidden_from(show, seat) for seat in (1, 2, 3)] == [False, False, False]
+    turn = Turn(1, [[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    assert [GAME.hidden_from(turn, seat) for seat in (1, 2, 3)] == [False, False, False]
+
+
 def test_each_row_turns_over_in_its_round() -> None:
     m = new_match(2, seed=4, hands=1)
     lay_in_order(m)
