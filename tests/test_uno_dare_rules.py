@@ -752,6 +752,15 @@ def test_uno_is_called_only_with_the_next_to_last_card() -> None:
     assert "next-to-last card" in refused(m, "R3 uno")
 
 
+def test_uno_is_not_called_with_the_last_card() -> None:
+    m = seeded(["B2 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2 Y3")
+    play(m, "p2 G1 uno", "p3 B1", "p1 B2")
+    assert "next-to-last card" in refused(m, "p2 G2 uno")
+    assert Play(2, DECK.parse("G2"), None, True) not in GAME.legal(st(m), 2)
+    play(m, "p2 G2")  # without 'uno' it wins the round
+    assert Score(1, 2, [30, 0, 30]) in m.events
+
+
 def test_nobody_catches_themselves() -> None:
     m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
     play(m, "G1")
