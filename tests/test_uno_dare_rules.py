@@ -348,6 +348,17 @@ def test_a_wild_dare_names_a_color_and_that_color_is_played_next() -> None:
     assert st(m).color == 2 and st(m).hit == 3
 
 
+@pytest.mark.parametrize("color", [-1, 4])
+def test_a_wild_dare_played_names_one_of_the_four_colors(color: int) -> None:
+    """A Play event of a Wild Dare (as a log or a bot of the user's may hold it) naming no
+    color of red, yellow, green, blue is refused, and the player still plays it naming one."""
+    m = physical()
+    play(m, "deal R5")
+    assert "names a color" in refused(m, Play(2, DECK.parse("WD10"), color))
+    play(m, "WD10 b")
+    assert st(m).color == 3 and st(m).hit == 3
+
+
 # -- drawing --------------------------------------------------------------------------------
 
 def test_a_player_may_always_draw_instead_of_playing_even_holding_a_match() -> None:
