@@ -772,6 +772,22 @@ def test_uno_is_not_called_with_the_last_card() -> None:
     assert Score(1, 2, [30, 0, 30]) in m.events
 
 
+def test_the_moves_listed_with_the_next_to_last_card_offer_it_with_and_without_the_uno_call(
+) -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
+    g1 = DECK.parse("G1")
+    assert {Play(2, g1, None, True), Play(2, g1, None, False)} <= set(GAME.legal(st(m), 2))
+
+
+def test_while_a_missing_call_may_be_caught_only_the_seat_to_move_draws() -> None:
+    # every seat may act (catch, pass), but a draw is still the move of the seat to move
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2 Y3")
+    play(m, "G1")
+    assert st(m).window == 2 and m.pending.seats == (1, 2, 3)
+    assert refused(m, "p1 draw") == "it is p3's move, not p1's (round 1, turn 2)"
+    assert len(st(m).hands[1]) == 7 and st(m).turn == 3 and st(m).window == 2
+
+
 def test_nobody_catches_themselves() -> None:
     m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2")
     play(m, "G1")
