@@ -588,6 +588,18 @@ def test_a_dare_card_as_the_last_card_makes_the_next_player_draw_two_without_a_d
     assert st(m).totals[2] == 70  # the two cards p3 drew (Y6, Y4) count
 
 
+def test_a_dare_as_the_last_card_on_an_empty_draw_pile_reshuffles_the_discards_for_the_draw(
+) -> None:
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 GD5", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y7")
+    play(m, "p2 G1 uno", "p3 draw")  # Y7: the pile is empty, G5 is reshuffled into a new one
+    play(m, "p1 draw", "p1 keep")  # G5: the pile is empty again, G1 alone on the discards
+    assert st(m).pile == [] and st(m).discards == cards("G1")
+    start = len(m.events)
+    play(m, "p2 GD5")  # the last card: the round ends, the discard under it is reshuffled
+    assert since(m, start)[:4] == ["p2 play GD5", "reshuffle G1", "penalty p3 draws 1 last",
+                                   "score round 1 winner p2 hands p1=36 p2=0 p3=39"]
+
+
 def test_a_wild_dare_as_the_last_card_makes_the_next_player_draw_two_without_a_dare() -> None:
     m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 WD9", "B1 B2 B3 B4 B6 B7 B8"],
                "G5", "Y1 Y2 Y3 Y4 Y6")
