@@ -846,6 +846,25 @@ class Catcher:
         return True
 
 
+class _Daring:
+    """A bot of the user's with its own chance in 16 that a dare it tries is judged done."""
+
+    def __init__(self, daring: int) -> None:
+        self.daring = daring
+
+
+def test_the_table_judges_a_user_bots_dare_done_daring_times_in_16() -> None:
+    seats = [SeatInfo("p1", "bot:cmd:mine"), SeatInfo("p2", "bot:strong")]
+    matches = [Match(GAME, make_header(GAME, rules(), seats, seed)) for seed in range(1, 321)]
+
+    def done(daring: int) -> int:
+        return sum(GAME._verdict(m, _Daring(daring), 1).answer == "done" for m in matches)
+
+    assert done(0) == 0 and done(16) == 320
+    assert 0 < done(1) < 60 and 260 < done(15) < 320  # about 20 in 320, and 300
+    assert 110 < done(8) < 210  # about half
+
+
 def test_bots_catching_together_race_and_the_fastest_catches() -> None:
     m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8", "Y7 Y8 Y9 B5 B9 GS GR"],
                "G5", "Y1 Y2 Y3 Y4")
@@ -1343,6 +1362,26 @@ def test_at_a_real_table_the_card_turned_up_is_a_card_of_the_deck(up: int) -> No
     play(m, "deal R5")
     assert st(m).discards == cards("R5")
 
+
+@pytest.mark.parametrize(("rnd", "dealer"), [(1, 2), (2, 1)])
+def test_a_deal_is_of_this_round_by_its_dealer(rnd: int, dealer: int) -> None:
+    """A deal read from a log names its round and dealer; another round's or another
+    dealer's is refused, not dealt."""
+    m = physical()
+    assert refused(m, Deal(rnd, dealer, DECK.parse("R5"))) == (
+        f"this is the deal of round 1 by p1, not of round {rnd} by p{dealer}")
+    play(m, "deal R5")
+    assert st(m).turn == 2
+
+
+@pytest.mark.parametrize("target", [0, 4])
+def test_a_catch_names_a_seat_at_the_table(target: int) -> None:
+    """A catch read from a log (or made by a bot of the user's) of a seat not at the table
+    is refused, with or without a missing call."""
+    m = seeded(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "B1 B2 B3 B4 B6 B7 B8"], "G5", "Y1 Y2 Y3")
+    assert refused(m, Catch(1, target)) == f"there is no seat p{target}"
+    play(m, "G1")
+    assert refused(m, Catch(1, target)) == f"there is no seat p{target}"
 
 
 def stall(m: Match, rounds: int = 0) -> None:
