@@ -1050,6 +1050,21 @@ def test_a_round_past_max_turns_ends_without_a_winner_and_scores_nothing() -> No
     assert score.winner == 0 and st(m).totals == [0, 0, 0, 0] and st(m).round == 2
 
 
+def test_a_missing_uno_call_is_neither_shown_nor_caught_once_the_round_ran_out_of_turns(
+) -> None:
+    # p2's tenth turn leaves p2 one card without a call, and the round ends there without a
+    # winner: while the hands are shown the table shows no call missing, and none is caught
+    m = physical(2, max_turns=10)
+    play(m, "deal R5", "p2 R1", "p1 draw", "p1 keep", "p2 R2", "p1 draw", "p1 keep", "p2 R3",
+         "p1 draw", "p1 keep", "p2 R4", "p1 draw", "p1 keep", "p2 RS", "p2 RS")
+    assert st(m).phase == "round" and len(st(m).hands[2]) == 1
+    assert GAME.view(st(m))["uno_missing"] is None
+    assert refused(m, "p1 catch p2") == ("waiting for p1 to show the cards left, not for "
+                                         "'p1 catch p2'")
+    play(m, "p1 shows R6-R7-R8-G1-G2-G3-G4-G6-G7-G8-G9", "p2 shows B9")
+    assert st(m).round == 2 and st(m).totals == [0, 0, 0]
+
+
 def test_max_turns_each_card_played_counts_one_turn() -> None:
     """Rules page: "each card played or draw counts one" toward max_turns."""
     m = seeded(["R1 R2 R3 R4 R6 R7 R8", "R1 R2 R3 R4 R6 R7 R8", "R9 R9 R0 G1 G2 G3 G4"],
