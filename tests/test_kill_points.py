@@ -426,3 +426,28 @@ def test_sigterm_stops_bot_check_and_the_program_it_checks(tmp_path: Path) -> No
     else:
         os.kill(pid, signal.SIGKILL)
         raise AssertionError(f"the bot (pid {pid}) outlived bot check")
+
+
+@pytest.mark.parametrize(("sig", "code", "said"), [(signal.SIGINT, 130, "stopped (Ctrl-C)"),
+                                                   (signal.SIGTERM, 143, "stopped (SIGTERM)")],
+                         ids=["ctrl-c", "SIGTERM"])
+def test_bot_check_json_stopped_by_a_signal_still_prints_its_document(
+        tmp_path: Path, sig: signal.Signals, code: int, said: str) -> None:
+    """``bot check --json`` stopped by Ctrl-C printed nothing on stdout (and 'aborted' on
+    stderr), SIGTERM only its line: a program reading the document got none. It prints one,
+    no checks and ``stopped`` saying why, as sim's report says it; and one line on stderr."""
+    pid_file = tmp_path / "bot.pid"
+    bot = tmp_path / "stuck.py"
+    bot.write_text("import os, sys, time\n"
+                   f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+                   "time.sleep(120)\n")
+    proc = _kabucli("bot", "check", "dare", f"{sys.executable} {bot}", "--timeout", "60",
+                    "--json")
+    _until(lambda: pid_file.exists() and pid_file.read_text() != "", proc)
+    time.sleep(0.3)  # (waiting for its first answer)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, err
+    assert json.loads(out) == {"command": f"{sys.executable} {bot}", "ok": False,
+                               "checks": [], "stopped": said}
+    assert err.strip() == said

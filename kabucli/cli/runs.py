@@ -32,6 +32,7 @@ from kabucli.cli.common import (
     _seed,
     _sigterm_stops,
     fail,
+    said_ctrl_c,
 )
 from kabucli.completion import (
     complete_backend,
@@ -615,13 +616,19 @@ def bot_check(
                                timeout)
     except KabuError as exc:
         fail(str(exc))
-    except Terminated as exc:
-        _console(stderr=True).print(f"stopped ({exc.signal_name})")
-        raise typer.Exit(exc.exit_code) from None
+    except KeyboardInterrupt as exc:  # Ctrl-C; SIGTERM, SIGHUP (Terminated): the checks left
+        why, stop = ((f"stopped ({exc.signal_name})", exc.exit_code)
+                     if isinstance(exc, Terminated) else ("stopped (Ctrl-C)", 130))
+        if as_json:  # (a program reading stdout gets its document, as from sim)
+            print(_dumps({"command": command, "ok": False, "checks": [], "stopped": why},
+                         indent=2))
+        _console(stderr=True).print(why)
+        said_ctrl_c()
+        raise typer.Exit(stop) from None
     code = 0 if all(c.ok for c in checks) else 1
     if as_json:
         print(_dumps({"command": command, "ok": code == 0,
-                          "checks": [c.as_dict() for c in checks]}, indent=2))
+                      "checks": [c.as_dict() for c in checks], "stopped": None}, indent=2))
         raise typer.Exit(code)
     out = _console()
     width = max(len(c.name) for c in checks)
