@@ -263,6 +263,18 @@ def _stopped_by(signum: int) -> None:
     raise stop
 
 
+def _interrupted(exc: KeyboardInterrupt, left: bool = False) -> tuple[str, int]:
+    """How a command stopped by Ctrl-C, SIGTERM or SIGHUP (Terminated) says so, and its exit
+    code: the signal's own (130; 143, 129), but 0 for a person's Ctrl-C at a game (``left``:
+    they left the game, as by quit): a game between bots, or whose moves a script gives,
+    stopped by Ctrl-C exited 0 as if it had ended as asked."""
+    from kabucli.errors import Terminated
+
+    if isinstance(exc, Terminated):
+        return f"stopped ({exc.signal_name})", exc.exit_code
+    return "stopped (Ctrl-C)", 0 if left else 130
+
+
 def _terminal_gone() -> None:
     """After SIGHUP, the standard streams that were the terminal (which is gone) are /dev/null:
     writing to them failed (EIO), and the prompt's own tidying up as the game stopped printed
@@ -435,7 +447,7 @@ TimeoutOpt = Annotated[float | None, typer.Option(
 @contextlib.contextmanager
 def _sigterm_stops() -> Iterator[None]:
     """While a game runs, SIGTERM (``kill``, a machine shutting down) raises Terminated, which
-    the game stops on as on Ctrl-C (see table._interrupted): its log closed whole, a game between
+    the game stops on as on Ctrl-C (see :func:`_interrupted`): its log closed whole, a game between
     bots keeping the inputs it had not yet written, and one line naming the log. SIGHUP (the
     terminal closed, an ssh connection lost: it ended the program outright, and a game between
     bots lost what it had not yet written) raises HungUp, one, alike. Any such signal after the

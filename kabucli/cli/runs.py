@@ -26,6 +26,7 @@ from kabucli.cli.common import (
     _escape,
     _file_opt,
     _game,
+    _interrupted,
     _json_on_failure,
     _named,
     _rules,
@@ -593,7 +594,7 @@ def bot_check(
     import shlex
 
     from kabucli.botcheck import check_bot
-    from kabucli.errors import KabuError, Terminated
+    from kabucli.errors import KabuError
     from kabucli.safetext import safe_text
 
     g = _game(game)
@@ -617,8 +618,7 @@ def bot_check(
     except KabuError as exc:
         fail(str(exc))
     except KeyboardInterrupt as exc:  # Ctrl-C; SIGTERM, SIGHUP (Terminated): the checks left
-        why, stop = ((f"stopped ({exc.signal_name})", exc.exit_code)
-                     if isinstance(exc, Terminated) else ("stopped (Ctrl-C)", 130))
+        why, stop = _interrupted(exc)
         if as_json:  # (a program reading stdout gets its document, as from sim)
             print(_dumps({"command": command, "ok": False, "checks": [], "stopped": why},
                          indent=2))

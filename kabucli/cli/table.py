@@ -31,6 +31,7 @@ from kabucli.cli.common import (
     _events,
     _file_opt,
     _game,
+    _interrupted,
     _json_on_failure,
     _log_named,
     _long_work,
@@ -253,7 +254,7 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
             except Terminated as exc:  # SIGTERM where the game's loop does not take it: as
                 # it starts (before the first prompt or bot), or once it is over, as its log
                 # is closed or its result printed (a result cut short: no second JSON one)
-                why, code = _interrupted(exc)
+                why, code = _interrupted(exc, left=True)
                 _stop(sess, why, code, as_json and not _SAID_JSON[0], reread=True)
     except LogWriteError as exc:
         saved = exc.saved if isinstance(exc.saved, Path) else None
@@ -268,18 +269,6 @@ def _drive(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, q
         with contextlib.suppress(OSError, ValueError):
             to_null(sys.stdout.fileno())
         _stop(sess, f"cannot write the output: {exc.strerror}", EXIT_UNREADABLE, reread=True)
-
-
-def _interrupted(exc: KeyboardInterrupt, left: bool = True) -> tuple[str, int]:
-    """How a game stopped by Ctrl-C, SIGTERM or SIGHUP (Terminated) says so, and its exit code:
-    0 for a person's Ctrl-C (``left``: they left the game, as by quit), else the signal's own
-    (130; 143, 129): a game between bots, or whose moves a script gives, stopped by Ctrl-C
-    exited 0 as if it had ended as asked."""
-    from kabucli.errors import Terminated
-
-    if isinstance(exc, Terminated):
-        return f"stopped ({exc.signal_name})", exc.exit_code
-    return "stopped (Ctrl-C)", 0 if left else 130
 
 
 def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None, quiet: bool,
@@ -622,7 +611,7 @@ def _typed(sess: Session, out: Console, as_json: bool, read: Callable[[], str]) 
         _stop(sess, "input ended", 0, as_json)
     except KeyboardInterrupt as exc:  # a person's Ctrl-C (or SIGTERM): said as such, not as
         out.print()  # input that ran out
-        why, code = _interrupted(exc)
+        why, code = _interrupted(exc, left=True)
         _stop(sess, why, code, as_json)
     except UnicodeDecodeError:  # where the locale does not let Python escape it
         out.print()
@@ -732,32 +721,27 @@ def _asker(sess: Session, out: Console) -> Callable[[str, str], str]:
     cursor, with escape sequences such a terminal prints as text."""
     stream = sys.stderr if out.stderr else sys.stdout
     if sys.stdin.isatty() and stream.isatty() and not out.is_dumb_terminal:
+        from prompt_toolkit.history import InMemoryHistory
+
         from kabucli.prompt import LineEditor
 
         plain = bool(os.environ.get("NO_COLOR"))
-        if not sess.hot_seat():
-            # made at the first question: a game nobody types in makes none (prompt_toolkit's
-            # output showed the cursor, writing escapes to a screen of bots' moves)
-            made: list[LineEditor] = []
-
-            def ask_one(who: str, what: str) -> str:
-                if not made:
-                    made.append(LineEditor(sess, stream, plain))
-                return made[0].ask(who, what)
-
-            return ask_one
-        # Several people at one screen: Up recalls only the lines of the person the table is
-        # drawn for, kept in memory (the game's history file would give one person's rows
-        # or sets, typed before the screen was passed, to the next, or to a later game)
-        from prompt_toolkit.history import InMemoryHistory
-
+        # Several people at one screen (a hot seat): Up recalls only the lines of the person
+        # the table is drawn for, kept in memory (the game's history file would give one
+        # person's rows or sets, typed before the screen was passed, to the next, or to a
+        # later game); else one editor, with the game's history file. Each is made at its
+        # first question: a game nobody types in makes none (prompt_toolkit's output showed
+        # the cursor, writing escapes to a screen of bots' moves).
+        hot = sess.hot_seat()
         editors: dict[int | None, LineEditor] = {}
 
         def ask_person(who: str, what: str) -> str:
-            seat = sess.viewer()
-            if seat not in editors:
-                editors[seat] = LineEditor(sess, stream, plain, InMemoryHistory())
-            return editors[seat].ask(who, what)
+            seat = sess.viewer() if hot else None
+            editor = editors.get(seat)
+            if editor is None:
+                editor = editors[seat] = LineEditor(sess, stream, plain,
+                                                    InMemoryHistory() if hot else None)
+            return editor.ask(who, what)
 
         return ask_person
 
