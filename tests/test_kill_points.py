@@ -401,17 +401,27 @@ def test_sigterm_at_a_question_starts_the_stop_line_on_a_line_of_its_own(
     assert res.stderr.startswith("stopped (SIGTERM); log kept: ")
 
 
-def test_sigterm_stops_bot_check_and_the_program_it_checks(tmp_path: Path) -> None:
-    """SIGTERM to ``kabucli bot check`` while the program checked thinks (here one that never
-    answers, nor reads its input): one line, exit 143, and the program is not left running."""
+def _checking_a_stuck_bot(tmp_path: Path,
+                          *more: str) -> tuple[subprocess.Popen[str], Path, str]:
+    """``kabucli bot check`` of a program that never answers nor reads its input, once it
+    thinks over its first turn: the process, the file the program wrote its pid to, and the
+    program's command."""
     pid_file = tmp_path / "bot.pid"
     bot = tmp_path / "stuck.py"
     bot.write_text("import os, sys, time\n"
                    f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
                    "time.sleep(120)\n")
-    proc = _kabucli("bot", "check", "dare", f"{sys.executable} {bot}", "--timeout", "60")
+    command = f"{sys.executable} {bot}"
+    proc = _kabucli("bot", "check", "dare", command, "--timeout", "60", *more)
     _until(lambda: pid_file.exists() and pid_file.read_text() != "", proc)
     time.sleep(0.3)  # (waiting for its first answer)
+    return proc, pid_file, command
+
+
+def test_sigterm_stops_bot_check_and_the_program_it_checks(tmp_path: Path) -> None:
+    """SIGTERM to ``kabucli bot check`` while the program checked thinks (here one that never
+    answers, nor reads its input): one line, exit 143, and the program is not left running."""
+    proc, pid_file, _ = _checking_a_stuck_bot(tmp_path)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
@@ -436,18 +446,9 @@ def test_bot_check_json_stopped_by_a_signal_still_prints_its_document(
     """``bot check --json`` stopped by Ctrl-C printed nothing on stdout (and 'aborted' on
     stderr), SIGTERM only its line: a program reading the document got none. It prints one,
     no checks and ``stopped`` saying why, as sim's report says it; and one line on stderr."""
-    pid_file = tmp_path / "bot.pid"
-    bot = tmp_path / "stuck.py"
-    bot.write_text("import os, sys, time\n"
-                   f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
-                   "time.sleep(120)\n")
-    proc = _kabucli("bot", "check", "dare", f"{sys.executable} {bot}", "--timeout", "60",
-                    "--json")
-    _until(lambda: pid_file.exists() and pid_file.read_text() != "", proc)
-    time.sleep(0.3)  # (waiting for its first answer)
+    proc, _, command = _checking_a_stuck_bot(tmp_path, "--json")
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == code, err
-    assert json.loads(out) == {"command": f"{sys.executable} {bot}", "ok": False,
-                               "checks": [], "stopped": said}
+    assert json.loads(out) == {"command": command, "ok": False, "checks": [], "stopped": said}
     assert err.strip() == said
