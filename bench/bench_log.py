@@ -46,7 +46,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -116,16 +115,6 @@ def bench_v1_header(header: Any) -> Any:
     return msgspec.structs.replace(header, format=1, clock=None, commit=None, salt=None)
 
 
-def _median_rate(fn: Callable[[int], int], runs: int, count: int) -> float:
-    rates = []
-    for r in range(runs):
-        first = SEED + (r + 1) * 100_000
-        t0 = time.perf_counter()
-        done = sum(fn(first + i) for i in range(count))
-        rates.append(done / (time.perf_counter() - t0))
-    return statistics.median(rates)
-
-
 WHERE: str | None = None  # --dir: the folder the logs of "write" are written in
 
 
@@ -143,8 +132,9 @@ def bench_write(quick: bool) -> dict[str, Any]:
 
 
 def _write(quick: bool, rounds: int, folder: Path) -> dict[str, Any]:
-    """Dare matches of ``rounds`` rounds played by ``kabucli sim``'s own code
-    (``sim.play_match``) with every move checked, each with its own log file, or none."""
+    """Dare matches of ``rounds`` rounds played by ``kabucli sim``'s own code (its run in one
+    process, ``sim._local``, which writes the logs of short matches a few dozen at a time)
+    with every move checked, each with its own log file, or none."""
     from kabucli import sim
 
     game, rules, seats = _game("dare", 3, {"rounds": rounds, "chips": 10**6})
@@ -154,24 +144,25 @@ def _write(quick: bool, rounds: int, folder: Path) -> dict[str, Any]:
     folder.mkdir()
     kinds = ("random", "random", "random")
     rule = {"rounds": rounds, "chips": 10**6}
-    logged_plan = sim.Plan("dare", rule, kinds, SEED, log_dir=str(folder))
-    bare_plan = sim.Plan("dare", rule, kinds, SEED)
-    made = itertools.count()
+    logged_plan = sim.Plan("dare", rule, kinds, SEED, log_dir=str(folder), checked=True)
+    bare_plan = sim.Plan("dare", rule, kinds, SEED, checked=True)
+    made = itertools.count(step=count)
 
-    def with_log(seed: int) -> int:  # a new file each match, as kabucli sim --logs
-        sim.play_match(logged_plan, next(made), checked=True)
-        return rounds
+    def rate(plan: Any, first: int) -> float:
+        t0 = time.perf_counter()
+        for _ in sim._local(plan, iter(range(first, first + count)), 1):
+            pass
+        return count * rounds / (time.perf_counter() - t0)
 
-    def without(seed: int) -> int:
-        sim.play_match(bare_plan, seed - SEED, checked=True)
-        return rounds
-
-    # interleaved, so load on a shared machine hits both alike
+    # interleaved, so load on a shared machine hits both alike; every logged run its own
+    # matches (a new file each match, as kabucli sim --logs)
     logged, bare = [], []
-    for _ in range(runs):
-        logged.append(_median_rate(with_log, 1, count))
-        bare.append(_median_rate(without, 1, count))
+    for r in range(runs):
+        logged.append(rate(logged_plan, next(made)))
+        bare.append(rate(bare_plan, (r + 1) * 100_000))
     a, b = statistics.median(logged), statistics.median(bare)
+    written = len(list(folder.iterdir()))
+    assert written == runs * count, f"{written} logs written, not {runs * count}"
     return {"rounds_per_match": rounds, "games_per_s_with_log": a, "games_per_s_without": b,
             "ratio": a / b}
 

@@ -205,7 +205,8 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
     A format 1 log (resumed) gets format 1 records."""
 
     def __init__(self, fh: IO[bytes], fmt: Fmt, durable: bool = True,
-                 header: Header | None = None, types: Sequence[type[Event]] = ()) -> None:
+                 header: Header | None = None, types: Sequence[type[Event]] = (),
+                 later: bool = False) -> None:
         self._fh = fh
         self.fmt = fmt
         self.durable = durable
@@ -240,10 +241,29 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
             # a game between bots: an input is turned into its record and kept, no more
             self.append = self._append_input  # type: ignore[method-assign]
         self._header_bytes = b""  # the header's msgpack bytes, a format 2 binary log's only
+        self._types = types
+        # a format 2 binary log's header to write with its first block (``later``: see start)
+        self._head_due = False
         if header is not None and self.version >= 2 and fmt == "msgpack":
-            self._header_bytes = _enc_mp.encode(header)
-            self._digest = _header_digest(header, game_of(types, header.game),
-                                          self._header_bytes)
+            if later:
+                self._head_due = True
+            else:
+                self._begin()
+
+    def _begin(self) -> None:
+        """A format 2 binary log's header encoded, and its digest begun with it."""
+        header = self.header
+        assert header is not None
+        self._header_bytes = _enc_mp.encode(header)
+        self._digest = _header_digest(header, game_of(self._types, header.game),
+                                      self._header_bytes)
+
+    def _write_head(self) -> None:
+        """Write a format 2 binary log's magic and header, packed as a block is."""
+        if not self._header_bytes:
+            self._begin()
+        self._head_due = False
+        self._write(MAGIC + frame(_pack(self._header_bytes)))
 
     @classmethod
     def create(cls, path: Path, header: Header, fmt: Fmt | None = None,
@@ -276,18 +296,23 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
 
     @classmethod
     def start(cls, fh: IO[bytes], header: Header, fmt: Fmt, durable: bool = True,
-              types: Sequence[type[Event]] = ()) -> LogWriter:
+              types: Sequence[type[Event]] = (), later: bool = False) -> LogWriter:
         """A writer of a new log on ``fh`` (a file just opened, or a buffer): its magic and
-        header are written first."""
-        writer = cls(fh, fmt, durable, header, types)
+        header are written first. ``later`` (a format 2 binary log of a game between bots,
+        not durable): nothing is made or written until its first block is, at the latest when
+        it closes (``kabucli sim`` closes the logs of a chunk of short matches together,
+        where every step runs warm in the processor's caches: see
+        :func:`kabucli.sim.play_match`)."""
+        later = later and not durable
+        writer = cls(fh, fmt, durable, header, types, later)
         if fmt == "jsonl" or header.format < 2:
             if fmt == "msgpack":
                 fh.write(MAGIC1)
                 writer.size = len(MAGIC1)
             writer._write(encode_record(header, fmt) if header.format >= 2
                           else _v1_header(header, fmt))
-        else:  # format 2: the header's map packed as a block is
-            writer._write(MAGIC + frame(_pack(writer._header_bytes)))
+        elif not later:
+            writer._write_head()
         return writer
 
     @classmethod
@@ -526,6 +551,8 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
 
     def _write_block(self, records: list[msgspec.Struct]) -> None:
         """Write ``records`` as one block, and take them into the digest once written."""
+        if self._head_due:
+            self._write_head()
         body, head = array_body(records)
         self._write(frame(_pack(body)))
         self._digest.update(memoryview(body)[head:])
@@ -565,6 +592,8 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         if self._fh.closed or self.failed:
             return
         try:
+            if self._head_due:  # (a log made ``later`` that holds no record)
+                self._write_head()
             self.flush()
             # (JSON Lines: the events derived since the last prompt, as when a bot's failure
             # stops a person's game before the next one)

@@ -262,6 +262,9 @@ class Plan:
     # the log folder held files when the run began: a match whose finished log is there is
     # counted from it, not played (see :func:`play_match`)
     resume: bool = False
+    # every move of a built-in bot checked as a person's is (``Match.check_trusted``; for
+    # bench/bench_log.py, which times writing logs with every move checked)
+    checked: bool = False
 
     def job(self, i: int) -> tuple[list[int], int]:
         """Match ``i``: the bot (index into ``kinds``) of each seat, and the match's seed."""
@@ -367,11 +370,16 @@ def _game_rules(plan: Plan) -> tuple[Game, msgspec.Struct]:
     return _CONTEXT["game"], _CONTEXT["rules"]
 
 
-def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
+def play_match(plan: Plan, i: int, later: list[Later] | None = None) -> Outcome:
     """Play match ``i`` of ``plan`` (in this process) and count it. A bot's failure forfeits
-    the match (see the module); any other failure is the run's KabuError. ``checked``: every
-    move of a built-in bot is checked as a person's is (``Match.check_trusted``; for
-    bench/bench_log.py, which times writing logs with every move checked)."""
+    the match (see the module); any other failure is the run's KabuError.
+
+    ``later``: a short match that ends as it should (no forfeit, no failure) leaves its log
+    unwritten, kept there for :func:`write_later` to write with the others of its chunk.
+    Making and writing one log after another, the work (encoding, compressing, making the
+    file) runs warm in the processor's caches, and the play between them too (see
+    bench/README.md). A log is kept so only while it holds at most LATER_RECORDS inputs; a
+    longer match's log is written as it ends."""
     game, rules = _game_rules(plan)
     if plan.resume:  # read (and checked against the rules) where the match would be played
         reused = _existing(game, plan, i)
@@ -382,12 +390,14 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
     path = plan.file(i)
     header = make_header(game, rules, seats, seed, started=plan.started or None)
     writer = (LogWriter.start(_LogFile(plan, i, path), header, "msgpack", durable=False,
-                              types=games.event_types(game.name)) if path else None)
+                              types=games.event_types(game.name), later=later is not None)
+              if path else None)
     match = Match(game, header, writer)
-    if checked:
+    if plan.checked:
         match.check_trusted = []
     sess = Session(match, {}, None, set())
     failed, reason = 0, ""
+    ended = False  # the match played on to where it stops, with no bot's failure
     try:
         for seat, b in enumerate(order, 1):
             kind = plan.kinds[b]
@@ -412,6 +422,7 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
                     EXTERNAL):  # a built-in bot's illegal move is kabucli's fault: it stops
                 raise
             raise Forfeit(seat, str(exc)) from None
+        ended = True
     except Forfeit as exc:
         failed, reason = exc.seat, kept_reason(exc.reason)
         if not match.over:  # the log records who forfeited and why, as its last record
@@ -421,6 +432,10 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
                 raise _log_full(i, seed, path, f"{reason}; its forfeit cannot be recorded: "
                                 f"{full}") from None
     finally:
+        if (ended and later is not None and writer is not None and writer.size == 0
+                and writer.unwritten <= LATER_RECORDS):
+            match.writer = None  # (so that closing the session leaves it open)
+            later.append(Later(writer, i, seed, path or "", time.monotonic()))
         try:
             sess.close()
         except LogFullError as exc:  # (the last block, past the bytes kabucli reads back)
@@ -431,6 +446,43 @@ def play_match(plan: Plan, i: int, checked: bool = False) -> Outcome:
         raise KabuError(f"match {i + 1} (seed {seed}) stopped before its end: "
                         f"waiting for {match.pending.what}")
     return _outcome(i, match)
+
+
+class Later(NamedTuple):
+    """A match's log :func:`play_match` left to write (see there): its writer, with all it
+    holds, and what an error names it by."""
+
+    writer: LogWriter
+    idx: int
+    seed: int
+    path: str
+    since: float  # time.monotonic() when it was kept
+
+
+# A log is left to write later while it holds at most this many inputs (so that a chunk's
+# logs kept in memory stay small), and a run in one process writes those it holds once it
+# holds LATER_MATCHES of them or the first has waited LATER_SECONDS.
+LATER_RECORDS = 1024
+LATER_MATCHES = 64
+LATER_SECONDS = 0.1
+
+
+def write_later(later: list[Later]) -> None:
+    """Write the logs :func:`play_match` left in ``later``, and empty it: every one, also
+    when one fails (a log grown full, a file that cannot be made); the first failure is
+    raised after."""
+    held = later[:]
+    later.clear()
+    error: KabuError | None = None
+    for writer, i, seed, path, _ in held:
+        try:
+            writer.close()
+        except LogFullError as exc:
+            error = error or _log_full(i, seed, path, exc)
+        except KabuError as exc:
+            error = error or exc
+    if error is not None:
+        raise error
 
 
 def _log_full(i: int, seed: int, path: str | None, why: object) -> KabuError:
@@ -641,7 +693,11 @@ def play_chunk(plan: Plan, indices: list[int]) -> tuple[list[Outcome], float]:
     """Play the matches ``indices`` of ``plan`` one after the other: their outcomes, and the
     seconds they took (what a pool sizes its next chunks by)."""
     began = time.perf_counter()
-    outs = [play_match(plan, i) for i in indices]
+    later: list[Later] = []
+    try:
+        outs = [play_match(plan, i, later) for i in indices]
+    finally:  # (also the logs of the matches played when one failed or a signal came)
+        write_later(later)
     return outs, time.perf_counter() - began
 
 
@@ -708,8 +764,15 @@ def _local(plan: Plan, todo: Iterator[int], workers: int) -> Iterator[Outcome]:
     """The outcomes of the matches ``todo`` (in that order), played by ``workers`` processes
     (in this one when ``workers`` is 1)."""
     if workers <= 1:
-        for i in todo:
-            yield play_match(plan, i)
+        later: list[Later] = []
+        try:
+            for i in todo:
+                yield play_match(plan, i, later)
+                if later and (len(later) >= LATER_MATCHES
+                              or time.monotonic() - later[0].since > LATER_SECONDS):
+                    write_later(later)
+        finally:  # (the run's end or its stop: simulate closes this generator)
+            write_later(later)
         return
     import multiprocessing
 

@@ -89,6 +89,39 @@ def test_a_bot_match_reads_back_the_same_from_its_inputs(name: str, tmp_path: Pa
     assert log.times is None  # bots only: not timed
 
 
+@pytest.mark.parametrize("records", [0, 3, 5000])
+def test_a_log_made_later_holds_the_bytes_of_one_written_as_it_goes(records: int) -> None:
+    # kabucli sim's writer of a short match between bots makes and writes nothing before its
+    # first block (``later``): with no record, a few, or more than a block (its header then
+    # written with the first), the same file, and the same digest, as a writer that starts
+    # at once
+    match = bot_match("dare", 3)
+    events = list(itertools.islice(itertools.cycle(match.events), records))
+    out = []
+    for later in (False, True):
+        buf = Kept()
+        writer = LogWriter.start(buf, match.header, "msgpack", durable=False,
+                                 types=event_types("dare"), later=later)
+        assert buf.getvalue().startswith(MAGIC) != later
+        for ev in events:
+            writer.append(ev)
+        if later:  # nothing written before its first block was full
+            assert (buf.getvalue() == b"") == (records < 4096)
+        writer.close()
+        out.append((buf.kept, writer.digest))
+    assert out[0] == out[1] and out[0][0].startswith(MAGIC)
+
+
+class Kept(io.BytesIO):
+    """A buffer that keeps what it held when it is closed."""
+
+    kept = b""
+
+    def close(self) -> None:
+        self.kept = self.getvalue()
+        super().close()
+
+
 @pytest.mark.parametrize("name", games.names())
 def test_bot_matches_take_at_most_five_bytes_an_event(name: str, tmp_path: Path) -> None:
     size = events = 0

@@ -17,9 +17,10 @@ import pytest
 from matchtools import killer_bot
 from typer.testing import CliRunner
 
-from kabucli import games
+from kabucli import games, sim
 from kabucli.cli import app
 from kabucli.engine import walk
+from kabucli.errors import KabuError
 from kabucli.events import Forfeit, Undo
 from kabucli.log import read_log, write_log
 from kabucli.rules import build
@@ -53,6 +54,103 @@ def test_two_workers_give_the_same_report_and_the_same_log_bytes_as_one(
     # and the same per-match results as before the pool: a match alone from its seed
     for name, data in a.items():
         assert data.startswith(b"KBCLOG2\n"), name
+
+
+def _plan(log_dir: Path, rounds: int = 2) -> sim.Plan:
+    """The plan ``simulate`` makes of a run of Dare between best and random from seed 7."""
+    return sim.Plan("dare", {"rounds": rounds}, ("best", "random"), 7, True, str(log_dir),
+                    STARTED)
+
+
+def test_a_runs_logs_written_a_chunk_at_a_time_are_those_of_matches_written_one_by_one(
+        tmp_path: Path) -> None:
+    # a run writes the logs of short matches together (play_match's ``later``): the same
+    # bytes as each match's log written as it ends
+    r = build(DARE.Rules, ["rounds=2"])
+    report = simulate(DARE, r, ["best", "random"], 70, seed=7, log_dir=tmp_path / "run",
+                      workers=1, started=STARTED)
+    assert report.matches == 70
+    (tmp_path / "alone").mkdir()
+    plan = _plan(tmp_path / "alone")
+    for i in range(70):
+        sim.play_match(plan, i)
+    run, alone = logs_of(tmp_path / "run"), logs_of(tmp_path / "alone")
+    assert len(run) == 70 and run == alone
+
+
+def test_a_short_matchs_log_waits_for_its_chunk_and_a_long_ones_is_written_as_it_ends(
+        tmp_path: Path) -> None:
+    later: list[sim.Later] = []
+    short = sim.play_match(_plan(tmp_path), 0, later)
+    path = tmp_path / "dare-00001.kbl"
+    assert [k.idx for k in later] == [0] and not path.exists()
+    sim.write_later(later)
+    assert later == [] and read_log(path, games.event_types).events
+    assert len(read_log(path, games.event_types).events) == short.logged
+    # a match whose log holds more inputs than a log waits with is written at its end
+    long_plan = _plan(tmp_path, rounds=600)  # (about 1,200 inputs)
+    out = sim.play_match(long_plan, 1, later)
+    assert later == [] and (tmp_path / "dare-00002.kbl").exists()
+    assert len(read_log(tmp_path / "dare-00002.kbl", games.event_types).events) == out.logged
+
+
+def test_every_log_left_to_write_is_written_when_one_cannot_be(tmp_path: Path) -> None:
+    later: list[sim.Later] = []
+    plan = _plan(tmp_path)
+    for i in range(3):
+        sim.play_match(plan, i, later)
+    (tmp_path / "dare-00002.kbl").write_text("not a log of this run\n")
+    with pytest.raises(KabuError, match=r"dare-00002\.kbl"):
+        sim.write_later(later)
+    assert later == []
+    assert (tmp_path / "dare-00002.kbl").read_text() == "not a log of this run\n"
+    for name in ("dare-00001.kbl", "dare-00003.kbl"):
+        assert read_log(tmp_path / name, games.event_types).events
+
+
+def test_a_run_in_one_process_writes_its_logs_as_it_goes(tmp_path: Path) -> None:
+    # the logs left to write wait for at most LATER_MATCHES matches, not the run's end
+    seen: list[tuple[int, int]] = []
+
+    def counted(report: sim.SimReport) -> None:
+        seen.append((report.matches, len(list(tmp_path.iterdir()))))
+
+    r = build(DARE.Rules, ["rounds=1"])
+    simulate(DARE, r, ["random", "random"], 3 * sim.LATER_MATCHES, seed=2, log_dir=tmp_path,
+             workers=1, on_match=counted)
+    assert all(matches - files <= sim.LATER_MATCHES for matches, files in seen)
+    assert seen[-1][1] == 3 * sim.LATER_MATCHES - sim.LATER_MATCHES  # (the last: at the end)
+    assert len(list(tmp_path.iterdir())) == 3 * sim.LATER_MATCHES
+
+
+@pytest.mark.parametrize("where", ["counting", "playing"])
+def test_a_run_in_one_process_stopped_by_ctrl_c_has_the_log_of_every_match_it_counted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    # Ctrl-C while the run counts a match, or while it plays one: the logs left to write are
+    # written as it stops, and a run resumed over them reuses every match counted
+    calls = []
+    play = sim.play_match
+
+    def playing(plan: sim.Plan, i: int, later: list[sim.Later] | None = None) -> sim.Outcome:
+        calls.append(i)
+        if where == "playing" and len(calls) == 6:
+            raise KeyboardInterrupt
+        return play(plan, i, later)
+
+    def counted(report: sim.SimReport) -> None:
+        if where == "counting" and report.matches == 5:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim, "play_match", playing)
+    r = build(DARE.Rules, ["rounds=1"])
+    report = simulate(DARE, r, ["best", "random"], 20, seed=4, log_dir=tmp_path, workers=1,
+                      on_match=counted)
+    assert report.stopped == "interrupted (Ctrl-C)" and report.matches == 5
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"dare-{i:05d}.kbl"
+                                                          for i in range(1, 6)]
+    monkeypatch.undo()
+    again = simulate(DARE, r, ["best", "random"], 5, seed=4, log_dir=tmp_path, workers=1)
+    assert again.reused == 5 and again.as_dict()["bots"] == report.as_dict()["bots"]
 
 
 def test_a_pooled_run_resumes_from_the_logs_of_a_single_one(tmp_path: Path) -> None:
@@ -221,8 +319,11 @@ def _ctrl_c_as_from_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_stops_cleanly_with_the_report_so_far_and_resumable_logs(
-        tmp_path: Path) -> None:
+        tmp_path: Path, workers: str) -> None:
+    # (in one process, the logs a run left to write are written as it stops: every match
+    # counted has its log)
     logs = tmp_path / "logs"
     slow = tmp_path / "slow.py"  # a bot that takes its time, so that the run is under way
     slow.write_text("import json, sys, time\nfor line in sys.stdin:\n"
@@ -230,7 +331,7 @@ def test_ctrl_c_stops_cleanly_with_the_report_so_far_and_resumable_logs(
                     "        time.sleep(0.02)\n        print(m['legal'][0], flush=True)\n")
     argv = [sys.executable, "-m", "kabucli", "sim", "dare", "-b", "random", "-b",
             f"cmd:{sys.executable} {slow}", "-m", "400", "--seed", "5", "--rule", "rounds=1",
-            "--workers", "2", "--logs", str(logs), "--json"]
+            "--workers", workers, "--logs", str(logs), "--json"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True, env={**os.environ, "NO_COLOR": "1"},
                             preexec_fn=_ctrl_c_as_from_a_terminal)
@@ -350,7 +451,7 @@ def test_ctrl_c_before_any_match_is_counted_gives_an_empty_report(
         monkeypatch: pytest.MonkeyPatch, command: str, as_json: bool) -> None:
     # stopped before a match ended, a run has no win rate or mean to show: its report says
     # so ("-"), with the exit code of Ctrl-C, where it failed with an internal error
-    def interrupted(plan: object, i: int, checked: bool = False) -> None:
+    def interrupted(plan: object, i: int, later: object = None) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr("kabucli.sim.play_match", interrupted)
