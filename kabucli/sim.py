@@ -8,7 +8,8 @@ them around the table in turn (:func:`seating_at`: every ``N`` matches in a row 
 once in each seat), so that no bot profits from a seat or from whom it sits after. Results
 are per bot: the mean change in chips over a match with a 95% confidence interval, and match
 wins (a shared lead counts as a fraction). With a log folder every match's log is written
-there as it is played, and a run started again over the same folder reuses the finished
+there (a short match's with those of a few dozen others: :func:`play_match`; every match
+counted has its log there, also when the run is stopped), and a run started again over the same folder reuses the finished
 matches already there (so a long run can be resumed); a file there that is not this run's is
 never overwritten.
 

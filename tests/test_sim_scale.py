@@ -23,6 +23,7 @@ from kabucli.engine import walk
 from kabucli.errors import KabuError
 from kabucli.events import Forfeit, Undo
 from kabucli.log import read_log, write_log
+from kabucli.ratings import Sprt
 from kabucli.rules import build
 from kabucli.sim import simulate
 
@@ -149,6 +150,11 @@ def test_a_run_in_one_process_stopped_by_ctrl_c_has_the_log_of_every_match_it_co
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"dare-{i:05d}.kbl"
                                                           for i in range(1, 6)]
     monkeypatch.undo()
+    # and a run its SPRT stops (it decides after 4 matches here)
+    decided = simulate(DARE, r, ["best", "random"], 500, seed=4, log_dir=tmp_path / "sprt",
+                       workers=1, sprt=Sprt(0, 400, 0.2, 0.2))
+    assert decided.stopped == "SPRT: H1 accepted" and decided.matches == 4
+    assert len(list((tmp_path / "sprt").iterdir())) == 4
     again = simulate(DARE, r, ["best", "random"], 5, seed=4, log_dir=tmp_path, workers=1)
     assert again.reused == 5 and again.as_dict()["bots"] == report.as_dict()["bots"]
 
