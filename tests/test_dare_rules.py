@@ -664,6 +664,25 @@ def test_rounds_house_rule_ends_the_match_after_that_many_rounds() -> None:
     assert refused(m, "pass") == "the match is already over"
 
 
+def test_outcome_is_none_until_the_match_is_over() -> None:
+    """The match has no result before its end: not while a round is played (the turns, the
+    showdown), nor between rounds; after the last round, the balances and who leads."""
+    m = new_match(rounds=2)
+    assert m.outcome() is None  # the deal of round 1 awaited
+    play(m, *TWO_SETS_EACH)
+    assert m.pending.what == "p2 to show the three cards left" and m.outcome() is None
+    play(m, "show 2-3-4", "show 3-8-8", "show 4-7-8")  # all three 9: a tie, the pot stays
+    assert m.pending.what == "the deal of round 2 by p1" and m.outcome() is None
+    play(m, "deal 1-7-5")
+    assert m.pending.seats == (2,) and m.outcome() is None
+    play(m, "1-3-9 3-5-5 4-9-10")  # p2 is Dare: the match is over
+    assert m.over
+    assert m.outcome() == {
+        "balances": {"p1": 48, "p2": 54, "p3": 48}, "pot": 0, "leaders": ["p2"],
+        "rounds": [{"round": 1, "reason": "tie", "winners": []},
+                   {"round": 2, "reason": "dare", "winners": ["p2"]}]}
+
+
 def test_rounds_default_is_ten() -> None:
     assert DareRules().rounds == 10
     m = new_match()
