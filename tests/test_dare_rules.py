@@ -332,6 +332,19 @@ def test_turn_a_known_card_laid_leaves_the_hand_and_the_unknown_cards_stay_unkno
     assert m.state.seen[1] == 2  # the field's 1 and p2's: nothing revealed twice
 
 
+def test_turn_physical_a_hand_not_seen_has_no_list_of_legal_moves() -> None:
+    """At a real table the sets a face-down hand may lay are unknown: its player's legal
+    moves are not listed (not a pass alone, nor sets of unknown cards, which are laid face
+    up), whatever the reference; one known hand is listed."""
+    for field in ("1-7-5", "1-1-5"):  # references 3 and 7 (three unknown cards 'add up' to 7)
+        m = new_match()
+        play(m, f"deal {field}")
+        assert m.pending.seats == (2,) and GAME.legal(m.state, 2) == []
+    m = new_match()
+    play(m, Deal(1, 1, [1, 7, 5], [U9, EXAMPLE_HAND, U9]))
+    assert Lay(2, [[1, 3, 9], [3, 5, 5]]) in GAME.legal(m.state, 2)
+
+
 def test_turn_physical_the_example_sets_use_no_card_face_up_four_times() -> None:
     """The hint's examples at a real table are sets the deck may still hold: with the four
     9s face up (two in the field, two laid) the usual '1-3-9' is not offered."""
