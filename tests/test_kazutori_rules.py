@@ -989,6 +989,17 @@ def test_a_player_who_let_the_card_go_may_still_claim_it_before_the_next_flip() 
     assert len(m.state.piles[taker]) == pile_before + table_before and m.state.table == []
 
 
+def test_a_player_who_let_the_card_go_is_still_offered_the_claim_among_their_legal_moves(
+) -> None:
+    # the moves a bot program is sent and Tab offers (GAME.legal), not only what check allows
+    m = _first_window(2, takeable=True)
+    taker = m.state.next_flipper()
+    assert Claim(taker) in GAME.legal(m.state, taker)
+    step(m, Pass(taker))
+    legal = GAME.legal(m.state, taker)
+    assert Claim(taker) in legal and Pass(taker) not in legal
+    assert Claim(taker) in GAME.bot_legal(m.state, taker)
+
 @pytest.mark.parametrize(("tie", "paid"), [("split", []), ("each", [2, 3, 4, 5]),
                                            ("none", [])])
 def test_the_onis_flipper_pays_its_one_card_to_tied_winners_by_the_tie_rule(
