@@ -851,6 +851,23 @@ def test_the_last_card_of_the_only_pile_that_may_hold_the_oni_is_the_oni() -> No
     step(m, "p2 flip Jizo")
 
 
+def test_an_empty_pile_holds_neither_special_card_so_a_refusal_names_no_player_who_is_out(
+) -> None:
+    m = table(5, limit=20)  # no return in the flips below
+    run(m, "5")
+    step(m, "p2 claim")  # wrong: p2 gives 4 and keeps 4
+    run(m, "6")  # p2 says two, keeps 3
+    run(m, "3")  # p3 says three
+    step(m, "p3 claim")
+    run(m, "Oni")  # p3 says one
+    step(m, "p2 claim")  # the Oni is in p2's pile, of 4 cards
+    run(m, "7")  # p2 says one, keeps 3
+    step(m, "p2 claim")  # wrong: p2 gives its 3 cards, maybe the Oni, to p3 p4 p5, and is out
+    assert last(m, Penalty) == Penalty(2, [3, 4, 5]) and view(m)["out"] == ["p2"]
+    misses(m, 3)  # p3, p4, p5
+    assert view(m)["next"] == "p1"
+    assert refused(m, "p1 flip Oni") == "the Oni went into p3's, p4's or p5's pile"
+
 # -- rules the audit found untested ---------------------------------------------------------
 
 def test_a_player_who_turns_their_last_card_is_out_at_once_and_cannot_claim_it() -> None:
