@@ -300,6 +300,19 @@ def test_an_out_player_neither_claims_nor_flips() -> None:
     assert view(m)["next"] == "p2"  # p1 is skipped
 
 
+def test_an_out_player_is_offered_no_move_neither_a_claim_nor_a_pass() -> None:
+    # the moves Tab offers and a bot program is sent (GAME.legal), not only what check refuses
+    m = table(5)
+    run(m, "7")
+    step(m, "p1 claim")
+    run(m, "3")
+    step(m, "p1 claim")  # p1 gave its last cards and is out; the 3 still lies in its window
+    assert view(m)["out"] == ["p1"] and view(m)["top"] == "3"
+    assert GAME.legal(m.state, 1) == [] and GAME.bot_legal(m.state, 1) == []
+    assert Claim(2) in GAME.legal(m.state, 2)
+    run(m, "2")  # p3: a window again
+    assert GAME.legal(m.state, 1) == []
+
 def test_a_claim_names_a_seat_and_pass_and_stop_are_actions() -> None:
     m = table(4)
     run(m, "4")
