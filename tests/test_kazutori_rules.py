@@ -443,6 +443,17 @@ def test_after_its_third_use_the_jizo_leaves_the_game() -> None:
     assert m.state.accounted() == 40
 
 
+def test_the_table_shows_that_the_jizo_turned_a_third_time_leaves_the_game_when_it_closes(
+) -> None:
+    m = table(4, limit=20)
+    run(m, "5", "Jizo", "3")  # first use: p2's Jizo goes to p3
+    run(m, "6", "8", "9", "Jizo", "2")  # second: p3's goes to p4
+    run(m, "7", "5", "6", "Jizo")  # p4 turns it the third time: its window is open
+    assert view(m)["on_close"] == {"jizo": "removed",
+                                   "cards": {"p1": 1, "p2": 1, "p3": 1, "p4": 1}}
+    run(m, "2")
+    assert last(m, Handout) == Handout(4, 0, [1, 2, 3, 4])
+
 # -- returns and Last Call -----------------------------------------------------------------------
 
 def test_the_limit_reached_untaken_returns_the_cards_as_many_as_each_flipped() -> None:
