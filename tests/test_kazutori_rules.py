@@ -152,6 +152,16 @@ def test_the_dealer_flips_first_saying_one_and_the_count_passes_to_the_next_seat
     assert piles(m) == [9, 9, 9, 10]
 
 
+def test_while_a_card_lies_in_its_window_the_table_waits_for_claims_or_the_next_seats_flip(
+) -> None:
+    m = table(4)
+    run(m, "7")
+    assert m.pending.what == ("claims on the 7 (said one: may not be taken), or p2's flip "
+                              "saying two")
+    run(m, "2", "3", "4")  # p4's 4, said four: the seat after p4 is p1
+    assert m.pending.what == ("claims on the 4 (said four: may be taken), or p1's flip "
+                              "saying five")
+
 @pytest.mark.parametrize("limit", [10, 15, 20])
 def test_the_count_runs_to_the_limit_and_the_seat_after_the_last_flipper_starts_at_one(
         limit: int) -> None:
