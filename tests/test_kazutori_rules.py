@@ -162,6 +162,30 @@ def test_while_a_card_lies_in_its_window_the_table_waits_for_claims_or_the_next_
     assert m.pending.what == ("claims on the 4 (said four: may be taken), or p1's flip "
                               "saying five")
 
+@pytest.mark.parametrize("seed", [5, 11])
+def test_while_a_flip_waits_for_the_hand_out_or_return_it_closes_next_names_that_flip(
+        seed: int) -> None:
+    # the state after each event (what replay --json shows): in phase "turn", "next" and
+    # "count" are the seat that turns the next card and the number that card is said with
+    m = new_match(4, seed=seed)
+    while not m.over:
+        step(m, Flip(m.state.next_flipper()))
+    s = GAME.new_state(m.state.rules, 4, False)
+    views = []
+    for ev in m.events:
+        GAME.apply(s, ev)
+        views.append(GAME.view(s))
+    waits = 0
+    for i, v in enumerate(views):
+        if v["phase"] != "turn":
+            continue
+        turned = next((w for w in views[i + 1:] if w["phase"] != "turn"), None)
+        if turned is None or turned["phase"] != "window":
+            continue
+        waits += bool(v["table"])  # the closing window's cards are still out
+        assert (v["next"], v["count"]) == (turned["table_by"][-1], turned["said"]), (i, v)
+    assert waits  # some flips waited for a hand-out or a return
+
 @pytest.mark.parametrize("limit", [10, 15, 20])
 def test_the_count_runs_to_the_limit_and_the_seat_after_the_last_flipper_starts_at_one(
         limit: int) -> None:

@@ -909,6 +909,7 @@ def _apply_flip(s: KazuToriState, ev: Flip) -> None:
         s.phase = "end"
         todo.append((T_SCORE, ("max_flips", 0)))
     elif todo:  # the closing window's hand-out or return comes first
+        s.flipper = ev.seat  # (whose card turns next, as the views say meanwhile)
         todo.append((T_FLIP, (ev.seat, ev.card)))
     else:
         _turn_card(s, ev.seat, ev.card)
