@@ -18,8 +18,10 @@ from kabucli.cards import DAINI_40, JIZO, ONI, UNKNOWN
 from kabucli.engine import Match, make_header
 from kabucli.errors import ParseError
 from kabucli.events import End, Event, Pay
+from kabucli.games.kazu_tori.render import describe
 from kabucli.games.kazu_tori.rules import (
     GAME,
+    WORDS,
     Claim,
     Deal,
     Flip,
@@ -609,6 +611,34 @@ def test_flipping_the_oni_as_the_last_card_ends_the_game_and_the_flipper_keeps_i
         Pay(5, 2, 6, "cards")]
     assert m.state.accounted() == 40
 
+
+def test_the_table_tells_a_last_card_turned_puts_its_flipper_out_and_the_oni_ends_the_game(
+) -> None:
+    m = table(5, limit=20)
+    run(m, "7")
+    step(m, "p1 claim")  # wrong: p1 keeps 3 cards
+    run(m, "2")
+    step(m, "p2 claim")
+    misses(m, 4)  # p2-p5
+    step(m, "flip 8")  # p1 says five
+    assert describe(GAME, m.events[-1], m) == "p1 turns 8, says five"
+    misses(m, 9)
+    assert piles(m) == [1, 7, 6, 6, 6] and view(m)["next"] == "p1"
+    step(m, "flip Oni")
+    flip = next(e for e in reversed(m.events) if isinstance(e, Flip))
+    assert describe(GAME, flip, m) == (
+        "p1 turns Oni, says fifteen: the Oni as the last card ends the game")
+    m = table(5, limit=20)
+    run(m, "7")
+    step(m, "p1 claim")
+    misses(m, 14)  # p1 has one card left and flips next
+    assert piles(m)[0] == 1 and view(m)["next"] == "p1"
+    say = view(m)["count"]
+    shown = Counter(m.state.table)
+    card = next(v for v in range(2, 11) if v % 10 != say % 10 and shown[v] < DAINI_40.counts[v])
+    step(m, Flip(1, card))  # a card that may not be taken
+    assert describe(GAME, m.events[-1], m) == (
+        f"p1 turns {card}, says {WORDS[say]} (p1's last card: p1 is out)")
 
 def test_when_every_pile_is_empty_the_game_ends_and_nobody_wins() -> None:
     m = table(5)
