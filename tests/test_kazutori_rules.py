@@ -528,6 +528,22 @@ def test_a_seeded_return_shuffles_the_table_and_deals_it_back_in_one_recorded_sh
     pytest.fail("no return in the seeded games tried")
 
 
+def test_a_return_after_a_jizo_hand_out_mid_count_shuffles_only_the_piles_that_got_cards(
+) -> None:
+    # the Jizo's hand-out cleared the table during the count: at the limit only the players
+    # who turned a card since get one back, and only their piles are shuffled
+    for seed in range(1, 30):
+        m = new_match(4, seed=seed)
+        while not m.over:
+            step(m, Flip(m.state.next_flipper()))
+        for i, ev in enumerate(m.events):
+            if isinstance(ev, Return) and 0 in ev.counts:
+                sh = m.events[i + 1]
+                assert isinstance(sh, Shuffle)
+                assert sh.seats == [p for p in range(1, 5) if ev.counts[p - 1]]
+                return
+    pytest.fail("no return with a player getting nothing in the seeded games tried")
+
 def test_flipping_the_last_card_puts_the_player_out_and_starts_last_call() -> None:
     m = table(5, limit=20)  # no return in the 16 flips below
     run(m, "7")
