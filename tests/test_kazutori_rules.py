@@ -490,6 +490,18 @@ def test_the_table_shows_that_the_jizo_turned_a_third_time_leaves_the_game_when_
     run(m, "2")
     assert last(m, Handout) == Handout(4, 0, [1, 2, 3, 4])
 
+def test_the_jizo_turned_a_third_time_cannot_be_turned_again_by_the_next_player() -> None:
+    # its window still open: the flip that closes it would hand it out a third time, so it is
+    # gone, even for a player whose pile might have held it (p4 gave them cards)
+    m = table(4, limit=20)
+    run(m, "5", "Jizo", "3")  # first use: p2's Jizo goes to p3
+    run(m, "6", "8", "9", "Jizo", "2")  # second: p3's goes to p4
+    run(m, "7")  # p1 says nine
+    step(m, "p4 claim")  # wrong: p4 gives p1, p2 and p3 a card each, maybe the Jizo
+    run(m, "5", "6", "Jizo")  # p4 turns the Jizo the third time
+    assert view(m)["next"] == "p1" and view(m)["jizo_uses"] == 2
+    assert refused(m, "p1 flip Jizo") == "the Jizo left the game after its third use"
+
 # -- returns and Last Call -----------------------------------------------------------------------
 
 def test_the_limit_reached_untaken_returns_the_cards_as_many_as_each_flipped() -> None:
