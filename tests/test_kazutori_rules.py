@@ -932,6 +932,16 @@ def test_the_oni_returned_at_the_limit_may_be_in_any_receivers_pile() -> None:
     assert view(m)["top"] == "Oni"
 
 
+def test_the_oni_returned_at_the_limit_is_in_a_pile_of_those_who_turned_a_card_in_the_count(
+) -> None:
+    m = table(4)
+    run(m, "5", "6", "7", "8", "9", "10", "2", "Jizo")  # p4's Jizo said eight
+    run(m, "3")  # p1 says nine: the hand-out clears the table
+    run(m, "Oni")  # p2 says ten, and nobody takes it
+    run(m, "4")  # p3: the 3 goes back to p1, the Oni to p2
+    assert last(m, Return) == Return([1, 1, 0, 0])
+    assert refused(m, "p4 flip Oni") == "the Oni went into p1's or p2's pile"
+
 def test_the_last_card_of_the_only_pile_that_may_hold_the_oni_is_the_oni() -> None:
     m = table(4, limit=15)  # no return in the flips below
     run(m, "5")
