@@ -29,6 +29,7 @@ from kabucli.games.kazu_tori.rules import (
     KazuToriRules,
     Pass,
     Penalty,
+    Race,
     Return,
     Score,
     Shuffle,
@@ -133,6 +134,12 @@ def test_at_a_real_table_no_race_is_drawn_the_referee_types_who_claimed_first() 
     step(m, "deal")
     assert m.events == [Deal([10] * 4)]
 
+
+def test_a_race_draw_is_a_number_from_0_to_999_per_player_still_in() -> None:
+    s = new_match(4, seed=1).state
+    assert GAME.parse(s, "race p1=999 p2=0 p4=500") == Race([999, 0, -1, 500])
+    with pytest.raises(ParseError):
+        GAME.parse(s, "race p1=1000")
 
 def test_a_move_typed_before_the_deal_without_a_seat_names_the_dealer_not_p0() -> None:
     # p1 flips first once the piles are dealt; there is no seat p0 to quote
