@@ -949,6 +949,27 @@ def test_the_oni_returned_at_the_limit_is_in_a_pile_of_those_who_turned_a_card_i
     assert last(m, Return) == Return([1, 1, 0, 0])
     assert refused(m, "p4 flip Oni") == "the Oni went into p1's or p2's pile"
 
+def test_a_pile_emptied_by_its_last_flip_holds_neither_special_card() -> None:
+    m = table(4)
+    run(m, "5")
+    step(m, "p2 claim")  # wrong: p2 keeps 7
+    run(m, "6")
+    step(m, "p2 claim")  # wrong: p2 keeps 3
+    run(m, "7", "8", "9", "10", "2", "Jizo")  # p4's Jizo said eight
+    run(m, "3", "Oni", "4")  # the hand-out, p2's Oni said ten, then its return
+    assert last(m, Return) == Return([1, 1, 0, 0])  # the Oni is in p1's or p2's pile
+    misses(m, 8)
+    step(m, "p4 flip 10")
+    step(m, "p3 claim")  # a take: the count restarts before p2 gets cards back
+    misses(m, 7)
+    assert piles(m)[1] == 1 and view(m)["next"] == "p2"
+    say = view(m)["count"]
+    shown = Counter(m.state.table)
+    card = next(v for v in range(2, 11) if v % 10 != say % 10 and shown[v] < DAINI_40.counts[v])
+    step(m, Flip(2, card))  # p2's last card, not the Oni: p2 is out
+    assert view(m)["out"] == ["p2"]
+    assert refused(m, "p3 flip Oni") == "the Oni went into p1's pile"
+
 def test_the_last_card_of_the_only_pile_that_may_hold_the_oni_is_the_oni() -> None:
     m = table(4, limit=15)  # no return in the flips below
     run(m, "5")
