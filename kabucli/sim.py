@@ -9,9 +9,9 @@ once in each seat), so that no bot profits from a seat or from whom it sits afte
 are per bot: the mean change in chips over a match with a 95% confidence interval, and match
 wins (a shared lead counts as a fraction). With a log folder every match's log is written
 there (a short match's with those of a few dozen others: :func:`play_match`; every match
-counted has its log there, also when the run is stopped), and a run started again over the same folder reuses the finished
-matches already there (so a long run can be resumed); a file there that is not this run's is
-never overwritten.
+counted has its log there, also when the run is stopped), and a run started again over the
+same folder reuses the finished matches already there (so a long run can be resumed); a file
+there that is not this run's is never overwritten.
 
 Matches are played by a pool of worker processes (``workers``; or Ray tasks, ``backend="ray"``),
 each match by itself from its own seed. Their results are counted in the order of the matches,
@@ -435,6 +435,7 @@ def play_match(plan: Plan, i: int, later: list[Later] | None = None) -> Outcome:
     finally:
         if (ended and later is not None and writer is not None and writer.size == 0
                 and writer.unwritten <= LATER_RECORDS):
+            writer.hold()
             match.writer = None  # (so that closing the session leaves it open)
             later.append(Later(writer, i, seed, path or "", time.monotonic()))
         try:
