@@ -35,7 +35,6 @@ from typing import IO, Any, Final, NamedTuple, NoReturn
 
 import msgspec
 from msgspec.structs import astuple
-from mypy_extensions import mypyc_attr
 
 from kabucli.compact import (
     DERIVED,
@@ -194,8 +193,7 @@ def game_of(types: Sequence[type[Event]], name: str = "") -> Any:
     return game
 
 
-@mypyc_attr(native_class=False)  # (append is chosen per log in __init__: a plain class's
-class LogWriter:  # attribute; compiled, a class's methods are fixed)
+class LogWriter:
     """Appends a game's events to its log as they happen (docs/log-format.md).
 
     Format 2's binary encoding stores only the inputs (:data:`kabucli.compact.INPUT`: the
@@ -238,9 +236,9 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         self._records: list[msgspec.Struct] = []
         self._held: tuple[bytes, int, int] | None = None  # (see hold)
         self._digest: Any = None
-        if self._codec is not None and fmt == "msgpack" and not durable and not self.timed:
-            # a game between bots: an input is turned into its record and kept, no more
-            self.append = self._append_input  # type: ignore[method-assign]
+        # a game between bots: an input is turned into its record and kept, no more
+        self._bots = (self._codec is not None and fmt == "msgpack" and not durable
+                      and not self.timed)
         self._header_bytes = b""  # the header's msgpack bytes, a format 2 binary log's only
         self._types = types
         # a format 2 binary log's header to write with its first block (``later``: see start)
@@ -471,6 +469,9 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         race drawn from the seed (:mod:`kabucli.compact`); ``at``: when it was entered (ms
         since 1970) if not now (a log being converted). LogFullError, before anything
         changes, when the log holds what kabucli reads back."""
+        if self._bots:
+            self._append_input(event, how)
+            return
         if self.version < 2:
             self._write(encode_record(event, self.fmt))
             self.count += 1
@@ -507,7 +508,7 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
         if binary and (self.durable or len(self._records) >= BLOCK_RECORDS):
             self.flush()
 
-    def _append_input(self, event: Event, how: int = INPUT, at: int | None = None) -> None:
+    def _append_input(self, event: Event, how: int) -> None:
         """:meth:`append` of an untimed binary log not synced record by record (the engine
         gives it only inputs and races; a whole log written at once gives it all)."""
         if how == DERIVED:
@@ -624,11 +625,6 @@ class LogWriter:  # attribute; compiled, a class's methods are fixed)
             if self.durable and self.path is not None:
                 self._check_place()  # (deleted or replaced since its last input)
         finally:
-            # the bound method __init__ may have put in the place of append makes the writer
-            # a cycle (writer -> method -> writer) that only Python's cycle collector frees:
-            # taken away, a closed writer goes as soon as it is let go. kabucli sim closes
-            # thousands a second, and their collection cost about 10 us a match of 350
-            vars(self).pop("append", None)
             self._fh.close()
 
 
