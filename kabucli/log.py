@@ -1187,6 +1187,10 @@ class Audited(NamedTuple):
     types: Any
     undone: list[int]  # the events (numbers) that took a move back
     after_shown: list[int]  # those of them after the seed dealt or showed cards since the move
+    # a log that breaks a rule and cannot be read to its end either: where and why a record
+    # after the rule broken cannot be read ("" when it can); a log that breaks no rule before
+    # such a record is not Audited: LogError
+    unread: str = ""
 
 
 @_gc_paused()
@@ -1194,34 +1198,51 @@ def audit_log(path: Path | str, event_types: EventTypes,
               progress: Progress | None = None) -> Audited:
     """Check a log against the rules, as ``kabucli audit`` does: a format 2 binary log is
     streamed, its inputs played as each block is read and its events counted, not kept, so
-    memory does not grow with the log. A record that cannot be read raises LogError.
-    ``progress``: told how far reading has come (see :data:`Progress`)."""
+    memory does not grow with the log. A record that cannot be read raises LogError, unless
+    an event before it breaks a rule: that is the finding (as replay reports it), and
+    ``unread`` says where the reading stopped. ``progress``: told how far reading has come
+    (see :data:`Progress`)."""
     path = path if isinstance(path, Path) else Path(path)
     try:
         records, good, bad, why = _scan(path, event_types, "stream", progress)
     except NeedInputs:  # an undo where nobody sat to type one: read it again, keeping inputs
         records, good, bad, why = _scan(path, event_types, "inputs", progress)
     if records.deriver is None:  # (format 1, JSON Lines: the scan kept every event)
-        data = _log_data(path, records, good, bad, why, True)
+        data = _log_data(path, records, good, bad, why, False)
         from kabucli.engine import walk
 
         game = game_of(data.types, data.header.game)
         if game is None:
             raise LogError(f"{path}: its game's engine was not given")
         match, violation = walk(game, data.header, data.events)
+        if data.error is not None:
+            if violation is None:
+                raise data.error
+            return Audited(data.header, len(data.events), match, violation, None,
+                           data.types, [], [], _unread(path, data.error))
         undone, shown = ([], []) if violation is not None else _takebacks(game, data)
         return Audited(data.header, len(data.events), match, violation,
                        None if violation is not None else log_digest(data), data.types,
                        undone, shown)
     derived = records.deriver.finish()
     n = records.deriver.logged
-    if bad is not None:
-        raise _log_error(path, n + 1, why, n, bad.torn)
     assert records.header is not None
     match, violation = derived.walked
+    if bad is not None:
+        if violation is None:
+            raise _log_error(path, n + 1, why, n, bad.torn)
+        # (the engine stopped at the rule broken: the record's event is not counted)
+        return Audited(records.header, n, match, violation, None, records.types, [], [],
+                       f"a record after it: {why}")
     return Audited(records.header, n, match, violation,
                    None if violation is not None else str(records.hasher.hexdigest()),
                    records.types, records.deriver.undone, records.deriver.after_shown)
+
+
+def _unread(path: Path, error: LogError) -> str:
+    """Where and why a log cannot be read to its end, without the log's name."""
+    text = str(error)
+    return text.removeprefix(f"{path}: ")
 
 
 def _takebacks(game: Any, log: LogData) -> tuple[list[int], list[int]]:

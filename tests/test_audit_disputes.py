@@ -333,3 +333,48 @@ def test_audit_commit_of_a_log_with_no_commitment_says_it_has_none() -> None:
                "binds a seed to 9c20625844986f60...\n")
         res = kabucli("audit", str(log), "--commit", "9c20625844986f60", "--json")
         assert "records no seed commitment" in res.stdout and res.returncode == 1
+
+
+@pytest.mark.parametrize("encoding", ["jsonl", "kbl"])
+def test_a_log_that_breaks_a_rule_and_is_cut_short_is_invalid_as_replay_says(
+        tmp_path: Path, encoding: str) -> None:
+    # audit called such a log unreadable (exit 2) and told to resume it, which resume
+    # refuses; replay said the rule broken (exit 1): the rule broken is the finding, and the
+    # cut is said beside it (probe DQ)
+    import json
+
+    import msgspec
+    from logbytes import bodies, rebuilt
+
+    from kabucli.log import _pack, frame
+
+    whole = tmp_path / f"g.{encoding}"
+    assert kabucli("play", "dare", "--seed", "3", "--bot", "all=random", "--quiet", "--log",
+                   str(whole)).returncode == 0
+    log = tmp_path / f"t.{encoding}"
+    if encoding == "jsonl":  # the second ante raised to 7, the last line cut
+        lines = whole.read_text().splitlines()
+        assert lines[2].startswith('{"e":"pay","src":2,') and '"amount":1' in lines[2]
+        lines[2] = lines[2].replace('"amount":1', '"amount":7')
+        log.write_text("\n".join(lines[:9]) + "\n" + lines[9][:15])
+        where, broken, cut = 2, "pay p2 pot 7 ante", "event 9: truncated"
+    else:  # the first lay made of cards p2 does not hold, then a frame cut short
+        parts = bodies(whole.read_bytes())
+        records = msgspec.msgpack.decode(parts[1])
+        lay = next(r for r in records if len(r) == 3 and isinstance(r[2], list))
+        lay[2] = [[10, 10, 10]]
+        log.write_bytes(rebuilt([parts[0], msgspec.msgpack.encode(records)])
+                        + frame(_pack(b"\x91\x00" * 40))[:9])
+        where, broken, cut = None, "p2 sets 10-10-10", "a record after it: truncated"
+    res = kabucli("audit", str(log))
+    assert res.returncode == 1, res.stderr
+    line = res.stderr.strip()
+    assert line.startswith(f"invalid: {log}: event ") and broken in line, line
+    assert f"(and it cannot be read to its end: {cut}" in line and "resume" not in line
+    doc = json.loads(kabucli("audit", str(log), "--json").stdout)[0]
+    assert doc["status"] == "invalid" and broken == doc["action"]
+    assert doc["error"].startswith(f"{log}: {cut}")
+    replayed = kabucli("replay", str(log), "--json")
+    assert replayed.returncode == 1
+    violation = json.loads(replayed.stdout)["violation"]
+    assert violation["index"] == doc["index"] and (where is None or where == doc["index"])

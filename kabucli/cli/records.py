@@ -501,9 +501,13 @@ def audit(
                 worst = max(worst, EXIT_RULE)
                 res.update(status="invalid", index=violation.index, actor=violation.actor,
                            action=violation.action, reason=violation.reason)
+                if data.unread:  # (cut short too: no 'kabucli resume' said, which refuses it)
+                    res["error"] = f"{path}: {data.unread}"
                 if not as_json:
                     line = (violation.line(str(path)) if violation.index
                             else f"{path}: {violation.reason}")
+                    if data.unread:
+                        line += f" (and it cannot be read to its end: {data.unread})"
                     valid.flush()
                     err.print(f"[bold red]invalid:[/] {_escape(line)}")
             else:
