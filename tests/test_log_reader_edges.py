@@ -518,3 +518,39 @@ def test_holds_log_knows_a_json_lines_header_by_its_format_and_game(
     path = tmp_path / "maybe.jsonl"
     path.write_bytes(first + b"\n{}\n")
     assert holds_log(path) is holds
+
+
+# -- what is a torn tail (probe DY) -----------------------------------------------------------
+
+def test_a_torn_tail_holding_a_cut_would_be_frame_is_still_a_torn_tail(tmp_path: Path) -> None:
+    """A torn last record whose bytes look like the start of another frame, itself cut
+    short, is still a torn tail: no WHOLE frame follows its start (docs/log-format.md). Read
+    as torn, and reopen sets it aside rather than refusing the log."""
+    data = TIMED.read_bytes()
+    # a frame head claiming 100 bytes, 20 present; at its second byte a would-be frame head
+    # (0x00 0x00, six bytes, then a map's first byte) whose length runs past the end too
+    tail = (100).to_bytes(4, "big") + bytes(4) + b"\x01\x80" + bytes(18)
+    log = tmp_path / "g.kbl"
+    log.write_bytes(data + tail)
+    message, torn = read_damaged(log)
+    assert message.endswith(": truncated: 20 of 100 bytes present"), message
+    assert torn
+    read = read_log(log, games.event_types, strict=False)
+    writer = LogWriter.reopen(log, read.good_bytes, len(read.events), log=read)
+    writer.close()
+    assert log.read_bytes() == data
+    assert [p.read_bytes() for p in tmp_path.glob("*.torn-*")] == [tail]
+
+
+def test_reopen_refuses_a_json_lines_log_with_a_bad_whole_line_before_its_end(
+        tmp_path: Path) -> None:
+    """In JSON Lines only a last line without its newline is a torn tail: a bad line that
+    ends in one, with lines after it, is damage, and reopen leaves the log as it is."""
+    src = tmp_path / "g.jsonl"
+    convert_log(TIMED, src, games.event_types)
+    lines = src.read_bytes().splitlines(keepends=True)
+    lines[3] = b'{"type": "nonsense"}\n'
+    src.write_bytes(b"".join(lines))
+    message, torn = read_damaged(src)
+    assert not torn, message
+    no_reopen(src)
