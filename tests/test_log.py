@@ -269,6 +269,16 @@ def test_bad_magic_is_not_a_kabucli_log(tmp_path: Path, dare_match: Match) -> No
     assert str(read_error(path)) == f"{path}: not a kabucli log (unknown format)"
 
 
+@pytest.mark.parametrize("magic", [b"KBCLOG2\r", b"KBCLOG1 "])
+def test_a_magic_right_but_for_its_newline_is_not_a_kabucli_log(
+        tmp_path: Path, dare_match: Match, magic: bytes) -> None:
+    """The magic is all eight bytes, its newline too (docs/log-format.md): a file that
+    starts as one but for the last byte is no log of either format."""
+    path = write_match(tmp_path / "game.kbl", dare_match)
+    path.write_bytes(magic + path.read_bytes()[8:])
+    assert str(read_error(path)) == f"{path}: not a kabucli log (unknown format)"
+
+
 def test_an_empty_file_is_not_a_log(tmp_path: Path) -> None:
     path = tmp_path / "empty.kbl"
     path.write_bytes(b"")
