@@ -307,6 +307,28 @@ def test_a_json_lines_time_at_the_last_ms_of_9999_is_read_and_one_later_is_refus
             read_log(log, games.event_types)
 
 
+@pytest.mark.parametrize(("back", "ok"), [(0, True), (1, False)])
+def test_a_json_lines_time_equal_to_the_one_before_is_read_and_one_ms_earlier_is_refused(
+        tmp_path: Path, back: int, ok: bool) -> None:
+    """A format 2 log's times never go back (docs/log-format.md), by as little as 1 ms; the
+    same time twice is no going back."""
+    src = tmp_path / "src.jsonl"
+    convert_log(TIMED, src, games.event_types)
+    lines = src.read_bytes().splitlines(keepends=True)
+    timed = [i for i, line in enumerate(lines) if b',"t":' in line]
+    before = int(lines[timed[0]].rpartition(b',"t":')[2].rstrip(b"}\n"))
+    head, _, _ = lines[timed[1]].rpartition(b',"t":')
+    lines[timed[1]] = head + b',"t":%d}\n' % (before - back)
+    log = tmp_path / "g.jsonl"
+    log.write_bytes(b"".join(lines))
+    if ok:
+        assert read_log(log, games.event_types).times[timed[1] - 1] == before  # type: ignore[index]
+    else:
+        with pytest.raises(LogError, match=rf"invalid record: time {before - 1} is earlier than "
+                                           rf"the one before it \({before}\)"):
+            read_log(log, games.event_types)
+
+
 # -- a block's count against the limits -------------------------------------------------------
 
 SHOWDOWN = REPLAYS / "dare" / "3p-showdown-outright.kbl"  # one block of 6 inputs
