@@ -304,7 +304,10 @@ SALT = "00" * 16
     ({"shuffle": "blake2b-fy-v1"}, "shuffle"),
     # audit said "valid ... seed commitment checked" of a game whose cards were typed in
     ({"seed": 5, "shuffle": "blake2b-fy-v1", "salt": SALT, "commit": "commit"}, "seed"),
-], ids=["seed", "seed-shuffle", "shuffle", "committed-seed"])
+    # a commitment alone, with no seed to bind (probe DY: a reader that checked only the
+    # seed and the shuffle read it)
+    ({"salt": SALT, "commit": "commit"}, "commit"),
+], ids=["seed", "seed-shuffle", "shuffle", "committed-seed", "commitment-alone"])
 @pytest.mark.parametrize("encoding", ["jsonl", "kbl"])
 def test_a_real_tables_log_that_claims_a_seed_is_refused(
         tmp_path: Path, claims: dict[str, object], field: str, encoding: str) -> None:
