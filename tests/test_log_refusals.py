@@ -462,15 +462,17 @@ def test_a_format_1_header_with_a_field_of_format_2_is_refused(
             line
 
 
-def test_a_seat_control_that_is_not_human_or_bot_kind_names_its_seat(tmp_path: Path) -> None:
+@pytest.mark.parametrize("seat", [0, 1, 2])  # (the first seat too: probe DY)
+def test_a_seat_control_that_is_not_human_or_bot_kind_names_its_seat(
+        tmp_path: Path, seat: int) -> None:
     head, *blocks = bodies((REPLAYS / "dare" / "3p-showdown-outright.kbl").read_bytes())
     header = msgspec.msgpack.decode(head)
-    header["seats"][1]["control"] = "robot"
+    header["seats"][seat]["control"] = "robot"
     log = tmp_path / "robot.kbl"
     log.write_bytes(rebuilt([msgspec.msgpack.encode(header), *blocks]))
     line = refused(run("audit", str(log)))
     assert line.endswith("header: invalid record: control 'robot' is not human or bot:KIND - at "
-                         "`$.seats[1].control`"), line
+                         f"`$.seats[{seat}].control`"), line
 
 
 def _sixteen(value: object) -> bytes:
