@@ -462,6 +462,31 @@ def test_a_format_1_header_with_a_field_of_format_2_is_refused(
             line
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".kbl"])
+def test_convert_refuses_a_format_1_log_whose_started_is_not_a_date(
+        tmp_path: Path, suffix: str) -> None:
+    """A format 1 header is read as it was, whatever its `started` holds; a format 2 header
+    with such a `started` is refused, so converting the format 1 log would write a log no
+    reader takes: convert refuses it and writes nothing (probe DY: without the check it wrote
+    one)."""
+    import json
+
+    from v1logs import write_v1
+
+    v1 = write_v1(REPLAYS / "dare" / "3p-showdown-outright.kbl", tmp_path / "v1.jsonl")
+    head, rest = v1.read_bytes().split(b"\n", 1)
+    header = json.loads(head)
+    header["started"] = "2026-02-30T10:00:00+00:00"
+    v1.write_bytes(json.dumps(header, separators=(",", ":")).encode() + b"\n" + rest)
+    assert run("replay", str(v1)).exit_code == 0  # (read as it was)
+    dst = tmp_path / f"v2{suffix}"
+    line = refused(run("log", "convert", str(v1), str(dst)))
+    assert line.endswith("a format 2 log refuses such a header, so this format 1 log is not "
+                         "converted (nothing written)"), line
+    assert f"{v1}: header: " in line, line
+    assert not dst.exists()
+
+
 @pytest.mark.parametrize("seat", [0, 1, 2])  # (the first seat too: probe DY)
 def test_a_seat_control_that_is_not_human_or_bot_kind_names_its_seat(
         tmp_path: Path, seat: int) -> None:
