@@ -916,7 +916,7 @@ def _read_bytes(path: Path) -> tuple[bytes, Fmt]:
 
 # (a JSON number: no leading zero, as JSON readers refuse "t":007; left in the line, such a
 # time is then refused as the JSON it is not)
-_TIME = re.compile(rb',"t":(0|[1-9][0-9]{0,15})}\s*$')
+_TIME = re.compile(rb',"t":(0|[1-9][0-9]{0,15})}[ \t\r]*$')  # (JSON's whitespace after it)
 
 
 def _time_problem(t: int, before: int, header: Header | None) -> str:
@@ -990,7 +990,10 @@ class _Decoder:
                 return self._block(payload)
             else:
                 t = None
-                if self.times is not None and payload.endswith(b"}"):
+                # (whitespace may follow the object, as a \r before the line's \n: JSON
+                # allows it, and an untimed line with it is read too)
+                if self.times is not None and (payload.endswith(b"}")
+                                               or payload[-1:] in b" \t\r"):
                     m = _TIME.search(payload)
                     if m is not None:
                         t = int(m[1])

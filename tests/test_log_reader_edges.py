@@ -329,6 +329,36 @@ def test_a_json_lines_time_equal_to_the_one_before_is_read_and_one_ms_earlier_is
             read_log(log, games.event_types)
 
 
+@pytest.mark.parametrize("end", [b"\r", b" ", b"\t "])
+def test_a_timed_json_lines_log_whose_lines_end_in_whitespace_reads_as_without_it(
+        tmp_path: Path, end: bytes) -> None:
+    """JSON allows whitespace after a line's object (a \\r\\n line end included), and an
+    untimed line with it is read: so is a timed input line, its `t` still its last key
+    (docs/log-format.md), rather than refused as an unknown field `t`."""
+    src = tmp_path / "src.jsonl"
+    convert_log(TIMED, src, games.event_types)
+    log = tmp_path / "g.jsonl"
+    log.write_bytes(b"".join(line + end + b"\n" for line in src.read_bytes().splitlines()))
+    read, clean = read_log(log, games.event_types), read_log(src, games.event_types)
+    assert (read.events, read.times) == (clean.events, clean.times)
+    assert audit_log(log, games.event_types).digest == audit_log(src, games.event_types).digest
+
+
+def test_a_timed_json_lines_line_ending_in_a_form_feed_is_refused_as_an_untimed_one_is(
+        tmp_path: Path) -> None:
+    """A form feed is no JSON whitespace: after a line's object it is malformed JSON, in a
+    timed input line as in any other (not taken away with the line's `t` and read)."""
+    src = tmp_path / "src.jsonl"
+    convert_log(TIMED, src, games.event_types)
+    lines = src.read_bytes().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if b',"t":' in line)
+    lines[at] = lines[at].rstrip(b"\n") + b"\x0c\n"
+    log = tmp_path / "g.jsonl"
+    log.write_bytes(b"".join(lines))
+    with pytest.raises(LogError, match=rf": event {at}: invalid record: "):
+        read_log(log, games.event_types)
+
+
 # -- a block's count against the limits -------------------------------------------------------
 
 SHOWDOWN = REPLAYS / "dare" / "3p-showdown-outright.kbl"  # one block of 6 inputs
