@@ -279,6 +279,16 @@ def test_a_magic_right_but_for_its_newline_is_not_a_kabucli_log(
     assert str(read_error(path)) == f"{path}: not a kabucli log (unknown format)"
 
 
+@pytest.mark.parametrize("text", [b'[{"format":2,"game":"dare"}]\n', b' {"format":2}\n'])
+def test_a_file_that_does_not_start_with_a_json_object_is_not_a_kabucli_log(
+        tmp_path: Path, text: bytes) -> None:
+    """Without a magic, a log is JSON Lines only when it starts with its header's `{`
+    (docs/log-format.md): a JSON array, or a space first, is no kabucli log."""
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(text)
+    assert str(read_error(path)) == f"{path}: not a kabucli log (unknown format)"
+
+
 def test_an_empty_file_is_not_a_log(tmp_path: Path) -> None:
     path = tmp_path / "empty.kbl"
     path.write_bytes(b"")
