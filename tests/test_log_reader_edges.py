@@ -562,6 +562,10 @@ def test_repair_refuses_to_write_onto_its_own_log(tmp_path: Path) -> None:
     (b'{"format": 2, "not json', False),
     # a header with its format and game after a long first key: read whole, not its start
     (b'{"seats": [' + b'"' + b"x" * 200 + b'"], "format": 2, "game": "dare"}', True),
+    # nested deeper than msgspec decodes (a RecursionError, not a DecodeError): probe DY
+    pytest.param(b'{"format": 2, "game": "dare", "rules": ' + b"[" * 20_000 + b"]" * 20_000
+                 + b"}", True, id="deep-header"),
+    pytest.param(b'{"x": ' + b"[" * 20_000 + b"]" * 20_000 + b"}", False, id="deep-other"),
 ])
 def test_holds_log_knows_a_json_lines_header_by_its_format_and_game(
         tmp_path: Path, first: bytes, holds: bool) -> None:
