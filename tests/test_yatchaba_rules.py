@@ -111,6 +111,16 @@ def test_book_schedule_follows_the_book_then_stays_at_fifty() -> None:
     assert amounts[:3] == [3, 7, 11]
 
 
+def test_the_book_schedule_is_the_books_thirteen_amounts_then_fifty() -> None:
+    # the amounts as docs/rules/yatchaba.md gives them, not the engine's own BOOK constant
+    book = [3, 7, 11, 12, 16, 22, 26, 30, 31, 35, 41, 45, 50]
+    m = new_match(2, amounts="book")
+    play(m, "deal", "guess 1 2 3")
+    for _ in range(8):
+        play(m, "bet", "bet", "continue")
+    assert [a for _, a in bets_of(m)] == [*book, 50, 50, 50]
+
+
 def test_sequence_starts_afresh_each_round() -> None:
     m = new_match(2)
     wrong_round(m)
