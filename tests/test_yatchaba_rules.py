@@ -172,6 +172,17 @@ def test_the_guesser_cannot_pass() -> None:
 
 # -- continue or stop ---------------------------------------------------------------------------
 
+def test_the_chips_put_in_this_round_count_a_pass_and_every_lap_and_start_again_each_round(
+) -> None:
+    # what the table shows a seat put in the pot this round (view "bets", "in this round N")
+    m = new_match(3)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "continue", "bet", "pass")
+    assert GAME.view(m.state)["bets"] == {"p1": 1 + 4, "p2": 2 + 1, "p3": 3}
+    play(m, "bet", "stop", "reveal 4 5 6")
+    assert m.state.guesser == 2 and m.state.round == 2
+    assert GAME.view(m.state)["bets"] == {"p1": 0, "p2": 0, "p3": 0}
+
+
 def test_the_last_player_of_the_lap_decides_continue_or_stop() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
