@@ -665,6 +665,16 @@ def test_the_guess_passes_to_the_next_seat_after_a_wrong_guess() -> None:
     assert m.pending.what == "p4 to lay three cards face down"
 
 
+def test_a_seat_that_has_guessed_is_shown_as_having_guessed_for_the_rest_of_the_game() -> None:
+    from kabucli.games.yatchaba import render
+
+    m = new_match(4)
+    wrong_round(m)
+    wrong_round(m)
+    shown = {seat["seat"]: seat["info"][2] for seat in render.scene(GAME, m)["seats"]}
+    assert shown == {1: "guessed", 2: "guessed", 3: "guessing", 4: "may guess"}
+
+
 def test_a_game_ends_when_everyone_who_may_guess_has_guessed() -> None:
     m = new_match(4)
     for _ in range(4):
