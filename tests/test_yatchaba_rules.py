@@ -406,6 +406,15 @@ def test_a_deal_names_all_three_laid_cards_or_none() -> None:
     step(m, "deal")
 
 
+def test_named_laid_cards_are_listed_in_ascending_order() -> None:
+    """A deal read from a log or built by a program (typed ones are sorted when read)."""
+    m = new_match(3)
+    b1, a4, a5 = (GAME.deck.parse(t) for t in ("1b", "4a", "5a"))
+    for cards in ([a4, b1, a5], [a5, a4, b1]):
+        assert refused(m, Deal(1, 1, 1, cards)) == "the laid cards are listed in ascending order"
+    step(m, Deal(1, 1, 1, [b1, a4, a5]))
+
+
 def test_a_guess_names_three_months() -> None:
     """A guess read from a log or built by a program (typed ones are checked when read)."""
     m = new_match(4)
