@@ -721,6 +721,19 @@ def test_the_match_ends_with_the_balances_and_the_pot_left() -> None:
     assert out is not None and out["games"][0]["winner"] is None and out["pot"] == 5
 
 
+def test_the_outcome_gives_each_games_own_winner_or_none_and_its_rounds() -> None:
+    m = new_match(2, games=2)
+    play(m, "deal", "guess 1 2 3", "bet", "bet", "stop", "reveal 1 2 3")  # p1 deals, right
+    wrong_round(m)  # p2 deals, wrong
+    wrong_round(m)  # p1 wrong: nobody right in game 2
+    assert m.over
+    assert [(g.game, g.winner) for g in of_type(m, GameEnd)] == [(1, 1), (2, 0)]
+    out = GAME.outcome(m.state)
+    assert out is not None
+    assert [(g["dealer"], g["winner"], g["rounds"]) for g in out["games"]] == [
+        ("p1", "p1", 1), ("p2", None, 2)]
+
+
 def test_eight_guessers_never_run_the_deck_short() -> None:
     m = new_match(8, seed=3, games=1)
     play_out(m)
