@@ -390,6 +390,16 @@ def test_a_card_already_face_up_cannot_be_revealed_again() -> None:
     step(m, "reveal 1r 5a 6a")
 
 
+def test_a_card_face_up_since_an_earlier_round_of_the_game_cannot_be_named_again() -> None:
+    m = new_match(4)
+    wrong_round(m, reveal="1b 2a 3b")  # round 1
+    wrong_round(m, reveal="4a 5a 6a")  # round 2: 1b is face up since round 1
+    assert "already showed" in refused(m, "deal 1b 7a 8a")
+    play(m, "deal", "guess 2 3 4", "bet", "bet", "bet", "bet", "stop")
+    assert "already showed" in refused(m, "reveal 1b 7a 8a")
+    step(m, "reveal 1r 7a 8a")
+
+
 def test_a_deal_naming_a_card_already_face_up_is_refused() -> None:
     m = new_match(4)
     wrong_round(m, reveal="1b 2a 3b")
