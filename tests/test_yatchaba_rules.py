@@ -460,6 +460,16 @@ def test_the_revealed_cards_are_of_months_1_to_12_and_each_card_of_its_own_month
     assert GAME.view(m.state)["face_up"][:3] == ["1b", "2a", "3"]
 
 
+def test_a_revealed_card_code_outside_the_deck_is_refused() -> None:
+    """A reveal read from a log or built by a program naming a card code no hanafuda card has."""
+    m = new_match(4)
+    play(m, "deal", "guess 2 3 4", "bet", "bet", "bet", "bet", "stop")
+    for code in (48, 99):
+        assert refused(m, Reveal([1, 2, 12], [0, -1, code])) == (
+            f"card code {code} is not in the hanafuda (48) deck")
+    step(m, Reveal([1, 2, 12], [0, -1, 47]))
+
+
 def test_a_reveal_is_the_three_cards_laid_listed_in_ascending_order() -> None:
     """A reveal read from a log or built by a program (typed ones are sorted when read)."""
     m = new_match(4)
