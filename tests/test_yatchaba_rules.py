@@ -678,6 +678,20 @@ def test_passes_by_a_seat_that_already_guessed_cost_nobody_a_turn() -> None:
     assert [r.guesser for r in of_type(m, Result)] == [1, 2, 3, 4]
     assert of_type(m, GameEnd) == [GameEnd(1, 0, m.state.ledger.pot, 2)]
 
+def test_the_view_gives_the_amount_due_only_while_betting_and_the_seats_that_may_still_guess(
+) -> None:
+    # the state a bot is sent (docs/bots.md: next_amount, may_guess)
+    m = new_match(4, pass_limit=0)
+    play(m, "deal", "guess 1 2 3", "bet")
+    view = GAME.view(m.state)
+    assert (view["phase"], view["next_amount"]) == ("bet", 2)
+    assert view["may_guess"] == ["p1", "p2", "p3", "p4"]
+    play(m, "pass", "bet", "bet")  # p2's pass costs its turn; p3 bets 2, p4 bets 3
+    view = GAME.view(m.state)
+    assert (view["phase"], view["next_amount"]) == ("decide", None)
+    assert view["may_guess"] == ["p1", "p3", "p4"]
+
+
 def test_passes_are_counted_per_game() -> None:
     m = new_match(4)
     _three_passes_by_p4(m)
