@@ -144,6 +144,14 @@ def test_a_bet_of_another_amount_is_refused() -> None:
     assert bets_of(m)[-1] == (2, 2)
 
 
+def test_in_a_seeded_game_a_refused_bet_or_pass_gives_the_rule_without_what_to_type() -> None:
+    # the words of what to type are for a referee at a real table (docs/rules/yatchaba.md)
+    m = new_match(3, seed=1)
+    step(m, GAME.legal(m.state, 1)[0])
+    assert refused(m, Pass(1)) == "p1 is the guesser, and the guesser cannot pass"
+    assert refused(m, Bet(1, 4)) == "the next amount of the sequence is 1, not 4"
+
+
 def test_a_pass_costs_one_chip_into_the_pot() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet", "pass")
