@@ -191,6 +191,17 @@ def test_the_chips_put_in_this_round_count_a_pass_and_every_lap_and_start_again_
     assert GAME.view(m.state)["bets"] == {"p1": 0, "p2": 0, "p3": 0}
 
 
+def test_the_view_gives_the_lap_and_the_seats_that_passed_this_round() -> None:
+    # the state a bot is sent (docs/bots.md: lap, passed)
+    m = new_match(3)
+    play(m, "deal", "guess 1 2 3", "bet", "pass", "bet", "continue")
+    view = GAME.view(m.state)
+    assert (view["lap"], view["passed"]) == (2, ["p2"])
+    play(m, "bet", "bet", "stop", "reveal 4 5 6")
+    view = GAME.view(m.state)
+    assert (view["round"], view["lap"], view["passed"], view["passes"]["p2"]) == (2, 1, [], 1)
+
+
 def test_the_last_player_of_the_lap_decides_continue_or_stop() -> None:
     m = new_match(4)
     play(m, "deal", "guess 1 2 3", "bet", "bet", "bet", "bet")
