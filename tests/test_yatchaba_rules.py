@@ -8,6 +8,8 @@ down and ``reveal`` with what they turn out to be, so each test chooses the card
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
+from math import comb
 from typing import Any
 
 import pytest
@@ -366,6 +368,20 @@ def test_a_seeded_guess_is_right_when_its_months_equal_the_laid_cards_as_a_multi
         assert of_type(m, Reveal)[0] == Reveal([8, 8, 11], [28, 30, 43])
         assert of_type(m, Result)[0].right is right, guess
         assert any(p.why == "win" and p.dst == 1 for p in of_type(m, Pay)) is right
+
+
+def test_the_odds_of_a_later_guess_are_the_same_while_its_cards_wait_to_be_turned_over() -> None:
+    # three Januaries face up since round 1: 1 2 3 has 1·4·4 ways out of C(45, 3), whether
+    # the players are betting on it or the cards are about to be turned over
+    m = new_match(4)
+    wrong_round(m, reveal="1 1 1")
+    play(m, "deal", "guess 1 2 3")
+    odds = str(Fraction(1 * 4 * 4, comb(45, 3)))
+    assert GAME.view(m.state)["odds"] == odds
+    while m.state.phase == "bet":
+        step(m, "bet")
+    step(m, "stop")
+    assert (m.state.phase, GAME.view(m.state)["odds"]) == ("reveal", odds)
 
 
 def test_revealed_cards_stay_face_up_for_the_rest_of_the_game() -> None:
