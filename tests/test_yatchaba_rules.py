@@ -538,6 +538,33 @@ def test_seeded_cards_come_from_the_seed_and_only_the_seed() -> None:
     assert refused(m, other) == f"the seed deals {GAME.notate(expected)!r} here"
 
 
+def test_a_seeded_deal_is_three_draws_without_replacement_from_the_cards_not_face_up() -> None:
+    # docs/shuffle.md: below(n) picks a position in the ascending list of the cards not face
+    # up in this game, the card there is taken out, then below(n - 1) in what is left, then
+    # below(n - 2), from the chance event's own stream; the log writes the three ascending
+    from kabucli.shuffle import chance_rng
+
+    deals = 0
+    for seed in range(1, 6):
+        m = new_match(4, seed=seed, games=2)
+        play_out(m)
+        chances = 0
+        face_up: set[int] = set()
+        for ev in m.events:
+            if isinstance(ev, Deal):
+                rest = [c for c in range(48) if c not in face_up]
+                rng = chance_rng(seed, chances)
+                drawn = [rest.pop(rng.below(len(rest))) for _ in range(3)]
+                assert ev.cards == sorted(drawn)
+                deals += 1
+            elif isinstance(ev, Reveal):
+                face_up.update(ev.cards or [])
+            elif isinstance(ev, GameEnd):
+                face_up.clear()
+            chances += ev.KIND == "chance"
+    assert deals > 10
+
+
 def test_seeded_laid_cards_are_hidden_from_the_seats() -> None:
     m = new_match(4, seed=7)
     assert GAME.view(m.state, 1)["laid"] == ["??", "??", "??"]
