@@ -780,6 +780,13 @@ def test_a_seat_that_has_guessed_is_shown_as_having_guessed_for_the_rest_of_the_
     assert shown == {1: "guessed", 2: "guessed", 3: "guessing", 4: "may guess"}
 
 
+def test_the_view_gives_the_dealer_of_the_game_and_the_guesser_of_the_round() -> None:
+    m = new_match(4)
+    wrong_round(m)
+    view = GAME.view(m.state)
+    assert (view["dealer"], view["guesser"], view["round"]) == (1, 2, 2)
+
+
 def test_a_game_ends_when_everyone_who_may_guess_has_guessed() -> None:
     m = new_match(4)
     for _ in range(4):
