@@ -1016,7 +1016,12 @@ class _Decoder:
         except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
             if str(exc) == "Input data was truncated":  # yet the record is whole (its line,
                 return _CUT_INSIDE[self.fmt]  # or its frame, checked): malformed inside
-            return f"invalid record: {_field_path(str(exc))}"
+            why = f"invalid record: {_field_path(str(exc))}"
+            if self.times is not None and why.endswith("unknown field - at `$.t`"):
+                # (a time written otherwise than kabucli writes it: said how it is read)
+                why += (' (a time is read as the line\'s last key, written as kabucli '
+                        'writes it: ,"t":N} with no spaces)')
+            return why
         except UnicodeDecodeError:
             return "invalid record: a string in it is not valid UTF-8"
         except RecursionError:

@@ -359,6 +359,27 @@ def test_a_timed_json_lines_line_ending_in_a_form_feed_is_refused_as_an_untimed_
         read_log(log, games.event_types)
 
 
+@pytest.mark.parametrize("spaced", [b', "t": %d}', b',"t":%d }', b',"t":%d,"n":1}'])
+def test_a_time_written_otherwise_than_kabucli_writes_it_is_refused_saying_how_it_is_read(
+        tmp_path: Path, spaced: bytes) -> None:
+    """A time with spaces in it, or not the line's last key, is left in the line, which its
+    event refuses as an unknown field `t`: in a timed log the refusal says how a time is read
+    (the line's last key, written ,"t":N} with no spaces), where it said the field alone."""
+    src = tmp_path / "src.jsonl"
+    convert_log(TIMED, src, games.event_types)
+    lines = src.read_bytes().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if b',"t":' in line)
+    head, _, tail = lines[at].rpartition(b',"t":')
+    lines[at] = head + spaced % int(tail.rstrip(b"}\n")) + b"\n"
+    log = tmp_path / "g.jsonl"
+    log.write_bytes(b"".join(lines))
+    with pytest.raises(LogError) as info:
+        read_log(log, games.event_types)
+    assert str(info.value).endswith(
+        f": event {at}: invalid record: unknown field - at `$.t` (a time is read as the "
+        """line's last key, written as kabucli writes it: ,"t":N} with no spaces)""")
+
+
 # -- a block's count against the limits -------------------------------------------------------
 
 SHOWDOWN = REPLAYS / "dare" / "3p-showdown-outright.kbl"  # one block of 6 inputs
