@@ -221,7 +221,8 @@ def seating(kinds: list[str] | tuple[str, ...], index: int, rotate: bool) -> lis
 def seating_at(n: int, k: int) -> list[int]:
     """Seating ``k`` (0 to n! - 1) of ``n`` bots: which bot sits in each seat. Every order of
     the bots around the table comes once: the orders with bot 0 in seat 1, the rest in
-    lexicographic order, each in its ``n`` rotations in turn. So every ``n`` seatings in a row
+    lexicographic order, each in its ``n`` rotations in turn (from one to the next every bot
+    moves one seat on, the last seat's to seat 1). So every ``n`` seatings in a row
     put each bot once in each seat, and all ``n!`` put each bot once after each other one
     (who sits after whom matters as much as the seat: the seat after a weak player is worth
     more), as two bots that play alike must be rated alike."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import sys
@@ -205,6 +206,27 @@ def test_seating_rotates_bots_through_every_seat() -> None:
     for seat in range(3):
         assert {order[seat] for order in seen} == {0, 1, 2}
     assert seating(kinds, 5, rotate=False) == [0, 1, 2]
+
+
+def test_sim_with_rotation_seats_its_bots_in_every_order_around_the_table() -> None:
+    # kabucli/sim.py (seating_at) and docs/bots.md: every n matches in a row put each bot
+    # once in each seat, and every n! in a row put each bot once after each other one (for
+    # three bots, all 6 orders: rotations alone would always seat bot 2 after bot 1)
+    rules = build(DARE.Rules, ["rounds=1"])
+    orders: list[tuple[int, ...]] = []
+    simulate(DARE, rules, ["random", "random", "random"], 12, seed=3,
+             on_outcome=lambda out, order: orders.append(tuple(order)))
+    assert len(orders) == 12
+    for start in range(0, 12, 6):
+        assert sorted(orders[start:start + 6]) == sorted(itertools.permutations(range(3)))
+    for start in range(0, 12, 3):
+        block = orders[start:start + 3]
+        for seat in range(3):
+            assert {order[seat] for order in block} == {0, 1, 2}
+        # the n rotations in turn: from one match to the next every bot moves one seat on
+        # (the bot in the last seat to the first)
+        for before, after in itertools.pairwise(block):
+            assert [after[(seat + 1) % 3] for seat in range(3)] == list(before)
 
 
 def test_sim_counts_every_match_and_conserves_chips() -> None:
