@@ -98,15 +98,78 @@ def test_a_short_matchs_log_waits_for_its_chunk_and_a_long_ones_is_written_as_it
 def test_every_log_left_to_write_is_written_when_one_cannot_be(tmp_path: Path) -> None:
     later: list[sim.Later] = []
     plan = _plan(tmp_path)
-    for i in range(3):
+    for i in range(4):
         sim.play_match(plan, i, later)
     (tmp_path / "dare-00002.kbl").write_text("not a log of this run\n")
+    (tmp_path / "dare-00003.kbl").write_text("nor this\n")
+    # the first failure is raised, after every log that can be written is
     with pytest.raises(KabuError, match=r"dare-00002\.kbl"):
         sim.write_later(later)
     assert later == []
     assert (tmp_path / "dare-00002.kbl").read_text() == "not a log of this run\n"
-    for name in ("dare-00001.kbl", "dare-00003.kbl"):
+    assert (tmp_path / "dare-00003.kbl").read_text() == "nor this\n"
+    for name in ("dare-00001.kbl", "dare-00004.kbl"):
         assert read_log(tmp_path / name, games.event_types).events
+
+
+def test_a_log_holding_exactly_later_records_inputs_waits_for_its_chunk(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # play_match: a log is kept to write later while it holds at most LATER_RECORDS inputs
+    later: list[sim.Later] = []
+    (tmp_path / "count").mkdir()
+    sim.play_match(_plan(tmp_path / "count"), 0, later)
+    inputs = later[0].writer.unwritten
+    sim.write_later(later)
+    monkeypatch.setattr(sim, "LATER_RECORDS", inputs)
+    sim.play_match(_plan(tmp_path), 0, later)
+    assert [k.idx for k in later] == [0] and not (tmp_path / "dare-00001.kbl").exists()
+    sim.write_later(later)
+    monkeypatch.setattr(sim, "LATER_RECORDS", inputs - 1)
+    sim.play_match(_plan(tmp_path), 1, later)
+    assert later == [] and (tmp_path / "dare-00002.kbl").exists()
+
+
+def test_a_log_that_wrote_a_block_while_its_match_went_on_is_written_as_it_ends(
+        tmp_path: Path) -> None:
+    # about 4,200 inputs: a block of BLOCK_RECORDS (4096) went into the log while the match
+    # was played, and fewer than LATER_RECORDS wait; its log is no short match's, written
+    # at its end (play_match keeps only a log nothing was written of yet)
+    later: list[sim.Later] = []
+    out = sim.play_match(_plan(tmp_path, rounds=2100), 0, later)
+    path = tmp_path / "dare-00001.kbl"
+    assert later == [] and path.exists()
+    assert len(read_log(path, games.event_types).events) == out.logged
+
+
+def test_a_forfeited_matchs_log_is_written_as_it_ends(tmp_path: Path) -> None:
+    # play_match keeps to write later only the log of a match that ended as it should
+    bot = tmp_path / "bot.py"
+    bot.write_text("import sys\nsys.stdin.readline()\nsys.exit(3)\n")
+    plan = sim.Plan("dare", {"rounds": 2}, (f"cmd:{sys.executable} {bot}", "random"), 7,
+                    True, str(tmp_path / "logs"), STARTED)
+    (tmp_path / "logs").mkdir()
+    later: list[sim.Later] = []
+    out = sim.play_match(plan, 0, later)
+    assert out.results is None and out.failed == 1
+    path = tmp_path / "logs" / "dare-00001.kbl"
+    assert later == [] and path.exists()
+    assert isinstance(read_log(path, games.event_types).events[-1], Forfeit)
+
+
+def test_a_run_in_one_process_writes_a_log_that_waited_later_seconds(tmp_path: Path) -> None:
+    # the logs left to write are written once the first of them has waited LATER_SECONDS,
+    # however few they are: here match 1's, before match 2 is counted
+    seen: list[bool] = []
+
+    def counted(report: sim.SimReport) -> None:
+        seen.append((tmp_path / "dare-00001.kbl").exists())
+        if report.matches == 1:
+            time.sleep(0.3)  # (LATER_SECONDS is 0.1)
+
+    r = build(DARE.Rules, ["rounds=1"])
+    simulate(DARE, r, ["random", "random"], 3, seed=2, log_dir=tmp_path, workers=1,
+             on_match=counted)
+    assert seen[1], seen
 
 
 def test_a_run_in_one_process_writes_its_logs_as_it_goes(tmp_path: Path) -> None:
