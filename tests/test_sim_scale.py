@@ -112,6 +112,46 @@ def test_every_log_left_to_write_is_written_when_one_cannot_be(tmp_path: Path) -
         assert read_log(tmp_path / name, games.event_types).events
 
 
+def test_a_pool_sends_one_match_at_first_then_chunks_of_about_their_target_time() -> None:
+    # Chunks: one match at first, then as many as take about ``target`` seconds, at least
+    # one and never more than MAX_CHUNK
+    chunks = sim.Chunks(0.05)
+    assert chunks.size() == 1
+    chunks.took(1, 0.005)
+    assert chunks.size() == 10
+    chunks.took(10, 0.5)  # (slower: fewer)
+    assert chunks.size() < 10
+    slow = sim.Chunks(0.05)
+    slow.took(1, 3.0)
+    assert slow.size() == 1
+    fast = sim.Chunks(0.05)
+    fast.took(1000, 0.0)
+    assert fast.size() == sim.MAX_CHUNK == 256
+
+
+def test_outcomes_are_counted_in_match_order_with_at_most_window_chunks_under_way() -> None:
+    # in_order: chunks that finish last first still give the outcomes in the order of the
+    # matches, and no more than ``window`` chunks are ever under way
+    running: dict[int, list[int]] = {}
+    most = 0
+
+    def submit(batch: list[int]) -> int:
+        nonlocal most
+        most = max(most, len(running) + 1)
+        return batch[0]
+
+    def wait_any(handles: list[int]) -> list[int]:
+        return [max(handles)]  # the chunk sent last is done first
+
+    def result(handle: int, batch: list[int]) -> tuple[list[sim.Outcome], float]:
+        return [sim.Outcome(i, [(i, 1.0)], 1, 0) for i in batch], 0.001
+
+    chunks = sim.Chunks(0.05)
+    outs = list(sim.in_order(iter(range(500)), 3, chunks, running, submit, wait_any, result))
+    assert [o.idx for o in outs] == list(range(500))
+    assert most == 3 and running == {}
+
+
 def test_a_log_holding_exactly_later_records_inputs_waits_for_its_chunk(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # play_match: a log is kept to write later while it holds at most LATER_RECORDS inputs
