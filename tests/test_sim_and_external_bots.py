@@ -15,7 +15,7 @@ from kabucli import games
 from kabucli.cli import app
 from kabucli.engine import walk
 from kabucli.errors import BotError, KabuError
-from kabucli.log import read_log
+from kabucli.log import read_log, write_log
 from kabucli.rules import build
 from kabucli.sim import BotStats, seating, simulate
 
@@ -293,6 +293,27 @@ def test_sim_keeps_a_damaged_log_of_its_match_and_plays_a_torn_one_again(
                        r"does not match; kabucli sim never overwrites it"):
         simulate(DARE, rules, ["best", "random"], 2, seed=3, log_dir=tmp_path)
     assert log.read_bytes() == bytes(damaged)
+
+
+def test_sim_plays_again_a_log_of_its_match_that_ends_before_the_match_does(
+        tmp_path: Path) -> None:
+    # a whole log of this very match that stops halfway (no damage, no torn tail) is a
+    # match cut short: played again over it, never counted as it stands
+    rules = build(DARE.Rules, ["rounds=2"])
+    started = "2026-01-02T03:04:05+00:00"
+    fresh = simulate(DARE, rules, ["best", "random"], 2, seed=3, log_dir=tmp_path,
+                     started=started)
+    log = tmp_path / "dare-00002.kbl"
+    whole = log.read_bytes()
+    data = read_log(log, games.event_types)
+    half = data.events[:len(data.events) // 2]
+    log.unlink()
+    write_log(log, data.header, half, "msgpack", types=games.event_types("dare"))
+    assert not walk(DARE, data.header, half)[0].over
+    again = simulate(DARE, rules, ["best", "random"], 2, seed=3, log_dir=tmp_path,
+                     started=started)
+    assert again.reused == 1 and again.as_dict()["bots"] == fresh.as_dict()["bots"]
+    assert log.read_bytes() == whole
 
 
 def test_sim_unit_is_the_whole_match_of_the_house_rules(tmp_path: Path) -> None:
