@@ -274,6 +274,18 @@ def test_sim_does_not_reuse_a_log_made_with_other_rules(tmp_path: Path) -> None:
     assert (tmp_path / "dare-00001.kbl").read_bytes() == before  # neither reused nor lost
 
 
+def test_sim_does_not_reuse_a_log_dealt_from_another_seed(tmp_path: Path) -> None:
+    # a log is reused only when it is the very match the run would play there: same game,
+    # seed, seats and rules (match i of seed S is dealt from S + i)
+    rules = build(DARE.Rules, ["rounds=2"])
+    simulate(DARE, rules, ["best", "random"], 2, seed=3, log_dir=tmp_path)
+    before = (tmp_path / "dare-00001.kbl").read_bytes()
+    with pytest.raises(KabuError, match=r"dare-00001\.kbl holds another match \(different "
+                       r"seed\)"):
+        simulate(DARE, rules, ["best", "random"], 2, seed=4, log_dir=tmp_path)
+    assert (tmp_path / "dare-00001.kbl").read_bytes() == before
+
+
 def test_sim_keeps_a_damaged_log_of_its_match_and_plays_a_torn_one_again(
         tmp_path: Path) -> None:
     # only a log cut short (a torn tail) is played again over; a record of this very match
