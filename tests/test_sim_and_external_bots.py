@@ -286,6 +286,18 @@ def test_sim_does_not_reuse_a_log_dealt_from_another_seed(tmp_path: Path) -> Non
     assert (tmp_path / "dare-00001.kbl").read_bytes() == before
 
 
+def test_a_file_where_the_last_match_s_log_goes_stops_the_run_before_any_match(
+        tmp_path: Path) -> None:
+    # docs/bots.md: any other file where a log would go stops the run before a match is
+    # played; the run's last match's place too
+    (tmp_path / "dare-00003.kbl").write_text("my notes\n")
+    with pytest.raises(KabuError, match=r"dare-00003\.kbl: .*never overwrites it"):
+        simulate(DARE, build(DARE.Rules, ["rounds=2"]), ["best", "random"], 3, seed=3,
+                 log_dir=tmp_path, workers=1)
+    assert [p.name for p in tmp_path.iterdir()] == ["dare-00003.kbl"]
+    assert (tmp_path / "dare-00003.kbl").read_text() == "my notes\n"
+
+
 def test_sim_keeps_a_damaged_log_of_its_match_and_plays_a_torn_one_again(
         tmp_path: Path) -> None:
     # only a log cut short (a torn tail) is played again over; a record of this very match
