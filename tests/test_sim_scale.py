@@ -24,7 +24,7 @@ from kabucli.errors import KabuError
 from kabucli.events import Forfeit, Undo
 from kabucli.log import read_log, write_log
 from kabucli.ratings import Sprt
-from kabucli.rules import build
+from kabucli.rules import as_dict, build
 from kabucli.sim import simulate
 
 DARE = games.get("dare")
@@ -210,6 +210,32 @@ def test_a_run_in_one_process_writes_a_log_that_waited_later_seconds(tmp_path: P
     simulate(DARE, r, ["random", "random"], 3, seed=2, log_dir=tmp_path, workers=1,
              on_match=counted)
     assert seen[1], seen
+
+
+def test_a_log_file_that_comes_back_while_the_run_writes_it_is_left_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # _write_log replaces this match's own log once; a file that is there again right after
+    # (another program writing it) stops the run with one line saying to remove it, and is
+    # still there to remove
+    plan = sim.Plan("dare", as_dict(build(DARE.Rules, ["rounds=2"])), ("best", "random"), 7,
+                    True, str(tmp_path), STARTED)
+    sim.play_match(plan, 0)
+    path = tmp_path / "dare-00001.kbl"
+    data = path.read_bytes()
+    real = os.unlink
+    removed: list[str] = []
+
+    def unlink(where: str | os.PathLike[str]) -> None:
+        real(where)
+        removed.append(str(where))
+        if len(removed) == 1:
+            Path(where).write_bytes(data)  # it comes back
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    with pytest.raises(KabuError, match="keeps coming back while the run writes it"):
+        sim._write_log(plan, 0, data)
+    monkeypatch.undo()
+    assert path.read_bytes() == data and removed == [str(path)]
 
 
 def test_a_run_in_one_process_writes_its_logs_as_it_goes(tmp_path: Path) -> None:
