@@ -152,6 +152,18 @@ def test_outcomes_are_counted_in_match_order_with_at_most_window_chunks_under_wa
     assert most == 3 and running == {}
 
 
+def test_a_failures_reason_is_one_line_of_at_most_max_reason_characters_its_end_kept() -> None:
+    # kept_reason: the reason the report and the forfeit record keep; cut only when longer
+    # than MAX_REASON (500), keeping its start and its end
+    assert sim.kept_reason("bot  crashed:\n exit 3 ") == "bot crashed: exit 3"
+    whole = "a" * 300 + "b" * 200
+    assert sim.kept_reason(whole) == whole
+    long = "c" * 300 + "d" * 201
+    cut = sim.kept_reason(long)
+    assert len(cut) == sim.MAX_REASON == 500
+    assert cut == "c" * 249 + "…" + "c" * 49 + "d" * 201
+
+
 def test_a_log_holding_exactly_later_records_inputs_waits_for_its_chunk(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # play_match: a log is kept to write later while it holds at most LATER_RECORDS inputs
