@@ -250,6 +250,29 @@ def test_a_log_file_that_comes_back_while_the_run_writes_it_is_left_there(
     assert path.read_bytes() == data and removed == [str(path)]
 
 
+def test_a_run_in_one_process_writes_the_logs_it_holds_once_they_are_later_matches(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # with a clock that stands still (LATER_SECONDS never passes), the logs left to write
+    # are written once LATER_MATCHES (64) are held, and not before
+    seen: list[int] = []
+
+    class Still:
+        @staticmethod
+        def monotonic() -> float:
+            return 0.0
+
+    monkeypatch.setattr(sim, "time", Still)
+
+    def counted(report: sim.SimReport) -> None:
+        seen.append(len(list(tmp_path.iterdir())))
+
+    r = build(DARE.Rules, ["rounds=1"])
+    simulate(DARE, r, ["random", "random"], 70, seed=2, log_dir=tmp_path, workers=1,
+             on_match=counted)
+    assert seen[:64] == [0] * 64 and seen[64:] == [64] * 6, seen
+    assert len(list(tmp_path.iterdir())) == 70
+
+
 def test_a_run_in_one_process_writes_its_logs_as_it_goes(tmp_path: Path) -> None:
     # the logs left to write wait for at most LATER_MATCHES matches, not the run's end
     seen: list[tuple[int, int]] = []
