@@ -24,6 +24,7 @@ from kabucli.notation import (
     seat_list,
     seat_of,
     split_seat,
+    whole,
 )
 from kabucli.rules import build
 from kabucli.session import start
@@ -145,3 +146,69 @@ def test_every_game_reads_a_list_of_cards_joined_by_dashes_or_apart_by_spaces_or
     for bad in (f"-{a}-{b}", f"{a}--{b}", f"{a}-{b}-", f"{a},,{b}", f"{a},-{b}"):
         with pytest.raises(ParseError, match=re.escape(f"'{bad}': cards are")):
             cards_in(deck, f"{c} {bad}")
+
+
+# -- what the shared reading holds, each check pinned (mutation probe EA) --------------------
+
+def test_a_number_is_ascii_digits_only_other_digits_are_refused_not_converted() -> None:
+    """'²' and '١' are digits to str.isdigit: the reader refuses them (one clear line) rather
+    than handing them to int, which reads '١' as 1 and stops at '²' with a ValueError."""
+    assert whole("\u0661", 0, 9) is None and whole("\u00b2", 0, 9) is None
+    with pytest.raises(ParseError, match=r"^a payment is a whole number 0-"):
+        parse_shared("pay", ["p1", "pot", "\u00b2", "ante"], 2)
+    with pytest.raises(ParseError, match="there is no seat"):
+        parse_seat("p\u0661", 3)
+
+
+def test_a_minus_sign_is_read_only_where_the_number_may_be_negative() -> None:
+    assert whole("-0", 0, 9) is None and whole("-00", 0, 9) is None
+    assert whole("-0", -9, 9) == 0 and whole("-3", -9, 9) == -3
+
+
+def test_leading_zeros_do_not_count_against_the_digits_a_number_may_have() -> None:
+    assert whole("0012", 1, 12) == 12 and whole("000", 0, 5) == 0
+    assert whole("0" * 40 + "7", 0, 9) == 7
+    assert parse_seat("p007", 9) == 7
+
+
+def test_pot_and_the_seat_words_of_a_line_read_in_any_case() -> None:
+    assert party("POT", 3) == 0 and party("Pot", 3) == 0
+    assert parse_shared("pay", ["P1", "POT", "2", "ante"], 2) == Pay(1, 0, 2, "ante")
+    assert parse_shared("end", ["rounds", "P1=3", "P2=4", "POT=1"], 2) == End(
+        "rounds", [3, 4], 1)
+    assert parse_seat("Removed", 3, "removed") == 0
+
+
+def test_a_payment_of_no_chips_reads() -> None:
+    """A payment's chips are 0 or more (the log holds what the ledger moves)."""
+    assert parse_shared("pay", ["p1", "pot", "0"], 2) == Pay(1, 0, 0, "")
+
+
+def test_an_end_with_a_negative_balance_reads_back_as_it_prints() -> None:
+    ev = End("rounds", [-3, 103], 0)
+    text = notate_shared(ev)
+    assert text == "end rounds p1=-3 p2=103 pot=0"
+    assert parse_shared("end", text.split()[1:], 2) == ev
+
+
+def test_a_verb_that_takes_nothing_refuses_a_single_word_after_it() -> None:
+    table, seen = _table(), []
+    with pytest.raises(ParseError, match=r"^'flip' takes nothing after it, got 'x'$"):
+        table.parse(seen, "flip x", 3)
+    assert seen == []
+
+
+def test_a_verb_table_reads_the_shared_verbs_and_the_engine_verbs_as_its_own() -> None:
+    """Verbs.reads is what the session asks before it takes a line's first word for a
+    player's name: 'pay', 'end', 'undo' and the game's engine words are move words."""
+    table = _table()
+    for word in ("flip", "f", "score", "pay", "end", "undo"):
+        assert table.reads(word), word
+    assert not table.reads("jump")
+
+
+def test_spaces_between_the_seat_and_the_move_are_not_part_of_the_move() -> None:
+    table, seen = _table(), []
+    assert split_seat("p2   claim", 3) == (2, "claim")
+    with pytest.raises(ParseError, match=r"is not typed after a seat: type 'undo'$"):
+        table.parse(seen, "p1   undo", 3)
