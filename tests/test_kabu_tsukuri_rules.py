@@ -129,6 +129,20 @@ def test_a_row_laid_of_two_cards_is_refused_naming_that_row() -> None:
         GAME.parse(m.state, "rows 1-2 4-5-6 7-8-9-3 aside 10")
 
 
+def test_a_row_laid_of_four_cards_is_refused_naming_that_row() -> None:
+    """A row laid long ('1-2-3-4') is refused while reading, naming the row, as a short one
+    is (not read and left to the engine's count of the whole arrangement)."""
+    m = new_match(2, seed=3)
+    with pytest.raises(ParseError, match=r"^'1-2-3-4' is not a row of three cards"):
+        GAME.parse(m.state, "rows 1-2-3-4 5-6-7 8-9-10")
+
+
+def test_an_arrangement_of_four_rows_is_refused_while_reading() -> None:
+    m = new_match(2, seed=3)
+    with pytest.raises(ParseError, match=r"^an arrangement is 3 rows like .*got 4 words"):
+        GAME.parse(m.state, "rows 1-2-3 4-5-6 7-8-9 10-11-12")
+
+
 def test_aside_with_no_card_after_it_is_refused_saying_what_it_needs() -> None:
     """'aside' names the card set aside: typed with nothing after it, it is refused while
     reading, with 9 cards (no card is set aside) as with 10, not read as no 'aside' at all."""
@@ -157,6 +171,44 @@ def test_a_deal_line_lists_the_hands_after_a_bar_in_seat_order() -> None:
     with pytest.raises(ParseError, match=r"^hand 1 of the deal is labelled p2: give the hands "
                                          r"in seat order, p1 to p2"):
         GAME.parse(m.state, "deal | p2 1-1-2-2-3-3-4-4-5-5 | p1 6-6-7-7-8-8-9-9-10-10 | rest 11")
+
+
+def test_a_deal_line_reads_rest_in_any_case_and_refuses_a_hand_labelled_with_an_earlier_seat(
+        ) -> None:
+    m = new_match(2, seed=3)
+    hands = "| p1 1-1-2-2-3-3-4-4-5-5 | p2 6-6-7-7-8-8-9-9-10-10"
+    assert GAME.parse(m.state, f"deal {hands} | REST 11") == GAME.parse(
+        m.state, f"deal {hands} | rest 11")
+    with pytest.raises(ParseError, match=r"^hand 2 of the deal is labelled p1: give the hands "
+                                         r"in seat order"):
+        GAME.parse(m.state, "deal | 1-1-2-2-3-3-4-4-5-5 | p1 6-6-7-7-8-8-9-9-10-10 | rest 11")
+
+
+def test_a_turn_line_refuses_a_row_labelled_with_an_earlier_seat_or_a_word_after_the_row(
+        ) -> None:
+    m = new_match(2, seed=3)
+    with pytest.raises(ParseError, match=r"^row 2 of the turn is labelled p1: give the rows in "
+                                         r"seat order"):
+        GAME.parse(m.state, "turn row 1 | 1-2-3 | p1 4-5-6")
+    with pytest.raises(ParseError, match=r"^a turn reads 'turn row N \| p1 A-B-C"):
+        GAME.parse(m.state, "turn row 1 2 | p1 1-2-3 | p2 4-5-6")
+
+
+@pytest.mark.parametrize("line", ["stakes row 1 2 each 3", "stakes row 1 2 bananas",
+                                  "result hands 1 row 2 p1 takes 8",
+                                  "result hand 1 rows 2 p1 takes 8",
+                                  "result hand 1 row 2 p1 gets 8",
+                                  "result hand 1 row 2 tie p1,p2 takes 8"])
+def test_the_referees_stakes_and_result_lines_read_only_as_the_rules_page_writes_them(
+        line: str) -> None:
+    """docs/rules/kabu-tsukuri.md: 'stakes row 1 1 each', 'result hand 1 row 2 p3 takes 8',
+    'result hand 1 row 3 tie p1,p3 carries 8'; any other word in their places is refused."""
+    m = new_match(2, seed=3)
+    with pytest.raises(ParseError, match=r"^(the bets|a result) read"):
+        GAME.parse(m.state, line)
+    assert GAME.parse(m.state, "stakes row 1 2 each") == Stakes(1, 2)
+    assert GAME.parse(m.state, "result hand 1 row 2 tie p1,p2 carries 8") == Result(
+        1, 2, [1, 2], 8)
 
 
 @pytest.mark.parametrize("token", ["A", "J", "Q", "K", "a", "j", "q"])

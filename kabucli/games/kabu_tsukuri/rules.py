@@ -465,7 +465,8 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
 
     def _parse_stakes(self, s: KabuState, m: Typed) -> Event:
         args = m.args
-        if len(args) not in (3, 4) or args[0].lower() != "row":
+        if len(args) not in (3, 4) or args[0].lower() != "row" \
+                or args[3:4] not in ([], ["each"]):
             raise ParseError("the bets read 'stakes row N CHIPS each'")
         return Stakes(number(args[1], 1, ROWS, "a row"),
                       number(args[2], 0, LOG_INT, "a bet"))
