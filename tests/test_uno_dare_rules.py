@@ -1721,3 +1721,47 @@ def test_at_a_real_table_the_card_left_on_top_at_a_reshuffle_counts_as_out_of_ev
     assert refused(m, "p2 R1") == ("p2 cannot hold R1: at the last reshuffle every R1 went "
                                    "into the draw pile or lay face up, and p2 has drawn "
                                    "nothing since")
+
+
+# -- the reading of typed lines, each check pinned (mutation probe EA) ------------------------
+
+def _seeded_state() -> UnoState:
+    m = Match(GAME, make_header(GAME, rules(), [SeatInfo("a"), SeatInfo("b")], 3))
+    m.advance()
+    return st(m)
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("deal R5 | p2 R1 | p1 G7 | pile B2", "hand 1 of the deal is labelled p2: give the hands "
+                                          "in seat order, p1 to p2"),
+    ("deal R5 | banana R1 | p2 G7 | pile B2", "each part of a deal reads 'pN CARDS'"),
+    ("deal R5 | p1 R1 | p9 G7 | pile B2", "there is no seat p9"),
+    ("deal R5 | p1", "each part of a deal reads 'pN CARDS' or 'pile CARDS'"),
+])
+def test_a_deal_line_gives_each_hand_labelled_with_its_seat_in_seat_order(line: str,
+                                                                          said: str) -> None:
+    """docs/rules/uno-dare.md: 'deal round 1 dealer p1 up R5 | p1 R1-G7-... | ... | pile ...':
+    a hand labelled with another seat, or with no seat, is refused (it was read as the next
+    seat's hand whatever its label); a part with no cards after its label says how it reads."""
+    s = _seeded_state()
+    with pytest.raises(ParseError, match=re.escape(said)):
+        GAME.parse(s, line)
+    assert GAME.parse(s, "deal R5 | P1 R1 | p2 G7 | PILE B2") == Deal(
+        1, 1, DECK.parse("R5"), [cards("R1"), cards("G7")], cards("B2"))
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("R5 red blue", "after the card only a color (for a Wild Dare) and 'uno' may follow"),
+    ("reshuffle 109", "a reshuffle is a whole number 0-108, not '109'"),
+    ("penalty p2 takes 2 declined", "a penalty reads 'penalty p2 draws 2 declined'"),
+    ("race p1=1000", "'p1=1000' should read pN=DRAW (DRAW 0-999)"),
+    ("score round 1 winner p1 hands x1=3 p2=4", "a score reads 'score round N winner pN"),
+    ("score round 1 winner p1 hands p1=3 p2=4 p3=5", "a score reads 'score round N winner pN"),
+])
+def test_a_typed_line_with_a_word_or_number_out_of_its_place_is_refused_saying_how_it_reads(
+        line: str, said: str) -> None:
+    s = _seeded_state()
+    with pytest.raises(ParseError, match=re.escape(said)):
+        GAME.parse(s, line)
+    assert GAME.parse(s, "race p1=999") == Race([999, -1])
+    assert GAME.parse(s, "reshuffle 108") == Reshuffle(108)

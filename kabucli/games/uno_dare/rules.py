@@ -1117,8 +1117,14 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             cards = [] if words[1].strip() == "-" else self._parse_cards(words[1])
             if words[0].lower() == "pile":
                 pile = cards
-            else:
-                hands.append(cards)
+                continue
+            who = seat_of(words[0], s.n)
+            if who is None:
+                raise ParseError("each part of a deal reads 'pN CARDS' or 'pile CARDS'")
+            if who != len(hands) + 1:
+                raise ParseError(f"hand {len(hands) + 1} of the deal is labelled p{who}: give "
+                                 f"the hands in seat order, p1 to p{s.n}")
+            hands.append(cards)
         return Deal(rnd, dealer, up, hands, pile)
 
     def _parse_reshuffle(self, s: UnoState, m: Typed) -> Event:
