@@ -77,11 +77,11 @@ def no_player(word: str, nseats: int, example: str) -> str:
 
 def split_seat(text: str, nseats: int) -> tuple[int | None, str]:
     """Split an optional leading seat ``pN`` off typed notation: (the seat or None, the rest)."""
-    head, _, rest = text.strip().partition(" ")
-    seat = seat_of(head, nseats)
+    words = text.split(None, 1)  # (a tab after the seat parts it as a space does)
+    seat = seat_of(words[0], nseats) if words else None
     if seat is None:
         return None, text.strip()
-    return seat, rest.strip()
+    return seat, words[1].strip() if len(words) > 1 else ""
 
 
 def parse_seat(word: str, nseats: int, zero: str = "") -> int:

@@ -212,3 +212,11 @@ def test_spaces_between_the_seat_and_the_move_are_not_part_of_the_move() -> None
     assert split_seat("p2   claim", 3) == (2, "claim")
     with pytest.raises(ParseError, match=r"is not typed after a seat: type 'undo'$"):
         table.parse(seen, "p1   undo", 3)
+
+
+def test_a_tab_after_the_seat_parts_it_from_the_move_as_a_space_does() -> None:
+    """A move script or a bot's answer may part words by a tab: 'p2<TAB>flip' is p2's flip,
+    not a move 'p2' (the seat was split off at a space only)."""
+    table, seen = _table(), []
+    assert split_seat("p2\tclaim", 3) == (2, "claim")
+    assert table.parse(seen, "p2\tflip", 3) == Undo() and seen == ["flip by 2"]
