@@ -1734,6 +1734,8 @@ def _seeded_state() -> UnoState:
 @pytest.mark.parametrize(("line", "said"), [
     ("deal R5 | p2 R1 | p1 G7 | pile B2", "hand 1 of the deal is labelled p2: give the hands "
                                           "in seat order, p1 to p2"),
+    ("deal R5 | p1 R1 | p1 G7 | pile B2", "hand 2 of the deal is labelled p1: give the hands "
+                                          "in seat order, p1 to p2"),
     ("deal R5 | banana R1 | p2 G7 | pile B2", "each part of a deal reads 'pN CARDS'"),
     ("deal R5 | p1 R1 | p9 G7 | pile B2", "there is no seat p9"),
     ("deal R5 | p1", "each part of a deal reads 'pN CARDS' or 'pile CARDS'"),
