@@ -84,6 +84,18 @@ def split_seat(text: str, nseats: int) -> tuple[int | None, str]:
     return seat, words[1].strip() if len(words) > 1 else ""
 
 
+def in_seat_order(part: str, i: int, nseats: int, what: str, line: str) -> tuple[int | None, str]:
+    """Part ``i`` (from 1) of a line that gives each seat a part in seat order (``deal | p1
+    CARDS | p2 CARDS``): :func:`split_seat` of it, and a ParseError when it is labelled with
+    another seat than the ``i``-th ("hand 2 of the deal is labelled p1: ..."; ``what``: the
+    part, ``line``: the line it is of)."""
+    who, rest = split_seat(part, nseats)
+    if who is not None and who != i:
+        raise ParseError(f"{what} {i} of {line} is labelled p{who}: give the {what}s in seat "
+                         f"order, p1 to p{nseats}")
+    return who, rest
+
+
 def parse_seat(word: str, nseats: int, zero: str = "") -> int:
     """A word that must name a seat ``pN``, or be ``zero`` (read as 0, e.g. ``-`` for
     nobody) when one is given; else a ParseError."""

@@ -33,11 +33,11 @@ from kabucli.notation import (
     Verbs,
     card_list,
     cards_in,
+    in_seat_order,
     notate_shared,
     number,
     party,
     seat_list,
-    split_seat,
 )
 from kabucli.safetext import quoted
 from kabucli.shuffle import Rng
@@ -544,10 +544,7 @@ class Dare(Game[DareState, DareRules]):
         if len(parts) > 1:
             hands = []
             for i, part in enumerate(parts[1:], start=1):
-                who, cards = split_seat(part, s.n)
-                if who is not None and who != i:
-                    raise ParseError(f"hand {i} of the deal is labelled p{who}: give the "
-                                     f"hands in seat order, p1 to p{s.n}")
+                cards = in_seat_order(part, i, s.n, "hand", "the deal")[1]
                 hands.append(sorted(self._cards(cards)) if cards.strip() else [])
             # (the rule says 'each of the 3 players is dealt 9 cards'; typed, which hand
             # is missing or short, and what to type)

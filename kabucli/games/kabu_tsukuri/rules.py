@@ -40,11 +40,11 @@ from kabucli.notation import (
     Verbs,
     card_list,
     cards_in,
+    in_seat_order,
     notate_shared,
     number,
     parse_seat,
     seat_list,
-    split_seat,
 )
 from kabucli.safetext import quoted
 from kabucli.shuffle import Rng
@@ -441,10 +441,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
             if part.lower().startswith("rest"):
                 rest = sorted(self._cards(part[4:]))
                 continue
-            who, cards = split_seat(part, s.n)
-            if who is not None and who != i:
-                raise ParseError(f"hand {i} of the deal is labelled p{who}: give the hands "
-                                 f"in seat order, p1 to p{s.n}")
+            cards = in_seat_order(part, i, s.n, "hand", "the deal")[1]
             hands.append(sorted(self._cards(cards)))
         return Deal(s.hand, s.dealer, hands, rest if rest is not None else [])
 
@@ -456,10 +453,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
             raise ParseError("a turn reads 'turn row N | p1 A-B-C | p2 ...'")
         rows = []
         for i, part in enumerate(parts[1:], start=1):
-            who, cards = split_seat(part, s.n)
-            if who is not None and who != i:
-                raise ParseError(f"row {i} of the turn is labelled p{who}: give the rows in "
-                                 f"seat order, p1 to p{s.n}")
+            cards = in_seat_order(part, i, s.n, "row", "the turn")[1]
             rows.append(self._row_shown(cards))
         return Turn(number(head[1], 1, ROWS, "a row"), rows)
 

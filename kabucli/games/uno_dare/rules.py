@@ -46,6 +46,7 @@ from kabucli.notation import (
     Verbs,
     card_list,
     cards_in,
+    in_seat_order,
     no_player,
     notate_shared,
     number,
@@ -1118,12 +1119,8 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             if words[0].lower() == "pile":
                 pile = cards
                 continue
-            who = seat_of(words[0], s.n)
-            if who is None:
+            if in_seat_order(part, len(hands) + 1, s.n, "hand", "the deal")[0] is None:
                 raise ParseError("each part of a deal reads 'pN CARDS' or 'pile CARDS'")
-            if who != len(hands) + 1:
-                raise ParseError(f"hand {len(hands) + 1} of the deal is labelled p{who}: give "
-                                 f"the hands in seat order, p1 to p{s.n}")
             hands.append(cards)
         return Deal(rnd, dealer, up, hands, pile)
 
