@@ -386,6 +386,17 @@ def test_a_deal_of_named_piles_reads_back_as_printed_each_pile_labelled_with_its
     assert GAME.parse(m.state, text) == deal
 
 
+def test_a_deal_of_named_piles_refuses_a_pile_labelled_with_another_seat() -> None:
+    """The labels are read, not passed over: 'deal p2 ... | p1 ...' gave p1 the cards
+    labelled p2 (as Uno Dare's deal line did, found by probe EA)."""
+    m = new_match(2, 7)
+    with pytest.raises(ParseError, match=r"^pile 1 of the deal is labelled p2: give the piles "
+                                         r"in seat order, p1 to p2$"):
+        GAME.parse(m.state, "deal p2 1-2-3 | p1 4-5-6")
+    unlabelled = GAME.parse(m.state, "deal 1-2-3 | 4-5-6")
+    assert GAME.parse(m.state, "deal p1 1-2-3 | p2 4-5-6") == unlabelled
+
+
 # -- the Jizo -------------------------------------------------------------------------------------
 
 def test_the_jizo_goes_to_the_flippers_right_and_the_rest_from_the_seat_after_that() -> None:

@@ -45,13 +45,13 @@ from kabucli.notation import (
     Verbs,
     card_list,
     cards_in,
+    in_seat_order,
     no_player,
     notate_shared,
     parse_seat,
     parse_seats,
     seat_list,
     seat_of,
-    split_seat,
     whole,
 )
 from kabucli.safetext import quoted
@@ -745,8 +745,8 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
                 raise ParseError(f"{quoted(parts[0])} is not pile sizes like 10/10/10/10")
             return Deal([x for x in typed if x is not None])
         piles = []
-        for part in parts:
-            piles.append(cards_in(self.deck, split_seat(part, s.n)[1]))
+        for i, part in enumerate(parts, start=1):
+            piles.append(cards_in(self.deck, in_seat_order(part, i, s.n, "pile", "the deal")[1]))
         return Deal([len(p) for p in piles], piles)
 
     # -- views ---------------------------------------------------------------------------------
