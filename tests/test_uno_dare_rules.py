@@ -1752,6 +1752,19 @@ def test_a_deal_line_gives_each_hand_labelled_with_its_seat_in_seat_order(line: 
         1, 1, DECK.parse("R5"), [cards("R1"), cards("G7")], cards("B2"))
 
 
+@pytest.mark.parametrize("line", ["deal R5 | p1 R1 | p2 G7 | pile B2 | pile Y3",
+                                  "deal R5 | p1 R1 | pile B2 | p2 G7",
+                                  "deal R5 | pile B2 | p1 R1 | p2 G7"])
+def test_a_deal_line_gives_its_pile_once_as_its_last_part(line: str) -> None:
+    """docs/rules/uno-dare.md writes the pile after the hands. A pile given twice kept the
+    second and dropped the first without a word; it is refused, as a pile before a hand is."""
+    s = _seeded_state()
+    with pytest.raises(ParseError, match=re.escape("the pile is the last part of a deal, "
+                                                   "given once")):
+        GAME.parse(s, line)
+    assert GAME.parse(s, "deal R5 | p1 R1 | p2 G7 | pile B2 Y3").pile == cards("B2 Y3")
+
+
 @pytest.mark.parametrize(("line", "said"), [
     ("R5 red blue", "after the card only a color (for a Wild Dare) and 'uno' may follow"),
     ("reshuffle 109", "a reshuffle is a whole number 0-108, not '109'"),

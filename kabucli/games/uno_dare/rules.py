@@ -1111,12 +1111,16 @@ class UnoDare(Game[UnoState, UnoDareRules]):
             return Deal(rnd, dealer, up)
         hands: list[list[int]] = []
         pile: list[int] | None = None
-        for part in parts[1:]:
+        for k, part in enumerate(parts[1:], start=2):
             words = part.split(None, 1)  # (the cards apart by '-', spaces or commas)
             if len(words) != 2:
                 raise ParseError("each part of a deal reads 'pN CARDS' or 'pile CARDS'")
             cards = [] if words[1].strip() == "-" else self._parse_cards(words[1])
             if words[0].lower() == "pile":
+                if k != len(parts):  # (one pile, after the hands: a second one was kept
+                    # over the first, which was dropped without a word)
+                    raise ParseError("the pile is the last part of a deal, given once: "
+                                     "'deal R5 | p1 CARDS | ... | pile CARDS'")
                 pile = cards
                 continue
             if in_seat_order(part, len(hands) + 1, s.n, "hand", "the deal")[0] is None:
