@@ -854,6 +854,32 @@ def test_notation_typed_on_a_turn_defaults_to_that_player_and_sorts() -> None:
     assert GAME.parse(m.state, "P3 PASS") == Lay(3, [])
 
 
+def test_every_spelling_of_a_dare_verb_reads_as_the_documented_one() -> None:
+    """'sets' may be typed 'set', 'lay' or 'lays'; 'pass' 'none' or '-'; 'show' 'shows';
+    'deal' 'field': each spelling gives the event its documented word gives."""
+    m = new_match()
+    play(m, "deal 1-7-5")
+    state = m.state
+    for verb in ("sets", "set", "lay", "lays"):
+        assert GAME.parse(state, f"p2 {verb} 1-3-9") == Lay(2, [[1, 3, 9]]), verb
+    for verb in ("pass", "none", "-"):
+        assert GAME.parse(state, f"p2 {verb}") == Lay(2, []), verb
+    for verb in ("show", "shows"):
+        assert GAME.parse(state, f"p3 {verb} 2-3-4") == Show(3, [2, 3, 4]), verb
+    fresh = GAME.new_state(DareRules(), 3, True)
+    assert GAME.parse(fresh, "field 1-7-5") == GAME.parse(fresh, "deal 1-7-5")
+
+
+def test_a_showdown_hand_and_a_deals_hands_are_read_sorted() -> None:
+    """Cards typed in any order read as the sorted hand the log records and prints (the
+    showdown's '9-1-3' is 'shows 1-3-9', as a set's is)."""
+    state = GAME.new_state(DareRules(), 3, True)
+    assert GAME.parse(state, "p2 shows 9-1-3") == Show(2, [1, 3, 9])
+    hand = "9-8-7-6-5-4-3-2-1"
+    ev = GAME.parse(state, f"deal 1-7-5 | p1 {hand} | p2 {hand} | p3 {hand}")
+    assert type(ev) is Deal and ev.hands == [list(range(1, 10))] * 3
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("1-3", "'1-3' is not a set of three cards joined by '-' (e.g. 1-3-9)"),
     ("1-3-9 3-5", "'3-5' is not a set of three cards joined by '-' (e.g. 1-3-9)"),
@@ -876,6 +902,15 @@ def test_notation_typed_on_a_turn_defaults_to_that_player_and_sorts() -> None:
     ("pay p1 p9 1 ante", "'p9' is neither 'pot' nor a seat p1-p3"),
     ("result round 1 won p2 deals p2",
      "'won' is not a way a round ends (dare, showdown, tie, split, order, nobody)"),
+    # the words 'round' and 'deals' are read, not passed over; the round is a number
+    ("result rnd 1 dare p2 deals p2", "a result reads 'result round N REASON WINNERS deals pN', "
+                                      "e.g. 'result round 3 showdown p2 deals p2'"),
+    ("result round 1 dare p2 dealer p2", "a result reads 'result round N REASON WINNERS deals "
+                                         "pN', e.g. 'result round 3 showdown p2 deals p2'"),
+    ("result round one dare p2 deals p2", "a result reads 'result round N REASON WINNERS deals "
+                                          "pN', e.g. 'result round 3 showdown p2 deals p2'"),
+    ("result round 1 dare pot deals p2", "a result reads 'result round N REASON WINNERS deals "
+                                          "pN', e.g. 'result round 3 showdown p2 deals p2'"),
     ("result round 1 dare", "a result reads 'result round N REASON WINNERS deals pN', e.g. "
                             "'result round 3 showdown p2 deals p2'"),
     ("end rounds p1=1 p2=2", "the end reads 'end REASON p1=CHIPS p2=CHIPS p3=CHIPS pot=CHIPS'"),
