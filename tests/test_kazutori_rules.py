@@ -376,6 +376,22 @@ def test_a_claim_names_a_seat_and_pass_and_stop_are_actions() -> None:
         GAME.parse(m.state, "7 8")
 
 
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("claim p2 p3", "'claim' takes nothing after it, got 'p2 p3'"),
+    ("p2 pass now", "'pass' takes nothing after it, got 'now'"),
+    ("p3 flip 7 8", "a flip turns one card, got '7 8'"),
+])
+def test_a_claim_a_pass_and_a_flip_take_no_word_beyond_their_own(text: str, message: str) -> None:
+    """A word more after a claim's seat, a pass or a flip's card is refused, not passed over
+    (the move would be read without it)."""
+    m = table(4)
+    run(m, "4")
+    with pytest.raises(ParseError) as info:
+        GAME.parse(m.state, text)
+    assert str(info.value) == message
+
+
 def test_a_deal_of_named_piles_reads_back_as_printed_each_pile_labelled_with_its_seat() -> None:
     """A seeded deal prints 'deal p1 CARDS | p2 CARDS ...': the seat labels are read off."""
     m = new_match(2, 7)
