@@ -141,6 +141,23 @@ def test_a_race_draw_is_a_number_from_0_to_999_per_player_still_in() -> None:
     with pytest.raises(ParseError):
         GAME.parse(s, "race p1=1000")
 
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("penalty p2 to p3 p4 p1", "a penalty reads 'penalty p2 gives p3 p4 p1'"),
+    ("handout p1 jizo p2 card p3", "a hand-out reads 'handout p1 jizo p2 cards p3 p4' (jizo "
+                                   "'removed' after its third use, cards '-' for none)"),
+    ("score won p1=40 p2=0 p3=0 p4=0 wins p1",
+     "a score reads 'score REASON [pN] p1=CARDS ... wins pN[,pM]'"),
+    ("deal 41/0/0/0", "'41/0/0/0' is not pile sizes like 10/10/10/10"),
+])
+def test_an_engine_events_words_are_read_not_passed_over(text: str, message: str) -> None:
+    """The words of a penalty, a hand-out and a score ('gives', 'cards', the reason) and a
+    deal's pile sizes (at most the deck's 40 cards) are checked as they are read."""
+    with pytest.raises(ParseError) as info:
+        GAME.parse(new_match(4, seed=1).state, text)
+    assert str(info.value) == message
+
+
 def test_a_move_typed_before_the_deal_without_a_seat_names_the_dealer_not_p0() -> None:
     # p1 flips first once the piles are dealt; there is no seat p0 to quote
     m = new_match(4)
