@@ -148,11 +148,15 @@ def test_a_race_draw_is_a_number_from_0_to_999_per_player_still_in() -> None:
                                    "'removed' after its third use, cards '-' for none)"),
     ("score won p1=40 p2=0 p3=0 p4=0 wins p1",
      "a score reads 'score REASON [pN] p1=CARDS ... wins pN[,pM]'"),
+    ("score take p1=40 p2=0 p3=0 p4=0 won p1",
+     "a score reads 'score REASON [pN] p1=CARDS ... wins pN[,pM]'"),
     ("deal 41/0/0/0", "'41/0/0/0' is not pile sizes like 10/10/10/10"),
+    # a size that is no number is refused, not left out (three piles read for four)
+    ("deal 10/ten/10/10", "'10/ten/10/10' is not pile sizes like 10/10/10/10"),
 ])
 def test_an_engine_events_words_are_read_not_passed_over(text: str, message: str) -> None:
-    """The words of a penalty, a hand-out and a score ('gives', 'cards', the reason) and a
-    deal's pile sizes (at most the deck's 40 cards) are checked as they are read."""
+    """The words of a penalty, a hand-out and a score ('gives', 'cards', the reason, 'wins')
+    and a deal's pile sizes (numbers, at most the deck's 40) are checked as they are read."""
     with pytest.raises(ParseError) as info:
         GAME.parse(new_match(4, seed=1).state, text)
     assert str(info.value) == message
