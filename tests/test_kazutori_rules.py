@@ -153,6 +153,11 @@ def test_a_race_draw_is_a_number_from_0_to_999_per_player_still_in() -> None:
     ("deal 41/0/0/0", "'41/0/0/0' is not pile sizes like 10/10/10/10"),
     # a size that is no number is refused, not left out (three piles read for four)
     ("deal 10/ten/10/10", "'10/ten/10/10' is not pile sizes like 10/10/10/10"),
+    # 'nobody' is the whole list of a penalty that gives no card, not its first seat
+    ("penalty p2 gives nobody p3", "'nobody' is not a seat p1-p4"),
+    # pile sizes are the whole deal: a part after a '|' is not left out
+    ("deal 20/20 | 20", "'20/20' is not a card of the Daini (40) deck (its cards: 1-10, Oni, "
+                        "Jizo)"),
 ])
 def test_an_engine_events_words_are_read_not_passed_over(text: str, message: str) -> None:
     """The words of a penalty, a hand-out and a score ('gives', 'cards', the reason, 'wins')
@@ -160,6 +165,26 @@ def test_an_engine_events_words_are_read_not_passed_over(text: str, message: str
     with pytest.raises(ParseError) as info:
         GAME.parse(new_match(4, seed=1).state, text)
     assert str(info.value) == message
+
+
+def test_every_spelling_of_a_kazutori_verb_reads_as_the_documented_one() -> None:
+    """'claim' may be typed 'take' or 'slap', 'pass' 'go', 'stop' 'agree'."""
+    m = table(4)
+    run(m, "4")
+    for verb in ("claim", "take", "slap"):
+        assert GAME.parse(m.state, f"p2 {verb}") == Claim(2), verb
+    for verb in ("pass", "go"):
+        assert GAME.parse(m.state, f"p3 {verb}") == Pass(3), verb
+    for verb in ("stop", "agree"):
+        assert GAME.parse(m.state, f"p3 {verb}") == Stop(3), verb
+
+
+def test_a_deals_piles_around_an_empty_part_read_as_without_it() -> None:
+    """A '|' too many at either end of a deal line (an empty part) is passed over: the piles
+    read as typed without it, each labelled with its seat."""
+    state = new_match(2).state
+    want = GAME.parse(state, "deal p1 1-2-3 | p2 4-5-6")
+    assert GAME.parse(state, "deal | p1 1-2-3 | p2 4-5-6 |") == want
 
 
 def test_a_move_typed_before_the_deal_without_a_seat_names_the_dealer_not_p0() -> None:
