@@ -926,6 +926,16 @@ def test_a_card_turned_over_is_typed_by_its_month_or_name_not_as_face_down() -> 
         GAME.parse(m.state, "reveal ?? 1 2")
 
 
+@pytest.mark.parametrize("text", ["reveal 1 1", "reveal 1 1 8 9", "reveal 1b 1r 8a 9a"])
+def test_a_reveal_names_three_cards_not_fewer_nor_more(text: str) -> None:
+    m = new_match(3)
+    n = len(text.split()) - 1
+    with pytest.raises(ParseError) as info:
+        GAME.parse(m.state, text)
+    assert str(info.value) == ("three cards are turned over: type their months or names, e.g. "
+                               f"'reveal 1 1 8' or 'reveal 1b 1r 8a', not {n}")
+
+
 def test_a_deal_typed_as_three_face_down_cards_is_the_deal_alone() -> None:
     """'deal ?? ?? ??' (the laid cards as the table shows them) records what 'deal' does."""
     m = new_match(3)
