@@ -1044,6 +1044,24 @@ def test_the_engines_own_events_print_and_parse_back(text: str, event: Event) ->
     assert GAME.notate(event) == text
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    ("result game 1 round 2 p2 maybe next p3",
+     "a result reads 'result game G round R pN right|wrong next pM|-', e.g. "
+     "'result game 1 round 2 p2 wrong next p3'"),
+    ("gameend 1 winner - chips 14 deals p2",
+     "the end of a game reads 'gameend G winner pN|- carry CHIPS deals pM|-', e.g. "
+     "'gameend 1 winner - carry 14 deals p2'"),
+    # an amount that is no number: the shape of a bet, not the range of a number
+    ("p2 bet x", "'bet' takes the amount alone (or nothing), not 'x'"),
+])
+def test_an_events_words_are_read_not_passed_over(text: str, message: str) -> None:
+    """A result's verdict is 'right' or 'wrong' (nothing else is read as wrong), a game's
+    end names its carry, and a bet's amount is digits."""
+    with pytest.raises(ParseError) as info:
+        GAME.parse(new_match(4).state, text)
+    assert str(info.value) == message
+
+
 def test_four_players_by_default_when_no_seat_count_is_given() -> None:
     """Rules page, Cards, players, chips: "2 to 8 players (4 by default; the text recommends
     4 to 6)"."""
