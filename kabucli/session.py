@@ -194,7 +194,8 @@ def typed_names(seats: Iterable[SeatInfo]) -> dict[str, int]:
 
 
 # a seat and the word after it: its own name, as the table writes it ("p3 Cid"), is dropped
-_SEAT_NAMED = re.compile(r"\bp([1-9][0-9]*) +([^\s,|=#]+)")
+# (the seat in any case, as the notation reads it: "P3 Cid")
+_SEAT_NAMED = re.compile(r"\bp([1-9][0-9]*) +([^\s,|=#]+)", re.IGNORECASE)
 
 
 def name_seats(text: str, names: dict[str, int]) -> str:

@@ -87,6 +87,9 @@ def test_players_says_how_many_and_names_may_be_given_for_some_seats_only() -> N
     (("-p", "1=Ann", "-p", "1=Bob"), "--player '1=Bob': seat 1 is named 'Ann' already"),
     (("-p", "Ann Lee"), "--player 'Ann Lee' (seat 1): a name is one word without spaces"),
     (("-p", "Ann", "-p", "a,b"), "--player 'a,b' (seat 2): a name is one word without"),
+    # '#' starts a script's comment: a name with it could not be typed in a script
+    (("-p", "Ann#1"), "--player 'Ann#1' (seat 1): a name is one word without spaces, ',', '|', "
+                      "'=' or '#'"),
     (("-p", "P2"), "--player 'P2' (seat 1): a name like p2 would read as a seat"),
     (("-p", "Ann", "-p", "ANN"), "--player 'Ann' (seat 1): seat 2 is called 'ANN' too; "
                                  "give each seat its own name"),
@@ -124,6 +127,21 @@ def test_a_name_stands_for_its_seat_in_any_case() -> None:
     assert DARE.notate(sess.parse_line("pay Ann pot 1 ante")) == "pay p1 pot 1 ante"
     assert DARE.notate(sess.parse_line("result round 1 showdown ann,bob deals Bob")) == \
         "result round 1 showdown p1,p2 deals p2"
+
+
+def test_a_seat_labelled_with_its_own_name_in_any_case_is_that_seat_once() -> None:
+    """'p1 ANN pass' (the seat and its name, as the table labels it, in another case) is p1's
+    move; 'p2 Ann pass' names two seats and is refused saying so."""
+    sess = session(DARE, ["Ann", "Bob"], ["3=best"], seed=7)
+    for line in ("p1 Ann pass", "p1 ANN pass", "P1 ann pass"):
+        assert DARE.notate(sess.parse_line(line)) == "p1 pass", line
+    with pytest.raises(ParseError) as info:
+        sess.parse_line("p2 Ann pass")
+    assert str(info.value) == ("a move names one seat, not two (p2 and p1): type 'p2 pass' or "
+                               "'p1 pass'")
+    with pytest.raises(ParseError) as info:
+        sess.parse_line("Ann ann pass")
+    assert str(info.value) == "a move names its seat once, not p1 twice: type 'p1 pass'"
 
 
 def test_kazutori_claims_by_name_before_or_after_the_verb() -> None:
