@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 from kabucli import games
 from kabucli.cli import app
 from kabucli.errors import ParseError
-from kabucli.log import read_log
+from kabucli.log import SeatInfo, read_log
 from kabucli.rules import build
-from kabucli.session import Session, build_seats, start
+from kabucli.session import Session, build_seats, start, typed_names
 
 runner = CliRunner()
 DARE = games.get("dare")
@@ -142,6 +142,14 @@ def test_a_seat_labelled_with_its_own_name_in_any_case_is_that_seat_once() -> No
     with pytest.raises(ParseError) as info:
         sess.parse_line("Ann ann pass")
     assert str(info.value) == "a move names its seat once, not p1 twice: type 'p1 pass'"
+
+
+def test_a_name_of_more_than_one_word_stands_for_no_seat() -> None:
+    """A seat named with a space (a bot program's kind with its arguments, a log's name)
+    cannot be typed as one word: no name of it stands for the seat, not even its first word."""
+    seats = [SeatInfo("Ann Lee"), SeatInfo("cmd:./bot --fast", "bot:cmd:./bot --fast"),
+             SeatInfo("Bob")]
+    assert typed_names(seats) == {"bob": 3}
 
 
 def test_kazutori_claims_by_name_before_or_after_the_verb() -> None:
