@@ -48,6 +48,10 @@ _SPEC_SEAT = re.compile(r"p?([0-9]{1,6})", re.IGNORECASE)
 # A word of a typed line that a player's name may stand for: the notation separates words by
 # spaces, ',' (lists), '|' (hands of a deal) and '=' (pN=VALUE); '#' starts a script comment.
 _WORD = re.compile(r"[^\s,|=#]+")
+# A name where it stands for a seat: a whole word between those separators. At the prompt a
+# '#' is no comment: 'Ann#x' is one word, no name, and a refusal quotes it as it was typed
+# (it was quoted as 'p1#x').
+_NAMED = re.compile(r"(?<![^\s,|=])[^\s,|=#]+(?![^\s,|=])")
 
 
 def _option(text: str) -> str:
@@ -195,7 +199,7 @@ def typed_names(seats: Iterable[SeatInfo]) -> dict[str, int]:
 
 # a seat and the word after it: its own name, as the table writes it ("p3 Cid"), is dropped
 # (the seat in any case, as the notation reads it: "P3 Cid")
-_SEAT_NAMED = re.compile(r"\bp([1-9][0-9]*) +([^\s,|=#]+)", re.IGNORECASE)
+_SEAT_NAMED = re.compile(r"\bp([1-9][0-9]*) +([^\s,|=#]+)(?![^\s,|=])", re.IGNORECASE)
 
 
 def name_seats(text: str, names: dict[str, int]) -> str:
@@ -212,7 +216,7 @@ def name_seats(text: str, names: dict[str, int]) -> str:
 
     if not names:
         return text
-    return _WORD.sub(seat_word, _SEAT_NAMED.sub(own_name, text))
+    return _NAMED.sub(seat_word, _SEAT_NAMED.sub(own_name, text))
 
 
 def two_seats(named: str, nseats: int) -> None:

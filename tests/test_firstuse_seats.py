@@ -144,6 +144,18 @@ def test_a_seat_labelled_with_its_own_name_in_any_case_is_that_seat_once() -> No
     assert str(info.value) == "a move names its seat once, not p1 twice: type 'p1 pass'"
 
 
+def test_a_name_joined_to_other_characters_is_not_read_as_its_seat() -> None:
+    """At the prompt a '#' starts no comment: 'Ann#x' is one word, which is no name, and the
+    refusal quotes it as typed. Its 'Ann' was read as p1 and the refusal quoted 'p1#x', a
+    word nobody typed (found by probe EB)."""
+    sess = session(DARE, ["Ann", "Bob"], ["3=best"], seed=7)
+    for line in ("p1 Ann#x pass", "Ann#x pass"):
+        with pytest.raises(ParseError) as info:
+            sess.parse_line(line)
+        assert "'Ann#x'" in str(info.value) and "p1#x" not in str(info.value), line
+    assert DARE.notate(sess.parse_line("Ann pass")) == "p1 pass"
+
+
 def test_a_name_of_more_than_one_word_stands_for_no_seat() -> None:
     """A seat named with a space (a bot program's kind with its arguments, a log's name)
     cannot be typed as one word: no name of it stands for the seat, not even its first word."""
