@@ -4,6 +4,7 @@ inputs; the seed's commitment; streamed audits. Format 1's own tests: test_log.p
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import itertools
@@ -1302,3 +1303,61 @@ def test_a_referee_killed_at_the_prompt_keeps_every_event_shown_json_lines(
     assert [GAME.notate(e) for e in data.events] == [
         "deal 1-7-5", "pay p2 pot 1 ante", "pay p3 pot 1 ante", "pay p1 pot 1 ante"]
     assert log.read_bytes().count(b"\n") == 5  # the header and the four events, each whole
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "msgpack"])
+def test_a_record_that_would_end_one_byte_past_the_limit_is_refused_whole(
+        monkeypatch: pytest.MonkeyPatch, dare_match: Match, fmt: str) -> None:
+    """MAX_LOG_BYTES is the most a log may hold: a record that ends exactly there is written,
+    one that would end a byte past it is refused (LogFullError), nothing of it written."""
+    import kabucli.log
+    from kabucli.errors import LogFullError
+
+    first = dare_match.events[0]
+
+    def one(limit: int) -> tuple[int, int, bytes]:
+        monkeypatch.setattr(kabucli.log, "MAX_LOG_BYTES", limit)
+        buf = Kept()
+        writer = LogWriter.start(buf, dare_match.header, fmt,  # type: ignore[arg-type]
+                                 durable=False, types=GAME.events)
+        before = writer.size
+        try:
+            writer.append(first)
+            writer.flush()  # (a binary log's block: its one input)
+        except LogFullError:
+            pass
+        return before, writer.size, buf.getvalue()
+
+    before, after, _ = one(1 << 30)
+    assert after > before
+    _, size, data = one(after)  # ends exactly at the limit: written
+    assert size == after == len(data)
+    _, size, data = one(after - 1)  # one byte past it: refused, the log as it was
+    assert size == before == len(data)
+
+
+def test_a_bots_block_past_the_limit_writes_the_records_that_end_exactly_at_it(
+        monkeypatch: pytest.MonkeyPatch, dare_match: Match) -> None:
+    """A game between bots keeps its inputs for a block: when that block would take the log
+    past MAX_LOG_BYTES, its first records are written as a block of their own, as many as
+    fit, a block that ends exactly at the limit included; the rest stay unwritten, counted."""
+    import kabucli.log
+    from kabucli.errors import LogFullError
+
+    events = dare_match.events[:12]
+
+    def written(limit: int, n: int) -> tuple[bytes, int]:
+        monkeypatch.setattr(kabucli.log, "MAX_LOG_BYTES", limit)
+        buf = Kept()
+        writer = LogWriter.start(buf, dare_match.header, "msgpack", durable=False,
+                                 types=GAME.events)
+        for ev in events[:n]:
+            writer.append(ev)
+        with contextlib.suppress(LogFullError):
+            writer.flush()
+        return buf.getvalue(), writer.unwritten
+
+    fits, left = written(1 << 30, len(events) - 1)  # the first 11, as one block
+    assert left == 0
+    data, left = written(len(fits), len(events))  # all 12: the 11 that fit, the last kept
+    assert (data, left) == (fits, 1)
