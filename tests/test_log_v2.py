@@ -1361,3 +1361,31 @@ def test_a_bots_block_past_the_limit_writes_the_records_that_end_exactly_at_it(
     assert left == 0
     data, left = written(len(fits), len(events))  # all 12: the 11 that fit, the last kept
     assert (data, left) == (fits, 1)
+
+
+def test_after_a_failed_write_the_writer_writes_nothing_more(dare_match: Match) -> None:
+    """A write that fails may leave a record cut short: nothing may be written after it (it
+    would land behind the cut record, damage where a torn tail was). The next record is
+    refused (LogWriteError), the file as the failed write left it."""
+    from kabucli.errors import LogWriteError
+
+    class Failing(Kept):
+        fail = False
+
+        def write(self, data: Any) -> int:
+            if self.fail:
+                raise OSError(28, "No space left on device")
+            return super().write(data)
+
+    buf = Failing()
+    writer = LogWriter.start(buf, dare_match.header, "jsonl", durable=False,
+                             types=GAME.events)
+    writer.append(dare_match.events[0])
+    buf.fail = True
+    with pytest.raises(OSError):
+        writer.append(dare_match.events[0])
+    buf.fail = False
+    before = buf.getvalue()
+    with pytest.raises(LogWriteError):
+        writer.append(dare_match.events[0])
+    assert buf.getvalue() == before
