@@ -1389,3 +1389,22 @@ def test_after_a_failed_write_the_writer_writes_nothing_more(dare_match: Match) 
     with pytest.raises(LogWriteError):
         writer.append(dare_match.events[0])
     assert buf.getvalue() == before
+
+
+def test_a_derived_json_lines_event_past_the_byte_limit_is_refused(
+        monkeypatch: pytest.MonkeyPatch, dare_match: Match) -> None:
+    """JSON Lines holds the events the engine derives too: one that would take the log past
+    MAX_LOG_BYTES stops it (LogFullError) as an input does, nothing of it written."""
+    import kabucli.log
+    from kabucli.compact import DERIVED
+    from kabucli.errors import LogFullError
+
+    buf = Kept()
+    writer = LogWriter.start(buf, dare_match.header, "jsonl", durable=False,
+                             types=GAME.events)
+    monkeypatch.setattr(kabucli.log, "MAX_LOG_BYTES", writer.size + 5)
+    with pytest.raises(LogFullError):
+        writer.append(dare_match.events[1], DERIVED)
+    writer.flush()
+    assert writer.size == len(buf.getvalue())
+    assert buf.getvalue().count(b"\n") == 1  # the header alone
