@@ -363,3 +363,18 @@ def test_at_a_real_table_at_max_flips_the_prompt_and_table_offer_no_flip() -> No
               input=flips + "quit\n")
     last = res.stdout.split("p3 turns 5, says three")[-1]
     assert "or p1 Ann flips four" in last and "flips next, says four" in last, last
+
+
+def test_the_next_flipper_who_claimed_the_card_shows_claimed_too() -> None:
+    """A seat that claimed the card in the window and flips next says both: its status
+    showed only 'flips next, says four' while every other claimant showed 'claimed' (probe
+    DK)."""
+    names = ("--player", "Ann", "--player", "Bob", "--player", "Cat")
+    res = run("play", "kazu-tori", "--physical", *names, "--no-log",
+              input="deal\np1 flip 7\np2 flip 3\np3 flip 5\np1 claim\np2 claim\nquit\n")
+    assert res.exit_code == 0, res.output
+    last = res.stdout.split("p2 claims")[-1]  # the table after both claims
+    rows = {line.split()[1]: line for line in last.splitlines() if re.match(r"│ p\d ", line)}
+    assert "claimed, flips next, says four" in rows["p1"], last
+    assert "claimed" in rows["p2"] and "flips next" not in rows["p2"], last
+    assert "claimed" not in rows["p3"], last

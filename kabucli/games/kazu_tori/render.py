@@ -92,9 +92,12 @@ def _status(s: KazuToriState, p: int, nxt: int) -> Text:
         return Text("wins", style="bold green")
     if not s.piles[p] and s.phase != "deal":
         return Text("out", style="red")
-    if p == nxt:
-        return Text(f"flips next, says {WORDS[GAME.next_count(s)]}", style="bold yellow")
-    if s.phase == "window" and p in s.claimed:
+    claimed = s.phase == "window" and p in s.claimed
+    if p == nxt:  # (the next flipper may have claimed the card in the window too)
+        out = Text("claimed, ", style="magenta") if claimed else Text()
+        out.append(f"flips next, says {WORDS[GAME.next_count(s)]}", style="bold yellow")
+        return out
+    if claimed:
         return Text("claimed", style="magenta")
     return Text("")
 
