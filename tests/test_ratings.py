@@ -215,6 +215,23 @@ def test_head_to_head_follows_the_trinomial_formulas() -> None:
     assert head_to_head(0, 0, 0)["elo"] is None
 
 
+def test_the_likelihood_of_superiority_is_the_normal_chance_of_a_score_above_even() -> None:
+    """LOS is P(score > 1/2) under the normal law of the mean score: Phi((s - 1/2) / se),
+    se = sqrt(var / n), var = s (1 - s) - d/4 the trinomial's spread (d the draw share),
+    computed here with statistics.NormalDist, apart from the erf kabucli uses. Close
+    records, whose LOS is far from 0 and 1: the formula test above (60-20-20) has an LOS of
+    1.0 to four places, which a draw's deviation of 1 - s instead of 1/2 - s, or an erf
+    without its sqrt(2), left unchanged (probe ED)."""
+    import statistics
+
+    for w, d, l_ in ((6, 4, 5), (9, 3, 8), (5, 10, 3), (3, 0, 4)):
+        n = w + d + l_
+        s = (w + d / 2) / n
+        se = math.sqrt((s * (1 - s) - d / n / 4) / n)
+        los = statistics.NormalDist().cdf((s - 0.5) / se)
+        assert head_to_head(w, d, l_)["los"] == pytest.approx(los, abs=1e-4), (w, d, l_)
+
+
 def test_a_head_to_head_of_games_all_alike_has_an_interval_with_width() -> None:
     """All won, all lost or all drawn: the trinomial's spread at the score is 0, and the
     normal interval was a point (8 wins of 8: '+inf to +inf'). The score interval is Wilson's
