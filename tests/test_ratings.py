@@ -368,6 +368,21 @@ def test_an_even_score_is_an_elo_difference_of_zero() -> None:
     assert '"elo": 0.0' in json.dumps(h)
 
 
+def test_an_infinite_elo_figure_is_shown_with_the_sign_of_its_end() -> None:
+    # docs/reports.md: elo null when infinite (a score of 0 or 1), elo_low null for an end at
+    # minus infinity, elo_high null for one at plus infinity. A mutant showing a null
+    # elo_high as "-inf" (the sign test of that end turned round) survived every test: none
+    # read the text of an infinite end (probe ED)
+    from kabucli.ratings import elo_text
+
+    won, lost = head_to_head(8, 0, 0), head_to_head(0, 0, 8)
+    assert (won["elo"], won["elo_high"], lost["elo"], lost["elo_low"]) == (None,) * 4
+    assert elo_text(won, "elo", ".1f") == "+inf" and elo_text(won, "elo_high", ".1f") == "+inf"
+    assert elo_text(lost, "elo", ".1f") == "-inf" and elo_text(lost, "elo_low", ".1f") == "-inf"
+    assert elo_text(won, "elo_low", ".1f") == "+127.4"
+    assert elo_text(lost, "elo_high", ".1f") == "-127.4"
+
+
 def test_a_field_split_in_two_is_rated_by_the_prior_draw() -> None:
     """Two copies of a strong bot that never lost to two weak ones (each pair split evenly
     within): without a prior no rating has a maximum of the likelihood, and the fit's
