@@ -94,6 +94,16 @@ def test_sprt_bounds_are_walds() -> None:
     assert s.update([10, 5, 10])["result"] == "continue"
 
 
+def test_sprt_bounds_are_walds_for_unequal_error_rates() -> None:
+    # Wald: accept H0 at log(beta / (1 - alpha)), H1 at log((1 - beta) / alpha); with
+    # alpha = beta (the test above) a bound made of the other rate's numbers is the same, and
+    # a mutant building the lower bound from log(alpha) - log(1 - beta) survived (probe ED)
+    s = Sprt.parse("elo0=0 elo1=5 alpha=0.01 beta=0.2")
+    assert s.lower == pytest.approx(math.log(0.2 / 0.99))
+    assert s.upper == pytest.approx(math.log(0.8 / 0.01))
+    assert (s.state()["lower"], s.state()["upper"]) == (-1.5994, 4.382)
+
+
 @pytest.mark.parametrize(("text", "why"), [
     ("elo0=5 elo1=0", "elo0 (5) must be less than elo1 (0)"),
     ("elo0=0 elo1=5 alpha=1.5", "alpha must be between 0 and 1"),
