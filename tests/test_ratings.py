@@ -104,6 +104,20 @@ def test_sprt_bounds_are_walds_for_unequal_error_rates() -> None:
     assert (s.state()["lower"], s.state()["upper"]) == (-1.5994, 4.382)
 
 
+def test_an_sprt_whose_llr_reaches_a_bound_exactly_decides() -> None:
+    # docs/reports.md: "continue" is neither bound reached; an LLR equal to a bound has
+    # reached it (Wald's test stops at LLR >= upper or <= lower). A mutant deciding H1 only
+    # past the upper bound (>) survived (probe ED): here the bounds are set to the LLR itself
+    wdl = [30, 10, 20]
+    llr = sprt_llr(*wdl, 0.0, 5.0)
+    top = Sprt(0.0, 5.0)
+    top.upper = llr
+    assert top.update(wdl)["result"] == "H1 accepted"
+    bottom = Sprt(0.0, 5.0)
+    bottom.upper, bottom.lower = llr + 1.0, llr
+    assert bottom.update(wdl)["result"] == "H0 accepted"
+
+
 @pytest.mark.parametrize(("text", "why"), [
     ("elo0=5 elo1=0", "elo0 (5) must be less than elo1 (0)"),
     ("elo0=0 elo1=5 alpha=1.5", "alpha must be between 0 and 1"),
