@@ -82,6 +82,19 @@ def test_normalized_llr_is_the_likelihood_ratio_for_large_elo_too(
     assert llr == pytest.approx(_gsprt_llr_by_grid(*wdl, elo0, elo1), abs=1e-3)
 
 
+@pytest.mark.parametrize(("wdl", "elo0", "elo1"), [
+    ((200, 10, 150), 0, 100), ((100, 50, 60), -5, 10), ((5, 40, 3), 0, 20), ((54, 6, 28), 0, 50),
+])
+def test_normalized_llr_within_fastchess_reach_is_the_likelihood_ratio_to_1e_4(
+        wdl: tuple[int, int, int], elo0: float, elo1: float) -> None:
+    # within about 340 Elo the LLR is fastchess's iteration, which must run to its own
+    # convergence (a change of the trinomial below 1e-4): stopped after 2 rounds, or at a
+    # change below 0.1, it gave 0.0693 for (200, 10, 150) [0, 100] where the likelihood ratio
+    # is 0.0715 and 1.9180 for 1.9133, inside fastchess's own cases' rel=0.01 (probe ED)
+    llr = sprt_llr(*wdl, elo0, elo1, "normalized")
+    assert llr == pytest.approx(_gsprt_llr_by_grid(*wdl, elo0, elo1), abs=1e-4)
+
+
 def test_one_match_decides_no_sprt_with_large_elo() -> None:
     for wdl in ([1, 0, 0], [0, 1, 0], [0, 0, 1]):
         assert Sprt(200, 400).update(wdl)["result"] == "continue"
