@@ -393,6 +393,17 @@ def test_sprt_elo_beyond_the_models_reach_is_one_clear_error(text: str) -> None:
         Sprt.parse(text)
 
 
+def test_sprt_elo_at_the_ends_of_its_range_is_a_test_and_equal_hypotheses_are_not() -> None:
+    # -1000 and 1000 are inside "between -1000 and 1000" (a mutant refusing -1000 survived);
+    # elo0 = elo1 is no test at all (the LLR is 0 for ever: it never decides) and is refused
+    # as elo0 5 > elo1 0 is (a mutant taking elo0 <= elo1 survived) (probe ED)
+    for text in ("elo0=-1000 elo1=0", "elo0=0 elo1=1000", "elo0=-1000 elo1=1000 model=logistic"):
+        test = Sprt.parse(text)
+        assert math.isfinite(test.update([3, 1, 2])["llr"]), text
+    with pytest.raises(KabuError, match=re.escape("--sprt: elo0 (5) must be less than elo1 (5)")):
+        Sprt.parse("elo0=5 elo1=5")
+
+
 def test_an_even_score_is_an_elo_difference_of_zero() -> None:
     # log10(1) is 0.0 and -400 times it is -0.0: printed "-0" and "elo": -0.0 before; a zero
     # has no sign ("+0" read as a gain)
