@@ -386,6 +386,26 @@ def test_sprt_of_a_one_sided_result_decides_instead_of_failing(model: str) -> No
     assert math.isfinite(test.update([0, 0, 10**9])["llr"])
 
 
+def test_a_result_the_model_cannot_weigh_is_far_past_the_bound_on_its_scores_side(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # where the logistic model's numbers fail (ArithmeticError), the LLR is +-LLR_FAR on the
+    # side of the result's score against the hypotheses' mean score. No result tried (3000
+    # random ones of up to 10^15 matches) reaches that branch today, so the model is made to
+    # fail here (ratings.py is pure Python, not compiled); a mutant taking the side from 0.5
+    # instead of the score survived (probe ED)
+    import kabucli.ratings as ratings
+
+    def fail(*_: object) -> float:
+        raise ArithmeticError
+
+    monkeypatch.setattr(ratings, "_llr_logistic", fail)
+    assert sprt_llr(10, 0, 0, 0.0, 5.0, "logistic") == ratings.LLR_FAR
+    assert sprt_llr(0, 0, 10, 0.0, 5.0, "logistic") == -ratings.LLR_FAR
+    # above the mean score of the hypotheses 500 and 600 Elo (0.958), and below it
+    assert sprt_llr(99, 0, 1, 500.0, 600.0, "logistic") == ratings.LLR_FAR
+    assert sprt_llr(90, 0, 10, 500.0, 600.0, "logistic") == -ratings.LLR_FAR
+
+
 @pytest.mark.parametrize("text", ["elo0=0 elo1=1e308", "elo0=-1e308 elo1=0",
                                   "elo0=-1001 elo1=0"])
 def test_sprt_elo_beyond_the_models_reach_is_one_clear_error(text: str) -> None:
