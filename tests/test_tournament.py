@@ -142,6 +142,19 @@ def test_a_groups_means_leave_out_its_forfeited_matches_as_the_run_does(tmp_path
     assert group["mean"] == [b["mean_chips"] for b in out["bots"]]
 
 
+def test_a_bot_that_forfeits_every_match_of_three_seats_is_rated_last() -> None:
+    # docs: with more than two seats each match is a ranking of its seats by their result, a
+    # failing bot last. A mutant giving the failing seat a result of +1 (the others 0) put it
+    # first and survived every test (probe ED): here it forfeits all 6 matches, ranked below
+    # the two others in each (they tie), so its Elo is below 0 and theirs equal above it
+    rules = build(DARE.Rules, ["rounds=1"])
+    rep = tournament(DARE, rules, ["cmd:false", "random", "random"], 3, "round-robin", 1,
+                     seed=1, workers=1)
+    assert rep.sim.failures == rep.sim.matches == 6
+    (f, r1, r2) = [r["elo"] for r in rep.ratings]
+    assert f < 0 < r1 and r1 == pytest.approx(r2)
+
+
 def test_two_copies_of_a_bot_with_the_same_results_are_rated_alike() -> None:
     """Ratings of more than two seats used to be openskill's, brought up to date match by
     match: two copies of best with the same wins got 37.82 and 36.95, two of random 10.14 and
