@@ -155,6 +155,21 @@ def test_a_bot_that_forfeits_every_match_of_three_seats_is_rated_last() -> None:
     assert f < 0 < r1 and r1 == pytest.approx(r2)
 
 
+def test_a_two_seat_groups_head_to_head_counts_a_shared_lead_as_a_draw() -> None:
+    # a shared lead is half a win to each bot (the group's wins) and a draw in the head to
+    # head: wins + draws / 2 of the first bot is its wins, losses + draws / 2 the other's.
+    # A mutant counting a half share as a win of the first bot (>= 0.5 for > 0.75) survived
+    # every test (probe ED); random against random at rounds=1 shares the lead often
+    rules = build(DARE.Rules, ["rounds=1"])
+    rep = tournament(DARE, rules, ["random", "random"], 2, "round-robin", 20, seed=1,
+                     workers=1)
+    (group,) = rep.as_dict()["groups"]
+    h = group["head_to_head"]
+    assert h["draws"] > 0 and h["wins"] + h["draws"] + h["losses"] == group["matches"]
+    assert h["wins"] + h["draws"] / 2 == group["wins"][0]
+    assert h["losses"] + h["draws"] / 2 == group["wins"][1]
+
+
 def test_two_copies_of_a_bot_with_the_same_results_are_rated_alike() -> None:
     """Ratings of more than two seats used to be openskill's, brought up to date match by
     match: two copies of best with the same wins got 37.82 and 36.95, two of random 10.14 and
