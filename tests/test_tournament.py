@@ -170,6 +170,22 @@ def test_a_two_seat_groups_head_to_head_counts_a_shared_lead_as_a_draw() -> None
     assert h["losses"] + h["draws"] / 2 == group["wins"][1]
 
 
+def test_two_bots_elo_apart_is_the_bradley_terry_closed_form_of_their_wins() -> None:
+    # two players, one pair: the fit with its one prior drawn game has the closed form
+    # 400 log10((S + 1/2) / (N - S + 1/2)), S the first bot's wins (a shared lead half a win,
+    # as the group counts it). A mutant rating the pair by W + D, a draw a whole win, survived
+    # every test (probe ED): here 7-20-13 rated the bots 123.6 apart instead of -51.2
+    rules = build(DARE.Rules, ["rounds=1"])
+    rep = tournament(DARE, rules, ["random", "random"], 2, "round-robin", 20, seed=1,
+                     workers=1)
+    (group,) = rep.groups
+    s, n = group.wins[0], group.matches
+    assert group.wdl[1] > 0 and s + group.wins[1] == n
+    (e0, e1) = [r["elo"] for r in rep.ratings]
+    assert e0 - e1 == pytest.approx(400 * math.log10((s + 0.5) / (n - s + 0.5)), abs=0.11)
+    assert e0 == pytest.approx(-e1, abs=0.05)
+
+
 def test_two_copies_of_a_bot_with_the_same_results_are_rated_alike() -> None:
     """Ratings of more than two seats used to be openskill's, brought up to date match by
     match: two copies of best with the same wins got 37.82 and 36.95, two of random 10.14 and
