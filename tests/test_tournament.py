@@ -186,6 +186,17 @@ def test_two_bots_elo_apart_is_the_bradley_terry_closed_form_of_their_wins() -> 
     assert e0 == pytest.approx(-e1, abs=0.05)
 
 
+def test_a_tournament_of_at_most_10000_groups_is_played_and_of_more_refused() -> None:
+    # "at most 10000" groups: a gauntlet of 10001 bots at two seats is 10000 groups (played,
+    # here with no deal), one of 10002 bots 10001 (refused). A mutant refusing 10000 itself
+    # (>= for >) survived every test (probe ED); nothing tested the limit at all
+    rules = build(DARE.Rules, ["rounds=1"])
+    rep = tournament(DARE, rules, ["random"] * 10001, 2, "gauntlet", 0, seed=1, workers=1)
+    assert len(rep.groups) == 10000 and rep.sim.matches == 0
+    with pytest.raises(KabuError, match=r"^10001 groups would meet: at most 10000"):
+        tournament(DARE, rules, ["random"] * 10002, 2, "gauntlet", 0, seed=1, workers=1)
+
+
 def test_two_copies_of_a_bot_with_the_same_results_are_rated_alike() -> None:
     """Ratings of more than two seats used to be openskill's, brought up to date match by
     match: two copies of best with the same wins got 37.82 and 36.95, two of random 10.14 and
