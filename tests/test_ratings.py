@@ -378,8 +378,10 @@ def test_any_sprt_text_is_a_test_or_one_clear_error(parts: list[tuple[str, str, 
 
 @pytest.mark.parametrize("model", Sprt.MODELS)
 def test_sprt_of_a_one_sided_result_decides_instead_of_failing(model: str) -> None:
-    # a billion losses and nothing else: the model's own numbers fail on so one-sided a
-    # result (a log of a probability rounded to 0); the test is far past its lower bound
+    # a billion losses and nothing else (or wins): so one-sided a result is far past a bound,
+    # decided with a finite LLR (the model's numbers once failed on it, a log of a
+    # probability rounded to 0; probe ED found no result that reaches that fallback now:
+    # the next test forces it)
     test = Sprt(0.0, 5.0, 0.05, 0.05, model)
     assert test.update([0, 0, 10**9])["result"] == "H0 accepted"
     assert test.update([10**9, 0, 0])["result"] == "H1 accepted"
