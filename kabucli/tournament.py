@@ -39,11 +39,17 @@ MAX_GROUPS = 10_000
 
 
 def schedule(bots: int, seats: int, fmt: str) -> tuple[tuple[int, ...], ...]:
-    """The groups (bot indices) that meet."""
+    """The groups (bot indices) that meet: at most MAX_GROUPS, counted before any is made
+    (120 bots at 8 seats are 8e11 groups: making them first took all memory)."""
     if fmt not in FORMATS:
         raise KabuError(f"unknown tournament format '{fmt}' (formats: {', '.join(FORMATS)})")
     if not 2 <= seats <= bots:
         raise KabuError(f"a tournament of {bots} bots needs 2 to {bots} seats, not {seats}")
+    count = (math.comb(bots - 1, seats - 1) if fmt == "gauntlet"
+             else math.comb(bots, seats))
+    if count > MAX_GROUPS:
+        raise KabuError(f"{count} groups would meet: at most {MAX_GROUPS} (fewer bots, or a "
+                        "gauntlet)")
     if fmt == "gauntlet":
         return tuple((0, *c) for c in combinations(range(1, bots), seats - 1))
     return tuple(combinations(range(bots), seats))
@@ -113,9 +119,6 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
         raise KabuError(f"{game.title} takes {game.min_players}-{game.max_players} players, "
                         f"not {seats} seats")
     groups = schedule(len(kinds), seats, fmt)
-    if len(groups) > MAX_GROUPS:
-        raise KabuError(f"{len(groups)} groups would meet: at most {MAX_GROUPS} (fewer bots, "
-                        "or a gauntlet)")
     per = math.factorial(seats) * deals  # a group's matches
     stats = [Group(g) for g in groups]
     rater = RankedElo(len(kinds)) if seats > 2 else None

@@ -187,14 +187,43 @@ def test_two_bots_elo_apart_is_the_bradley_terry_closed_form_of_their_wins() -> 
 
 
 def test_a_tournament_of_at_most_10000_groups_is_played_and_of_more_refused() -> None:
-    # "at most 10000" groups: a gauntlet of 10001 bots at two seats is 10000 groups (played,
-    # here with no deal), one of 10002 bots 10001 (refused). A mutant refusing 10000 itself
-    # (>= for >) survived every test (probe ED); nothing tested the limit at all
+    # "at most 10000" groups: a gauntlet of 10001 bots at two seats is 10000 groups, one of
+    # 10002 bots 10001 (refused); a round-robin of 142 bots at two seats 10011. A mutant
+    # refusing 10000 itself (>= for >) survived every test (probe ED); nothing tested the
+    # limit at all
+    assert len(schedule(10001, 2, "gauntlet")) == 10000
+    for bots, fmt, count in ((10002, "gauntlet", 10001), (142, "round-robin", 10011)):
+        with pytest.raises(KabuError, match=rf"^{count} groups would meet: at most 10000"):
+            schedule(bots, 2, fmt)
     rules = build(DARE.Rules, ["rounds=1"])
-    rep = tournament(DARE, rules, ["random"] * 10001, 2, "gauntlet", 0, seed=1, workers=1)
-    assert len(rep.groups) == 10000 and rep.sim.matches == 0
-    with pytest.raises(KabuError, match=r"^10001 groups would meet: at most 10000"):
-        tournament(DARE, rules, ["random"] * 10002, 2, "gauntlet", 0, seed=1, workers=1)
+    rep = tournament(DARE, rules, ["random"] * 141, 2, "round-robin", 0, seed=1, workers=1)
+    assert len(rep.groups) == 9870 and rep.sim.matches == 0  # (141 x 140 / 2, no deal)
+    with pytest.raises(KabuError, match=r"^10011 groups would meet: at most 10000"):
+        tournament(DARE, rules, ["random"] * 142, 2, "round-robin", 0, seed=1, workers=1)
+
+
+def test_too_many_groups_are_refused_before_any_is_made() -> None:
+    """The groups are counted before they are made: 120 bots at Yatchaba's 8 seats are
+    8.4e11 groups, which kabucli set out to make before refusing them (15 GB of memory
+    and no answer after two minutes; 120 at 4 seats took 11 s and 765 MB to refuse). Here 30
+    bots at 6 seats (593,775 groups, about 60 MB made): refused in a few KiB."""
+    import tracemalloc
+
+    yatchaba = games.get("yatchaba")
+    rules = build(yatchaba.Rules, [])
+    tracemalloc.start()
+    try:
+        with pytest.raises(KabuError, match=r"^593775 groups would meet: at most 10000"):
+            tournament(yatchaba, rules, ["random"] * 30, 6, "round-robin", 1, seed=1,
+                       workers=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, peak
+    res = CliRunner().invoke(app, ["tournament", "yatchaba", *["-b", "random"] * 120,
+                                   "--seats", "8", "--deals", "1"])
+    assert res.exit_code == 1
+    assert "840261910995 groups would meet: at most 10000" in res.output, res.output
 
 
 def test_two_copies_of_a_bot_with_the_same_results_are_rated_alike() -> None:
