@@ -80,10 +80,11 @@ def test_a_chart_never_replaces_a_log(tmp_path: Path, log: Path, option: str) ->
     assert digest(target) == before
 
 
-def _lose_mid_game(tmp_path: Path, lose: Any, *extra: str,
-                   table: Path | None = None) -> tuple[int, str, str]:
+def _lose_mid_game(tmp_path: Path, lose: Any, *extra: str, table: Path | None = None,
+                   then: int = 2) -> tuple[int, str, str]:
     """A real table's game whose log (``table``, else sub/table.kbl) ``lose(table)`` takes
-    from its name after four inputs, then two more typed: the exit code, stdout and stderr."""
+    from its name after four inputs, then ``then`` more typed before the input ends: the
+    exit code, stdout and stderr."""
     if table is None:
         (tmp_path / "sub").mkdir()
         table = tmp_path / "sub" / "table.kbl"
@@ -101,7 +102,8 @@ def _lose_mid_game(tmp_path: Path, lose: Any, *extra: str,
             time.sleep(0.05)
         assert _typed(table) == UNO_TABLE[:4]
         lose(table)
-        out, err = proc.communicate("\n".join(UNO_TABLE[4:6]) + "\n", timeout=60)
+        out, err = proc.communicate("".join(f"{line}\n" for line in UNO_TABLE[4:4 + then]),
+                                    timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -394,6 +396,35 @@ def test_a_log_deleted_or_replaced_during_a_game_is_saved_and_named(
     res = run("resume", str(saved), "--script", str(script), "-q")
     assert res.exit_code == 0, res.output
     assert _typed(saved) == UNO_TABLE
+
+
+@pytest.mark.parametrize(("what", "name"), [("deleted", "table.kbl"),
+                                           ("replaced", "table.jsonl")])
+def test_a_log_lost_after_the_last_input_is_saved_and_named_when_the_game_closes(
+        tmp_path: Path, log: Path, name: str, what: str) -> None:
+    # no input is written after the log is lost: only the check made as the log closes
+    # (here, at the end of the input) sees it; without it "log kept: table.kbl" named a file
+    # that no longer was, or another game's log
+    table = tmp_path / name
+    other = log.read_bytes()
+
+    def lose(table: Path) -> None:
+        if what == "deleted":
+            table.unlink()
+        else:
+            (tmp_path / "put-back").write_bytes(other)
+            os.replace(tmp_path / "put-back", table)
+
+    code, _, err = _lose_mid_game(tmp_path, lose, table=table, then=0)
+    assert code == 2, err
+    line = err.strip()
+    assert "\n" not in line and "internal error" not in line, err
+    saved = table if what == "deleted" else tmp_path / f"{name}.saved-1"
+    assert f": the log was {what} " in line, line
+    assert line.endswith(f"log kept: {saved} (4 events); go on with: kabucli resume {saved}")
+    assert _typed(saved) == UNO_TABLE[:4]
+    if what == "replaced":
+        assert table.read_bytes() == other
 
 
 @pytest.mark.parametrize("command", ["convert", "repair"])
