@@ -4,8 +4,11 @@ record is taken off, and kept in a side file."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -261,6 +264,32 @@ def test_a_torn_tail_goes_to_a_new_side_file_and_play_goes_on(tmp_path: Path,
     assert taken.read_bytes() == b"an earlier one"
     assert log.read_bytes()[:start] == data[:start]
     assert run("audit", str(log)).exit_code == 0
+
+
+def test_a_torn_tail_is_not_cut_while_its_side_files_name_cannot_be_synced(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the tail is cut from the log only once its side file is on disk under its name: a
+    # folder that cannot be synced (an I/O error) leaves the log as it is, no side file made
+    log = quit_game(tmp_path / "g.kbl")
+    data = log.read_bytes()
+    start, _ = frames(data)[-1]
+    torn = data[:start + 5]
+    log.write_bytes(torn)
+    read = read_log(log, games.event_types, strict=False)
+    assert read.good_bytes == start
+    real_sync = os.fsync
+
+    def fsync(fd: int) -> None:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise OSError(errno.EIO, "Input/output error")
+        real_sync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(LogError, match=r"cannot keep its torn last record in .*g\.kbl\.torn-1 "
+                       r"\(Input/output error\); the log is left as it is"):
+        LogWriter.reopen(log, start, len(read.events), log=read).close()
+    assert log.read_bytes() == torn
+    assert list(tmp_path.glob("*.torn-*")) == []
 
 
 def test_reopen_itself_refuses_to_cut_anything_but_a_torn_tail(tmp_path: Path) -> None:
