@@ -514,6 +514,30 @@ def test_convert_never_replaces_a_log_a_game_is_writing(tmp_path: Path, log: Pat
         game.wait(timeout=60)
 
 
+def test_a_log_on_a_file_system_without_locks_is_written_resumed_and_replaced(
+        tmp_path: Path, log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # where the file system has no locks (flock fails, ENOLCK: some network file systems),
+    # nothing is locked and nothing is refused as "being written by another kabucli"
+    import errno
+    import fcntl
+
+    def flock(fd: int, how: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", flock)
+    table = tmp_path / "table.kbl"
+    for args in (["play", "dare", "--physical", "--players", "2", "--log", str(table)],
+                 ["resume", str(table)]):
+        res = runner.invoke(app, args, input="")
+        assert res.exit_code == 0, res.output
+        assert f"input ended; log kept: {table} (0 events)" in res.output, res.output
+    copy = tmp_path / "copy.jsonl"
+    for _ in range(2):  # a new file, then the same name replaced
+        res = run("log", "convert", str(log), str(copy), "--force")
+        assert res.exit_code == 0, res.output
+    assert run("audit", str(copy)).exit_code == 0
+
+
 def test_an_undo_past_the_limit_at_the_table_is_refused_not_a_crash(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import kabucli.engine
