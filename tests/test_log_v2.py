@@ -1408,3 +1408,36 @@ def test_a_derived_json_lines_event_past_the_byte_limit_is_refused(
     writer.flush()
     assert writer.size == len(buf.getvalue())
     assert buf.getvalue().count(b"\n") == 1  # the header alone
+
+
+def test_a_record_whose_write_failed_never_reaches_the_log_later(tmp_path: Path,
+                                                                  dare_match: Match) -> None:
+    """A game's log whose write fails (a full disk) is kept as it was before that input: its
+    bytes, still in the file object's buffer, are dropped, never written again, even where
+    the disk has room by then (here at once: the file fails one write), after what the
+    failed write may have left."""
+    import errno
+
+    from kabucli.errors import LogWriteError
+
+    class Flaky(io.FileIO):
+        fail = False
+
+        def write(self, data: Any) -> int:
+            if self.fail:
+                self.fail = False  # (room again after this one)
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return super().write(data)
+
+    path = tmp_path / "g.jsonl"
+    raw = Flaky(path, "w")
+    writer = LogWriter.start(io.BufferedWriter(raw), dare_match.header, "jsonl", types=GAME.events)
+    writer.path = path  # (a game's log: a write that fails stops it)
+    writer.append(dare_match.events[0])
+    before = path.read_bytes()
+    assert before.count(b"\n") == 2  # the header and the first input
+    raw.fail = True
+    with pytest.raises(LogWriteError, match="No space left on device"):
+        writer.append(dare_match.events[0])
+    writer.close()
+    assert path.read_bytes() == before
