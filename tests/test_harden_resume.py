@@ -292,6 +292,22 @@ def test_a_torn_tail_is_not_cut_while_its_side_files_name_cannot_be_synced(
     assert list(tmp_path.glob("*.torn-*")) == []
 
 
+def test_a_torn_tail_of_one_byte_goes_to_a_side_file_too(tmp_path: Path) -> None:
+    # the shortest tear a crash leaves: the first byte of a frame
+    log = quit_game(tmp_path / "g.kbl")
+    data = log.read_bytes()
+    start, _ = frames(data)[-1]
+    log.write_bytes(data[:start + 1])
+    res = run("resume", str(log), input="pass\n" * 9)
+    assert res.exit_code == 0, res.stderr
+    side = tmp_path / "g.kbl.torn-1"
+    warning = res.stderr.strip().splitlines()[0]
+    assert f"this torn last record was moved to {side} and play goes on" in warning, warning
+    assert side.read_bytes() == data[start:start + 1]
+    assert log.read_bytes()[:start] == data[:start]
+    assert run("audit", str(log)).exit_code == 0
+
+
 def test_reopen_itself_refuses_to_cut_anything_but_a_torn_tail(tmp_path: Path) -> None:
     log = quit_game(tmp_path / "g.kbl")
     data = log.read_bytes()
