@@ -996,7 +996,7 @@ def simulate(game: Game, rules: msgspec.Struct, kinds: list[str], count: int, se
     try:
         if log_dir is not None and _log_folder(log_dir):
             plan = dataclasses.replace(plan, resume=True)
-            for i in range(total):
+            for i in _placed(plan, total):
                 _check_there(game, plan, i)
         todo = iter(range(total))
         if backend == "ray":
@@ -1114,6 +1114,28 @@ def _to_read(plan: Plan, i: int) -> Path | None:
     nothing, or a file made but never written)."""
     path = plan.path(i)
     return None if path is None or not _there(path) or _unwritten(path) else path
+
+
+def _placed(plan: Plan, total: int) -> list[int]:
+    """The matches (of the ``total``) whose log's place in the log folder holds something,
+    in order: found among the folder's own entries, so the work grows with what the folder
+    holds, not with the matches asked for (a run of 1e8 matches looked at 1e8 places before
+    its first match). KabuError in one line when the folder cannot be read."""
+    assert plan.log_dir is not None
+    prefix = f"{plan.game}-"
+    found = []
+    try:
+        with os.scandir(plan.log_dir) as entries:
+            for entry in entries:
+                name = entry.name
+                number = name[len(prefix):-len(".kbl")]
+                if (name.startswith(prefix) and name.endswith(".kbl") and number.isascii()
+                        and number.isdigit() and 1 <= int(number) <= total
+                        and os.path.basename(str(plan.file(int(number) - 1))) == name):
+                    found.append(int(number) - 1)
+    except OSError as exc:
+        raise KabuError(f"cannot read the log folder {plan.log_dir}: {exc.strerror}") from None
+    return sorted(found)
 
 
 def _check_there(game: Game, plan: Plan, i: int) -> None:

@@ -421,3 +421,31 @@ def test_kazu_tori_match_wins_are_the_games_winners_not_a_chip_lead(tmp_path: Pa
     assert [b.wins for b in report.bots] == pytest.approx(wins)
     assert report.wdl == wdl
     assert wdl[1] < 10  # most matches have one winner: few are draws
+
+
+def test_a_log_folder_s_other_files_are_checked_without_a_look_at_every_match_s_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # probe EG: `sim -m 100000000 --logs DIR` with any file in DIR (a notes.txt) looked at
+    # the place of every one of the 1e8 logs before the first match (40 s and no match,
+    # no output); a run of 1e12 would never start. The folder's own files are read
+    # instead: the work grows with what the folder holds, not with the matches asked for
+    import kabucli.sim as sim_module
+
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    looked: list[object] = []
+    there = sim_module._there
+
+    def counted_there(path: Path | None) -> bool:
+        looked.append(path)
+        return there(path)
+
+    monkeypatch.setattr(sim_module, "_there", counted_there)
+
+    def stop(report: object) -> None:
+        raise KeyboardInterrupt
+
+    report = simulate(DARE, build(DARE.Rules, ["rounds=1"]), ["random", "random"], 200_000,
+                      seed=3, log_dir=tmp_path, workers=1, on_match=stop)
+    assert report.matches == 1 and report.stopped == "interrupted (Ctrl-C)"
+    assert len(looked) <= 2, f"{len(looked)} places looked at before one match was played"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dare-00001.kbl", "notes.txt"]
