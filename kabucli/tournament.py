@@ -36,13 +36,21 @@ if TYPE_CHECKING:
 
 FORMATS = ("round-robin", "gauntlet")
 MAX_GROUPS = 10_000
+# the field's ratings take memory that grows as the square of the bots and work as the cube
+# (kabucli.ratings: the information matrix and its inverse): a gauntlet of two seats allowed
+# 10,001 bots, whose 20,000 matches then led to ratings of hours and about 16 GB
+MAX_BOTS = 200
 
 
 def schedule(bots: int, seats: int, fmt: str) -> tuple[tuple[int, ...], ...]:
     """The groups (bot indices) that meet: at most MAX_GROUPS, counted before any is made
-    (120 bots at 8 seats are 8e11 groups: making them first took all memory)."""
+    (120 bots at 8 seats are 8e11 groups: making them first took all memory), of a field of
+    at most MAX_BOTS bots."""
     if fmt not in FORMATS:
         raise KabuError(f"unknown tournament format '{fmt}' (formats: {', '.join(FORMATS)})")
+    if bots > MAX_BOTS:
+        raise KabuError(f"a tournament of {bots} bots: at most {MAX_BOTS} (its ratings' work "
+                        "grows as the cube of the field)")
     if not 2 <= seats <= bots:
         raise KabuError(f"a tournament of {bots} bots needs 2 to {bots} seats, not {seats}")
     count = (math.comb(bots - 1, seats - 1) if fmt == "gauntlet"

@@ -190,11 +190,15 @@ def test_a_tournament_of_at_most_10000_groups_is_played_and_of_more_refused() ->
     # "at most 10000" groups: a gauntlet of 10001 bots at two seats is 10000 groups, one of
     # 10002 bots 10001 (refused); a round-robin of 142 bots at two seats 10011. A mutant
     # refusing 10000 itself (>= for >) survived every test (probe ED); nothing tested the
-    # limit at all
-    assert len(schedule(10001, 2, "gauntlet")) == 10000
-    for bots, fmt, count in ((10002, "gauntlet", 10001), (142, "round-robin", 10011)):
+    # limit at all. (A gauntlet of 10001 bots at two seats, 10000 groups, is now refused for
+    # its field, of more than 200 bots: see test_a_field_too_large_to_rate_...; no field of
+    # at most 200 makes exactly 10000 groups.) One of 142 bots at three seats is 10011 groups
+    assert len(schedule(141, 2, "round-robin")) == 9870
+    assert len(schedule(141, 3, "gauntlet")) == 9730
+    for bots, seats, fmt, count in ((142, 2, "round-robin", 10011),
+                                    (143, 3, "gauntlet", 10011)):
         with pytest.raises(KabuError, match=rf"^{count} groups would meet: at most 10000"):
-            schedule(bots, 2, fmt)
+            schedule(bots, seats, fmt)
     rules = build(DARE.Rules, ["rounds=1"])
     rep = tournament(DARE, rules, ["random"] * 141, 2, "round-robin", 0, seed=1, workers=1)
     assert len(rep.groups) == 9870 and rep.sim.matches == 0  # (141 x 140 / 2, no deal)
@@ -224,6 +228,34 @@ def test_too_many_groups_are_refused_before_any_is_made() -> None:
                                    "--seats", "8", "--deals", "1"])
     assert res.exit_code == 1
     assert "840261910995 groups would meet: at most 10000" in res.output, res.output
+
+
+def test_a_field_too_large_to_rate_is_refused_before_any_match() -> None:
+    """Probe EG: a gauntlet of two seats has as many groups as bots less one, so 10,001
+    bots passed the count of groups; their 20,000 matches played, the ratings' matrices of
+    10,001 x 10,001 (kabucli.ratings) then needed about 16 GB and hours (2,001 bots: 60 s
+    and 644 MB; 4,001: no answer in 150 s). The field is now at most 200 bots, refused
+    before any match. Their cost, at a small size: the fit's memory grows as the square of
+    the field."""
+    import tracemalloc
+
+    def peak(n: int) -> int:
+        tracemalloc.start()
+        try:
+            elo_ratings(n, {(0, j): (float(j % 3), 2) for j in range(1, n)})
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    assert peak(80) > 3 * peak(40)
+    with pytest.raises(KabuError, match=r"^a tournament of 10001 bots: at most 200"):
+        schedule(10001, 2, "gauntlet")
+    res = CliRunner().invoke(app, ["tournament", "dare", *["-b", "random"] * 201, "--format",
+                                   "gauntlet", "--deals", "1", "--seed", "1"])
+    assert res.exit_code == 1
+    assert res.output.count("\n") == 1, res.output
+    assert "a tournament of 201 bots: at most 200" in res.output, res.output
+    assert len(schedule(200, 2, "gauntlet")) == 199
 
 
 def test_two_copies_of_a_bot_with_the_same_results_are_rated_alike() -> None:
