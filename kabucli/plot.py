@@ -166,6 +166,10 @@ class Series:
 
 
 NAME_LIMIT = 40  # characters of a bot's name a chart shows (the page's table shows it all)
+# bots a panel's legend names at the most: a tournament's field of 141 had a legend taller
+# than its chart (matplotlib warned on stderr that it could not lay the figure out); a larger
+# field's legend names the bots highest at the end, and says of how many
+LEGEND_MOST = 12
 
 
 def _short(name: str) -> str:
@@ -266,6 +270,8 @@ def figure(data: Series, title: str) -> Any:
         ax.set_title(heading, fontsize=11, loc="left")
         ax.axhline(0.0, color="0.55", linewidth=0.8, linestyle="--", zorder=1)
         lim = _limits(data.x, lines, skip)
+        named = _legend_lines(lines)
+        drawn = []
         for k, line in enumerate(lines, 1):
             color = f"C{(k - 1) % 10}"
             low, high = line.low, line.high
@@ -278,13 +284,16 @@ def figure(data: Series, title: str) -> Any:
                         else hi for hi, v, lo in zip(high, line.value, line.low, strict=True)]
             ax.fill_between(data.x, low, high, color=color, alpha=0.18,
                             linewidth=0, gid=f"{panel}-band-{k}", zorder=2)
-            ax.plot(data.x, line.value, color=color, linewidth=1.8,
-                    label=line.legend or line.label, gid=f"{panel}-line-{k}",
-                    zorder=3)
+            drawn += ax.plot(data.x, line.value, color=color, linewidth=1.8,
+                             label=line.legend or line.label, gid=f"{panel}-line-{k}",
+                             zorder=3)
         ax.set_ylabel(ylabel)
         ax.grid(True, color="0.9", linewidth=0.8)
         ax.set_axisbelow(True)
-        ax.legend(loc="best", fontsize=9, framealpha=0.9)
+        ax.legend(handles=[drawn[k] for k in named], loc="best", fontsize=9, framealpha=0.9,
+                  title=(None if len(named) == len(lines)
+                         else f"the {len(named)} highest of {len(lines)}"),
+                  title_fontsize=9)
         if lim is not None:
             ax.set_ylim(*lim)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -292,6 +301,19 @@ def figure(data: Series, title: str) -> Any:
     if data.x:
         axes[-1].set_xlim(0, max(data.x[-1], 1))
     return fig
+
+
+def _legend_lines(lines: Sequence[Line]) -> list[int]:
+    """The lines a legend names (indices, in the order drawn): all of them, or the
+    LEGEND_MOST highest at their last value (a line with none yet last), highest first."""
+    if len(lines) <= LEGEND_MOST:
+        return list(range(len(lines)))
+
+    def last(k: int) -> float:
+        value = lines[k].value[-1] if lines[k].value else math.nan
+        return -math.inf if math.isnan(value) else value
+
+    return sorted(range(len(lines)), key=lambda k: (-last(k), k))[:LEGEND_MOST]
 
 
 def _metadata(fmt: str) -> dict[str, Any]:

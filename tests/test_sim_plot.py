@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import subprocess
@@ -522,3 +523,24 @@ def test_a_bot_that_played_no_match_has_no_rating_in_the_tournaments_legend(
     words = texts(svg_tree(out))
     assert "#3 random: no match played" in words and "#4 best: no match played" in words, words
     assert not any(w.startswith(("#3 random: 0", "#4 best: 0")) for w in words), words
+
+
+@pytest.mark.parametrize("bots", [12, 141])
+def test_a_large_fields_legend_names_the_highest_bots_and_fits(bots: int) -> None:
+    """A legend names at most 12 bots: those highest at the end, saying of how many. A
+    tournament's field of 141 got a legend taller than the chart, and matplotlib's warning
+    that it could not lay the figure out went to stderr (probe EG)."""
+    import warnings
+
+    from kabucli.plot import Line, Series, render
+
+    x = [1, 2, 3]
+    lines = [Line(f"bot-{k:03}", [0.0, 1.0, float((k * 37) % bots)], [math.nan] * 3,
+                  [math.nan] * 3) for k in range(bots)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (matplotlib's layout warning fails the test)
+        svg = render(Series(x, "chips", lines), "", "svg").decode()
+    named = {k for k in range(bots) if f">bot-{k:03}<" in svg}
+    top = sorted(range(bots), key=lambda k: -((k * 37) % bots))[:12]
+    assert named == set(top)
+    assert (f"the 12 highest of {bots}" in svg) == (bots > 12)
