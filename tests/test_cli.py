@@ -311,6 +311,18 @@ def test_replay_at_out_of_range_is_one_error_line(game_log: Path, at: str) -> No
     assert f"1-{events_in(game_log)}" in lines[0]
 
 
+def test_replay_at_one_past_the_last_event_is_out_of_range(game_log: Path) -> None:
+    """--at takes 0 to the log's number of events: one more is refused in one line, not shown
+    as the last state under a heading naming an event the log does not have."""
+    n = events_in(game_log)
+    res = run("replay", str(game_log), "--at", str(n + 1))
+    assert res.exit_code == 1
+    assert res.stderr.strip().splitlines() == [
+        f"error: --at {n + 1} is out of range: the log has events 1-{n} (0 is the state "
+        "before the first)"]
+    assert run("replay", str(game_log), "--at", str(n), "--json").exit_code == 0
+
+
 def test_replay_json_has_one_step_per_event(game_log: Path) -> None:
     res = run("replay", str(game_log), "--json")
     assert res.exit_code == 0
