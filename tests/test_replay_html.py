@@ -556,6 +556,26 @@ def test_a_log_too_long_for_a_page_is_refused_in_one_line(
     assert res.exit_code == 0 and out.stat().st_size > 0
 
 
+def test_a_page_of_exactly_the_most_steps_is_written_and_one_step_more_refused(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """MAX_PAGE_STEPS is the most a page holds: a log whose events times views make exactly
+    that many is written; with the limit one lower the same log is refused (exit 2)."""
+    from kabucli.render import html
+
+    log = ROOT / "replays" / "dare" / "3p-showdown-outright.kbl"
+    n = len(read_log(log, games.event_types).events)
+    out = tmp_path / "page.html"
+    monkeypatch.setattr(html, "MAX_PAGE_STEPS", 4 * n - 1)
+    res = runner.invoke(app, ["replay", str(log), "--html", str(out)],
+                        env={"NO_COLOR": "1", "COLUMNS": "400"})
+    assert res.exit_code == 2 and not out.exists()
+    assert f"a page holds at most {4 * n - 1:,} steps" in res.stderr
+    monkeypatch.setattr(html, "MAX_PAGE_STEPS", 4 * n)
+    res = runner.invoke(app, ["replay", str(log), "--html", str(out)],
+                        env={"NO_COLOR": "1", "COLUMNS": "400"})
+    assert res.exit_code == 0 and out.stat().st_size > 0, res.output
+
+
 def test_the_heading_names_a_seat_once_when_its_name_is_its_label(page: Any,
                                                                    tmp_path: Path) -> None:
     """A real table's seats are named p1, p2, ... unless named: the heading says 'p1', not
