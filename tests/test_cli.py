@@ -887,3 +887,23 @@ def test_a_replays_lines_are_printed_together_in_order_and_every_one() -> None:
     time.sleep(0.001)
     batch.add("b")
     assert printed == [["a"], ["b"]]
+
+
+def test_a_digest_is_16_to_64_hex_digits_and_a_prefix_names_the_log() -> None:
+    """--digest takes 16 to 64 hex digits (spaces and case as written at the table): the first
+    16 of the digest audit prints prove the log as the whole 64 do; 15 or 65 are refused as
+    a usage error (exit 2). Mutants accepting 15 or 65 survived the tests probe EF ran."""
+    log = Path(__file__).resolve().parent.parent / "replays" / "dare" / "3p-physical-match.kbl"
+    res = run("audit", "--json", str(log))
+    assert res.exit_code == 0
+    digest = json.loads(res.stdout)[0]["digest"]
+    assert len(digest) == 64
+    for typed in (digest[:16], digest, " ".join([digest[:8].upper(), digest[8:16]])):
+        res = run("audit", "--digest", typed, str(log))
+        assert res.exit_code == 0, (typed, res.output)
+    for typed in (digest[:15], digest + "0"):
+        res = run("audit", "--digest", typed, str(log))
+        assert res.exit_code == 2, (typed, res.output)
+        assert "give 16 to 64 hex digits" in res.stderr
+    wrong = ("0" if digest[0] != "0" else "1") + digest[1:16]
+    assert run("audit", "--digest", wrong, str(log)).exit_code == 1
