@@ -364,6 +364,18 @@ def _typed(log: Path) -> list[str]:
     return [s["notation"] for s in doc.get("steps", []) if s["kind"] != "auto"]
 
 
+def _loser(tmp_path: Path, what: str, other: bytes) -> Any:
+    """How a test loses a game's log: ``deleted``, or ``replaced`` by ``other`` (another
+    game's log, put in its place as a copy put back would be)."""
+    def lose(table: Path) -> None:
+        if what == "deleted":
+            table.unlink()
+        else:
+            (tmp_path / "put-back").write_bytes(other)
+            os.replace(tmp_path / "put-back", table)
+    return lose
+
+
 @pytest.mark.parametrize(("what", "name"), [("deleted", "table.kbl"),
                                            ("replaced", "table.jsonl")])
 def test_a_log_deleted_or_replaced_during_a_game_is_saved_and_named(
@@ -374,14 +386,7 @@ def test_a_log_deleted_or_replaced_during_a_game_is_saved_and_named(
     table = tmp_path / name
     other = log.read_bytes()  # another game's log (the fixture's) to put in its place
 
-    def lose(table: Path) -> None:
-        if what == "deleted":
-            table.unlink()
-        else:
-            (tmp_path / "put-back").write_bytes(other)
-            os.replace(tmp_path / "put-back", table)
-
-    code, _, err = _lose_mid_game(tmp_path, lose, table=table)
+    code, _, err = _lose_mid_game(tmp_path, _loser(tmp_path, what, other), table=table)
     assert code == 2, err
     line = err.strip()
     assert "\n" not in line and "internal error" not in line, err
@@ -408,14 +413,8 @@ def test_a_log_lost_after_the_last_input_is_saved_and_named_when_the_game_closes
     table = tmp_path / name
     other = log.read_bytes()
 
-    def lose(table: Path) -> None:
-        if what == "deleted":
-            table.unlink()
-        else:
-            (tmp_path / "put-back").write_bytes(other)
-            os.replace(tmp_path / "put-back", table)
-
-    code, _, err = _lose_mid_game(tmp_path, lose, table=table, then=0)
+    code, _, err = _lose_mid_game(tmp_path, _loser(tmp_path, what, other), table=table,
+                                  then=0)
     assert code == 2, err
     line = err.strip()
     assert "\n" not in line and "internal error" not in line, err
