@@ -111,3 +111,26 @@ def test_replay_draws_the_table_an_undo_went_back_to() -> None:
     for line, title in ((LINE_11, "╭─ Dare · round 2/2 · dealer p1 · reference 7 · pot 4 "),
                         (LINE_12, "╭─ Dare · round 1/2 · dealer p1 · reference 8 · pot 2 ")):
         assert lines[lines.index(line) + 1].startswith(title), line
+
+
+def test_audit_counts_one_move_taken_back_in_the_singular_and_lists_ten_undos_whole(
+        tmp_path: Path) -> None:
+    """audit's 'taken back' line of a real table's log where the referee entered the deal and
+    took it back, n times over: one move is 'move' at 'event' 2; ten undos are all listed;
+    from the eleventh on, the first ten are listed and the rest counted ('and 1 more'), so
+    that no undo goes unsaid."""
+    jsonl = tmp_path / "p.jsonl"
+    assert kabucli("log", "convert", str(PHYSICAL), str(jsonl)).exit_code == 0
+    head, deal = jsonl.read_text().splitlines()[:2]
+
+    def taken_back(n: int) -> str:
+        log = tmp_path / f"undone-{n}.jsonl"
+        log.write_text(head + "\n" + f'{deal}\n{{"e":"undo"}}\n' * n)
+        res = kabucli("audit", str(log))
+        assert res.exit_code == 0, res.output
+        return next(line for line in res.stdout.splitlines() if "taken back" in line)
+
+    assert taken_back(1) == "  taken back: 1 move (undo at event 2)"
+    ten = ", ".join(str(2 * i) for i in range(1, 11))
+    assert taken_back(10) == f"  taken back: 10 moves (undo at events {ten})"
+    assert taken_back(11) == f"  taken back: 11 moves (undo at events {ten} and 1 more)"
