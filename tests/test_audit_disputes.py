@@ -172,6 +172,23 @@ def test_replay_json_s_violation_is_audit_s_when_the_commitment_does_not_bind(
         assert json.loads(res.stdout)["violation"] == want, args
 
 
+def test_replay_json_gives_no_digest_for_a_log_whose_seed_its_commitment_does_not_bind(
+        tmp_path: Path) -> None:
+    """A committed log whose salt was changed afterwards: every event still follows the rules,
+    but the log is invalid (audit --json gives it no digest), and so replay --json's document
+    names no digest either, whole, at an event or in a seat's view: a digest is only for a
+    log whole and valid."""
+    import json
+
+    log, forged = committed_and_forged(tmp_path, "salt", "00" * 16, rounds=2)
+    assert "digest" not in json.loads(kabucli("audit", "--json", str(forged)).stdout)[0]
+    for args in (["--json"], ["--json", "--at", "2"], ["--json", "--as", "p1"]):
+        res = kabucli("replay", *args, str(forged))
+        assert res.returncode == 1, (args, res.stderr)
+        assert json.loads(res.stdout)["digest"] is None, args
+        assert json.loads(kabucli("replay", *args, str(log)).stdout)["digest"] is not None
+
+
 def test_repair_says_the_inputs_it_keeps_past_a_rule_it_cannot_derive(tmp_path: Path) -> None:
     """A real table's log with one block damaged: the repair keeps the 19 other inputs, of
     which 9 come after the one that now breaks a rule. It said "10 events kept" alone, and
