@@ -632,6 +632,33 @@ def test_as_takes_a_players_name_as_a_typed_line_does() -> None:
                                   "Aki for p1, Ben for p2, Chie for p3, Dai for p4)")
 
 
+def test_as_takes_every_seat_to_the_last_of_ten_and_a_name_in_any_case_and_no_seat_past_it(
+        tmp_path: Path) -> None:
+    """--as names each seat up to the table's last: p10 (or 10) at a table of ten, and a
+    player's name whatever its case (BEN for Ben, as a typed line takes it); one past the
+    last seat (p3 of two, p11 of ten) is no seat: one error line, exit 1."""
+    two = str(REPLAYS / "dare/2p-dare-three-sets.kbl")
+    res = run("replay", two, "--as", "p3")
+    assert res.exit_code == 1
+    assert res.stderr.strip() == "error: --as p3: there is no such seat (seats are p1-p2)"
+    ten = tmp_path / "ten.kbl"
+    res = run("play", "uno-dare", "--bot", "all=random", "--players", "10", "--seed", "3",
+              "--log", str(ten), "-q")
+    assert res.exit_code == 0, res.output
+    for seat in ("p10", "P10", "10"):
+        res = run("replay", str(ten), "--as", seat, "--at", "0")
+        assert res.exit_code == 0, (seat, res.output)
+        assert "hidden from p10" in res.stdout, seat
+    res = run("replay", str(ten), "--as", "p11", "--at", "0")
+    assert res.exit_code == 1
+    assert res.stderr.strip() == "error: --as p11: there is no such seat (seats are p1-p10)"
+    log = REPLAYS / "kazu-tori/4p-physical-last-call.kbl"
+    by_seat = run("replay", str(log), "--as", "p2", "--at", "5")
+    for name in ("Ben", "BEN", "bEn"):
+        res = run("replay", str(log), "--as", name, "--at", "5")
+        assert (res.exit_code, res.stdout) == (0, by_seat.stdout), name
+
+
 def test_as_refusal_names_only_what_as_would_take_and_says_when_a_name_is_shared(
         tmp_path: Path) -> None:
     """`--as`'s refusal: the names it lists are ones `--as` takes for that seat (a player
