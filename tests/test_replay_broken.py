@@ -152,3 +152,20 @@ def test_replay_at_before_a_hidden_bad_event_keeps_it_hidden_from_the_seat(
     violation = json.loads(res.stdout)["violation"]
     assert violation["index"] == index and violation["action"] == "hidden"
     assert "4-7-3" not in res.output and "1-2-4-6-7-7-9-9-11-12" not in res.output
+
+
+@pytest.mark.parametrize("game", sorted(BROKEN))
+def test_replay_json_at_past_the_bad_event_gives_the_last_good_step_and_the_whole_log_s_count(
+        tmp_path: Path, game: str) -> None:
+    """docs/reports.md: with --at, "step" is, where the log breaks a rule before the event
+    asked for, the last event that kept the rules (not the bad one), and "events" is always
+    the events the log holds, whatever --at cuts the replay to."""
+    bad, index, _ = broken_log(tmp_path, game)
+    held = len(bad.read_text().splitlines()) - 1
+    for at in (index + 3, index - 1, 0):
+        res = kabucli("replay", str(bad), "--json", "--at", str(at))
+        assert res.exit_code == 1, (at, res.output)
+        doc = json.loads(res.stdout)
+        assert (doc["at"], doc["events"]) == (at, held), at
+        assert doc["step"] is None if at == 0 else doc["step"]["index"] == min(at, index - 1)
+        assert doc["violation"]["index"] == index
