@@ -3,6 +3,7 @@ what audit's verdicts say (probe AM)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -120,6 +121,23 @@ def test_a_seed_changed_after_its_commitment_is_named_before_the_moves_it_breaks
     assert (res.returncode, res.stderr) == (
         1, f"invalid: {forged}: its seed commitment is {head['commit']}, not {written_down}...: "
            "its seed is not the one committed to before the deal\n")
+
+
+def test_audit_commit_as_play_printed_it_or_its_first_16_digits_in_any_case_proves_the_seed(
+        tmp_path: Path) -> None:
+    """The commitment kabucli play --commit printed, written down whole, as its first 16 hex
+    digits, or in upper case: audit finds the log's seed is the one committed to (exit 0)."""
+    log = tmp_path / "g.kbl"
+    res = kabucli("play", "dare", "--bot", "all=best", "--players", "3", "--log", str(log),
+                  "--commit", "--seed", "42", "--rule", "rounds=1")
+    assert res.returncode == 0, res.stderr
+    commit = res.stdout.split()[2]
+    assert re.fullmatch("[0-9a-f]{64}", commit), res.stdout
+    assert any(c in "abcdef" for c in commit[:16]), commit  # (so that case can tell)
+    for value in (commit, commit[:16], commit[:16].upper(), commit.upper()):
+        res = kabucli("audit", str(log), "--commit", value)
+        assert res.returncode == 0, (value, res.stderr)
+        assert "; seed commitment checked" in res.stdout, value
 
 
 def test_replay_and_resume_check_the_seed_commitment_as_audit_does(tmp_path: Path) -> None:
