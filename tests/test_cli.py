@@ -409,6 +409,18 @@ def test_audit_lines_come_in_the_order_of_the_logs(game_log: Path, tmp_path: Pat
     assert res.stdout.splitlines()[-1] == "7 logs: 5 valid, 1 invalid, 1 unreadable"
 
 
+def test_audit_counts_say_none_valid_when_no_log_is(game_log: Path, tmp_path: Path) -> None:
+    """The last line always says how many logs were valid, 0 too (it read '2 logs: 1 invalid,
+    1 unreadable' in a mutant), and leaves out a kind of bad log none was."""
+    bad = broken_copy(game_log, tmp_path / "bad.jsonl")
+    res = run("audit", str(bad), str(tmp_path / "missing.kbl"))
+    assert res.exit_code == 2
+    assert res.stdout.splitlines()[-1] == "2 logs: 0 valid, 1 invalid, 1 unreadable"
+    res = run("audit", str(bad), str(bad))
+    assert res.exit_code == 1
+    assert res.stdout.splitlines()[-1] == "2 logs: 0 valid, 2 invalid"
+
+
 def test_audit_counts_the_logs_only_when_it_checks_several(game_log: Path) -> None:
     one = run("audit", str(game_log))
     assert one.exit_code == 0 and "logs:" not in one.stdout
