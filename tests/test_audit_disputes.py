@@ -413,3 +413,26 @@ def test_a_log_that_breaks_a_rule_and_is_cut_short_is_invalid_as_replay_says(
     assert replayed.returncode == 1
     violation = json.loads(replayed.stdout)["violation"]
     assert violation["index"] == doc["index"] and (where is None or where == doc["index"])
+
+
+def test_a_real_table_log_waiting_for_the_deal_the_referee_types_lacks_no_derived_event(
+        tmp_path: Path) -> None:
+    """At a real table no seed deals: a log that ends where the referee is to type the deal
+    (before the first, or after an undo took it back) waits for an input, and lacks no event
+    the engine derives: audit says no 'derived_missing', in words or in --json (a seeded log
+    ending there lacks the deal its seed gives)."""
+    import json
+
+    jsonl = tmp_path / "p.jsonl"
+    assert kabucli("log", "convert", str(REPLAYS / "dare" / "3p-physical-match.kbl"),
+                   str(jsonl)).returncode == 0
+    head, deal = jsonl.read_text().splitlines()[:2]
+    assert json.loads(head)["seed"] is None and json.loads(deal)["e"] == "deal"
+    for name, text in (("none", head + "\n"), ("undone", f'{head}\n{deal}\n{{"e":"undo"}}\n')):
+        log = tmp_path / f"{name}.jsonl"
+        log.write_text(text)
+        res = kabucli("audit", str(log))
+        assert res.returncode == 0, res.stderr
+        assert res.stdout.startswith(f"valid: {log} ") and "derives" not in res.stdout
+        doc = json.loads(kabucli("audit", "--json", str(log)).stdout)[0]
+        assert doc["status"] == "valid" and "derived_missing" not in doc, doc
