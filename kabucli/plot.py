@@ -113,6 +113,15 @@ class Recorder:
                 on_match(report)
         return both
 
+    def expect(self, total: int) -> None:
+        """Told before the first match that the run plays ``total``: the spacing starts at
+        the one the run would end with, so the points kept are the same and none is made to
+        be dropped. A tournament rates its whole field at each point: 141 bots' 19,740
+        matches made about 900 points to keep 200 (576 matches played in 300 s)."""
+        if not self.points:
+            while total // self.step > self.capacity:
+                self.step *= 2
+
     def add(self, report: SimReport) -> None:
         """Told of the report after each match is counted, in the order of the matches."""
         m = report.matches

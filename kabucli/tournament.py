@@ -169,6 +169,7 @@ def tournament(game: Game, rules: msgspec.Struct, kinds: list[str], seats: int, 
 
     if recorder is not None:
         recorder.rate = ratings
+        recorder.expect(len(groups) * per)
         on_match = recorder.watch(on_match)
     report = simulate(game, rules, kinds, 0, seed, True, log_dir, on_match, workers=workers,
                       max_failures=max_failures, timeout=timeout, backend=backend,
