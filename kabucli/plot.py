@@ -313,8 +313,9 @@ def figure(data: Series, title: str) -> Any:
 
 
 def _legend_lines(lines: Sequence[Line]) -> list[int]:
-    """The lines a legend names (indices, in the order drawn): all of them, or the
-    LEGEND_MOST highest at their last value (a line with none yet last), highest first."""
+    """The lines a legend names, as indices: all of them in the order drawn, or, of more than
+    LEGEND_MOST, the LEGEND_MOST highest at their last value, highest first (a line with no
+    value yet last; equal ones in the order drawn)."""
     if len(lines) <= LEGEND_MOST:
         return list(range(len(lines)))
 
