@@ -48,9 +48,10 @@ _SPEC_SEAT = re.compile(r"p?([0-9]{1,6})", re.IGNORECASE)
 # A word of a typed line that a player's name may stand for: the notation separates words by
 # spaces, ',' (lists), '|' (hands of a deal) and '=' (pN=VALUE); '#' starts a script comment.
 _WORD = re.compile(r"[^\s,|=#]+")
-# A name where it stands for a seat: a whole word between those separators. At the prompt a
-# '#' is no comment: 'Ann#x' is one word, no name, and a refusal quotes it as it was typed
-# (it was quoted as 'p1#x').
+# A name where it stands for a seat: a whole word between those separators. The prompt and a
+# script cut a '#' note off before a line is read; a line given to Session.parse_line with
+# one left in ('p1 Ann#x pass') quoted 'p1#x' in its refusal, a word nobody typed: 'Ann#x' is
+# one word, no name.
 _NAMED = re.compile(r"(?<![^\s,|=])[^\s,|=#]+(?![^\s,|=])")
 
 

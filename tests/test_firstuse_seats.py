@@ -145,9 +145,10 @@ def test_a_seat_labelled_with_its_own_name_in_any_case_is_that_seat_once() -> No
 
 
 def test_a_name_joined_to_other_characters_is_not_read_as_its_seat() -> None:
-    """At the prompt a '#' starts no comment: 'Ann#x' is one word, which is no name, and the
-    refusal quotes it as typed. Its 'Ann' was read as p1 and the refusal quoted 'p1#x', a
-    word nobody typed (found by probe EB)."""
+    """A line given to Session.parse_line with a '#' left in it (the prompt and a script cut
+    a '#' note off first): 'Ann#x' is one word, which is no name, and the refusal quotes it
+    as typed. Its 'Ann' was read as p1 and the refusal quoted 'p1#x', a word nobody typed
+    (probe EB's mutant N14)."""
     sess = session(DARE, ["Ann", "Bob"], ["3=best"], seed=7)
     for line in ("p1 Ann#x pass", "Ann#x pass"):
         with pytest.raises(ParseError) as info:
