@@ -45,14 +45,16 @@ LOOK_COMMAND = {
 
 # A seat in --bot and --player: N or pN.
 _SPEC_SEAT = re.compile(r"p?([0-9]{1,6})", re.IGNORECASE)
-# A word of a typed line that a player's name may stand for: the notation separates words by
-# spaces, ',' (lists), '|' (hands of a deal) and '=' (pN=VALUE); '#' starts a script comment.
-_WORD = re.compile(r"[^\s,|=#]+")
+# The notation separates words by spaces, ',' (lists), '|' (hands of a deal) and '='
+# (pN=VALUE); '#' starts a note. A word a player's name may stand for holds none of them.
+_SEPARATORS = r"\s,|="
+_NAME = rf"[^{_SEPARATORS}#]+"
+_WORD = re.compile(_NAME)
 # A name where it stands for a seat: a whole word between those separators. The prompt and a
 # script cut a '#' note off before a line is read; a line given to Session.parse_line with
 # one left in ('p1 Ann#x pass') quoted 'p1#x' in its refusal, a word nobody typed: 'Ann#x' is
 # one word, no name.
-_NAMED = re.compile(r"(?<![^\s,|=])[^\s,|=#]+(?![^\s,|=])")
+_NAMED = re.compile(rf"(?<![^{_SEPARATORS}]){_NAME}(?![^{_SEPARATORS}])")
 
 
 def _option(text: str) -> str:
@@ -200,7 +202,7 @@ def typed_names(seats: Iterable[SeatInfo]) -> dict[str, int]:
 
 # a seat and the word after it: its own name, as the table writes it ("p3 Cid"), is dropped
 # (the seat in any case, as the notation reads it: "P3 Cid")
-_SEAT_NAMED = re.compile(r"\bp([1-9][0-9]*) +([^\s,|=#]+)(?![^\s,|=])", re.IGNORECASE)
+_SEAT_NAMED = re.compile(rf"\bp([1-9][0-9]*) +({_NAME})(?![^{_SEPARATORS}])", re.IGNORECASE)
 
 
 def name_seats(text: str, names: dict[str, int]) -> str:
