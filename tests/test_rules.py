@@ -299,3 +299,39 @@ def test_a_refused_rule_value_is_quoted_as_it_was_written_not_as_python_writes_i
             validate(YatchabaRules, {"max_laps": value}, "yatchaba")
         assert str(err.value) == (f"house rule max_laps={shown} is not allowed: expected "
                                   "integer 1-10000"), value
+
+
+# -- found by mutation testing (probe EJ) -----------------------------------------------------
+
+class FloorRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A lower bound alone and a list rule, two shapes ToyRules does not have."""
+
+    floor: Annotated[int, Meta(ge=1, description="at least one")] = 1
+    names: tuple[str, ...] = ()
+
+
+def test_describe_names_a_lower_bound_alone_and_a_list_rule() -> None:
+    info = {r.name: r for r in describe(FloorRules)}
+    assert info["floor"].kind == "integer >= 1"
+    assert info["names"].kind == "a list, in a rules file"
+
+
+def test_a_refused_value_of_forty_characters_is_shown_whole_without_its_length() -> None:
+    with pytest.raises(RuleError) as err:
+        validate(YatchabaRules, {"max_laps": "x" * 40}, "yatchaba")
+    assert str(err.value) == (f"house rule max_laps='{'x' * 40}' is not allowed: expected "
+                              "integer 1-10000 written in the digits 0-9")
+
+
+def test_a_rules_file_not_in_utf8_names_its_first_bad_byte_counting_from_one(
+        tmp_path: Path) -> None:
+    file = tmp_path / "house.toml"
+    file.write_bytes(b"ante = 1\n\xff\n")  # the 10th byte
+    with pytest.raises(RuleError, match=r"it is not UTF-8 text \(byte 10\)$"):
+        build(DareRules, file=file, game="dare")
+
+
+def test_a_list_rule_is_written_to_a_header_as_a_list() -> None:
+    written = as_dict(FloorRules(names=("a", "b")))
+    assert written == {"floor": 1, "names": ["a", "b"]}
+    assert type(written["names"]) is list
