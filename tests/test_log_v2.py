@@ -1441,3 +1441,40 @@ def test_a_record_whose_write_failed_never_reaches_the_log_later(tmp_path: Path,
         writer.append(dare_match.events[0])
     writer.close()
     assert path.read_bytes() == before
+
+
+# -- the record codec, found by mutation testing (probe EJ) -------------------------------------
+
+def test_a_timed_race_mark_is_written_and_read_back_with_its_dt() -> None:
+    rec = codec((Lay, Undo), True)
+    data = msgspec.msgpack.encode([rec.record(None, 7)])
+    assert data == bytes([0x91, 0x92, 0x00, 0x07])  # [[0, 7]]: code 0, dt 7
+    assert [rec.event(r) for r in rec.decoder.decode(data)] == [(7, None)]
+
+
+def test_a_record_with_a_negative_dt_or_a_race_mark_with_a_field_is_refused() -> None:
+    timed = codec((Lay, Undo), True)
+    with pytest.raises(msgspec.ValidationError):
+        timed.decoder.decode(msgspec.msgpack.encode([[0, -1]]))
+    with pytest.raises(msgspec.ValidationError):
+        codec((Lay, Undo), False).decoder.decode(msgspec.msgpack.encode([[0, 5]]))
+
+
+def test_a_record_without_a_trailing_list_field_reads_it_empty() -> None:
+    from kabucli.games.kabu_tsukuri.events import Arrange
+
+    rec = codec((Arrange, Undo), False)
+    [r] = rec.decoder.decode(msgspec.msgpack.encode([[2, 1, [[1, 2, 3]]]]))
+    assert rec.event(r) == (0, Arrange(seat=1, rows=[[1, 2, 3]], aside=[]))
+
+
+@pytest.mark.parametrize(("body", "count", "head"), [
+    (bytes([0x9F]), 15, 1), (bytes([0x98]), 8, 1), (b"", 0, 0), (bytes([0x80]), 0, 0),
+    (b"\xdc\x01\x02", 258, 3), (b"\xdc\x01", 0, 3),
+    (b"\xdd\x00\x01\x00\x00", 65536, 5), (b"\xdd\x00\x01\x00", 0, 5),
+])
+def test_an_array_header_is_read_for_its_count_and_length(body: bytes, count: int,
+                                                          head: int) -> None:
+    from kabucli.compact import array_count, array_head
+
+    assert (array_count(body), array_head(body)) == (count, head)
