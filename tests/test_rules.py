@@ -335,3 +335,12 @@ def test_a_list_rule_is_written_to_a_header_as_a_list() -> None:
     written = as_dict(FloorRules(names=("a", "b")))
     assert written == {"floor": 1, "names": ["a", "b"]}
     assert type(written["names"]) is list
+
+
+def test_a_top_level_value_another_game_s_table_does_not_allow_is_refused(
+        tmp_path: Path) -> None:
+    """Dare's tie=carry at the top level is no tie of Kazu-Tori's, which reads the top level
+    with its [kazu-tori] table: refused now, not when Kazu-Tori is played."""
+    file = write(tmp_path, 'tie = "carry"\n[kazu-tori]\nlimit = 15\n')
+    with pytest.raises(RuleError, match=r"\[kazu-tori\]: house rule tie='carry' is not allowed"):
+        from_file(file)
