@@ -344,3 +344,11 @@ def test_a_top_level_value_another_game_s_table_does_not_allow_is_refused(
     file = write(tmp_path, 'tie = "carry"\n[kazu-tori]\nlimit = 15\n')
     with pytest.raises(RuleError, match=r"\[kazu-tori\]: house rule tie='carry' is not allowed"):
         from_file(file)
+
+
+def test_a_refused_long_list_value_is_cut_to_one_short_line() -> None:
+    """A header's or a file's list where a number belongs is shown cut, not whole."""
+    with pytest.raises(RuleError) as err:
+        validate(YatchabaRules, {"max_laps": list(range(10_000))}, "yatchaba")
+    assert str(err.value) == ("house rule max_laps=[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,1… "
+                              "(48891 characters) is not allowed: expected integer 1-10000")
