@@ -177,8 +177,9 @@ def parse_shared(verb: str, args: list[str], nseats: int) -> Event:
     if verb == "pay":
         if len(args) < 3 or not args[2].isdigit():
             raise ParseError("a payment reads 'pay FROM TO CHIPS [WHY]', e.g. 'pay p1 pot 1 ante'")
+        # (why and the end's reason are the engine's own words, all lower case)
         return Pay(party(args[0], nseats), party(args[1], nseats),
-                   number(args[2], 0, LOG_INT, "a payment"), " ".join(args[3:]))
+                   number(args[2], 0, LOG_INT, "a payment"), " ".join(args[3:]).lower())
     if verb == "end":
         want = [f"p{i}" for i in range(1, nseats + 1)] + ["pot"]
         shape = "the end reads 'end REASON " + " ".join(f"{w}=CHIPS" for w in want) + "'"
@@ -191,7 +192,7 @@ def parse_shared(verb: str, args: list[str], nseats: int) -> Event:
             if key.lower() != name or not sep or value is None:
                 raise ParseError(shape)
             values.append(value)
-        return End(args[0], values[:-1], values[-1])
+        return End(args[0].lower(), values[:-1], values[-1])
     raise ParseError(f"{quoted(verb)} is not an event every game shares")
 
 
@@ -218,6 +219,13 @@ class Typed:
     def args(self) -> list[str]:
         """The words after the verb."""
         return self.words[1:]
+
+    @property
+    def low(self) -> list[str]:
+        """The words after the verb in lower case: a line's own words (``round``, ``draws``,
+        ``winner``, a reason) are read in any case, as its verb and its seats are; a refusal
+        quotes :attr:`args`, as typed."""
+        return [w.lower() for w in self.words[1:]]
 
     def none_after(self, verb: str = "") -> None:
         """A ParseError unless nothing follows the verb (named ``verb`` in the message)."""

@@ -561,18 +561,18 @@ class Dare(Game[DareState, DareRules]):
         return Deal(s.round, s.dealer, field, hands)
 
     def _parse_result(self, s: DareState, m: Typed) -> Event:
-        args = m.args
+        args, low = m.args, m.low
         shape = "a result reads 'result round N REASON WINNERS deals pN', e.g. " \
                 "'result round 3 showdown p2 deals p2'"
-        if len(args) != 6 or args[0] != "round" or args[4] != "deals" or not args[1].isdigit():
+        if len(args) != 6 or low[0] != "round" or low[4] != "deals" or not args[1].isdigit():
             raise ParseError(shape)
         reasons = ("dare", "showdown", "tie", "split", "order", "nobody")
-        if args[2] not in reasons:
+        if low[2] not in reasons:
             raise ParseError(f"{quoted(args[2])} is not a way a round ends ({', '.join(reasons)})")
         winners = [] if args[3] == "-" else [party(w, s.n) for w in args[3].split(",")]
         if POT in winners or party(args[5], s.n) == POT:
             raise ParseError(shape)
-        reason: Any = args[2]
+        reason: Any = low[2]
         return Result(number(args[1], 0, LOG_INT, "a round"), reason, winners,
                       party(args[5], s.n))
 

@@ -458,25 +458,24 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
         return Turn(number(head[1], 1, ROWS, "a row"), rows)
 
     def _parse_stakes(self, s: KabuState, m: Typed) -> Event:
-        args = m.args
-        if len(args) not in (3, 4) or args[0].lower() != "row" \
-                or args[3:4] not in ([], ["each"]):
+        args, low = m.args, m.low
+        if len(args) not in (3, 4) or low[0] != "row" or low[3:4] not in ([], ["each"]):
             raise ParseError("the bets read 'stakes row N CHIPS each'")
         return Stakes(number(args[1], 1, ROWS, "a row"),
                       number(args[2], 0, LOG_INT, "a bet"))
 
     def _parse_result(self, s: KabuState, m: Typed) -> Event:
-        args = m.args
+        args, low = m.args, m.low
         shape = ("a result reads 'result hand H row R pN takes CHIPS' or "
                  "'result hand H row R tie pA,pB carries CHIPS'")
-        if len(args) < 6 or args[0] != "hand" or args[2] != "row":
+        if len(args) < 6 or low[0] != "hand" or low[2] != "row":
             raise ParseError(shape)
         hand = number(args[1], 1, LOG_INT, "a hand")
         row = number(args[3], 1, ROWS, "a row")
-        rest = args[4:]
-        if len(rest) == 3 and rest[1] == "takes":
+        rest, words = args[4:], low[4:]
+        if len(rest) == 3 and words[1] == "takes":
             best = [parse_seat(rest[0], s.n)]
-        elif len(rest) == 4 and rest[0] == "tie" and rest[2] == "carries":
+        elif len(rest) == 4 and words[0] == "tie" and words[2] == "carries":
             best = [parse_seat(w, s.n) for w in rest[1].split(",")]
         else:
             raise ParseError(shape)

@@ -671,7 +671,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
 
     @staticmethod
     def _seats(s: KazuToriState, words: list[str], none: str) -> list[int]:
-        return [] if words == [none] else parse_seats(words, s.n)
+        return [] if [w.lower() for w in words] == [none] else parse_seats(words, s.n)
 
     @staticmethod
     def _per_seat(s: KazuToriState, words: list[str], what: str, missing: int,
@@ -703,13 +703,13 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
 
     def _parse_penalty(self, s: KazuToriState, m: Typed) -> Event:
         args = m.args
-        if len(args) < 3 or args[1] != "gives":
+        if len(args) < 3 or m.low[1] != "gives":
             raise ParseError("a penalty reads 'penalty p2 gives p3 p4 p1'")
         return Penalty(parse_seat(args[0], s.n), self._seats(s, args[2:], "nobody"))
 
     def _parse_handout(self, s: KazuToriState, m: Typed) -> Event:
-        args = m.args
-        if len(args) < 5 or args[1] != "jizo" or args[3] != "cards":
+        args, low = m.args, m.low
+        if len(args) < 5 or low[1] != "jizo" or low[3] != "cards":
             raise ParseError("a hand-out reads 'handout p1 jizo p2 cards p3 p4' (jizo "
                              "'removed' after its third use, cards '-' for none)")
         return Handout(parse_seat(args[0], s.n), parse_seat(args[2], s.n, "removed"),
@@ -719,10 +719,10 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
         return Return(self._per_seat(s, m.args, "CARDS", 0, self.deck.size))
 
     def _parse_score(self, s: KazuToriState, m: Typed) -> Event:
-        args = m.args
+        args, low = m.args, m.low
         reasons = ("take", "oni", "out", "agreement", "max_flips")
         shape = "a score reads 'score REASON [pN] p1=CARDS ... wins pN[,pM]'"
-        if len(args) < 3 or args[0] not in reasons or args[-2] != "wins":
+        if len(args) < 3 or low[0] not in reasons or low[-2] != "wins":
             raise ParseError(shape)
         body = args[1:-2]
         who = 0
@@ -730,7 +730,7 @@ class KazuTori(Game[KazuToriState, KazuToriRules]):
             who = parse_seat(body[0], s.n)
             body = body[1:]
         winners = [] if args[-1] == "-" else parse_seats(args[-1].split(","), s.n)
-        return Score(args[0], who,  # type: ignore[arg-type]
+        return Score(low[0], who,  # type: ignore[arg-type]
                      self._per_seat(s, body, "CARDS", 0, self.deck.size), winners)
 
     def _parse_deal(self, s: KazuToriState, m: Typed) -> Deal:

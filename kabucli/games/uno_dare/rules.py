@@ -1094,15 +1094,16 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def _parse_deal(self, s: UnoState, m: Typed) -> Event:
         parts = " ".join(m.args).split("|")
         head = parts[0].split()
+        low = [w.lower() for w in head]
         rnd, dealer = s.round, s.dealer
-        if len(head) == 6 and head[0] == "round" and head[2] == "dealer" and head[4] == "up":
+        if len(head) == 6 and low[0] == "round" and low[2] == "dealer" and low[4] == "up":
             rnd = number(head[1], 1, LOG_INT, "a round")
             seat = seat_of(head[3], s.n)
             if seat is None:
                 raise ParseError(f"{quoted(head[3])} is not a seat like p2")
             dealer = seat
             head = head[5:]
-        elif head[:1] == ["up"]:
+        elif low[:1] == ["up"]:
             head = head[1:]
         if len(head) != 1:
             raise ParseError("a deal reads 'deal R5' (the card turned up) at a real table")
@@ -1138,16 +1139,16 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         return Reshuffle(len(pile), pile)
 
     def _parse_penalty(self, s: UnoState, m: Typed) -> Event:
-        args = m.args
+        args, low = m.args, m.low
         shape = "a penalty reads 'penalty p2 draws 2 declined' (declined, failed, uno, last)"
-        if len(args) != 4 or args[1] != "draws" or args[3] not in ("declined", "failed",
-                                                                   "uno", "last"):
+        if len(args) != 4 or low[1] != "draws" or low[3] not in ("declined", "failed",
+                                                                 "uno", "last"):
             raise ParseError(shape)
         seat = seat_of(args[0], s.n)
         if seat is None:
             raise ParseError(shape)
         return Penalty(seat, number(args[2], 0, DECK_SIZE, "a penalty"),
-                       args[3])  # type: ignore[arg-type]
+                       low[3])  # type: ignore[arg-type]
 
     def _parse_race(self, s: UnoState, m: Typed) -> Event:
         draws = [-1] * s.n
@@ -1161,10 +1162,10 @@ class UnoDare(Game[UnoState, UnoDareRules]):
         return Race(draws)
 
     def _parse_score(self, s: UnoState, m: Typed) -> Event:
-        args = m.args
+        args, low = m.args, m.low
         shape = "a score reads 'score round N winner pN hands p1=POINTS ...'"
-        if len(args) != 5 + s.n or args[0] != "round" or args[2] != "winner" \
-                or args[4] != "hands":
+        if len(args) != 5 + s.n or low[0] != "round" or low[2] != "winner" \
+                or low[4] != "hands":
             raise ParseError(shape)
         winner = 0
         if args[3] != "-":

@@ -656,22 +656,22 @@ class Yatchaba(Game[YatchabaState, YatchabaRules]):
 
     # The engine's own events parse back too, so that every line of a replay can be typed.
     def _parse_result(self, s: YatchabaState, m: Typed) -> Event:
-        args = m.args
+        args, low = m.args, m.low
         shape = ("a result reads 'result game G round R pN right|wrong next pM|-', e.g. "
                  "'result game 1 round 2 p2 wrong next p3'")
-        if (len(args) != 8 or args[0] != "game" or args[2] != "round" or args[6] != "next"
+        if (len(args) != 8 or low[0] != "game" or low[2] != "round" or low[6] != "next"
                 or not args[1].isdigit() or not args[3].isdigit()
-                or args[5] not in ("right", "wrong")):
+                or low[5] not in ("right", "wrong")):
             raise ParseError(shape)
         return Result(number(args[1], 0, LOG_INT, "a game"), number(args[3], 0, LOG_INT, "a round"),
-                      parse_seat(args[4], s.n), args[5] == "right",
+                      parse_seat(args[4], s.n), low[5] == "right",
                       parse_seat(args[7], s.n, "-"))
 
     def _parse_game_end(self, s: YatchabaState, m: Typed) -> Event:
-        args = m.args
+        args, low = m.args, m.low
         shape = ("the end of a game reads 'gameend G winner pN|- carry CHIPS deals pM|-', "
                  "e.g. 'gameend 1 winner - carry 14 deals p2'")
-        if (len(args) != 7 or args[1] != "winner" or args[3] != "carry" or args[5] != "deals"
+        if (len(args) != 7 or low[1] != "winner" or low[3] != "carry" or low[5] != "deals"
                 or not args[0].isdigit() or not args[4].isdigit()):
             raise ParseError(shape)
         return GameEnd(number(args[0], 0, LOG_INT, "a game"), parse_seat(args[2], s.n, "-"),
