@@ -389,6 +389,20 @@ def test_a_person_who_gives_the_seed_is_told_it_deals_every_card(tmp_path: Path)
     assert bots.exit_code == 0 and note not in bots.output
 
 
+def test_quiet_and_json_say_nothing_of_the_seed_the_person_gave(tmp_path: Path) -> None:
+    """--quiet shows only the result, --json only its document: the note about a typed seed
+    (play's first line without them) is left out of both (probe EK: a mutant showing it
+    with --quiet survived)."""
+    script = tmp_path / "moves.txt"
+    script.write_text("pass\n")
+    note = "the seed you gave deals every card"
+    for flag in ("--quiet", "--json"):
+        res = run("play", "dare", "--seed", SECRET_SEED, "-b", "2=best", "-b", "3=best", "-r",
+                  "rounds=1", "--script", str(script), "--no-log", flag)
+        assert res.exit_code == 0 and res.stdout.strip(), res.output
+        assert note not in res.output
+
+
 def test_json_of_a_game_left_unfinished_is_a_document_too(tmp_path: Path) -> None:
     """play --json and quit printed nothing on stdout (a probe, H9): a program reading it
     got no document. It gets one, unfinished, without the seed kept from the person."""
