@@ -366,6 +366,22 @@ def test_the_seed_kept_from_a_person_is_shown_when_the_match_ends(tmp_path: Path
     assert any("match over" in line for line in lines[:shown[0]])
 
 
+def test_with_json_the_seed_commitment_is_said_on_stderr_and_stdout_is_the_document(
+        tmp_path: Path) -> None:
+    """play --commit --json: the commitment to write down goes to stderr, beside the document,
+    so stdout stays one JSON document (probe EK: a mutant printing it on stdout survived)."""
+    script = tmp_path / "moves.txt"
+    script.write_text("pass\n")
+    log = tmp_path / "g.kbl"
+    res = run("play", "dare", "--seed", SECRET_SEED, "-b", "2=best", "-b", "3=best", "-r",
+              "rounds=1", "--script", str(script), "--log", str(log), "--commit", "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["seed"] == int(SECRET_SEED) and doc["stopped"] is None
+    header = read_log(log, games.event_types).header
+    assert f"seed commitment: {header.commit}" in res.stderr.splitlines()
+
+
 def test_bots_alone_are_shown_the_seed_at_once() -> None:
     res = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1", "--no-log")
     assert res.exit_code == 0
