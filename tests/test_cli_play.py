@@ -382,6 +382,18 @@ def test_with_json_the_seed_commitment_is_said_on_stderr_and_stdout_is_the_docum
     assert f"seed commitment: {header.commit}" in res.stderr.splitlines()
 
 
+def test_undo_at_the_prompt_works_with_quiet_and_json(tmp_path: Path) -> None:
+    """A person playing --quiet or --json (nothing drawn) may still take a move back: the
+    match keeps its events whenever a person plays (probe EK: a mutant dropping them when
+    nothing is drawn survived, and undo said 'nothing to take back')."""
+    for flag in ("--quiet", "--json"):
+        log = tmp_path / f"g{flag}.kbl"
+        res = run(*HUMAN_GAME, "--log", str(log), flag, input="pass\nundo\nquit\n")
+        assert res.exit_code == 0, res.output
+        assert "took back 2 moves: p1 pass, " in res.output and "nothing to take" not in res.output
+        assert any(isinstance(e, Undo) for e in replayed(log)[1])
+
+
 def test_bots_alone_are_shown_the_seed_at_once() -> None:
     res = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1", "--no-log")
     assert res.exit_code == 0
