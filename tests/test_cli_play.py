@@ -394,6 +394,20 @@ def test_undo_at_the_prompt_works_with_quiet_and_json(tmp_path: Path) -> None:
         assert any(isinstance(e, Undo) for e in replayed(log)[1])
 
 
+def test_a_person_among_bots_is_never_drawn_a_bots_hand() -> None:
+    """With a person at the table, the table is drawn only for them (the bots' hands hidden):
+    never the whole table drawn at a milestone (a round's deal) as for bots alone, which shows
+    every hand (probe EK: a mutant drawing it with a person too survived)."""
+    res = run(*HUMAN_GAME, "-r", "rounds=2", "--no-log", input="pass\n" * 20)
+    assert res.exit_code == 0, res.output
+    bot_rows = [line for line in res.stdout.splitlines()
+                if line.startswith(("│ p2 best", "│ p3 random")) and line.count("│") == 6]
+    assert bot_rows
+    for line in bot_rows:
+        hand = line.split("│")[3].split()  # (seat, chips, hand, sets laid, status)
+        assert all(card == "??" for card in hand), line
+
+
 def test_bots_alone_are_shown_the_seed_at_once() -> None:
     res = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1", "--no-log")
     assert res.exit_code == 0
