@@ -408,6 +408,43 @@ def test_a_person_among_bots_is_never_drawn_a_bots_hand() -> None:
         assert all(card == "??" for card in hand), line
 
 
+def test_the_prompt_draws_the_table_again_only_when_asked_or_after_a_move() -> None:
+    """'?' and a refused line leave the table where it is (drawn again only by 'table' or
+    once something happened): probe EK, a mutant drawing it before every prompt survived."""
+    res = run(*HUMAN_GAME, "--no-log", input="?\nzzz\ntable\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "refused: " in res.stdout and "legal move" in res.stdout
+    assert res.stdout.count("╭─ Dare") == 2  # the first prompt's, and table's
+
+
+def test_a_line_that_is_only_a_note_at_the_prompt_is_no_move() -> None:
+    """'# ...' typed alone is a note, not a blank line: in Kazu-Tori a blank line flips, and
+    the note flipped a card the person never chose; in Dare it was refused as an empty move
+    (probe EK: a mutant taking the note's empty line as a move survived)."""
+    res = run("play", "kazu-tori", "--seed", "3", "--bot", "2=sharp", "--bot", "3=sharp",
+              "--no-log", input="# my note\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "p1 flips" not in res.stdout and "refused" not in res.output
+    assert res.stdout.count("p1 (to flip saying one) > ") == 2  # asked again, nothing played
+    dare = run(*HUMAN_GAME, "--no-log", input="# my note\nquit\n")
+    assert dare.exit_code == 0 and "refused" not in dare.output
+
+
+def test_a_command_of_the_longest_line_a_script_may_hold_is_still_a_command(
+        tmp_path: Path) -> None:
+    """A line of exactly MAX_LINE characters is read (one longer is refused): Kabu-Tsukuri's
+    'best' with words after it, so long, is answered, not refused as a move (probe EK: a
+    mutant taking commands only below MAX_LINE survived)."""
+    from kabucli.notation import MAX_LINE
+
+    script = tmp_path / "moves.txt"
+    script.write_text("best " + "x" * (MAX_LINE - 5) + "\n")
+    res = run("play", "kabu-tsukuri", "--seed", "3", "--bot", "2=best", "--bot", "3=best",
+              "--no-log", "--script", str(script))
+    assert res.exit_code == 0, res.output
+    assert "1. " in res.stdout and "the game waits for p1 to lay three rows" in res.stderr
+
+
 def test_bots_alone_are_shown_the_seed_at_once() -> None:
     res = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1", "--no-log")
     assert res.exit_code == 0
