@@ -445,6 +445,19 @@ def test_a_command_of_the_longest_line_a_script_may_hold_is_still_a_command(
     assert "1. " in res.stdout and "the game waits for p1 to lay three rows" in res.stderr
 
 
+def test_a_typed_line_of_exactly_max_line_characters_is_read() -> None:
+    """At the prompt (standard input no terminal), a line of MAX_LINE characters is taken and
+    only a longer one refused (probe EK: a mutant refusing it at MAX_LINE survived)."""
+    from kabucli.notation import MAX_LINE
+
+    res = run(*HUMAN_GAME, "--no-log", input=" " * (MAX_LINE - 4) + "quit\n")
+    assert res.exit_code == 0, res.output
+    assert "left the game" in res.stderr and "at most" not in res.output
+    longer = run(*HUMAN_GAME, "--no-log", input=" " * (MAX_LINE - 3) + "quit\nquit\n")
+    assert longer.exit_code == 0
+    assert f"refused: a move is at most {MAX_LINE} characters, not {MAX_LINE + 1}" in longer.stdout
+
+
 def test_bots_alone_are_shown_the_seed_at_once() -> None:
     res = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1", "--no-log")
     assert res.exit_code == 0
