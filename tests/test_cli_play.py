@@ -458,6 +458,20 @@ def test_a_typed_line_of_exactly_max_line_characters_is_read() -> None:
     assert f"refused: a move is at most {MAX_LINE} characters, not {MAX_LINE + 1}" in longer.stdout
 
 
+def test_a_refused_script_line_of_100_characters_is_quoted_whole_and_a_longer_one_cut(
+        tmp_path: Path) -> None:
+    """A script's refused line is quoted up to 100 characters: one of 100 whole, with no '…'
+    after the quote; one of 101 cut, the '…' saying so (probe EK: a mutant marking a line of
+    exactly 100 as cut survived)."""
+    for length, after in ((100, ": "), (101, "…: ")):
+        line = "z" * length
+        script = tmp_path / f"moves{length}.txt"
+        script.write_text(line + "\n")
+        res = run(*HUMAN_GAME, "--no-log", "--script", str(script))
+        assert res.exit_code == 1
+        assert res.stderr.startswith(f"error: {script}:1: {line[:100]!r}{after}"), res.stderr
+
+
 def test_bots_alone_are_shown_the_seed_at_once() -> None:
     res = run("play", "dare", "--seed", "7", "--bot", "all=best", "-r", "rounds=1", "--no-log")
     assert res.exit_code == 0
