@@ -285,6 +285,15 @@ def test_stop_at_the_prompt_is_played_only_when_confirmed(tmp_path: Path, answer
     assert "Stop" not in kinds_of(events) and not match.over
 
 
+@pytest.mark.parametrize("answer", ["y", "yes", " YES ", "Y"])
+def test_stop_is_played_on_y_or_yes_in_any_case(tmp_path: Path, answer: str) -> None:
+    """The question takes y and yes, whatever their case and spaces (probe EK: a mutant of
+    table.py's _yes taking y alone survived)."""
+    res, events, match = kazutori(tmp_path, input=f"flip\nstop\n{answer}\n\n")
+    assert QUESTION in res.stdout and "not played" not in res.stdout
+    assert "Stop" in kinds_of(events) and match.over
+
+
 def test_a_confirmed_stop_ends_the_game_and_undo_takes_it_back(tmp_path: Path) -> None:
     res, events, match = kazutori(tmp_path, input="flip\nstop\ny\nundo\nquit\n")
     kinds = kinds_of(events)
