@@ -104,6 +104,24 @@ def test_a_resumed_hot_seat_draws_again_what_the_person_given_the_screen_missed(
     assert P2_HAND not in p1_screen
 
 
+def test_a_resumed_hot_seat_draws_for_a_person_only_what_followed_their_own_last_move(
+        tmp_path: Path) -> None:
+    # p2 passes, p1 passes, round 2 is dealt, and the game is left as the screen goes to p2.
+    # On resume p2 is shown what followed p2's move (p1's pass, the new round), not p2's
+    # own move again (probe EK: a mutant counting the log's events from 0 survived).
+    log = tmp_path / "g.kbl"
+    res = run(*TWO_PEOPLE[:-1], "--log", str(log), input="\npass\n\npass\nquit\n")
+    assert res.exit_code == 0 and "left the game" in res.output, res.output
+    env = {"TTY_COMPATIBLE": "1", "TERM": "xterm-256color", "NO_COLOR": "1", "COLUMNS": "100"}
+    res = run("resume", str(log), input="\nquit\n", env=env)
+    assert res.exit_code == 0, res.output
+    p2_screen = res.stdout.split(CLEAR)[-1]
+    assert p2_screen.startswith(f"{PASS_TO} p2")
+    assert "p2 lays no set" not in p2_screen
+    assert p2_screen.index("p1 lays no set") < p2_screen.index("round 2, dealer p1") \
+        < p2_screen.index("p1 pays 1 to pot")
+
+
 def test_undo_passes_the_screen_back_to_the_person_whose_move_it_takes_back() -> None:
     res = run(*TWO_PEOPLE, input="\npass\n\nundo\n\nquit\n")
     assert res.exit_code == 0, res.output
