@@ -398,6 +398,9 @@ def test_look_shows_one_person_their_own_hand_at_the_shared_screen_and_hides_it_
     assert passed.count("│ hidden ") == 2 and hand <= table_words(passed)  # p3's own hand
     assert passed.index(f"{PASS_TO} p{turn}, then press Enter") < passed.index("╭─ Uno Dare")
     assert f"p{turn}: press Enter to hide your hand" in passed
+    # what p3 missed since last having the screen (the play that opened the window) is drawn
+    # for them before their table (probe EK: a mutant leaving it out survived)
+    assert "(one card left, no UNO call!)" in passed.split("╭─ Uno Dare")[0]
     assert back.count("│ hidden ") == 3 and not hand & table_words(back)
     assert "p1, p2, p3 (p3 to play on" in back  # the window still open, the same question
     assert len(logs[0]) > len(moves) and logs[0] == logs[1]  # look records nothing
