@@ -319,6 +319,18 @@ def test_quit_at_the_game_over_prompt_finishes(tmp_path: Path) -> None:
     assert "the game is over: type undo" not in res.stdout
 
 
+def test_t_at_the_game_over_prompt_draws_the_table_as_at_the_move_prompt(
+        tmp_path: Path) -> None:
+    """t is table's short form at the move prompt, and at the game-over prompt too (probe EK:
+    a mutant taking only 'table' there survived; t was refused as a move)."""
+    res, _, match = kazutori(tmp_path, input="flip\nstop\ny\nt\n\n")
+    prompt = "game over (undo: take back your last move; table; Enter: finish) > "
+    after = res.stdout.split(prompt)
+    assert match.over and len(after) == 3, res.stdout  # asked again after t, then Enter
+    assert "the game is over: type undo" not in res.stdout
+    assert "Kazu-Tori · limit 10" in after[1]
+
+
 @pytest.mark.parametrize("physical", [False, True])
 def test_the_game_over_prompt_draws_the_table_and_says_what_it_takes(physical: bool,
                                                                    tmp_path: Path) -> None:
