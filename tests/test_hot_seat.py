@@ -406,6 +406,20 @@ def test_look_shows_one_person_their_own_hand_at_the_shared_screen_and_hides_it_
     assert len(logs[0]) > len(moves) and logs[0] == logs[1]  # look records nothing
 
 
+def test_an_undo_at_the_shared_screen_is_told_as_someones() -> None:
+    """An undo typed where several people may act (the shared screen, nobody's) is told to the
+    person the screen passes to as someone's, not a seat's (probe EK: a mutant telling it
+    as 'p0 typed undo' survived)."""
+    moves = _moves_to_a_missed_uno(1)
+    before = "".join(f"\n{move}\n" for move in moves)
+    res = run("play", "uno-dare", "--players", "3", "--seed", "1", "--no-log",
+              input=before + "undo\n\nquit\n", env=TERMINAL)
+    assert res.exit_code == 0, res.output
+    shown = res.stdout.split(CLEAR)[-1]
+    assert shown.startswith(f"{PASS_TO} p2")
+    assert "someone typed undo: took back 1 move (p2's)" in shown and "p0" not in shown
+
+
 def test_look_by_name_and_quit_or_input_ending_while_the_hand_is_shown() -> None:
     moves = _moves_to_a_missed_uno(1)
     before = "".join(f"\n{move}\n" for move in moves)
