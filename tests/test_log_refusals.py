@@ -242,6 +242,11 @@ CASES = {  # name: (p2's control, events kept, inputs kept, lines after, event r
                               "referee 'forfeit p2 crashed': the match is already over"),
     "undo-of-nothing": ("human", 4, 0, ['{"e":"undo"}'], 5,
                         "referee 'undo': there is nothing to take back"),
+    # the match is over once a bot forfeits it: the streamed reader took the undo back as
+    # any other, playing the inputs before it again into a match with no forfeit (probe EL:
+    # a mutant dropping its forfeit check survived)
+    "an-undo-after-a-forfeit": ("bot:cmd:./mybot", 5, 1, [FORFEIT, '{"e":"undo"}'], 7,
+                                "referee 'undo': the match ended when p2 forfeited it"),
 }
 
 
