@@ -833,6 +833,11 @@ class Deriver:
         track = self._track
         before = match._shown if track else 0
         if ev is None:
+            if match.forfeit is not None:  # over: refused as the race the seed would draw,
+                drawn = match._drawn()  # as a reader keeping every event refuses it
+                why = None if drawn is None else match.why_not(drawn)
+                if drawn is not None and why is not None:
+                    return self._refused(drawn, why)
             if match.draw() is None:
                 self.violation = Violation(self.logged + 1, "table", "race",
                                            "a race is recorded where none can be drawn")

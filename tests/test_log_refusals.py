@@ -297,6 +297,38 @@ def test_forfeits_and_undos_a_log_cannot_hold_are_refused(
         assert f"{log}: event {index}: " in line and line.endswith(why), (args, line)
 
 
+def test_a_race_after_a_forfeit_is_refused_by_the_streamed_audit_too(tmp_path: Path) -> None:
+    """Once a bot forfeits, the match is over: a race mark after the forfeit (Kazu-Tori's
+    bots racing for the card p1 flipped) breaks a rule. Replay said so; the streamed audit
+    of the same binary log drew the race from the seed after the forfeit and called the log
+    valid and finished, and log convert wrote it out as JSON Lines that audit then refused
+    (probe EL)."""
+    from kabucli.compact import codec
+    from kabucli.games import event_types
+    from kabucli.log import _with_undo
+
+    played = tmp_path / "flip.kbl"
+    res = runner.invoke(app, ["play", "kazu-tori", "--seed", "1", "--players", "3",
+                              "--bot=2=random", "--bot=3=random", "--script", "-", "--log",
+                              str(played), "-q"], input="flip\nundo\n", env=ENV)
+    assert "took back" in res.output, res.output
+    head, *blocks = bodies(played.read_bytes())
+    header = msgspec.msgpack.decode(head)
+    header["seats"][1]["control"] = "bot:cmd:./mybot"
+    flip = msgspec.msgpack.decode(blocks[0])[0]  # p1's flip (then the undo, left out)
+    types = _with_undo(event_types("kazu-tori"))
+    rec = codec(types, True)
+    forfeit = next(t for t in types if t.__struct_config__.tag == "forfeit")
+    records = [flip, *(msgspec.msgpack.decode(msgspec.msgpack.encode(rec.record(ev, 0)))
+                       for ev in (forfeit(seat=2, reason="crashed"), None))]  # None: a race
+    log = tmp_path / "race-after-forfeit.kbl"
+    log.write_bytes(rebuilt([msgspec.msgpack.encode(header), msgspec.msgpack.encode(records)]))
+    for args in (["audit", str(log)], ["replay", str(log)]):
+        line = refused(run(*args), 1)
+        assert f"{log}: event 4: table 'race p1=" in line, (args, line)
+        assert line.endswith("the match ended when p2 forfeited it"), (args, line)
+
+
 # -- a real table's header claims no seed ------------------------------------------------------
 
 REAL_TABLE = REPLAYS / "dare" / "3p-physical-match.kbl"
