@@ -985,6 +985,47 @@ def test_undos_past_the_limit_are_refused_at_the_same_event_by_every_reader(
         assert f"event {where[1]}: referee 'undo': {why}" in res.output
 
 
+@pytest.mark.parametrize("suffix", [".kbl", ".jsonl"])
+def test_an_undo_plays_again_the_inputs_before_it_not_the_races(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
+    """The inputs an undo plays again count toward MAX_REPLAYED; a race drawn from the seed
+    among them is no input (the reader keeping every event does not count it). Kazu-Tori:
+    p1 flips, the bots' race is drawn, p1 passes, and an undo plays p1's flip again: one
+    input. (Probe EL: a mutant of the streamed reader counting the race too survived.)"""
+    from logbytes import bodies, rebuilt
+
+    import kabucli.engine
+    from kabucli.compact import codec
+    from kabucli.games import event_types
+    from kabucli.log import _with_undo
+
+    played = tmp_path / "flip.kbl"
+    assert run("play", "kazu-tori", "--seed", "1", "--players", "3", "--bot=2=random",
+               "--bot=3=random", "--script", "-", "--log", str(played), "-q",
+               input="flip\nundo\n").exit_code == 0
+    head, *blocks = bodies(played.read_bytes())
+    flip = msgspec.msgpack.decode(blocks[0])[0]  # p1's flip (then the undo, left out)
+    types = {t.__struct_config__.tag: t for t in _with_undo(event_types("kazu-tori"))}
+    rec = codec(tuple(types.values()), True)
+    records = [flip, *(msgspec.msgpack.decode(msgspec.msgpack.encode(rec.record(ev, 0)))
+                       for ev in (None, types["pass"](seat=1), types["undo"]()))]
+    log = tmp_path / "race.kbl"
+    log.write_bytes(rebuilt([head, msgspec.msgpack.encode(records)]))
+    if suffix == ".jsonl":
+        other = tmp_path / "race.jsonl"
+        assert run("log", "convert", str(log), str(other)).exit_code == 0
+        assert '"e":"race"' in other.read_text()
+        log = other
+    monkeypatch.setattr(kabucli.engine, "MAX_REPLAYED", 1)  # (a global: compiled or not)
+    res = run("audit", str(log))
+    assert res.exit_code == 0 and "taken back: 1 move (undo at event 5)" in res.stdout, \
+        res.output
+    monkeypatch.setattr(kabucli.engine, "MAX_REPLAYED", 0)
+    res = run("audit", str(log))
+    assert res.exit_code == 1 and "event 5: referee 'undo': undos that play more than 0 " \
+        "inputs again" in res.output, res.output
+
+
 def test_times_past_9999_or_going_back_are_refused(tmp_path: Path) -> None:
     log = tmp_path / "table.jsonl"
     assert run("play", "dare", "--physical", "--players", "3", "--log", str(log),
