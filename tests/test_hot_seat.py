@@ -84,18 +84,25 @@ def test_only_enter_passes_the_screen_and_quit_leaves(tmp_path: Path) -> None:
     assert res.exit_code == 0 and "input ended" in res.output
 
 
+def resumed_screens(tmp_path: Path, typed: str) -> list[str]:
+    """Two people play Dare hot seat, typing ``typed`` (quit at the last hand-off), and the
+    game is resumed at a terminal where the next person quits at once: the resumed run's
+    screens, split where the screen is cleared."""
+    log = tmp_path / "g.kbl"
+    res = run(*TWO_PEOPLE[:-1], "--log", str(log), input=typed)
+    assert res.exit_code == 0 and "left the game" in res.output, res.output
+    env = {"TTY_COMPATIBLE": "1", "TERM": "xterm-256color", "NO_COLOR": "1", "COLUMNS": "100"}
+    res = run("resume", str(log), input="\nquit\n", env=env)
+    assert res.exit_code == 0, res.output
+    return res.stdout.split(CLEAR)
+
+
 def test_a_resumed_hot_seat_draws_again_what_the_person_given_the_screen_missed(
         tmp_path: Path) -> None:
     # p2 passes, the screen goes to p1, who quits at the hand-off: p1 never saw p2's move.
     # On resume, once p1 has the screen, that move is drawn for p1, as it would have been
     # had the game gone on (test above), before p1's hand.
-    log = tmp_path / "g.kbl"
-    res = run(*TWO_PEOPLE[:-1], "--log", str(log), input="\npass\nquit\n")
-    assert res.exit_code == 0 and "left the game" in res.output, res.output
-    env = {"TTY_COMPATIBLE": "1", "TERM": "xterm-256color", "NO_COLOR": "1", "COLUMNS": "100"}
-    res = run("resume", str(log), input="\nquit\n", env=env)
-    assert res.exit_code == 0, res.output
-    screens = res.stdout.split(CLEAR)
+    screens = resumed_screens(tmp_path, "\npass\nquit\n")
     assert len(screens) == 2 and P1_HAND not in screens[0]
     p1_screen = screens[1]
     assert f"{PASS_TO} p1" in p1_screen
@@ -109,13 +116,7 @@ def test_a_resumed_hot_seat_draws_for_a_person_only_what_followed_their_own_last
     # p2 passes, p1 passes, round 2 is dealt, and the game is left as the screen goes to p2.
     # On resume p2 is shown what followed p2's move (p1's pass, the new round), not p2's
     # own move again (probe EK: a mutant counting the log's events from 0 survived).
-    log = tmp_path / "g.kbl"
-    res = run(*TWO_PEOPLE[:-1], "--log", str(log), input="\npass\n\npass\nquit\n")
-    assert res.exit_code == 0 and "left the game" in res.output, res.output
-    env = {"TTY_COMPATIBLE": "1", "TERM": "xterm-256color", "NO_COLOR": "1", "COLUMNS": "100"}
-    res = run("resume", str(log), input="\nquit\n", env=env)
-    assert res.exit_code == 0, res.output
-    p2_screen = res.stdout.split(CLEAR)[-1]
+    p2_screen = resumed_screens(tmp_path, "\npass\n\npass\nquit\n")[-1]
     assert p2_screen.startswith(f"{PASS_TO} p2")
     assert "p2 lays no set" not in p2_screen
     assert p2_screen.index("p1 lays no set") < p2_screen.index("round 2, dealer p1") \

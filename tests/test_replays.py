@@ -225,14 +225,21 @@ def test_an_undo_takes_back_the_move_before_the_races_drawn_after_it(
     assert race is not None and type(race).__struct_config__.tag == "race"
     path = tmp_path / "race.jsonl"
     path.write_text("\n".join([*lines[:3], msgspec.json.encode(race).decode(), lines[3]]) + "\n")
+    assert takebacks(path, encoding) == ([4], [4])
+
+
+def takebacks(path: Path, encoding: str) -> tuple[list[int], list[int]]:
+    """A JSON Lines log's takebacks as audit --json lists them (the events that took a move
+    back, and those of them after cards were shown), read as it is or converted to the
+    binary encoding first (``encoding`` "kbl")."""
     if encoding == "kbl":
-        kbl = tmp_path / "race.kbl"
+        kbl = path.with_suffix(".kbl")
         assert kabucli("log", "convert", str(path), str(kbl)).exit_code == 0
         path = kbl
     res = kabucli("audit", str(path), "--json")
     assert res.exit_code == 0, res.output
     (doc,) = json.loads(res.stdout)
-    assert (doc["taken_back"], doc["taken_back_after_cards_shown"]) == ([4], [4])
+    return doc["taken_back"], doc["taken_back_after_cards_shown"]
 
 
 @pytest.mark.parametrize("encoding", ["jsonl", "kbl"])
@@ -248,11 +255,4 @@ def test_a_takeback_where_no_seat_is_a_person_is_marked_in_both_encodings(
     path.write_text(lines[0].replace('"control":"human"', '"control":"bot:random"')
                     + "".join(lines[1:]))
     assert '"human"' not in path.read_text()
-    if encoding == "kbl":
-        kbl = tmp_path / "nobody.kbl"
-        assert kabucli("log", "convert", str(path), str(kbl)).exit_code == 0
-        path = kbl
-    res = kabucli("audit", str(path), "--json")
-    assert res.exit_code == 0, res.output
-    (doc,) = json.loads(res.stdout)
-    assert (doc["taken_back"], doc["taken_back_after_cards_shown"]) == ([11, 12], [12])
+    assert takebacks(path, encoding) == ([11, 12], [12])
