@@ -656,3 +656,15 @@ def test_a_game_name_with_an_unusual_space_or_a_look_alike_letter_is_refused(
     assert line.startswith("error: unknown game '"), line
     with pytest.raises(ParseError):
         games.canonical(typed)
+
+
+@pytest.mark.parametrize("command", ["sim", "tournament"])
+def test_an_unknown_backend_is_refused_before_any_match(command: str, tmp_path: Path) -> None:
+    """--backend takes local or ray: anything else is one line, exit 1, no match played (not
+    a run on the local pool as if it were local)."""
+    logs = tmp_path / "logs"
+    res = run(command, "dare", "-b", "random", "-b", "random", "-m" if command == "sim" else "-d",
+              "1", "--seed", "1", "--rule", "rounds=1", "-j", "1", "--backend", "locl",
+              "--logs", str(logs))
+    assert error(res) == "--backend locl: choose local or ray"
+    assert not logs.exists() or not any(logs.iterdir())
