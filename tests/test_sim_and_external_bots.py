@@ -449,3 +449,15 @@ def test_a_log_folder_s_other_files_are_checked_without_a_look_at_every_match_s_
     assert report.matches == 1 and report.stopped == "interrupted (Ctrl-C)"
     assert len(looked) <= 2, f"{len(looked)} places looked at before one match was played"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dare-00001.kbl", "notes.txt"]
+
+
+def test_sim_plays_on_the_workers_asked_for_and_its_title_says_how_many() -> None:
+    """-j N is the number of processes (at most one a match): the table's title says '(N
+    workers)' when there are several, and nothing with -j 1, whatever the cores here."""
+    for workers, said in (("3", " (3 workers)"), ("1", "")):
+        res = runner.invoke(app, ["sim", "dare", "-b", "random", "-b", "random", "-m", "3",
+                                  "--seed", "1", "--rule", "rounds=1", "-j", workers])
+        assert res.exit_code == 0, res.output
+        title = "Dare: 3 matches from seed 1, bots change seats"
+        line = next(ln for ln in res.stdout.splitlines() if title in ln)
+        assert line.strip() == title + said, line
