@@ -461,3 +461,43 @@ def test_sim_plays_on_the_workers_asked_for_and_its_title_says_how_many() -> Non
         title = "Dare: 3 matches from seed 1, bots change seats"
         line = next(ln for ln in res.stdout.splitlines() if title in ln)
         assert line.strip() == title + said, line
+
+
+def test_sim_logs_writes_one_log_per_match_into_the_folder(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    res = runner.invoke(app, ["sim", "dare", "-b", "random", "-b", "random", "-m", "2",
+                              "--seed", "1", "--rule", "rounds=1", "-j", "1", "--logs",
+                              str(logs)])
+    assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in logs.iterdir()) == ["dare-00001.kbl", "dare-00002.kbl"]
+    assert read_log(logs / "dare-00002.kbl", games.event_types).header.seed is not None
+
+
+SLOW_BOT = "import sys, time\nfor line in sys.stdin:\n    time.sleep(30)\n"
+
+
+@pytest.mark.parametrize("command", ["sim", "tournament"])
+def test_sim_and_tournament_forfeit_a_bot_slower_than_timeout(tmp_path: Path,
+                                                              command: str) -> None:
+    """--timeout reaches the bots of the run: a program that does not answer within it
+    forfeits its match (not the bot protocol's default of several seconds)."""
+    bot = write(tmp_path, "slow.py", SLOW_BOT)
+    count = ["-m", "1"] if command == "sim" else ["-d", "1", "--max-failures", "1"]
+    res = runner.invoke(app, [command, "dare", "-b", f"cmd:{sys.executable} {bot}", "-b",
+                              "random", *count, "--seed", "1", "--rule", "rounds=1", "-j",
+                              "1", "--timeout", "0.3", "--json"])
+    doc = json.loads(res.stdout)
+    doc = doc.get("sim", doc) if command == "tournament" else doc
+    assert doc["failures"] >= 1, res.output
+    assert "did not answer within 0.3 s" in doc["failed"][0]["reason"]
+
+
+def test_sim_fixed_seats_keeps_each_bot_in_its_seat_and_says_so() -> None:
+    res = runner.invoke(app, ["sim", "dare", "-b", "random", "-b", "random", "-m", "2",
+                              "--seed", "1", "--rule", "rounds=1", "-j", "1", "--fixed-seats"])
+    assert res.exit_code == 0, res.output
+    assert "Dare: 2 matches from seed 1, fixed seats" in res.stdout
+    res = runner.invoke(app, ["sim", "dare", "-b", "random", "-b", "random", "-m", "2",
+                              "--seed", "1", "--rule", "rounds=1", "-j", "1", "--fixed-seats",
+                              "--json"])
+    assert json.loads(res.stdout)["rotate"] is False
