@@ -668,3 +668,15 @@ def test_an_unknown_backend_is_refused_before_any_match(command: str, tmp_path: 
               "--logs", str(logs))
     assert error(res) == "--backend locl: choose local or ray"
     assert not logs.exists() or not any(logs.iterdir())
+
+
+def test_sim_refuses_one_bot_more_than_the_game_seats() -> None:
+    most = games.get("dare").max_players
+    res = run("sim", "dare", *["-b", "random"] * (most + 1), "-m", "1", "--seed", "1")
+    assert error(res) == f"Dare takes 2-{most} players: give one --bot per seat, not {most + 1}"
+
+
+def test_tournament_refuses_an_unknown_format_before_any_match() -> None:
+    res = run("tournament", "dare", "-b", "random", "-b", "random", "-d", "1", "--seed", "1",
+              "--format", "swiss")
+    assert error(res) == "--format swiss: choose round-robin or gauntlet"
