@@ -501,3 +501,17 @@ def test_sim_fixed_seats_keeps_each_bot_in_its_seat_and_says_so() -> None:
                               "--seed", "1", "--rule", "rounds=1", "-j", "1", "--fixed-seats",
                               "--json"])
     assert json.loads(res.stdout)["rotate"] is False
+
+
+def test_sim_max_failures_stops_the_run_and_a_bot_that_played_no_match_has_no_mean(
+        tmp_path: Path) -> None:
+    """--max-failures K reaches the run: a bot failing every match stops it after K, exit 1;
+    and a bot with no match played (all forfeited) has '-' for its mean, not +0.00."""
+    bot = write(tmp_path, "crash.py", CRASH_BOT)
+    res = runner.invoke(app, ["sim", "dare", "-b", f"cmd:{sys.executable} {bot}", "-b",
+                              "random", "-m", "4", "--seed", "1", "--rule", "rounds=1", "-j",
+                              "1", "--max-failures", "1"], env={"COLUMNS": "40"})
+    assert res.exit_code == 1, res.output
+    assert "stopped:" in res.stderr and "after 1 of 4 matches" in res.stderr, res.stderr
+    means = [ln.split()[-1] for ln in res.stdout.splitlines() if "mean chips" in ln]
+    assert means == ["-", "-"], res.stdout  # (40 columns: a bot per block)
