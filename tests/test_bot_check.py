@@ -387,3 +387,11 @@ def test_an_illegal_answer_whose_words_fall_where_a_stall_would_be_is_still_an_a
     assert res.exit_code == 1, res.output
     assert "answered 'xxx" in checks["answers legally"]["failures"][0], checks
     assert checks["answers every turn in time"]["ok"], checks["answers every turn in time"]
+
+
+def test_bot_check_json_says_ok_false_for_a_bot_that_fails_a_check(tmp_path: Path) -> None:
+    code, out = check(tmp_path, BAD["garbage"][0], "--json")
+    doc = json.loads(out)
+    assert code == 1 and doc["ok"] is False and doc["stopped"] is None
+    code, out = check(tmp_path, GOOD, "--json")
+    assert code == 0 and json.loads(out)["ok"] is True
