@@ -395,3 +395,19 @@ def test_bot_check_json_says_ok_false_for_a_bot_that_fails_a_check(tmp_path: Pat
     assert code == 1 and doc["ok"] is False and doc["stopped"] is None
     code, out = check(tmp_path, GOOD, "--json")
     assert code == 0 and json.loads(out)["ok"] is True
+
+
+def test_bot_check_plays_from_seed_1_when_left_out_and_from_the_seed_given(
+        tmp_path: Path) -> None:
+    """Its --seed said 'random when left out', as play's and sim's do, while a check always
+    played seed 1 (so that it plays the same matches each time): its help says so now, and a
+    failure names the seed it came from, 1 or the one given (a mutant of runs.py ignoring
+    --seed survived, probe EM)."""
+    for args, first in (((), 1), (("--seed", "5"), 5)):
+        code, out = check(tmp_path, BAD["garbage"][0], "--json", *args)
+        checks = {c["check"]: c for c in json.loads(out)["checks"]}
+        failure = checks["answers legally"]["failures"][0]
+        assert code == 1 and failure.startswith(f"p1, seed {first}: "), failure
+    res = runner.invoke(app, ["bot", "check", "--help"], env={"COLUMNS": "200"})
+    assert "1 when left out: a check plays the same matches each time" in res.output
+    assert "random" not in res.output.split("--seed")[1].split("--rule")[0]

@@ -584,7 +584,10 @@ def bot_check(
         "--against", metavar="KIND", help="The built-in bot of the other seats (default: the "
         "game's first).", autocompletion=complete_builtin_bot)] = None,
     players: PlayersOpt = None,
-    seed: SeedOpt = None,
+    seed: Annotated[str | None, typer.Option(
+        "--seed", "-s", metavar="N", help="Seed of the first match, the next ones' from it "
+        "upwards (0 to 2**64-1; 1 when left out: a check plays the same matches each time)."
+    )] = None,
     rule: RuleOpt = None,
     rules_file: RulesFileOpt = None,
     timeout: TimeoutOpt = None,
