@@ -443,3 +443,15 @@ def test_a_bot_that_played_no_match_is_unranked_with_no_rating() -> None:
     assert [(r[0].strip(), r[1].strip(), r[-1].strip()) for r in rows] == [
         ("1", "#2 random", "+95 ± 278"), ("2", "#1 cmd:false", "-95 ± 278"),
         ("-", "#3 random", "-"), ("-", "#4 best", "-")]
+
+
+def test_a_tournament_of_more_than_two_seats_titles_its_groups_table_so() -> None:
+    """Two seats meet in pairs; three or more in groups, each bot's wins in the group shown:
+    the table is titled 'Groups (wins per bot)', not 'Pairs' (probe EM: a mutant titling it
+    'Pairs' whatever the seats survived)."""
+    res = runner.invoke(app, ["tournament", "dare", "-b", "random", "-b", "random", "-b",
+                              "random", "--seats", "3", "--deals", "1", "--seed", "1",
+                              "--rule", "rounds=1", "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    lines = [line.strip() for line in res.stdout.splitlines()]
+    assert "Groups (wins per bot)" in lines and "Pairs" not in lines
