@@ -515,3 +515,29 @@ def test_sim_max_failures_stops_the_run_and_a_bot_that_played_no_match_has_no_me
     assert "stopped:" in res.stderr and "after 1 of 4 matches" in res.stderr, res.stderr
     means = [ln.split()[-1] for ln in res.stdout.splitlines() if "mean chips" in ln]
     assert means == ["-", "-"], res.stdout  # (40 columns: a bot per block)
+
+
+def test_sim_started_again_with_its_logs_says_how_many_matches_it_reused(
+        tmp_path: Path) -> None:
+    """The same run again with --logs reads the matches it finds there instead of playing
+    them, and says so under its table (probe EM: a mutant dropping that line survived)."""
+    logs = tmp_path / "logs"
+    args = ["sim", "dare", "-b", "random", "-b", "random", "-m", "2", "--seed", "1",
+            "--rule", "rounds=1", "-j", "1", "--logs", str(logs)]
+    first = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert first.exit_code == 0 and "reused" not in first.stdout, first.output
+    again = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert again.exit_code == 0, again.output
+    assert f"2 matches reused from {logs}" in again.stdout
+
+
+def test_sim_json_stopped_by_max_failures_says_why_on_stderr(tmp_path: Path) -> None:
+    """--json's document is stdout alone; why the run stopped early goes to stderr beside
+    it, as every word does (probe EM: a mutant leaving it out survived)."""
+    bot = write(tmp_path, "crash.py", CRASH_BOT)
+    res = runner.invoke(app, ["sim", "dare", "-b", f"cmd:{sys.executable} {bot}", "-b",
+                              "random", "-m", "4", "--seed", "1", "--rule", "rounds=1", "-j",
+                              "1", "--max-failures", "1", "--json"])
+    assert res.exit_code == 1, res.output
+    assert json.loads(res.stdout)["stopped"].startswith("bot ")
+    assert "stopped:" in res.stderr and "after 1 of 4 matches" in res.stderr, res.stderr
