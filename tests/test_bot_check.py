@@ -411,3 +411,21 @@ def test_bot_check_plays_from_seed_1_when_left_out_and_from_the_seed_given(
     res = runner.invoke(app, ["bot", "check", "--help"], env={"COLUMNS": "200"})
     assert "1 when left out: a check plays the same matches each time" in res.output
     assert "random" not in res.output.split("--seed")[1].split("--rule")[0]
+
+
+@pytest.mark.parametrize("command", ["", "   ", "cmd:", "bot:cmd: "])
+def test_bot_check_of_no_command_says_to_give_one(command: str) -> None:
+    res = runner.invoke(app, ["bot", "check", "dare", command])
+    assert res.exit_code == 1
+    assert res.output.strip() == 'error: give the bot\'s command, e.g. "python3 mybot.py"'
+
+
+def test_bot_check_takes_the_game_s_fewest_and_most_players_and_no_more(
+        tmp_path: Path) -> None:
+    """--players from the game's fewest to its most (Dare: 2-4) sets up the matches; one
+    more is refused in one line (probe EM: a mutant refusing the most survived)."""
+    for players in ("2", "4"):
+        code, out = check(tmp_path, GOOD, "--json", "--players", players)
+        assert code == 0 and json.loads(out)["ok"] is True, out
+    code, out = check(tmp_path, GOOD, "--players", "5")
+    assert code == 1 and out.strip() == "error: Dare takes 2-4 players, not 5", out
