@@ -680,3 +680,14 @@ def test_tournament_refuses_an_unknown_format_before_any_match() -> None:
     res = run("tournament", "dare", "-b", "random", "-b", "random", "-d", "1", "--seed", "1",
               "--format", "swiss")
     assert error(res) == "--format swiss: choose round-robin or gauntlet"
+
+
+def test_tournament_refuses_an_unknown_bot_before_any_match(tmp_path: Path) -> None:
+    """Without its own check, a tournament's unknown bot was found only as a match started:
+    a log written, and 'p2 is not a bot of the user's own (cmd: or py:), the only seats that
+    forfeit' (probe EM: a mutant dropping the check survived)."""
+    logs = tmp_path / "logs"
+    res = run("tournament", "dare", "-b", "random", "-b", "nosuch", "-d", "1", "--seed", "1",
+              "-j", "1", "--logs", str(logs))
+    assert error(res).startswith("unknown bot 'nosuch' for dare (bots: random, best, ")
+    assert not logs.exists() or not any(logs.iterdir())
