@@ -541,3 +541,20 @@ def test_sim_json_stopped_by_max_failures_says_why_on_stderr(tmp_path: Path) -> 
     assert res.exit_code == 1, res.output
     assert json.loads(res.stdout)["stopped"].startswith("bot ")
     assert "stopped:" in res.stderr and "after 1 of 4 matches" in res.stderr, res.stderr
+
+
+def test_sim_lists_twenty_failures_and_counts_the_rest(tmp_path: Path) -> None:
+    """A report lists the first 20 failed matches (KEEP_FAILURES) and says how many more
+    there were, from one more on (probe EM: a mutant saying so only from two more survived)."""
+    from kabucli.sim import KEEP_FAILURES
+
+    bot = write(tmp_path, "crash.py", CRASH_BOT)
+    for matches, more in ((KEEP_FAILURES, None), (KEEP_FAILURES + 1, 1)):
+        res = runner.invoke(app, ["sim", "dare", "-b", f"cmd:{sys.executable} {bot}", "-b",
+                                  "random", "-m", str(matches), "--seed", "1", "--rule",
+                                  "rounds=1", "-j", "2"], env={"COLUMNS": "200"})
+        assert res.exit_code == 0, res.output
+        listed = [ln for ln in res.stdout.splitlines() if ln.startswith("  match ")]
+        assert len(listed) == KEEP_FAILURES, res.stdout
+        tail = [ln for ln in res.stdout.splitlines() if ln.startswith("  ... and ")]
+        assert tail == ([] if more is None else [f"  ... and {more} more"]), res.stdout
