@@ -216,3 +216,31 @@ def test_help_at_the_prompt_says_which_names_may_be_typed() -> None:
     assert res.exit_code == 0, res.stderr
     assert "a name may be typed in place of its seat: Ann for p1, best for p2, Cy for p3" \
         in res.stdout
+
+
+# -- the seat of a --bot or --player option (probe EN: mutants of the option reading) ----
+
+@pytest.mark.parametrize(("players", "names", "bots", "message"), [
+    # seat 0 is no seat: 'p0' and '0' are refused, not taken as a seat nobody sits in
+    (None, [], ["0=best"], "--bot '0=best': '0' is not a seat (a number, pN or all)"),
+    (None, [], ["p0=best"], "--bot 'p0=best': 'p0' is not a seat (a number, pN or all)"),
+    (None, ["0=Ann"], [], "--player '0=Ann': '0' is not a seat: use NAME or SEAT=NAME"),
+    # a --bot without a kind says what the option looks like
+    (None, [], ["2="], "--bot '2=' should look like SEAT=KIND, e.g. 2=random"),
+    (None, [], ["2=  "], "--bot '2=  ' should look like SEAT=KIND, e.g. 2=random"),
+    # --players outside the game's range, above as below
+    (5, [], [], "Dare takes 2-4 players, not 5"),
+    (1, [], [], "Dare takes 2-4 players, not 1"),
+])
+def test_a_seat_option_that_names_no_seat_is_refused(players: int | None, names: list[str],
+                                                     bots: list[str], message: str) -> None:
+    with pytest.raises(ParseError) as got:
+        build_seats(DARE, players, names, bots)
+    assert message in str(got.value)
+
+
+def test_star_is_every_seat_as_all_is() -> None:
+    assert seats_of("dare", "--bot *=random") == [("random", "bot:random")] * 3
+    assert seats_of("kazu-tori", "--bot *=random", "--bot p2=sharp", players=4) == [
+        ("random", "bot:random"), ("sharp", "bot:sharp"), ("random", "bot:random"),
+        ("random", "bot:random")]

@@ -24,6 +24,7 @@ from kabucli import games
 from kabucli.cli import app
 from kabucli.errors import LogError
 from kabucli.log import LogWriter, SeatInfo, read_log, write_log
+from kabucli.session import seat_kinds
 
 runner = CliRunner()
 # Seed 7, p1 a person, p2 and p3 bots; p1 quits at the first prompt: an unfinished game.
@@ -164,6 +165,7 @@ def test_audit_and_replay_run_no_bot_and_audit_names_the_user_bots(tmp_path: Pat
     ("2=best", "--bot 2=best: seat 2 is a bot of your own in this log: give cmd:COMMAND or "
                "py:FILE.py:CLASS"),
     ("9=cmd:true", "--bot '9=cmd:true': there is no seat 9 (seats 1-3)"),
+    ("4=cmd:true", "--bot '4=cmd:true': there is no seat 4 (seats 1-3)"),  # one past the last
 ])
 def test_resume_refuses_a_bot_for_a_seat_that_is_not_a_user_bot(tmp_path: Path, short_path: Path,
                                                                  bot: str, why: str) -> None:
@@ -412,3 +414,10 @@ def test_a_resume_that_cannot_reopen_its_log_tells_the_bots_it_made_the_game_is_
             if mark not in before and id(chan) not in told]
     assert left == []  # each is idle, told the game is over, or ended
     external.stop_all()
+
+
+def test_a_resume_bot_option_for_all_seats_names_every_seat_once() -> None:
+    """resume's --bot all=KIND (or *=KIND) is each seat's, the last one too; a later option
+    for one seat overrides it (probe EN: a mutant that left the last seat out survived)."""
+    assert seat_kinds(["all=cmd:x"], 3) == {1: "cmd:x", 2: "cmd:x", 3: "cmd:x"}
+    assert seat_kinds(["*=cmd:x", "p2=py:b.py:B"], 2) == {1: "cmd:x", 2: "py:b.py:B"}
