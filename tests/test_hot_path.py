@@ -273,3 +273,39 @@ def test_a_user_bots_illegal_move_does_not_show_its_hand_to_the_people_at_the_ta
     assert at_table.startswith(f"bot p{bot} played '"), at_table
     assert at_table.endswith(f"', which is not legal (why is not shown: it may name p{bot}'s "
                              "cards, which the people at the table do not see)"), at_table
+
+
+SECRET_ROWS_BOT = """
+class Bad:  # lays rows of cards its hand does not hold (ten 1s: the deck has four)
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        return f"p{seat} rows 1-1-1 1-1-1 1-1-1 aside 1"
+"""
+
+
+def test_a_bots_illegal_secret_move_is_not_quoted_to_the_people_at_the_table(
+        tmp_path: Path) -> None:
+    """Kabu-Tsukuri's arrangement is secret to every seat but its own: a user bot's illegal
+    one, refused at a seeded table with a person, is not quoted to them (they would read the
+    rows it laid); bots alone (kabucli sim) keep the move quoted. (Probe EN: a mutant that
+    quoted the hidden move survived.)"""
+    path = tmp_path / "bad.py"
+    path.write_text(SECRET_ROWS_BOT)
+    g = games.get("kabu-tsukuri")
+    said = []
+    for humans in (set(), {1}):
+        seats = [SeatInfo("Ann", "human" if humans else "bot:random"),
+                 SeatInfo("bad", f"bot:py:{path}:Bad")]
+        match = Match(g, make_header(g, g.Rules(), seats, 3))
+        bots: dict[int, Any] = {2: load_python_bot(f"{path}:Bad", Rng(3, "bot/2"))}
+        if not humans:
+            bots[1] = make("kabu-tsukuri", "random", Rng(3, "bot/1"))
+        with pytest.raises(KabuError) as err:
+            Session(match, bots, None, humans).run_bots()
+        said.append(str(err.value))
+    alone, at_table = said
+    assert alone.startswith("bot p2 played 'p2 rows 1-1-1 1-1-1"), alone
+    assert at_table.startswith("bot p2 played a move hidden from the people at the table, "
+                               "which is not legal"), at_table
+    assert "1-1-1" not in at_table, at_table
