@@ -177,6 +177,32 @@ def test_the_table_is_drawn_for_the_one_person_among_bots_whatever_their_seat() 
     assert P2_HAND in res.stdout and P1_HAND not in res.stdout
 
 
+def test_the_one_person_among_bots_keeps_the_screen_once_the_game_is_over() -> None:
+    """Nobody acts once the game is over: a hot seat's screen is everyone's then (PUBLIC),
+    but one person among bots is still the one it is drawn for (probe EN: a mutant that
+    drew it as a hot seat's, for nobody, survived)."""
+    g = games.get("dare")
+    seats = [SeatInfo("Ann", "human"), SeatInfo("b", "bot:best"), SeatInfo("c", "bot:random")]
+    sess = start(g, build(g.Rules, ["rounds=1"]), seats, 3, None, None)
+    sess.run_bots()
+    while not sess.match.over:
+        sess.submit_line(sess.legal_texts(people_only=True)[0])
+        sess.run_bots()
+    assert sess.viewer() == 1
+
+
+def test_a_real_table_is_drawn_for_everyone() -> None:
+    """At a real table (--physical) the referee types every seat's moves: the table is
+    everyone's, whoever acts, never one person's nor the hot seat's shared screen (probe
+    EN: a mutant that drew it for the people to act survived)."""
+    sess = session("dare", ["human", "human", "human"], seed=None)
+    assert sess.viewer() is None  # the referee deals
+    sess.submit_line("deal 1-7-5")
+    sess.run_bots()
+    assert sess.match.pending.kind == "action" and sess.viewer() is None
+    assert session("dare", ["human", "human"], seed=None).viewer() is None
+
+
 def test_a_real_table_is_never_asked_to_pass_the_screen() -> None:
     sess = session("dare", ["human", "human", "human"], seed=None)
     assert sess.match.physical and not sess.hot_seat() and sess.pass_screen(None) is None
