@@ -601,3 +601,20 @@ def test_the_table_at_the_game_over_prompt_of_a_hot_seat_shows_no_hidden_card() 
              if len(cells := line.split("│")) > 4 and cells[1].strip() in ("p1", "p2", "p3")]
     assert piles, out[at:]
     assert all(p.isdigit() for p in piles), piles  # a count, never the cards
+
+
+def test_several_people_who_may_act_at_once_and_see_alike_keep_a_persons_screen() -> None:
+    """Kazu-Tori's claims: p1, p2 and p3 may all act at once, but every card is face up to
+    all or to none, so nothing is hidden: the table is drawn for the first of them, not as
+    the shared screen where every hand is hidden, and 'look' is neither offered nor taken
+    (probe EN: a mutant that made every such moment the shared screen survived)."""
+    from kabucli.errors import ParseError
+    from kabucli.session import LOOK, PUBLIC
+    sess = session("kazu-tori", ["human"] * 3, seed=1)
+    sess.submit_line("p1 flip")
+    sess.run_bots()
+    assert list(sess.match.pending.seats) == [1, 2, 3]
+    assert sess.viewer() == 1 and sess.viewer() != PUBLIC
+    assert LOOK not in sess.commands()
+    with pytest.raises(ParseError, match="the table is drawn for p1 now"):
+        sess.look_seat("look p2")
