@@ -618,3 +618,14 @@ def test_several_people_who_may_act_at_once_and_see_alike_keep_a_persons_screen(
     assert LOOK not in sess.commands()
     with pytest.raises(ParseError, match="the table is drawn for p1 now"):
         sess.look_seat("look p2")
+
+
+def test_a_hidden_card_is_matched_as_a_word_of_its_own_not_inside_another() -> None:
+    """What the shared screen leaves out (a move, a refusal) is what names a hidden card as a
+    word of its own: 'B6' hidden keeps 'p1 play B60' and 'xB6' shown (probe EN: a mutant
+    matching inside words survived)."""
+    from kabucli.session import names_any
+    hidden = frozenset({"B6", "R1"})
+    assert names_any("p1 play B6", hidden) and names_any("'p2 play R1': not held", hidden)
+    assert not names_any("p1 play B60", hidden)
+    assert not names_any("p1 play R10 xB6", hidden)
