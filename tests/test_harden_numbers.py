@@ -112,6 +112,10 @@ def test_a_line_longer_than_any_move_is_refused_as_such() -> None:
     sess = session("dare")
     with pytest.raises(ParseError, match=f"a move is at most {MAX_LINE} characters, not 5005"):
         sess.submit_line("pass " + "x" * 5000)
+    # one past the bound is refused for its length; the bound itself is read as a move
+    with pytest.raises(ParseError, match=f"at most {MAX_LINE} characters, not {MAX_LINE + 1}"):
+        sess.submit_line("pass" + " " * (MAX_LINE - 3))
+    assert sess.submit_line("pass" + " " * (MAX_LINE - 4)) is not None
 
 
 def test_a_bot_answer_longer_than_any_move_is_a_short_bot_error(tmp_path: Path) -> None:

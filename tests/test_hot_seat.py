@@ -629,3 +629,30 @@ def test_a_hidden_card_is_matched_as_a_word_of_its_own_not_inside_another() -> N
     assert names_any("p1 play B6", hidden) and names_any("'p2 play R1': not held", hidden)
     assert not names_any("p1 play B60", hidden)
     assert not names_any("p1 play R10 xB6", hidden)
+
+
+def test_a_move_without_a_seat_where_several_people_may_act_is_nobodys() -> None:
+    """Kazu-Tori's claims, p1, p2 and p3 people who may all act: 'claim' with no seat is
+    refused, never taken as the first person's (probe EN: a mutant that gave it to p1
+    survived), and nothing is recorded."""
+    from kabucli.errors import ParseError
+    sess = session("kazu-tori", ["human"] * 3, seed=1)
+    sess.submit_line("p1 flip")
+    sess.run_bots()
+    before = sess.match.logged
+    for line in ("claim", "pass"):
+        with pytest.raises(ParseError, match=r"e\.g\. 'p2 "):
+            sess.submit_line(line)
+    assert sess.match.logged == before
+
+
+def test_one_person_among_bots_types_stop_when_a_bot_flips_next() -> None:
+    """Kazu-Tori, p1 a person and p2, p3 bots: after p1's flip, 'stop' reads as the stop of
+    p2 (who flips next), a bot's seat; it is the one person's stop (probe EN: a mutant that
+    left it p2's, refused as a bot's move, survived)."""
+    sess = session("kazu-tori", ["human", "bot:random", "bot:random"], seed=1)
+    sess.submit_line("p1 flip")
+    sess.run_bots()
+    assert 1 in sess.match.pending.seats
+    ev = sess.submit_line("stop")
+    assert ev is not None and ev.KIND == "action" and getattr(ev, "seat", None) == 1
