@@ -19,7 +19,7 @@ from v1logs import as_v1, write_v1
 from kabucli import bots, games
 from kabucli.cli import app
 from kabucli.engine import Match, make_header, walk
-from kabucli.errors import ParseError
+from kabucli.errors import IllegalMove, ParseError
 from kabucli.events import Event
 from kabucli.games.dare.rules import Lay, strength
 from kabucli.games.dare.text import hand_name
@@ -378,6 +378,20 @@ def test_stop_typed_by_a_person_among_bots_is_the_persons(tmp_path: Path) -> Non
     assert not sess.match.over
     sess.submit_line("stop")
     assert sess.match.advance().kind == "over"
+
+
+def test_a_stop_refused_anyway_is_refused_without_asking() -> None:
+    """A move the game asks about (Kazu-Tori's stop) that is illegal now ('p2 stop' on p1's
+    turn) is refused with its reason, never asked about: answering no said 'not played'
+    instead of why (probe EN: a mutant that asked first survived)."""
+    seats = [SeatInfo(f"s{i}", "human") for i in (1, 2, 3)]
+    sess = start(KAZUTORI, KAZUTORI.Rules(), seats, 1, None, None)
+    sess.run_bots()
+    asked: list[str] = []
+    before = sess.match.logged
+    with pytest.raises(IllegalMove, match="it is not p2's turn"):
+        sess.submit_line("p2 stop", confirm=lambda question: asked.append(question) or False)
+    assert asked == [] and sess.match.logged == before
 
 
 # -- docs stand alone ---------------------------------------------------------------------------
