@@ -293,6 +293,22 @@ def test_physical_script_referees_a_round(tmp_path: Path) -> None:
     audits_clean(log, finished=True)
 
 
+def test_a_script_line_of_blanks_or_an_indented_note_is_no_move(tmp_path: Path) -> None:
+    """A line of spaces or tabs, or a note indented ('   # p2 thinks'), is skipped as a blank
+    line is: never a blank move (Dare's pass) played for the seat to act (probe EN: a
+    mutant that kept the blanks before a note survived)."""
+    script = tmp_path / "table.txt"
+    script.write_text("deal 1-7-5\n   # p2 thinks\n \t \npass  # p2 lets it go\n"
+                      "p3 sets 1-3-9 3-5-5\n\t# p1\npass\nshow 2-3-4\n")
+    log = tmp_path / "table.kbl"
+    res = run("play", "dare", "--physical", "-r", "rounds=1", "--script", str(script),
+              "--log", str(log))
+    assert res.exit_code == 0, res.stderr
+    match, _ = replayed(log)
+    assert match.over
+    assert match.outcome()["balances"] == {"p1": 49, "p2": 49, "p3": 52}
+
+
 def test_physical_script_saved_with_a_byte_order_mark_plays(tmp_path: Path) -> None:
     # an editor that saves UTF-8 with a BOM (Windows Notepad) and CRLF line ends: the mark
     # is no part of the first move, from a file or from standard input
