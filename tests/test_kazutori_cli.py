@@ -378,3 +378,23 @@ def test_the_next_flipper_who_claimed_the_card_shows_claimed_too() -> None:
     assert "claimed, flips next, says four" in rows["p1"], last
     assert "claimed" in rows["p2"] and "flips next" not in rows["p2"], last
     assert "claimed" not in rows["p3"], last
+
+
+def test_at_a_real_table_a_claim_without_a_seat_is_asked_whose() -> None:
+    """At a real table the referee types every seat's moves: 'claim' or 'pass' with no seat
+    is asked whose, even where one seat acts (p1 to flip), never taken as that seat's and
+    refused for it (probe EN: a mutant that gave it to the one seat to act survived)."""
+    from kabucli.errors import ParseError
+    from kabucli.log import SeatInfo
+    from kabucli.rules import build
+    from kabucli.session import start
+    seats = [SeatInfo(f"s{i}", "human") for i in range(1, 5)]
+    sess = start(GAME, build(GAME.Rules, []), seats, None, None, None)
+    sess.run_bots()
+    sess.submit_line("deal")
+    sess.run_bots()
+    assert list(sess.match.pending.seats) == [1]
+    with pytest.raises(ParseError, match="say who claimed first"):
+        sess.submit_line("claim")
+    with pytest.raises(ParseError, match="say who lets the card go"):
+        sess.submit_line("pass")
