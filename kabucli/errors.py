@@ -80,10 +80,14 @@ class BotError(KabuError):
     """A bot that crashed, timed out or answered with something that is not a legal move.
     The message quotes the bot, so it is made safe to show (see :mod:`kabucli.safetext`)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, withheld: str | None = None) -> None:
         from kabucli.safetext import safe_text
 
         super().__init__(safe_text(message))
+        # the message without what the bot itself wrote (its answer, its error's words, a
+        # line of its stderr), which may name its cards: what people at a seeded table who do
+        # not see them are told instead (Session.run_bots); None when it quotes nothing of it
+        self.withheld = None if withheld is None else safe_text(withheld)
 
 
 class Terminated(KeyboardInterrupt):

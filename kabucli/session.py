@@ -20,7 +20,7 @@ import msgspec
 from kabucli import bots as botreg, games
 from kabucli.compact import new_salt, seed_commitment
 from kabucli.engine import Game, Match, commitment_unbound, make_header, walk
-from kabucli.errors import IllegalMove, KabuError, LogError, ParseError
+from kabucli.errors import BotError, IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
 from kabucli.notation import MAX_LINE, seat_of, split_seat, whole
@@ -427,7 +427,10 @@ class Session:
                 move: tuple[Event, bool] | None = (due, False)
                 due = None
             else:
-                move = game.bot_move(m, bots, p)
+                try:
+                    move = game.bot_move(m, bots, p)
+                except BotError as exc:
+                    raise self._bot_failed(exc) from None
             if move is None:
                 break
             ev, trusted = move
@@ -463,6 +466,22 @@ class Session:
             return (f"bot {who} played {move}, which is not legal (why is not shown: it may "
                     f"name {who}'s cards, which the people at the table do not see)")
         return f"bot {who} played {move}, which is not legal: {why}"
+
+    def _bot_failed(self, exc: BotError) -> BotError:
+        """The words that end a game whose bot failed (``exc``): with people at a seeded
+        table, as :meth:`_bot_refused`, what the bot itself wrote (an answer that is no move,
+        its error, a line of its stderr) is left out where a bot's view is not theirs, for it
+        may name cards of its hand ('p2 rows 1-4-4 5-6-7 ... extra'). (kabucli sim, bots
+        alone, and a real table say it all.)"""
+        m = self.match
+        if exc.withheld is None or m.physical or not self.humans:
+            return exc
+        people = sorted(self.humans)
+        if not any(self._sees_apart(seat, people) for seat in self.bots):
+            return exc
+        from kabucli.bots.external import NOT_SHOWN
+
+        return BotError(f"{exc.withheld} {NOT_SHOWN}")
 
     def close(self) -> None:
         """Close the log and tell external bots the game is over (also when the log's last

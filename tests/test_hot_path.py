@@ -5,6 +5,7 @@ bots (recorded without a second check) against the full check of every move."""
 
 from __future__ import annotations
 
+import sys
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -309,3 +310,82 @@ def test_a_bots_illegal_secret_move_is_not_quoted_to_the_people_at_the_table(
     assert at_table.startswith("bot p2 played a move hidden from the people at the table, "
                                "which is not legal"), at_table
     assert "1-1-1" not in at_table, at_table
+
+
+UNREAD_ROWS_BOT = """
+class Bad:  # answers the rows of its own hand with a word too many
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        h = sorted(state.cards[seat])
+        return (f"p{seat} rows {h[0]}-{h[1]}-{h[2]} {h[3]}-{h[4]}-{h[5]} "
+                f"{h[6]}-{h[7]}-{h[8]} aside {h[9]} extra")
+
+class Raising:  # fails with its hand in its error's words
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        raise ValueError(f"my hand {sorted(state.cards[seat])}")
+"""
+
+
+@pytest.mark.parametrize(("cls", "alone_says", "at_table_says"), [
+    ("Bad", "answered 'p2 rows ", "bot p2 answered a line that is not a move of its turn"),
+    ("Raising", "failed: ValueError: my hand [", "bot p2 ('BOT') failed: ValueError"),
+])
+def test_what_a_failing_user_bot_wrote_is_not_shown_to_the_people_at_the_table(
+        tmp_path: Path, cls: str, alone_says: str, at_table_says: str) -> None:
+    """A user bot's answer that is no move ('p2 rows 1-4-4 5-6-7 9-11-12 aside 12 extra': its
+    whole hand), or its error's words, ended a seeded game with a person at the table by
+    quoting them (probe EN): what the bot wrote is left out for the people there, as an
+    illegal move's reason is; bots alone keep it."""
+    path = tmp_path / "bad.py"
+    path.write_text(UNREAD_ROWS_BOT)
+    spec = f"{path}:{cls}"
+    g = games.get("kabu-tsukuri")
+    said = []
+    for humans in (set(), {1}):
+        seats = [SeatInfo("Ann", "human" if humans else "bot:random"),
+                 SeatInfo("bad", f"bot:py:{spec}")]
+        match = Match(g, make_header(g, g.Rules(), seats, 3))
+        bots: dict[int, Any] = {2: load_python_bot(spec, Rng(3, "bot/2"))}
+        if not humans:
+            bots[1] = make("kabu-tsukuri", "random", Rng(3, "bot/1"))
+        with pytest.raises(KabuError) as err:
+            Session(match, bots, None, humans).run_bots()
+        said.append(str(err.value).replace(spec, "BOT"))
+    hand = " ".join(str(c) for c in sorted(match.state.cards[2]))
+    alone, at_table = said
+    assert alone_says in alone, alone
+    assert at_table == (f"{at_table_says} (what it wrote is not shown: it may name cards the "
+                        "people at the table do not see)"), at_table
+    assert hand not in at_table.replace(",", "")
+
+
+def test_a_bot_programs_stderr_line_is_not_shown_to_the_people_at_the_table(
+        tmp_path: Path) -> None:
+    """A bot program that exits without answering is said with its last line on stderr, where
+    debugging goes, and where a bot may write its hand: not to the people at a seeded table
+    (the game's last line, 'exited (code 3) without answering'), as kabucli sim says it."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("import sys\nsys.stdin.readline()\n"
+                   "print('my hand: secret cards', file=sys.stderr)\nsys.exit(3)\n")
+    command = f"{sys.executable} {bot}"
+    g = games.get("dare")
+    said = []
+    for humans in (set(), {1}):  # (p2 plays first)
+        seats = [SeatInfo("Ann", "human" if humans else "bot:random"),
+                 SeatInfo("bad", f"bot:cmd:{command}")]
+        match = Match(g, make_header(g, g.Rules(), seats, 3))
+        bots: dict[int, Any] = {2: ProcessBot(command, 5.0)}
+        if not humans:
+            bots[1] = make("dare", "random", Rng(3, "bot/1"))
+        with pytest.raises(KabuError) as err:
+            Session(match, bots, None, humans).run_bots()
+        bots[2].close()
+        said.append(str(err.value))
+    alone, at_table = said
+    assert "exited (code 3) without answering; its last line on stderr: 'my hand" in alone
+    assert at_table == (f"bot p2 ('{command}') exited (code 3) without answering (what it "
+                        "wrote is not shown: it may name cards the people at the table do "
+                        "not see)"), at_table

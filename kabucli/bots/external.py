@@ -145,6 +145,20 @@ class Stalled(Exception):
     """A bot process that broke the line protocol; the message says how (``did not ...``)."""
 
 
+# where a Stalled message goes on to quote what the bot wrote (cut off by _unquoted)
+STDERR_LINE = "; its last line on stderr: "
+WROTE = ": it wrote "
+NOT_SHOWN = ("(what it wrote is not shown: it may name cards the people at the table do not "
+             "see)")
+
+
+def _unquoted(why: str) -> str:
+    """A Stalled message without the bot's own words it quotes."""
+    for quoting in (STDERR_LINE, WROTE):
+        why = why.split(quoting, 1)[0]
+    return why
+
+
 class Channel:
     """A child process in a process group of its own, spoken to in lines over pipes.
 
@@ -263,9 +277,9 @@ class Channel:
 
         if at == 0 and self._err_cut:  # begun before what is kept: its end is said
             end = safe_text(last[-120:])[-120:]
-            return (f"{how} without answering; its last line on stderr: '…{end}' (its "
+            return (f"{how} without answering{STDERR_LINE}'…{end}' (its "
                     f"end: a line longer than the {ERR_TAIL} bytes kept)")
-        return f"{how} without answering; its last line on stderr: {quoted(last, 120)}"
+        return f"{how} without answering{STDERR_LINE}{quoted(last, 120)}"
 
     def _wait_answer(self, deadline: float) -> bool:
         """Whether the bot's output has something to read before ``deadline``. Stalled as
@@ -338,7 +352,7 @@ class Channel:
                 late = f"did not answer within {self.timeout:g} s"
                 if buf:  # a line begun and never ended: said, for that is what to fix
                     shown = bytes(buf[:80]).decode("utf-8", "backslashreplace")
-                    raise Stalled(f"{late}: it wrote {shown!r} with no newline after it "
+                    raise Stalled(f"{late}{WROTE}{shown!r} with no newline after it "
                                   "(end each answer with a newline)")
                 raise Stalled(late)
             try:
@@ -518,9 +532,10 @@ def _environ(pid: int) -> bytes | None:
 
 def parse_answer(game: Game, state: Any, seat: int, answer: str) -> Event:
     """The move a bot answered in notation (its seat may be left out); BotError if none."""
+    unread = f"bot p{seat} answered a line that is not a move of its turn"
     if len(answer) > MAX_LINE:
         raise BotError(f"bot p{seat} answered {answer[:80]!r}… ({len(answer)} characters; "
-                       f"a move is at most {MAX_LINE})")
+                       f"a move is at most {MAX_LINE})", unread)
     first = answer.split(maxsplit=1)[0] if answer.strip() else ""
     # a seat named first, like 'p2 pass'; 'pass' or 'play R5' alone is the bot's own seat's
     named = first[:1] in ("p", "P") and first[1:].isascii() and first[1:].isdigit()
@@ -532,20 +547,25 @@ def parse_answer(game: Game, state: Any, seat: int, answer: str) -> Event:
             raise BotError(f"bot p{seat} answered {answer[:80]!r}: {quoted(words[0])} is a "
                            "question the play prompt answers for people, not a move: a bot "
                            "sends a move of its turn's 'legal' (or, where 'legal' is empty, "
-                           "as its 'hint' says)") from None
-        raise BotError(f"bot p{seat} answered {answer[:80]!r}: {exc}") from None
-    return own_move(game, ev, seat, f"bot p{seat} answered {answer[:80]!r}")
+                           "as its 'hint' says)", unread) from None
+        raise BotError(f"bot p{seat} answered {answer[:80]!r}: {exc}", unread) from None
+    return own_move(game, ev, seat, f"bot p{seat} answered {answer[:80]!r}",
+                    f"bot p{seat} answered")
 
 
-def own_move(game: Game, ev: Event, seat: int, said: str) -> Event:
+def own_move(game: Game, ev: Event, seat: int, said: str, bare: str) -> Event:
     """``ev`` when it is a move of ``seat`` (the seat the bot was asked to move for), else
     BotError: a bot moves for its own seat only, so that its failure is its own (a move
-    named for another seat, or the table's, would be refused as that seat's)."""
+    named for another seat, or the table's, would be refused as that seat's). ``said``: the
+    bot and what it answered; ``bare``: the bot alone (what people at a seeded table are
+    told, see BotError)."""
     other = getattr(ev, "seat", None)
     if ev.KIND != "action" or other != seat:
         whose = (f"a move of p{other}" if ev.KIND == "action" and isinstance(other, int)
                  else f"{game.notate(ev)!r}, which is not a seat's move")
-        raise BotError(f"{said}: {whose}; a bot moves only for its own seat, p{seat}")
+        raise BotError(f"{said}: {whose}; a bot moves only for its own seat, p{seat}",
+                       f"{bare} a move that is not its own seat's; a bot moves only "
+                       f"for its own seat, p{seat}")
     return ev
 
 
@@ -591,7 +611,10 @@ class ProcessBot:
             line = early.split(b"\n")[0][:80].decode("utf-8", "backslashreplace").rstrip("\r")
             raise BotError(f"bot p{seat} ('{self.command}') answered before it was asked: "
                            f"{line!r} (one line to each turn, written once the turn's whole "
-                           "line is read; debugging goes to stderr)")
+                           "line is read; debugging goes to stderr)",
+                           f"bot p{seat} ('{self.command}') answered before it was asked (one "
+                           "line to each turn, written once the turn's whole line is read; "
+                           "debugging goes to stderr)")
         deadline = chan.deadline()
         try:
             chan.send(json.dumps(message).encode() + b"\n", deadline)
@@ -603,7 +626,8 @@ class ProcessBot:
             if why.startswith("did not answer") and why.endswith(" s"):
                 why += (" (flush the output after each answer, and answer each line as it is "
                         "read: see 'Buffering' in docs/bots.md)")
-            raise BotError(f"bot p{seat} ('{self.command}') {why}") from None
+            raise BotError(f"bot p{seat} ('{self.command}') {why}",
+                           f"bot p{seat} ('{self.command}') {_unquoted(why)}") from None
         try:
             # lenient in what it takes: a byte order mark (some Windows tools start their
             # output with one) and the spaces and CR around a move are not part of it
@@ -611,15 +635,17 @@ class ProcessBot:
         except UnicodeDecodeError:
             self._kill()
             raise BotError(f"bot p{seat} ('{self.command}') answered {raw[:80]!r}, which is "
-                           "not UTF-8 text") from None
+                           "not UTF-8 text", f"bot p{seat} ('{self.command}') answered a line "
+                           "that is not UTF-8 text") from None
         try:
             return parse_answer(game, state, seat, answer)
         except BotError as exc:
             if not first:
                 raise
             # the first line a program writes: often a greeting or debugging, not a move
-            raise BotError(f"{exc} (the first line the bot wrote: if it is not meant as a "
-                           "move, write it to stderr, not stdout)") from None
+            hint = ("(the first line the bot wrote: if it is not meant as a move, write it "
+                    "to stderr, not stdout)")
+            raise BotError(f"{exc} {hint}", exc.withheld and f"{exc.withheld} {hint}") from None
 
     def _kill(self) -> None:
         if self._chan is not None:
@@ -755,7 +781,9 @@ class PythonBot:
                           f"bot p{seat} ('{self.spec}')")
         self._synced = (len(events), m.logged - len(events))
         if "error" in reply:
-            raise BotError(_one_line(str(reply["error"])))
+            withheld = reply.get("withheld")
+            raise BotError(_one_line(str(reply["error"])),
+                           _one_line(withheld) if isinstance(withheld, str) else None)
         name = reply.get("event")
         cls = self._types.get(name) if isinstance(name, str) else None
         if cls is None:
@@ -765,8 +793,10 @@ class PythonBot:
             ev: Event = msgspec.convert(reply.get("fields"), cls)
         except (msgspec.ValidationError, TypeError) as exc:
             raise BotError(f"bot p{seat} ('{self.spec}') returned a malformed {name}: "
-                           f"{_one_line(str(exc))}") from None
-        return own_move(game, ev, seat, f"bot p{seat} ('{self.spec}') returned a {name}")
+                           f"{_one_line(str(exc))}",
+                           f"bot p{seat} ('{self.spec}') returned a malformed {name}") from None
+        return own_move(game, ev, seat, f"bot p{seat} ('{self.spec}') returned a {name}",
+                        f"bot p{seat} ('{self.spec}') returned")
 
     def _kill(self) -> None:
         if self._chan is not None:
@@ -849,7 +879,9 @@ class GuardedBot:
         try:
             ev = self.bot.choose(game, state, seat)
         except BaseException as exc:  # SystemExit, KeyboardInterrupt too: the bot's failure
-            raise BotError(f"bot p{seat} ('{self.spec}') failed: {_describe(exc)}") from None
+            raise BotError(f"bot p{seat} ('{self.spec}') failed: {_describe(exc)}",
+                           f"bot p{seat} ('{self.spec}') failed: {type(exc).__name__}"
+                           ) from None
         if not isinstance(ev, Event):
             if isinstance(ev, str):
                 return parse_answer(game, state, seat, ev)
@@ -860,9 +892,11 @@ class GuardedBot:
             ev = msgspec.convert(msgspec.to_builtins(ev), type(ev))
         except (msgspec.ValidationError, TypeError) as exc:
             raise BotError(f"bot p{seat} ('{self.spec}') returned a malformed "
-                           f"{type(ev).__name__}: {exc}") from None
+                           f"{type(ev).__name__}: {exc}", f"bot p{seat} ('{self.spec}') "
+                           f"returned a malformed {type(ev).__name__}") from None
         return own_move(game, ev, seat,
-                        f"bot p{seat} ('{self.spec}') returned a {type(ev).__name__}")
+                        f"bot p{seat} ('{self.spec}') returned a {type(ev).__name__}",
+                        f"bot p{seat} ('{self.spec}') returned")
 
 
 def _end_with_parent() -> None:
@@ -948,7 +982,7 @@ def host() -> None:
                     os._exit(0)
                 reply = {"idle": True}
         except BotError as exc:
-            reply = {"error": str(exc)}
+            reply = {"error": str(exc), "withheld": exc.withheld}
         except BaseException as exc:  # the host's own failure, said in one line
             # in a turn, the bot's doing (it changed the match it was handed, say): its
             # seat is named, as two seats may run the same class
