@@ -285,6 +285,25 @@ class Bad:  # lays rows of cards its hand does not hold (ten 1s: the deck has fo
 """
 
 
+def kabu_bot_failing(spec: str) -> tuple[str, str, Match]:
+    """A seeded Kabu-Tsukuri game (seed 3) of a user's Python bot ``spec`` at p2 that fails
+    at its first move: the game's last line between bots alone (a random bot at p1) and with
+    a person at p1 (Ann), and the match with the person."""
+    g = games.get("kabu-tsukuri")
+    said = []
+    for humans in (set(), {1}):
+        seats = [SeatInfo("Ann", "human" if humans else "bot:random"),
+                 SeatInfo("bad", f"bot:py:{spec}")]
+        match = Match(g, make_header(g, g.Rules(), seats, 3))
+        bots: dict[int, Any] = {2: load_python_bot(spec, Rng(3, "bot/2"))}
+        if not humans:
+            bots[1] = make("kabu-tsukuri", "random", Rng(3, "bot/1"))
+        with pytest.raises(KabuError) as err:
+            Session(match, bots, None, humans).run_bots()
+        said.append(str(err.value))
+    return said[0], said[1], match
+
+
 def test_a_bots_illegal_secret_move_is_not_quoted_to_the_people_at_the_table(
         tmp_path: Path) -> None:
     """Kabu-Tsukuri's arrangement is secret to every seat but its own: a user bot's illegal
@@ -293,19 +312,7 @@ def test_a_bots_illegal_secret_move_is_not_quoted_to_the_people_at_the_table(
     quoted the hidden move survived.)"""
     path = tmp_path / "bad.py"
     path.write_text(SECRET_ROWS_BOT)
-    g = games.get("kabu-tsukuri")
-    said = []
-    for humans in (set(), {1}):
-        seats = [SeatInfo("Ann", "human" if humans else "bot:random"),
-                 SeatInfo("bad", f"bot:py:{path}:Bad")]
-        match = Match(g, make_header(g, g.Rules(), seats, 3))
-        bots: dict[int, Any] = {2: load_python_bot(f"{path}:Bad", Rng(3, "bot/2"))}
-        if not humans:
-            bots[1] = make("kabu-tsukuri", "random", Rng(3, "bot/1"))
-        with pytest.raises(KabuError) as err:
-            Session(match, bots, None, humans).run_bots()
-        said.append(str(err.value))
-    alone, at_table = said
+    alone, at_table, _ = kabu_bot_failing(f"{path}:Bad")
     assert alone.startswith("bot p2 played 'p2 rows 1-1-1 1-1-1"), alone
     assert at_table.startswith("bot p2 played a move hidden from the people at the table, "
                                "which is not legal"), at_table
@@ -342,20 +349,9 @@ def test_what_a_failing_user_bot_wrote_is_not_shown_to_the_people_at_the_table(
     path = tmp_path / "bad.py"
     path.write_text(UNREAD_ROWS_BOT)
     spec = f"{path}:{cls}"
-    g = games.get("kabu-tsukuri")
-    said = []
-    for humans in (set(), {1}):
-        seats = [SeatInfo("Ann", "human" if humans else "bot:random"),
-                 SeatInfo("bad", f"bot:py:{spec}")]
-        match = Match(g, make_header(g, g.Rules(), seats, 3))
-        bots: dict[int, Any] = {2: load_python_bot(spec, Rng(3, "bot/2"))}
-        if not humans:
-            bots[1] = make("kabu-tsukuri", "random", Rng(3, "bot/1"))
-        with pytest.raises(KabuError) as err:
-            Session(match, bots, None, humans).run_bots()
-        said.append(str(err.value).replace(spec, "BOT"))
+    alone, at_table, match = kabu_bot_failing(spec)
+    alone, at_table = alone.replace(spec, "BOT"), at_table.replace(spec, "BOT")
     hand = " ".join(str(c) for c in sorted(match.state.cards[2]))
-    alone, at_table = said
     assert alone_says in alone, alone
     assert at_table == (f"{at_table_says} (what it wrote is not shown: it may name cards the "
                         "people at the table do not see)"), at_table
