@@ -385,3 +385,35 @@ def test_a_bot_programs_stderr_line_is_not_shown_to_the_people_at_the_table(
     assert at_table == (f"bot p2 ('{command}') exited (code 3) without answering (what it "
                         "wrote is not shown: it may name cards the people at the table do "
                         "not see)"), at_table
+
+
+DYING_BOT = """
+import os, sys
+class Dies:  # writes its hand to stderr, as a bot's debugging may, and its process ends
+    def __init__(self, rng):
+        pass
+    def choose(self, game, state, seat):
+        print(f"my hand {sorted(state.cards[seat])}", file=sys.stderr, flush=True)
+        os._exit(3)
+"""
+
+
+def test_a_python_bots_last_stderr_line_is_not_shown_to_the_people_at_the_table(
+        tmp_path: Path) -> None:
+    """A Python bot runs in a host process of kabucli's: the host's end, said with the bot's
+    last line on stderr between bots (kabucli play, bots alone), is said without it to a
+    person at the table (their game's last line)."""
+    from typer.testing import CliRunner
+
+    from kabucli.cli import app
+
+    (tmp_path / "dies.py").write_text(DYING_BOT)
+    spec = f"py:{tmp_path / 'dies.py'}:Dies"
+    base = ["play", "kabu-tsukuri", "--bot", f"2={spec}", "--seed", "3", "--no-log"]
+    alone = CliRunner().invoke(app, [*base, "--bot", "1=random"], env={"NO_COLOR": "1"})
+    assert alone.exit_code == 1 and "its last line on stderr: 'my hand [" in alone.output
+    person = CliRunner().invoke(app, base, input="quit\n", env={"NO_COLOR": "1"})
+    last = person.output.strip().splitlines()[-1]
+    assert person.exit_code == 1 and "my hand" not in person.output, person.output
+    assert last.endswith("exited (code 3) without answering (what it wrote is not shown: it "
+                         "may name cards the people at the table do not see)"), last

@@ -760,7 +760,7 @@ class PythonBot:
             raw = chan.line(deadline)
         except Stalled as exc:
             self._kill()
-            raise BotError(f"{who} {exc}") from None
+            raise BotError(f"{who} {exc}", f"{who} {_unquoted(str(exc))}") from None
         try:
             reply = json.loads(raw)
         except (ValueError, RecursionError):  # a line nested deeper than json can read
@@ -988,7 +988,8 @@ def host() -> None:
             # seat is named, as two seats may run the same class
             seat = msg.get("seat") if msg.get("type") == "turn" else None
             who = f"bot p{seat} ('{spec}')" if type(seat) is int else f"python bot '{spec}'"
-            reply = {"error": f"{who} failed: {_describe(exc)}"}
+            reply = {"error": f"{who} failed: {_describe(exc)}",
+                     "withheld": f"{who} failed: {type(exc).__name__}"}
         signal.setitimer(signal.ITIMER_REAL, 0)
         out.write(msgspec.json.encode(reply) + b"\n")
         out.flush()
