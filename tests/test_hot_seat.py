@@ -656,3 +656,25 @@ def test_one_person_among_bots_types_stop_when_a_bot_flips_next() -> None:
     assert 1 in sess.match.pending.seats
     ev = sess.submit_line("stop")
     assert ev is not None and ev.KIND == "action" and getattr(ev, "seat", None) == 1
+
+
+def test_what_a_look_drew_is_not_drawn_again_at_the_next_look() -> None:
+    """'look' draws, before the person's table, the lines they missed since they last had the
+    screen; those count as seen then: a second look with nothing new draws none of them again
+    (probe EK: a mutant not counting them survived)."""
+    moves = _moves_to_a_missed_uno(1)
+    sess = session("uno-dare", ["human"] * 3, seed=1)
+    for move in moves:
+        sess.submit_line(move)
+        sess.run_bots()
+    turn = sess.match.state.turn
+    before = "".join(f"\n{move}\n" for move in moves)
+    res = run("play", "uno-dare", "--players", "3", "--seed", "1", "--no-log",
+              input=before + f"look p{turn}\n\n\n" * 2 + "quit\n", env=TERMINAL)
+    assert res.exit_code == 0, res.output
+    looks = [screen.split("╭─ Uno Dare")[0] for screen in res.stdout.split(CLEAR)
+             if f"{PASS_TO} p{turn}, then press Enter" in screen
+             and f"p{turn}: press Enter to hide your hand" in screen]
+    assert len(looks) == 2, res.stdout
+    missed = "(one card left, no UNO call!)"
+    assert missed in looks[0] and missed not in looks[1], looks
