@@ -76,6 +76,11 @@ class WriteError(KabuError):
     written: exit code 2, as for a file that cannot be read."""
 
 
+# said after a BotError's withheld line, in place of what the bot wrote
+NOT_SHOWN = ("(what it wrote is not shown: it may name cards the people at the table do not "
+             "see)")
+
+
 class BotError(KabuError):
     """A bot that crashed, timed out or answered with something that is not a legal move.
     The message quotes the bot, so it is made safe to show (see :mod:`kabucli.safetext`)."""

@@ -20,7 +20,7 @@ import msgspec
 from kabucli import bots as botreg, games
 from kabucli.compact import new_salt, seed_commitment
 from kabucli.engine import Game, Match, commitment_unbound, make_header, walk
-from kabucli.errors import BotError, IllegalMove, KabuError, LogError, ParseError
+from kabucli.errors import NOT_SHOWN, BotError, IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
 from kabucli.notation import MAX_LINE, seat_of, split_seat, whole
@@ -479,8 +479,6 @@ class Session:
         people = sorted(self.humans)
         if not any(self._sees_apart(seat, people) for seat in self.bots):
             return exc
-        from kabucli.bots.external import NOT_SHOWN
-
         return BotError(f"{exc.withheld} {NOT_SHOWN}")
 
     def close(self) -> None:

@@ -148,8 +148,6 @@ class Stalled(Exception):
 # where a Stalled message goes on to quote what the bot wrote (cut off by _unquoted)
 STDERR_LINE = "; its last line on stderr: "
 WROTE = ": it wrote "
-NOT_SHOWN = ("(what it wrote is not shown: it may name cards the people at the table do not "
-             "see)")
 
 
 def _unquoted(why: str) -> str:
