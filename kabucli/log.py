@@ -911,7 +911,23 @@ def _read_bytes(path: Path) -> tuple[bytes, Fmt]:
         return data, "jsonl"
     if not data:
         raise LogError(f"{path}: empty file, not a kabucli log")
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise LogError(f"{path}: not a kabucli log as it stands: it starts with a UTF-8 "
+                       "byte-order mark, which kabucli never writes (an editor may have added "
+                       "it); a JSON Lines log starts with '{'")
+    for magic, packer in _PACKED:
+        if data.startswith(magic):
+            raise LogError(f"{path}: not a kabucli log as it stands: it is {packer}; unpack "
+                           "it first")
     raise LogError(f"{path}: not a kabucli log (unknown format)")
+
+
+# What a log packed by a common archiver starts with (see _read_bytes).
+_PACKED = ((b"\x1f\x8b", "gzip-compressed (gunzip)"),
+           (b"\xfd7zXZ\x00", "xz-compressed (unxz)"),
+           (b"\x28\xb5\x2f\xfd", "zstd-compressed (unzstd)"),
+           (b"BZh", "bzip2-compressed (bunzip2)"),
+           (b"PK\x03\x04", "a zip archive (unzip)"))
 
 
 # (a JSON number: no leading zero, as JSON readers refuse "t":007; left in the line, such a

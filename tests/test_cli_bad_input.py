@@ -338,6 +338,44 @@ def test_unreadable_log_is_one_line_exit_2(tmp_path: Path, command: str, kind: s
     assert not (tmp_path / "out.jsonl").exists()
 
 
+@pytest.mark.parametrize("command", ["replay", "audit", "resume", "convert"])
+@pytest.mark.parametrize(("packer", "why"), [
+    ("bom", "it starts with a UTF-8 byte-order mark, which kabucli never writes (an editor "
+            "may have added it); a JSON Lines log starts with '{'"),
+    ("gzip", "it is gzip-compressed (gunzip); unpack it first"),
+    ("bz2", "it is bzip2-compressed (bunzip2); unpack it first"),
+    ("lzma", "it is xz-compressed (unxz); unpack it first"),
+    ("zip", "it is a zip archive (unzip); unpack it first"),
+])
+def test_a_log_an_editor_marked_or_an_archiver_packed_is_refused_saying_so(
+        good_log: Path, tmp_path: Path, command: str, packer: str, why: str) -> None:
+    """A JSON Lines log saved by an editor that puts a byte-order mark first, or a log
+    compressed for sending, is refused with what it is and what to do, not as a file of
+    unknown format; the file is left as it was."""
+    import bz2
+    import gzip
+    import io
+    import lzma
+    import zipfile
+
+    data = good_log.read_bytes()
+    if packer == "bom":
+        packed = b"\xef\xbb\xbf" + data
+    elif packer == "zip":
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as zf:
+            zf.writestr("good.jsonl", data)
+        packed = buf.getvalue()
+    else:
+        packed = {"gzip": gzip, "bz2": bz2, "lzma": lzma}[packer].compress(data)
+    log = tmp_path / "g.jsonl"
+    log.write_bytes(packed)
+    line = error(*by_command(command, log, tmp_path))
+    assert line == f"{log}: not a kabucli log as it stands: {why}"
+    assert log.read_bytes() == packed
+    assert not (tmp_path / "out.jsonl").exists()
+
+
 def by_command(command: str, log: Path, tmp_path: Path) -> tuple[Any, int, str]:
     """Run ``command`` on ``log``: its result, the exit code and prefix an unreadable log gets."""
     if command == "audit":
