@@ -15,6 +15,8 @@ card lists are printed by :func:`card_list`, seat lists by :func:`seat_list`.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
@@ -197,6 +199,23 @@ def parse_shared(verb: str, args: list[str], nseats: int) -> Event:
 
 
 S = TypeVar("S")
+
+
+# A dash between two letters or digits that a Japanese input method, or a word processor,
+# types for '-': the long vowel mark (U+30FC, also half-width U+FF70 once folded), the
+# hyphens and dashes U+2010-U+2015, the minus sign U+2212.
+_DASHES = re.compile("(?<=[0-9A-Za-z])[\u2010-\u2015\u2212\u30fc](?=[0-9A-Za-z])")
+
+
+def typed_form(line: str) -> str:
+    """A typed line as the notation reads it: Unicode's compatibility forms folded (NFKC), so
+    that full-width letters, digits and spaces, as a Japanese input method types them
+    (``ｐ１　ｓｅｔｓ　４－６－８``), read as their ASCII forms, and a dash-like mark between
+    two letters or digits (``4ー6ー8``) as ``-``. A line in ASCII is itself; a name's own
+    long vowel mark (``ジョー``) is kept, as it follows no letter of the notation."""
+    if line.isascii():
+        return line
+    return _DASHES.sub("-", unicodedata.normalize("NFKC", line))
 
 
 class Typed:

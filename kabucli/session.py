@@ -23,7 +23,7 @@ from kabucli.engine import Game, Match, commitment_unbound, make_header, walk
 from kabucli.errors import NOT_SHOWN, BotError, IllegalMove, KabuError, LogError, ParseError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
-from kabucli.notation import MAX_LINE, seat_of, split_seat, whole
+from kabucli.notation import MAX_LINE, seat_of, split_seat, typed_form, whole
 from kabucli.safetext import NAME_SHOWN, quoted, safe_text
 from kabucli.shuffle import Rng
 
@@ -192,7 +192,7 @@ def typed_names(seats: Iterable[SeatInfo]) -> dict[str, int]:
     out: dict[str, int] = {}
     shared: set[str] = set()
     for i, seat in enumerate(seats, start=1):
-        key = seat.name.lower()
+        key = typed_form(seat.name).lower()  # (as a typed line is read: see typed_form)
         if key in out:
             shared.add(key)
         elif _WORD.fullmatch(key) and not _reads_as_seat(key):

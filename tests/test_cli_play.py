@@ -67,6 +67,27 @@ def test_script_plays_a_human_seat_to_the_end(tmp_path: Path) -> None:
     audits_clean(log, finished=True)
 
 
+@pytest.mark.parametrize("typed", [
+    "ｐ１　ｓｅｔｓ　４－６－８",  # full width, as a Japanese input method types it
+    "p1 sets 4ー6ー8",  # the long vowel mark for '-'
+    "ジョー sets 4-6-8",  # the player's name, its own long vowel mark kept
+])
+def test_a_line_typed_in_full_width_is_read_as_its_ascii_form(tmp_path: Path,
+                                                               typed: str) -> None:
+    """Typed lines are folded as typed_form says: full-width letters, digits and spaces as
+    ASCII, a dash-like mark between two cards as '-' (each line was refused: "'ｐ１' is not a
+    card of the kabufuda (39) deck"); so are the table's commands ('ｑｕｉｔ'), and a name
+    with a long vowel mark in it is still the player's. Seed 3, two players: p1 may lay
+    4-6-8 first."""
+    log = tmp_path / "g.jsonl"
+    res = run("play", "dare", "--seed", "3", "-n", "2", "-p", "1=ジョー", "--bot", "2=random",
+              "--script", "-", "--log", str(log), input=f"{typed}\nｑｕｉｔ\n")
+    assert res.exit_code == 0, res.stderr
+    assert "left the game" in res.stderr + res.stdout
+    lays = human_lays(replayed(log)[1])
+    assert [[list(s) for s in e.sets] for e in lays] == [[[4, 6, 8]]]
+
+
 def test_script_that_ends_early_leaves_a_resumable_log(tmp_path: Path) -> None:
     script = tmp_path / "moves.txt"
     script.write_text("1-7-9 5-6-6\n")

@@ -37,7 +37,7 @@ from kabucli.cli import app
 from kabucli.engine import Game, Match, Pending, walk
 from kabucli.events import Event
 from kabucli.log import read_log, to_builtins, write_log
-from kabucli.notation import split_seat
+from kabucli.notation import split_seat, typed_form
 from kabucli.prompt import MoveCompleter
 from kabucli.session import Session
 from kabucli.shuffle import Rng
@@ -728,6 +728,44 @@ def test_every_line_is_read_in_any_case(name: str) -> None:
                 read += 1
             match.submit(ev)
     assert read > 200
+
+
+def full_width(text: str) -> str:
+    """``text`` as a Japanese input method in its full-width mode types it: every printable
+    ASCII character as its full-width form (U+FF01-U+FF5E), a space as the ideographic
+    space (U+3000)."""
+    return "".join("\u3000" if c == " " else chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c
+                   for c in text)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_line_is_read_typed_in_full_width_or_with_a_long_vowel_mark_for_a_dash(
+        name: str) -> None:
+    """A Japanese input method types 'ｐ１　ｓｅｔｓ　４－６－８' for 'p1 sets 4-6-8', or the long
+    vowel mark 'ー' where '-' was meant ('4ー6ー8'): each was refused ("'ｐ１' is not a
+    card"). Every event of the game's recorded games and bot matches, its notation typed in
+    full width and with 'ー' for each '-', reads as the same event once folded as the table
+    folds a typed line (typed_form)."""
+    game = games.get(name)
+    logs = [(data.header, data.events)
+            for data in (read_log(p, games.event_types) for p in recorded(name))]
+    logs += [(m.header, m.events) for m in findings(name).matches]
+    read = dashes = 0
+    for header, events in logs:
+        match = Match(game, header)
+        for i, ev in enumerate(events, 1):
+            text = game.notate(ev)
+            forms = [full_width(text)]
+            if re.search("[0-9A-Za-z]-[0-9A-Za-z]", text):
+                forms.append(text.replace("-", "\u30fc"))
+                dashes += 1
+            for form in forms:
+                assert form != text
+                assert game.parse(match.state, typed_form(form)) == ev, f"event {i}: {form!r}"
+                read += 1
+            match.submit(ev)
+    assert read > 200
+    assert (dashes > 0) == (name != "yatchaba"), dashes  # (no Yatchaba move lists cards)
 
 
 def cut_point(game: Game, data: Any) -> int:

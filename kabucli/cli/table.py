@@ -275,7 +275,7 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
               as_json: bool) -> None:
     from kabucli import render
     from kabucli.errors import KabuError, LogWriteError
-    from kabucli.notation import MAX_LINE
+    from kabucli.notation import MAX_LINE, typed_form
     from kabucli.session import PUBLIC, without_note
 
     g = sess.game
@@ -381,6 +381,8 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                     waits = render.seats_named(m, p.what)  # (p1 Ann, as the table names it)
                     _stop(sess, f"the script {script} ended; the game waits for {waits}", 0,
                           as_json)
+            if len(line) <= MAX_LINE:  # (full-width forms folded: see typed_form)
+                line = typed_form(line)
             reply = (_command(sess, line, out, told if hot else None) if len(line) <= MAX_LINE
                      else None)
             if reply == "quit":
