@@ -67,12 +67,13 @@ def test_script_plays_a_human_seat_to_the_end(tmp_path: Path) -> None:
     audits_clean(log, finished=True)
 
 
-@pytest.mark.parametrize("typed", [
-    "ｐ１　ｓｅｔｓ　４－６－８",  # full width, as a Japanese input method types it
-    "p1 sets 4ー6ー8",  # the long vowel mark for '-'
-    "ジョー sets 4-6-8",  # the player's name, its own long vowel mark kept
+@pytest.mark.parametrize(("name", "typed"), [
+    ("ジョー", "ｐ１　ｓｅｔｓ　４－６－８"),  # full width, as a Japanese input method types it
+    ("ジョー", "p1 sets 4ー6ー8"),  # the long vowel mark for '-'
+    ("ジョー", "ジョー sets 4-6-8"),  # the player's name, its own long vowel mark kept
+    ("ﾀﾛｳ", "タロウ sets 4-6-8"),  # a half-width name typed in full width
 ])
-def test_a_line_typed_in_full_width_is_read_as_its_ascii_form(tmp_path: Path,
+def test_a_line_typed_in_full_width_is_read_as_its_ascii_form(tmp_path: Path, name: str,
                                                                typed: str) -> None:
     """Typed lines are folded as typed_form says: full-width letters, digits and spaces as
     ASCII, a dash-like mark between two cards as '-' (each line was refused: "'ｐ１' is not a
@@ -80,7 +81,7 @@ def test_a_line_typed_in_full_width_is_read_as_its_ascii_form(tmp_path: Path,
     with a long vowel mark in it is still the player's. Seed 3, two players: p1 may lay
     4-6-8 first."""
     log = tmp_path / "g.jsonl"
-    res = run("play", "dare", "--seed", "3", "-n", "2", "-p", "1=ジョー", "--bot", "2=random",
+    res = run("play", "dare", "--seed", "3", "-n", "2", "-p", f"1={name}", "--bot", "2=random",
               "--script", "-", "--log", str(log), input=f"{typed}\nｑｕｉｔ\n")
     assert res.exit_code == 0, res.stderr
     assert "left the game" in res.stderr + res.stdout
