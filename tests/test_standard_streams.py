@@ -5,11 +5,15 @@ never a traceback, an "internal error" or all the memory there is; a game's log 
 
 from __future__ import annotations
 
+import io
 import os
 import resource
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -128,3 +132,42 @@ def test_an_answer_to_a_standard_output_started_closed_is_output_that_cannot_be_
         assert proc.stderr.splitlines() == [
             "error: cannot write the output: Bad file descriptor"], argv
 
+
+
+# -- read_line, the bounded reader of a piped line (probe EO's mutants of kabucli/files.py) --
+
+
+@pytest.mark.parametrize("kind", ["bytes", "text"])
+def test_a_line_is_read_whole_up_to_its_bound_and_a_longer_one_counted_and_dropped(
+        kind: str) -> None:
+    """A line of exactly ``most`` characters (with or without its newline) is a line, its
+    newline taken off and not counted; a line longer is given as "" with its length (its
+    newline not counted), read to its end and no further: the next line is the next one."""
+    from kabucli.files import read_line
+
+    typed = "abcde\nabcdef\nabcdefg\nab\nabcde"
+    stream: Any = io.BytesIO(typed.encode()) if kind == "bytes" else io.StringIO(typed)
+    got = [read_line(stream, 5, 100) for _ in range(6)]
+    assert got == [("abcde", 5), ("", 6), ("", 7), ("ab", 2), ("abcde", 5), (None, 0)]
+
+
+@pytest.mark.parametrize("kind", ["bytes", "text"])
+def test_a_last_line_one_past_the_bound_with_no_newline_is_counted_not_given(kind: str) -> None:
+    from kabucli.files import read_line
+
+    stream: Any = io.BytesIO(b"abcdef") if kind == "bytes" else io.StringIO("abcdef")
+    assert [read_line(stream, 5, 100) for _ in range(2)] == [("", 6), (None, 0)]
+
+
+@pytest.mark.parametrize("kind", ["bytes", "text"])
+def test_a_line_of_exactly_the_endless_bound_is_counted_and_one_past_it_is_endless(
+        kind: str) -> None:
+    from kabucli.files import EndlessLine, read_line
+
+    def stream(typed: str) -> Any:
+        return io.BytesIO(typed.encode()) if kind == "bytes" else io.StringIO(typed)
+
+    at = stream("x" * 10 + "\nok\n")
+    assert [read_line(at, 3, 10) for _ in range(2)] == [("", 10), ("ok", 2)]
+    with pytest.raises(EndlessLine):
+        read_line(stream("x" * 11 + "\n"), 3, 10)
