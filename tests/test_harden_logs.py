@@ -358,6 +358,57 @@ def test_files_larger_than_their_limit_are_refused(tmp_path: Path) -> None:
     assert one_line(run("play", "dare", "--no-log", "--script", str(script)), 2) == (
         f"error: cannot read script {script}: larger than 16 MiB, the most kabucli reads "
         "from such a file")
+
+
+def test_a_file_of_exactly_the_limit_is_read_whole_an_empty_one_as_empty_a_byte_more_refused(
+        tmp_path: Path) -> None:
+    import errno
+
+    from kabucli.files import read_bytes
+
+    path = tmp_path / "ten.txt"
+    path.write_bytes(b"0123456789")
+    assert read_bytes(path, 10) == b"0123456789"
+    with pytest.raises(OSError) as refused:
+        read_bytes(path, 9)
+    assert (refused.value.errno, refused.value.strerror) == (
+        errno.EFBIG, "larger than 9 bytes, the most kabucli reads from such a file")
+    path.write_bytes(b"")
+    assert read_bytes(path, 10) == b""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
+def test_a_file_that_holds_more_than_its_size_said_is_refused_past_the_limit_not_cut() -> None:
+    """A file may hold more than its size said when it was looked at (it grew meanwhile, or
+    it is one of /proc's, whose size is 0): it is read to the limit and a byte, and refused
+    when that byte is there, never given cut at the limit."""
+    import errno
+
+    from kabucli.files import read_bytes
+
+    whole = read_bytes("/proc/self/status", 2**20)
+    assert whole.startswith(b"Name:") and len(whole) > 100
+    with pytest.raises(OSError) as refused:
+        read_bytes("/proc/self/status", 100)
+    assert refused.value.errno == errno.EFBIG
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/fd") or not hasattr(os, "mkfifo"),
+                    reason="needs /proc and FIFOs")
+def test_a_file_refused_as_no_regular_file_is_closed_again(tmp_path: Path) -> None:
+    """Refusing a folder or a FIFO leaves no descriptor open (an audit of thousands of names
+    would run out of them)."""
+    from kabucli.files import open_regular
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    before = len(os.listdir("/proc/self/fd"))
+    for name in [fifo, tmp_path] * 20:
+        with pytest.raises(OSError):
+            open_regular(name)
+    assert len(os.listdir("/proc/self/fd")) == before
+    with pytest.raises(IsADirectoryError):  # (said as a folder, not as a pipe or device)
+        open_regular(tmp_path)
     res = run("play", "dare", "--no-log", "--script", "-", input="pass\n" * (4 * 2**20 + 1))
     assert one_line(res, 2) == ("error: cannot read script -: larger than 16 MiB, the most "
                                 "kabucli reads from such a file")
