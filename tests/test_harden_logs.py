@@ -540,3 +540,10 @@ def test_a_seats_replay_never_reads_out_another_seats_hand_in_a_broken_rule(
     assert f"event {i}: p{actor} 'p{actor} sets 7-9-9': it breaks a rule (why is hidden " \
            f"from p{other}: it may name cards p{other} does not see)" in seen.stderr, seen.stderr
     assert f"p{actor}'s hand" not in said
+
+
+def test_a_limit_is_said_in_mib_only_when_it_is_a_whole_number_of_them() -> None:
+    from kabucli.files import MiB, size_text
+
+    assert [size_text(n) for n in (MiB, 64 * MiB, MiB + 1, MiB - 1, 500)] == [
+        "1 MiB", "64 MiB", "1048577 bytes", "1048575 bytes", "500 bytes"]
