@@ -935,3 +935,109 @@ def test_convert_onto_its_source_exits_as_repair_does_and_as_it_did(log: Path,
         res = run("log", command, str(log), str(log), *force)
         assert res.exit_code == 1, (command, res.output)
         assert f"cannot {command} a log onto itself" in res.stderr
+
+
+# -- write_whole held exactly (probe EO's mutants of kabucli/files.py) -----------------------
+
+
+def _child(code: str) -> Any:
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert (res.returncode, res.stderr) == (0, ""), res.stderr
+    return res.stdout
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o000, 0o666), (0o077, 0o600), (0o027, 0o640)])
+def test_a_new_file_written_whole_gets_what_the_umask_gives_a_new_file(
+        tmp_path: Path, umask: int, mode: int) -> None:
+    """A file kabucli makes (nothing was at its name) has the permissions the shell's >
+    would give it: all read and write, less the umask's."""
+    target = tmp_path / "new.html"
+    _child(f"""
+import os
+os.umask({umask})
+from kabucli.files import write_whole
+write_whole({str(target)!r}, lambda fh: fh.write(b"a page"))
+""")
+    assert (target.stat().st_mode & 0o7777, target.read_bytes()) == (mode, b"a page")
+
+
+def test_a_file_is_written_beside_its_name_and_leaves_no_descriptor_open(
+        tmp_path: Path) -> None:
+    """The new file is made in the target's folder (a file made elsewhere, as in the current
+    folder, may be on another file system, where it cannot take the name), and writing
+    (a new file, one replaced, one whose write failed) leaves no descriptor open."""
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    out = _child(f"""
+import os
+from kabucli.files import write_whole
+folder = {str(folder)!r}
+def write(fh):
+    beside = sorted(os.listdir(folder))
+    assert len(beside) == 1 and beside[0].startswith(".kabucli-"), beside
+    assert os.listdir(".") == [], os.listdir(".")
+    fh.write(b"new")
+def fails(fh):
+    fh.write(b"half")
+    raise OSError(28, "No space left on device")
+before = len(os.listdir("/proc/self/fd"))
+write_whole(os.path.join(folder, "a.html"), write)
+os.remove(os.path.join(folder, "a.html"))
+write_whole(os.path.join(folder, "a.html"), write)
+try:
+    write_whole(os.path.join(folder, "a.html"), fails, overwrite=True)
+except OSError as exc:
+    print(exc.strerror)
+print(len(os.listdir("/proc/self/fd")) - before)
+""".replace(
+        "import os\n", f"import os\nos.chdir({str(elsewhere)!r})\n", 1))
+    assert out == "No space left on device\n0\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["a.html"]
+    assert (folder / "a.html").read_bytes() == b"new"
+
+
+def test_where_there_are_no_hard_links_a_file_that_appeared_meanwhile_is_not_replaced(
+        tmp_path: Path) -> None:
+    """Without --force, a file that takes the name while the new one is written is kept and
+    the write refused (FileExistsError), also on a file system without hard links (os.link
+    fails there: FAT, some network file systems; made so here in a process of its own)."""
+    target = tmp_path / "copy.jsonl"
+    out = _child(f"""
+import errno, os
+def link(src, dst):
+    raise OSError(errno.EPERM, "Operation not permitted")
+os.link = link
+from kabucli.files import write_whole
+def write(fh):
+    with open({str(target)!r}, "x") as other:
+        other.write("another program's file")
+    fh.write(b"kabucli's")
+try:
+    write_whole({str(target)!r}, write)
+except FileExistsError as exc:
+    print(exc.strerror)
+""")
+    assert out == "File exists\n"
+    assert target.read_text() == "another program's file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.jsonl"]
+
+
+@pytest.mark.parametrize("command", ["replay --html", "log convert", "log convert --force"])
+def test_a_link_to_nothing_is_refused_and_nothing_made_where_it_points(
+        tmp_path: Path, log: Path, command: str) -> None:
+    """A page or a log written through a symbolic link to a file that is not there is
+    refused: writing would make a file wherever the link points."""
+    gone = tmp_path / "elsewhere" / "gone.html"
+    gone.parent.mkdir()
+    link = tmp_path / "page.html"
+    link.symlink_to(gone)
+    args = {"replay --html": ["replay", str(log), "--html", str(link)],
+            "log convert": ["log", "convert", str(log), str(link)],
+            "log convert --force": ["log", "convert", str(log), str(link), "--force"]}[command]
+    res = run(*args)
+    assert res.exit_code == 2, res.output
+    assert "it is a link to a file that is not there" in res.output, res.output
+    assert list(gone.parent.iterdir()) == [] and os.readlink(link) == str(gone)
