@@ -1041,3 +1041,35 @@ def test_a_link_to_nothing_is_refused_and_nothing_made_where_it_points(
     assert res.exit_code == 2, res.output
     assert "it is a link to a file that is not there" in res.output, res.output
     assert list(gone.parent.iterdir()) == [] and os.readlink(link) == str(gone)
+
+
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_a_file_written_whole_is_synced_before_it_takes_the_name_and_its_folder_after(
+        tmp_path: Path, overwrite: bool) -> None:
+    """What a crash of the machine would show, seen from the calls (in a process of its own
+    whose os functions note them): the new file's bytes are synced before it takes the name,
+    and its folder after, so that the name is kept too."""
+    target = tmp_path / "copy.jsonl"
+    if overwrite:
+        target.write_bytes(b"the file that was there\n")
+    out = _child(f"""
+import os, stat
+calls = []
+real = {{name: getattr(os, name) for name in ("fsync", "replace", "link")}}
+def noted(name):
+    def call(*args):
+        if name == "fsync":
+            what = "folder" if stat.S_ISDIR(os.fstat(args[0]).st_mode) else "file"
+            calls.append("fsync " + what)
+        else:
+            calls.append(name)
+        return real[name](*args)
+    return call
+for name in real:
+    setattr(os, name, noted(name))
+from kabucli.files import write_whole
+write_whole({str(target)!r}, lambda fh: fh.write(b"new"), overwrite={overwrite})
+print(calls)
+""")
+    assert out == f"{['fsync file', 'replace' if overwrite else 'link', 'fsync folder']}\n"
+    assert target.read_bytes() == b"new"
