@@ -1073,3 +1073,28 @@ print(calls)
 """)
     assert out == f"{['fsync file', 'replace' if overwrite else 'link', 'fsync folder']}\n"
     assert target.read_bytes() == b"new"
+
+
+def test_a_file_already_at_the_part_files_name_is_neither_written_through_nor_removed(
+        tmp_path: Path) -> None:
+    """The part file is made new (O_EXCL) under a name of its own: were that name already
+    taken (by chance, or by a link someone made to another file), the write fails, and
+    neither that name nor what it links to is written or removed. (The random part of the
+    name made fixed here, in a process of its own.)"""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("someone else's file")
+    part = tmp_path / f".kabucli-{'0' * 16}.part"
+    part.symlink_to(victim)
+    target = tmp_path / "copy.jsonl"
+    out = _child(f"""
+import secrets
+secrets.token_hex = lambda n: "00" * n
+from kabucli.files import write_whole
+try:
+    write_whole({str(target)!r}, lambda fh: fh.write(b"kabucli's"))
+except FileExistsError as exc:
+    print(exc.strerror)
+""")
+    assert out == "File exists\n"
+    assert victim.read_text() == "someone else's file"
+    assert part.is_symlink() and not target.exists()
