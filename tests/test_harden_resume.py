@@ -421,3 +421,92 @@ def test_a_resume_bot_option_for_all_seats_names_every_seat_once() -> None:
     for one seat overrides it (probe EN: a mutant that left the last seat out survived)."""
     assert seat_kinds(["all=cmd:x"], 3) == {1: "cmd:x", 2: "cmd:x", 3: "cmd:x"}
     assert seat_kinds(["*=cmd:x", "p2=py:b.py:B"], 2) == {1: "cmd:x", 2: "py:b.py:B"}
+
+
+# -- reopen held exactly (probe EO's mutants of LogWriter.reopen) ----------------------------
+
+
+@pytest.mark.parametrize("name", ["g.kbl", "g.jsonl"])
+def test_a_whole_log_resumed_is_left_whole_with_no_side_file_and_no_warning(
+        tmp_path: Path, name: str) -> None:
+    log = quit_game(tmp_path / name)
+    data = log.read_bytes()
+    res = run("resume", str(log), input="")
+    assert res.exit_code == 0, res.stderr
+    assert "warning" not in res.stderr and "moved to" not in res.stderr, res.stderr
+    assert log.read_bytes() == data
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+def test_blank_lines_after_a_json_lines_logs_last_record_stay_and_are_no_torn_tail(
+        tmp_path: Path) -> None:
+    log = quit_game(tmp_path / "g.jsonl")
+    data = log.read_bytes() + b"\n  \n"
+    log.write_bytes(data)
+    res = run("resume", str(log), input="")
+    assert res.exit_code == 0, res.stderr
+    assert "warning" not in res.stderr and "moved to" not in res.stderr, res.stderr
+    assert log.read_bytes() == data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.jsonl"]
+
+
+def test_a_torn_tail_moved_aside_is_cut_from_the_log_even_when_nothing_is_played_after(
+        tmp_path: Path) -> None:
+    """The tail is moved to its side file and cut from the log at once: a resume that plays
+    nothing leaves the log with its good records only (audited valid, no tail to find)."""
+    log = quit_game(tmp_path / "g.kbl")
+    data = log.read_bytes()
+    start, end = frames(data)[-1]
+    log.write_bytes(data[:end - 3])
+    res = run("resume", str(log), input="")
+    assert res.exit_code == 0, res.stderr
+    assert f"this torn last record was moved to {log}.torn-1" in res.stderr, res.stderr
+    assert log.read_bytes()[:start] == data[:start]
+    assert (tmp_path / "g.kbl.torn-1").read_bytes() == data[start:end - 3]
+    audit = run("audit", str(log))
+    assert audit.exit_code == 0 and "warning" not in audit.output, audit.output
+
+
+@pytest.mark.parametrize("name", ["g.kbl", "g.jsonl"])
+def test_reopen_of_a_torn_log_cuts_the_tail_at_once_and_counts_only_the_good_records(
+        tmp_path: Path, name: str) -> None:
+    """LogWriter.reopen itself (as resume calls it): the tail is in its side file and gone
+    from the log before anything is written, and the writer counts the good records' events
+    and bytes, not the tail's."""
+    log = quit_game(tmp_path / name)
+    data = log.read_bytes()
+    torn = data[:-3]
+    log.write_bytes(torn)
+    read = read_log(log, games.event_types, strict=False)
+    assert 0 < read.good_bytes < len(torn)
+    writer = LogWriter.reopen(log, read.good_bytes, len(read.events), log=read)
+    try:
+        assert log.read_bytes() == torn[:read.good_bytes]
+        assert (writer.torn_file, writer.count, writer.size) == (
+            tmp_path / f"{name}.torn-1", len(read.events), read.good_bytes)
+    finally:
+        writer.close()
+    assert (tmp_path / f"{name}.torn-1").read_bytes() == torn[read.good_bytes:]
+    assert log.read_bytes() == torn[:read.good_bytes]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/fd"), reason="needs /proc")
+def test_reopen_refusing_a_damaged_log_closes_it_again(tmp_path: Path) -> None:
+    log = quit_game(tmp_path / "g.kbl")
+    data = log.read_bytes()
+    start, end = frames(data)[1]
+    log.write_bytes(flipped(data, end - 1))
+    read = read_log(log, games.event_types, strict=False)
+    import gc
+    import warnings
+
+    before = len(os.listdir("/proc/self/fd"))
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        for _ in range(5):
+            with pytest.raises(LogError):
+                LogWriter.reopen(log, start, 2, log=read)
+        gc.collect()
+    # (closed, not left for the garbage collector to close with a ResourceWarning)
+    assert [w for w in warned if issubclass(w.category, ResourceWarning)] == []
+    assert len(os.listdir("/proc/self/fd")) == before
