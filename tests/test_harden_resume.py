@@ -510,3 +510,31 @@ def test_reopen_refusing_a_damaged_log_closes_it_again(tmp_path: Path) -> None:
     # (closed, not left for the garbage collector to close with a ResourceWarning)
     assert [w for w in warned if issubclass(w.category, ResourceWarning)] == []
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_a_torn_tails_side_file_is_synced_and_its_folder_too_before_the_log_is_cut(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen from the fsync calls (os.fsync noting what it syncs, and how long the log is
+    then): the side file's bytes, then its folder, are on disk while the log still holds
+    the tail, so that a crash at any point keeps the tail in one of them."""
+    log = quit_game(tmp_path / "g.kbl")
+    data = log.read_bytes()
+    start, _ = frames(data)[-1]
+    torn = data[:start + 5]
+    log.write_bytes(torn)
+    read = read_log(log, games.event_types, strict=False)
+    side = tmp_path / "g.kbl.torn-1"
+    real_sync = os.fsync
+    synced = []
+
+    def fsync(fd: int) -> None:
+        ino = os.fstat(fd).st_ino
+        what = {tmp_path.stat().st_ino: "folder",
+                side.stat().st_ino if side.exists() else -1: "side file"}.get(ino, "other")
+        synced.append((what, log.stat().st_size))
+        real_sync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    LogWriter.reopen(log, start, len(read.events), log=read).close()
+    assert synced[:2] == [("side file", len(torn)), ("folder", len(torn))]
+    assert side.read_bytes() == torn[start:] and log.stat().st_size == start
