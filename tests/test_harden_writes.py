@@ -1098,3 +1098,24 @@ except FileExistsError as exc:
     assert out == "File exists\n"
     assert victim.read_text() == "someone else's file"
     assert part.is_symlink() and not target.exists()
+
+
+def test_write_whole_refuses_a_folder_as_a_folder_and_writes_when_the_file_read_is_gone(
+        tmp_path: Path) -> None:
+    """A folder at the name is refused as a folder (IsADirectoryError), never as a pipe or
+    device, and left as it is; a name in ``keep`` (the file being read) that is no longer
+    there is no reason to refuse: it cannot be the file written."""
+    from kabucli.files import write_whole
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    with pytest.raises(IsADirectoryError) as refused:
+        write_whole(folder, lambda fh: fh.write(b"x"), overwrite=True)
+    assert refused.value.strerror == "it is a folder"
+    assert list(folder.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == [
+        "pages"]
+    target = tmp_path / "copy.jsonl"
+    target.write_bytes(b"older")
+    write_whole(target, lambda fh: fh.write(b"new"), overwrite=True,
+                keep=[tmp_path / "gone.kbl"])
+    assert target.read_bytes() == b"new"
