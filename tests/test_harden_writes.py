@@ -1119,3 +1119,34 @@ def test_write_whole_refuses_a_folder_as_a_folder_and_writes_when_the_file_read_
     write_whole(target, lambda fh: fh.write(b"new"), overwrite=True,
                 keep=[tmp_path / "gone.kbl"])
     assert target.read_bytes() == b"new"
+
+
+def test_write_whole_refuses_before_writing_the_file_being_read_or_a_name_taken(
+        tmp_path: Path) -> None:
+    """As its docstring says: refused before anything is written (``write`` never called)
+    when the name is, through a hard link, the file being read (``keep``: the commands check
+    this first too, but the source may be swapped meanwhile), or is taken and not
+    ``overwrite``."""
+    from kabucli.files import write_whole
+
+    src = tmp_path / "game.kbl"
+    src.write_bytes(b"the log being read")
+    other = tmp_path / "same.kbl"
+    os.link(src, other)
+    called = []
+
+    def write(fh: Any) -> None:
+        called.append(True)
+        fh.write(b"new")
+
+    with pytest.raises(OSError) as refused:
+        write_whole(other, write, overwrite=True, keep=[src])
+    assert refused.value.strerror == "it is the file being read (through a link, if by " \
+                                     "another name)"
+    taken = tmp_path / "taken.jsonl"
+    taken.write_bytes(b"older")
+    with pytest.raises(FileExistsError):
+        write_whole(taken, write)
+    assert called == []
+    assert (src.read_bytes(), taken.read_bytes()) == (b"the log being read", b"older")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.kbl", "same.kbl", "taken.jsonl"]
