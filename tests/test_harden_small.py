@@ -294,6 +294,17 @@ def test_stop_is_played_on_y_or_yes_in_any_case(tmp_path: Path, answer: str) -> 
     assert "Stop" in kinds_of(events) and match.over
 
 
+def test_the_questions_read_their_answers_typed_in_full_width(tmp_path: Path) -> None:
+    """A person typing in a Japanese input method's full-width mode answers 'ｙ' to the stop
+    question and 'ｕｎｄｏ' at the game-over prompt, as the move 'ｓｔｏｐ' itself is read
+    (typed_form): the stop was 'not played' and 'ｕｎｄｏ' was answered 'type undo ...'."""
+    res, events, match = kazutori(tmp_path, input="flip\nｓｔｏｐ\nｙ\nｕｎｄｏ\nｑｕｉｔ\n")
+    assert QUESTION in res.stdout and "not played" not in res.stdout
+    kinds = kinds_of(events)
+    assert kinds.index("Stop") < kinds.index("End") < kinds.index("Undo")
+    assert not match.over
+
+
 def test_a_confirmed_stop_ends_the_game_and_undo_takes_it_back(tmp_path: Path) -> None:
     res, events, match = kazutori(tmp_path, input="flip\nstop\ny\nundo\nquit\n")
     kinds = kinds_of(events)

@@ -571,7 +571,7 @@ def _enter(sess: Session, out: Console, as_json: bool, prompt: str, what: str) -
 
     while True:
         line = _typed(sess, out, as_json, lambda: _line(out, prompt, "an answer"))
-        word = line.strip().lower()
+        word = _word(line)
         if not word:
             return
         if word in QUIT_WORDS:
@@ -647,6 +647,15 @@ def _line(out: Console, prompt: str, what: str = "a move") -> str:
         _said(out, f"{what} is at most {MAX_LINE} characters, not {length}", "refused: ", "red")
 
 
+def _word(answer: str) -> str:
+    """An answer to a question of the game's as it is read: folded as a typed move is (a
+    full-width ``ｙ`` is ``y``: see :func:`kabucli.notation.typed_form`), without the spaces
+    around it, in lower case."""
+    from kabucli.notation import typed_form
+
+    return typed_form(answer).strip().lower()
+
+
 def _answered(out: Console, prompt: str) -> str | None:
     """The line typed at a question of the game's (``prompt``); None when input ends or for
     Ctrl-C, which the questions take as no. SIGTERM (Terminated) stops the game: raised, once
@@ -669,7 +678,7 @@ def _yes(out: Console, question: str) -> bool:
     which say what the answers are and ask again (a referee asking was told "not played")."""
     while True:
         line = _answered(out, f"{_escape(question)} [dim]\\[y/N][/] ")
-        word = "" if line is None else line.strip().lower()
+        word = "" if line is None else _word(line)
         if word not in ("?", "help", "h"):
             return word in ("y", "yes")
         out.print("y or yes: yes, the move is played; n, no, Enter or anything else: no, it "
@@ -698,7 +707,7 @@ def _undo_at_end(sess: Session, out: Console) -> bool:
                               "table; Enter: finish)[/] > ")
         if line is None:
             return False
-        word = line.strip().lower()
+        word = _word(line)
         if not word or word in QUIT_WORDS:  # (a command, as at the move prompt)
             return False
         if word == "undo":
