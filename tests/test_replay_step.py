@@ -343,6 +343,48 @@ def test_a_long_log_keeps_at_most_max_checkpoints_copies_further_apart(
         assert at.pos == k and g.view(at.match.state) == views[k], k
 
 
+def _counting(at: Positions) -> list[int]:
+    """``at.forward`` counted: the one-item list holds how many events it applied."""
+    applied = [0]
+    forward = at.forward
+
+    def counted() -> None:
+        applied[0] += 1
+        forward()
+    at.forward = counted  # type: ignore[method-assign]
+    return applied
+
+
+def test_a_jump_forward_applies_at_most_one_checkpoints_worth() -> None:
+    """A jump far ahead starts from the checkpoint at or before it, not from where the pager
+    is: from the start to the last event, to a far event from a near one."""
+    data = read_log(REPLAYS / LOGS[0], games.event_types, strict=False)
+    g = games.get(data.header.game)
+    at = Positions(g, data.header, data.events, every=3)
+    n = at.last
+    assert n > 12
+    applied = _counting(at)
+    at.goto(n)
+    assert at.pos == n and applied[0] <= 3
+    at.goto(1)
+    applied[0] = 0
+    at.goto(n - 1)
+    assert at.pos == n - 1 and applied[0] <= 3
+
+
+def test_a_step_forward_applies_at_most_the_one_event() -> None:
+    """A step on from where the pager is applies that one event (or none, onto a checkpoint's
+    copy), every step of the log: not the walk from the checkpoint before it."""
+    data = read_log(REPLAYS / LOGS[0], games.event_types, strict=False)
+    g = games.get(data.header.game)
+    at = Positions(g, data.header, data.events, every=3)
+    applied = _counting(at)
+    for k in range(1, at.last + 1):
+        applied[0] = 0
+        at.goto(k)
+        assert at.pos == k and applied[0] <= 1, k
+
+
 @pytest.fixture(scope="module")
 def long_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A Kabu-Tsukuri match of 2000 hands between bots (about 30,000 events)."""
