@@ -221,6 +221,70 @@ def test_a_history_trim_leaves_another_kabucli_s_lines_and_files_alone(
     assert theirs.read_text() == "another kabucli's\n"
 
 
+def test_a_trimmed_history_keeps_permissions_wider_than_a_new_files(tmp_path: Path) -> None:
+    """A history shared with a group (0640) stays so: the new file (made 0600) takes the
+    old file's permissions before it is put in its place."""
+    path = tmp_path / "history-dare"
+    _long_history(path)
+    path.chmod(0o640)
+    list(KeptHistory(path).load_history_strings())
+    assert path.stat().st_size < 256 * 1024
+    assert path.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_history_file_one_byte_past_its_size_is_trimmed(tmp_path: Path) -> None:
+    """The bound is HISTORY_TRIM_BYTES itself: a file of that size is left as it is, one of
+    a byte more is written again with the newest HISTORY_KEPT lines."""
+    from kabucli.prompt import HISTORY_KEPT, HISTORY_TRIM_BYTES
+
+    for extra, trimmed in ((0, False), (1, True)):
+        path = tmp_path / f"history-{extra}"
+        body = "".join(f"\n# t\n+move {i}\n" for i in range(3000))
+        pad = HISTORY_TRIM_BYTES + extra - len(body) - len("\n# t\n+\n")
+        text = f"\n# t\n+{'x' * pad}\n" + body
+        path.write_text(text)
+        assert path.stat().st_size == HISTORY_TRIM_BYTES + extra
+        loaded = list(KeptHistory(path).load_history_strings())
+        assert loaded == [f"move {i}" for i in range(2999, 1999, -1)]
+        assert len(loaded) == HISTORY_KEPT
+        assert (path.read_text() != text) == trimmed, extra
+        assert list(KeptHistory(path).load_history_strings()) == loaded
+
+
+@pytest.mark.parametrize("how", ["rewritten in place", "replaced"])
+def test_a_history_trim_leaves_a_file_changed_meanwhile_to_the_same_size_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """The file is trimmed only if it is the one read: one written over in place (a newer
+    time) or put in its place by another (a new file: inode), while this kabucli read it,
+    is left as it is even at the same size."""
+    from prompt_toolkit.history import FileHistory
+
+    path = tmp_path / "history-dare"
+    _long_history(path)
+    read = FileHistory.load_history_strings
+    st = path.stat()
+
+    def read_while_another_changes_it(self: FileHistory) -> Any:
+        got = list(read(self))
+        text = path.read_text().replace("some words", "SOME WORDS")
+        if how == "replaced":
+            other = tmp_path / "other"
+            other.write_text(text)
+            os.utime(other, ns=(st.st_atime_ns, st.st_mtime_ns))  # the same time too
+            os.replace(other, path)
+        else:
+            with open(path, "r+") as f:
+                f.write(text)
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+        return got
+
+    monkeypatch.setattr(FileHistory, "load_history_strings", read_while_another_changes_it)
+    list(KeptHistory(path).load_history_strings())
+    assert path.stat().st_size == st.st_size
+    assert path.read_text().count("SOME WORDS") == 20_000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["history-dare"]
+
+
 def test_a_short_history_file_is_left_as_it_is(tmp_path: Path) -> None:
     path = tmp_path / "history-dare"
     text = "".join(f"\n# t\n+move {i}\n" for i in range(3000))
