@@ -385,6 +385,51 @@ def test_a_step_forward_applies_at_most_the_one_event() -> None:
         assert at.pos == k and applied[0] <= 1, k
 
 
+@pytest.mark.parametrize("name", [n for n in LOGS if "physical" not in n])
+def test_a_match_restored_from_a_checkpoint_draws_the_seeds_next_card(name: str) -> None:
+    """The match at any event of a seeded log, however it was reached, expects the chance
+    event the log has next (the count of chance events drawn is part of what a checkpoint
+    keeps)."""
+    import random
+
+    data = read_log(REPLAYS / name, games.event_types, strict=False)
+    g = games.get(data.header.game)
+    at = Positions(g, data.header, data.events, every=3)
+    n = at.last
+    chances = [k for k in range(n) if data.events[k].KIND == "chance"]
+    assert len(chances) > 3
+    checked = 0
+    for k in random.Random(name).sample(chances, len(chances)):
+        at.goto(k)
+        if at.match.pending.kind == "chance":  # (not one drawn while a move is awaited)
+            assert at.match.expected() == data.events[k], k
+            checked += 1
+    assert checked
+
+
+def test_a_match_that_ended_in_a_forfeit_is_over_however_it_is_reached() -> None:
+    """A log ending in a bot's forfeit: the match at its last event is over, by that forfeit,
+    when restored from the checkpoint there as when walked to."""
+    from kabucli.events import Forfeit
+
+    import msgspec
+
+    data = read_log(REPLAYS / LOGS[0], games.event_types, strict=False)
+    g = games.get(data.header.game)
+    seats = list(data.header.seats)  # (only a user's own bot forfeits)
+    seats[0] = msgspec.structs.replace(seats[0], control="bot:cmd:./mybot")
+    header = msgspec.structs.replace(data.header, seats=seats)
+    forfeit = Forfeit(1, "crashed")
+    events = [*data.events[:11], forfeit]
+    for every in (12, 5):  # a checkpoint at the forfeit, and none
+        at = Positions(g, header, events, every=every)
+        assert at.last == 12 and at.violation is None
+        for k in (12, 0, 12, 11, 12):
+            at.goto(k)
+            assert at.match.over == (k == 12) and at.match.forfeit == (
+                forfeit if k == 12 else None), (every, k)
+
+
 @pytest.fixture(scope="module")
 def long_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A Kabu-Tsukuri match of 2000 hands between bots (about 30,000 events)."""
