@@ -410,9 +410,9 @@ def test_a_match_restored_from_a_checkpoint_draws_the_seeds_next_card(name: str)
 def test_a_match_that_ended_in_a_forfeit_is_over_however_it_is_reached() -> None:
     """A log ending in a bot's forfeit: the match at its last event is over, by that forfeit,
     when restored from the checkpoint there as when walked to."""
-    from kabucli.events import Forfeit
-
     import msgspec
+
+    from kabucli.events import Forfeit
 
     data = read_log(REPLAYS / LOGS[0], games.event_types, strict=False)
     g = games.get(data.header.game)
@@ -868,3 +868,33 @@ def test_a_torn_tail_says_at_its_last_event_how_to_go_on(tmp_path: Path) -> None
     path.write_bytes(bytes(damaged))
     res = run("replay", str(path), "--step", input="g 20\n")
     assert "the log ends here: " in res.stdout and "kabucli resume" not in res.stdout
+
+
+def test_a_clone_shares_nothing_that_changes_and_keeps_what_is_shared_shared() -> None:
+    """:func:`kabucli.pager.clone` of containers a state may hold: every list, dict, set,
+    defaultdict and unfrozen struct inside is a new one (a change to the copy leaves the
+    original alone), and one object held twice is one object held twice in the copy."""
+    from collections import defaultdict
+
+    import msgspec
+
+    from kabucli.pager import clone
+
+    class Pile(msgspec.Struct):
+        cards: list[int]
+
+    shared = [7]
+    by_seat: defaultdict[int, list[int]] = defaultdict(list, {1: [1, 2]})
+    obj = {"hands": {1: [3, 4], 2: [5]}, "rows": [[6], shared, shared], "by_seat": by_seat,
+           "pile": Pile([8, 9]), "seen": {(1, 2)}}
+    new = clone(obj, {}, {})
+    assert new == obj
+    new["hands"][1].append(0)
+    new["rows"][0].append(0)
+    new["by_seat"][1].append(0)
+    new["pile"].cards.append(0)
+    new["seen"].add((3, 4))
+    assert obj == {"hands": {1: [3, 4], 2: [5]}, "rows": [[6], [7], [7]],
+                   "by_seat": {1: [1, 2]}, "pile": Pile([8, 9]), "seen": {(1, 2)}}
+    assert type(new["by_seat"]) is defaultdict and new["by_seat"].default_factory is list
+    assert new["rows"][1] is new["rows"][2] and new["rows"][1] is not shared
