@@ -97,6 +97,16 @@ def test_completion_offers_only_moves_a_person_may_type() -> None:
     assert metas == {"claim": "claim"}
 
 
+def test_a_seat_s_word_counts_the_moves_it_begins() -> None:
+    """The note beside a seat offered as the first word counts that seat's legal moves (the
+    seat alone, which is no move, is not one of them: it made p1's two '3 moves')."""
+    sess = session(KT, ["Ann"], ["2=sharp", "3=random", "4=sharp"], seed=3)
+    assert sess.legal_texts(people_only=True, shown=True) == ["p1 flip", "p1 stop"]
+    first = dict(MoveCompleter(sess).words(""))
+    assert first["p1"] == first["Ann"] == "2 moves"
+    assert MoveCompleter(sess).words("p") == [("p1", "2 moves")]
+
+
 # -- history ---------------------------------------------------------------------------------
 
 def test_the_history_is_kept_per_game_under_xdg_state_home(monkeypatch: Any,
