@@ -121,6 +121,22 @@ def test_the_history_is_kept_per_game_under_xdg_state_home(monkeypatch: Any,
     assert list(KeptHistory(history_path("kazu-tori")).load_history_strings()) == ["p2 claim"]
 
 
+def test_with_no_home_folder_the_history_is_kept_in_memory(monkeypatch: Any) -> None:
+    """No XDG_STATE_HOME and no home folder (Path.home raises RuntimeError, as with HOME
+    unset and no password entry): the lines are recalled in this session, none kept."""
+    from prompt_toolkit.history import InMemoryHistory as InMemory
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    history = open_history("dare")
+    assert type(history) is InMemory
+    history.append_string("pass")
+    assert history.get_strings() == ["pass"]
+
+
 def test_a_history_that_cannot_be_kept_does_not_stop_play(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
