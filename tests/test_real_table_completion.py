@@ -80,6 +80,15 @@ def test_a_dare_turn_whose_hand_is_known_completes_the_moves_listed() -> None:
     assert words(sess, "p2 ") == ["pass", "sets", "1-3-9", "3-5-5"]
 
 
+def test_a_word_before_others_completes_without_the_space_the_cards_take() -> None:
+    """Only the last word of a move's beginning that the cards follow ('sets ') ends with a
+    space: the seat before it does not (it was offered twice, 'p2 ' and 'p2')."""
+    sess = typed(real("dare"), "deal 1-7-5")
+    assert words(sess, "p") == ["p2", "pass"]
+    assert words(sess, "B") == ["Bob"]
+    assert words(sess, "Bob ") == ["sets ", "lay ", "pass"]
+
+
 def test_kazu_tori_at_a_real_table_completes_its_deal_then_the_flip() -> None:
     sess = typed(real("kazu-tori"), "deal")
     assert "flip" in words(sess, "p1 f")
