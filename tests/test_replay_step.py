@@ -886,7 +886,7 @@ def test_a_clone_shares_nothing_that_changes_and_keeps_what_is_shared_shared() -
     shared = [7]
     by_seat: defaultdict[int, list[int]] = defaultdict(list, {1: [1, 2]})
     obj = {"hands": {1: [3, 4], 2: [5]}, "rows": [[6], shared, shared], "by_seat": by_seat,
-           "pile": Pile([8, 9]), "seen": {(1, 2)}}
+           "pile": Pile([8, 9]), "seen": {(1, 2)}, "piles": [Pile([10])]}
     new = clone(obj, {}, {})
     assert new == obj
     new["hands"][1].append(0)
@@ -894,7 +894,9 @@ def test_a_clone_shares_nothing_that_changes_and_keeps_what_is_shared_shared() -
     new["by_seat"][1].append(0)
     new["pile"].cards.append(0)
     new["seen"].add((3, 4))
+    new["piles"][0].cards.append(0)  # (a list of unfrozen structs alone: not copied as one)
     assert obj == {"hands": {1: [3, 4], 2: [5]}, "rows": [[6], [7], [7]],
-                   "by_seat": {1: [1, 2]}, "pile": Pile([8, 9]), "seen": {(1, 2)}}
+                   "by_seat": {1: [1, 2]}, "pile": Pile([8, 9]), "seen": {(1, 2)},
+                   "piles": [Pile([10])]}
     assert type(new["by_seat"]) is defaultdict and new["by_seat"].default_factory is list
     assert new["rows"][1] is new["rows"][2] and new["rows"][1] is not shared
