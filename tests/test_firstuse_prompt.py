@@ -82,6 +82,7 @@ def test_the_first_word_completes_to_the_table_commands_too() -> None:
     first = words(sess, "")
     assert {"?", "undo", "table", "help", "quit", "p1", "Ann", "pass", "sets"} <= set(first)
     assert words(sess, "he") == ["help"]
+    assert words(sess, "HE") == words(sess, "He") == ["help"]  # any case, as moves are
     assert words(sess, "pass he") == []
     assert words(session(YB, ["Ann"], ["2=smart", "3=smart"], seed=3), "od") == ["odds"]
 
