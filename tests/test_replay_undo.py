@@ -134,3 +134,58 @@ def test_audit_counts_one_move_taken_back_in_the_singular_and_lists_ten_undos_wh
     ten = ", ".join(str(2 * i) for i in range(1, 11))
     assert taken_back(10) == f"  taken back: 10 moves (undo at events {ten})"
     assert taken_back(11) == f"  taken back: 11 moves (undo at events {ten} and 1 more)"
+
+
+def _with_undos(g: Any, header: Any, events: list[Any], at: list[tuple[int, int]]) -> list[Any]:
+    """``events`` with ``n`` undos in a row after the ``k``-th, for each (k, n) of ``at``
+    (in order), the events taken back then typed again as they were."""
+    from kabucli.engine import Match
+    from kabucli.events import Undo
+
+    out: list[Any] = []
+    m = Match(g, header)
+    i = 0
+    for k, n in at:
+        while i < k:
+            assert m.why_not(events[i]) is None, (k, i)
+            m._accept(events[i])
+            out.append(events[i])
+            i += 1
+        for _ in range(n):
+            assert m.why_not(Undo()) is None, k
+            m._accept(Undo())
+            out.append(Undo())
+        i = len(m.events)  # the events in effect are the log's first ones: go on from there
+    out += events[i:]
+    return out
+
+
+def test_the_pager_at_any_event_of_a_log_with_undos_is_the_walked_match() -> None:
+    """A log with undos (one, two in a row, and one that takes back past a checkpoint),
+    checkpoints every 1 to 4 events: the match the pager reaches at every event, forward, at
+    random and backward, has the walked state and the walked events in effect (what the next
+    undo takes back from)."""
+    import random
+
+    from kabucli.engine import Match, walk
+    from kabucli.pager import Positions
+
+    data = read_log(ROOT / "replays" / "yatchaba" / "4p-physical-game.kbl", games.event_types,
+                    strict=False)
+    g = games.get(data.header.game)
+    assert not any(type(e).__name__ == "Undo" for e in data.events)
+    events = _with_undos(g, data.header, list(data.events), [(6, 1), (12, 2), (20, 1),
+                                                             (21, 3)])
+    assert sum(type(e).__name__ == "Undo" for e in events) == 7
+    views = [(g.view(Match(g, data.header).state), [])]
+    walk(g, data.header, events,
+         lambda i, ev, m: views.append((g.view(m.state), list(m.events))))
+    for every in (1, 2, 3, 4):
+        at = Positions(g, data.header, events, every=every)
+        assert at.violation is None and at.last == len(events)
+        order = list(range(at.last + 1))
+        order += random.Random(every).sample(order, len(order)) + order[::-1]
+        for k in order:
+            at.goto(k)
+            assert (g.view(at.match.state), at.match.events) == views[k], (every, k)
+
