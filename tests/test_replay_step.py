@@ -428,6 +428,7 @@ def test_a_match_that_ended_in_a_forfeit_is_over_however_it_is_reached() -> None
             at.goto(k)
             assert at.match.over == (k == 12) and at.match.forfeit == (
                 forfeit if k == 12 else None), (every, k)
+            assert at.match.events == events[:min(k, 11)]  # (a forfeit is none of them)
 
 
 @pytest.fixture(scope="module")
