@@ -212,7 +212,8 @@ def test_the_prompt_is_broken_between_words_at_a_narrow_terminal(tmp_path: Path)
     assert "referee (the deal of round 1 by p1 Ann) >" in screen, screen[-600:]  # (it fits)
 
 
-@pytest.mark.parametrize("width", [12, 20, 30, 40, 60, 80, 200])
+# (28, 33: just PROMPT_ROOM columns beside the indent of p1, of referee)
+@pytest.mark.parametrize("width", [12, 20, 28, 30, 33, 40, 60, 80, 200])
 @pytest.mark.parametrize("who, what", [
     ("p1", "claim the 8 (one: may not be taken), or p2 random flips two"),
     ("referee", "p8 random to play on R4 (red) or draw; p9 random has one card and did not "
