@@ -234,6 +234,7 @@ def test_the_prompts_lines_fit_and_keep_its_words_and_styles(width: int, who: st
     longest = max(map(len, words))
     assert all(len(line) <= width - 1 or longest > width - 1 for line in lines), lines
     assert (len(lines) == 1) == (len(f"{who} ({what}) >") <= width - 1), lines
+    assert all(line.strip() != ">" for line in lines), lines  # (with the word before it)
     indent = len(who) + 2 if width - len(who) - 2 >= PROMPT_ROOM else 0
     assert all(line.startswith(" " * indent) and line[indent] != " " for line in lines[1:])
     assert " ".join("".join(t for s, t in message if s == "bold").split()) == who
