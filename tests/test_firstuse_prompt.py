@@ -666,3 +666,16 @@ def test_a_signal_while_the_prompt_loads_its_history_stops_the_prompt_without_a_
     assert "Traceback" not in err and "Loading history failed" not in err, err
     # (prompt_toolkit logs it: under pytest the record is caught here, else it went to stderr)
     assert not caplog.records, [r.getMessage() for r in caplog.records]
+
+
+def test_a_stop_before_the_prompt_runs_says_the_prompt_was_not_up() -> None:
+    """The signal's handler may come while ask has begun but the prompt's loop has not (or
+    has ended): the editor says it could not stop it (the handler then raises as it would
+    without a prompt) and the next prompt reads its line as ever, not ended by that stop."""
+    sess = session(DARE, ["Ann"], ["2=best", "3=random"])
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        editor = LineEditor(sess, sys.stdout, True, InMemoryHistory(), pipe, DummyOutput())
+        assert editor._stop(SystemExit(1)) is False  # (no loop yet)
+        pipe.send_text("pass\r")
+        assert editor.ask("p1", "p1 to lay sets matching 7") == "pass"
+        assert editor._stop(SystemExit(1)) is False  # (its loop ended)
