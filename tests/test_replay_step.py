@@ -901,3 +901,33 @@ def test_a_clone_shares_nothing_that_changes_and_keeps_what_is_shared_shared() -
                    "piles": [Pile([10])]}
     assert type(new["by_seat"]) is defaultdict and new["by_seat"].default_factory is list
     assert new["rows"][1] is new["rows"][2] and new["rows"][1] is not shared
+
+
+@pytest.mark.timeout(60)
+def test_a_search_back_finds_every_earlier_event_from_every_event() -> None:
+    """?text from every event, checkpoints every 3 events, finds the nearest earlier event
+    whose line holds it (or says none, where it was): from just past a checkpoint too,
+    where the search looked at the block ending at that checkpoint for ever."""
+    data = read_log(REPLAYS / LOGS[0], games.event_types, strict=False)
+    g = games.get(data.header.game)
+    pager = Pager(g, data, Console(file=io.StringIO(), width=100), every=3)
+    at = pager.at
+    lines = [""] + [pager.line(k, m).plain.lower() for k, m in _walked(g, data)]
+    for k in range(at.last + 1):
+        at.goto(k)
+        want = [j for j in range(1, k) if "deal" in lines[j]]
+        moved, message = pager.find("deal", forward=False)
+        assert at.pos == (want[-1] if want else k), k
+        assert moved == bool(want) and (message is None) == bool(want), k
+
+
+def _walked(g: Any, data: Any) -> list[tuple[int, Match]]:
+    """Each event's number with the match after it (its own copy)."""
+    out: list[tuple[int, Match]] = []
+    at = Positions(g, data.header, data.events, every=1)
+    for k in range(1, at.last + 1):
+        at.goto(k)
+        out.append((k, at.match))
+        at.match = Match(g, data.header)  # (a new match for the next: this one is kept)
+        at.pos = 0
+    return out
