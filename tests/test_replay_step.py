@@ -904,21 +904,30 @@ def test_a_clone_shares_nothing_that_changes_and_keeps_what_is_shared_shared() -
 
 
 @pytest.mark.timeout(60)
-def test_a_search_back_finds_every_earlier_event_from_every_event() -> None:
+def test_a_search_from_every_event_finds_the_nearest_or_stays() -> None:
     """?text from every event, checkpoints every 3 events, finds the nearest earlier event
     whose line holds it (or says none, where it was): from just past a checkpoint too,
-    where the search looked at the block ending at that checkpoint for ever."""
+    where the search looked at the block ending at that checkpoint for ever. Text no line
+    holds, searched either way, leaves the pager at the event and state it was at."""
     data = read_log(REPLAYS / LOGS[0], games.event_types, strict=False)
     g = games.get(data.header.game)
     pager = Pager(g, data, Console(file=io.StringIO(), width=100), every=3)
     at = pager.at
-    lines = [""] + [pager.line(k, m).plain.lower() for k, m in _walked(g, data)]
+    walked = _walked(g, data)
+    lines = [""] + [pager.line(k, m).plain.lower() for k, m in walked]
+    walked_at = dict(walked)
     for k in range(at.last + 1):
         at.goto(k)
         want = [j for j in range(1, k) if "deal" in lines[j]]
         moved, message = pager.find("deal", forward=False)
         assert at.pos == (want[-1] if want else k), k
         assert moved == bool(want) and (message is None) == bool(want), k
+        for forward in (True, False):  # text no line holds: the pager stays where it was
+            at.goto(k)
+            moved, message = pager.find("no such words", forward=forward)
+            assert not moved and message is not None and at.pos == k, (k, forward)
+            if k:
+                assert g.view(at.match.state) == g.view(walked_at[k].state), (k, forward)
 
 
 def _walked(g: Any, data: Any) -> list[tuple[int, Match]]:
