@@ -940,3 +940,24 @@ def _walked(g: Any, data: Any) -> list[tuple[int, Match]]:
         at.match = Match(g, data.header)  # (a new match for the next: this one is kept)
         at.pos = 0
     return out
+
+
+def test_a_command_one_character_too_long_is_refused_and_the_pager_stays() -> None:
+    """A line of MAX_LINE characters is read as a command; one of a character more is
+    refused whole, and is not read as Enter (a step on)."""
+    from kabucli.pager import MAX_LINE
+
+    log = str(REPLAYS / LOGS[0])
+    res = run("replay", log, "--step", input="x" * (MAX_LINE + 1) + "\nq\n")
+    assert res.exit_code == 0
+    assert [k for k, _ in frames(res.stdout)] == [0]
+    assert f"a command is at most {MAX_LINE} characters" in res.stdout
+    res = run("replay", log, "--step", input="x" * MAX_LINE + "\nq\n")
+    assert "unknown command" in res.stdout and "at most" not in res.stdout
+
+
+def test_a_script_with_windows_line_ends_reads_its_commands_without_the_cr() -> None:
+    res = run("replay", str(REPLAYS / LOGS[0]), "--step", input=b"g 3\r\nxyz\r\nq\r\n")
+    assert res.exit_code == 0
+    assert [k for k, _ in frames(res.stdout)] == [0, 3]
+    assert "unknown command 'xyz': type h for help" in res.stdout, res.stdout[-300:]
