@@ -961,3 +961,13 @@ def test_a_script_with_windows_line_ends_reads_its_commands_without_the_cr() -> 
     assert res.exit_code == 0
     assert [k for k, _ in frames(res.stdout)] == [0, 3]
     assert "unknown command 'xyz': type h for help" in res.stdout, res.stdout[-300:]
+
+
+def test_the_first_walk_tells_how_far_it_is_every_4096_events_and_at_its_end(
+        long_log: Path) -> None:
+    data = read_log(long_log, games.event_types)
+    g = games.get(data.header.game)
+    n = len(data.events)
+    told: list[tuple[int, int]] = []
+    Positions(g, data.header, data.events, progress=lambda k, total: told.append((k, total)))
+    assert told == [(k, n) for k in range(4096, n + 1, 4096)] + [(n, n)]
