@@ -174,7 +174,6 @@ class Positions:
         self._walk_all(progress)
         self.match = fresh  # the match at ``pos``
         self.pos = 0
-        self._runs: list[list[int]] = []
 
     # -- the first walk -------------------------------------------------------------------
     def _walk_all(self, progress: Callable[[int, int], None] | None) -> None:
@@ -230,8 +229,7 @@ class Positions:
 
     def forward(self) -> None:
         """One event on (the events up to ``last`` are known to be valid)."""
-        ev = self.events[self.pos]
-        _feed(self.match, self._runs, self.pos, ev)
+        self.match._accept(self.events[self.pos])
         self.pos += 1
 
     def _restore(self, cp: _Checkpoint) -> None:
@@ -244,7 +242,6 @@ class Positions:
             m.forfeit = cp.forfeit
         self.match = m
         self.pos = cp.pos
-        self._runs = [[a, b] for a, b in cp.runs]
 
     # -- reading --------------------------------------------------------------------------
     def next_round(self, forward: bool) -> int | None:
