@@ -32,6 +32,7 @@ from kabucli import render
 from kabucli.engine import Game, Match, Pending, Violation
 from kabucli.events import Event, Forfeit, Undo
 from kabucli.ledger import Ledger
+from kabucli.notation import typed_form
 from kabucli.render import pager as words
 
 CHECKPOINT_EVERY = 256  # events between two copies of the state
@@ -330,8 +331,9 @@ class Pager:
     # -- commands -------------------------------------------------------------------------
     def command(self, line: str) -> tuple[bool, str | None]:
         """Act on one typed command: (whether the pager moved, a message or None). Raises
-        EOFError for quit."""
-        cmd = line.strip()
+        EOFError for quit. A command is read folded as a typed move is (full-width 'ｇ　１２'
+        is 'g 12': see typed_form)."""
+        cmd = typed_form(line).strip()
         low = cmd.lower()
         at = self.at
         if cmd == "N":  # (before n, next: any case)
@@ -378,20 +380,20 @@ class Pager:
         return True, None
 
     def find(self, text: str, forward: bool) -> tuple[bool, str | None]:
-        """Search for the next (or previous) event whose shown line holds ``text`` (any case;
-        empty: the text searched for last)."""
+        """Search for the next (or previous) event whose shown line holds ``text`` (any case,
+        both folded as typed lines are, see typed_form; empty: the text searched for last)."""
         if not text:
             if self.search is None:
                 return False, words.no_search()
             text = self.search
         self.search = text
-        want = text.lower()
+        want = typed_form(text).lower()
         at = self.at
         start = at.pos
         if forward:
             while at.pos < at.last:
                 at.forward()
-                if want in self.line(at.pos, at.match).plain.lower():
+                if want in typed_form(self.line(at.pos, at.match).plain).lower():
                     return True, None
             at.goto(start)
             return False, words.not_found(text, True)
@@ -404,7 +406,7 @@ class Pager:
             found = None
             while at.pos < end:
                 at.forward()
-                if want in self.line(at.pos, at.match).plain.lower():
+                if want in typed_form(self.line(at.pos, at.match).plain).lower():
                     found = at.pos
             if found is not None:
                 at.goto(found)

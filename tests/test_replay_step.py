@@ -239,6 +239,33 @@ def test_n_capital_searches_again_backward() -> None:
     assert shown[3] == shown[1], shown
 
 
+def test_commands_and_searches_typed_in_full_width_are_read_as_typed_moves_are() -> None:
+    """'ｇ　５' goes to event 5, '／ｅｎｇｉｎｅ' finds what '/engine' finds and 'Ｎ' searches
+    back, as a Japanese input method's full-width mode types them (folded as typed moves
+    are, typed_form): each was answered as an unknown command."""
+    log = str(REPLAYS / "dare/2p-dare-three-sets.kbl")
+    ascii_ = run("replay", log, "--step", input="g 5\n/engine\n/\nN\n")
+    wide = run("replay", log, "--step", input="ｇ　５\n／ｅｎｇｉｎｅ\n／\nＮ\n")
+    assert ascii_.exit_code == wide.exit_code == 0
+    shown = [k for k, _ in frames(ascii_.stdout)]
+    assert len(shown) == 5 and shown[1] == 5, shown
+    assert [k for k, _ in frames(wide.stdout)] == shown
+
+
+def test_a_search_finds_a_half_width_name_typed_in_full_width(tmp_path: Path) -> None:
+    """A search and the lines it looks in are folded alike: '/タロウ' finds the first line
+    that names the player ﾀﾛｳ (written half-width at the table), as '/ﾀﾛｳ' does."""
+    log = tmp_path / "g.jsonl"
+    res = run("play", "dare", "--seed", "3", "-n", "2", "-p", "1=ﾀﾛｳ", "--bot", "2=random",
+              "--script", "-", "--log", str(log), input="p1 sets 4-6-8\nquit\n")
+    assert res.exit_code == 0, res.output
+    half = run("replay", str(log), "--step", input="/ﾀﾛｳ\n")
+    full = run("replay", str(log), "--step", input="/タロウ\n")
+    shown = [k for k, _ in frames(half.stdout)]
+    assert len(shown) == 2 and shown[1] > 0, shown
+    assert [k for k, _ in frames(full.stdout)] == shown
+
+
 def broken(tmp_path: Path) -> tuple[Path, int]:
     """replays/dare/3p-tie-order.jsonl with its first lay made one that breaks a rule."""
     lines = (REPLAYS / "dare/3p-tie-order.jsonl").read_text().splitlines()
