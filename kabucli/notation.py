@@ -201,17 +201,18 @@ def parse_shared(verb: str, args: list[str], nseats: int) -> Event:
 S = TypeVar("S")
 
 
-# A dash between two letters or digits that a Japanese input method, or a word processor,
-# types for '-': the long vowel mark (U+30FC, also half-width U+FF70 once folded), the
-# hyphens and dashes U+2010-U+2015, the minus sign U+2212.
-_DASHES = re.compile("(?<=[0-9A-Za-z])[\u2010-\u2015\u2212\u30fc](?=[0-9A-Za-z])")
+# A dash after a letter or digit (before another, a space or the end: a word being typed,
+# '1ー') that a Japanese input method, or a word processor, types for '-': the long vowel
+# mark (U+30FC, also half-width U+FF70 once folded), the hyphens and dashes U+2010-U+2015,
+# the minus sign U+2212.
+_DASHES = re.compile("(?<=[0-9A-Za-z])[\u2010-\u2015\u2212\u30fc](?![^0-9A-Za-z\\s])")
 
 
 def typed_form(line: str) -> str:
     """A typed line as the notation reads it: Unicode's compatibility forms folded (NFKC), so
     that full-width letters, digits and spaces, as a Japanese input method types them
-    (``ｐ１　ｓｅｔｓ　４－６－８``), read as their ASCII forms, and a dash-like mark between
-    two letters or digits (``4ー6ー8``) as ``-``. A line in ASCII is itself; a name's own
+    (``ｐ１　ｓｅｔｓ　４－６－８``), read as their ASCII forms, and a dash-like mark after a
+    letter or digit (``4ー6ー8``) as ``-``. A line in ASCII is itself; a name's own
     long vowel mark (``ジョー``) is kept, as it follows no letter of the notation."""
     if line.isascii():
         return line

@@ -27,7 +27,7 @@ from prompt_toolkit.output import ColorDepth, Output, create_output
 from prompt_toolkit.utils import get_cwidth
 
 from kabucli.errors import KabuError
-from kabucli.notation import split_seat
+from kabucli.notation import split_seat, typed_form
 from kabucli.session import Session, typed_names
 
 HISTORY_KEPT = 1000  # the newest lines of a history file that Up can recall
@@ -175,7 +175,9 @@ class MoveCompleter(Completer):
 
     def words(self, before: str) -> list[tuple[str, str]]:
         """The words that may come where the cursor is after ``before``, each with what it
-        leads to (the whole move when only one does)."""
+        leads to (the whole move when only one does). ``before`` is read folded, as the
+        line will be (full-width 'ｐ１　ｓ' completes as 'p1 s': see typed_form)."""
+        before = typed_form(before)
         done = before.split()
         current = "" if not before or before[-1].isspace() else done.pop()
         done_low = [w.lower() for w in done]

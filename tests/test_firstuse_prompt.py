@@ -64,6 +64,21 @@ def test_tab_completes_the_word_being_typed_into_a_legal_move() -> None:
         assert DARE.notate(sess.parse_line(move)) in sess.legal_texts()
 
 
+def test_tab_completes_a_word_typed_in_full_width_as_the_line_will_be_read() -> None:
+    """The line is read folded (typed_form): Tab completes 'ｐ１　ｓ' to 'sets' and '１ー' to
+    the sets '1-...' as it does 'p1 s' and '1-' (it completed nothing), replacing the whole
+    word being typed."""
+    sess = session(DARE, ["Ann"], ["2=best", "3=random"])
+    assert words(sess, "ｐ１　ｓ") == words(sess, "p1 s") == ["sets"]
+    assert words(sess, "１ー") == words(sess, "１－") == ["1-1-5", "1-7-9"]
+    assert words(sess, "ａｎｎ　ｓｅｔｓ　１ー１ー５　") == ["2-6-9", "2-7-8"]
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    done = list(MoveCompleter(sess).get_completions(Document("ｐ１　ｓｅ"), CompleteEvent()))
+    assert [(c.text, c.start_position) for c in done] == [("sets", -2)]
+
+
 def test_tab_completes_a_card_typed_after_the_seat_without_the_verb() -> None:
     # Uno Dare's 'p2 R5' (p2 plays R5): "p2 R" completed to nothing, as only 'p2 play ...'
     # and 'R5' were offered
