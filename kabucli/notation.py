@@ -213,10 +213,13 @@ def typed_form(line: str) -> str:
     that full-width letters, digits and spaces, as a Japanese input method types them
     (``ｐ１　ｓｅｔｓ　４－６－８``), read as their ASCII forms, and a dash-like mark after a
     letter or digit (``4ー6ー8``) as ``-``. A line in ASCII is itself; a name's own
-    long vowel mark (``ジョー``) is kept, as it follows no letter of the notation."""
+    long vowel mark (``ジョー``) is kept, as it follows no letter of the notation. A line
+    that folding would make longer than :data:`MAX_LINE` (a few signs fold into up to 18
+    characters each: 'ﷺ') stays as typed, so that its refusal counts what was typed."""
     if line.isascii():
         return line
-    return _DASHES.sub("-", unicodedata.normalize("NFKC", line))
+    folded = _DASHES.sub("-", unicodedata.normalize("NFKC", line))
+    return folded if len(folded) <= max(len(line), MAX_LINE) else line
 
 
 class Typed:

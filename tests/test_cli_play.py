@@ -89,6 +89,17 @@ def test_a_line_typed_in_full_width_is_read_as_its_ascii_form(tmp_path: Path, na
     assert [[list(s) for s in e.sets] for e in lays] == [[[4, 6, 8]]]
 
 
+def test_a_line_that_folding_would_lengthen_past_the_limit_is_refused_as_typed() -> None:
+    """'ﷺ' folds into 18 characters: a line of 1000 of them (the most a move may be) was
+    folded and refused as 'at most 1000 characters, not 18000', a length nobody typed. It
+    is read as typed, and refused as no move, quoting what was typed."""
+    res = run("play", "dare", "--seed", "3", "-n", "2", "--bot", "2=random", "--script", "-",
+              "--no-log", input="\ufdfa" * 1000 + "\n")
+    assert res.exit_code != 0
+    line = res.stderr.strip().splitlines()[-1]
+    assert "18000" not in line and "not a Dare move" in line and "\ufdfa" * 50 in line
+
+
 def test_script_that_ends_early_leaves_a_resumable_log(tmp_path: Path) -> None:
     script = tmp_path / "moves.txt"
     script.write_text("1-7-9 5-6-6\n")

@@ -22,6 +22,7 @@ from kabucli import bots, games
 from kabucli.cli import app
 from kabucli.errors import KabuError
 from kabucli.log import SeatInfo
+from kabucli.notation import MAX_LINE, typed_form
 from kabucli.session import COMMANDS, Session, start
 
 runner = CliRunner()
@@ -42,7 +43,10 @@ NUMBERS = ["0", "1", "3", "12", "13", "40", "999", "1000", "-1", "-0", "007", "+
            "²", "¹", "١٢", "߁", "Ⅻ", "1.5", "1e9", "0x10", "∞"]
 WEIRD = ["\x1b[2J", "\x1b]0;title\x07", "\x00", "\x07", "\x08", "\t", "\r", "\x85", "\x9b31m",
          "\u202e", "\u2066", "\u200b", "\ufeff", "\u2028", "\ud800", "\U0010ffff", "山田",
-         "\u3000", "🎴", "ß", "Ǳ", "İ", "[/]", "[bold]", "'", '"', "\\", "#", "%s", "{}", ""]
+         "\u3000", "🎴", "ß", "Ǳ", "İ", "[/]", "[bold]", "'", '"', "\\", "#", "%s", "{}", "",
+         # what folding a typed line changes (typed_form): full width, dashes, expansions
+         "ｐ１", "ｃｌａｉｍ", "４ー６ー８", "ー", "－", "ｰ", "\u2212", "①", "ﬁ", "㍻", "\ufdfa",
+         "\ufdfa" * 60]
 
 
 @dataclass
@@ -128,6 +132,8 @@ def fresh(game: str, rnd: random.Random) -> Session:
 def type_line(sess: Session, line: str) -> None:
     """What the play loop does with a typed line: a game's own command first, then the move,
     then the bots' turns."""
+    if len(line) <= MAX_LINE:  # (folded as the play loop folds it)
+        line = typed_form(line)
     if games.command(sess.game.name, sess.match.state, line) is None:
         sess.submit_line(line)
         sess.run_bots()
