@@ -210,11 +210,11 @@ def name_seats(text: str, names: dict[str, int]) -> str:
     that player's seat ``pN``; a seat typed with its own name after it, as the table labels
     it (``p3 Cid flip 7``), is that seat once."""
     def seat_word(found: re.Match[str]) -> str:
-        seat = names.get(found.group().lower())
+        seat = names.get(typed_form(found.group()).lower())  # (keyed so: typed_names)
         return found.group() if seat is None else f"p{seat}"
 
     def own_name(found: re.Match[str]) -> str:
-        same = names.get(found.group(2).lower()) == int(found.group(1))
+        same = names.get(typed_form(found.group(2)).lower()) == int(found.group(1))
         return f"p{found.group(1)}" if same else found.group()
 
     if not names:

@@ -129,6 +129,17 @@ def test_a_name_stands_for_its_seat_in_any_case() -> None:
         "result round 1 showdown p1,p2 deals p2"
 
 
+def test_a_name_stands_for_its_seat_as_written_or_folded() -> None:
+    """A half-width name (ﾀﾛｳ) stands for its seat typed as written or in full width (タロウ),
+    alone or after its seat, through Session.parse_line itself (the play loop folds a line
+    before, a program driving a Session may not): the names are keyed folded, the words
+    looked up folded too."""
+    sess = session(DARE, ["ﾀﾛｳ", "ジョー"], ["3=best"], seed=7)
+    for line in ("ﾀﾛｳ pass", "タロウ pass", "p1 ﾀﾛｳ pass", "p1 タロウ pass"):
+        assert DARE.notate(sess.parse_line(line)) == "p1 pass", line
+    assert DARE.notate(sess.parse_line("ジョー sets 1-3-9")) == "p2 sets 1-3-9"
+
+
 def test_a_seat_labelled_with_its_own_name_in_any_case_is_that_seat_once() -> None:
     """'p1 ANN pass' (the seat and its name, as the table labels it, in another case) is p1's
     move; 'p2 Ann pass' names two seats and is refused saying so."""

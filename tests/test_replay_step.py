@@ -747,6 +747,22 @@ def test_as_takes_a_players_name_as_a_typed_line_does() -> None:
                                   "Aki for p1, Ben for p2, Chie for p3, Dai for p4)")
 
 
+def test_as_takes_a_half_width_name_as_written_or_in_full_width_and_a_full_width_seat(
+        tmp_path: Path) -> None:
+    """Names are matched folded (typed_form), as typed lines are: `--as ﾀﾛｳ` (the name as
+    written at the table, half-width), `--as タロウ` and `--as ｐ１` are all p1. Keying the
+    names folded had made `--as ﾀﾛｳ` 'no such seat' before the key was folded too."""
+    log = tmp_path / "g.jsonl"
+    res = run("play", "dare", "--seed", "3", "-n", "2", "-p", "1=ﾀﾛｳ", "--bot", "2=random",
+              "--script", "-", "--log", str(log), input="ﾀﾛｳ sets 4-6-8\nquit\n")
+    assert res.exit_code == 0, res.output
+    p1 = run("replay", str(log), "--as", "p1", "--at", "3").stdout
+    for name in ("ﾀﾛｳ", "タロウ", "ｐ１"):
+        shown = run("replay", str(log), "--as", name, "--at", "3")
+        assert shown.exit_code == 0, (name, shown.stderr)
+        assert shown.stdout == p1, name
+
+
 def test_as_takes_every_seat_to_the_last_of_ten_and_a_name_in_any_case_and_no_seat_past_it(
         tmp_path: Path) -> None:
     """--as names each seat up to the table's last: p10 (or 10) at a table of ten, and a
