@@ -187,8 +187,9 @@ def build_seats(game: Game, players: int | None, player_specs: list[str],
 
 
 def typed_names(seats: Iterable[SeatInfo]) -> dict[str, int]:
-    """The seat each name stands for in a typed line, by the name in lower case: every name
-    that is one word, does not read as a seat (``p2``) and no other seat shares."""
+    """The seat each name stands for in a typed line, by the name folded as a typed line is
+    (:func:`~kabucli.notation.typed_form`) in lower case: every name that is one word, does
+    not read as a seat (``p2``) and no other seat shares."""
     out: dict[str, int] = {}
     shared: set[str] = set()
     for i, seat in enumerate(seats, start=1):
