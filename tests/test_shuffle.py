@@ -520,3 +520,20 @@ def test_parse_seed_refuses_negatives_too_large_and_words_quoting_the_input(
         parse_seed(text)
     assert f"'{text}'" in str(err.value)
     assert why in str(err.value)
+
+
+@pytest.mark.parametrize("text", [
+    "0b" + "1" * 64,
+    "0b" + "_".join("1" * 64),  # the longest form of a seed: 129 characters
+    "0o1" + "7" * 21,
+    "18_446_744_073_709_551_615",
+])
+def test_parse_seed_reads_the_largest_seed_in_its_longest_spellings(text: str) -> None:
+    assert parse_seed(text) == 2**64 - 1
+
+
+def test_parse_seed_refuses_a_word_of_more_than_200_characters_as_out_of_range_cut() -> None:
+    with pytest.raises(ParseError) as err:
+        parse_seed("9" * 201)
+    assert "out of range" in str(err.value)
+    assert "9" * 201 not in str(err.value)
