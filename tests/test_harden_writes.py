@@ -475,6 +475,15 @@ def test_a_file_name_of_up_to_255_bytes_is_written_and_a_longer_one_refused(
     assert res.exit_code == 1 and "a file name is at most 255 bytes" in res.output
 
 
+@pytest.mark.parametrize("name", ["x" * 250 + ".jsonl", "\u00e9" * 125 + ".jsonl"])
+def test_a_file_name_of_256_bytes_is_refused_in_kabuclis_words_counting_bytes_not_characters(
+        tmp_path: Path, log: Path, name: str) -> None:
+    assert len(os.fsencode(name)) == 256
+    res = run("log", "convert", str(log), str(tmp_path / name))
+    assert res.exit_code == 1 and "a file name is at most 255 bytes" in res.output
+    assert not list(tmp_path.glob("*.jsonl*"))
+
+
 def test_convert_never_replaces_a_log_a_game_is_writing(tmp_path: Path, log: Path) -> None:
 
     live = tmp_path / "live.jsonl"
