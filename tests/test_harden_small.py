@@ -486,6 +486,13 @@ def test_json_never_holds_infinity_or_nan() -> None:
     assert json.loads(out) == {"a": [1.5, None, {"b": None}], "c": None}
 
 
+def test_json_never_holds_infinity_or_nan_inside_a_tuple_either() -> None:
+    from kabucli.cli.common import _dumps
+
+    out = _dumps({"interval": (float("-inf"), 0.25), "pairs": [(1, float("nan"))]})
+    assert json.loads(out) == {"interval": [None, 0.25], "pairs": [[1, None]]}
+
+
 def test_a_bot_with_no_match_counted_has_no_mean_in_json(tmp_path: Path) -> None:
     crash = tmp_path / "crash.py"
     crash.write_text("raise SystemExit(3)\n")
