@@ -249,3 +249,15 @@ def test_sim_s_head_to_head_line_stays_one_line_when_piped() -> None:
     assert res.exit_code == 0, res.output
     line = next(line for line in res.output.splitlines() if line.startswith("#1 vs #2:"))
     assert len(line) > 80 and line.endswith("LOS 100.0%"), line
+
+
+@pytest.mark.parametrize(("no_color", "escapes"), [("", True), ("1", False), ("0", False)])
+def test_no_color_set_to_any_text_but_the_empty_one_means_no_escapes(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], no_color: str,
+        escapes: bool) -> None:
+    from kabucli.cli.common import _console
+
+    monkeypatch.setenv("FORCE_COLOR", "1")  # (no-color.org: an empty NO_COLOR is not set)
+    monkeypatch.setenv("NO_COLOR", no_color)
+    _console(stderr=True).print("[bold red]error:[/] x")
+    assert ("\x1b[" in capsys.readouterr().err) == escapes
