@@ -81,6 +81,17 @@ def test_a_refusal_still_exits_1(tmp_path: Path) -> None:
         assert refused.stderr.startswith(b"error: "), refused.stderr
 
 
+
+def test_a_refusal_whose_output_was_dev_null_from_the_start_still_exits_1(
+        tmp_path: Path) -> None:
+    # (rich sends a reader gone's output to /dev/null, and the exit 1 it ends with is turned
+    # into 141: output that was /dev/null from the start is no reader gone)
+    refused = subprocess.run([sys.executable, "-m", "kabucli"], cwd=tmp_path,
+                             env={**ENV, "_KABUCLI_COMPLETE": "bogus"},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=300)
+    assert refused.returncode == 1, refused.stderr
+    assert b"is not a completion request" in refused.stderr
+
 FULL_DISK_COMMANDS = {
     "replay": ["replay", str(LOG)],
     "replay --json": ["replay", str(LOG), "--json"],
