@@ -92,3 +92,40 @@ def test_the_json_of_a_command_not_stopped_says_nothing_of_it(args: list[str]) -
     assert res.exit_code == 0
     doc = json.loads(res.stdout)
     assert "interrupted" not in (doc[0] if isinstance(doc, list) else doc)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_that_comes_while_a_part_is_written_waits_for_the_parts_end(
+        monkeypatch: pytest.MonkeyPatch, sig: int) -> None:
+    from kabucli.cli.common import _JsonStream
+    from kabucli.errors import Terminated
+
+    if not callable(signal.getsignal(signal.SIGINT)):
+        pytest.skip("the tests run with Ctrl-C ignored")
+    written: list[str] = []
+
+    class Out:
+        def write(self, text: str) -> int:
+            if text:
+                os.kill(os.getpid(), sig)  # (its handler runs at once, here, mid-write)
+                for _ in range(1000):
+                    pass
+            written.append(text)
+            return len(text)
+
+        def flush(self) -> None:
+            pass
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
+    for s in before:
+        signal.signal(s, signal.SIG_DFL)
+    stream = _JsonStream()
+    monkeypatch.setattr(sys, "stdout", Out())
+    try:
+        with pytest.raises((KeyboardInterrupt, Terminated)):
+            stream.write('[\n  {"a": 1}', last=True)
+    finally:
+        stream.close()
+        for s, handler in before.items():
+            signal.signal(s, handler)
+    assert "".join(written) == '[\n  {"a": 1}' and stream.ended
