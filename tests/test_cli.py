@@ -748,6 +748,27 @@ def test_ctrl_c_that_no_command_handles_is_one_word_and_exit_130(
     assert capsys.readouterr().err.strip() == "aborted"
 
 
+def test_an_unexpected_error_is_one_internal_error_line_and_exit_3(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import kabucli.cli as cli
+
+    def broken(**kwargs: Any) -> None:
+        raise RuntimeError("boom [red]x[/]")
+
+    monkeypatch.delenv("KABUCLI_DEBUG", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(cli, "app", broken)
+    with pytest.raises(SystemExit) as stop:
+        cli.main()
+    assert stop.value.code == 3
+    err = capsys.readouterr().err
+    assert err == ("internal error: RuntimeError: boom [red]x[/] (set KABUCLI_DEBUG=1 for "
+                   "details)\n")
+    monkeypatch.setenv("KABUCLI_DEBUG", "1")
+    with pytest.raises(RuntimeError):
+        cli.main()
+
+
 def test_a_count_of_one_event_is_said_in_the_singular(tmp_path: Path) -> None:
     """A log that holds one event is '1 event' wherever a command counts its events (probe V:
     `log repair` said '1 events kept' and `audit` 'valid: ... (1 events, unfinished)')."""
