@@ -129,3 +129,26 @@ def test_a_signal_that_comes_while_a_part_is_written_waits_for_the_parts_end(
         for s, handler in before.items():
             signal.signal(s, handler)
     assert "".join(written) == '[\n  {"a": 1}' and stream.ended
+
+
+def test_closing_a_json_stream_puts_back_only_the_handlers_it_still_holds() -> None:
+    from kabucli.cli.common import _JsonStream
+
+    if not callable(signal.getsignal(signal.SIGINT)):
+        pytest.skip("the tests run with Ctrl-C ignored")
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+
+    def own(signum: int, frame: object) -> None:
+        pass
+
+    try:
+        stream = _JsonStream()
+        signal.signal(signal.SIGINT, own)  # a command's own, put in place since
+        stream.close()
+        assert signal.getsignal(signal.SIGINT) is own
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # (put back)
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
