@@ -557,6 +557,22 @@ def test_json_output_is_json_when_the_command_fails_at_once(tmp_path: Path,
     assert json.loads(res.stdout)["error"] in res.stderr
 
 
+def test_a_failure_after_json_was_printed_adds_no_second_document(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import typer
+
+    from kabucli.cli.common import _dumps, _json_errors, fail
+
+    with pytest.raises(typer.Exit) as stop, _json_errors(True, log="g.kbl"):
+        print(_dumps({"report": 1}, indent=2))
+        fail("the chart could not be written")
+    assert stop.value.exit_code == 1
+    assert json.loads(capsys.readouterr().out) == {"report": 1}
+    with pytest.raises(typer.Exit), _json_errors(True, log="g.kbl"):  # (none printed yet)
+        fail("no such log")
+    assert json.loads(capsys.readouterr().out) == {"log": "g.kbl", "error": "no such log"}
+
+
 def test_a_malformed_digest_is_a_usage_error_not_a_verdict(tmp_path: Path) -> None:
     # exit 1 says "the log is not the one the digest names": a digest that is no digest is 2
     log = tmp_path / "g.kbl"
