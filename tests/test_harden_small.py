@@ -573,6 +573,21 @@ def test_a_failure_after_json_was_printed_adds_no_second_document(
     assert json.loads(capsys.readouterr().out) == {"log": "g.kbl", "error": "no such log"}
 
 
+def test_an_exit_without_a_failure_prints_no_error_of_an_earlier_command(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # (a program that runs kabucli's commands in-process, one after another)
+    import typer
+
+    from kabucli.cli.common import _json_errors, fail
+
+    with pytest.raises(typer.Exit), _json_errors(True):
+        fail("no such log")
+    capsys.readouterr()
+    with pytest.raises(typer.Exit), _json_errors(True):
+        raise typer.Exit(1)  # (a verdict: its JSON, if any, is the command's own)
+    assert capsys.readouterr().out == ""
+
+
 def test_a_malformed_digest_is_a_usage_error_not_a_verdict(tmp_path: Path) -> None:
     # exit 1 says "the log is not the one the digest names": a digest that is no digest is 2
     log = tmp_path / "g.kbl"
