@@ -732,3 +732,21 @@ def test_tournament_refuses_an_unknown_bot_before_any_match(tmp_path: Path) -> N
               "-j", "1", "--logs", str(logs))
     assert error(res).startswith("unknown bot 'nosuch' for dare (bots: random, best, ")
     assert not logs.exists() or not any(logs.iterdir())
+
+
+def test_a_mistyped_option_gives_json_only_for_a_json_option_before_the_double_dash(
+        tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root), "NO_COLOR": "1"}
+    for args, as_json in ((["--nosuch", "--json"], True), (["--nosuch", "--", "--json"], False)):
+        res = subprocess.run([sys.executable, "-m", "kabucli", "audit", *args], cwd=tmp_path,
+                             env=env, capture_output=True, text=True, timeout=120)
+        assert res.returncode == 2
+        assert res.stderr.startswith("error: No such option: --nosuch")
+        if as_json:
+            assert json.loads(res.stdout)["error"].startswith("No such option: --nosuch")
+        else:  # (after --, '--json' is a log's name)
+            assert res.stdout == ""
