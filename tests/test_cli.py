@@ -769,6 +769,76 @@ def test_an_unexpected_error_is_one_internal_error_line_and_exit_3(
         cli.main()
 
 
+def test_main_run_off_the_main_thread_leaves_signals_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # (a program that runs kabucli in a thread of its own: signals are the main thread's)
+    import threading
+
+    import kabucli.cli as cli
+
+    monkeypatch.setattr(cli, "app", lambda **kwargs: 0)
+    ended: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            cli.main()
+        except BaseException as exc:  # (what ended it is the test's to see)
+            ended.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    assert len(ended) == 1 and isinstance(ended[0], SystemExit) and ended[0].code == 0
+
+
+def test_main_leaves_a_ctrl_c_handler_a_command_put_in_place(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    import kabucli.cli as cli
+
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        pytest.skip("the tests run with another Ctrl-C handler")
+
+    def own(signum: int, frame: Any) -> None:
+        pass
+
+    def command(**kwargs: Any) -> int:
+        signal.signal(signal.SIGINT, own)
+        return 0
+
+    monkeypatch.setattr(cli, "app", command)
+    try:
+        with pytest.raises(SystemExit):
+            cli.main()
+        assert signal.getsignal(signal.SIGINT) is own
+        monkeypatch.setattr(cli, "app", lambda **kwargs: 0)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        with pytest.raises(SystemExit):
+            cli.main()
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # (put back)
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def test_an_error_of_a_named_file_that_escapes_is_not_taken_for_unwritable_output(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # (a file kabucli opens is named in its own refusal: one that escaped is a bug)
+    import errno
+
+    import kabucli.cli as cli
+
+    def full(**kwargs: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", "game.kbl")
+
+    monkeypatch.delenv("KABUCLI_DEBUG", raising=False)
+    monkeypatch.setattr(cli, "app", full)
+    with pytest.raises(SystemExit) as stop:
+        cli.main()
+    assert stop.value.code == 3
+    assert "internal error" in capsys.readouterr().err
+
+
 def test_a_count_of_one_event_is_said_in_the_singular(tmp_path: Path) -> None:
     """A log that holds one event is '1 event' wherever a command counts its events (probe V:
     `log repair` said '1 events kept' and `audit` 'valid: ... (1 events, unfinished)')."""
