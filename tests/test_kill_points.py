@@ -452,3 +452,42 @@ def test_bot_check_json_stopped_by_a_signal_still_prints_its_document(
     assert proc.returncode == code, err
     assert json.loads(out) == {"command": command, "ok": False, "checks": [], "stopped": said}
     assert err.strip() == said
+
+
+def test_after_sighup_a_stderr_that_was_the_terminal_is_written_no_more(tmp_path: Path) -> None:
+    """SIGHUP (the terminal gone): the standard streams that were a terminal are /dev/null
+    from then on (writing to a terminal gone fails, and the stop's tidying up printed
+    tracebacks); one that is a pipe is kept. Here stderr is a terminal (a pty), stdout a pipe:
+    the stop's line goes nowhere, and the log is kept whole."""
+    import pty
+
+    log = tmp_path / "long.kbl"
+    master, slave = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent),
+           "NO_COLOR": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "kabucli", "play", "uno-dare", "--bot",
+                             "all=random", "--rule", "target=1000000", "--quiet", "--log",
+                             str(log)], env=env, text=True, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=slave, preexec_fn=_signals_default)
+    os.close(slave)
+    try:
+        _until(lambda: _held(log) > 10_000, proc)
+        proc.send_signal(signal.SIGHUP)
+        proc.communicate(timeout=60)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # (EIO: the pty's other end closed)
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 129
+    assert b"stopped" not in seen, seen
+    audited = audit_log(log, event_types)
+    assert audited.violation is None and not audited.match.over
