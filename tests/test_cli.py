@@ -733,7 +733,16 @@ def _ctrl_c_in_a_class_being_made() -> None:
     type("Made", (), {"field": Field()})
 
 
-@pytest.mark.parametrize("how", [_ctrl_c, _ctrl_c_in_a_class_being_made])
+def _error_while_a_ctrl_c_was_handled() -> None:
+    # an error raised as code tidies up after a Ctrl-C: the Ctrl-C is its context, no cause
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        raise RuntimeError("tidying up failed")  # noqa: B904 (as such code does)
+
+
+@pytest.mark.parametrize("how", [_ctrl_c, _ctrl_c_in_a_class_being_made,
+                                 _error_while_a_ctrl_c_was_handled])
 def test_ctrl_c_that_no_command_handles_is_one_word_and_exit_130(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         how: Any) -> None:
