@@ -261,17 +261,3 @@ def test_no_color_set_to_any_text_but_the_empty_one_means_no_escapes(
     monkeypatch.setenv("NO_COLOR", no_color)
     _console(stderr=True).print("[bold red]error:[/] x")
     assert ("\x1b[" in capsys.readouterr().err) == escapes
-
-
-def test_help_with_no_color_has_no_escapes_even_where_colour_is_forced(tmp_path: Path) -> None:
-    import os
-    import subprocess
-    import sys
-
-    root = Path(__file__).resolve().parent.parent
-    env = {**os.environ, "PYTHONPATH": str(root), "NO_COLOR": "1", "FORCE_COLOR": "1"}
-    for args in (["--help"], ["play", "--help"]):
-        res = subprocess.run([sys.executable, "-m", "kabucli", *args], cwd=tmp_path, env=env,
-                             capture_output=True, text=True, timeout=120)
-        assert res.returncode == 0 and "Usage" in res.stdout, res.stderr
-        assert "\x1b" not in res.stdout
