@@ -750,3 +750,17 @@ def test_a_mistyped_option_gives_json_only_for_a_json_option_before_the_double_d
             assert json.loads(res.stdout)["error"].startswith("No such option: --nosuch")
         else:  # (after --, '--json' is a log's name)
             assert res.stdout == ""
+
+
+@pytest.mark.parametrize("args", [[], ["log"], ["bot"]])
+def test_a_command_line_with_no_command_prints_the_help_and_exits_2(
+        tmp_path: Path, args: list[str]) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root), "NO_COLOR": "1"}
+    res = subprocess.run([sys.executable, "-m", "kabucli", *args], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2  # (a usage error: no command given)
+    assert "Usage:" in res.stdout and res.stderr == ""
