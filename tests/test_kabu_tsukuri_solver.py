@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from itertools import permutations
+from itertools import combinations, permutations, product
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -209,3 +209,89 @@ def test_among_arrangements_of_equal_value_the_first_found_is_the_best_whatever_
     three = solve(hand, 4, top=3)
     assert (one.rows, one.aside, one.ev) == (three[0].rows, three[0].aside, three[0].ev)
     assert three[1].ev == three[0].ev  # the tie the order settles
+
+
+# -- against the rules as the docs state them -----------------------------------------------------
+
+NAMED = {(1, 10, 10): 1, (3, 3, 3): 2, (3, 5, 7): 4, (1, 2, 3): 5, (4, 7, 9): 6, (3, 7, 10): 7}
+
+
+def documented_strength(row: tuple[int, ...], ranking: str) -> tuple[int, int]:
+    """docs/rules/kabu-tsukuri.md's table, as a key that sorts weakest first: (minus the
+    table's rank, the ones digit where it decides, else 0)."""
+    digit = sum(row) % 10
+    if ranking == "kabu":
+        return (0, digit)
+    rank = NAMED.get(tuple(sorted(row)))
+    if rank is None and row[0] == row[1] == row[2]:
+        rank = 3  # Arashi
+    if rank is not None:
+        return (-rank, 0)
+    if row[1] == row[0] + 1 and row[2] == row[1] + 1:
+        return (-8, digit)  # Nobori
+    if row[1] == row[0] - 1 and row[2] == row[1] - 1:
+        return (-9, digit)  # Kudari
+    return (-10, digit)
+
+
+@pytest.mark.parametrize("ranking", ["extended", "kabu"])
+def test_the_solvers_row_strength_orders_rows_as_the_documented_table(ranking: str) -> None:
+    """Every laid row (12**3): two rows tie in row_strength exactly when they tie by the
+    docs' table, and the stronger by one is the stronger by the other."""
+    keys: dict[int, set[tuple[int, int]]] = {}
+    for row in product(range(1, 13), repeat=3):
+        keys.setdefault(row_strength(*row, ranking), set()).add(documented_strength(row, ranking))
+    assert all(len(k) == 1 for k in keys.values())
+    by_level = [next(iter(keys[level])) for level in sorted(keys)]
+    assert by_level == sorted(set(by_level))
+
+
+def every_arrangement(hand: list[int], model: Model,
+                      ranking: str) -> dict[tuple[object, ...], float]:
+    """Every arrangement of the hand with row 3 laid in its strongest order (the docs: "row 3
+    is always laid in its strongest order"), by months (each row's months and strength, the
+    month set aside), with its value: every card set aside, every three for row 1, every
+    three of the rest for row 2, every strength a row's laid orders reach."""
+    def reach(cards: tuple[int, ...]) -> set[int]:
+        return {row_strength(*order, ranking) for order in permutations(cards)}
+
+    out: dict[tuple[object, ...], float] = {}
+    asides = range(len(hand)) if len(hand) == 10 else [None]
+    for a in asides:
+        nine = [c for i, c in enumerate(hand) if i != a]
+        for p1 in combinations(range(9), 3):
+            rest = [i for i in range(9) if i not in p1]
+            for p2 in combinations(rest, 3):
+                r1 = tuple(sorted(nine[i] for i in p1))
+                r2 = tuple(sorted(nine[i] for i in p2))
+                r3 = tuple(sorted(nine[i] for i in rest if i not in p2))
+                s3 = max(reach(r3))
+                for s1 in reach(r1):
+                    for s2 in reach(r2):
+                        key = (r1, s1, r2, s2, r3, s3, () if a is None else (hand[a],))
+                        out[key] = model.value([s1, s2, s3])
+    return out
+
+
+@pytest.mark.parametrize(("seed", "players", "ranking", "carried"), [
+    (1, 4, "extended", 0), (2, 5, "extended", 2), (3, 3, "kabu", 0), (4, 2, "extended", 5),
+    (5, 5, "kabu", 0), (6, 4, "extended", 3),
+])
+def test_the_solvers_top_list_is_the_best_arrangements_one_by_one(
+        seed: int, players: int, ranking: str, carried: int) -> None:
+    """solve(top=K) lists the K most valuable distinct arrangements, as every arrangement
+    valued one by one says (a list long enough that the search trims what it keeps)."""
+    hand = Rng(seed, "solver-brute").shuffled(DECK)[: 9 if players == 5 else 10]
+    model = Model(hand, players, ranking, 1, carried)
+    every = every_arrangement(hand, model, ranking)
+    plans = solve(hand, players, ranking, 1, carried, top=25)
+    assert [p.ev for p in plans] == pytest.approx(sorted(every.values(), reverse=True)[:25])
+    seen = set()
+    for p in plans:
+        key = (tuple(sorted(p.rows[0])), p.levels[0], tuple(sorted(p.rows[1])), p.levels[1],
+               tuple(sorted(p.rows[2])), p.levels[2], p.aside)
+        assert key not in seen
+        seen.add(key)
+        assert every[key] == pytest.approx(p.ev)
+        assert list(p.levels) == [row_strength(*r, ranking) for r in p.rows]
+    assert solve(hand, players, ranking, 1, carried)[0].ev == pytest.approx(plans[0].ev)
