@@ -102,6 +102,21 @@ def test_the_model_agrees_with_the_slow_way(players: int, ranking: str) -> None:
     assert model.tie == pytest.approx(tie, abs=1e-12)
 
 
+@pytest.mark.parametrize(("hand", "players", "ranking"), [
+    ([1, 1, 1, 2, 2, 2, 3, 3, 3, 12], 4, "extended"),  # one 1, 2 and 3 left: one way to draw
+    ([5, 5, 5, 6, 6, 6, 7, 7, 7], 5, "extended"),
+    ([4, 4, 4, 4, 8, 8, 8, 9, 9, 9], 3, "kabu"),  # no 4 left at all
+])
+def test_the_model_agrees_with_the_slow_way_when_months_are_nearly_all_held(
+        hand: list[int], players: int, ranking: str) -> None:
+    """Months with one card (or none) left unseen: rows of three such months can be drawn in
+    exactly one way (their laid orders aside), and still count."""
+    model = Model(hand, players, ranking)
+    win, tie = slow_odds(slow_distribution(hand, ranking), players - 1)
+    assert model.win == pytest.approx(win, abs=1e-12)
+    assert model.tie == pytest.approx(tie, abs=1e-12)
+
+
 def test_the_unseen_cards_are_the_deck_less_the_players_own_hand() -> None:
     left = unseen([1, 1, 12, 12, 12, 12, 5, 6, 7, 8])
     assert left[1] == 2 and left[12] == 0 and left[5] == 3 and left[9] == 4
