@@ -310,3 +310,17 @@ def test_the_solvers_top_list_is_the_best_arrangements_one_by_one(
         assert every[key] == pytest.approx(p.ev)
         assert list(p.levels) == [row_strength(*r, ranking) for r in p.rows]
     assert solve(hand, players, ranking, 1, carried)[0].ev == pytest.approx(plans[0].ev)
+
+
+@pytest.mark.parametrize("ranking", ["extended", "kabu"])
+def test_the_solver_lays_each_row_in_the_first_order_by_months_that_reaches_its_strength(
+        ranking: str) -> None:
+    """What `kabucli solve` and the `best` bot show: of the laid orders that give a row its
+    strength, the first by months (1-10-10, not 10-10-1; a run that is neither Nobori nor
+    Kudari as 3-5-4), so the same arrangement always reads the same."""
+    hand = [1, 10, 10, 3, 4, 5, 7, 8, 9, 12]
+    for plan in solve(hand, 4, ranking, top=25):
+        for row, level in zip(plan.rows, plan.levels, strict=True):
+            orders = sorted(o for o in set(permutations(row))
+                            if row_strength(*o, ranking) == level)
+            assert row == orders[0]
