@@ -117,6 +117,20 @@ def test_the_model_agrees_with_the_slow_way_when_months_are_nearly_all_held(
     assert model.tie == pytest.approx(tie, abs=1e-12)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_win_and_tie_chance_is_a_chance(players: int) -> None:
+    """w and t of every strength are between 0 and 1, and so is w + t, on hands dealt at
+    random; never below 0 even by rounding (`solve --json` would print -0.0). (Above 1 by
+    rounding they can be: a sure win sums the weaker strengths' chances, 1.0000000000000007.)"""
+    for seed in range(12):
+        hand = Rng(seed, "solver-chances").shuffled(DECK)[: 9 if players == 5 else 10]
+        for ranking in ("extended", "kabu"):
+            model = Model(hand, players, ranking)
+            for w, t in zip(model.win, model.tie, strict=True):
+                assert 0.0 <= w <= 1.0 + 1e-12 and 0.0 <= t <= 1.0 + 1e-12
+                assert w + t <= 1.0 + 1e-12
+
+
 def test_the_unseen_cards_are_the_deck_less_the_players_own_hand() -> None:
     left = unseen([1, 1, 12, 12, 12, 12, 5, 6, 7, 8])
     assert left[1] == 2 and left[12] == 0 and left[5] == 3 and left[9] == 4
