@@ -142,6 +142,21 @@ def test_rules_dare_json_gives_house_rules_with_defaults() -> None:
     assert "sets" in data["notation"]
 
 
+
+@pytest.mark.parametrize("game", ["dare", "kabu-tsukuri"])
+def test_rules_of_a_game_lists_every_bot_that_can_play_it_its_own_and_your_programs(
+        game: str) -> None:
+    """docs/reports.md, `rules GAME --json` `bots`: "Every kind of bot that can play it": the
+    game's own bots and the external kinds (cmd:COMMAND, py:FILE.py:CLASS), in the table too."""
+    from kabucli import bots
+
+    data = json.loads(run("rules", game, "--json").stdout)
+    kinds = [b["kind"] for b in data["bots"]]
+    assert kinds == [*bots.about(game), *bots.EXTERNAL_ABOUT]
+    res = runner.invoke(app, ["rules", game], env={"NO_COLOR": "1", "COLUMNS": "200"})
+    assert res.exit_code == 0
+    assert "cmd:COMMAND" in res.stdout and "py:FILE.py:CLASS" in res.stdout
+
 # -- deal --------------------------------------------------------------------------------
 
 def test_deal_json_shows_every_hand_and_the_field() -> None:
