@@ -171,6 +171,13 @@ def test_deal_json_shows_every_hand_and_the_field() -> None:
     assert state["reference"] == sum(int(c) for c in state["field"]) % 10
 
 
+def test_deal_with_seed_0_deals_seed_0_not_a_random_seed() -> None:
+    """--seed 0 is a seed like any other: shown as 0, the same cards every time."""
+    first = json.loads(run("deal", "dare", "--seed", "0", "--json").stdout)
+    again = json.loads(run("deal", "dare", "--seed", "0", "--json").stdout)
+    assert first["seed"] == 0 and first == again
+
+
 def test_deal_same_seed_deals_the_same_cards() -> None:
     first = json.loads(run("deal", "dare", "--seed", "3", "--json").stdout)
     again = json.loads(run("deal", "dare", "--seed", "3", "--json").stdout)

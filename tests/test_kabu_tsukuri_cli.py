@@ -106,6 +106,18 @@ def test_solve_json_gives_rows_names_chances_and_expected_chips() -> None:
     assert len(best["names"]) == len(best["win"]) == len(best["tie"]) == 3
 
 
+def test_solve_lists_five_arrangements_unless_top_says_and_refuses_more_than_50() -> None:
+    """`solve --help`: --top N, [default: 5], 1 to 50."""
+    assert "[default: 5]" in run("solve", "--help").stdout
+    data = json.loads(run("solve", "kabu-tsukuri", *HAND, "--json").stdout)
+    assert len(data["arrangements"]) == 5
+    assert len(json.loads(run("solve", "kabu-tsukuri", *HAND, "--json", "--top", "50")
+                          .stdout)["arrangements"]) == 50
+    for top in ("0", "51"):
+        res = run("solve", "kabu-tsukuri", *HAND, "--top", top)
+        assert res.exit_code == 2 and "--top" in res.stderr
+
+
 def test_solve_reads_nine_cards_as_five_players() -> None:
     res = run("solve", "kabu-tsukuri", *HAND[:9], "--json", "--top", "1")
     data = json.loads(res.stdout)
