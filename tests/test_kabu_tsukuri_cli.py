@@ -118,6 +118,22 @@ def test_solve_lists_five_arrangements_unless_top_says_and_refuses_more_than_50(
         assert res.exit_code == 2 and "--top" in res.stderr
 
 
+def test_solve_json_of_a_game_without_a_solver_is_an_error_document() -> None:
+    """docs/reports.md: "only Kabu-Tsukuri has a solver; another game is an error document"."""
+    res = run("solve", "dare", "1", "2", "3", "--json")
+    assert res.exit_code == 1
+    assert json.loads(res.stdout) == {"error": "Dare has no solver (kabu-tsukuri has one)"}
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_prints_the_script_in_completions_byte_for_byte(shell: str) -> None:
+    """`completion SHELL`: "the files in completions/ are these" (no newline added)."""
+    root = Path(__file__).resolve().parent.parent
+    res = run("completion", shell)
+    assert res.exit_code == 0
+    assert res.stdout == (root / "completions" / f"kabucli.{shell}").read_text(encoding="utf-8")
+
+
 def test_solve_reads_nine_cards_as_five_players() -> None:
     res = run("solve", "kabu-tsukuri", *HAND[:9], "--json", "--top", "1")
     data = json.loads(res.stdout)
