@@ -157,6 +157,18 @@ def test_rules_of_a_game_lists_every_bot_that_can_play_it_its_own_and_your_progr
     assert res.exit_code == 0
     assert "cmd:COMMAND" in res.stdout and "py:FILE.py:CLASS" in res.stdout
 
+
+def test_rules_table_shows_defaults_as_they_are_typed_after_rule() -> None:
+    """`rules uno-dare`: a yes/no default as true/false, an empty list as none (as typed after
+    --rule and in the rules pages), never Python's True, False or ()."""
+    res = runner.invoke(app, ["rules", "uno-dare"], env={"NO_COLOR": "1", "COLUMNS": "200"})
+    assert res.exit_code == 0
+    table = res.stdout.split("House rules (--rule NAME=VALUE)")[1].split("Bots (")[0]
+    assert re.search(r"dare_skips\b.*\btrue\b", table)
+    assert re.search(r"dare_on_wild\b.*\bfalse\b", table)
+    assert re.search(r"house_dares\b.*\bnone\b", table)
+    assert "True" not in table and "False" not in table and "()" not in table
+
 # -- deal --------------------------------------------------------------------------------
 
 def test_deal_json_shows_every_hand_and_the_field() -> None:
