@@ -138,6 +138,17 @@ def sync_folder(path: Path | str, must: bool = False) -> None:
             raise
 
 
+def not_utf8(exc: UnicodeDecodeError, where: bool = True) -> str:
+    """Why text read from a file is not UTF-8, as the end of a sentence about the file ("...
+    is not UTF-8 text (byte 5)"): UTF-16's byte order mark first, as some Windows editors
+    save text ("Unicode" in Notepad), said so with what to do; else the first byte that is
+    not UTF-8, counted from 1 (``where``: the error counts from the file's start)."""
+    if exc.start == 0 and exc.object[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return ("starts with UTF-16's byte order mark (as some Windows editors save text): "
+                "save it as UTF-8")
+    return f"is not UTF-8 text (byte {exc.start + 1})" if where else "is not UTF-8 text"
+
+
 def size_text(n: int) -> str:
     return f"{n // MiB} MiB" if n >= MiB and n % MiB == 0 else f"{n} bytes"
 

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from kabucli.errors import RuleError, RulesFileError
-from kabucli.files import MiB, read_bytes
+from kabucli.files import MiB, not_utf8, read_bytes
 from kabucli.safetext import safe_text
 
 R = TypeVar("R", bound=msgspec.Struct)
@@ -158,8 +158,7 @@ def _from_file(file: Path, rules_type: type[msgspec.Struct], game: str, games: S
     except msgspec.DecodeError as exc:
         raise RulesFileError(f"rules file {file} is not valid TOML: {exc}") from None
     except UnicodeDecodeError as exc:
-        raise RulesFileError(f"rules file {file} is not valid TOML: it is not UTF-8 text (byte "
-                             f"{exc.start + 1})") from None
+        raise RulesFileError(f"rules file {file} is not valid TOML: it {not_utf8(exc)}") from None
     except RecursionError:
         raise RulesFileError(f"rules file {file} is not valid TOML: values nested too "
                              "deeply") from None

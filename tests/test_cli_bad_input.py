@@ -223,18 +223,41 @@ def test_script_move_for_a_bot_seat_stops_at_its_line(tmp_path: Path) -> None:
     assert_stops_at(tmp_path, "pass\np3 pass\n", 2, "p3 random is a bot seat; it plays by itself")
 
 
-@pytest.mark.parametrize("kind", ["missing", "folder", "binary"])
+@pytest.mark.parametrize("kind", ["missing", "folder", "binary", "utf-16"])
 def test_unreadable_script_is_refused_before_a_log_is_made(tmp_path: Path, kind: str) -> None:
+    """A script that cannot be read says why (a byte that is not UTF-8, counted from 1;
+    UTF-16, as Windows Notepad's "Unicode" saves a file, said so: both were 'is not text')."""
     script = tmp_path / "moves.txt"
     if kind == "folder":
         script.mkdir()
     elif kind == "binary":
-        script.write_bytes(b"\xff\xfe\x00pass\x80\n")
+        script.write_bytes(b"pass\n\x00pass\x80\n")
+    elif kind == "utf-16":
+        script.write_bytes("pass\npass\n".encode("utf-16"))
     log = tmp_path / "g.kbl"
     why = {"missing": f"cannot read script {script}: No such file or directory",
            "folder": f"cannot read script {script}: Is a directory",
-           "binary": f"script {script} is not text"}[kind]
+           "binary": f"script {script} is not UTF-8 text (byte 11)",
+           "utf-16": f"script {script} starts with UTF-16's byte order mark (as some Windows "
+                     "editors save text): save it as UTF-8"}[kind]
     assert error(run(*HUMAN_GAME, "--script", str(script), "--log", str(log)), 2) == why
+    assert not log.exists()
+
+
+def test_a_utf16_script_on_standard_input_is_refused_saying_so(tmp_path: Path) -> None:
+    """Piped in a kabucli process of its own (standard input's bytes that are not UTF-8 are
+    kept as such, then read as moves nobody typed: '\\udcff\\udcfep\\x00...' is not a card)."""
+    import subprocess
+    import sys
+
+    log = tmp_path / "g.kbl"
+    res = subprocess.run([sys.executable, "-m", "kabucli", *HUMAN_GAME, "--script", "-",
+                          "--log", str(log)], input="pass\npass\n".encode("utf-16"),
+                         capture_output=True, timeout=120)
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.decode().strip() == ("error: script - starts with UTF-16's byte order "
+                                           "mark (as some Windows editors save text): save it "
+                                           "as UTF-8")
     assert not log.exists()
 
 

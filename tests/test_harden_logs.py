@@ -418,6 +418,10 @@ def test_a_file_refused_as_no_regular_file_is_closed_again(tmp_path: Path) -> No
 
 @pytest.mark.parametrize(("text", "why"), [
     (b"ante = 2\nyaku = \"ar\xe4shi\"\n", "is not valid TOML: it is not UTF-8 text (byte 20)"),
+    ("ante = 2\n".encode("utf-16"), "is not valid TOML: it starts with UTF-16's byte order "
+                                    "mark (as some Windows editors save text): save it as UTF-8"),
+    ("ante = 2\n".encode("utf-16-be").join((b"\xfe\xff", b"")), "is not valid TOML: it starts "
+     "with UTF-16's byte order mark (as some Windows editors save text): save it as UTF-8"),
     (b"ante = " + b"[" * 50_000 + b"]" * 50_000, "is not valid TOML: values nested too deeply"),
     (b"x = " + b"{a = " * 50_000 + b"1" + b"}" * 50_000, "is not valid TOML: values nested "
                                                         "too deeply"),

@@ -220,7 +220,7 @@ def _said(out: Console, text: str, head: str = "", style: str = "") -> None:
 def _read_script(script: str | None) -> tuple[str, Iterator[tuple[int, str]]] | None:
     """The name and numbered lines of a move script (None: ask at the prompt). Read before
     the game starts, so an unreadable script stops everything and leaves no log behind."""
-    from kabucli.files import read_bytes, size_text
+    from kabucli.files import not_utf8, read_bytes, size_text
     from kabucli.session import script_lines
 
     if script is None:
@@ -231,12 +231,15 @@ def _read_script(script: str | None) -> tuple[str, Iterator[tuple[int, str]]] | 
             if len(text) > MAX_SCRIPT_BYTES:
                 fail(f"cannot read script -: larger than {size_text(MAX_SCRIPT_BYTES)}, the "
                      "most kabucli reads from such a file", EXIT_UNREADABLE)
+            if text.startswith(("\udcff\udcfe", "\udcfe\udcff")):  # (read, its bytes kept)
+                raise UnicodeDecodeError("utf-8", text[:2].encode("utf-8", "surrogateescape"),
+                                         0, 1, "UTF-16's byte order mark")
         else:
             text = read_bytes(script, MAX_SCRIPT_BYTES).decode()
     except OSError as exc:
         fail(f"cannot read script {script}: {exc.strerror}", EXIT_UNREADABLE)
-    except UnicodeDecodeError:
-        fail(f"script {script} is not text", EXIT_UNREADABLE)
+    except UnicodeDecodeError as exc:  # (standard input's counts from a piece of it)
+        fail(f"script {script} {not_utf8(exc, script != '-')}", EXIT_UNREADABLE)
     return ("standard input" if script == "-" else script), script_lines(text)
 
 
