@@ -92,6 +92,18 @@ def test_random_forgets_uno_sometimes_and_catches_sometimes() -> None:
     assert {bot.catches(s, 1) for _ in range(50)} == {True, False}
 
 
+def test_random_forgets_uno_one_time_in_four_and_catches_half_the_time() -> None:
+    """The rates ``kabucli rules uno-dare`` gives for ``random`` (forgets UNO one time in
+    four, catches a missing call half the time), not just "sometimes"."""
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "G1 G2", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "G5")
+    bot = RandomBot(Rng(11))
+    plays = [e for e in (bot.choose(GAME, s, 2) for _ in range(1600)) if type(e) is Play]
+    forgot = sum(not e.uno for e in plays)
+    assert 0.19 * len(plays) <= forgot <= 0.31 * len(plays), (forgot, len(plays))
+    caught = sum(bot.catches(s, 1) for _ in range(800))
+    assert 340 <= caught <= 460, caught
+
+
 def test_random_plays_the_card_drawn_but_keeps_it_one_time_in_8() -> None:
     """What the rules page says of ``random`` after a draw (it said "plays or keeps the card
     at random", as if half and half)."""
