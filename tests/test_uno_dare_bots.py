@@ -58,6 +58,15 @@ def test_strong_plays_a_dare_on_a_next_player_close_to_going_out() -> None:
     assert ev == Play(2, DECK.parse("GD5"))
 
 
+def test_strong_plays_a_dare_on_a_next_player_holding_two_cards_before_its_own_color() -> None:
+    """A next player with two cards is close to going out: the dare goes on it even when a
+    card of the color the bot holds most of matches; with three cards it does not."""
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "GD5 B5 B2 B3 B4", "Y1 Y2"], "G5")
+    assert StrongBot(Rng(1)).choose(GAME, s, 2) == Play(2, DECK.parse("GD5"))
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "GD5 B5 B2 B3 B4", "Y1 Y2 Y3"], "G5")
+    assert StrongBot(Rng(1)).choose(GAME, s, 2) == Play(2, DECK.parse("B5"))
+
+
 def test_strong_names_the_color_it_holds_most_of() -> None:
     s = state(["R1 R2 R3 R4 R6 R7 R8", "WD9 B2 B3 G4", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "R5")
     ev = StrongBot(Rng(1)).choose(GAME, s, 2)
