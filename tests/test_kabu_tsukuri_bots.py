@@ -70,3 +70,27 @@ def test_best_wins_chips_from_random_over_many_hands() -> None:
         for seat, kind in kinds_.items():
             gain[kind] += m.state.ledger.seat(seat) - 50
     assert gain["best"] > 0 > gain["random"]
+
+
+def test_best_lays_the_solvers_arrangement_for_the_pot_carried_into_the_hand() -> None:
+    """Over seeded matches with ties carrying the pot, every move of best is the solver's
+    first arrangement for its hand, the players, the ranking, the bet and the pot carried,
+    and a carried pot changes some of them (so the pot is read, not left out)."""
+    carried = changed = 0
+    for seed in range(30):
+        rules = KabuRules(bet=2, hands=6)
+        m, bots = bot_match(GAME, rules, {1: "best", 2: "best", 3: "best"}, seed)
+        while m.advance().kind != "over":
+            move = GAME.bot_move(m, bots)
+            assert move is not None
+            s = m.state
+            seat = move[0].seat
+            pot = s.ledger.pot
+            plan = solve(s.cards[seat], 3, "extended", 2, pot)[0]
+            assert move[0] == Arrange(seat, [list(r) for r in plan.rows], list(plan.aside))
+            if pot:
+                carried += 1
+                other = solve(s.cards[seat], 3, "extended", 2, 0)[0]
+                changed += (other.rows, other.aside) != (plan.rows, plan.aside)
+            m.accept_trusted(move[0])
+    assert carried >= 10 and changed >= 1, (carried, changed)
