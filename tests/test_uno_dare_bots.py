@@ -67,6 +67,13 @@ def test_strong_plays_a_dare_on_a_next_player_holding_two_cards_before_its_own_c
     assert StrongBot(Rng(1)).choose(GAME, s, 2) == Play(2, DECK.parse("B5"))
 
 
+def test_strong_plays_its_highest_scoring_card_of_the_color_it_holds_most_of() -> None:
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "G1 G9 G3 B4 B6", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "G5")
+    assert StrongBot(Rng(1)).choose(GAME, s, 2) == Play(2, DECK.parse("G9"))
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "G1 B9 B3 B4 B6", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "G9")
+    assert StrongBot(Rng(1)).choose(GAME, s, 2) == Play(2, DECK.parse("B9"))
+
+
 def test_strong_names_the_color_it_holds_most_of() -> None:
     s = state(["R1 R2 R3 R4 R6 R7 R8", "WD9 B2 B3 G4", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "R5")
     ev = StrongBot(Rng(1)).choose(GAME, s, 2)
