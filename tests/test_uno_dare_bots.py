@@ -4,6 +4,8 @@ and catches; ``random`` plays any legal move, forgets UNO sometimes; strong beat
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from matchtools import bot_match
 
@@ -118,6 +120,23 @@ def test_random_forgets_uno_one_time_in_four_and_catches_half_the_time() -> None
     assert 0.19 * len(plays) <= forgot <= 0.31 * len(plays), (forgot, len(plays))
     caught = sum(bot.catches(s, 1) for _ in range(800))
     assert 340 <= caught <= 460, caught
+
+
+def test_a_bots_dare_is_judged_done_by_its_daring_8_in_16_for_random_12_for_strong() -> None:
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "G1 G2 B3", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "G5")
+    s.phase = "verdict"  # the bot's dare tried: its verdict is a draw by its daring
+    for bot, want in ((RandomBot(Rng(12)), 0.5), (StrongBot(Rng(13)), 0.75)):
+        done = sum(bot.choose(GAME, s, 2) == Answer(2, "done") for _ in range(3200))
+        assert abs(done - want * 3200) <= 100, (type(bot).__name__, done)
+
+
+def test_random_names_any_of_the_four_colors_for_a_wild_dare_it_plays() -> None:
+    s = state(["R1 R2 R3 R4 R6 R7 R8", "WD9 B2 B3 B4", "Y1 Y2 Y3 Y4 Y6 Y7 Y8"], "R5")
+    bot = RandomBot(Rng(14))
+    plays = [e for e in (bot.choose(GAME, s, 2) for _ in range(400)) if type(e) is Play]
+    assert {e.card for e in plays} == {DECK.parse("WD9")}
+    named = Counter(e.color for e in plays)
+    assert set(named) == {0, 1, 2, 3} and min(named.values()) >= len(plays) // 8, named
 
 
 def test_random_plays_the_card_drawn_but_keeps_it_one_time_in_8() -> None:
