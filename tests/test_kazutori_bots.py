@@ -361,3 +361,25 @@ def test_the_random_bot_claims_a_card_that_may_be_taken_half_the_time_any_other_
     # 4000 and 500 expected; the bounds are more than 5 standard deviations wide
     assert 3700 < right < 4300, right
     assert 380 < wrong < 620, wrong
+
+
+def test_sharp_says_it_claims_a_card_exactly_when_it_may_be_taken() -> None:
+    """``claims`` itself answers truly (a ``py:`` class may subclass SharpBot and ask it), not
+    only through the engine, which never asks a careful bot about a card that may not be
+    taken."""
+    answers = set()
+    for seed in range(10):
+        m, bots = seated(["sharp"] * 3, seed)
+        sharp = bots[1]
+        while not m.over:
+            p = m.advance()
+            if p.kind == "over":
+                break
+            s = m.state
+            if s.phase == "window":
+                for seat in s.ins:
+                    answers.add((s.ok, sharp.claims(s, seat)))
+            move = m.game.bot_move(m, bots)
+            assert move is not None
+            m.accept_trusted(move[0])
+    assert answers == {(True, True), (False, False)}
