@@ -14,6 +14,7 @@ from kabucli.events import Event
 from kabucli.games.yatchaba.bots import RandomBot, SmartBot
 from kabucli.games.yatchaba.rules import (
     GAME,
+    GUESSES,
     Bet,
     Continue,
     Guess,
@@ -159,3 +160,28 @@ def test_random_bot_guesses_only_possible_guesses_and_varies() -> None:
         assert m.why_not(ev) is None
         seen[tuple(ev.months)] += 1
     assert len(seen) > 100
+
+
+def test_random_bot_may_make_every_guess_that_can_be_right() -> None:
+    """Uniform among the guesses that can be right: each of them comes up, the last of the
+    list (12 12 12) as much as the first, and none that cannot be right."""
+    m = new_match(3)
+    play(m, "deal")
+    left = m.state.left
+    possible = {g for g in GUESSES if ways(left, g)}
+    bot = RandomBot(Rng(6, "test"))
+    seen = Counter(tuple(bot.choose(GAME, m.state, 1).months) for _ in range(20 * len(possible)))
+    assert set(seen) == possible
+    assert min(seen.values()) >= 3
+
+
+def test_smart_varies_its_guess_among_equally_likely_ones() -> None:
+    """Every guess of three different months is equally likely at the first deal: smart's
+    generator picks among them (the offset of ``best_guess``), it does not always guess the
+    same months."""
+    m = new_match(3)
+    play(m, "deal")
+    bot = SmartBot(Rng(7, "test"))
+    _, tops = best_guesses(m.state.left)
+    guesses = {tuple(bot.choose(GAME, m.state, 1).months) for _ in range(60)}
+    assert guesses <= set(tops) and len(guesses) > 5
