@@ -185,3 +185,13 @@ def test_smart_varies_its_guess_among_equally_likely_ones() -> None:
     _, tops = best_guesses(m.state.left)
     guesses = {tuple(bot.choose(GAME, m.state, 1).months) for _ in range(60)}
     assert guesses <= set(tops) and len(guesses) > 5
+
+
+def test_random_bot_continues_or_stops_at_even_odds() -> None:
+    m = new_match(2)
+    play(m, "deal", "guess 9 10 11", "bet", "bet")
+    seat = m.pending.seats[0]
+    bot = RandomBot(Rng(8, "test"))
+    moves = Counter(type(bot.choose(GAME, m.state, seat)) for _ in range(1600))
+    assert set(moves) == {Continue, Stop}
+    assert 700 <= moves[Continue] <= 900, moves
