@@ -195,3 +195,81 @@ def test_random_bot_continues_or_stops_at_even_odds() -> None:
     moves = Counter(type(bot.choose(GAME, m.state, seat)) for _ in range(1600))
     assert set(moves) == {Continue, Stop}
     assert 700 <= moves[Continue] <= 900, moves
+
+
+# -- smart's rule as docs/rules/yatchaba.md states it, worked out apart from the bot ---------
+
+def documented_smart(s: Any, seat: int) -> str:
+    """The move kind docs/rules/yatchaba.md's ``smart`` makes at a bet or a decision, worked
+    out from the page's words alone (its own sums, not the bot's code): the stake, a chip's
+    cost ``1 - stake``, the penalty of a pass that costs the turn to guess, and the lap's
+    chips. ``p``: the current guess's chance; ``q``: the best guess's chance now."""
+    total = sum(ways(s.left, g) for g in GUESSES)  # (every way three face-down cards fall)
+    q = max(ways(s.left, g) for g in GUESSES) / total
+    p = ways(s.left, s.guess) / total
+    guesses_later = seat not in s.guessed and s.passes[seat] <= s.rules.pass_limit
+    if seat == s.dealer and seat != s.guesser:
+        stake = 0.2
+    elif guesses_later:
+        stake = (1 - p) * 0.8 * q
+    else:
+        stake = 0.0
+    if s.phase == "bet":
+        if seat == s.guesser:
+            return "Bet"  # (it must)
+        a = s.due
+        # a pass costs the turn to guess when it is one more than the limit allows
+        costs_turn = guesses_later and s.passes[seat] + 1 > s.rules.pass_limit
+        penalty = 0.8 * q * (s.ledger.pot + a) if costs_turn else 0.0
+        return "Bet" if a * (1 - stake) <= (1 - stake) + penalty else "Pass"
+    others = s.due + sum(1 for p_ in s.order[1:] if p_ != seat and not s.out[p_])
+    return "Continue" if stake * others > (1 - stake) else "Stop"
+
+
+def test_smart_bets_passes_continues_and_stops_as_the_rules_page_says() -> None:
+    """At every bet and decision of seeded matches (smart and random seats, count and book
+    amounts, pass limits 0-2), ``smart`` in that seat makes the move the page's rule worked
+    out apart gives (documented_smart), with the pot as it is and with more chips in it
+    (every pot to 1,000 more where a pass costs the turn to guess, so the penalty comes to
+    outweigh the bet), and at a decision with 10 and 100 more chips due next lap: a stake of
+    p where the page says 1 - p, or a penalty without the bet's own chips, passed every test
+    before (probe ET: Y15). Each branch of the rule is met."""
+    seen: Counter[str] = Counter()
+    smart = SmartBot(Rng(1, "bot/check"))  # (its bets and decisions draw nothing)
+    for seed in range(40):
+        n = 2 + seed % 4
+        kinds_ = {p: "smart" if (p + seed) % 3 else "random" for p in range(1, n + 1)}
+        rules = YatchabaRules(amounts=("count", "book")[seed % 2], pass_limit=seed % 3,
+                              games=2)
+        match, bots = bot_match(GAME, rules, kinds_, seed)
+        while match.logged < 3000:
+            pend = match.advance()
+            if pend.kind == "over":
+                break
+            seat = pend.seats[0]
+            s: Any = match.state
+            if s.phase in ("bet", "decide"):
+                # a pass that costs the turn to guess: every pot to 1,000 more chips, where the
+                # penalty comes to outweigh the bet; a decision: more chips due next lap
+                costs = (s.phase == "bet" and seat not in s.guessed
+                         and s.passes[seat] == s.rules.pass_limit)
+                pots = range(1001) if costs else (0, 50, 500)
+                dues = (0, 10, 100) if s.phase == "decide" else (0,)
+                for more, due in [(m, d) for m in pots for d in dues]:
+                    s.ledger.balances[0] += more
+                    s.due += due
+                    try:
+                        want = documented_smart(s, seat)
+                        got = type(smart.choose(GAME, s, seat)).__name__
+                    finally:
+                        s.ledger.balances[0] -= more
+                        s.due -= due
+                    assert got == want, (seed, match.logged, seat, s.phase, more, due)
+                    who = "guesser" if seat == s.guesser else "other"
+                    seen[f"{want} {who}"] += 1
+                    if want == "Bet" and who == "other" and s.due > 1:
+                        seen["bet for the penalty"] += 1
+            match.submit(bots[seat].choose(GAME, s, seat))
+    assert seen["Bet guesser"] and seen["Pass other"] and seen["bet for the penalty"], seen
+    assert seen["Continue guesser"] + seen["Continue other"] > 0, seen
+    assert seen["Stop guesser"] + seen["Stop other"] > 0, seen
