@@ -1,0 +1,233 @@
+"""What is drawn for a seat holds no card its own view of the game hides from it.
+
+The games' rules decide what each seat may see (``game.view(state, seat)``, checked in
+tests/test_conformance.py); these tests hold the drawing code to it: at every event of every
+recorded game and of a few seeded bot matches, the table drawn for seat k (the text table of
+``replay --as``, ``--step`` and the hot seat, and the scene of ``replay --html --as``) draws no
+card that seat k's view lacks, an event hidden from seat k is not told to it by its
+notation, and the page for seat k holds one view, seat k's, with no seed."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_conformance import ENV, NAMES, card_tokens, notation_hides, recorded, runner, shown
+
+from kabucli import games, render
+from kabucli.cards import UNKNOWN
+from kabucli.cli import app
+from kabucli.engine import Game, Match, walk
+from kabucli.events import Event
+from kabucli.log import read_log
+from kabucli.render.html import page_data
+
+SEEDS = (918273645546372, 20261128)
+
+# Uno Dare at a real table: "at the end of a round every player shows the cards left (p2
+# shows R5-G7-WD12)" (docs/rules/uno-dare.md), so the text and the page tell the show to
+# every seat, while the game's hidden_from (and replay --as --json) hide it: left out here
+# (a question for the game's rules, not the drawing code; see the probe's report).
+SHOWN_AT_THE_TABLE = {("uno-dare", "show")}
+
+
+def told_at_the_table(game: Game, ev: Event) -> bool:
+    return (game.name, type(ev).__struct_config__.tag) in SHOWN_AT_THE_TABLE
+
+
+@pytest.fixture(scope="module")
+def bot_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
+    """Seeded bot matches of each game, their seeds written in their headers."""
+    folder = tmp_path_factory.mktemp("seated")
+    out: dict[str, list[Path]] = {}
+    for name in NAMES:
+        for seed in SEEDS:
+            log = folder / f"{name}-{len(out.get(name, []))}.kbl"
+            res = runner.invoke(app, ["play", name, "-s", str(seed), "-b", "all=random",
+                                      "--log", str(log), "-q"], env=ENV)
+            assert res.exit_code == 0, res.stdout + res.stderr
+            out.setdefault(name, []).append(log)
+    return out
+
+
+def logs_of(name: str, bot_logs: dict[str, list[Path]]) -> list[Path]:
+    return [*recorded(name), *bot_logs[name]]
+
+
+def each_state(game: Game, data: Any, check: Callable[[int, Event | None, Match], None]) -> None:
+    """``check`` the match before the first event (index 0, no event), then after each
+    event of the log (as ``replay`` walks it)."""
+    check(0, None, Match(game, data.header))
+    walk(game, data.header, data.events, check)
+
+
+class Drawn:
+    """The card tokens the game's render module draws while a table is drawn, caught where
+    it draws them (cards_inline and cards_box of kabucli.render, card_list, and Uno Dare's
+    card_text): '??' and a card nobody knows are not counted."""
+
+    def __init__(self, game: Game, mp: pytest.MonkeyPatch) -> None:
+        self.tokens: Counter[str] = Counter()
+        self.known = card_tokens(game)
+        module = games.part(game.name, "render")
+        for fn in ("cards_inline", "cards_box"):
+            if hasattr(module, fn):
+                mp.setattr(module, fn, self._spy_tokens(getattr(module, fn)))
+        if hasattr(module, "card_list"):
+            real_list = module.card_list
+
+            def card_list(deck: Any, cards: Any, *a: Any, **k: Any) -> str:
+                cards = list(cards)
+                self.add(deck.token(c) for c in cards if c != UNKNOWN)
+                return real_list(deck, cards, *a, **k)  # type: ignore[no-any-return]
+            mp.setattr(module, "card_list", card_list)
+        if hasattr(module, "card_text"):
+            real_text = module.card_text
+
+            def card_text(game: Game, card: int) -> Any:
+                if card != UNKNOWN:
+                    self.add([game.deck.token(card)])
+                return real_text(game, card)
+            mp.setattr(module, "card_text", card_text)
+
+    def add(self, tokens: Any) -> None:
+        self.tokens.update(t for t in tokens if t in self.known)
+
+    def _spy_tokens(self, real: Any) -> Any:
+        def spy(tokens: list[str], *a: Any, **k: Any) -> Any:
+            self.add(tokens)
+            return real(tokens, *a, **k)
+        return spy
+
+
+def scene_tokens(scene: Any, tokens: frozenset[str]) -> Counter[str]:
+    return shown(scene, tokens)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_table_drawn_for_a_seat_draws_no_card_its_view_hides(
+        name: str, bot_logs: dict[str, list[Path]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``render.table(game, match, k)`` (the text table of ``replay --as pK``, ``--step`` and
+    the hot seat) draws, at every event, only cards that seat k's view of the game shows; and
+    the whole table (no viewer) does draw more than some seat's, where a seat's view hides
+    anything."""
+    game = games.get(name)
+    tokens = card_tokens(game)
+    drawn = Drawn(game, monkeypatch)
+    hid = hides = 0
+    for path in logs_of(name, bot_logs):
+        data = read_log(path, games.event_types)
+        n = len(data.header.seats)
+
+        def check(index: int, ev: Event | None, m: Match, path: Path = path,
+                  n: int = n) -> None:
+            nonlocal hid, hides
+            drawn.tokens.clear()
+            render.table(game, m, None)
+            whole_drawn = drawn.tokens.copy()
+            whole = shown(game.view(m.state), tokens)
+            extras = []
+            for k in range(1, n + 1):
+                drawn.tokens.clear()
+                render.table(game, m, k)
+                view = shown(game.view(m.state, k), tokens)
+                extra = drawn.tokens - view
+                # a card the whole view holds and seat k's lacks: hidden from seat k
+                leak = extra & (whole - view)
+                assert not leak, (f"{path.name}: the table drawn for p{k} after event "
+                                  f"{index} shows {sorted(leak.elements())}, hidden from it")
+                extras.append(extra)
+                if view != whole:
+                    hides += 1
+                    hid += drawn.tokens != whole_drawn
+            # a card in no view (the rows of the hand just played, drawn between hands) is
+            # drawn for every seat alike, or for none
+            public = extras[0].copy()
+            for extra in extras[1:]:
+                public &= extra
+            for k, extra in enumerate(extras, 1):
+                assert not extra - public, (
+                    f"{path.name}: the table drawn for p{k} after event {index} shows "
+                    f"{sorted((extra - public).elements())}, which its view lacks")
+        each_state(game, data, check)
+    assert hides == 0 or hid > 0, f"{name}: a seat's table never drew less than the whole"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_html_page_of_a_seat_holds_its_view_only_and_no_seed(
+        name: str, bot_logs: dict[str, list[Path]]) -> None:
+    """``replay --html --as pK``'s data (:func:`page_data`): one view, seat k's; at every
+    event its scene holds only cards that seat k's view shows, an event hidden from seat k
+    has the notation "hidden" and its line does not hold the notation; and the seed is in
+    none of the page's data (it gives away every card)."""
+    game = games.get(name)
+    tokens = card_tokens(game)
+    for path in logs_of(name, bot_logs):
+        data = read_log(path, games.event_types)
+        n = len(data.header.seats)
+        seed = data.header.seed
+        for k in range(1, n + 1):
+            info = page_data(game, data, path.name, k)
+            text = json.dumps(info)
+            if seed is not None and seed in SEEDS:  # (a recorded game's seed may be 7)
+                held = str(seed) in text
+                assert not held, f"{path.name}: the page of p{k} holds the seed"
+            [view] = info["views"]
+            assert view["key"] == f"p{k}"
+            steps = view["at"]
+            events = {e["n"]: e for e in view["events"]}
+
+            def check(index: int, ev: Event | None, m: Match, k: int = k,
+                      steps: Any = steps, events: Any = events, info: Any = info,
+                      path: Path = path) -> None:
+                scene = dict(info["scenes"][steps[index]])
+                scene["seats"] = [info["seats_seen"][i] for i in scene["seats"]]
+                extra = scene_tokens(scene, tokens) - shown(game.view(m.state, k), tokens)
+                assert not extra, (f"{path.name}: the page of p{k} after event {index} "
+                                   f"draws {sorted(extra.elements())}, hidden from it")
+                if (ev is not None and game.hidden_from(ev, k) and index in events
+                        and not told_at_the_table(game, ev)):
+                    entry = events[index]
+                    assert entry["notation"] == "hidden", (path.name, k, index)
+                    if notation_hides(game, ev):
+                        assert game.notate(ev) not in entry["line"], (path.name, k, index)
+            each_state(game, data, check)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_event_hidden_from_a_seat_is_not_told_to_it_in_words(
+        name: str, bot_logs: dict[str, list[Path]]) -> None:
+    """The event line of ``replay --as pK`` for an event hidden from seat k (a deal, another
+    seat's secret move): its words hold neither its notation nor a card it carries that
+    seat k's view lacks right after it."""
+    from test_conformance import carried
+
+    game = games.get(name)
+    tokens = card_tokens(game)
+    for path in logs_of(name, bot_logs):
+        data = read_log(path, games.event_types)
+        n = len(data.header.seats)
+
+        def check(index: int, ev: Event | None, m: Match, path: Path = path,
+                  n: int = n) -> None:
+            if ev is None:
+                return
+            for k in range(1, n + 1):
+                if not game.hidden_from(ev, k) or told_at_the_table(game, ev):
+                    continue
+                words = render.event_words(game, ev, m, k)
+                if notation_hides(game, ev):
+                    assert game.notate(ev) not in words, (path.name, k, index, words)
+                view = shown(game.view(m.state, k), tokens)
+                # (multisets: a deck may hold two cards of one token)
+                secret = set((carried(game, ev) - view)
+                             & (shown(game.view(m.state), tokens) - view))
+                said = set(words.replace("-", " ").replace(",", " ").replace(":", " ").split())
+                # (a token the seat sees elsewhere, or a number, may be said for that)
+                told = {t for t in secret & said if not t.isdigit() and not view[t]}
+                assert not told, (path.name, k, index, words, sorted(told))
+        each_state(game, data, check)
