@@ -93,6 +93,12 @@ def test_an_undo_seen_by_a_seat_hides_what_it_took_back_when_that_was_hidden(
     assert "   2 referee      undo (takes back event 1, hidden from p2)" in seat.stdout
     doc = json.loads(kabucli("replay", str(log), "--as", "p2", "--json").stdout)
     assert doc["steps"][1]["takes_back"] == [1]
+    # the page written with --as p2 says the same (its data holds p2's view only)
+    page = tmp_path / "p2.html"
+    assert kabucli("replay", str(log), "--as", "p2", "--html", str(page)).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    assert "undo (takes back event 1, hidden from p2)" in html
+    assert "deal 7-7-3" not in html
 
 
 def test_event_numbers_are_written_as_runs() -> None:
