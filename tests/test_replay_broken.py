@@ -126,6 +126,16 @@ def test_a_seat_sees_that_a_hidden_event_breaks_a_rule_and_nothing_it_holds(
     assert lines["p3"] == ("p2: an event hidden from this seat breaks a rule (what it holds "
                            "is hidden from p3)")
     assert lines["p2"] == lines["all"]  # p2's own move: p2 may read why
+    # the page written with --as p3 holds p3's view only: its violation too (the referee's
+    # reason names p2's rows)
+    page = tmp_path / "p3.html"
+    res = kabucli("replay", str(bad), "--as", "p3", "--html", str(page))
+    assert res.exit_code == 1
+    html = page.read_text(encoding="utf-8")
+    assert "what it holds is hidden from p3" in html
+    assert "4-7-3" not in html and "1-2-4-6-7-7-9-9-11-12" not in html
+    seat = page_data(games.get("kabu-tsukuri"), data, bad.name, 3)["violation"]
+    assert "hidden from p3" in seat["text"] and "4-7-3" not in seat["text"]
 
 
 @pytest.mark.parametrize("game", sorted(BROKEN))
