@@ -28,17 +28,6 @@ from kabucli.render.html import page_data
 
 SEEDS = (918273645546372, 20261128)
 
-# Uno Dare at a real table: "at the end of a round every player shows the cards left (p2
-# shows R5-G7-WD12)" (docs/rules/uno-dare.md), so the text and the page tell the show to
-# every seat, while the game's hidden_from (and replay --as --json) hide it: left out here
-# (a question for the game's rules, not the drawing code; see the probe's report).
-SHOWN_AT_THE_TABLE = {("uno-dare", "show")}
-
-
-def told_at_the_table(game: Game, ev: Event) -> bool:
-    return (game.name, type(ev).__struct_config__.tag) in SHOWN_AT_THE_TABLE
-
-
 @pytest.fixture(scope="module")
 def bot_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
     """Seeded bot matches of each game, their seeds written in their headers."""
@@ -189,8 +178,7 @@ def test_the_html_page_of_a_seat_holds_its_view_only_and_no_seed(
                 extra = scene_tokens(scene, tokens) - shown(game.view(m.state, k), tokens)
                 assert not extra, (f"{path.name}: the page of p{k} after event {index} "
                                    f"draws {sorted(extra.elements())}, hidden from it")
-                if (ev is not None and game.hidden_from(ev, k) and index in events
-                        and not told_at_the_table(game, ev)):
+                if ev is not None and game.hidden_from(ev, k) and index in events:
                     entry = events[index]
                     assert entry["notation"] == "hidden", (path.name, k, index)
                     if notation_hides(game, ev):
@@ -217,7 +205,7 @@ def test_an_event_hidden_from_a_seat_is_not_told_to_it_in_words(
             if ev is None:
                 return
             for k in range(1, n + 1):
-                if not game.hidden_from(ev, k) or told_at_the_table(game, ev):
+                if not game.hidden_from(ev, k):
                     continue
                 words = render.event_words(game, ev, m, k)
                 if notation_hides(game, ev):

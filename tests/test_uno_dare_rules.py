@@ -1780,3 +1780,31 @@ def test_a_typed_line_with_a_word_or_number_out_of_its_place_is_refused_saying_h
         GAME.parse(s, line)
     assert GAME.parse(s, "race p1=999") == Race([999, -1])
     assert GAME.parse(s, "reshuffle 108") == Reshuffle(108)
+
+
+def test_at_a_real_tables_round_end_each_hand_shown_is_seen_by_every_seat() -> None:
+    """"At the end of a round every player shows the cards left" (docs/rules/uno-dare.md):
+    the show is a public chance event (hidden_from no seat) and p2's view right after p1
+    shows holds p1's cards, while p3's hand, not shown yet, is still only its size. The show
+    was hidden from the other seats (replay --as p2 --json: "hidden") while the text replay
+    told it to them (probe ES)."""
+    from kabucli import games
+    from kabucli.games.uno_dare.rules import Show
+    from kabucli.log import read_log
+
+    path = Path(__file__).resolve().parent.parent / "replays/uno-dare/3p-physical-round.kbl"
+    data = read_log(path, games.event_types)
+    match = Match(GAME, data.header)
+    shows = 0
+    for ev in data.events:
+        match.submit(ev)
+        if not isinstance(ev, Show):
+            continue
+        shows += 1
+        assert not any(GAME.hidden_from(ev, k) for k in (1, 2, 3))
+        for k in (1, 2, 3):
+            hands = GAME.view(match.state, k)["hands"]
+            assert hands[f"p{ev.seat}"] == [UNO_DARE_108.token(c) for c in ev.cards], k
+        if ev.seat == 1:
+            assert GAME.view(match.state, 2)["hands"]["p3"] == 8  # (p3 shows next)
+    assert shows == 2

@@ -283,7 +283,9 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     Rules = UnoDareRules
     events = (Deal, Play, Draw, Keep, Name, Answer, Uno, Catch, Pass, Race, Reshuffle, Penalty,
               Show, Score, End, Undo)
-    public_chance = (Race,)  # reaction draws: no card, and who wins the race is seen
+    # reaction draws (no card, and who wins the race is seen); the hands shown at a real
+    # table's round end (every player shows the cards left: docs/rules/uno-dare.md)
+    public_chance = (Race, Show)
     # logs from before stuck_rounds (their header has none) are read with the most it may
     # be: they played on through rounds that scored nothing, and none comes near 1000 in a row
     rules_added: ClassVar[Mapping[str, Any]] = {"stuck_rounds": 1000}
@@ -1186,8 +1188,12 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def view(self, s: UnoState, seat: int | None = None) -> dict[str, Any]:
         tok = self.deck.token
 
+        # at a real table's round end each player shows the cards left (Show, a public chance
+        # event): a hand shown is known to every seat until the score is taken
+        showing = s.physical and bool(s.todo) and s.todo[0][0] in (T_SHOW, T_SCORE)
+
         def hand(p: int) -> list[str] | int:
-            if seat is None or seat == p:
+            if seat is None or seat == p or (showing and UNKNOWN not in s.hands[p]):
                 return [tok(c) for c in s.hands[p]]
             return len(s.hands[p])
 
