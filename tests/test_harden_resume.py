@@ -69,6 +69,17 @@ def quit_game(path: Path) -> Path:
     return path
 
 
+def torn_log(tmp_path: Path) -> tuple[Path, int, bytes, Any]:
+    """A quit game's binary log whose last record is torn five bytes into its frame: the log,
+    where that record starts, the torn bytes, and the log as read (not strict)."""
+    log = quit_game(tmp_path / "g.kbl")
+    data = log.read_bytes()
+    start, _ = frames(data)[-1]
+    torn = data[:start + 5]
+    log.write_bytes(torn)
+    return log, start, torn, read_log(log, games.event_types, strict=False)
+
+
 def with_control(log: Path, seat: int, control: str) -> Path:
     """``log`` written again with seat ``seat``'s control replaced (as a forged log would)."""
     data = read_log(log, games.event_types)
@@ -272,12 +283,7 @@ def test_a_torn_tail_is_not_cut_while_its_side_files_name_cannot_be_synced(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # the tail is cut from the log only once its side file is on disk under its name: a
     # folder that cannot be synced (an I/O error) leaves the log as it is, no side file made
-    log = quit_game(tmp_path / "g.kbl")
-    data = log.read_bytes()
-    start, _ = frames(data)[-1]
-    torn = data[:start + 5]
-    log.write_bytes(torn)
-    read = read_log(log, games.event_types, strict=False)
+    log, start, torn, read = torn_log(tmp_path)
     assert read.good_bytes == start
     real_sync = os.fsync
 
@@ -517,12 +523,7 @@ def test_a_torn_tails_side_file_is_synced_and_its_folder_too_before_the_log_is_c
     """Seen from the fsync calls (os.fsync noting what it syncs, and how long the log is
     then): the side file's bytes, then its folder, are on disk while the log still holds
     the tail, so that a crash at any point keeps the tail in one of them."""
-    log = quit_game(tmp_path / "g.kbl")
-    data = log.read_bytes()
-    start, _ = frames(data)[-1]
-    torn = data[:start + 5]
-    log.write_bytes(torn)
-    read = read_log(log, games.event_types, strict=False)
+    log, start, torn, read = torn_log(tmp_path)
     side = tmp_path / "g.kbl.torn-1"
     real_sync = os.fsync
     synced = []
