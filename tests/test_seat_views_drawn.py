@@ -10,12 +10,14 @@ notation, and the page for seat k holds one view, seat k's, with no seed."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from test_conformance import ENV, NAMES, card_tokens, notation_hides, recorded, runner, shown
 
 from kabucli import games, render
@@ -219,3 +221,87 @@ def test_an_event_hidden_from_a_seat_is_not_told_to_it_in_words(
                 told = {t for t in secret & said if not t.isdigit() and not view[t]}
                 assert not told, (path.name, k, index, words, sorted(told))
         each_state(game, data, check)
+
+
+def _text(drawing: Any) -> str:
+    console = Console(width=200, no_color=True, record=True)
+    console.print(drawing)
+    return console.export_text()
+
+
+def test_the_card_an_uno_dare_player_just_drew_is_told_to_that_player_only(
+        bot_logs: dict[str, list[Path]]) -> None:
+    """After a draw in a seeded Uno Dare match (the card drawn may be played at once), the
+    table drawn for the player who drew (``replay --as``, ``--step``, the hot seat) and the
+    page's scene say "pN drew X: play it now or keep it"; drawn for any other seat, neither
+    says it nor names the card more often than that seat's view holds it. (Probe ES's
+    mutant U1, the line shown to every viewer, survived: plain words, no card drawn.)"""
+    from kabucli.games.uno_dare import render as uno_render
+
+    game = games.get("uno-dare")
+    tokens = card_tokens(game)
+    seen = 0
+    for path in bot_logs["uno-dare"]:
+        data = read_log(path, games.event_types)
+        n = len(data.header.seats)
+
+        def check(index: int, ev: Event | None, m: Match, path: Path = path,
+                  n: int = n) -> None:
+            nonlocal seen
+            s = m.state
+            if s.phase != "drawn" or s.physical:
+                return
+            seen += 1
+            card = game.deck.token(s.drawn)
+            told = f"p{s.turn} drew {card}: play it now or keep it"
+            for k in range(1, n + 1):
+                text = _text(render.table(game, m, k))
+                lines = uno_render.scene(game, m, k)["lines"]
+                where = f"{path.name}: after event {index}, drawn for p{k}"
+                if k == s.turn:
+                    assert told in text and told in lines, where
+                    continue
+                assert not re.search(r"\bdrew \S+:", text), (where, text)
+                assert not any("drew" in line for line in lines), (where, lines)
+                times = len(re.findall(rf"(?<![\w#]){re.escape(card)}(?!\w)", text))
+                held = shown(game.view(s, k), tokens)[card]
+                assert times <= held, (where, card, times, held, text)
+        each_state(game, data, check)
+    assert seen, "no seeded draw to look at"
+
+
+def test_a_dare_hand_shown_at_the_showdown_is_drawn_for_every_seat(
+        bot_logs: dict[str, list[Path]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a Dare hand is shown at the showdown (a public event: every seat's view holds
+    it), the table drawn for every seat and every seat's page scene draw its cards face up,
+    not only its owner's. (Probe ES's mutant D2, a shown hand drawn face down for the
+    others, hid too much and survived every test.)"""
+    from kabucli.games.dare import render as dare_render
+
+    game = games.get("dare")
+    drawn = Drawn(game, monkeypatch)
+    seen = 0
+    for path in logs_of("dare", bot_logs):
+        data = read_log(path, games.event_types)
+        n = len(data.header.seats)
+
+        def check(index: int, ev: Event | None, m: Match, path: Path = path,
+                  n: int = n) -> None:
+            nonlocal seen
+            s = m.state
+            for p in range(1, n + 1):
+                if s.shown[p] is None or not s.hands[p]:
+                    continue
+                seen += 1
+                hand = Counter(game.deck.token(c) for c in s.hands[p])
+                for k in range(1, n + 1):
+                    where = f"{path.name}: after event {index}, p{p}'s hand drawn for p{k}"
+                    assert not hand - shown(game.view(s, k), card_tokens(game)), where
+                    drawn.tokens.clear()
+                    render.table(game, m, k)
+                    assert not hand - drawn.tokens, (where, sorted(drawn.tokens.elements()))
+                    [seat] = [x for x in dare_render.scene(game, m, k)["seats"]
+                              if x["seat"] == p]
+                    assert Counter(seat["rows"][0]["cards"]) == hand, (where, seat)
+        each_state(game, data, check)
+    assert seen, "no showdown with a hand shown to look at"
