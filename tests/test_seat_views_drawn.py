@@ -9,6 +9,7 @@ notation, and the page for seat k holds one view, seat k's, with no seed."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections import Counter
@@ -224,7 +225,7 @@ def test_an_event_hidden_from_a_seat_is_not_told_to_it_in_words(
 
 
 def _text(drawing: Any) -> str:
-    console = Console(width=200, no_color=True, record=True)
+    console = Console(width=200, no_color=True, record=True, file=io.StringIO())
     console.print(drawing)
     return console.export_text()
 
@@ -305,3 +306,32 @@ def test_a_dare_hand_shown_at_the_showdown_is_drawn_for_every_seat(
                     assert Counter(seat["rows"][0]["cards"]) == hand, (where, seat)
         each_state(game, data, check)
     assert seen, "no showdown with a hand shown to look at"
+
+
+@pytest.mark.parametrize("log", sorted(Path("replays/kazu-tori").glob("*physical*")),
+                         ids=lambda p: p.name)
+def test_at_a_real_kazu_tori_table_a_pile_is_drawn_as_its_size_for_everyone(log: Path) -> None:
+    """At a real table nobody knows a pile's cards (the deal is typed 'deal' alone, the piles
+    taken go face down again): the whole table (``replay`` with no seat) draws each pile as
+    its size, never a row of ??, and the page's scene as one ?? with its count, as for any
+    seat. (Probe ES's mutants K2 and K4, the whole table's piles drawn card by card at a real
+    table, survived every test: they leak nothing, every card being unknown.)"""
+    from kabucli.games.kazu_tori import render as kazu_render
+
+    game = games.get("kazu-tori")
+    data = read_log(log, games.event_types)
+    piles = 0
+
+    def check(index: int, ev: Event | None, m: Match) -> None:
+        nonlocal piles
+        assert m.state.physical
+        text = _text(render.table(game, m))
+        assert "??" not in text, (log.name, index, text)
+        for seat in kazu_render.scene(game, m)["seats"]:
+            [row] = seat["rows"]
+            size = len(m.state.piles[seat["seat"]])
+            piles += size > 0
+            assert (row["cards"], row["count"]) == (["??"] if size else [], size), (
+                log.name, index, seat)
+    each_state(game, data, check)
+    assert piles, "no pile to look at"
