@@ -133,6 +133,12 @@ def test_the_table_drawn_for_a_seat_draws_no_card_its_view_hides(
                 assert not leak, (f"{path.name}: the table drawn for p{k} after event "
                                   f"{index} shows {sorted(leak.elements())}, hidden from it")
                 extras.append(extra)
+                # and the whole table's cards but those hidden from seat k are drawn for it
+                # too (multisets: a token may be hidden in one place and seen in another)
+                lost = (whole_drawn - (whole - view)) - drawn.tokens
+                assert not lost, (f"{path.name}: the table drawn for p{k} after event "
+                                  f"{index} hides {sorted(lost.elements())}, which its view "
+                                  "holds")
                 if view != whole:
                     hides += 1
                     hid += drawn.tokens != whole_drawn
@@ -158,6 +164,7 @@ def test_the_html_page_of_a_seat_holds_its_view_only_and_no_seed(
     none of the page's data (it gives away every card)."""
     game = games.get(name)
     tokens = card_tokens(game)
+    module = games.part(name, "render")
     for path in logs_of(name, bot_logs):
         data = read_log(path, games.event_types)
         n = len(data.header.seats)
@@ -178,9 +185,16 @@ def test_the_html_page_of_a_seat_holds_its_view_only_and_no_seed(
                       path: Path = path) -> None:
                 scene = dict(info["scenes"][steps[index]])
                 scene["seats"] = [info["seats_seen"][i] for i in scene["seats"]]
-                extra = scene_tokens(scene, tokens) - shown(game.view(m.state, k), tokens)
+                drawn = scene_tokens(scene, tokens)
+                view = shown(game.view(m.state, k), tokens)
+                extra = drawn - view
                 assert not extra, (f"{path.name}: the page of p{k} after event {index} "
                                    f"draws {sorted(extra.elements())}, hidden from it")
+                # and the whole scene's cards but those hidden from seat k are drawn for it
+                whole = scene_tokens(module.scene(game, m), tokens)
+                lost = (whole - (shown(game.view(m.state), tokens) - view)) - drawn
+                assert not lost, (f"{path.name}: the page of p{k} after event {index} "
+                                  f"hides {sorted(lost.elements())}, which its view holds")
                 if ev is not None and game.hidden_from(ev, k) and index in events:
                     entry = events[index]
                     assert entry["notation"] == "hidden", (path.name, k, index)

@@ -133,6 +133,16 @@ def _drawn(game: Game, s: UnoState, viewer: int | None) -> str:
     return f"p{s.turn} drew {game.deck.token(s.drawn)}: play it now or keep it"
 
 
+def _seen(s: UnoState, p: int, viewer: int | None) -> bool:
+    """Whether ``viewer`` may see seat p's hand: its own, or at a real table's round end a
+    hand shown (a Show is public: the game's view gives it to every seat until the round's
+    score is taken, as it does here)."""
+    if viewer is None or viewer == p:
+        return True
+    showing = s.physical and bool(s.todo) and s.todo[0][0] in (T_SHOW, T_SCORE)
+    return showing and UNKNOWN not in s.hands[p]
+
+
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
     s: UnoState = match.state
     arrow = "→ p1, p2, ..." if s.direction > 0 else "← ..., p2, p1"
@@ -155,7 +165,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     seats.add_column("")
     for p in range(1, s.n + 1):
         hand = s.hands[p]
-        shown = viewer is None or viewer == p
+        shown = _seen(s, p, viewer)
         seats.add_row(seat_cell(match, p), str(s.totals[p]), str(len(hand)),
                       hand_line(game, hand) if shown else Text("hidden", style="dim"),
                       _status(s, p))
@@ -365,7 +375,7 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
     seats = []
     for p in range(1, s.n + 1):
         hand = s.hands[p]
-        shown = viewer is None or viewer == p
+        shown = _seen(s, p, viewer)
         seats.append({"seat": p, "chips": s.totals[p], "chips_label": "score",
                       "status": _status(s, p).plain,
                       "rows": [{"label": f"hand · {len(hand)}",
