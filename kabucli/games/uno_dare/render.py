@@ -37,6 +37,7 @@ from kabucli.games.uno_dare.rules import (
     Uno,
     UnoState,
     dare_number,
+    hand_seen,
 )
 from kabucli.games.uno_dare.text import COLOR_NAMES, dare_text
 from kabucli.notation import card_list
@@ -133,16 +134,6 @@ def _drawn(game: Game, s: UnoState, viewer: int | None) -> str:
     return f"p{s.turn} drew {game.deck.token(s.drawn)}: play it now or keep it"
 
 
-def _seen(s: UnoState, p: int, viewer: int | None) -> bool:
-    """Whether ``viewer`` may see seat p's hand: its own, or at a real table's round end a
-    hand shown (a Show is public: the game's view gives it to every seat until the round's
-    score is taken, as it does here)."""
-    if viewer is None or viewer == p:
-        return True
-    showing = s.physical and bool(s.todo) and s.todo[0][0] in (T_SHOW, T_SCORE)
-    return showing and UNKNOWN not in s.hands[p]
-
-
 def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType:
     s: UnoState = match.state
     arrow = "→ p1, p2, ..." if s.direction > 0 else "← ..., p2, p1"
@@ -165,7 +156,7 @@ def table(game: Game, match: Match, viewer: int | None = None) -> RenderableType
     seats.add_column("")
     for p in range(1, s.n + 1):
         hand = s.hands[p]
-        shown = _seen(s, p, viewer)
+        shown = hand_seen(s, p, viewer)
         seats.add_row(seat_cell(match, p), str(s.totals[p]), str(len(hand)),
                       hand_line(game, hand) if shown else Text("hidden", style="dim"),
                       _status(s, p))
@@ -375,7 +366,7 @@ def scene(game: Game, match: Match, viewer: int | None = None) -> dict[str, Any]
     seats = []
     for p in range(1, s.n + 1):
         hand = s.hands[p]
-        shown = _seen(s, p, viewer)
+        shown = hand_seen(s, p, viewer)
         seats.append({"seat": p, "chips": s.totals[p], "chips_label": "score",
                       "status": _status(s, p).plain,
                       "rows": [{"label": f"hand · {len(hand)}",

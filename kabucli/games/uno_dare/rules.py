@@ -275,6 +275,17 @@ class UnoState:
 
 # -- the game -------------------------------------------------------------------------------
 
+def hand_seen(s: UnoState, p: int, viewer: int | None) -> bool:
+    """Whether the player in seat ``viewer`` (None: the referee, who sees all) sees seat p's
+    hand: their own, or at a real table's round end a hand shown (each player shows the cards
+    left: a Show is a public chance event), until the round's score is taken. The view and
+    the drawings (render.py) both ask this."""
+    if viewer is None or viewer == p:
+        return True
+    showing = s.physical and bool(s.todo) and s.todo[0][0] in (T_SHOW, T_SCORE)
+    return showing and UNKNOWN not in s.hands[p]
+
+
 class UnoDare(Game[UnoState, UnoDareRules]):
     name = "uno-dare"
     title = "Uno Dare"
@@ -1188,12 +1199,8 @@ class UnoDare(Game[UnoState, UnoDareRules]):
     def view(self, s: UnoState, seat: int | None = None) -> dict[str, Any]:
         tok = self.deck.token
 
-        # at a real table's round end each player shows the cards left (Show, a public chance
-        # event): a hand shown is known to every seat until the score is taken
-        showing = s.physical and bool(s.todo) and s.todo[0][0] in (T_SHOW, T_SCORE)
-
         def hand(p: int) -> list[str] | int:
-            if seat is None or seat == p or (showing and UNKNOWN not in s.hands[p]):
+            if hand_seen(s, p, seat):
                 return [tok(c) for c in s.hands[p]]
             return len(s.hands[p])
 
