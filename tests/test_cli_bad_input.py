@@ -261,6 +261,22 @@ def test_a_utf16_script_on_standard_input_is_refused_saying_so(tmp_path: Path) -
     assert not log.exists()
 
 
+def test_a_shift_jis_script_on_standard_input_is_refused_as_a_file_is(tmp_path: Path) -> None:
+    """A script saved in Shift-JIS (CP932, as Japanese Windows saves text) piped in is not
+    UTF-8, said so as for the same file by its name; it was read as moves with its bytes
+    escaped: "'\\udc8eR\\udc93c' is not a Dare move" at its line."""
+    import subprocess
+    import sys
+
+    log = tmp_path / "g.kbl"
+    res = subprocess.run([sys.executable, "-m", "kabucli", *HUMAN_GAME, "--script", "-",
+                          "--log", str(log)], input="# 山田\r\n山田 pass\r\n".encode("cp932"),
+                         capture_output=True, timeout=120)
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.decode().strip() == "error: script - is not UTF-8 text"
+    assert not log.exists()
+
+
 # -- logs given to replay, audit, resume and log convert ---------------------------------
 
 @pytest.fixture(scope="module")

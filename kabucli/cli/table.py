@@ -231,9 +231,9 @@ def _read_script(script: str | None) -> tuple[str, Iterator[tuple[int, str]]] | 
             if len(text) > MAX_SCRIPT_BYTES:
                 fail(f"cannot read script -: larger than {size_text(MAX_SCRIPT_BYTES)}, the "
                      "most kabucli reads from such a file", EXIT_UNREADABLE)
-            if text.startswith(("\udcff\udcfe", "\udcfe\udcff")):  # (read, its bytes kept)
-                raise UnicodeDecodeError("utf-8", text[:2].encode("utf-8", "surrogateescape"),
-                                         0, 1, "UTF-16's byte order mark")
+            if not text.isascii():  # bytes that are not UTF-8 are read escaped (UTF-16,
+                # Shift-JIS): refused as in a file, not read as moves
+                text.encode("utf-8", "surrogateescape").decode()
         else:
             text = read_bytes(script, MAX_SCRIPT_BYTES).decode()
     except OSError as exc:
