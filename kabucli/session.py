@@ -74,13 +74,16 @@ def _reads_as_seat(word: str) -> bool:
 
 
 def _check_name(name: str, seat: int) -> None:
-    """Refuse a --player name that could not be typed in place of its seat."""
+    """Refuse a --player name that could not be typed in place of its seat: read as a typed
+    line is (:func:`~kabucli.notation.typed_form`: full-width 'ｐ２' is 'p2', the ideographic
+    space a space, '＝' '=')."""
     why = ""
-    if not name.strip() or not name.isprintable():
+    typed = typed_form(name)
+    if not typed.strip() or not typed.isprintable():
         why = "a name must be printable text, not empty"
-    elif _WORD.fullmatch(name) is None:
+    elif _WORD.fullmatch(typed) is None:
         why = "a name is one word without spaces, ',', '|', '=' or '#'"
-    elif _reads_as_seat(name):
+    elif _reads_as_seat(typed):
         why = "a name like p2 would read as a seat"
     if why:
         raise ParseError(f"--player {_option(name)} (seat {seat}): {why}")

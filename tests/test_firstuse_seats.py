@@ -91,6 +91,14 @@ def test_players_says_how_many_and_names_may_be_given_for_some_seats_only() -> N
     (("-p", "Ann#1"), "--player 'Ann#1' (seat 1): a name is one word without spaces, ',', '|', "
                       "'=' or '#'"),
     (("-p", "P2"), "--player 'P2' (seat 1): a name like p2 would read as a seat"),
+    # a name is read as typed lines are, full-width forms folded (typed_form): one that
+    # folds into a seat, a space, '=' or '#' could not be typed as the name (all were taken)
+    (("-p", "ｐ２"), "--player 'ｐ２' (seat 1): a name like p2 would read as a seat"),
+    (("-p", "2＝山田"), "--player '2＝山田' (seat 1): a name is one word without spaces, ',', "
+                       "'|', '=' or '#'"),
+    (("-p", "山田＃1"), "--player '山田＃1' (seat 1): a name is one word without spaces"),
+    # (the ideographic space was 'a name must be printable text, not empty')
+    (("-p", "山田　太郎"), "--player '山田　太郎' (seat 1): a name is one word without spaces"),
     (("-p", "Ann", "-p", "ANN"), "--player 'Ann' (seat 1): seat 2 is called 'ANN' too; "
                                  "give each seat its own name"),
     (("-p", "best", "--bot", "2=best"), "--player 'best' (seat 1): seat 2 is called 'best' "
