@@ -62,8 +62,25 @@ def _standard_streams() -> None:
         setattr(sys, name, stream)
 
 
+def _output_escapes() -> None:
+    """Standard output whose encoding cannot write every character (PYTHONIOENCODING=ascii,
+    latin-1: an ASCII terminal) writes what it cannot as escapes (a name 山田 as
+    ``\\u5c71\\u7530``), as standard error does, rather than stop the command at the first
+    '·' or name with an "internal error" (UnicodeEncodeError)."""
+    import io
+    import sys
+
+    out = sys.stdout
+    if isinstance(out, io.TextIOWrapper) and out.errors == "strict":
+        try:
+            out.reconfigure(errors="backslashreplace")
+        except (OSError, ValueError):  # (not ours to change after all)
+            pass
+
+
 def main() -> None:
     _standard_streams()
+    _output_escapes()
     # (a Ctrl-C that the shell has the program ignore, as a background job's, stays ignored)
     loading = signal.getsignal(signal.SIGINT) is signal.default_int_handler
     if loading:

@@ -171,3 +171,25 @@ def test_a_line_of_exactly_the_endless_bound_is_counted_and_one_past_it_is_endle
     assert [read_line(at, 3, 10) for _ in range(2)] == [("", 10), ("ok", 2)]
     with pytest.raises(EndlessLine):
         read_line(stream("x" * 11 + "\n"), 3, 10)
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_an_output_that_cannot_encode_every_character_plays_with_them_escaped(
+        tmp_path: Path, encoding: str) -> None:
+    """An output whose encoding is not UTF-8 (PYTHONIOENCODING=ascii, an ASCII terminal)
+    was an "internal error" (UnicodeEncodeError, exit 3) at the first '·' of the table's
+    title, before any card: the match is played, what cannot be written escaped (a
+    player's name 山田 as '\\u5c71\\u7530'), and its log is whole."""
+    log = tmp_path / "g.jsonl"
+    proc = subprocess.run(
+        [sys.executable, "-m", "kabucli", "play", "dare", "--seed", "1", "-p", "山田",
+         "--bot", "all=best", "--log", str(log)],
+        capture_output=True, env={**ENV, "PYTHONIOENCODING": encoding}, cwd=tmp_path,
+        timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode(encoding)
+    assert "most chips: p1 \\u5c71\\u7530 (52)" in out
+    assert "internal error" not in proc.stderr.decode(encoding)
+    audit = subprocess.run([sys.executable, "-m", "kabucli", "audit", str(log)],
+                           capture_output=True, text=True, env=ENV, timeout=120)
+    assert audit.returncode == 0 and "finished" in audit.stdout
