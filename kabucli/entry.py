@@ -67,15 +67,14 @@ def _output_escapes() -> None:
     latin-1: an ASCII terminal) writes what it cannot as escapes (a name 山田 as
     ``\\u5c71\\u7530``), as standard error does, rather than stop the command at the first
     '·' or name with an "internal error" (UnicodeEncodeError)."""
+    import contextlib
     import io
     import sys
 
     out = sys.stdout
     if isinstance(out, io.TextIOWrapper) and out.errors == "strict":
-        try:
+        with contextlib.suppress(OSError, ValueError):  # (not ours to change after all)
             out.reconfigure(errors="backslashreplace")
-        except (OSError, ValueError):  # (not ours to change after all)
-            pass
 
 
 def main() -> None:
