@@ -193,3 +193,16 @@ def test_an_output_that_cannot_encode_every_character_plays_with_them_escaped(
     audit = subprocess.run([sys.executable, "-m", "kabucli", "audit", str(log)],
                            capture_output=True, text=True, env=ENV, timeout=120)
     assert audit.returncode == 0 and "finished" in audit.stdout
+
+
+def test_an_ascii_output_draws_the_cards_in_ascii() -> None:
+    """At an output that cannot write box drawing (PYTHONIOENCODING=ascii) the cards' frames
+    are drawn as '+--+' and '|', as rich draws its tables and panels there, not as escapes
+    ('\\u256d\\u2500\\u2500\\u256e' for each card, the row beyond its panel's edge)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "kabucli", "deal", "dare", "--seed", "1"],
+        capture_output=True, env={**ENV, "PYTHONIOENCODING": "ascii"}, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode("ascii")
+    assert "\\u256d" not in out and "\\u2502" not in out
+    assert "| +--++--++--+" in out and "| | 9|| 2|| 2|" in out

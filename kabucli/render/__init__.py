@@ -76,25 +76,29 @@ class CardBoxes:
         self.style = style
         self.width = max(2, *(len(t) for t in tokens)) if tokens else 2
 
-    def rows(self, per_row: int) -> Text:
-        """The boxes, ``per_row`` to a row (at least one)."""
+    def rows(self, per_row: int, ascii_only: bool = False) -> Text:
+        """The boxes, ``per_row`` to a row (at least one); ``ascii_only``: framed in ASCII
+        ('+--+', '|'), for an output that cannot write box drawing, as rich's own tables."""
         per_row = max(1, per_row)
+        top_edge, bottom_edge, side, line = ("++", "++", "|", "-") if ascii_only else (
+            "╭╮", "╰╯", "│", "─")
         out: list[Text] = []
         for start in range(0, len(self.tokens), per_row):
             top, mid, bot = Text(), Text(), Text()
             for tok in self.tokens[start:start + per_row]:
                 edge = "dim" if tok == "??" else ""
-                top.append("╭" + "─" * self.width + "╮", style=edge)
-                mid.append("│", style=edge)
+                top.append(top_edge[0] + line * self.width + top_edge[1], style=edge)
+                mid.append(side, style=edge)
                 mid.append(f"{tok:>{self.width}}",
                            style=self.style or ("dim" if tok == "??" else "bold"))
-                mid.append("│", style=edge)
-                bot.append("╰" + "─" * self.width + "╯", style=edge)
+                mid.append(side, style=edge)
+                bot.append(bottom_edge[0] + line * self.width + bottom_edge[1], style=edge)
             out += [top, mid, bot]
         return Text("\n").join(out)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield self.rows(options.max_width // (self.width + 2))
+        yield self.rows(options.max_width // (self.width + 2),
+                        not options.encoding.lower().startswith("utf"))
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         box = self.width + 2
