@@ -206,3 +206,21 @@ def test_an_ascii_output_draws_the_cards_in_ascii() -> None:
     out = proc.stdout.decode("ascii")
     assert "\\u256d" not in out and "\\u2502" not in out
     assert "| +--++--++--+" in out and "| | 9|| 2|| 2|" in out
+
+
+def test_a_typed_line_that_is_not_utf8_is_refused_saying_so_and_play_goes_on(
+        tmp_path: Path) -> None:
+    """A line typed in Shift-JIS (a terminal set to it, or a pipe from a CP932 file): its bytes
+    were kept escaped and read as a move, "refused: '\\udc8eR\\udc93c' is not a Dare move";
+    it is refused as text that is not UTF-8 now, and the game asks again."""
+    typed = "山田 pass\n".encode("cp932") + b"pass\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "kabucli", "play", "dare", "--seed", "3", "-p", "山田",
+         "--bot", "2=random", "--no-log"],
+        input=typed, capture_output=True, env=ENV, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode()
+    assert ("refused: the line is not UTF-8 text (is the terminal or the file in another "
+            "encoding, such as Shift-JIS?)") in out
+    assert "udc8e" not in out
+    assert "p1 lays no set" in out

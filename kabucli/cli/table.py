@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -198,6 +199,10 @@ def resume(
     _drive(sess, moves, quiet, as_json)
 
 
+# the characters standard input keeps a byte that is not UTF-8 as (surrogateescape)
+_ESCAPED = re.compile("[\udc80-\udcff]")
+
+
 def _said(out: Console, text: str, head: str = "", style: str = "") -> None:
     """A line the prompt answers with (a refusal: ``head`` 'refused: ' in ``style``): for a
     person at a terminal, broken between words at its width, the lines after the first under
@@ -374,6 +379,10 @@ def _drive_on(sess: Session, moves: tuple[str, Iterator[tuple[int, str]]] | None
                 # examples are written so); a line that is only a note is no move at all
                 line = without_note(typed)
                 if not line and "#" in typed:
+                    continue
+                if not line.isascii() and _ESCAPED.search(line):  # (bytes not UTF-8, kept)
+                    _said(out, "the line is not UTF-8 text (is the terminal or the file in "
+                               "another encoding, such as Shift-JIS?)", "refused: ", "red")
                     continue
                 number = 0
             else:
