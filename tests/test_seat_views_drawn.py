@@ -57,6 +57,16 @@ def each_state(game: Game, data: Any, check: Callable[[int, Event | None, Match]
     walk(game, data.header, data.events, check)
 
 
+def each_state_of(game: Game, paths: list[Path],
+                  check: Callable[[Path, int, int, Event | None, Match], None]) -> None:
+    """:func:`each_state` over each log of ``paths``: ``check(path, seats, index, event,
+    match)``."""
+    for path in paths:
+        data = read_log(path, games.event_types)
+        n = len(data.header.seats)
+        each_state(game, data, lambda i, ev, m, path=path, n=n: check(path, n, i, ev, m))
+
+
 class Drawn:
     """The card tokens the game's render module draws while a table is drawn, caught where
     it draws them (cards_inline and cards_box of kabucli.render, card_list, and Uno Dare's
@@ -256,32 +266,28 @@ def test_the_card_an_uno_dare_player_just_drew_is_told_to_that_player_only(
     game = games.get("uno-dare")
     tokens = card_tokens(game)
     seen = 0
-    for path in bot_logs["uno-dare"]:
-        data = read_log(path, games.event_types)
-        n = len(data.header.seats)
 
-        def check(index: int, ev: Event | None, m: Match, path: Path = path,
-                  n: int = n) -> None:
-            nonlocal seen
-            s = m.state
-            if s.phase != "drawn" or s.physical:
-                return
-            seen += 1
-            card = game.deck.token(s.drawn)
-            told = f"p{s.turn} drew {card}: play it now or keep it"
-            for k in range(1, n + 1):
-                text = _text(render.table(game, m, k))
-                lines = uno_render.scene(game, m, k)["lines"]
-                where = f"{path.name}: after event {index}, drawn for p{k}"
-                if k == s.turn:
-                    assert told in text and told in lines, where
-                    continue
-                assert not re.search(r"\bdrew \S+:", text), (where, text)
-                assert not any("drew" in line for line in lines), (where, lines)
-                times = len(re.findall(rf"(?<![\w#]){re.escape(card)}(?!\w)", text))
-                held = shown(game.view(s, k), tokens)[card]
-                assert times <= held, (where, card, times, held, text)
-        each_state(game, data, check)
+    def check(path: Path, n: int, index: int, ev: Event | None, m: Match) -> None:
+        nonlocal seen
+        s = m.state
+        if s.phase != "drawn" or s.physical:
+            return
+        seen += 1
+        card = game.deck.token(s.drawn)
+        told = f"p{s.turn} drew {card}: play it now or keep it"
+        for k in range(1, n + 1):
+            text = _text(render.table(game, m, k))
+            lines = uno_render.scene(game, m, k)["lines"]
+            where = f"{path.name}: after event {index}, drawn for p{k}"
+            if k == s.turn:
+                assert told in text and told in lines, where
+                continue
+            assert not re.search(r"\bdrew \S+:", text), (where, text)
+            assert not any("drew" in line for line in lines), (where, lines)
+            times = len(re.findall(rf"(?<![\w#]){re.escape(card)}(?!\w)", text))
+            held = shown(game.view(s, k), tokens)[card]
+            assert times <= held, (where, card, times, held, text)
+    each_state_of(game, bot_logs["uno-dare"], check)
     assert seen, "no seeded draw to look at"
 
 
@@ -296,29 +302,25 @@ def test_a_dare_hand_shown_at_the_showdown_is_drawn_for_every_seat(
     game = games.get("dare")
     drawn = Drawn(game, monkeypatch)
     seen = 0
-    for path in logs_of("dare", bot_logs):
-        data = read_log(path, games.event_types)
-        n = len(data.header.seats)
 
-        def check(index: int, ev: Event | None, m: Match, path: Path = path,
-                  n: int = n) -> None:
-            nonlocal seen
-            s = m.state
-            for p in range(1, n + 1):
-                if s.shown[p] is None or not s.hands[p]:
-                    continue
-                seen += 1
-                hand = Counter(game.deck.token(c) for c in s.hands[p])
-                for k in range(1, n + 1):
-                    where = f"{path.name}: after event {index}, p{p}'s hand drawn for p{k}"
-                    assert not hand - shown(game.view(s, k), card_tokens(game)), where
-                    drawn.tokens.clear()
-                    render.table(game, m, k)
-                    assert not hand - drawn.tokens, (where, sorted(drawn.tokens.elements()))
-                    [seat] = [x for x in dare_render.scene(game, m, k)["seats"]
-                              if x["seat"] == p]
-                    assert Counter(seat["rows"][0]["cards"]) == hand, (where, seat)
-        each_state(game, data, check)
+    def check(path: Path, n: int, index: int, ev: Event | None, m: Match) -> None:
+        nonlocal seen
+        s = m.state
+        for p in range(1, n + 1):
+            if s.shown[p] is None or not s.hands[p]:
+                continue
+            seen += 1
+            hand = Counter(game.deck.token(c) for c in s.hands[p])
+            for k in range(1, n + 1):
+                where = f"{path.name}: after event {index}, p{p}'s hand drawn for p{k}"
+                assert not hand - shown(game.view(s, k), card_tokens(game)), where
+                drawn.tokens.clear()
+                render.table(game, m, k)
+                assert not hand - drawn.tokens, (where, sorted(drawn.tokens.elements()))
+                [seat] = [x for x in dare_render.scene(game, m, k)["seats"]
+                          if x["seat"] == p]
+                assert Counter(seat["rows"][0]["cards"]) == hand, (where, seat)
+    each_state_of(game, logs_of("dare", bot_logs), check)
     assert seen, "no showdown with a hand shown to look at"
 
 
