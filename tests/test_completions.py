@@ -528,3 +528,78 @@ def test_a_completion_request_whose_reader_has_gone_ends_as_any_command_does() -
     finally:
         os.close(write)
     assert (res.returncode, res.stderr) == (141, "")
+
+
+# -- cases found by mutation testing completion.py ----------------------------------------
+
+def lines_of(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], line: str,
+             shell: str = "fish") -> list[str]:
+    """The lines the program prints for ``line``, asked in-process, as they come."""
+    monkeypatch.setenv("_KABUCLI_COMPLETE_ARGS", line)
+    assert respond(get_command(app), f"complete_{shell}") == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_a_short_option_typed_whole_is_offered_as_itself(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """'-n' with no '=' is the option, not '-n=VALUE' (which is refused, so gets nothing)."""
+    assert candidates(monkeypatch, capsys, "kabucli deal dare -n") == {"-n"}
+    assert candidates(monkeypatch, capsys, "kabucli play dare -b") == {"-b"}
+
+
+def test_a_file_name_with_dash_letter_equals_in_it_is_still_a_file_name(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Only a word that starts '-X=' is a short option's refused value."""
+    assert candidates(monkeypatch, capsys, "kabucli replay ./run-1=") == {FILES}
+
+
+def test_a_request_of_another_kind_for_a_known_shell_is_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert respond(get_command(app), "source_bash") == 1
+    assert capsys.readouterr().out == ""
+
+
+def test_every_game_s_bots_are_offered_once_before_the_game_is_known(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    found = lines_of(monkeypatch, capsys, "kabucli sim -b ")
+    assert "random" in found
+    assert len(found) == len(set(found)), found
+
+
+def test_only_all_seats_are_offered_before_the_game_is_known(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    assert candidates(monkeypatch, capsys, "kabucli play nogame --bot ") == {"all="}
+
+
+def test_resume_offers_no_bot_kind_before_a_seat_is_typed(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A kind with no seat ('=cmd:') is refused by resume."""
+    assert candidates(monkeypatch, capsys, "kabucli resume game.kbl --bot ") == set()
+
+
+@pytest.mark.parametrize("line", ["kabucli play dare --bot 2=cmd:./my",
+                                  "kabucli play dare --bot all=py:my",
+                                  "kabucli resume game.kbl --bot 2=cmd:./my",
+                                  "kabucli sim dare -b py:./my",
+                                  "kabucli play dare --bot 2=cmd:./a=b"])
+def test_a_program_s_file_after_cmd_or_py_is_completed_by_the_shell(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], line: str) -> None:
+    assert lines_of(monkeypatch, capsys, line) == [FILES]
+
+
+def test_a_true_or_false_house_rule_offers_true_and_false(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    assert candidates(monkeypatch, capsys, "kabucli play uno-dare --rule dare_skips=") == {
+        "dare_skips=true", "dare_skips=false"}
+
+
+def test_a_rule_value_after_rule_equals_keeps_the_option_once(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    assert candidates(monkeypatch, capsys, "kabucli deal dare --rule=yaku=e") == {
+        "--rule=yaku=extended"}
+
+
+def test_bash_is_given_the_text_after_a_quote_opened_after_the_word_break() -> None:
+    """--bot 2='r: bash replaces the text after the quote, 'r, with the candidate."""
+    assert ask("kabucli play dare --bot 2='r", "bash") == (0, ["random"])
+
