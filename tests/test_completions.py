@@ -603,3 +603,18 @@ def test_bash_is_given_the_text_after_a_quote_opened_after_the_word_break() -> N
     """--bot 2='r: bash replaces the text after the quote, 'r, with the candidate."""
     assert ask("kabucli play dare --bot 2='r", "bash") == (0, ["random"])
 
+
+# What bash replaces, found as readline does: a backslash escapes the next character (but not
+# inside single quotes), a quote closes, and an escaped or quoted '=' breaks no word.
+@pytest.mark.parametrize(("line", "want"), [
+    ("kabucli play dare --bot 2\\=r", ["2=random"]),
+    ("kabucli play dare --log my\\ game.kbl --bot 2=r", ["random"]),
+    ("kabucli play dare --log 'my game.kbl' --bot 2=r", ["random"]),
+    ("kabucli play dare --log 'logs\\' --bot 2=r", ["random"]),
+    ('kabucli deal dare --rule "yaku=e', ["yaku=extended"]),
+])
+def test_bash_is_given_the_text_after_the_last_word_break_not_escaped_or_quoted(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], line: str,
+        want: list[str]) -> None:
+    monkeypatch.delenv("COMP_WORDBREAKS", raising=False)
+    assert lines_of(monkeypatch, capsys, line, "bash") == want
