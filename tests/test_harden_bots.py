@@ -989,6 +989,51 @@ def test_the_mark_scan_finds_a_process_caught_becoming_another_program(tmp_path:
     assert missed == 0
 
 
+def _proc_as(monkeypatch: pytest.MonkeyPatch, shown: list[tuple[bytes, int, int, int]]) -> None:
+    """Make kabucli.bots.external read a process's /proc files as ``shown`` tells, one entry
+    a read of ``environ`` and its ``stat`` (environ, start_code, env_start, env_end); the last
+    entry stays. Its sleeps take no time."""
+    from kabucli.bots import external
+
+    reads = {"environ": 0, "stat": 0}
+
+    def fake_open(path: str, mode: str = "r") -> Any:
+        import io
+        name = path.rsplit("/", 1)[1]
+        environ, start_code, env_start, env_end = shown[min(reads[name], len(shown) - 1)]
+        reads[name] += 1
+        if name == "environ":
+            return io.BytesIO(environ)
+        fields = ["0"] * 50
+        fields[0], fields[6] = "R", str(0x400000)
+        fields[23], fields[47], fields[48] = str(start_code), str(env_start), str(env_end)
+        return io.BytesIO(f"4242 (sh) {' '.join(fields)}".encode())
+
+    monkeypatch.setattr(external, "open", fake_open, raising=False)
+    monkeypatch.setattr(external.time, "sleep", lambda _s: None)
+
+
+def test_a_process_caught_writing_down_its_new_environment_is_read_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # while execve lays out the new program's environment, the kernel has set its start and
+    # end to the same address and not yet the program's code: stat then looks like a program
+    # started with an empty environment. Read so twice (a process held there a millisecond,
+    # under load: once in CI, test above) it was believed empty and the bot's child missed
+    from kabucli.bots.external import _environ
+
+    midway = (b"", 0, 0x7FFD1000, 0x7FFD1000)
+    _proc_as(monkeypatch, [midway] * 5 + [(b"A=1\0KABUCLI_BOT=x\0", 0x5555000, 1, 2)])
+    assert _environ(4242) == b"A=1\0KABUCLI_BOT=x\0"
+
+
+def test_a_program_started_with_an_empty_environment_is_read_as_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from kabucli.bots.external import _environ
+
+    _proc_as(monkeypatch, [(b"", 0x5555000, 0x7FFD1000, 0x7FFD1000)])
+    assert _environ(4242) == b""
+
+
 def test_a_bot_programs_child_in_a_session_of_its_own_ends_with_the_bot(tmp_path: Path) -> None:
     # a child started with setsid left the bot's process group and outlived the run
     token = f"kabucli-test-{os.getpid()}-setsid"

@@ -496,9 +496,11 @@ def _environ(pid: int) -> bytes | None:
     A process caught becoming another program (``execve``) shows an empty environment for
     an instant: its new memory is in place, the environment not yet copied into it (or the
     old memory, opened just before, is gone by the read; or the kernel is that moment writing
-    down where it is). Its ``stat`` tells it apart: no environment at all there, where a
-    program started with an empty one has one of no length, which is believed once read twice
-    a moment apart. It is read again, for up to SETTLE seconds, until it shows one."""
+    down where it is). Its ``stat`` tells it apart: no environment at all there, or, while
+    the kernel lays the new one out, one of no length and no program code yet (the code's
+    addresses are set after it); a program started with an empty environment has one of no
+    length and its code, which is believed once read twice a moment apart. It is read again,
+    for up to SETTLE seconds, until it shows one."""
     deadline = time.monotonic() + SETTLE
     seen_empty = False
     while True:
@@ -512,13 +514,13 @@ def _environ(pid: int) -> bytes | None:
         try:
             with open(f"/proc/{pid}/stat", "rb") as fh:
                 fields = fh.read().rsplit(b")", 1)[1].split()
-            state, flags = fields[0], int(fields[6])
+            state, flags, start_code = fields[0], int(fields[6]), int(fields[23])
             env_start, env_end = int(fields[47]), int(fields[48])  # (Linux 3.5 and later)
         except (OSError, IndexError, ValueError):
             return None
         if state in (b"Z", b"X") or flags & (_PF_EXITING | _PF_KTHREAD):
             return None
-        if env_end and env_start == env_end:  # started with an empty environment?
+        if env_end and env_start == env_end and start_code:  # started with an empty one?
             if seen_empty:
                 return data
             seen_empty = True
