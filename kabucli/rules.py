@@ -210,6 +210,11 @@ def validate(rules_type: type[R], values: dict[str, Any], game: str = "") -> R:
         if name not in known:
             raise RuleError(f"unknown house rule '{safe_text(name, 40)}' for {game or 'this game'} "
                             f"(known: {', '.join(known)})")
+    for name, value in values.items():
+        if isinstance(value, str) and not _is_utf8(value):
+            # a command line's bytes that are not UTF-8 (Python holds them as surrogates,
+            # which msgspec cannot encode): no rule takes them
+            raise _not_allowed(name, value, known[name])
     try:
         return msgspec.convert(values, rules_type)
     except msgspec.ValidationError as exc:
@@ -217,19 +222,29 @@ def validate(rules_type: type[R], values: dict[str, Any], game: str = "") -> R:
         field = msg.rsplit("$.", 1)[-1].rstrip("`") if "$." in msg else ""
         info = known.get(field)
         if info is not None:
-            value = values.get(field)
-            if isinstance(value, str):  # cut inside its quotes, and its own length told
-                shown = safe_text(repr(value[:40]))
-                if len(value) > 40:
-                    shown = f"{shown[:-1]}… ({len(value)} characters){shown[-1]}"
-            else:
-                shown = safe_text(_as_written(value), 40)
-            digits = (" written in the digits 0-9" if info.kind.startswith("integer")
-                      and isinstance(value, str) and not _INTEGER.fullmatch(value) else "")
-            raise RuleError(
-                f"house rule {field}={shown} is not allowed: expected {info.kind}{digits}"
-            ) from None
+            raise _not_allowed(field, values.get(field), info) from None
         raise RuleError(f"bad house rules: {msg}") from None
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _not_allowed(field: str, value: Any, info: RuleInfo) -> RuleError:
+    """The refusal of rule ``field``'s ``value``, saying what the rule expects."""
+    if isinstance(value, str):  # cut inside its quotes, and its own length told
+        shown = safe_text(repr(value[:40]))
+        if len(value) > 40:
+            shown = f"{shown[:-1]}… ({len(value)} characters){shown[-1]}"
+    else:
+        shown = safe_text(_as_written(value), 40)
+    digits = (" written in the digits 0-9" if info.kind.startswith("integer")
+              and isinstance(value, str) and not _INTEGER.fullmatch(value) else "")
+    return RuleError(f"house rule {field}={shown} is not allowed: expected {info.kind}{digits}")
 
 
 def _as_written(value: Any) -> str:

@@ -96,6 +96,20 @@ def test_an_integer_written_otherwise_is_refused_saying_what_is_expected(value: 
                               "0-1000000 written in the digits 0-9")
 
 
+@pytest.mark.parametrize(("pair", "expected"), [
+    ("level=\udcff", "integer <= 9 written in the digits 0-9"),
+    ("limit=1\udcff", "10 | 15 | 20"), ("fast=\udce9t\udce9", "true | false")])
+def test_a_value_of_bytes_that_are_not_utf8_is_refused_naming_the_rule(
+        pair: str, expected: str) -> None:
+    """A command line's bytes that are not UTF-8 (`-r level=$'\\xff'`) reach Python as lone
+    surrogates, which the rules' converter cannot encode: an internal error (the options
+    fuzzer, tests/test_fuzz_options.py)."""
+    name, _, value = pair.partition("=")
+    with pytest.raises(RuleError) as err:
+        build(ToyRules, [pair])
+    assert str(err.value) == f"house rule {name}={value!r} is not allowed: expected {expected}"
+
+
 @pytest.mark.parametrize("value", ["\u0661\u0665", "+15", "1_5"])
 def test_a_numeric_choice_written_otherwise_is_refused(value: str) -> None:
     with pytest.raises(RuleError, match=r"limit=.* is not allowed: expected 10 \| 15 \| 20$"):
