@@ -1,7 +1,8 @@
 """Fuzzing typed input: seeded random lines, made of each game's notation, huge numbers, digits
 that are not ASCII, control characters, other scripts and very long lines, are each accepted or
 refused cleanly: by the library (a KabuError, nothing else) and at the command line (one clean
-line on stderr, exit 0 or 1, no internal error, no escape sequence).
+line on stderr, exit 0 or 1, no internal error, no escape sequence). The same lines answered by
+a program bot are a move of its own seat or a BotError.
 
 The run is seeded and bounded (a few seconds). ``pytest -s`` prints cases tried / accepted /
 clean refusals / crashes; ``python tests/test_fuzz_typed.py [CASES] [SEED]`` runs more cases
@@ -13,17 +14,19 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import pytest
+from fuzztools import NUMBERS, WEIRD, Stats
 from typer.testing import CliRunner
 
 from kabucli import bots, games
+from kabucli.bots.external import parse_answer
 from kabucli.cli import app
-from kabucli.errors import KabuError
+from kabucli.errors import BotError, KabuError
 from kabucli.log import SeatInfo
 from kabucli.notation import MAX_LINE, typed_form
 from kabucli.session import COMMANDS, Session, start
+from kabucli.shuffle import Rng
 
 runner = CliRunner()
 GAMES = games.names()
@@ -38,31 +41,6 @@ VERBS = ["deal", "field", "result", "show", "shows", "pass", "none", "-", "sets"
          "reveal", "turn", "guess", "g", "bet", "b", "continue", "cont", "c", "more", "s", "p",
          "winner", "carry", "deals", "next", "right", "wrong", "game", "round", "pay", "end",
          "undo", "pot", "|", "??", "jan", "aug", "december", "=", "/", ","]
-NUMBERS = ["0", "1", "3", "12", "13", "40", "999", "1000", "-1", "-0", "007", "+5", "1_0",
-           str(2**63 - 1), str(2**63), str(2**64), "9" * 30, "9" * 5000, "1" + "0" * 4400,
-           "²", "¹", "١٢", "߁", "Ⅻ", "1.5", "1e9", "0x10", "∞"]
-WEIRD = ["\x1b[2J", "\x1b]0;title\x07", "\x00", "\x07", "\x08", "\t", "\r", "\x85", "\x9b31m",
-         "\u202e", "\u2066", "\u200b", "\ufeff", "\u2028", "\ud800", "\U0010ffff", "山田",
-         "\u3000", "🎴", "ß", "Ǳ", "İ", "[/]", "[bold]", "'", '"', "\\", "#", "%s", "{}", "",
-         # what folding a typed line changes (typed_form): full width, dashes, expansions
-         "ｐ１", "ｃｌａｉｍ", "４ー６ー８", "ー", "－", "ｰ", "\u2212", "①", "ﬁ", "㍻", "\ufdfa",
-         "\ufdfa" * 60]
-
-
-@dataclass
-class Stats:
-    """What a fuzz run did: cases tried, lines accepted, clean refusals, and every crash."""
-
-    tried: int = 0
-    accepted: int = 0
-    refused: int = 0
-    crashes: list[tuple[str, str]] = field(default_factory=list)
-
-    def line(self, what: str) -> str:
-        return (f"{what}: {self.tried} cases, {self.accepted} accepted, {self.refused} clean "
-                f"errors, {len(self.crashes)} crashes")
-
-
 def vocabulary(game: str) -> list[str]:
     """Every word of the notation a whole bot game of ``game`` shows, with the verbs, cards,
     seats and table commands a person may type."""
@@ -139,6 +117,21 @@ def type_line(sess: Session, line: str) -> None:
         sess.run_bots()
 
 
+def a_bots_move(sess: Session, rnd: random.Random) -> list[str]:
+    """A built-in bot's move for the seat the match waits for, typed: the legal move the
+    fuzzer plays where the game lists none (Kabu-Tsukuri's rows: too many to list), so that
+    play moves on there too."""
+    pending = sess.match.pending
+    if pending.kind != "action" or not pending.seats or sess.match.over:
+        return []
+    game = sess.game
+    bot = bots.make(game.name, next(iter(bots.kinds(game.name))), Rng(rnd.randrange(2**64)))
+    try:
+        return [game.notate(bot.choose(game, sess.match.state, pending.seats[0]))]
+    except KabuError:  # (a real table's state: hands the bot cannot see yet)
+        return []
+
+
 def fuzz_session(game: str, cases: int, seed: int = SEED,
                  step: Callable[[Session, str], None] = type_line) -> Stats:
     """Type ``cases`` random lines into sessions of ``game`` as the play loop does (a game's
@@ -151,7 +144,7 @@ def fuzz_session(game: str, cases: int, seed: int = SEED,
     for i in range(cases):
         if sess.match.over or i % 100 == 99:
             sess = fresh(game, rnd)
-        legal = sess.legal_texts()
+        legal = sess.legal_texts() or a_bots_move(sess, rnd)
         if legal and rnd.random() < 0.2:
             line = rnd.choice(legal)
         else:
@@ -232,6 +225,38 @@ def test_fuzzed_play_input_gives_one_clean_line(game: str) -> None:
     assert not stats.crashes, crash_report(stats)
 
 
+def answering_as_a_bot(parsed: list[str]) -> Callable[[Session, str], None]:
+    """A fuzzer's step: the line read as a program bot's answer for a seat the match waits
+    for (or p1), as kabucli reads one (stripped; kabucli.bots.external.parse_answer): a move
+    of that seat (added to ``parsed``) or a BotError, nothing else; then typed as a
+    person's line, so that play moves on."""
+
+    def step(sess: Session, line: str) -> None:
+        pending = sess.match.pending
+        seats = list(pending.seats) if pending.kind == "action" and pending.seats else [1]
+        seat = seats[len(line) % len(seats)]
+        try:
+            ev = parse_answer(sess.game, sess.match.state, seat, line.strip())
+        except BotError:
+            pass
+        else:
+            if ev.KIND != "action" or getattr(ev, "seat", None) != seat:
+                raise AssertionError(f"answered for p{seat}, read as {sess.game.notate(ev)!r}")
+            parsed.append(line)
+        type_line(sess, line)
+
+    return step
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fuzzed_bot_answers_are_a_move_of_the_seat_or_refused(game: str) -> None:
+    parsed: list[str] = []
+    stats = fuzz_session(game, SESSION_CASES // 3, step=answering_as_a_bot(parsed))
+    print(stats.line(f"{game} bot answers"), f"({len(parsed)} read as moves)")
+    assert stats.tried == SESSION_CASES // 3 and 0 < len(parsed) < stats.tried
+    assert not stats.crashes, crash_report(stats)
+
+
 # The longest refusal of a typed line: its own words, and what was typed quoted in a few
 # short pieces (kabucli.safetext.quoted), never the whole line again. (302 seen since the
 # fuzzer types full-width words too: Uno Dare's refusal of a long first word, quoted as the
@@ -285,13 +310,15 @@ def test_the_fuzzer_reports_a_crash() -> None:
 
 
 def main(argv: list[str]) -> int:
-    """Run a larger fuzz and print the report: ``CASES`` lines per game (and a tenth as
-    many command-line runs) from ``SEED``."""
+    """Run a larger fuzz and print the report: ``CASES`` lines per game (a third as many
+    bot answers, a hundredth as many command-line runs) from ``SEED``."""
     cases = int(argv[0]) if argv else 10_000
     seed = int(argv[1]) if len(argv) > 1 else SEED
     crashed = False
     for game in GAMES:
+        answers = fuzz_session(game, cases // 3, seed, step=answering_as_a_bot([]))
         for stats, what in ((fuzz_session(game, cases, seed), "session"),
+                            (answers, "bot answers"),
                             (fuzz_cli(game, max(1, cases // 100), seed), "kabucli play")):
             print(stats.line(f"{game} {what}"))
             if stats.crashes:
