@@ -560,7 +560,7 @@ def test_a_stuck_python_bot_ends_by_itself_when_kabucli_cannot_kill_it(tmp_path:
     chan.send(b'{"type": "turn", "seat": 1, "keep": 0, "events": []}\n', chan.deadline())
     began = time.monotonic()
     assert chan.proc.wait(timeout=10) == -signal.SIGALRM
-    assert time.monotonic() - began < 2 * 0.2 + 1 + 1
+    assert time.monotonic() - began < 2 * 0.2 + 1 + 3  # (its alarm; 3 s of slack for a busy CI)
     chan.kill()
 
 
@@ -1155,7 +1155,7 @@ def test_a_bot_writing_much_on_stderr_at_the_end_exits_as_it_would_have() -> Non
     chan.finish(b'{"type": "end"}\n')
     took = time.monotonic() - t0
     assert chan.proc.returncode == 3, chan.proc.returncode  # (not killed: -9)
-    assert took < CLOSE_WAIT / 2, took
+    assert took < CLOSE_WAIT, took  # (a bot blocked on its full pipe is killed at CLOSE_WAIT)
 
 
 STALE_BOTS = """
