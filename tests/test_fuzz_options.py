@@ -1,9 +1,12 @@
 """Fuzzing the command line and rules files: seeded random option values (``--seed``,
 ``--players``, ``--player``, ``--bot``, ``--rule``, ``--timeout``, ``--sprt``, ``--top``,
-``--log``, cards to solve) and random rules files (TOML mutated, cut, re-encoded, nested,
-huge) given to ``play``, ``deal``, ``sim``, ``solve`` and ``rules``: each run ends with exit
-0, or with one clean line on stderr and exit 1 or 2; never an internal error, a traceback,
-an escape sequence or a hang.
+``--log``, cards to solve, ``--at``, ``--as``, ``--html``, ``--digest``, ``--commit``,
+``--to``, files to write) and random rules files (TOML mutated, cut, re-encoded, nested,
+huge) given to ``play``, ``deal``, ``sim``, ``tournament``, ``solve`` and ``rules``, and to
+``replay``, ``audit``, ``resume``, ``log convert`` and ``log repair`` of a copy of a recorded
+game: each run ends with exit 0, or with one clean line on stderr and exit 1 or 2; never an
+internal error, a traceback, an escape sequence or a hang; and the recorded game is never
+changed (a resume may only add to it).
 
 The fuzzer never writes ``cmd:`` or ``py:`` into a bot's kind: it would run programs.
 
@@ -14,6 +17,7 @@ runs more cases and prints the same report.
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import tempfile
@@ -162,10 +166,60 @@ def cards(rnd: random.Random, game: str) -> list[str]:
             for _ in range(rnd.choice([0, 1, 3, 4, 4, 4, 5, 40]))]
 
 
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+DIGITS = ["0" * 16, "f" * 64, "F" * 64, "0" * 15, "0" * 65, "g" * 16, "00 11", "0x" + "0" * 16,
+          "０" * 16, "0" * 100_000]
+
+
+def log_command(rnd: random.Random, game: str, log: str, tmp: Path) -> list[str]:
+    """A command that reads the recorded game ``log`` (a copy): replay, audit, resume, log
+    convert or log repair."""
+    what = rnd.choice(["replay", "replay", "audit", "resume", "convert", "repair"])
+    if what == "replay":
+        opts = [log]
+        if rnd.random() < 0.5:
+            opts += ["--at", value(rnd, ["0", "1", "5", "-1", "999999"], MORE_NUMBERS, TEXT)]
+        if rnd.random() < 0.4:
+            opts += ["--as", value(rnd, ["p1", "p2", "P3", "ｐ２", "2", "all"], TEXT)]
+        if rnd.random() < 0.2:
+            opts += ["--html", str(tmp / rnd.choice(["page.html", "no/dir/page.html", ""]))]
+        if rnd.random() < 0.3:
+            opts += ["--json"]
+        return ["replay", *opts]
+    if what == "audit":
+        opts = [log] + ([log] if rnd.random() < 0.2 else [])
+        for option in ("--digest", "--commit"):
+            if rnd.random() < 0.4:
+                opts += [option, value(rnd, DIGITS, TEXT, MORE_NUMBERS)]
+        return ["audit", *opts, *(["--json"] if rnd.random() < 0.3 else [])]
+    if what == "resume":
+        opts = [log, "--script", "-"]
+        for _ in range(rnd.choice([0, 1, 2])):
+            opts += ["--bot", seat_spec(rnd, game, True)]
+        if rnd.random() < 0.2:
+            opts += ["--timeout", value(rnd, ["1"], MORE_NUMBERS, TEXT)]
+        return ["resume", *opts, *(["--json"] if rnd.random() < 0.3 else ["--quiet"])]
+    out = rnd.choice(["out.kbl", "out.jsonl", log, "no/dir/out.kbl", "", "/dev/full"])
+    dst = str(tmp / out) if out and not out.startswith("/") else out
+    if what == "convert":
+        opts = [log, dst]
+        if rnd.random() < 0.4:
+            opts += ["--to", value(rnd, ["msgpack", "jsonl"], TEXT)]
+        if rnd.random() < 0.3:
+            opts += ["--force"]
+        return ["log", "convert", *opts]
+    return ["log", "repair", log, dst]
+
+
 def command(rnd: random.Random, game: str, tmp: Path, i: int) -> list[str]:
     """One random command line for ``game``; files it names are made in ``tmp``."""
-    what = rnd.choices(["play", "deal", "sim", "solve", "rules", "tournament"],
-                       [8, 3, 2, 1, 1, 1])[0]
+    what = rnd.choices(["play", "deal", "sim", "solve", "rules", "tournament", "log"],
+                       [8, 3, 2, 1, 1, 1, 6])[0]
+    if what == "log":
+        recorded = rnd.choice(sorted((REPLAYS / game).glob("*.*")))
+        copy = tmp / f"{i}-{recorded.name}"
+        copy.write_bytes(recorded.read_bytes())
+        return log_command(rnd, game, str(copy), tmp)
     args = [what, game if rnd.random() < 0.97 else pick(rnd, TEXT, ["DARE", "uno", ""])]
     opts: list[str] = []
 
@@ -262,6 +316,17 @@ def run(args: list[str]) -> tuple[str | None, bool]:
         return None, False
     if code not in (1, 2):
         return f"exit code {code!r}", False
+    if args[0] == "audit" and code == 1:  # a line for each log found invalid, or JSON
+        if "--json" in args and not errors:
+            try:
+                json.loads(out)
+            except ValueError:
+                return "audit --json: not one JSON document", False
+            return None, True
+        logs = [a for a in args if a.endswith((".kbl", ".jsonl"))]
+        if errors and len(errors) <= len(logs) and all(
+                e.startswith(("invalid: ", "error: ")) for e in errors):
+            return None, True
     if len(errors) != 1:
         return f"exit {code} with {len(errors)} lines on stderr: {errors[:3]}", False
     if not errors[0].startswith("error: "):
@@ -275,8 +340,14 @@ def fuzz(game: str, cases: int, seed: int = SEED) -> Stats:
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(cases):
             args = command(rnd, game, Path(tmp), i)
+            logs = {Path(a): Path(a).read_bytes() for a in args
+                    if a.startswith(tmp) and Path(a).name.startswith(f"{i}-")}
             stats.tried += 1
             why, refused = run(args)
+            for path, before in logs.items():  # a resume may add to a log, nothing more
+                after = path.read_bytes() if path.exists() else b""
+                if not after.startswith(before):
+                    why = why or f"the log {path.name} was changed ({len(after)} bytes now)"
             if why is not None:
                 shown = " ".join(a if len(a) < 60 else a[:40] + "…" for a in args)
                 stats.crashes.append((shown, why[:300]))
@@ -308,6 +379,30 @@ def test_the_options_fuzzer_reports_a_crash(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(sys.modules[__name__], "invoke", lambda _args: next(results))
     stats = fuzz("dare", 6)
     assert (stats.accepted, stats.refused, len(stats.crashes)) == (1, 1, 4)
+
+
+def test_the_options_fuzzer_reports_a_log_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command that cuts the recorded game it was given is counted, however cleanly it
+    ends; one that adds to it is not."""
+    cut: list[str] = []
+
+    def cutting(args: list[str]) -> tuple[None, int, str, str]:
+        for a in args:
+            if a.endswith((".kbl", ".jsonl")) and Path(a).exists():  # a recorded game's copy
+                path = Path(a)
+                if len(cut) % 2:
+                    path.write_bytes(path.read_bytes() + b"more")
+                else:
+                    path.write_bytes(path.read_bytes()[:-1])
+                cut.append(path.name)
+                break
+        return None, 0, "", ""
+
+    monkeypatch.setattr(sys.modules[__name__], "invoke", cutting)
+    stats = fuzz("dare", 40)
+    assert len(cut) > 2
+    changed = [why.split(" was changed")[0] for _, why in stats.crashes]
+    assert changed == [f"the log {name}" for name in cut[::2]]
 
 
 def main(argv: list[str]) -> int:
