@@ -28,6 +28,16 @@ def safe_text(text: str, limit: int | None = None) -> str:
 QUOTED = 40  # the most characters of a typed word or line that a message quotes
 
 
+def short_number(number: int) -> str:
+    """A whole number typed on the command line as a message shows it: whole up to 20
+    digits, else its first 20 and how many it has (``--players`` with 4,000 nines made a
+    refusal of 4,000 characters)."""
+    digits = str(abs(number))
+    if len(digits) <= 20:
+        return str(number)
+    return f"{'-' if number < 0 else ''}{digits[:20]}… ({len(digits)} digits)"
+
+
 def quoted(text: str, limit: int = QUOTED) -> str:
     """``text`` (typed at the prompt, sent by a bot, read from a log) as a message quotes it:
     in single quotes, safe to show (:func:`safe_text`) and cut to ``limit`` characters, so a

@@ -24,7 +24,7 @@ from kabucli.errors import NOT_SHOWN, BotError, IllegalMove, KabuError, LogError
 from kabucli.events import Event, Undo
 from kabucli.log import EXTERNAL, Fmt, LogWriter, SeatInfo, check_times, format_for, read_log
 from kabucli.notation import MAX_LINE, seat_of, split_seat, typed_form, whole
-from kabucli.safetext import NAME_SHOWN, quoted, safe_text
+from kabucli.safetext import NAME_SHOWN, quoted, safe_text, short_number
 from kabucli.shuffle import Rng
 
 COMMANDS = {
@@ -159,7 +159,7 @@ def build_seats(game: Game, players: int | None, player_specs: list[str],
     given += [(seat, f"--bot {_option(spec)}") for seat, _, spec in bots if seat is not None]
     lo, hi = game.min_players, game.max_players
     if players is not None and not lo <= players <= hi:
-        raise ParseError(f"{game.title} takes {lo}-{hi} players, not {players}")
+        raise ParseError(f"{game.title} takes {lo}-{hi} players, not {short_number(players)}")
     n = players if players is not None else max((seat for seat, _ in given), default=0)
     if n < lo:  # named seats fewer than the game needs: its usual number
         n = game.default_players

@@ -431,10 +431,12 @@ def test_the_default_memory_limit_is_memory_mib_or_half_the_machine_the_smaller(
 @pytest.mark.parametrize(("text", "value"), [
     ("0.001", 0.001), ("86400", 86400.0), ("1e-3", 0.001), (" 2.5 ", 2.5),
     ("0.0009", None), ("86400.01", None), ("0", None), ("-1", None), ("inf", None),
-    ("nan", None), ("1e9", None), ("ten", None), ("", None)])
+    ("nan", None), ("1e9", None), ("ten", None), ("", None), ("１０", None), ("1_0", None),
+    ("\u0661", None), ("2\u00a0", None)])
 def test_a_time_limit_is_a_number_of_seconds_from_a_millisecond_to_a_day(
         text: str, value: float | None) -> None:
-    """``--timeout`` and KABUCLI_BOT_TIMEOUT: 0.001 to 86400 seconds, both included."""
+    """``--timeout`` and KABUCLI_BOT_TIMEOUT: 0.001 to 86400 seconds, both included, in the
+    digits 0-9 (full width '１０', '1_0' and an Arabic-Indic one were taken)."""
     from kabucli.bots.external import seconds
 
     assert seconds(text) == value

@@ -233,3 +233,57 @@ def test_a_huge_seed_is_one_short_line() -> None:
                                   "out of range: use 0 to 2**64 - 1")
     binary = "0b" + "_".join("1" * 64)  # the longest way to write a seed still works
     assert run("deal", "dare", "--seed", binary).exit_code == 0
+
+
+REPLAY = str(Path(__file__).resolve().parent.parent / "replays" / "dare" / "3p-tie-order.jsonl")
+NINES = "9" * 4000  # (fewer digits than int() refuses: read, then refused as out of range)
+
+
+@pytest.mark.parametrize("args", [
+    ("deal", "dare", "--players", NINES),
+    ("play", "dare", "--players", f"-{NINES}", "--bot", "all=random", "--no-log"),
+    ("solve", "kabu-tsukuri", "1", "2", "3", "4", "--players", NINES),
+    ("tournament", "dare", "-b", "random", "-b", "best", "-b", "random", "--seats", NINES),
+    ("bot", "check", "dare", "x", "--players", NINES),
+    ("replay", REPLAY, "--at", NINES), ("replay", REPLAY, "--at", f"-{NINES}")])
+def test_a_count_of_4000_digits_is_refused_in_one_short_line(args: tuple[str, ...]) -> None:
+    """A number of players, seats or an event out of range was quoted whole: a refusal of
+    4,000 characters."""
+    res = run(*args)
+    assert res.exit_code == 1, res.output
+    line, = res.stderr.strip().splitlines()
+    assert len(line) < 160 and line.endswith(("… (4000 digits)", "(0 is the state before the "
+                                              "first)")), line
+    assert "99999999999999999999… (4000 digits)" in line
+
+
+@pytest.mark.parametrize(("args", "typed"), [
+    (("deal", "dare", "--players", "３"), "３"),
+    (("sim", "dare", "-b", "random", "-m", "x"), "x"),
+    (("replay", REPLAY, "--at", "1.5"), "1.5"),
+    (("solve", "kabu-tsukuri", "1", "--top", "٣"), "٣")])
+def test_a_whole_number_option_not_in_the_digits_0_9_says_to_use_them(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        args: tuple[str, ...], typed: str) -> None:
+    """Typer's own words ('Input should be a valid integer, unable to parse string as an
+    integer') read, for a full-width ３ a Japanese input method types, as if 3 were wrong;
+    kabucli says what a seed's or a rule's refusal says."""
+    import kabucli.cli as cli
+
+    monkeypatch.setattr(sys, "argv", ["kabucli", *args])
+    monkeypatch.setenv("NO_COLOR", "1")
+    with pytest.raises(SystemExit) as stop:
+        cli.main()
+    assert stop.value.code == 2
+    line, = capsys.readouterr().err.strip().splitlines()
+    assert re.fullmatch(rf"error: Invalid value for '--\w+'( / '-\w')?: '{typed}' is not a whole "
+                        rf"number: use the digits 0-9 \(see '.*kabucli \w+ --help'\)", line), line
+
+
+@pytest.mark.parametrize("value", ["１０", "1_0", "\u0661", "2\u00a0"])
+def test_a_time_limit_not_in_the_digits_0_9_is_refused(value: str) -> None:
+    """float() took full-width and Arabic-Indic digits and '1_0' as a number of seconds."""
+    res = runner.invoke(app, ["play", "dare", "--seed", "1", "--bot", "all=random", "--no-log",
+                              "-q", "--timeout", value], env={"NO_COLOR": "1", "COLUMNS": "300"})
+    assert res.exit_code == 2, res.output
+    assert "is not a number of seconds from 0.001 to 86400" in res.stderr  # (typer's box)

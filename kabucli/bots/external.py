@@ -84,8 +84,11 @@ MEMORY = 4096  # MiB a bot process may allocate (KABUCLI_BOT_MEMORY overrides it
 
 def seconds(text: str) -> float | None:
     """``text`` as a time limit: a number of seconds from 0.001 to 86400 (None: it is not
-    one). ``--timeout`` and ``KABUCLI_BOT_TIMEOUT`` both read it so (a range check alone let
-    'nan' through)."""
+    one), in the digits 0-9 as every number kabucli reads (``float`` alone also took '1_0',
+    full-width '３' and other scripts' digits). ``--timeout`` and ``KABUCLI_BOT_TIMEOUT`` both
+    read it so (a range check alone let 'nan' through)."""
+    if not text.isascii() or "_" in text:
+        return None
     try:
         value = float(text)
     except ValueError:

@@ -221,6 +221,28 @@ def _from_ctrl_c(exc: BaseException) -> bool:
     return False
 
 
+_NOT_AN_INTEGER = "Input should be a valid integer, unable to parse string as an integer"
+
+
+def _in_our_words(exc: Exception, message: str) -> str:
+    """Typer's refusal of a whole-number option's value (pydantic's words) as kabucli says it
+    of a seed or a rule: what was typed, and to use the digits 0-9 (``--players ３``: full
+    width, as a Japanese input method types it; the words alone read as if 3 were wrong)."""
+    errors = getattr(exc.__cause__, "errors", None)
+    if _NOT_AN_INTEGER not in message or not callable(errors):
+        return message
+    try:
+        typed = errors()[0]["input"]
+    except (LookupError, TypeError):
+        return message
+    if not isinstance(typed, str):
+        return message
+    from kabucli.safetext import quoted  # (cut: a word may be 100 KB long)
+
+    return message.replace(_NOT_AN_INTEGER,
+                           f"{quoted(typed)} is not a whole number: use the digits 0-9")
+
+
 def _usage_error(exc: Exception, kinds: set[str]) -> NoReturn:
     """Report a command-line syntax error in one line.
 
@@ -232,7 +254,7 @@ def _usage_error(exc: Exception, kinds: set[str]) -> NoReturn:
     if "NoArgsIsHelpError" in kinds and ctx is not None:
         print(ctx.get_help())
         sys.exit(2)
-    message = exc.format_message()  # type: ignore[attr-defined]
+    message = _in_our_words(exc, exc.format_message())  # type: ignore[attr-defined]
     hint = f" (see '{ctx.command_path} --help')" if "UsageError" in kinds and ctx else ""
     args = sys.argv[1:]
     err.print(f"[bold red]error:[/] {_escape(message)}{_escape(hint)}")

@@ -116,7 +116,10 @@ def replay(
         viewer = None if as_seat is None else _viewer(as_seat, data.header.seats)
         if at is not None:
             if not 0 <= at <= len(events):
-                fail(f"--at {at} is out of range: the log has events 1-{len(events)} "
+                from kabucli.safetext import short_number
+
+                fail(f"--at {short_number(at)} is out of range: the log has events "
+                     f"1-{len(events)} "
                      "(0 is the state before the first)")
             events = events[:at]
     out = _console()

@@ -428,7 +428,10 @@ def tournament(
     if fmt not in FORMATS:
         fail(f"--format {fmt}: choose {' or '.join(FORMATS)}")
     if not g.min_players <= seats <= g.max_players:
-        fail(f"{g.title} takes {g.min_players}-{g.max_players} players, not --seats {seats}")
+        from kabucli.safetext import short_number
+
+        fail(f"{g.title} takes {g.min_players}-{g.max_players} players, not --seats "
+             f"{short_number(seats)}")
     if len(bot) < seats:
         fail(f"a tournament of {seats} seats needs at least {seats} bots, not {len(bot)}")
     try:
@@ -598,13 +601,14 @@ def bot_check(
 
     from kabucli.botcheck import check_bot
     from kabucli.errors import KabuError
-    from kabucli.safetext import safe_text
+    from kabucli.safetext import safe_text, short_number
 
     g = _game(game)
     r = _rules(g, rule or [], rules_file)
     s = _seed(seed)
     if players is not None and not g.min_players <= players <= g.max_players:
-        fail(f"{g.title} takes {g.min_players}-{g.max_players} players, not {players}")
+        fail(f"{g.title} takes {g.min_players}-{g.max_players} players, not "
+             f"{short_number(players)}")
     # the seat's spelling, --bot 2=cmd:..., is the same program
     command = command.strip().removeprefix("bot:").removeprefix("cmd:")
     if not command.strip():

@@ -46,7 +46,7 @@ from kabucli.notation import (
     parse_seat,
     seat_list,
 )
-from kabucli.safetext import quoted
+from kabucli.safetext import quoted, short_number
 from kabucli.shuffle import Rng
 
 # The event classes the hot paths tell events apart by, as static names: compiled,
@@ -535,7 +535,7 @@ class KabuTsukuri(Game[KabuState, KabuRules]):
             players = 5 if len(hand) == 9 else self.default_players
         if not self.min_players <= players <= self.max_players:
             raise ParseError(f"{self.title} takes {self.min_players}-{self.max_players} "
-                             f"players, not {players}")
+                             f"players, not {short_number(players)}")
         size = hand_size(players)
         if len(hand) != size:
             raise ParseError(f"with {players} players a hand is {size} cards, not {len(hand)}")
