@@ -182,8 +182,9 @@ def build_seats(game: Game, players: int | None, player_specs: list[str],
         name = names[i][0] if i in names else (bot or f"p{i}")
         seats.append(SeatInfo(name, f"bot:{bot}" if bot else "human"))
     for j, (name, spec) in names.items():
+        typed = typed_form(name).lower()  # as the name is read typed ('Ａｎｎ' is 'Ann')
         for i, other in enumerate(seats, start=1):
-            if i != j and other.name.lower() == name.lower():
+            if i != j and typed_form(other.name).lower() == typed:
                 raise ParseError(f"--player {_option(spec)} (seat {j}): seat {i} is called "
                                  f"{other.name!r} too; give each seat its own name")
     return seats

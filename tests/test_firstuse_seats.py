@@ -103,6 +103,11 @@ def test_players_says_how_many_and_names_may_be_given_for_some_seats_only() -> N
                                  "give each seat its own name"),
     (("-p", "best", "--bot", "2=best"), "--player 'best' (seat 1): seat 2 is called 'best' "
                                         "too"),
+    # names typed alike once folded (full width, half-width katakana) were both taken, and
+    # neither could then be typed for its seat (typed_names leaves a shared name out)
+    (("-p", "Ann", "-p", "Ａｎｎ"), "--player 'Ann' (seat 1): seat 2 is called 'Ａｎｎ' too; "
+                                  "give each seat its own name"),
+    (("-p", "ﾀﾛｳ", "-p", "3=タロウ"), "--player '3=タロウ' (seat 3): seat 1 is called 'ﾀﾛｳ' too"),
     # seat numbers that are digits but not ASCII, or too long for a seat
     (("--bot", "²=best"), "--bot '²=best': '²' is not a seat (a number, pN or all)"),
     (("--bot", "9" * 5000 + "=best"), "is not a seat (a number, pN or all)"),
