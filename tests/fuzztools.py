@@ -28,6 +28,20 @@ class Stats:
     refused: int = 0
     crashes: list[tuple[str, str]] = field(default_factory=list)
 
+    def count(self, case: str, why: str | None, refused: bool) -> None:
+        """One case tried: a crash (``why`` it is one), else a clean refusal or accepted."""
+        self.tried += 1
+        if why is not None:
+            self.crashes.append((case, why[:300]))
+        elif refused:
+            self.refused += 1
+        else:
+            self.accepted += 1
+
+    def report(self, width: int = 120) -> str:
+        """The first ten crashes, each case cut to ``width`` characters."""
+        return "\n".join(f"  {case[:width]!r}: {why}" for case, why in self.crashes[:10])
+
     def line(self, what: str) -> str:
         return (f"{what}: {self.tried} cases, {self.accepted} accepted, {self.refused} clean "
                 f"errors, {len(self.crashes)} crashes")
