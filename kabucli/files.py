@@ -66,17 +66,24 @@ def read_line(stream: BinaryIO | TextIO, most: int,
     return "", length
 
 
-def read_bytes(path: Path | str, limit: int) -> bytes:
-    """The bytes of the regular file ``path`` if it holds at most ``limit`` bytes.
+def read_bytes(path: Path | str, limit: int, pipes: bool = False) -> bytes:
+    """The bytes of the regular file ``path`` if it holds at most ``limit`` bytes; with
+    ``pipes``, also of a pipe the shell made for a command's output (``--script <(cmd)``:
+    ``/dev/fd/63``), read to its end as standard input is.
 
     Raises OSError (``strerror`` says why) as for a missing file, also for a FIFO, a device
     or a socket, and for a larger file. The file is opened without blocking and checked
-    before reading, so a FIFO is refused at once rather than waited on.
+    before reading, so a FIFO is refused at once rather than waited on (a named one may have
+    nobody writing to it, ever; a shell's pipe has its command writing).
     """
-    fd, info = open_regular(path)
+    shells = pipes and _shells_pipe(path)
+    fd, info = open_regular(path, shells)
     try:
-        # its size and a byte more (a file still growing reads to the limit and a byte)
-        data = b"" if info.st_size > limit else _read_upto(fd, info.st_size + 1, limit + 1)
+        if stat.S_ISFIFO(info.st_mode):
+            os.set_blocking(fd, True)
+            data = _read_to_end(fd, limit + 1)
+        else:  # its size and a byte more (a file still growing reads to the limit and a byte)
+            data = b"" if info.st_size > limit else _read_upto(fd, info.st_size + 1, limit + 1)
     finally:
         os.close(fd)
     if info.st_size > limit or len(data) > limit:
@@ -85,16 +92,39 @@ def read_bytes(path: Path | str, limit: int) -> bytes:
     return data
 
 
-def open_regular(path: Path | str) -> tuple[int, os.stat_result]:
+def _shells_pipe(path: Path | str) -> bool:
+    """Whether ``path`` names a pipe the shell made for a command's output (process
+    substitution, ``<(cmd)``: ``/dev/fd/63``, a link to ``pipe:[...]``), not a named FIFO."""
+    try:
+        return os.readlink(path).startswith("pipe:[")
+    except (OSError, ValueError):
+        return False
+
+
+def _read_to_end(fd: int, most: int) -> bytes:
+    """What the pipe ``fd`` gives until its end, to ``most`` bytes at most."""
+    parts = []
+    got = 0
+    while got < most:
+        chunk = os.read(fd, min(1 << 16, most - got))
+        if not chunk:
+            break
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
+
+
+def open_regular(path: Path | str, pipe: bool = False) -> tuple[int, os.stat_result]:
     """A descriptor of the regular file ``path``, opened to read without blocking and checked
     before anything is read (a FIFO is refused at once, never waited on), and its stat.
-    OSError (``strerror`` says why) for a folder, a pipe, a device or a socket too."""
+    OSError (``strerror`` says why) for a folder, a pipe, a device or a socket too; with
+    ``pipe``, a pipe is taken."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        if not stat.S_ISREG(info.st_mode):
+        if not stat.S_ISREG(info.st_mode) and not (pipe and stat.S_ISFIFO(info.st_mode)):
             raise OSError(errno.EINVAL, "not a regular file but a pipe, device or socket, "
                                         "which may never end")
     except BaseException:

@@ -152,7 +152,8 @@ def _from_file(file: Path, rules_type: type[msgspec.Struct], game: str, games: S
                rules_of: Callable[[str], type[msgspec.Struct]] | None) -> dict[str, Any]:
     try:
         # (a byte order mark at the start, as some editors save UTF-8, is no part of it)
-        loaded = msgspec.toml.decode(read_bytes(file, MAX_RULES_BYTES).removeprefix(BOM))
+        data = read_bytes(file, MAX_RULES_BYTES, pipes=True)  # (<(cmd) too)
+        loaded = msgspec.toml.decode(data.removeprefix(BOM))
     except OSError as exc:
         raise RulesFileError(f"cannot read rules file {file}: {exc.strerror}") from None
     except msgspec.DecodeError as exc:

@@ -339,6 +339,36 @@ def test_endless_files_are_refused_without_reading_them(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+def _bash(command: str) -> subprocess.CompletedProcess[str]:
+    """``command`` run by bash, ``kabucli`` standing for this Python's kabucli."""
+    return subprocess.run(["bash", "-c", command.replace("kabucli", f"{sys.executable} -m "
+                                                          "kabucli")],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"})
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/fd/0") or not os.path.exists("/bin/bash"),
+                    reason="needs bash and /dev/fd")
+def test_a_script_or_rules_file_from_a_shells_pipe_is_read_to_its_end() -> None:
+    """``--script <(cmd)`` and ``--rules-file <(cmd)`` (bash's process substitution: a pipe,
+    /dev/fd/63) were refused as 'a pipe, device or socket, which may never end'; a pipe the
+    shell made has its command writing, and is read to its end as standard input is (a
+    named FIFO is still refused: test above)."""
+    res = _bash("kabucli deal dare --seed 1 --rules-file <(printf 'ante = 7\\n') --json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["state"]["pot"] == 21  # three antes of 7
+    res = _bash("kabucli play dare --seed 1 --bot 2=random --bot 3=random --no-log -q "
+                "--script <(printf 'p1 pass\\np1 bogus\\n')")
+    assert res.returncode == 1
+    assert res.stderr.strip().endswith(":2: 'p1 bogus': 'bogus' is not a Dare move: use sets "
+                                       "like '1-3-9' or 'pass'"), res.stderr
+    # to its limit and no further, however much the command writes ('yes' never ends)
+    res = _bash("kabucli deal dare --rules-file <(yes)")
+    assert res.returncode == 2
+    assert res.stderr.strip().endswith(": larger than 1 MiB, the most kabucli reads from such "
+                                       "a file"), res.stderr
+
+
 def test_files_larger_than_their_limit_are_refused(tmp_path: Path) -> None:
     big_log = tmp_path / "big.kbl"
     with big_log.open("wb") as fh:  # sparse: takes no room on the disk

@@ -240,7 +240,7 @@ def _read_script(script: str | None) -> tuple[str, Iterator[tuple[int, str]]] | 
                 # Shift-JIS): refused as in a file, not read as moves
                 text.encode("utf-8", "surrogateescape").decode()
         else:
-            text = read_bytes(script, MAX_SCRIPT_BYTES).decode()
+            text = read_bytes(script, MAX_SCRIPT_BYTES, pipes=True).decode()
     except OSError as exc:
         fail(f"cannot read script {script}: {exc.strerror}", EXIT_UNREADABLE)
     except UnicodeDecodeError as exc:  # (standard input's counts from a piece of it)
