@@ -577,3 +577,66 @@ def test_a_tournament_rates_its_field_only_at_the_checkpoints_its_chart_keeps() 
     assert told.points == doubling.points
     assert [p.matches for p in told.points] == list(range(8, 60, 8))  # every 8th match
     assert told.made == len(told.points) < doubling.made
+
+
+def test_each_point_is_the_mean_and_t_interval_of_the_results_so_far() -> None:
+    """Per-match results chosen by hand, each point checked against sums done here: the mean
+    of the results so far and Student's 95% interval (t over n - 1 degrees of freedom). A
+    point with one result has no interval (no band end, not one at the mean); a bot whose
+    matches so far were all forfeited has no mean (no point, not 0)."""
+    import statistics
+
+    t = {1: 12.7062, 2: 4.3027, 3: 3.1824, 4: 2.7764}  # Student's t, 97.5%, from a table
+    a = [3, -1, 2, 0, 5]
+    b: list[int | None] = [None, None, -3, 1, -2]  # None: forfeited
+    report = SimReport("dare", 1, True, bots=[BotStats("a"), BotStats("b")])
+    rec = Recorder()
+    for m, (ra, rb) in enumerate(zip(a, b, strict=True), 1):
+        report.matches = m
+        report.bots[0].add(ra, 0.5)
+        if rb is None:
+            report.bots[1].add_forfeited(0.5, True)
+        else:
+            report.bots[1].add(rb, 0.5)
+        rec.add(report)
+    rec.finish(report)
+    data = series(rec, ["a", "b"], "chips")
+    assert data.x == [1, 2, 3, 4, 5]
+    for line, results in zip(data.means, (a, b), strict=True):
+        for k in range(5):
+            so_far = [r for r in results[:k + 1] if r is not None]
+            if not so_far:
+                assert math.isnan(line.value[k]), (line.label, k)
+            else:
+                assert line.value[k] == pytest.approx(statistics.mean(so_far))
+            if len(so_far) < 2:
+                assert math.isnan(line.low[k]) and math.isnan(line.high[k]), (line.label, k)
+                continue
+            half = t[len(so_far) - 1] * statistics.stdev(so_far) / len(so_far) ** 0.5
+            assert line.low[k] == pytest.approx(statistics.mean(so_far) - half, abs=1e-3)
+            assert line.high[k] == pytest.approx(statistics.mean(so_far) + half, abs=1e-3)
+    # the legends, as the report prints them: a: 9/5 and t(4) * sqrt(22.8 / 4) / sqrt(5)
+    # = 2.96; b: -4/3 and t(2) * 2.0817 / sqrt(3) = 5.17
+    assert data.means[0].legend == "a: +1.80 ± 2.96"
+    assert data.means[1].legend == "b: -1.33 ± 5.17"
+
+
+def test_a_recorder_told_the_total_keeps_the_points_the_doubling_keeps() -> None:
+    """Told the run's total in advance, the recorder starts at the spacing it would end with:
+    the points it keeps are the doubling's own, for every total, including a total of
+    exactly its capacity (every match kept, not every other)."""
+    for total in range(1, 50):
+        recs = [Recorder(capacity=10), Recorder(capacity=10)]
+        recs[0].expect(total)
+        report = SimReport("dare", 1, True, bots=[BotStats("a")])
+        for m in range(1, total + 1):
+            report.matches = m
+            report.bots[0].add(m % 3, 1.0)
+            for rec in recs:
+                rec.add(report)
+        for rec in recs:
+            rec.finish(report)
+        told, doubling = ([p.matches for p in rec.points] for rec in recs)
+        assert told == doubling, total
+        assert len(told) <= 11
+    assert [p.matches for p in recs[0].points][:3] == [8, 16, 24]
