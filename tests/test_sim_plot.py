@@ -640,3 +640,76 @@ def test_a_recorder_told_the_total_keeps_the_points_the_doubling_keeps() -> None
         assert told == doubling, total
         assert len(told) <= 11
     assert [p.matches for p in recs[0].points][:3] == [8, 16, 24]
+
+
+def test_a_ratings_band_is_its_value_plus_and_minus_its_error_once_the_bot_has_played(
+) -> None:
+    """A tournament's rating per bot: the band from value - error to value + error; a bot
+    that has not played yet has no point (its rating is the others' mean, no match gave it)."""
+    report = SimReport("dare", 1, True, bots=[BotStats("a"), BotStats("b")])
+    now: list[tuple[float, float | None]] = []
+    rec = Recorder(rate=lambda: list(now))
+    for m, (ratings, plays_b) in enumerate([([(12.0, 30.0), (0.0, None)], False),
+                                            ([(20.0, 25.0), (-20.0, 25.0)], True)], 1):
+        report.matches = m
+        report.bots[0].add(1, 1.0)
+        if plays_b:
+            report.bots[1].add(-1, 0.0)
+        else:
+            report.bots[1].add_forfeited(0.0, False)
+        now[:] = ratings
+        rec.add(report)
+    data = series(rec, ["a", "b"], "chips", "elo")
+    a, b = data.ratings
+    assert (a.value, a.low, a.high) == ([12.0, 20.0], [-18.0, -5.0], [42.0, 45.0])
+    assert math.isnan(b.value[0]) and math.isnan(b.low[0]) and math.isnan(b.high[0])
+    assert (b.value[1], b.low[1], b.high[1]) == (-20.0, -45.0, 5.0)
+    assert (a.legend, b.legend) == ("a: +20 ± 25", "b: -20 ± 25")
+
+
+def test_a_head_to_head_with_no_result_yet_has_no_figures_in_its_legend() -> None:
+    report = SimReport("dare", 1, True, bots=[BotStats("a"), BotStats("b")])
+    rec = Recorder()
+    report.matches = 1
+    for bot in report.bots:
+        bot.add_forfeited(0.0, True)
+    rec.add(report)
+    (line,) = series(rec, ["a", "b"], "chips", "h2h").ratings
+    assert line.label == "a over b" and line.legend == ""
+    assert math.isnan(line.value[0]) and math.isnan(line.low[0]) and math.isnan(line.high[0])
+
+
+def test_the_y_range_leaves_out_the_first_twentieth_of_the_matches_and_pads_a_flat_curve(
+) -> None:
+    from kabucli.plot import Line, _limits
+
+    x = list(range(1, 101))
+    wild = Line("a", [100.0] * 4 + [1.0] * 96, [math.nan] * 100, [math.nan] * 100)
+    # matches 1-4 are before the first 5 (5% of 100): their 100s do not stretch the range
+    assert _limits(x, [wild]) == (1.0 - 0.1, 1.0 + 0.1)  # flat: padded by a tenth of 1
+    wild.value[4] = 3.0  # match 5 counts
+    assert _limits(x, [wild]) == pytest.approx((1.0 - 0.16, 3.0 + 0.16))
+    flat = Line("b", [-5.0] * 100, [math.nan] * 100, [math.nan] * 100)
+    assert _limits(x, [flat]) == (-5.5, -4.5)  # a flat curve gets a range around it
+
+
+def test_a_name_of_forty_characters_is_shown_whole_and_a_longer_one_cut() -> None:
+    from kabucli.plot import _short
+
+    assert _short("n" * 40) == "n" * 40
+    assert _short("n" * 41) == "n" * 39 + "…"
+
+
+def test_a_legend_of_twelve_or_fewer_names_them_as_drawn_and_more_the_highest_first() -> None:
+    from kabucli.plot import Line, _legend_lines
+
+    def lines(lasts: list[float]) -> list[Line]:
+        return [Line(f"l{k}", [v], [math.nan], [math.nan]) for k, v in enumerate(lasts)]
+
+    assert _legend_lines(lines([float(k) for k in range(12)])) == list(range(12))
+    # 13: the 12 highest, highest first, equal ones as drawn, one with no value last
+    lasts = [math.nan, 5.0, 1.0, 5.0, 2.0, 3.0, 4.0, 6.0, 7.0, 8.0, 9.0, 0.5, 0.0]
+    assert _legend_lines(lines(lasts)) == [10, 9, 8, 7, 1, 3, 6, 5, 4, 2, 11, 12]
+    lasts[12] = -1.0
+    lasts[0] = -0.5
+    assert _legend_lines(lines(lasts))[-1] == 0  # -1 is left out, the -0.5 named last
