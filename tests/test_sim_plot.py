@@ -713,3 +713,22 @@ def test_a_legend_of_twelve_or_fewer_names_them_as_drawn_and_more_the_highest_fi
     lasts[12] = -1.0
     lasts[0] = -0.5
     assert _legend_lines(lines(lasts))[-1] == 0  # -1 is left out, the -0.5 named last
+
+
+def test_a_page_shows_control_and_bidi_characters_of_a_name_as_escapes() -> None:
+    from kabucli.plot import Table
+
+    name = "evil\x1b[31m\u202ebot"
+    text = Table("Results", ["bot", "mean"], [[name, "+1.00"]], {0}).html()
+    assert "\x1b" not in text and "\u202e" not in text and "evil" in text
+
+
+def test_a_legend_of_thirteen_says_it_names_the_twelve_highest_and_the_x_axis_starts_at_0(
+) -> None:
+    from kabucli.plot import Line, Series, figure, render
+
+    lines = [Line(f"bot-{k:02}", [0.0, float(k)], [math.nan] * 2, [math.nan] * 2)
+             for k in range(13)]
+    assert "the 12 highest of 13" in render(Series([1, 2], "chips", lines), "", "svg").decode()
+    fig = figure(Series([1, 2], "chips", lines), "")
+    assert fig.axes[0].get_xlim() == (0.0, 2.0)
