@@ -470,6 +470,28 @@ def test_an_elo_band_is_drawn_when_every_match_was_won(tmp_path: Path) -> None:
     assert paths and all(p.get("d") for p in paths)
 
 
+def test_an_elo_band_is_drawn_when_every_match_was_lost(tmp_path: Path) -> None:
+    """The mirror of every match won: no value and no lower end, an upper end, and the band
+    reaches from it down to the panel's bottom (probe EX's P30: a band drawn only where the
+    value was finite left this panel empty)."""
+    out = tmp_path / "lost.svg"
+    data = sim_json("-b", "random", "-b", "best", "-m", "6", "--seed", "1", "--plot", str(out),
+                    rounds=10)
+    h = data["head_to_head"]
+    assert (h["wins"], h["draws"], h["losses"]) == (0, 0, 6) and h["elo_high"] is not None
+    band = by_id(svg_tree(out))["ratings-band-1"]
+    paths = band.findall(f".//{SVG}path")
+    assert paths and all(p.get("d") for p in paths)
+
+
+def test_a_chart_file_named_in_capitals_is_drawn_in_its_format(tmp_path: Path) -> None:
+    """--plot RUN.SVG is an SVG chart (the suffix read in any case: probe EX's P33)."""
+    out = tmp_path / "RUN.SVG"
+    sim_json("-b", "best", "-b", "random", "-m", "2", "--seed", "1", "--plot", str(out),
+             rounds=2)
+    assert "means-line-1" in by_id(svg_tree(out))
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_the_html_page_says_its_title_once_and_the_chart_file_keeps_it(
         tmp_path: Path, workers: str) -> None:
