@@ -456,29 +456,20 @@ def test_the_html_page_on_a_phone_keeps_names_whole_and_the_table_in_its_own_scr
     assert box[0] == "auto" and box[1] > 0 and box[2] <= 390, box
 
 
-def test_an_elo_band_is_drawn_when_every_match_was_won(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("bots", "record", "end"), [
+    (("best", "random"), (6, 0, 0), "elo_low"), (("random", "best"), (0, 0, 6), "elo_high")])
+def test_an_elo_band_is_drawn_when_every_match_was_won_or_lost(
+        tmp_path: Path, bots: tuple[str, str], record: tuple[int, int, int], end: str) -> None:
     """Every match won: the Elo difference has no value and no upper end, but a lower end
     (ratings.head_to_head: Wilson's interval), and its band reaches from it to the panel's
-    top. The panel was empty."""
-    out = tmp_path / "won.svg"
-    data = sim_json("-b", "best", "-b", "random", "-m", "6", "--seed", "1", "--plot", str(out),
+    top; every match lost, the mirror: from its upper end to the bottom. The panel was empty
+    (won); a band drawn only where the value was finite would leave it so (lost: probe EX's
+    P30)."""
+    out = tmp_path / "run.svg"
+    data = sim_json("-b", bots[0], "-b", bots[1], "-m", "6", "--seed", "1", "--plot", str(out),
                     rounds=10)
     h = data["head_to_head"]
-    assert (h["wins"], h["draws"], h["losses"]) == (6, 0, 0) and h["elo_low"] is not None
-    band = by_id(svg_tree(out))["ratings-band-1"]
-    paths = band.findall(f".//{SVG}path")
-    assert paths and all(p.get("d") for p in paths)
-
-
-def test_an_elo_band_is_drawn_when_every_match_was_lost(tmp_path: Path) -> None:
-    """The mirror of every match won: no value and no lower end, an upper end, and the band
-    reaches from it down to the panel's bottom (probe EX's P30: a band drawn only where the
-    value was finite left this panel empty)."""
-    out = tmp_path / "lost.svg"
-    data = sim_json("-b", "random", "-b", "best", "-m", "6", "--seed", "1", "--plot", str(out),
-                    rounds=10)
-    h = data["head_to_head"]
-    assert (h["wins"], h["draws"], h["losses"]) == (0, 0, 6) and h["elo_high"] is not None
+    assert (h["wins"], h["draws"], h["losses"]) == record and h[end] is not None
     band = by_id(svg_tree(out))["ratings-band-1"]
     paths = band.findall(f".//{SVG}path")
     assert paths and all(p.get("d") for p in paths)
