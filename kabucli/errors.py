@@ -97,9 +97,10 @@ class BotError(KabuError):
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM (``kill``, ``timeout``, a machine shutting down), as ``kabucli sim``,
-    ``tournament``, ``play`` and ``resume`` raise it: a run stops as for Ctrl-C, with its
-    report so far (``stopped`` says which); a game stops in one line, its log closed whole.
-    ``signal_name`` and ``exit_code`` (128 + the signal's number) are how the stop is said."""
+    ``tournament``, ``play``, ``resume`` and ``replay --step`` raise it: a run stops as for
+    Ctrl-C, with its report so far (``stopped`` says which); a game stops in one line, its log
+    closed whole. ``signal_name`` and ``exit_code`` (128 + the signal's number) are how the
+    stop is said."""
 
     signal_name = "SIGTERM"
     exit_code = 143

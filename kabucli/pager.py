@@ -461,7 +461,8 @@ class Pager:
         from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
         from prompt_toolkit.output import ColorDepth
 
-        from kabucli.prompt import NO_MOUSE
+        from kabucli.errors import Terminated
+        from kabucli.prompt import NO_MOUSE, Prompting
 
         keys = KeyBindings()
         empty = Condition(lambda: not get_app().current_buffer.text)
@@ -490,13 +491,16 @@ class Pager:
             key_bindings=merge_key_bindings([keys, NO_MOUSE]),
             enable_suspend=True,  # (Ctrl-Z: to the shell's background, as at the play prompt)
             color_depth=ColorDepth.MONOCHROME if self.out.no_color else None)
+        asking = Prompting(session)  # (SIGTERM, SIGHUP end it: the terminal put back)
         self.out.clear()
         self.show(status=False)
         while True:
             try:
                 # (broken between its parts to the terminal's width, read at each prompt: a
                 # window resized while the pager is open is measured again)
-                line = session.prompt(words.fitted(self.status(), self.out.width))
+                line = asking.ask(words.fitted(self.status(), self.out.width))
+            except Terminated:
+                raise
             except (EOFError, KeyboardInterrupt):
                 return
             if not self._act(line, len(line) > MAX_LINE, redraw):

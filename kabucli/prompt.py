@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from itertools import islice
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -222,36 +222,22 @@ def _no_mouse() -> KeyBindings:
 NO_MOUSE = _no_mouse()
 
 
-class LineEditor:
-    """Reads the lines of a play session at a terminal."""
+class Stoppable:
+    """A prompt_toolkit prompt (``prompt``, a PromptSession) that a signal stopping the
+    program (SIGTERM, SIGHUP) ends from its event loop (:func:`stop_prompt`), so that the
+    terminal is put back as it was (raw mode off, bracketed paste off) before the program
+    stops: ended outright, ``replay --step`` left the shell's terminal echoing nothing."""
 
-    def __init__(self, sess: Session, stream: TextIO, plain: bool,
-                 history: History | None = None, input: Input | None = None,
-                 output: Output | None = None) -> None:
-        self.plain = plain
-        self.prompt: PromptSession[str] = PromptSession(
-            history=history if history is not None else open_history(sess.game.name),
-            completer=MoveCompleter(sess), complete_while_typing=False,
-            key_bindings=NO_MOUSE,
-            # Ctrl-Z puts kabucli in the background, as it does any program at a shell (it
-            # was typed into the line as ^Z); the log is on disk before every prompt, and
-            # fg brings the prompt back as it was
-            enable_suspend=True,
-            input=input, output=output if output is not None else create_output(stream),
-            color_depth=ColorDepth.MONOCHROME if plain else None)
+    prompt: PromptSession[str]
+    _stopped: BaseException | None = None
 
-    def ask(self, who: str, what: str) -> str:
-        """One line; EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C. The prompt is broken
-        between words at the terminal's width, as it is when it is drawn (a resize too). A
-        signal that stops the game while the prompt is up (:func:`stop_prompt`) ends it with
-        the signal's exception."""
-        output = self.prompt.output
-        self._stopped: BaseException | None = None
+    def _ask(self, message: Any) -> str:
+        """The line typed at ``self.prompt`` showing ``message``; the stopping signal's
+        exception when one ended it."""
+        self._stopped = None
         _ASKING.append(self)
         try:
-            line = self.prompt.prompt(lambda: prompt_message(who, what,
-                                                             output.get_size().columns,
-                                                             self.plain))
+            line = self.prompt.prompt(message)
         except BaseException:
             if self._stopped is None:
                 raise
@@ -280,7 +266,45 @@ class LineEditor:
         return True
 
 
-_ASKING: list[LineEditor] = []  # the line editor whose prompt is up (on the main thread)
+class Prompting(Stoppable):
+    """A PromptSession of its own made stoppable (the replay pager's)."""
+
+    def __init__(self, session: PromptSession[str]) -> None:
+        self.prompt = session
+
+    def ask(self, message: Any) -> str:
+        return self._ask(message)
+
+
+class LineEditor(Stoppable):
+    """Reads the lines of a play session at a terminal."""
+
+    def __init__(self, sess: Session, stream: TextIO, plain: bool,
+                 history: History | None = None, input: Input | None = None,
+                 output: Output | None = None) -> None:
+        self.plain = plain
+        self.prompt: PromptSession[str] = PromptSession(
+            history=history if history is not None else open_history(sess.game.name),
+            completer=MoveCompleter(sess), complete_while_typing=False,
+            key_bindings=NO_MOUSE,
+            # Ctrl-Z puts kabucli in the background, as it does any program at a shell (it
+            # was typed into the line as ^Z); the log is on disk before every prompt, and
+            # fg brings the prompt back as it was
+            enable_suspend=True,
+            input=input, output=output if output is not None else create_output(stream),
+            color_depth=ColorDepth.MONOCHROME if plain else None)
+
+    def ask(self, who: str, what: str) -> str:
+        """One line; EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C. The prompt is broken
+        between words at the terminal's width, as it is when it is drawn (a resize too). A
+        signal that stops the game while the prompt is up (:func:`stop_prompt`) ends it with
+        the signal's exception."""
+        output = self.prompt.output
+        return self._ask(lambda: prompt_message(who, what, output.get_size().columns,
+                                                self.plain))
+
+
+_ASKING: list[Stoppable] = []  # the prompt that is up (on the main thread)
 
 
 def stop_prompt(exc: BaseException) -> bool:

@@ -14,6 +14,7 @@ import os
 import pty
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -629,6 +630,26 @@ def test_arrow_keys_move_at_once_in_a_terminal() -> None:
         term.wait_for(r"event 5 of 24")
         term.send("q")
         assert term.proc.wait(20) == 0
+    finally:
+        term.close()
+
+
+def test_sigterm_while_paging_puts_the_terminal_back_and_says_so() -> None:
+    """SIGTERM (kill, a machine shutting down) ended the pager outright, leaving the shell's
+    terminal in the pager's raw mode: no echo, no line editing, bracketed paste on. Now the
+    pager's prompt ends first (the terminal put back), one line says so, exit 143, as play's
+    prompt does."""
+    term = Terminal(REPLAYS / "dare/2p-dare-three-sets.kbl")
+    try:
+        term.wait_for(r"event 0 of 24")
+        paging = termios.tcgetattr(term.master)[3]
+        assert not paging & termios.ECHO and not paging & termios.ICANON  # (raw, as it was)
+        term.proc.send_signal(signal.SIGTERM)
+        assert term.proc.wait(20) == 143
+        term.wait_for(r"stopped \(SIGTERM\)")
+        back = termios.tcgetattr(term.master)[3]
+        assert back & termios.ECHO and back & termios.ICANON
+        assert term.raw.rfind("\x1b[?2004l") > term.raw.rfind("\x1b[?2004h")  # (paste off)
     finally:
         term.close()
 

@@ -21,10 +21,12 @@ from kabucli.cli.common import (
     _escape,
     _events,
     _file_named,
+    _interrupted,
     _json_errors,
     _JsonStream,
     _log_named,
     _long_work,
+    _sigterm_stops,
     fail,
 )
 from kabucli.completion import (
@@ -151,11 +153,18 @@ def replay(
                                        None if violation is None else violation.index))
         out.print(render.table(g, match, viewer))
     elif step:  # a pager, back and forward (kabucli/pager.py)
+        from kabucli.errors import Terminated
         from kabucli.pager import Pager, page
 
         with _long_work("going through the match") as progress:  # (the first walk)
             pager = Pager(g, data, out, viewer, progress=progress)
-        violation = page(pager)
+        try:
+            with _sigterm_stops():  # (the terminal put back, then one line: see Stoppable)
+                violation = page(pager)
+        except Terminated as exc:
+            why, code = _interrupted(exc)
+            _console(stderr=True).print(why)
+            raise typer.Exit(code) from None
     else:
         out.print(render.header_panel(g, Match(g, data.header), viewer))
         try:
