@@ -706,6 +706,28 @@ def test_the_y_range_leaves_out_the_first_twentieth_of_the_matches_and_pads_a_fl
     assert _limits(x, [flat]) == (-5.5, -4.5)  # a flat curve gets a range around it
 
 
+@pytest.mark.parametrize("open_ends", [True, False])
+def test_an_elo_panel_leaves_out_its_first_twentieth_a_tournaments_its_first_quarter(
+        open_ends: bool) -> None:
+    """A head-to-head's Elo (open_ends) is drawn from its fifth match in a hundred, as the
+    means are; a tournament's ratings settle later, its groups meeting one after another:
+    from its 25th (probe EX's P29: the Elo panel skipping a quarter too had no test)."""
+    import matplotlib.pyplot as plt
+
+    from kabucli.plot import Line, Series, figure
+
+    x = list(range(1, 101))
+    means = [Line("a", [0.0] * 100, [math.nan] * 100, [math.nan] * 100)]
+    rating = Line("a", [-50.0] * 10 + [0.0] * 90, [math.nan] * 100, [math.nan] * 100)
+    fig = figure(Series(x, "chips", means, "Elo", open_ends, [rating]), "")
+    try:
+        bottom = fig.axes[1].get_ylim()[0]
+    finally:
+        plt.close(fig)
+    # matches 6-10 at -50 count after the first twentieth, not after the first quarter
+    assert (bottom <= -50.0) == open_ends, bottom
+
+
 def test_a_name_of_forty_characters_is_shown_whole_and_a_longer_one_cut() -> None:
     from kabucli.plot import _short
 
