@@ -94,11 +94,18 @@ def read_bytes(path: Path | str, limit: int, pipes: bool = False) -> bytes:
 
 def _shells_pipe(path: Path | str) -> bool:
     """Whether ``path`` names a pipe the shell made for a command's output (process
-    substitution, ``<(cmd)``: ``/dev/fd/63``, a link to ``pipe:[...]``), not a named FIFO."""
-    try:
-        return os.readlink(path).startswith("pipe:[")
-    except (OSError, ValueError):
-        return False
+    substitution, ``<(cmd)``: ``/dev/fd/63``, a link to ``pipe:[...]``; ``/dev/stdin`` of
+    ``cmd | kabucli``, a link to such a link), not a named FIFO."""
+    target = os.fspath(path)
+    for _ in range(8):  # (links to links: /dev/stdin, /proc/self/fd/0, pipe:[...])
+        try:
+            link = os.readlink(target)
+        except (OSError, ValueError):
+            return False
+        if link.startswith("pipe:["):
+            return True
+        target = os.path.join(os.path.dirname(target), link)
+    return False
 
 
 def _read_to_end(fd: int, most: int) -> bytes:

@@ -362,6 +362,11 @@ def test_a_script_or_rules_file_from_a_shells_pipe_is_read_to_its_end() -> None:
     assert res.returncode == 1
     assert res.stderr.strip().endswith(":2: 'p1 bogus': 'bogus' is not a Dare move: use sets "
                                        "like '1-3-9' or 'pass'"), res.stderr
+    # a pipe into kabucli named as /dev/stdin (a link to a link to the pipe) reads the same
+    res = _bash("printf 'p1 pass\\np1 bogus\\n' | kabucli play dare --seed 1 --bot 2=random "
+                "--bot 3=random --no-log -q --script /dev/stdin")
+    assert res.returncode == 1
+    assert res.stderr.strip().startswith("error: /dev/stdin:2: 'p1 bogus'"), res.stderr
     # to its limit and no further, however much the command writes ('yes' never ends)
     res = _bash("kabucli deal dare --rules-file <(yes)")
     assert res.returncode == 2
