@@ -182,22 +182,28 @@ def build_seats(game: Game, players: int | None, player_specs: list[str],
         name = names[i][0] if i in names else (bot or f"p{i}")
         seats.append(SeatInfo(name, f"bot:{bot}" if bot else "human"))
     for j, (name, spec) in names.items():
-        typed = typed_form(name).lower()  # as the name is read typed ('Ａｎｎ' is 'Ann')
+        typed = name_key(name)  # as the name is read typed ('Ａｎｎ' is 'Ann')
         for i, other in enumerate(seats, start=1):
-            if i != j and typed_form(other.name).lower() == typed:
+            if i != j and name_key(other.name) == typed:
                 raise ParseError(f"--player {_option(spec)} (seat {j}): seat {i} is called "
                                  f"{other.name!r} too; give each seat its own name")
     return seats
 
 
+def name_key(name: str) -> str:
+    """A seat's name (or a word typed for one) as names are told apart: folded as a typed
+    line is (:func:`~kabucli.notation.typed_form`: 'Ａｎｎ' is 'Ann'), in lower case. Two
+    names with one key are one name to whoever types it."""
+    return typed_form(name).lower()
+
+
 def typed_names(seats: Iterable[SeatInfo]) -> dict[str, int]:
-    """The seat each name stands for in a typed line, by the name folded as a typed line is
-    (:func:`~kabucli.notation.typed_form`) in lower case: every name that is one word, does
-    not read as a seat (``p2``) and no other seat shares."""
+    """The seat each name stands for in a typed line, by its :func:`name_key`: every name
+    that is one word, does not read as a seat (``p2``) and no other seat shares."""
     out: dict[str, int] = {}
     shared: set[str] = set()
     for i, seat in enumerate(seats, start=1):
-        key = typed_form(seat.name).lower()  # (as a typed line is read: see typed_form)
+        key = name_key(seat.name)
         if key in out:
             shared.add(key)
         elif _WORD.fullmatch(key) and not _reads_as_seat(key):
@@ -215,11 +221,11 @@ def name_seats(text: str, names: dict[str, int]) -> str:
     that player's seat ``pN``; a seat typed with its own name after it, as the table labels
     it (``p3 Cid flip 7``), is that seat once."""
     def seat_word(found: re.Match[str]) -> str:
-        seat = names.get(typed_form(found.group()).lower())  # (keyed so: typed_names)
+        seat = names.get(name_key(found.group()))
         return found.group() if seat is None else f"p{seat}"
 
     def own_name(found: re.Match[str]) -> str:
-        same = names.get(typed_form(found.group(2)).lower()) == int(found.group(1))
+        same = names.get(name_key(found.group(2))) == int(found.group(1))
         return f"p{found.group(1)}" if same else found.group()
 
     if not names:

@@ -263,16 +263,15 @@ def _replay_html(log: Path, g: Game, data: Any, out: Path, viewer: int | None,
 def _viewer(text: str, seats: list[SeatInfo]) -> int:
     """The seat ``--as`` names (``p2``, ``2``, or the player's name, as a typed line may name
     a seat); a clean failure when there is none."""
-    from kabucli.notation import typed_form
     from kabucli.safetext import safe_text, shown_name
-    from kabucli.session import typed_names
+    from kabucli.session import name_key, typed_names
 
     def number(word: str) -> int:  # a seat's number, p2 or 2; 0 when it is none
-        word = typed_form(word).strip().lower().removeprefix("p")
+        word = name_key(word).strip().removeprefix("p")
         return int(word) if word.isascii() and word.isdigit() and len(word) < 4 else 0
 
-    names = typed_names(seats)  # (keyed folded, as a typed line is read: typed_form)
-    key = typed_form(text).strip().lower()
+    names = typed_names(seats)  # (keyed by name_key, as a typed line reads a name)
+    key = name_key(text).strip()
     seat = number(text) or names.get(key, 0)
     if not 1 <= seat <= len(seats):
         # the people's names --as takes for their seats (a name that reads as a number is
@@ -280,7 +279,7 @@ def _viewer(text: str, seats: list[SeatInfo]) -> int:
         also = "".join(f", {shown_name(seats[i - 1].name)} for p{i}"
                        for i in sorted(names.values())
                        if seats[i - 1].control == "human" and not number(seats[i - 1].name))
-        shared = [i for i, s in enumerate(seats, 1) if typed_form(s.name).lower() == key]
+        shared = [i for i, s in enumerate(seats, 1) if name_key(s.name) == key]
         why = ("there is no such seat" if seat or len(shared) < 2 else
                f"{', '.join(f'p{i}' for i in shared[:-1])} and p{shared[-1]} share that name: "
                "name the seat")
